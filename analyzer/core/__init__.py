@@ -1,0 +1,1 @@
+"""Ground floor: integer codes, per-game random streams and jit options."""

@@ -1,0 +1,218 @@
+"""Integer codes shared by every layer: cards, sides, decisions, outcomes, array layouts.
+
+Each group is a NamedTuple instance, so kernels read them as compile-time constants
+(``CardType.CHAOS``) and Python code can map names both ways (``CardType._fields``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+RULES_VERSION = "urbion-2e/base-1"
+
+
+class _CardType(NamedTuple):
+    CITY: int = 0
+    SOGNAE: int = 1
+    INCUBI: int = 2
+    CHAOS: int = 3
+    CHROMATIC: int = 4
+    META: int = 5
+    HARMONY: int = 6
+    WIZARD: int = 7
+
+
+CardType = _CardType()
+
+
+class _CityKind(NamedTuple):
+    BASE: int = 0
+    SQUARE: int = 1
+    TEMPLE: int = 2
+    GARDEN: int = 3
+
+
+CityKind = _CityKind()
+
+#: Element names in bit order: a card's ``elements`` field is a bit mask over these.
+ELEMENTS = ("earth", "water", "fire", "air")
+
+
+class _Element(NamedTuple):
+    EARTH: int = 1
+    WATER: int = 2
+    FIRE: int = 4
+    AIR: int = 8
+
+
+Element = _Element()
+
+
+class _Side(NamedTuple):
+    L: int = 0  # Sognae side, positive values (R01.1)
+    R: int = 1  # Incubi side, negative values
+
+
+Side = _Side()
+
+
+class _CardField(NamedTuple):
+    """Columns of the card table ``cards`` (int64, shape (n_cards, 5))."""
+
+    TYPE: int = 0
+    ELEMENTS: int = 1  # bit mask of Element
+    VALUE: int = 2  # signed influence; Chaos: magnitude (placed +v left, -v right)
+    VALUE2: int = 3  # reserved for two-sided cards (Meta, Harmony)
+    KIND: int = 4  # CityKind for cities
+
+
+CardField = _CardField()
+N_CARD_FIELDS = 5
+
+
+class _Decision(NamedTuple):
+    """The choice points where the engine asks the policy."""
+
+    DEAL_SIDE: int = 0  # two Chaos dealt to one city together (R02.3)
+    HAND_CHAOS: int = 1  # Chaos drawn into the opening hand (R03)
+    DRAW_CHAOS: int = 2  # Chaos drawn or revealed in Phase II (R06.2)
+    PHASE1: int = 3  # the turn's card: place, pass or act (R04)
+    ZERO_SUM: int = 4  # census discards of one unbalanced city (R05.5)
+
+
+Decision = _Decision()
+
+
+class _Act(NamedTuple):
+    """Column 0 of a PHASE1 option."""
+
+    PLACE: int = 0
+    PASS: int = 1
+    CENSUS: int = 2
+    EXCHANGE: int = 3
+
+
+Act = _Act()
+
+
+class _ChaosHow(NamedTuple):
+    """Column 0 of a HAND_CHAOS or DRAW_CHAOS option."""
+
+    PLACE: int = 0
+    CLEAR: int = 1
+    REVEAL: int = 2
+    ASIDE: int = 3
+
+
+ChaosHow = _ChaosHow()
+
+
+class _Outcome(NamedTuple):
+    RUNNING: int = 0
+    WIN: int = 1
+    LOSS: int = 2
+    ERROR: int = 3  # the policy returned an index outside its options
+
+
+Outcome = _Outcome()
+
+
+class _Reason(NamedTuple):
+    NONE: int = 0
+    ALL_PACIFIED: int = 1
+    DECK_EMPTY: int = 2
+    EMPTINESS: int = 3
+    INHABITANTS: int = 4
+    ILLEGAL_DECISION: int = 5
+
+
+Reason = _Reason()
+REASON_NAMES = ("none", "all_pacified", "deck_empty", "emptiness", "inhabitants", "illegal_decision")
+
+
+class _Info(NamedTuple):
+    """Fields of the state vector ``info`` (int64).
+
+    The first block is the policy-visible contract (docs/engine.md); the rest is engine
+    bookkeeping that a policy must not rely on.
+    """
+
+    TURN: int = 0
+    N_ROWS: int = 1
+    DECK_N: int = 2
+    CITY_DECK_N: int = 3
+    SUCCESS_N: int = 4
+    DISCARD_N: int = 5
+    TOTAL_CITIES: int = 6
+    SEAT: int = 7
+    # engine bookkeeping
+    DECK_TOP: int = 8
+    CITY_TOP: int = 9
+    OUTCOME: int = 10
+    REASON: int = 11
+    LOG_N: int = 12
+    LOG_OVERFLOW: int = 13
+    ERROR_KIND: int = 14
+    ERROR_CHOICE: int = 15
+    ASIDE_N: int = 16
+    PENDING_N: int = 17
+
+
+Info = _Info()
+N_INFO = 18
+N_POLICY_INFO = 8
+
+#: Layout rows and columns: column 0 city id, 1-3 left dreams, 4-6 right dreams (-1 empty).
+MAX_ROWS = 4
+SIDE_SLOTS = 3
+LAYOUT_COLS = 1 + 2 * SIDE_SLOTS
+MAX_SEATS = 2
+HAND_SIZE = 4
+MAX_OPTIONS = 1024
+OPTION_COLS = 4
+EMPTY = -1
+
+
+class _LogEntry(NamedTuple):
+    """Column 0 of a fast-engine log row (int64, 8 columns)."""
+
+    DECISION: int = 0  # kind, option columns 0-3, seat
+    SHUFFLE: int = 1  # deck size; DATA rows with the deck top first follow
+    DATA: int = 2  # up to 7 card ids
+    CHECK: int = 3  # turn, deck, success, discard, n_rows; ROW and HAND rows follow
+    ROW: int = 4  # city, L0-L2, R0-R2
+    HAND: int = 5  # seat, 4 hand slots
+
+
+LogEntry = _LogEntry()
+LOG_COLS = 8
+
+
+class _Result(NamedTuple):
+    """Columns of the per-game result matrix written by the batch kernel."""
+
+    OUTCOME: int = 0
+    REASON: int = 1
+    TURNS: int = 2
+    PACIFIED: int = 3
+    DECK_LEFT: int = 4
+    CHAOS_PLACED: int = 5
+    CHAOS_CLEARED: int = 6
+    CHAOS_REVEALED: int = 7
+    CENSUSES: int = 8
+    EXCHANGES: int = 9
+    PERFECT_BALANCES: int = 10
+
+
+Result = _Result()
+N_RESULT = 11
+
+
+class _Stream(NamedTuple):
+    """Independent random streams of one game (core/rng)."""
+
+    DEAL: int = 0  # shuffles of the decks
+    POLICY: int = 1  # a policy's own randomness
+
+
+Stream = _Stream()
