@@ -78,6 +78,7 @@ class _Decision(NamedTuple):
     DRAW_CHAOS: int = 2  # Chaos drawn or revealed in Phase II (R06.2)
     PHASE1: int = 3  # the turn's card: place, pass or act (R04)
     ZERO_SUM: int = 4  # census discards of one unbalanced city (R05.5)
+    EXCHANGE_PAIR: int = 5  # the two dreams an Exchange swaps (R04.4)
 
 
 Decision = _Decision()
@@ -182,6 +183,8 @@ class _LogEntry(NamedTuple):
     CHECK: int = 3  # turn, deck, success, discard, n_rows; ROW and HAND rows follow
     ROW: int = 4  # city, L0-L2, R0-R2
     HAND: int = 5  # seat, 4 hand slots
+    CITY_DECK: int = 6  # the City deck after the opening shuffle, as SHUFFLE
+    DREAM_DECK: int = 7  # the Dream deck after the opening shuffle, as SHUFFLE
 
 
 LogEntry = _LogEntry()

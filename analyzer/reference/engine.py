@@ -1,0 +1,523 @@
+"""Reference rules of the solo base game, written straight from the rulebook.
+
+This is the oracle the fast engine is checked against, so it is plain Python written for
+clarity, not speed. It follows ``docs/engine.md`` (draw order, option lists and their order)
+and ``RULINGS.md``; comments cite the ruling that decides a point.
+
+The rules never choose, shuffle or record anything themselves. Three collaborators do:
+
+- a :class:`Decider` picks one of the legal options at every decision (a policy when
+  playing, the trace's log when replaying);
+- a :class:`Shuffler` shuffles the Dream deck during play (a random stream when playing,
+  the log's ``shuffle`` entry when replaying);
+- a :class:`Checkpoint` receives the state at every check point (written to the log when
+  playing, compared with the log's ``check`` entry when replaying).
+
+Each legal option carries both its integer code (the ``docs/engine.md`` option row that a
+policy sees) and its trace form, so both sides map decisions to the log the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
+
+from analyzer.core.codes import (
+    EMPTY,
+    HAND_SIZE,
+    MAX_ROWS,
+    REASON_NAMES,
+    SIDE_SLOTS,
+    Act,
+    ChaosHow,
+    Decision,
+    Outcome,
+    Reason,
+    Side,
+)
+from analyzer.reference.cards import CardBook
+
+SIDES = (Side.L, Side.R)
+SIDE_NAMES = ("L", "R")
+REVEAL_COUNT = 4
+ZERO_SUM_MASKS = range(1, 1 << (2 * SIDE_SLOTS))
+
+
+class Option(NamedTuple):
+    """One legal choice of a decision.
+
+    Attributes
+    ----------
+    code : tuple of int
+        The four option columns a policy sees (``docs/engine.md``, "Decisions and their
+        options"); -1 where unused.
+    entry : Any
+        The choice's trace form: a whole log entry for ``DEAL_SIDE``, ``HAND_CHAOS``,
+        ``DRAW_CHAOS`` and ``PHASE1``; the discarded ids (or None) for ``ZERO_SUM``; the two
+        swapped ids for ``EXCHANGE_PAIR``.
+    """
+
+    code: tuple[int, int, int, int]
+    entry: Any
+
+
+class Decider(Protocol):
+    """Picks one option at every decision of the game."""
+
+    def decide(self, kind: int, options: list[Option], game: SoloGame) -> int:
+        """Return the index of the chosen option in ``options``."""
+        ...
+
+    def act_done(self) -> None:
+        """The Phase I decision of this turn is fully resolved."""
+        ...
+
+
+class Shuffler(Protocol):
+    """Shuffles the Dream deck during play."""
+
+    def shuffle(self, cards: list[int]) -> list[int]:
+        """Return ``cards`` (top first) in their shuffled order, top first."""
+        ...
+
+
+class Checkpoint(Protocol):
+    """Receives the state at the end of setup, of every turn and of the game."""
+
+    def check(self, snapshot: dict) -> None:
+        """Handle one ``check`` payload (``{"turn", "rows", "hand", ...}``)."""
+        ...
+
+
+class GameOver(Exception):
+    """Ends the game wherever it is raised (R13)."""
+
+    def __init__(self, outcome: int, reason: int) -> None:
+        super().__init__(REASON_NAMES[reason])
+        self.outcome = outcome
+        self.reason = reason
+
+
+@dataclass
+class Row:
+    """One row of the layout: a City card and its two sides of dreams.
+
+    A pacified row whose City card has not been replaced yet is a *placeholder*:
+    ``city`` is -1 and it holds no dreams (``docs/engine.md``, Census step 2).
+    """
+
+    city: int
+    sides: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
+
+    @property
+    def is_placeholder(self) -> bool:
+        """True for a pacified row waiting for its new City card."""
+        return self.city == EMPTY
+
+    def dreams(self) -> list[int]:
+        """All dreams of the row, left side then right side, each in side order."""
+        return self.sides[Side.L] + self.sides[Side.R]
+
+    def has_room(self, side: int) -> bool:
+        """At most 3 dreams a side (R01.1)."""
+        return len(self.sides[side]) < SIDE_SLOTS
+
+
+class SoloGame:
+    """One solo base game, from setup to its end.
+
+    Parameters
+    ----------
+    book : CardBook
+        Every card of the game.
+    city_deck, dream_deck : list of int
+        The decks after the opening shuffle, top card first.
+    decider, shuffler, checkpoint
+        The collaborators described in the module docstring.
+
+    Attributes
+    ----------
+    rows : list of Row
+        The layout, top row first.
+    hand, discard, success : list of int
+        The hand in order, the discard pile and the Success pile (oldest first).
+    in_transit : list of int
+        Cards taken from the Dream deck that have not reached a zone yet: a Chaos waiting
+        for its partner while dealing, a Chaos set aside from the opening hand, a Chaos
+        being resolved and the Chaos revealed with it. It is empty at every check except
+        possibly the last one (``docs/engine.md``: a waiting Chaos is in no zone).
+    turn : int
+        Phase I's begun so far.
+    outcome, reason : int
+        ``Outcome`` and ``Reason`` codes once the game is over.
+    """
+
+    def __init__(
+        self,
+        book: CardBook,
+        city_deck: list[int],
+        dream_deck: list[int],
+        decider: Decider,
+        shuffler: Shuffler,
+        checkpoint: Checkpoint,
+    ) -> None:
+        self.book = book
+        self.city_deck = list(city_deck)
+        self.dream_deck = list(dream_deck)
+        self.total_cities = len(city_deck)
+        self.decider = decider
+        self.shuffler = shuffler
+        self.checkpoint = checkpoint
+        self.rows: list[Row] = []
+        self.hand: list[int] = []
+        self.discard: list[int] = []
+        self.success: list[int] = []
+        self.in_transit: list[int] = []
+        self.turn = 0
+        self.outcome = Outcome.RUNNING
+        self.reason = Reason.NONE
+
+    # ------------------------------------------------------------------ the game
+
+    def play(self) -> None:
+        """Play setup and turns until the game ends, then send the final check."""
+        try:
+            self._setup()
+            while True:
+                self._play_turn()
+        except GameOver as end:
+            self.outcome, self.reason = end.outcome, end.reason
+        self.checkpoint.check(self.snapshot())
+
+    def result(self, card_set_name: str) -> dict:
+        """The trace's ``result`` object (TRACE.md, "The result")."""
+        return {
+            "outcome": Outcome._fields[self.outcome].lower(),
+            "reason": REASON_NAMES[self.reason],
+            "card_set": card_set_name,
+            "turns": self.turn,
+            "pacified": len(self.success),
+            "deck_left": len(self.dream_deck),
+        }
+
+    def snapshot(self) -> dict:
+        """The payload of a ``check`` entry; placeholder rows are left out."""
+        return {
+            "turn": self.turn,
+            "rows": [
+                {"city": row.city, "L": list(row.sides[Side.L]), "R": list(row.sides[Side.R])}
+                for row in self.rows
+                if not row.is_placeholder
+            ],
+            "hand": list(self.hand),
+            "dream_deck": len(self.dream_deck),
+            "success": len(self.success),
+            "discard": len(self.discard),
+        }
+
+    def _ask(self, kind: int, options: list[Option]) -> Option:
+        return options[self.decider.decide(kind, options, self)]
+
+    # ------------------------------------------------------------------ zones
+
+    def _draw(self) -> int:
+        """Draw the top Dream card; only a draw from an empty deck loses (R06.3, R13.2)."""
+        if not self.dream_deck:
+            raise GameOver(Outcome.LOSS, Reason.DECK_EMPTY)
+        return self._lift_top()
+
+    def _lift_top(self) -> int:
+        card = self.dream_deck.pop(0)
+        self.in_transit.append(card)
+        return card
+
+    def _to_side(self, row_index: int, side: int, card: int) -> None:
+        self.in_transit.remove(card)
+        self.rows[row_index].sides[side].append(card)
+
+    def _to_hand(self, card: int) -> None:
+        self.in_transit.remove(card)
+        self.hand.append(card)
+
+    def _to_discard(self, card: int) -> None:
+        self.in_transit.remove(card)
+        self.discard.append(card)
+
+    def _discard_from_row(self, row: Row, cards: list[int]) -> None:
+        for card in cards:
+            for side in SIDES:
+                if card in row.sides[side]:
+                    row.sides[side].remove(card)
+            self.discard.append(card)
+
+    def _to_success(self, city: int) -> None:
+        """Put a City card on the Success pile; the game is won that moment (R13.1)."""
+        self.success.append(city)
+        if len(self.success) == self.total_cities:
+            raise GameOver(Outcome.WIN, Reason.ALL_PACIFIED)
+
+    # ------------------------------------------------------------------ sums (R01)
+
+    def side_total(self, row: Row, side: int) -> int:
+        """Signed sum of the dreams on one side of a row."""
+        return sum(self.book.value_on(card, side) for card in row.sides[side])
+
+    def is_balanced(self, row: Row) -> bool:
+        """At least one dream and a total of 0 (R01.3)."""
+        total = self.side_total(row, Side.L) + self.side_total(row, Side.R)
+        return bool(row.dreams()) and total == 0
+
+    def more_influential_side(self, row: Row) -> int | None:
+        """The side with the larger absolute total, or None on a tie (R01.4)."""
+        left = abs(self.side_total(row, Side.L))
+        right = abs(self.side_total(row, Side.R))
+        if left == right:
+            return None
+        return Side.L if left > right else Side.R
+
+    # ------------------------------------------------------------------ setup
+
+    def _setup(self) -> None:
+        for _ in range(min(MAX_ROWS, len(self.city_deck))):
+            self.rows.append(Row(self.city_deck.pop(0)))
+        for row_index in range(len(self.rows)):
+            self._deal_two(row_index)
+        self._draw_opening_hand()
+        self.checkpoint.check(self.snapshot())
+
+    def _deal_two(self, row_index: int) -> None:
+        """Deal 2 dreams to a row by type, ignoring elements (R02)."""
+        first = self._draw()
+        if not self.book.is_chaos(first):
+            self._to_side(row_index, self.book.natural_side(first), first)
+        second = self._draw()
+        first_chaos = self.book.is_chaos(first)
+        second_chaos = self.book.is_chaos(second)
+        if first_chaos and second_chaos:
+            side = self._ask_deal_side(row_index)  # R02.3
+            self._to_side(row_index, side, first)
+            self._to_side(row_index, side, second)
+        elif first_chaos:
+            # R02.2: the Chaos joins its partner's side, after the partner.
+            side = self.book.natural_side(second)
+            self._to_side(row_index, side, second)
+            self._to_side(row_index, side, first)
+        elif second_chaos:
+            self._to_side(row_index, self.book.natural_side(first), second)
+        else:
+            self._to_side(row_index, self.book.natural_side(second), second)
+
+    def _ask_deal_side(self, row_index: int) -> int:
+        options = [
+            Option((side, row_index, EMPTY, EMPTY), {"do": "side", "side": SIDE_NAMES[side]})
+            for side in SIDES
+        ]
+        return self._ask(Decision.DEAL_SIDE, options).code[0]
+
+    def _draw_opening_hand(self) -> None:
+        """Draw to 4; a Chaos is placed at once or set aside and shuffled back (R03)."""
+        aside: list[int] = []
+        while len(self.hand) < HAND_SIZE:
+            card = self._draw()
+            if not self.book.is_chaos(card):
+                self._to_hand(card)
+                continue
+            options = self._chaos_place_options(card) or [
+                Option((ChaosHow.ASIDE, EMPTY, EMPTY, card), {"do": "chaos", "how": "aside"})
+            ]
+            how, row_index, side, _ = self._ask(Decision.HAND_CHAOS, options).code
+            if how == ChaosHow.PLACE:
+                self._to_side(row_index, side, card)
+            else:
+                aside.append(card)  # R03.2: stays out of every zone until the shuffle
+        if aside:
+            for card in aside:
+                self.in_transit.remove(card)
+            self.dream_deck = self.shuffler.shuffle(self.dream_deck + aside)
+
+    # ------------------------------------------------------------------ a turn (R13.3)
+
+    def _play_turn(self) -> None:
+        self.turn += 1
+        self._phase_one()
+        self._phase_two()
+        self.checkpoint.check(self.snapshot())
+
+    def _phase_one(self) -> None:
+        """Place the turn's card, or discard it for no action or for one action (R04)."""
+        act, card, row_index, side = self._ask(Decision.PHASE1, self._phase_one_options()).code
+        self.hand.remove(card)
+        if act == Act.PLACE:
+            self.rows[row_index].sides[side].append(card)
+        else:
+            # The Phase I card reaches the discard pile before anything its action discards.
+            self.discard.append(card)
+            if act == Act.CENSUS:
+                self._census()
+            elif act == Act.EXCHANGE:
+                self._exchange()
+        self.decider.act_done()
+
+    def _phase_one_options(self) -> list[Option]:
+        can_exchange = any(len(self._side_spots(side)) >= 2 for side in SIDES)
+        options: list[Option] = []
+        for card in self.hand:
+            side = self.book.natural_side(card)
+            for row_index, row in enumerate(self.rows):
+                if self.book.shows_element(row.city, card) and row.has_room(side):
+                    entry = {"do": "place", "card": card, "row": row_index,
+                             "side": SIDE_NAMES[side]}
+                    options.append(Option((Act.PLACE, card, row_index, side), entry))
+            options.append(Option((Act.PASS, card, EMPTY, EMPTY), {"do": "pass", "card": card}))
+            census = {"do": "act", "discard": [card], "acts": [{"census": {"zero_sum": []}}]}
+            options.append(Option((Act.CENSUS, card, EMPTY, EMPTY), census))
+            if can_exchange:
+                exchange = {"do": "act", "discard": [card], "acts": [{"exchange": []}]}
+                options.append(Option((Act.EXCHANGE, card, EMPTY, EMPTY), exchange))
+        return options
+
+    def _phase_two(self) -> None:
+        """Draw until the hand holds 4; a drawn Chaos is resolved at once (R06)."""
+        while len(self.hand) < HAND_SIZE:
+            card = self._draw()
+            if self.book.is_chaos(card):
+                self._resolve_chaos(card)
+            else:
+                self._to_hand(card)
+
+    # ------------------------------------------------------------------ Exchange (R04.4)
+
+    def _side_spots(self, side: int) -> list[tuple[int, int, int]]:
+        """(row, position, card) of every dream on one side, by row then position."""
+        return [
+            (row_index, position, card)
+            for row_index, row in enumerate(self.rows)
+            for position, card in enumerate(row.sides[side])
+        ]
+
+    def _exchange_options(self) -> list[Option]:
+        options = []
+        for side in SIDES:
+            spots = self._side_spots(side)
+            for i, (_, _, first) in enumerate(spots):
+                for _, _, second in spots[i + 1:]:
+                    options.append(Option((first, second, side, EMPTY), [first, second]))
+        return options
+
+    def _exchange(self) -> None:
+        first, second, side, _ = self._ask(Decision.EXCHANGE_PAIR, self._exchange_options()).code
+        spots = {card: (row_index, position) for row_index, position, card in self._side_spots(side)}
+        (row_a, pos_a), (row_b, pos_b) = spots[first], spots[second]
+        self.rows[row_a].sides[side][pos_a] = second
+        self.rows[row_b].sides[side][pos_b] = first
+
+    # ------------------------------------------------------------------ Census (R05)
+
+    def _census(self) -> None:
+        held_four = len(self.rows) == MAX_ROWS
+        balanced = [i for i, row in enumerate(self.rows) if self.is_balanced(row)]
+        for row_index in balanced:
+            self._pacify(row_index)  # R05.3: mandatory
+        if held_four and len(balanced) == MAX_ROWS and self.city_deck:
+            self._to_success(self.city_deck.pop(0))  # R05.4: always taken
+        for row_index, row in enumerate(self.rows):
+            if not row.is_placeholder:
+                self._zero_sum(row_index)  # R05.5
+        self._refill_rows()  # R05.8
+        self._deal_dreamless_rows()  # R05.9
+
+    def _pacify(self, row_index: int) -> None:
+        """City card to Success, its dreams (left then right) to the discard pile.
+
+        The row is emptied before the win check so that the final check of a won game
+        shows every card in one zone (R13.1 stops everything after this pacification).
+        """
+        row = self.rows[row_index]
+        self._discard_from_row(row, row.dreams())
+        city, row.city = row.city, EMPTY
+        self._to_success(city)
+
+    def _zero_sum(self, row_index: int) -> None:
+        options = self._zero_sum_options(row_index)
+        chosen = self._ask(Decision.ZERO_SUM, options).entry
+        if chosen:
+            self._discard_from_row(self.rows[row_index], chosen)
+
+    def _zero_sum_options(self, row_index: int) -> list[Option]:
+        """Mask 0, then every set of the row's dreams summing to 0, by mask (R05.5).
+
+        Bit k is the left dream at position k, bit 3 + k the right one. An unbalanced
+        city's total is not 0, so no such set holds all its dreams: it is never emptied.
+        """
+        row = self.rows[row_index]
+        slots = [(k, card, Side.L) for k, card in enumerate(row.sides[Side.L])]
+        slots += [(SIDE_SLOTS + k, card, Side.R) for k, card in enumerate(row.sides[Side.R])]
+        present = sum(1 << bit for bit, _, _ in slots)
+        options = [Option((0, row_index, EMPTY, EMPTY), None)]
+        for mask in ZERO_SUM_MASKS:
+            if mask & ~present:
+                continue
+            chosen = [(card, side) for bit, card, side in slots if mask >> bit & 1]
+            if sum(self.book.value_on(card, side) for card, side in chosen) == 0:
+                ids = [card for card, _ in chosen]
+                options.append(Option((mask, row_index, EMPTY, EMPTY), ids))
+        return options
+
+    def _refill_rows(self) -> None:
+        """Each pacified row takes the top City card, or is removed when none is left (R01.5)."""
+        kept = []
+        for row in self.rows:
+            if row.is_placeholder:
+                if not self.city_deck:
+                    continue
+                row.city = self.city_deck.pop(0)
+            kept.append(row)
+        self.rows = kept
+
+    def _deal_dreamless_rows(self) -> None:
+        for row_index, row in enumerate(self.rows):
+            if not row.dreams():
+                self._deal_two(row_index)
+
+    # ------------------------------------------------------------------ Chaos (R06.2)
+
+    def _chaos_place_options(self, chaos: int) -> list[Option]:
+        """Rows whose more influential side has room, top to bottom (R03.1, R06.2a)."""
+        options = []
+        for row_index, row in enumerate(self.rows):
+            side = self.more_influential_side(row)
+            if side is not None and row.has_room(side):
+                entry = {"do": "chaos", "how": "place", "row": row_index}
+                options.append(Option((ChaosHow.PLACE, row_index, side, chaos), entry))
+        return options
+
+    def _draw_chaos_options(self, chaos: int) -> list[Option]:
+        options = self._chaos_place_options(chaos)
+        for row_index, row in enumerate(self.rows):
+            if self.is_balanced(row):
+                entry = {"do": "chaos", "how": "clear", "row": row_index}
+                options.append(Option((ChaosHow.CLEAR, row_index, EMPTY, chaos), entry))
+        reveal = {"do": "chaos", "how": "reveal"}
+        options.append(Option((ChaosHow.REVEAL, EMPTY, EMPTY, chaos), reveal))  # always legal
+        return options
+
+    def _resolve_chaos(self, chaos: int) -> None:
+        """Place it, clear a balanced city, or reveal 4 and resolve the Chaos among them."""
+        how, row_index, side, _ = self._ask(Decision.DRAW_CHAOS, self._draw_chaos_options(chaos)).code
+        if how == ChaosHow.PLACE:
+            self._to_side(row_index, side, chaos)
+        elif how == ChaosHow.CLEAR:
+            row = self.rows[row_index]
+            self._discard_from_row(row, row.dreams())
+            self._to_discard(chaos)
+        else:
+            # R06.3: revealing takes what is there and never loses.
+            count = min(REVEAL_COUNT, len(self.dream_deck))
+            revealed = [self._lift_top() for _ in range(count)]
+            for card in revealed:
+                if not self.book.is_chaos(card):
+                    self._to_discard(card)
+            for card in revealed:
+                if self.book.is_chaos(card):
+                    self._resolve_chaos(card)  # depth first, in the order revealed
+            self._to_discard(chaos)

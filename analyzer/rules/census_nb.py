@@ -1,0 +1,126 @@
+"""Census (R05): pacify, Perfect Balance, zero-sum discards, refill rows, deal new dreams."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.core.codes import (
+    EMPTY,
+    LAYOUT_COLS,
+    MAX_ROWS,
+    SIDE_SLOTS,
+    Decision,
+    Info,
+    Result,
+)
+from analyzer.core.jit import jit
+from analyzer.rules.chaos_nb import clear_row_nb
+from analyzer.rules.decide_nb import ask_nb, set_option_nb
+from analyzer.rules.deck_nb import add_success_nb, draw_city_nb
+from analyzer.rules.setup_nb import deal_empty_rows_nb
+from analyzer.rules.state_nb import (
+    discard_nb,
+    is_balanced_nb,
+    is_running_nb,
+    placed_value_nb,
+    find_in_row_nb,
+    remove_from_side_nb,
+)
+
+N_POSITIONS = 2 * SIDE_SLOTS
+
+
+@jit
+def zero_sum_options_nb(g, cards, row):
+    """Masks over a row's 6 positions whose dreams sum to 0, with 0 first (R05.5)."""
+    n = 0
+    for mask in range(1 << N_POSITIONS):
+        total = 0
+        legal = True
+        for pos in range(N_POSITIONS):
+            if mask >> pos & 1:
+                card = g.layout[row, 1 + pos]
+                if card == EMPTY:
+                    legal = False
+                    break
+                total += placed_value_nb(cards, card, pos // SIDE_SLOTS)
+        if legal and total == 0:
+            set_option_nb(g.options, n, mask, row, -1, -1)
+            n += 1
+    return n
+
+
+@jit
+def discard_positions_nb(g, row, mask):
+    """Discard the dreams of ``row`` at the positions in ``mask``, left then right."""
+    if mask == 0:
+        return
+    chosen = np.empty(N_POSITIONS, dtype=np.int64)
+    k = 0
+    for pos in range(N_POSITIONS):
+        if mask >> pos & 1:
+            chosen[k] = g.layout[row, 1 + pos]
+            k += 1
+    for i in range(k):
+        discard_nb(g, chosen[i])
+        side, slot = find_in_row_nb(g.layout, row, chosen[i])
+        remove_from_side_nb(g.layout, row, side, slot)
+
+
+@jit
+def pacify_nb(g, row):
+    """R05.3: City card to Success, its dreams to the discard pile, the row a placeholder."""
+    g.layout[row, 0] = EMPTY
+    clear_row_nb(g, row)
+    add_success_nb(g)
+
+
+@jit
+def refill_rows_nb(g, pacified):
+    """R05.8 / R01.5: pacified rows take new City cards; with none left the row goes."""
+    n_rows = g.info[Info.N_ROWS]
+    keep = 0
+    for row in range(n_rows):
+        if pacified[row]:
+            g.layout[row, 0] = draw_city_nb(g)
+        if g.layout[row, 0] != EMPTY:
+            for k in range(LAYOUT_COLS):
+                g.layout[keep, k] = g.layout[row, k]
+            keep += 1
+    for row in range(keep, MAX_ROWS):
+        for k in range(LAYOUT_COLS):
+            g.layout[row, k] = EMPTY
+    g.info[Info.N_ROWS] = keep
+
+
+@jit
+def census_nb(policy, g, cards):
+    """Carry out a Census (R05.2-R05.9)."""
+    n_rows = g.info[Info.N_ROWS]
+    g.stats[Result.CENSUSES] += 1
+    pacified = np.zeros(MAX_ROWS, dtype=np.bool_)
+    count = 0
+    for row in range(n_rows):
+        pacified[row] = is_balanced_nb(g.layout, cards, row)
+    for row in range(n_rows):
+        if pacified[row]:
+            pacify_nb(g, row)
+            count += 1
+            if not is_running_nb(g):
+                return  # R05.7
+    if n_rows == MAX_ROWS and count == MAX_ROWS:
+        g.stats[Result.PERFECT_BALANCES] += 1
+        if draw_city_nb(g) != EMPTY:  # R05.4
+            add_success_nb(g)
+            if not is_running_nb(g):
+                return
+    for row in range(n_rows):
+        if not pacified[row]:
+            n = zero_sum_options_nb(g, cards, row)
+            choice = ask_nb(policy, g, cards, Decision.ZERO_SUM, n)
+            if choice < 0:
+                return
+            discard_positions_nb(g, row, g.options[choice, 0])
+    if count > 0:
+        refill_rows_nb(g, pacified)
+    deal_empty_rows_nb(policy, g, cards)

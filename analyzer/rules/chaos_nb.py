@@ -1,0 +1,105 @@
+"""Chaos drawn in Phase II and its three options (R06.2), placing Chaos (R01.4)."""
+
+from __future__ import annotations
+
+from analyzer.core.codes import SIDE_SLOTS, ChaosHow, Decision, Info, Result, Side
+from analyzer.core.jit import jit
+from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb
+from analyzer.rules.decide_nb import ask_nb, set_option_nb
+from analyzer.rules.state_nb import (
+    append_to_side_nb,
+    discard_nb,
+    influential_side_nb,
+    is_balanced_nb,
+    is_running_nb,
+    remove_from_side_nb,
+    side_count_nb,
+)
+
+REVEAL_COUNT = 4
+#: Pending-stack marker for "discard this Chaos now": -(card + 2) keeps it below -1.
+_FINISH_BASE = 2
+
+
+@jit
+def chaos_place_options_nb(g, cards, chaos, start):
+    """Write PLACE options from index ``start``: rows with a more influential side with room.
+
+    Returns the index after the last option.
+    """
+    n = start
+    for row in range(g.info[Info.N_ROWS]):
+        side = influential_side_nb(g.layout, cards, row)
+        if side >= 0 and side_count_nb(g.layout, row, side) < SIDE_SLOTS:
+            set_option_nb(g.options, n, ChaosHow.PLACE, row, side, chaos)
+            n += 1
+    return n
+
+
+@jit
+def draw_chaos_options_nb(g, cards, chaos):
+    """All options of a Chaos drawn in Phase II: places, clears, reveal (R06.2)."""
+    n = chaos_place_options_nb(g, cards, chaos, 0)
+    for row in range(g.info[Info.N_ROWS]):
+        if is_balanced_nb(g.layout, cards, row):
+            set_option_nb(g.options, n, ChaosHow.CLEAR, row, -1, chaos)
+            n += 1
+    set_option_nb(g.options, n, ChaosHow.REVEAL, -1, -1, chaos)
+    return n + 1
+
+
+@jit
+def clear_row_nb(g, row):
+    """Discard every dream of a row, left side then right side."""
+    for side in (Side.L, Side.R):
+        while g.layout[row, 1 + side * SIDE_SLOTS] >= 0:
+            discard_nb(g, remove_from_side_nb(g.layout, row, side, 0))
+
+
+@jit
+def push_pending_nb(g, entry):
+    g.pending[g.info[Info.PENDING_N]] = entry
+    g.info[Info.PENDING_N] += 1
+
+
+@jit
+def reveal_nb(g, cards, chaos):
+    """R06.2 c: reveal up to 4 cards, discard the non-Chaos, queue the Chaos depth first."""
+    push_pending_nb(g, -(chaos + _FINISH_BASE))
+    first = g.info[Info.DECK_TOP]
+    count = min(REVEAL_COUNT, g.info[Info.DECK_N])
+    for _ in range(count):
+        card = draw_dream_nb(g)
+        if not is_chaos_nb(cards, card):
+            discard_nb(g, card)
+    for k in range(first + count - 1, first - 1, -1):
+        if is_chaos_nb(cards, g.deck[k]):
+            push_pending_nb(g, g.deck[k])
+
+
+@jit
+def resolve_draw_chaos_nb(policy, g, cards, chaos):
+    """Resolve a Chaos drawn in Phase II, with every Chaos it reveals (R06.2)."""
+    push_pending_nb(g, chaos)
+    while g.info[Info.PENDING_N] > 0 and is_running_nb(g):
+        g.info[Info.PENDING_N] -= 1
+        entry = g.pending[g.info[Info.PENDING_N]]
+        if entry < -1:
+            discard_nb(g, -entry - _FINISH_BASE)
+            continue
+        n = draw_chaos_options_nb(g, cards, entry)
+        choice = ask_nb(policy, g, cards, Decision.DRAW_CHAOS, n)
+        if choice < 0:
+            return
+        how = g.options[choice, 0]
+        row = g.options[choice, 1]
+        if how == ChaosHow.PLACE:
+            append_to_side_nb(g.layout, row, g.options[choice, 2], entry)
+            g.stats[Result.CHAOS_PLACED] += 1
+        elif how == ChaosHow.CLEAR:
+            clear_row_nb(g, row)
+            discard_nb(g, entry)
+            g.stats[Result.CHAOS_CLEARED] += 1
+        else:
+            reveal_nb(g, cards, entry)
+            g.stats[Result.CHAOS_REVEALED] += 1

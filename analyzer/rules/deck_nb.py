@@ -1,0 +1,53 @@
+"""Drawing from the decks, the Success pile, and the end of the game (R13)."""
+
+from __future__ import annotations
+
+from analyzer.core.codes import EMPTY, CardField, CardType, Info, Outcome, Reason
+from analyzer.core.jit import jit
+
+
+@jit
+def end_game_nb(g, outcome, reason):
+    """Finish the game (only the first end counts)."""
+    if g.info[Info.OUTCOME] == Outcome.RUNNING:
+        g.info[Info.OUTCOME] = outcome
+        g.info[Info.REASON] = reason
+
+
+@jit
+def draw_dream_nb(g):
+    """Top Dream card, or -1 and a loss when the deck is empty (R13.2, R06.3)."""
+    n = g.info[Info.DECK_N]
+    if n == 0:
+        end_game_nb(g, Outcome.LOSS, Reason.DECK_EMPTY)
+        return EMPTY
+    top = g.info[Info.DECK_TOP]
+    g.info[Info.DECK_TOP] = top + 1
+    g.info[Info.DECK_N] = n - 1
+    return g.deck[top]
+
+
+@jit
+def draw_city_nb(g):
+    """Top City card, or -1 when the City deck is empty (not a loss)."""
+    n = g.info[Info.CITY_DECK_N]
+    if n == 0:
+        return EMPTY
+    top = g.info[Info.CITY_TOP]
+    g.info[Info.CITY_TOP] = top + 1
+    g.info[Info.CITY_DECK_N] = n - 1
+    return g.city_deck[top]
+
+
+@jit
+def add_success_nb(g):
+    """One more City card in the Success pile; win the moment all are there (R13.1)."""
+    g.info[Info.SUCCESS_N] += 1
+    if g.info[Info.SUCCESS_N] >= g.info[Info.TOTAL_CITIES]:
+        end_game_nb(g, Outcome.WIN, Reason.ALL_PACIFIED)
+
+
+@jit
+def is_chaos_nb(cards, card):
+    """True for a (plain) Chaos card."""
+    return cards[card, CardField.TYPE] == CardType.CHAOS

@@ -1,0 +1,251 @@
+"""Game state as a few small arrays, and the jitted accessors every rule module uses.
+
+A game is a ``GameArrays`` jitclass holding:
+
+- ``layout``: int64 (MAX_ROWS, LAYOUT_COLS): city id, left dreams, right dreams (-1 empty)
+- ``hands``: int64 (MAX_SEATS, HAND_SIZE): hands in order, -1 padding
+- ``info``: int64 (N_INFO,): counters, fields per ``Info``
+- ``deck`` / ``city_deck``: int64 (n_cards,): ``deck[info[DECK_TOP]:][:info[DECK_N]]`` top first
+- ``discard``: int64 (n_cards,): the discard pile in order
+- ``aside``: int64 (n_cards,): Chaos set aside during the opening hand (R03.2)
+- ``pending``: int64 (n_cards,): stack of Chaos still to resolve (R06.2 c)
+- ``options``: int64 (MAX_OPTIONS, OPTION_COLS): the legal options of the current decision
+- ``deal_rng`` / ``policy_rng``: uint64 (2,): the game's two random streams
+- ``log``: int64 (log_cap, LOG_COLS): the decision log (shape (0, LOG_COLS) when not tracing)
+- ``stats``: int64 (N_RESULT,): per-game tallies for the results table
+- ``params``: float64: the policy's parameters (weights), shared read-only by all games
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba.experimental import jitclass
+
+from analyzer.core.codes import (
+    EMPTY,
+    HAND_SIZE,
+    LAYOUT_COLS,
+    LOG_COLS,
+    MAX_OPTIONS,
+    MAX_ROWS,
+    MAX_SEATS,
+    N_INFO,
+    N_RESULT,
+    OPTION_COLS,
+    SIDE_SLOTS,
+    CardField,
+    CardType,
+    Info,
+    Side,
+    Stream,
+)
+from analyzer.core.jit import jit
+from analyzer.core.rng import new_stream_nb
+
+_ARRAY_FIELDS = [
+    ("layout", numba.int64[:, ::1]),
+    ("hands", numba.int64[:, ::1]),
+    ("info", numba.int64[::1]),
+    ("deck", numba.int64[::1]),
+    ("city_deck", numba.int64[::1]),
+    ("discard", numba.int64[::1]),
+    ("aside", numba.int64[::1]),
+    ("pending", numba.int64[::1]),
+    ("options", numba.int64[:, ::1]),
+    ("deal_rng", numba.uint64[::1]),
+    ("policy_rng", numba.uint64[::1]),
+    ("log", numba.int64[:, ::1]),
+    ("stats", numba.int64[::1]),
+    ("params", numba.float64[::1]),
+]
+
+
+@jitclass(_ARRAY_FIELDS)
+class GameArrays:
+    """All arrays of one game in one object.
+
+    A jitclass is passed between kernels as one reference-counted pointer; a tuple of the
+    same arrays would pay a reference-count update per array on every call.
+    """
+
+    def __init__(self, layout, hands, info, deck, city_deck, discard, aside, pending,
+                 options, deal_rng, policy_rng, log, stats, params):
+        self.layout = layout
+        self.hands = hands
+        self.info = info
+        self.deck = deck
+        self.city_deck = city_deck
+        self.discard = discard
+        self.aside = aside
+        self.pending = pending
+        self.options = options
+        self.deal_rng = deal_rng
+        self.policy_rng = policy_rng
+        self.log = log
+        self.stats = stats
+        self.params = params
+
+
+@jit
+def new_game_nb(n_cards, seed, game, log_cap, params):
+    """Fresh, empty arrays for game ``game`` of the batch with seed ``seed``.
+
+    ``params`` (float64) are the policy's parameters, handed to it at every decision.
+    """
+    return GameArrays(
+        np.full((MAX_ROWS, LAYOUT_COLS), EMPTY, dtype=np.int64),
+        np.full((MAX_SEATS, HAND_SIZE), EMPTY, dtype=np.int64),
+        np.zeros(N_INFO, dtype=np.int64),
+        np.full(n_cards, EMPTY, dtype=np.int64),
+        np.full(n_cards, EMPTY, dtype=np.int64),
+        np.full(n_cards, EMPTY, dtype=np.int64),
+        np.full(n_cards, EMPTY, dtype=np.int64),
+        np.full(n_cards, EMPTY, dtype=np.int64),
+        np.full((MAX_OPTIONS, OPTION_COLS), EMPTY, dtype=np.int64),
+        new_stream_nb(seed, game, Stream.DEAL),
+        new_stream_nb(seed, game, Stream.POLICY),
+        np.zeros((log_cap, LOG_COLS), dtype=np.int64),
+        np.zeros(N_RESULT, dtype=np.int64),
+        params,
+    )
+
+
+@jit
+def slot_col_nb(side, slot):
+    """Layout column of position ``slot`` on ``side``."""
+    return 1 + side * SIDE_SLOTS + slot
+
+
+@jit
+def side_count_nb(layout, row, side):
+    """Number of dreams on one side of a row."""
+    n = 0
+    for k in range(SIDE_SLOTS):
+        if layout[row, slot_col_nb(side, k)] != EMPTY:
+            n += 1
+    return n
+
+
+@jit
+def placed_value_nb(cards, card, side):
+    """Influence of ``card`` lying on ``side`` (R01.2: Chaos +v left, -v right)."""
+    value = cards[card, CardField.VALUE]
+    if cards[card, CardField.TYPE] == CardType.CHAOS:
+        return value if side == Side.L else -value
+    return value
+
+
+@jit
+def side_sum_nb(layout, cards, row, side):
+    """Signed sum of the dreams on one side of a row."""
+    total = 0
+    for k in range(SIDE_SLOTS):
+        card = layout[row, slot_col_nb(side, k)]
+        if card != EMPTY:
+            total += placed_value_nb(cards, card, side)
+    return total
+
+
+@jit
+def row_total_nb(layout, cards, row):
+    """A city's total: every dream value on both sides (R01.2)."""
+    return side_sum_nb(layout, cards, row, Side.L) + side_sum_nb(layout, cards, row, Side.R)
+
+
+@jit
+def row_dreams_nb(layout, row):
+    """Number of dreams on both sides of a row."""
+    return side_count_nb(layout, row, Side.L) + side_count_nb(layout, row, Side.R)
+
+
+@jit
+def is_balanced_nb(layout, cards, row):
+    """R01.3: at least one dream and a total of 0."""
+    return row_dreams_nb(layout, row) > 0 and row_total_nb(layout, cards, row) == 0
+
+
+@jit
+def influential_side_nb(layout, cards, row):
+    """R01.4: the side with the larger absolute total, or -1 when they are equal."""
+    left = side_sum_nb(layout, cards, row, Side.L)
+    right = -side_sum_nb(layout, cards, row, Side.R)
+    if left > right:
+        return Side.L
+    if right > left:
+        return Side.R
+    return -1
+
+
+@jit
+def append_to_side_nb(layout, row, side, card):
+    """Put ``card`` at the end of a side (caller checks the room)."""
+    layout[row, slot_col_nb(side, side_count_nb(layout, row, side))] = card
+
+
+@jit
+def remove_from_side_nb(layout, row, side, slot):
+    """Take the dream at ``slot`` off a side, keeping the others' order; return it."""
+    card = layout[row, slot_col_nb(side, slot)]
+    for k in range(slot, SIDE_SLOTS - 1):
+        layout[row, slot_col_nb(side, k)] = layout[row, slot_col_nb(side, k + 1)]
+    layout[row, slot_col_nb(side, SIDE_SLOTS - 1)] = EMPTY
+    return card
+
+
+@jit
+def find_in_row_nb(layout, row, card):
+    """(side, slot) of ``card`` in ``row``, or (-1, -1)."""
+    for side in range(2):
+        for slot in range(SIDE_SLOTS):
+            if layout[row, slot_col_nb(side, slot)] == card:
+                return side, slot
+    return -1, -1
+
+
+@jit
+def natural_side_nb(cards, card):
+    """Side a Sognae or Incubi card lies on (R01.1)."""
+    return Side.L if cards[card, CardField.TYPE] == CardType.SOGNAE else Side.R
+
+
+@jit
+def hand_count_nb(hands, seat):
+    """Cards in a seat's hand."""
+    n = 0
+    for k in range(HAND_SIZE):
+        if hands[seat, k] != EMPTY:
+            n += 1
+    return n
+
+
+@jit
+def remove_from_hand_nb(hands, seat, card):
+    """Take ``card`` out of a hand, keeping the others' order."""
+    j = 0
+    for k in range(HAND_SIZE):
+        c = hands[seat, k]
+        if c != card:
+            hands[seat, j] = c
+            j += 1
+    for k in range(j, HAND_SIZE):
+        hands[seat, k] = EMPTY
+
+
+@jit
+def add_to_hand_nb(hands, seat, card):
+    """Append ``card`` to a hand."""
+    hands[seat, hand_count_nb(hands, seat)] = card
+
+
+@jit
+def discard_nb(g, card):
+    """Put ``card`` on the discard pile."""
+    g.discard[g.info[Info.DISCARD_N]] = card
+    g.info[Info.DISCARD_N] += 1
+
+
+@jit
+def is_running_nb(g):
+    """True while the game has neither ended nor failed."""
+    return g.info[Info.OUTCOME] == 0

@@ -1,0 +1,1 @@
+"""Runner: seeds, chunks and worker threads around the rules kernels."""
