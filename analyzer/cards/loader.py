@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analyzer.errors import UrbionError
 from analyzer.core.codes import ELEMENTS, N_CARD_FIELDS, CardField, CardType, CityKind
 
 DEFAULT_CARD_FILE = "r14-default.toml"
@@ -21,7 +22,7 @@ MAX_VALUE = 9
 MAX_CARDS = 400
 
 
-class CardSetError(ValueError):
+class CardSetError(UrbionError):
     """A card-set file that cannot be read or does not describe a playable set."""
 
 

@@ -185,6 +185,7 @@ class _LogEntry(NamedTuple):
     HAND: int = 5  # seat, 4 hand slots
     CITY_DECK: int = 6  # the City deck after the opening shuffle, as SHUFFLE
     DREAM_DECK: int = 7  # the Dream deck after the opening shuffle, as SHUFFLE
+    GROUP: int = 8  # the dreams of a zero-sum discard (R05.5), as SHUFFLE
 
 
 LogEntry = _LogEntry()
@@ -192,7 +193,11 @@ LOG_COLS = 8
 
 
 class _Result(NamedTuple):
-    """Columns of the per-game result matrix written by the batch kernel."""
+    """Columns of the per-game result matrix written by the batch kernel.
+
+    The tallies (Chaos placed ... Exchanges) count trace entries, so the reference engine's
+    results can be derived from its traces and compared column for column.
+    """
 
     OUTCOME: int = 0
     REASON: int = 1
@@ -204,11 +209,10 @@ class _Result(NamedTuple):
     CHAOS_REVEALED: int = 7
     CENSUSES: int = 8
     EXCHANGES: int = 9
-    PERFECT_BALANCES: int = 10
 
 
 Result = _Result()
-N_RESULT = 11
+N_RESULT = 10
 
 
 class _Stream(NamedTuple):

@@ -405,8 +405,9 @@ class SoloGame:
         return options
 
     def _exchange(self) -> None:
-        first, second, side, _ = self._ask(Decision.EXCHANGE_PAIR, self._exchange_options()).code
-        spots = {card: (row_index, position) for row_index, position, card in self._side_spots(side)}
+        chosen = self._ask(Decision.EXCHANGE_PAIR, self._exchange_options())
+        first, second, side, _ = chosen.code
+        spots = {card: (r, position) for r, position, card in self._side_spots(side)}
         (row_a, pos_a), (row_b, pos_b) = spots[first], spots[second]
         self.rows[row_a].sides[side][pos_a] = second
         self.rows[row_b].sides[side][pos_b] = first
@@ -414,7 +415,7 @@ class SoloGame:
     # ------------------------------------------------------------------ Census (R05)
 
     def _census(self) -> None:
-        held_four = len(self.rows) == MAX_ROWS
+        held_four = len(self.rows) >= 3
         balanced = [i for i, row in enumerate(self.rows) if self.is_balanced(row)]
         for row_index in balanced:
             self._pacify(row_index)  # R05.3: mandatory
@@ -503,7 +504,8 @@ class SoloGame:
 
     def _resolve_chaos(self, chaos: int) -> None:
         """Place it, clear a balanced city, or reveal 4 and resolve the Chaos among them."""
-        how, row_index, side, _ = self._ask(Decision.DRAW_CHAOS, self._draw_chaos_options(chaos)).code
+        chosen = self._ask(Decision.DRAW_CHAOS, self._draw_chaos_options(chaos))
+        how, row_index, side, _ = chosen.code
         if how == ChaosHow.PLACE:
             self._to_side(row_index, side, chaos)
         elif how == ChaosHow.CLEAR:

@@ -11,12 +11,14 @@ from analyzer.core.codes import (
     SIDE_SLOTS,
     Decision,
     Info,
+    LogEntry,
     Result,
 )
 from analyzer.core.jit import jit
 from analyzer.rules.chaos_nb import clear_row_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import add_success_nb, draw_city_nb
+from analyzer.rules.log_nb import log_ids_nb
 from analyzer.rules.setup_nb import deal_empty_rows_nb
 from analyzer.rules.state_nb import (
     discard_nb,
@@ -61,6 +63,7 @@ def discard_positions_nb(g, row, mask):
         if mask >> pos & 1:
             chosen[k] = g.layout[row, 1 + pos]
             k += 1
+    log_ids_nb(g, LogEntry.GROUP, chosen, 0, k)
     for i in range(k):
         discard_nb(g, chosen[i])
         side, slot = find_in_row_nb(g.layout, row, chosen[i])
@@ -109,7 +112,6 @@ def census_nb(policy, g, cards):
             if not is_running_nb(g):
                 return  # R05.7
     if n_rows == MAX_ROWS and count == MAX_ROWS:
-        g.stats[Result.PERFECT_BALANCES] += 1
         if draw_city_nb(g) != EMPTY:  # R05.4
             add_success_nb(g)
             if not is_running_nb(g):

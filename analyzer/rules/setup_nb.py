@@ -9,6 +9,7 @@ from analyzer.core.codes import (
     Decision,
     Info,
     LogEntry,
+    Result,
     Side,
 )
 from analyzer.core.jit import jit
@@ -85,6 +86,7 @@ def opening_hand_nb(policy, g, cards):
             return
         if g.options[choice, 0] == ChaosHow.PLACE:
             append_to_side_nb(g.layout, g.options[choice, 1], g.options[choice, 2], card)
+            g.stats[Result.CHAOS_PLACED] += 1
         else:
             g.aside[g.info[Info.ASIDE_N]] = card
             g.info[Info.ASIDE_N] += 1

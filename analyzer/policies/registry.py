@@ -1,0 +1,43 @@
+"""Built-in policies by name: the jitted function, its parameters and a description."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer.errors import PolicyError
+from analyzer.policies.greedy_nb import greedy_nb, greedy_params
+from analyzer.policies.random_nb import random_nb
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A policy ready to play: ``func(kind, options, n_options, state, cards, params, rng)``."""
+
+    name: str
+    func: Callable
+    params: np.ndarray = field(repr=False)
+    description: str = ""
+
+
+def _builtins() -> dict[str, PolicySpec]:
+    return {
+        "random": PolicySpec("random", random_nb, np.zeros(0, dtype=np.float64),
+                             "uniform over the legal options of every decision"),
+        "greedy": PolicySpec("greedy", greedy_nb, greedy_params(),
+                             "one-step heuristic of a careful beginner (docs/policies.md)"),
+    }
+
+
+BUILTIN_POLICIES = _builtins()
+
+
+def resolve_policy(name: str) -> PolicySpec:
+    """The policy called ``name``; PolicyError lists the valid names otherwise."""
+    try:
+        return BUILTIN_POLICIES[name]
+    except KeyError:
+        valid = ", ".join(sorted(BUILTIN_POLICIES))
+        raise PolicyError(f"unknown policy {name!r} (valid: {valid})") from None

@@ -1,0 +1,221 @@
+"""Play one game with a jitted policy and write its ``urbion-trace/1`` trace."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from analyzer.cards import CardSet
+from analyzer.core.codes import (
+    EMPTY,
+    HAND_SIZE,
+    LAYOUT_COLS,
+    MAX_OPTIONS,
+    MAX_ROWS,
+    MAX_SEATS,
+    N_INFO,
+    OPTION_COLS,
+    SIDE_SLOTS,
+    Decision,
+    Info,
+    Side,
+    Stream,
+)
+from analyzer.core.rng import PyStream
+from analyzer.reference.cards import CardBook
+from analyzer.reference.engine import Option, SoloGame
+
+TRACE_FORMAT = "urbion-trace/1"
+SOLO_SEAT = 0
+
+
+class IllegalDecision(RuntimeError):
+    """A policy returned an index outside its options."""
+
+
+class PolicyDecider:
+    """Asks a jitted policy at every decision and writes the choice to the log.
+
+    Parameters
+    ----------
+    policy : callable
+        ``choose(kind, options, n_options, state, cards, rng) -> int`` (``docs/engine.md``).
+    policy_name, seed, game_index
+        Named in an :class:`IllegalDecision`.
+    cards : numpy.ndarray
+        The card table handed to the policy.
+    stream : PyStream
+        The game's POLICY stream; the policy advances it.
+    log : list
+        The trace log, appended to.
+    """
+
+    def __init__(
+        self,
+        policy: Callable,
+        policy_name: str,
+        seed: int,
+        game_index: int,
+        cards: np.ndarray,
+        stream: PyStream,
+        log: list,
+    ) -> None:
+        self.policy = policy
+        self.policy_name = policy_name
+        self.seed = seed
+        self.game_index = game_index
+        self.cards = cards
+        self.stream = stream
+        self.log = log
+        self.act: dict | None = None
+        # One set of buffers, refilled at every call, keeps the policy's argument types fixed.
+        self.options = np.full((MAX_OPTIONS, OPTION_COLS), EMPTY, dtype=np.int64)
+        self.layout = np.full((MAX_ROWS, LAYOUT_COLS), EMPTY, dtype=np.int64)
+        self.hands = np.full((MAX_SEATS, HAND_SIZE), EMPTY, dtype=np.int64)
+        self.info = np.zeros(N_INFO, dtype=np.int64)
+        self._used_rows = 0
+
+    def decide(self, kind: int, options: list[Option], game: SoloGame) -> int:
+        """Ask the policy, check its answer and log the chosen option."""
+        n_options = len(options)
+        self._fill_options(options)
+        self._fill_state(game)
+        rng = self.stream.as_array()
+        index = int(self.policy(kind, self.options, n_options,
+                                (self.layout, self.hands, self.info), self.cards, rng))
+        self.stream.sync(rng)
+        if not 0 <= index < n_options:
+            raise IllegalDecision(
+                f"policy {self.policy_name!r} returned {index} for a {Decision._fields[kind]} "
+                f"decision with {n_options} options (seed {self.seed}, game {self.game_index}, "
+                f"turn {game.turn})"
+            )
+        self._record(kind, options[index])
+        return index
+
+    def act_done(self) -> None:
+        """Nothing more can be added to this turn's act entry."""
+        self.act = None
+
+    def _record(self, kind: int, option: Option) -> None:
+        if kind == Decision.ZERO_SUM:
+            # Folded into the census act: one group per row that discards (docs/engine.md).
+            if option.entry:
+                self.act["census"]["zero_sum"].append(list(option.entry))
+        elif kind == Decision.EXCHANGE_PAIR:
+            self.act["exchange"] = list(option.entry)
+        else:
+            entry = option.entry
+            self.log.append(entry)
+            if entry["do"] == "act":
+                self.act = entry["acts"][0]
+
+    def _fill_options(self, options: list[Option]) -> None:
+        if len(options) > MAX_OPTIONS:
+            raise RuntimeError(f"{len(options)} options exceed MAX_OPTIONS ({MAX_OPTIONS})")
+        self.options[: self._used_rows] = EMPTY
+        if options:
+            self.options[: len(options)] = [option.code for option in options]
+        self._used_rows = len(options)
+
+    def _fill_state(self, game: SoloGame) -> None:
+        """The policy's view: layout, hands and the policy-visible block of ``info``."""
+        self.layout.fill(EMPTY)
+        for row_index, row in enumerate(game.rows):
+            self.layout[row_index, 0] = row.city
+            for position, card in enumerate(row.sides[Side.L]):
+                self.layout[row_index, 1 + position] = card
+            for position, card in enumerate(row.sides[Side.R]):
+                self.layout[row_index, 1 + SIDE_SLOTS + position] = card
+        self.hands.fill(EMPTY)
+        for position, card in enumerate(game.hand):
+            self.hands[SOLO_SEAT, position] = card
+        self.info.fill(0)
+        self.info[Info.TURN] = game.turn
+        self.info[Info.N_ROWS] = len(game.rows)
+        self.info[Info.DECK_N] = len(game.dream_deck)
+        self.info[Info.CITY_DECK_N] = len(game.city_deck)
+        self.info[Info.SUCCESS_N] = len(game.success)
+        self.info[Info.DISCARD_N] = len(game.discard)
+        self.info[Info.TOTAL_CITIES] = game.total_cities
+        self.info[Info.SEAT] = SOLO_SEAT
+
+
+class StreamShuffler:
+    """Shuffles with the game's DEAL stream and logs the new deck."""
+
+    def __init__(self, stream: PyStream, log: list) -> None:
+        self.stream = stream
+        self.log = log
+
+    def shuffle(self, cards: list[int]) -> list[int]:
+        """Fisher-Yates over ``cards`` (index 0 the top card); logs ``{"shuffle": [...]}``."""
+        order = list(cards)
+        self.stream.shuffle(order)
+        self.log.append({"shuffle": list(order)})
+        return order
+
+
+class LogWriter:
+    """Writes every check point to the log."""
+
+    def __init__(self, log: list) -> None:
+        self.log = log
+
+    def check(self, snapshot: dict) -> None:
+        """Append ``{"check": snapshot}``."""
+        self.log.append({"check": snapshot})
+
+
+def play_reference(
+    card_set: CardSet, seed: int, game: int, policy: Callable, policy_name: str
+) -> dict:
+    """Play one solo base game with a jitted policy and return its trace.
+
+    Parameters
+    ----------
+    card_set : CardSet
+        The cards in play.
+    seed, game : int
+        The batch seed and the game's index; they fix the DEAL and POLICY streams.
+    policy : callable
+        A jitted ``choose(kind, options, n_options, state, cards, rng) -> int``.
+    policy_name : str
+        The policy's name, written to the trace.
+
+    Returns
+    -------
+    dict
+        The complete ``urbion-trace/1`` trace (plain Python values, JSON-ready).
+
+    Raises
+    ------
+    IllegalDecision
+        When the policy returns an index outside ``[0, n_options)``.
+    """
+    deal = PyStream(seed, game, Stream.DEAL)
+    city_deck = [int(card) for card in card_set.city_ids]
+    deal.shuffle(city_deck)
+    dream_deck = [int(card) for card in card_set.dream_ids]
+    deal.shuffle(dream_deck)
+    log: list = []
+    decider = PolicyDecider(policy, policy_name, seed, game, card_set.cards,
+                            PyStream(seed, game, Stream.POLICY), log)
+    table = SoloGame(CardBook.from_card_set(card_set), city_deck, dream_deck,
+                     decider, StreamShuffler(deal, log), LogWriter(log))
+    table.play()
+    return {
+        "format": TRACE_FORMAT,
+        "seed": int(seed),
+        "game": int(game),
+        "variant": "solo",
+        "expansions": [],
+        "policy": policy_name,
+        "card_set": card_set.name,
+        "cards": card_set.describe(),
+        "setup": {"city_deck": city_deck, "dream_deck": dream_deck,
+                  "postcard_deck": [], "book_deck": []},
+        "log": log,
+        "result": table.result(card_set.name),
+    }

@@ -1,0 +1,376 @@
+"""Independent checker of ``urbion-trace/1`` traces of the solo base game.
+
+:func:`replay` rebuilds the cards from the trace's ``cards`` table and the decks from its
+``setup``, then plays the game with the reference rules, taking every decision, shuffle and
+check from the log instead of a policy. Any disagreement raises :class:`ReplayError` with a
+one-line message naming the log entry.
+
+Matching rules (where the trace format leaves room):
+
+- a decision entry matches an option when every key of the option's trace form is present
+  with the same value (extra keys are allowed: the format may be extended by adding keys);
+- an exchange pair and a zero-sum group are sets: the order of their ids does not matter;
+- zero-sum groups must come in row order, at most one group per row;
+- a ``check`` entry is compared on the keys it holds; sides and hands as multisets.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from analyzer.core.codes import ELEMENTS, CardType, Decision
+from analyzer.reference.cards import Card, CardBook, element_mask
+from analyzer.reference.engine import Option, SoloGame
+
+TRACE_FORMAT = "urbion-trace/1"
+MESSAGE_LIMIT = 240
+DREAM_TYPES = {"sognae": CardType.SOGNAE, "incubi": CardType.INCUBI, "chaos": CardType.CHAOS}
+
+
+class ReplayError(ValueError):
+    """A trace that does not replay: an illegal decision, a bad shuffle or a wrong state."""
+
+
+def _short(value: Any) -> str:
+    """One-line JSON of a value, cut to a readable length."""
+    text = json.dumps(value, separators=(",", ":"), default=repr)
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 3] + "..."
+
+
+def _strict_equal(a: Any, b: Any) -> bool:
+    """Equality that also requires equal types (so ``true`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_strict_equal(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_strict_equal(a[k], b[k]) for k in a)
+    return a == b
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _int_list(value: Any) -> list[int] | None:
+    """The value if it is a list of ints, else None."""
+    if isinstance(value, list) and all(_is_int(v) for v in value):
+        return value
+    return None
+
+
+def _multiset(value: Any) -> Counter | None:
+    ids = _int_list(value)
+    return None if ids is None else Counter(ids)
+
+
+def _act_names(entry: dict) -> list[str] | None:
+    """The names of an act entry's acts, or None when ``acts`` is malformed."""
+    acts = entry.get("acts")
+    if not isinstance(acts, list):
+        return None
+    names = []
+    for act in acts:
+        if not isinstance(act, dict) or len(act) != 1:
+            return None
+        names.append(next(iter(act)))
+    return names
+
+
+def _same_decision(canonical: dict, entry: dict) -> bool:
+    """True when a log entry records the option whose trace form is ``canonical``."""
+    if canonical["do"] == "act":
+        return (
+            entry.get("do") == "act"
+            and _strict_equal(entry.get("discard"), canonical["discard"])
+            and _act_names(entry) == _act_names(canonical)
+        )
+    return all(key in entry and _strict_equal(entry[key], value)
+               for key, value in canonical.items())
+
+
+class LogCursor:
+    """Reads the log one entry at a time."""
+
+    def __init__(self, log: list) -> None:
+        self.log = log
+        self.index = 0
+
+    def take(self, expecting: str) -> tuple[int, dict]:
+        """Return (index, entry) of the next entry; the game expects ``expecting`` there."""
+        index = self.index
+        if index >= len(self.log):
+            raise ReplayError(f"log entry {index}: missing; the game expects {expecting}")
+        entry = self.log[index]
+        if not isinstance(entry, dict):
+            raise ReplayError(f"log entry {index}: expected {expecting}, found {_short(entry)}")
+        self.index += 1
+        return index, entry
+
+    def expect_end(self) -> None:
+        """The game is over: no entry may be left."""
+        if self.index < len(self.log):
+            raise ReplayError(
+                f"log entry {self.index}: left over after the game ended: "
+                f"{_short(self.log[self.index])}"
+            )
+
+
+class LogDecider:
+    """Answers every decision from the log, checking that it is legal."""
+
+    def __init__(self, cursor: LogCursor) -> None:
+        self.cursor = cursor
+        self.act: dict | None = None
+        self.act_index = -1
+        self.groups: list[list[int]] = []
+        self.used: list[bool] = []
+
+    def decide(self, kind: int, options: list[Option], game: SoloGame) -> int:
+        """Index of the option the log records for this decision."""
+        if kind == Decision.ZERO_SUM:
+            return self._zero_sum(options, game)
+        if kind == Decision.EXCHANGE_PAIR:
+            return self._exchange_pair(options)
+        name = Decision._fields[kind]
+        index, entry = self.cursor.take(f"a {name} decision")
+        if "do" not in entry:
+            raise ReplayError(f"log entry {index}: expected a {name} decision, "
+                              f"found {_short(entry)}")
+        for choice, option in enumerate(options):
+            if _same_decision(option.entry, entry):
+                if entry["do"] == "act":
+                    self._start_act(index, entry)
+                return choice
+        legal = [option.entry for option in options]
+        raise ReplayError(f"log entry {index}: {_short(entry)} is not a legal {name} decision "
+                          f"(legal: {_short(legal)})")
+
+    def act_done(self) -> None:
+        """Every zero-sum group of the finished act must have been used."""
+        for group, used in zip(self.groups, self.used, strict=True):
+            if not used:
+                raise ReplayError(f"log entry {self.act_index}: zero-sum group {group} is not "
+                                  "a legal discard of any unpacified row")
+        self.act, self.groups, self.used = None, [], []
+
+    def _start_act(self, index: int, entry: dict) -> None:
+        self.act, self.act_index = entry["acts"][0], index
+        if "census" in self.act:
+            census = self.act["census"]
+            groups = census.get("zero_sum") if isinstance(census, dict) else None
+            if not isinstance(groups, list) or any(_int_list(g) is None for g in groups):
+                raise ReplayError(f"log entry {index}: census needs zero_sum, a list of id lists")
+            self.groups, self.used = groups, [False] * len(groups)
+        elif "exchange" in self.act:
+            pair = _int_list(self.act["exchange"])
+            if pair is None or len(pair) != 2:
+                raise ReplayError(f"log entry {index}: exchange needs two card ids")
+
+    def _exchange_pair(self, options: list[Option]) -> int:
+        pair = self.act["exchange"]
+        for choice, option in enumerate(options):
+            if sorted(option.entry) == sorted(pair):
+                return choice
+        raise ReplayError(f"log entry {self.act_index}: exchange {pair} is not two different "
+                          "dreams on the same side (R04.4)")
+
+    def _zero_sum(self, options: list[Option], game: SoloGame) -> int:
+        """The group of this row, or mask 0 when no group holds one of its dreams."""
+        row_index = options[0].code[1]
+        row_cards = set(game.rows[row_index].dreams())
+        unused = [g for g, used in enumerate(self.used) if not used]
+        hits = [g for g in unused if row_cards.intersection(self.groups[g])]
+        if not hits:
+            return 0  # mask 0, no discard, is always the first option
+        where = f"log entry {self.act_index}"
+        if len(hits) > 1:
+            groups = [self.groups[g] for g in hits]
+            raise ReplayError(f"{where}: zero-sum groups {groups} all discard from row "
+                              f"{row_index}")
+        group = self.groups[hits[0]]
+        if hits[0] != unused[0]:
+            raise ReplayError(f"{where}: zero-sum group {self.groups[unused[0]]} is listed before "
+                              f"the group of row {row_index}, out of row order")
+        for choice, option in enumerate(options):
+            if option.entry and sorted(option.entry) == sorted(group):
+                self.used[hits[0]] = True
+                return choice
+        raise ReplayError(f"{where}: zero-sum group {group} is not a set of row {row_index}'s "
+                          "dreams summing to 0 (R05.5)")
+
+
+class LogShuffler:
+    """Takes each shuffle's order from the log, checking it is a permutation."""
+
+    def __init__(self, cursor: LogCursor) -> None:
+        self.cursor = cursor
+
+    def shuffle(self, cards: list[int]) -> list[int]:
+        """The logged order of ``cards``."""
+        index, entry = self.cursor.take("a shuffle of the Dream deck")
+        if "shuffle" not in entry:
+            raise ReplayError(f"log entry {index}: expected a shuffle, found {_short(entry)}")
+        order = _int_list(entry["shuffle"])
+        if order is None or Counter(order) != Counter(cards):
+            got = Counter(order or [])
+            missing = sorted((Counter(cards) - got).elements())
+            extra = sorted((got - Counter(cards)).elements())
+            raise ReplayError(f"log entry {index}: shuffle is not a permutation of the "
+                              f"{len(cards)} cards being shuffled (missing {missing}, "
+                              f"unexpected {extra})")
+        return list(order)
+
+
+def _same_rows(logged: Any, replayed: list[dict]) -> bool:
+    if not isinstance(logged, list) or len(logged) != len(replayed):
+        return False
+    for log_row, row in zip(logged, replayed, strict=True):
+        if not isinstance(log_row, dict) or not set(log_row) <= {"city", "L", "R"}:
+            return False
+        if "city" in log_row and not _strict_equal(log_row["city"], row["city"]):
+            return False
+        for side in ("L", "R"):
+            if side in log_row and _multiset(log_row[side]) != Counter(row[side]):
+                return False
+    return True
+
+
+def _same_check_value(key: str, logged: Any, replayed: Any) -> bool:
+    if key == "rows":
+        return _same_rows(logged, replayed)
+    if key == "hand":
+        return _multiset(logged) == Counter(replayed)
+    return _strict_equal(logged, replayed)
+
+
+class LogChecker:
+    """Compares every check point with the log's ``check`` entry."""
+
+    def __init__(self, cursor: LogCursor, observe: Callable[[dict], None] | None = None) -> None:
+        self.cursor = cursor
+        self.observe = observe
+
+    def check(self, snapshot: dict) -> None:
+        """Compare the keys the logged check holds with the replayed state."""
+        index, entry = self.cursor.take(f"a check (turn {snapshot['turn']})")
+        logged = entry.get("check")
+        if not isinstance(logged, dict):
+            raise ReplayError(f"log entry {index}: expected a check, found {_short(entry)}")
+        if self.observe is not None:
+            self.observe(snapshot)
+        for key, value in logged.items():
+            if key not in snapshot:
+                raise ReplayError(f"log entry {index}: check key {key!r} is not part of the "
+                                  "solo base game")
+            if not _same_check_value(key, value, snapshot[key]):
+                raise ReplayError(f"log entry {index}: check {key} differs: log {_short(value)}, "
+                                  f"replay {_short(snapshot[key])}")
+
+
+def _card_from_trace(position: int, entry: Any) -> Card:
+    where = f"cards[{position}]"
+    if not isinstance(entry, dict) or not _is_int(entry.get("id")):
+        raise ReplayError(f"{where}: expected an object with an integer id")
+    card_type = entry.get("type")
+    if card_type == "city":
+        elements = entry.get("elements")
+        if entry.get("kind") != "base":
+            raise ReplayError(f"{where}: only base City cards belong to the base game")
+        if not isinstance(elements, list) or not set(elements) <= set(ELEMENTS):
+            raise ReplayError(f"{where}: a City card needs a list of elements")
+        return Card(entry["id"], CardType.CITY, element_mask(elements))
+    if card_type not in DREAM_TYPES:
+        raise ReplayError(f"{where}: card type {card_type!r} is not part of the base game")
+    value = entry.get("value")
+    sign_ok = {"sognae": 1, "incubi": -1, "chaos": 1}[card_type] * (value or 0) > 0
+    if not _is_int(value) or not sign_ok:
+        raise ReplayError(f"{where}: bad value {value!r} for a {card_type} card")
+    if card_type == "chaos":
+        return Card(entry["id"], CardType.CHAOS, 0, value)
+    if entry.get("element") not in ELEMENTS:
+        raise ReplayError(f"{where}: unknown element {entry.get('element')!r}")
+    return Card(entry["id"], DREAM_TYPES[card_type], element_mask([entry["element"]]), value)
+
+
+def book_from_trace(cards: Any) -> CardBook:
+    """Rebuild the cards of a game from a trace's ``cards`` table."""
+    if not isinstance(cards, list):
+        raise ReplayError("cards: expected a list of cards")
+    try:
+        return CardBook(_card_from_trace(i, entry) for i, entry in enumerate(cards))
+    except ValueError as err:
+        raise ReplayError(f"cards: {err}") from None
+
+
+def _deck(setup: dict, key: str, expected: list[int]) -> list[int]:
+    deck = _int_list(setup.get(key))
+    if deck is None or Counter(deck) != Counter(expected):
+        raise ReplayError(f"setup.{key}: not a permutation of the {len(expected)} cards "
+                          "of that kind in the cards table")
+    return list(deck)
+
+
+def _check_header(trace: Any) -> None:
+    if not isinstance(trace, dict):
+        raise ReplayError("trace: expected a JSON object")
+    if trace.get("format") != TRACE_FORMAT:
+        raise ReplayError(f"format: {trace.get('format')!r} is not {TRACE_FORMAT!r}")
+    if trace.get("variant") != "solo" or trace.get("expansions") != []:
+        raise ReplayError("variant: only the solo base game (no expansions) can be replayed")
+    if not isinstance(trace.get("setup"), dict) or not isinstance(trace.get("log"), list):
+        raise ReplayError("trace: setup (an object) and log (a list) are required")
+    if not isinstance(trace.get("result"), dict):
+        raise ReplayError("result: missing")
+    for key in ("postcard_deck", "book_deck"):
+        if trace["setup"].get(key, []) != []:
+            raise ReplayError(f"setup.{key}: must be empty in the base game")
+
+
+def _compare_result(expected: dict, replayed: dict) -> None:
+    for key, value in replayed.items():
+        if key not in expected or not _strict_equal(expected[key], value):
+            raise ReplayError(f"result: {key} is {_short(expected.get(key))} in the trace, "
+                              f"{_short(value)} on replay")
+
+
+def replay(trace: dict, *, observe: Callable[[dict], None] | None = None) -> dict:
+    """Replay a solo base-game trace decision by decision and check it.
+
+    Parameters
+    ----------
+    trace : dict
+        An ``urbion-trace/1`` trace (as written by ``play_reference`` or any other engine).
+    observe : callable, optional
+        Called with the replayed state (a ``check`` payload, in exact order) at every
+        check point, before it is compared.
+
+    Returns
+    -------
+    dict
+        The replayed ``result``.
+
+    Raises
+    ------
+    ReplayError
+        On an illegal decision, a shuffle that is not a permutation of the cards being
+        shuffled, a check that differs from the replayed state, a missing or left-over log
+        entry, or a result that differs.
+    """
+    _check_header(trace)
+    book = book_from_trace(trace.get("cards"))
+    city_deck = _deck(trace["setup"], "city_deck", book.city_ids)
+    dream_deck = _deck(trace["setup"], "dream_deck", book.dream_ids)
+    cursor = LogCursor(trace["log"])
+    decider = LogDecider(cursor)
+    game = SoloGame(book, city_deck, dream_deck, decider, LogShuffler(cursor),
+                    LogChecker(cursor, observe))
+    game.play()
+    decider.act_done()  # a game won inside a census never finishes its act
+    cursor.expect_end()
+    result = game.result(trace.get("card_set"))
+    _compare_result(trace["result"], result)
+    return result

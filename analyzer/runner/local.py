@@ -1,0 +1,73 @@
+"""Run a batch on this machine: chunks of games through the parallel batch kernel."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import numba
+import numpy as np
+
+from analyzer.cards import CardSet
+from analyzer.core.codes import N_RESULT, Decision, Info, Outcome, Result
+from analyzer.errors import PolicyError
+from analyzer.policies.registry import PolicySpec
+from analyzer.runner.batch_nb import play_batch_nb
+from analyzer.runner.results import RESULT_DTYPE, from_kernel_rows
+from analyzer.rules.game_nb import play_one_nb
+
+DEFAULT_CHUNK = 200_000
+
+
+def default_workers() -> int:
+    """All cores of this machine."""
+    return os.cpu_count() or 1
+
+
+def set_workers(workers: int) -> None:
+    """Use ``workers`` threads for the batch kernel (capped by numba's thread pool)."""
+    numba.set_num_threads(max(1, min(workers, numba.config.NUMBA_NUM_THREADS)))
+
+
+def run_fast(card_set: CardSet, policy: PolicySpec, seed: int, games: int, first_game: int = 0,
+             workers: int | None = None, chunk: int = DEFAULT_CHUNK,
+             progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Play games ``first_game ..`` with the fast engine; structured results (RESULT_DTYPE).
+
+    Results depend only on (seed, game), never on ``workers`` or ``chunk``.
+    """
+    set_workers(workers or default_workers())
+    parts = [np.empty(0, dtype=RESULT_DTYPE)]
+    done = 0
+    while done < games:
+        n = min(chunk, games - done)
+        rows = play_batch_nb(policy.func, policy.params, card_set.cards, card_set.city_ids,
+                             card_set.dream_ids, seed, first_game + done, n)
+        check_legal(rows, card_set, policy, seed, first_game + done)
+        parts.append(from_kernel_rows(rows, first_game + done))
+        done += n
+        if progress:
+            progress(done)
+    return np.concatenate(parts)
+
+
+def check_legal(rows: np.ndarray, card_set: CardSet, policy: PolicySpec, seed: int,
+                first_game: int) -> None:
+    """Raise PolicyError naming the first game where the policy chose an illegal option."""
+    bad = np.flatnonzero(rows[:, Result.OUTCOME] == Outcome.ERROR)
+    if len(bad):
+        raise illegal_decision_error(card_set, policy, seed, first_game + int(bad[0]))
+
+
+def illegal_decision_error(card_set: CardSet, policy: PolicySpec, seed: int,
+                           game: int) -> PolicyError:
+    """Replay the game alone to name the turn, the decision and the index returned."""
+    out = np.zeros(N_RESULT, dtype=np.int64)
+    g = play_one_nb(policy.func, policy.params, card_set.cards, card_set.city_ids,
+                    card_set.dream_ids, seed, game, 0, out)
+    kind = Decision._fields[int(g.info[Info.ERROR_KIND])]
+    return PolicyError(
+        f"policy {policy.name!r} made an illegal decision: seed {seed}, game {game}, "
+        f"turn {int(g.info[Info.TURN])}, decision {kind}, returned "
+        f"{int(g.info[Info.ERROR_CHOICE])}"
+    )

@@ -1,0 +1,138 @@
+"""Turn the fast engine's int64 log into the ``urbion-trace/1`` log (../shared/TRACE.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from analyzer.core.codes import (
+    EMPTY,
+    SIDE_SLOTS,
+    Act,
+    ChaosHow,
+    Decision,
+    LogEntry,
+)
+
+SIDE_NAMES = ("L", "R")
+
+
+class _Rows:
+    """A cursor over the used log rows."""
+
+    def __init__(self, log: np.ndarray) -> None:
+        self.log = log
+        self.i = 0
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        while self.i < len(self.log):
+            row = self.log[self.i]
+            self.i += 1
+            yield row
+
+    def take(self) -> np.ndarray:
+        row = self.log[self.i]
+        self.i += 1
+        return row
+
+    def ids(self, count: int) -> list[int]:
+        """Read ``count`` ids from the DATA rows that follow a header."""
+        ids: list[int] = []
+        while len(ids) < count:
+            row = self.take()
+            assert row[0] == LogEntry.DATA, "log: DATA row expected"
+            ids.extend(int(x) for x in row[1 : 1 + min(7, count - len(ids))])
+        return ids
+
+
+def _side_cards(row: np.ndarray, side: int) -> list[int]:
+    start = 2 + side * SIDE_SLOTS  # row[0] is the entry code, row[1] the city
+    return [int(c) for c in row[start : start + SIDE_SLOTS] if c != EMPTY]
+
+
+def _check(header: np.ndarray, rows: _Rows) -> dict:
+    layout = [rows.take() for _ in range(int(header[5]))]
+    hand = rows.take()
+    return {
+        "turn": int(header[1]),
+        "rows": [
+            {"city": int(r[1]), "L": _side_cards(r, 0), "R": _side_cards(r, 1)}
+            for r in layout
+            if r[1] != EMPTY
+        ],
+        "hand": [int(c) for c in hand[2:6] if c != EMPTY],
+        "dream_deck": int(header[2]),
+        "success": int(header[3]),
+        "discard": int(header[4]),
+    }
+
+
+def _chaos_entry(option: np.ndarray) -> dict:
+    how = int(option[0])
+    if how == ChaosHow.PLACE:
+        return {"do": "chaos", "how": "place", "row": int(option[1])}
+    if how == ChaosHow.CLEAR:
+        return {"do": "chaos", "how": "clear", "row": int(option[1])}
+    if how == ChaosHow.REVEAL:
+        return {"do": "chaos", "how": "reveal"}
+    return {"do": "chaos", "how": "aside"}
+
+
+def _phase1_entry(option: np.ndarray) -> dict:
+    act, card = int(option[0]), int(option[1])
+    if act == Act.PLACE:
+        return {"do": "place", "card": card, "row": int(option[2]),
+                "side": SIDE_NAMES[int(option[3])]}
+    if act == Act.PASS:
+        return {"do": "pass", "card": card}
+    if act == Act.CENSUS:
+        return {"do": "act", "discard": [card], "acts": [{"census": {"zero_sum": []}}]}
+    return {"do": "act", "discard": [card], "acts": [{"exchange": []}]}
+
+
+class LogDecoder:
+    """Decode one game's log rows into trace entries and the two opening decks."""
+
+    def __init__(self, log: np.ndarray) -> None:
+        self.rows = _Rows(log)
+        self.city_deck: list[int] = []
+        self.dream_deck: list[int] = []
+        self.entries: list[dict] = []
+        self.last_act: dict | None = None
+
+    def decode(self) -> list[dict]:
+        for row in self.rows:
+            code = int(row[0])
+            if code == LogEntry.CITY_DECK:
+                self.city_deck = self.rows.ids(int(row[1]))
+            elif code == LogEntry.DREAM_DECK:
+                self.dream_deck = self.rows.ids(int(row[1]))
+            elif code == LogEntry.GROUP:
+                self.last_act["acts"][0]["census"]["zero_sum"].append(self.rows.ids(int(row[1])))
+            elif code == LogEntry.SHUFFLE:
+                self.entries.append({"shuffle": self.rows.ids(int(row[1]))})
+            elif code == LogEntry.CHECK:
+                self.entries.append({"check": _check(row, self.rows)})
+            elif code == LogEntry.DECISION:
+                self._decision(int(row[1]), row[2:6])
+            else:
+                raise ValueError(f"log: unexpected entry code {code}")
+        return self.entries
+
+    def _decision(self, kind: int, option: np.ndarray) -> None:
+        if kind == Decision.DEAL_SIDE:
+            self.entries.append({"do": "side", "side": SIDE_NAMES[int(option[0])]})
+        elif kind in (Decision.HAND_CHAOS, Decision.DRAW_CHAOS):
+            self.entries.append(_chaos_entry(option))
+        elif kind == Decision.PHASE1:
+            entry = _phase1_entry(option)
+            self.entries.append(entry)
+            self.last_act = entry
+        elif kind == Decision.EXCHANGE_PAIR:
+            self.last_act["acts"][0]["exchange"] = [int(option[0]), int(option[1])]
+        elif kind == Decision.ZERO_SUM:
+            pass  # its dreams follow as a GROUP entry when the mask is not empty
+        else:
+            raise ValueError(f"log: unknown decision kind {kind}")
+
