@@ -1,1 +1,123 @@
-def main():\n    pass
+"""``urbion``: the command-line front end. Parses, calls ``analyzer``'s API, prints."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+import analyzer
+from analyzer.analysis.summary import format_summary
+from analyzer.errors import UrbionError
+from analyzer.policies.registry import BUILTIN_POLICIES
+
+EXIT_USAGE = 2
+
+seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+                           help="Batch seed; game g of seed S is always the same game.")
+policy_option = click.option("--policy", default="greedy", show_default=True,
+                             help=f"Policy: {', '.join(BUILTIN_POLICIES)}.")
+cards_option = click.option("--cards", type=click.Path(dir_okay=False), default=None,
+                            help="Card-set TOML file (default: the R14 set).")
+
+
+@click.group()
+@click.version_option(package_name="urbion-analyzer")
+def cli() -> None:
+    """How winnable is Urbion (Second Edition)? Seeded simulation of the solo game."""
+
+
+@cli.command()
+@click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True)
+@seed_option
+@policy_option
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads (default: all cores). Results do not depend on it.")
+@click.option("--engine", type=click.Choice(["fast", "reference"]), default="fast",
+              show_default=True)
+@cards_option
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write one row per game to this .parquet file.")
+def simulate(games: int, seed: int, policy: str, workers: int | None, engine: str,
+             cards: str | None, out: str | None) -> None:
+    """Play a batch of solo base games and print the summary."""
+    df = analyzer.simulate(games=games, seed=seed, policy=policy, workers=workers,
+                           engine=engine, cards=cards, out=out)
+    click.echo(format_summary(analyzer.summarize(df), df.attrs, df.attrs.get("seconds")))
+    if out:
+        click.echo(f"results    {out}")
+
+
+@cli.command()
+@seed_option
+@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
+@policy_option
+@cards_option
+@click.option("--engine", type=click.Choice(["fast", "reference"]), default="fast",
+              show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), required=True,
+              help="JSON Lines file, one urbion-trace/1 trace per game.")
+def trace(seed: int, game: int, games: int, policy: str, cards: str | None, engine: str,
+          out: str) -> None:
+    """Write traces of games GAME .. GAME+GAMES-1 of the batch with SEED."""
+    traces = analyzer.trace(seed=seed, game=game, games=games, policy=policy, cards=cards,
+                            engine=engine)
+    _write_text_atomically(Path(out), "".join(json.dumps(t) + "\n" for t in traces))
+    click.echo(f"{len(traces)} trace(s) written to {out}")
+
+
+@cli.command()
+@seed_option
+@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True)
+@policy_option
+@cards_option
+def show(seed: int, game: int, policy: str, cards: str | None) -> None:
+    """Print one game turn by turn."""
+    click.echo(analyzer.show(seed=seed, game=game, policy=policy, cards=cards))
+
+
+def _write_text_atomically(path: Path, text: str) -> None:
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UrbionError(f"cannot write {path}: folder {parent} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+    except OSError as err:
+        raise UrbionError(f"cannot write {path}: {err.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as err:
+        raise UrbionError(f"cannot write {path}: {err.strerror}") from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: every user error is one line on stderr and exit code 2."""
+    try:
+        code = cli.main(args=argv, prog_name="urbion", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as err:
+        click.echo(err.ctx.get_help() if err.ctx else str(err))
+        sys.exit(EXIT_USAGE)
+    except click.ClickException as err:
+        click.echo(f"urbion: error: {err.format_message()}", err=True)
+        sys.exit(EXIT_USAGE)
+    except UrbionError as err:
+        click.echo(f"urbion: error: {err}", err=True)
+        sys.exit(EXIT_USAGE)
+    except click.Abort:
+        click.echo("urbion: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

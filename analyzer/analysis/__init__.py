@@ -1,0 +1,1 @@
+"""Analysis: pandas tables and statistics over per-game results."""

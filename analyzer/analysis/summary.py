@@ -1,0 +1,46 @@
+"""The summary of a batch: win rate with its interval, turns, loss reasons, speed."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analyzer.analysis.stats import wilson_interval
+
+
+def summarize(df: pd.DataFrame) -> dict:
+    """Summary figures of a results DataFrame (one row per game)."""
+    games = len(df)
+    wins = int(df["won"].sum())
+    low, high = wilson_interval(wins, games)
+    losses = df.loc[~df["won"], "reason"].value_counts()
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games if games else float("nan"),
+        "ci_low": low,
+        "ci_high": high,
+        "mean_turns": float(df["turns"].mean()) if games else float("nan"),
+        "median_turns": float(df["turns"].median()) if games else float("nan"),
+        "mean_pacified": float(df["pacified"].mean()) if games else float("nan"),
+        "loss_reasons": {str(k): int(v) for k, v in losses.items() if v > 0},
+    }
+
+
+def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> str:
+    """Plain-text summary for the terminal."""
+    lines = [
+        f"card set   {attrs.get('card_set')} (sha256 {str(attrs.get('card_set_sha256'))[:12]})",
+        f"policy     {attrs.get('policy')}    engine {attrs.get('engine')}    "
+        f"seed {attrs.get('seed')}    rules {attrs.get('rules_version')}",
+        f"games      {summary['games']}",
+        f"wins       {summary['wins']}",
+        f"win rate   {summary['win_rate']:.2%}  (95% Wilson interval "
+        f"{summary['ci_low']:.2%} to {summary['ci_high']:.2%})",
+        f"turns      mean {summary['mean_turns']:.1f}, median {summary['median_turns']:.0f}",
+        f"pacified   mean {summary['mean_pacified']:.2f} City cards",
+    ]
+    reasons = ", ".join(f"{k} {v}" for k, v in summary["loss_reasons"].items()) or "none"
+    lines.append(f"losses     {reasons}")
+    if seconds:
+        lines.append(f"speed      {summary['games'] / seconds:,.0f} games/s ({seconds:.2f} s)")
+    return "\n".join(lines)

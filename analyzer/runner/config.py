@@ -1,0 +1,37 @@
+"""The configuration that names a run: stored with every result."""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+from analyzer.cards import CardSet
+from analyzer.core.codes import RULES_VERSION
+
+ENGINES = ("fast", "reference")
+
+
+def package_version() -> str:
+    """Installed version of this package."""
+    try:
+        return metadata.version("urbion-analyzer")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def run_config(card_set: CardSet, policy: str, seed: int, games: int, engine: str,
+               first_game: int = 0) -> dict:
+    """Everything needed to reproduce a batch, for ``DataFrame.attrs`` and file metadata."""
+    return {
+        "seed": seed,
+        "games": games,
+        "first_game": first_game,
+        "policy": policy,
+        "engine": engine,
+        "variant": "solo",
+        "expansions": [],
+        "card_set": card_set.name,
+        "card_set_sha256": card_set.digest,
+        "card_set_source": card_set.source,
+        "rules_version": RULES_VERSION,
+        "package_version": package_version(),
+    }
