@@ -152,9 +152,9 @@ def parse_card_set(text: str, source: str) -> CardSet:
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise CardSetError("name: missing or empty")
+    rows = _cities(data)
     dreams = _table(data, "dreams", "")
     _check_keys(dreams, {"sognae", "incubi", "chaos"}, "dreams")
-    rows = _cities(data)
     n_cities = len(rows)
     rows += _dreams_by_element(dreams, "sognae", CardType.SOGNAE, 1, MAX_VALUE)
     rows += _dreams_by_element(dreams, "incubi", CardType.INCUBI, -MAX_VALUE, -1)

@@ -1,0 +1,93 @@
+"""The urbion command: every command runs; bad input is one line, exit code 2, no output."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import cli
+from analyzer.analysis.results_io import read_results
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(list(args))
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err
+
+
+def test_simulate_prints_the_summary_and_writes_parquet(capsys, tmp_path):
+    out_file = tmp_path / "r.parquet"
+    code, out, err = run(capsys, "simulate", "--games", "400", "--seed", "2", "--out",
+                         str(out_file))
+    assert code == 0, err
+    for word in ("win rate", "Wilson", "turns", "losses", "games/s", "R14-default"):
+        assert word in out
+    df = read_results(out_file)
+    assert len(df) == 400
+    assert {"game", "won", "reason", "turns", "pacified", "deck_left"} <= set(df.columns)
+    for key in ("seed", "games", "policy", "engine", "card_set", "card_set_sha256",
+                "rules_version", "package_version"):
+        assert key in df.attrs
+    assert df.attrs["seed"] == 2 and df.attrs["games"] == 400
+
+
+def test_trace_file_matches_simulate_game(capsys, tmp_path):
+    path = tmp_path / "t.jsonl"
+    code, _, err = run(capsys, "trace", "--seed", "2", "--game", "5", "--games", "2",
+                       "--out", str(path))
+    assert code == 0, err
+    traces = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [t["game"] for t in traces] == [5, 6]
+    assert all(t["format"] == "urbion-trace/1" for t in traces)
+    code, _, _ = run(capsys, "simulate", "--games", "7", "--seed", "2", "--out",
+                     str(tmp_path / "r.parquet"))
+    df = read_results(tmp_path / "r.parquet")
+    assert traces[0]["result"]["turns"] == df["turns"].iloc[5]
+
+
+def test_show_prints_turns_and_result(capsys):
+    code, out, _ = run(capsys, "show", "--seed", "1", "--game", "3")
+    assert code == 0
+    assert "Turn 1" in out and "row 0" in out and "hand:" in out and "Result:" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "--policy", "nope"], "unknown policy 'nope'"),
+    (["simulate", "--games", "-5"], "--games"),
+    (["simulate", "--cards", "/no/such/file.toml"], "cannot read card-set file"),
+    (["simulate", "--engine", "warp"], "--engine"),
+    (["simulate", "--out", "/no/such/folder/r.parquet"], "does not exist"),
+    (["trace", "--out", "/no/such/folder/t.jsonl"], "does not exist"),
+    (["show", "--policy", "nope"], "unknown policy"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err + out
+
+
+def test_malformed_cards_file_leaves_no_output(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\n[cities]\nbase = [["earth", "lava"]]\n')
+    out_file = tmp_path / "r.parquet"
+    code, _, err = run(capsys, "simulate", "--cards", str(bad), "--out", str(out_file))
+    assert code == 2 and "cities.base[0]" in err and "lava" in err
+    assert list(tmp_path.iterdir()) == [bad]
+
+
+def test_out_that_is_a_folder_is_refused_before_running(capsys, tmp_path):
+    code, _, err = run(capsys, "simulate", "--out", str(tmp_path))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_installed_command_exits_2_without_traceback():
+    proc = subprocess.run([sys.executable, "-c", "import cli; cli.main()", "simulate",
+                           "--games", "-5"], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
