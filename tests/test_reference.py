@@ -1,29 +1,44 @@
 """Tests of the reference engine and the trace replayer (solo base game).
 
-Three kinds of evidence, each independent of the engine's own rules code:
+Replaying a trace uses the same rules code that wrote it, so a clean replay shows only that
+play and replay agree. The rules themselves are checked by evidence computed here:
 
-- random games (a uniformly random jitted policy) whose traces must replay, survive a JSON
-  round trip and keep invariants computed here from the trace alone;
+- invariants recomputed from each trace alone (zones, side limits, sides by sign, turns);
 - a jitted policy that re-derives, from the state it is shown, whether every option it is
-  offered is legal and whether any legal option is missing;
+  offered is legal, in the contract's order, and whether any legal option is missing;
+- an audit of every card's zone, by id, at every check;
 - hand-built traces of a small card table whose ``check`` entries were worked out by hand
-  from the rules, one scenario per ruling.
+  from the rules, one scenario per ruling, and tampered traces that must be rejected.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import random
 import time
 from collections import Counter
 
 import numba
+import numpy as np
 import pytest
 
 from analyzer.cards import default_card_set
-from analyzer.core.codes import Act, CardField, CardType, ChaosHow, Decision, Info, Stream
+from analyzer.cards.loader import parse_card_set
+from analyzer.core.codes import (
+    Act,
+    CardField,
+    CardType,
+    ChaosHow,
+    Decision,
+    Info,
+    Outcome,
+    Stream,
+)
 from analyzer.core.rng import PyStream, below_nb
 from analyzer.reference import IllegalDecision, ReplayError, play_reference, replay
+from analyzer.reference.cards import CardBook
+from analyzer.reference.engine import SoloGame
 
 CARD_SET = default_card_set()
 N_RANDOM_GAMES = 200
@@ -44,19 +59,31 @@ I_SUCCESS_N, I_DISCARD_N, I_TOTAL_CITIES = Info.SUCCESS_N, Info.DISCARD_N, Info.
 
 
 @numba.njit
-def uniform_policy(kind, options, n_options, state, cards, rng):
+def uniform_policy(kind, options, n_options, state, cards, params, rng):
     """Uniformly random choice."""
     return below_nb(rng, n_options)
 
 
 @numba.njit
-def last_option_policy(kind, options, n_options, state, cards, rng):
+def last_option_policy(kind, options, n_options, state, cards, params, rng):
     """Always the last option: reveals every Chaos, exchanges or censuses every turn."""
     return n_options - 1
 
 
 @numba.njit
-def out_of_range_policy(kind, options, n_options, state, cards, rng):
+def first_option_policy(kind, options, n_options, state, cards, params, rng):
+    """Always the first option."""
+    return 0
+
+
+@numba.njit
+def parameter_policy(kind, options, n_options, state, cards, params, rng):
+    """A policy with a parameter vector: picks option ``params[0]`` where it exists."""
+    return min(int(params[0]), n_options - 1)
+
+
+@numba.njit
+def out_of_range_policy(kind, options, n_options, state, cards, params, rng):
     """Breaks the contract on its first Phase I decision."""
     return n_options if kind == PHASE1 else 0
 
@@ -249,7 +276,7 @@ def _check_exchange(options, n_options, layout, info):
 
 
 @numba.njit
-def checking_policy(kind, options, n_options, state, cards, rng):
+def checking_policy(kind, options, n_options, state, cards, params, rng):
     """Uniformly random, after re-deriving every legal option from the visible state."""
     layout, hands, info = state
     for i in range(n_options, options.shape[0]):
@@ -257,6 +284,10 @@ def checking_policy(kind, options, n_options, state, cards, rng):
             if options[i, c] != -1:
                 raise ValueError("an unused option row is not -1")
     _check_accounting(kind, layout, hands, info, cards)
+    if kind != ZERO_SUM:
+        for r in range(info[I_N_ROWS]):
+            if layout[r, 0] < 0:
+                raise ValueError("a pacified row outlived its census")
     if kind == PHASE1:
         _check_phase1(options, n_options, layout, hands, info, cards)
     elif kind == HAND_CHAOS or kind == DRAW_CHAOS:
@@ -340,6 +371,7 @@ def _check_invariants(trace: dict) -> None:
     cards = {card["id"]: card for card in trace["cards"]}
     n_cities = sum(card["type"] == "city" for card in cards.values())
     n_dreams = len(cards) - n_cities
+    n_chaos = sum(card["type"] == "chaos" for card in cards.values())
     checks = [entry["check"] for entry in trace["log"] if "check" in entry]
     result = trace["result"]
     assert [c["turn"] for c in checks] == list(range(result["turns"] + 1))
@@ -362,11 +394,14 @@ def _check_invariants(trace: dict) -> None:
         if not final:
             assert len(check["hand"]) == 4
             assert in_zones == n_dreams
-        else:
+        elif check["turn"] > 0:
             # Only a Chaos waiting for its partner while dealing can be in no zone.
             assert in_zones in (n_dreams, n_dreams - 1)
             if in_zones != n_dreams:
                 assert result["reason"] == "deck_empty"
+        else:
+            # A setup loss may also leave opening-hand Chaos set aside (R03.2).
+            assert 0 <= n_dreams - in_zones <= n_chaos
     for before, after in zip(checks, checks[1:], strict=False):
         assert after["success"] >= before["success"]
         assert after["discard"] >= before["discard"]
@@ -405,6 +440,104 @@ def test_options_match_the_visible_state(policy):
         trace = play_reference(CARD_SET, 77, game, policy, "checked")
         assert replay(trace) == trace["result"]
         _check_invariants(trace)
+
+
+def tiny_card_set(cities: list[list[str]], sognae: list[int], chaos: int):
+    """A card set small enough for games to end in setup, or be won by chance."""
+    city_list = ", ".join(json.dumps(pair) for pair in cities)
+    incubi = [-v for v in sognae]
+    return parse_card_set(
+        f'name = "tiny-{len(cities)}"\n[cities]\nbase = [{city_list}]\n'
+        f"[dreams.sognae]\nearth = {sognae}\nwater = {sognae}\nfire = {sognae}\n"
+        f"air = {sognae}\n[dreams.incubi]\nearth = {incubi}\nwater = {incubi}\n"
+        f"fire = {incubi}\nair = {incubi}\n[dreams.chaos]\ncount = {chaos}\nvalue = 5\n",
+        "test",
+    )
+
+
+TINY_SETS = [
+    tiny_card_set([["earth", "water"], ["fire", "air"]], [1, 1], 6),
+    tiny_card_set([["earth", "water"], ["fire", "air"], ["earth", "fire"], ["water", "air"]],
+                  [1], 3),
+    tiny_card_set([["earth", "water"], ["fire", "air"], ["earth", "fire"], ["water", "air"],
+                   ["earth", "air"]], [1, 2, 1], 6),
+]
+
+
+def test_tiny_card_sets_reach_wins_setup_losses_and_reshuffles():
+    seen = Counter()
+    for card_set in TINY_SETS:
+        for game in range(150):
+            trace = play_reference(card_set, 9, game, checking_policy, "checked")
+            assert replay(trace) == trace["result"]
+            _check_invariants(trace)
+            seen[trace["result"]["outcome"]] += 1
+            seen["setup loss"] += trace["result"]["turns"] == 0
+            seen["shuffle"] += any("shuffle" in entry for entry in trace["log"])
+    assert seen["win"] > 0 and seen["setup loss"] > 0 and seen["shuffle"] > 0
+
+
+class _RandomDecider:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def decide(self, kind, options, game) -> int:
+        return self.rng.randrange(len(options))
+
+    def act_done(self) -> None:
+        pass
+
+
+class _RandomShuffler:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def shuffle(self, cards: list[int]) -> list[int]:
+        order = list(cards)
+        self.rng.shuffle(order)
+        return order
+
+
+class _ZoneAudit:
+    """At every check: each card in exactly one zone, by id."""
+
+    def __init__(self) -> None:
+        self.game: SoloGame | None = None
+        self.checks = 0
+
+    def check(self, snapshot: dict) -> None:
+        game = self.game
+        dreams = [c for row in game.rows for c in row.dreams()]
+        dreams += game.hand + game.dream_deck + game.discard + game.in_transit
+        assert sorted(dreams) == game.book.dream_ids
+        cities = [row.city for row in game.rows if not row.is_placeholder]
+        assert sorted(cities + game.city_deck + game.success) == game.book.city_ids
+        running = game.outcome == Outcome.RUNNING
+        if running or game.turn > 0:
+            assert len(game.in_transit) <= (0 if running else 1)
+        self.checks += 1
+
+
+@pytest.mark.parametrize("card_set", [CARD_SET, *TINY_SETS], ids=lambda c: c.name)
+def test_every_card_is_in_exactly_one_zone_at_every_check(card_set):
+    book = CardBook.from_card_set(card_set)
+    for game_index in range(60):
+        rng = random.Random(game_index)
+        cities, dreams = list(book.city_ids), list(book.dream_ids)
+        rng.shuffle(cities)
+        rng.shuffle(dreams)
+        audit = _ZoneAudit()
+        game = SoloGame(book, cities, dreams, _RandomDecider(rng), _RandomShuffler(rng), audit)
+        audit.game = game
+        game.play()
+        assert audit.checks == game.turn + 1
+
+
+def test_a_parameter_vector_is_passed_to_the_policy():
+    with_params = play_reference(CARD_SET, 8, 1, parameter_policy, "p", np.zeros(1))
+    assert with_params == play_reference(CARD_SET, 8, 1, first_option_policy, "p")
+    other = play_reference(CARD_SET, 8, 1, parameter_policy, "p", np.full(1, 2.0))
+    assert other["log"] != with_params["log"]
 
 
 def test_out_of_range_choice_raises_illegal_decision():
@@ -447,7 +580,6 @@ def test_replay_rejects_a_placement_on_the_wrong_side(random_traces):
 
 
 def test_replay_rejects_a_placement_next_to_a_city_without_the_element(random_traces):
-    names = ("earth", "water", "fire", "air")
     for original in random_traces:
         trace = copy.deepcopy(original)
         cards = {card["id"]: card for card in trace["cards"]}
@@ -459,7 +591,7 @@ def test_replay_rejects_a_placement_next_to_a_city_without_the_element(random_tr
             wrong = [r for r, row in enumerate(rows)
                      if element not in cards[row["city"]]["elements"]
                      and len(row[entry["side"]]) < 3]
-            if wrong and element in names:
+            if wrong:
                 entry["row"] = wrong[0]
                 _expect_replay_error(trace, f"log entry {i}:", "not a legal PHASE1")
                 return
@@ -708,11 +840,13 @@ def test_R05_4_perfect_balance_takes_the_bonus_city_card():
 
 def test_R05_4_no_bonus_unless_all_four_and_R01_5_rows_move_up():
     rows = EVEN_ROWS[:3] + [row(3, [16], [37])]
-    log = [check(0, rows, [11, 13, 31, 33], 2, 0, 0),
-           census(11),
-           check(1, [row(4, [15], [35]), row(3, [16], [37])], [13, 31, 33], 0, 3, 7)]
-    deck = EVEN[:7] + [37, 11, 13, 31, 33, 15, 35]
-    trace = scenario([0, 1, 2, 3, 4], deck, log, "loss", 1, 3, 0)
+    log = [check(0, rows, [11, 13, 31, 33], 3, 0, 0),
+           census(11),  # rows 0-2 pacified, row 0 takes City 4, rows 1 and 2 go
+           check(1, [row(4, [15], [35]), row(3, [16], [37])], [13, 31, 33, 19], 0, 3, 7),
+           {"do": "place", "card": 33, "row": 1, "side": "R"},  # row 1 is now City 3
+           check(2, [row(4, [15], [35]), row(3, [16], [37, 33])], [13, 31, 19], 0, 3, 7)]
+    deck = EVEN[:7] + [37, 11, 13, 31, 33, 15, 35, 19]
+    trace = scenario([0, 1, 2, 3, 4], deck, log, "loss", 2, 3, 0)
     assert replay(trace) == trace["result"]
 
 

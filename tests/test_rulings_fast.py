@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from analyzer.core.codes import Act, ChaosHow, Info, Outcome, Reason, Side
 from analyzer.rules.census_nb import census_nb, zero_sum_options_nb
 from analyzer.rules.chaos_nb import chaos_place_options_nb, resolve_draw_chaos_nb

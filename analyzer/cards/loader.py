@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.errors import UrbionError
 from analyzer.core.codes import ELEMENTS, N_CARD_FIELDS, CardField, CardType, CityKind
+from analyzer.errors import UrbionError
 
 DEFAULT_CARD_FILE = "r14-default.toml"
 MAX_VALUE = 9
@@ -106,7 +106,8 @@ def _table(data: dict, key: str, where: str) -> dict:
 def _check_keys(table: dict, allowed: set[str], where: str) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
-        raise CardSetError(f"{where}: unknown key {unknown[0]!r} (expected one of {sorted(allowed)})")
+        expected = ", ".join(sorted(allowed))
+        raise CardSetError(f"{where}: unknown key {unknown[0]!r} (expected one of {expected})")
 
 
 def _cities(data: dict) -> list[list[int]]:

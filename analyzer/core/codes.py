@@ -128,7 +128,8 @@ class _Reason(NamedTuple):
 
 
 Reason = _Reason()
-REASON_NAMES = ("none", "all_pacified", "deck_empty", "emptiness", "inhabitants", "illegal_decision")
+REASON_NAMES = ("none", "all_pacified", "deck_empty", "emptiness", "inhabitants",
+                "illegal_decision")
 
 
 class _Info(NamedTuple):

@@ -415,7 +415,7 @@ class SoloGame:
     # ------------------------------------------------------------------ Census (R05)
 
     def _census(self) -> None:
-        held_four = len(self.rows) >= 3
+        held_four = len(self.rows) == MAX_ROWS
         balanced = [i for i, row in enumerate(self.rows) if self.is_balanced(row)]
         for row_index in balanced:
             self._pacify(row_index)  # R05.3: mandatory

@@ -40,7 +40,8 @@ class PolicyDecider:
     Parameters
     ----------
     policy : callable
-        ``choose(kind, options, n_options, state, cards, rng) -> int`` (``docs/engine.md``).
+        ``choose(kind, options, n_options, state, cards, params, rng) -> int``
+        (``docs/engine.md``).
     policy_name, seed, game_index
         Named in an :class:`IllegalDecision`.
     cards : numpy.ndarray
@@ -49,6 +50,8 @@ class PolicyDecider:
         The game's POLICY stream; the policy advances it.
     log : list
         The trace log, appended to.
+    params : numpy.ndarray, optional
+        The policy's float64 parameter vector (empty when not given).
     """
 
     def __init__(
@@ -60,8 +63,10 @@ class PolicyDecider:
         cards: np.ndarray,
         stream: PyStream,
         log: list,
+        params: np.ndarray | None = None,
     ) -> None:
         self.policy = policy
+        self.params = np.zeros(0, dtype=np.float64) if params is None else params
         self.policy_name = policy_name
         self.seed = seed
         self.game_index = game_index
@@ -82,8 +87,9 @@ class PolicyDecider:
         self._fill_options(options)
         self._fill_state(game)
         rng = self.stream.as_array()
-        index = int(self.policy(kind, self.options, n_options,
-                                (self.layout, self.hands, self.info), self.cards, rng))
+        state = (self.layout, self.hands, self.info)
+        index = int(self.policy(kind, self.options, n_options, state, self.cards,
+                                self.params, rng))
         self.stream.sync(rng)
         if not 0 <= index < n_options:
             raise IllegalDecision(
@@ -169,7 +175,12 @@ class LogWriter:
 
 
 def play_reference(
-    card_set: CardSet, seed: int, game: int, policy: Callable, policy_name: str
+    card_set: CardSet,
+    seed: int,
+    game: int,
+    policy: Callable,
+    policy_name: str,
+    params: np.ndarray | None = None,
 ) -> dict:
     """Play one solo base game with a jitted policy and return its trace.
 
@@ -180,9 +191,11 @@ def play_reference(
     seed, game : int
         The batch seed and the game's index; they fix the DEAL and POLICY streams.
     policy : callable
-        A jitted ``choose(kind, options, n_options, state, cards, rng) -> int``.
+        A jitted ``choose(kind, options, n_options, state, cards, params, rng) -> int``.
     policy_name : str
         The policy's name, written to the trace.
+    params : numpy.ndarray, optional
+        The policy's float64 parameter vector, passed as is (empty when not given).
 
     Returns
     -------
@@ -201,7 +214,7 @@ def play_reference(
     deal.shuffle(dream_deck)
     log: list = []
     decider = PolicyDecider(policy, policy_name, seed, game, card_set.cards,
-                            PyStream(seed, game, Stream.POLICY), log)
+                            PyStream(seed, game, Stream.POLICY), log, params)
     table = SoloGame(CardBook.from_card_set(card_set), city_deck, dream_deck,
                      decider, StreamShuffler(deal, log), LogWriter(log))
     table.play()

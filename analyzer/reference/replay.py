@@ -280,14 +280,14 @@ def _card_from_trace(position: int, entry: Any) -> Card:
         elements = entry.get("elements")
         if entry.get("kind") != "base":
             raise ReplayError(f"{where}: only base City cards belong to the base game")
-        if not isinstance(elements, list) or not set(elements) <= set(ELEMENTS):
+        if not isinstance(elements, list) or not all(e in ELEMENTS for e in elements):
             raise ReplayError(f"{where}: a City card needs a list of elements")
         return Card(entry["id"], CardType.CITY, element_mask(elements))
     if card_type not in DREAM_TYPES:
         raise ReplayError(f"{where}: card type {card_type!r} is not part of the base game")
     value = entry.get("value")
-    sign_ok = {"sognae": 1, "incubi": -1, "chaos": 1}[card_type] * (value or 0) > 0
-    if not _is_int(value) or not sign_ok:
+    sign = -1 if card_type == "incubi" else 1
+    if not _is_int(value) or sign * value <= 0:
         raise ReplayError(f"{where}: bad value {value!r} for a {card_type} card")
     if card_type == "chaos":
         return Card(entry["id"], CardType.CHAOS, 0, value)

@@ -22,10 +22,10 @@ from analyzer.rules.log_nb import log_ids_nb
 from analyzer.rules.setup_nb import deal_empty_rows_nb
 from analyzer.rules.state_nb import (
     discard_nb,
+    find_in_row_nb,
     is_balanced_nb,
     is_running_nb,
     placed_value_nb,
-    find_in_row_nb,
     remove_from_side_nb,
 )
 

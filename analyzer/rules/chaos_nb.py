@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from analyzer.core.codes import SIDE_SLOTS, ChaosHow, Decision, Info, Result, Side
 from analyzer.core.jit import jit
-from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
+from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb
 from analyzer.rules.state_nb import (
     append_to_side_nb,
     discard_nb,

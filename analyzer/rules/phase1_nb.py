@@ -7,10 +7,10 @@ from analyzer.core.jit import jit
 from analyzer.rules.census_nb import census_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.state_nb import (
+    append_to_side_nb,
     discard_nb,
     natural_side_nb,
     remove_from_hand_nb,
-    append_to_side_nb,
     side_count_nb,
     slot_col_nb,
 )

@@ -15,8 +15,8 @@ from analyzer.core.codes import (
 from analyzer.core.jit import jit
 from analyzer.core.rng import shuffle_nb
 from analyzer.rules.chaos_nb import chaos_place_options_nb
-from analyzer.rules.deck_nb import draw_city_nb, draw_dream_nb, is_chaos_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
+from analyzer.rules.deck_nb import draw_city_nb, draw_dream_nb, is_chaos_nb
 from analyzer.rules.log_nb import log_check_nb, log_ids_nb
 from analyzer.rules.state_nb import (
     add_to_hand_nb,

@@ -1,6 +1,6 @@
 """Game state as a few small arrays, and the jitted accessors every rule module uses.
 
-A game is a ``GameArrays`` jitclass holding:
+A game is a ``GameArrays`` StructRef holding:
 
 - ``layout``: int64 (MAX_ROWS, LAYOUT_COLS): city id, left dreams, right dreams (-1 empty)
 - ``hands``: int64 (MAX_SEATS, HAND_SIZE): hands in order, -1 padding
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba.experimental import jitclass
+from numba.core import types
+from numba.experimental import structref
 
 from analyzer.core.codes import (
     EMPTY,
@@ -43,48 +44,38 @@ from analyzer.core.codes import (
 from analyzer.core.jit import jit
 from analyzer.core.rng import new_stream_nb
 
-_ARRAY_FIELDS = [
-    ("layout", numba.int64[:, ::1]),
-    ("hands", numba.int64[:, ::1]),
-    ("info", numba.int64[::1]),
-    ("deck", numba.int64[::1]),
-    ("city_deck", numba.int64[::1]),
-    ("discard", numba.int64[::1]),
-    ("aside", numba.int64[::1]),
-    ("pending", numba.int64[::1]),
-    ("options", numba.int64[:, ::1]),
-    ("deal_rng", numba.uint64[::1]),
-    ("policy_rng", numba.uint64[::1]),
-    ("log", numba.int64[:, ::1]),
-    ("stats", numba.int64[::1]),
-    ("params", numba.float64[::1]),
-]
+_FIELDS = ("layout", "hands", "info", "deck", "city_deck", "discard", "aside", "pending",
+           "options", "deal_rng", "policy_rng", "log", "stats", "params")
 
 
-@jitclass(_ARRAY_FIELDS)
-class GameArrays:
+@structref.register
+class GameArraysType(types.StructRef):
+    """Numba type of :class:`GameArrays`."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class GameArrays(structref.StructRefProxy):
     """All arrays of one game in one object.
 
-    A jitclass is passed between kernels as one reference-counted pointer; a tuple of the
-    same arrays would pay a reference-count update per array on every call.
+    A StructRef is passed between kernels as one reference-counted pointer (a tuple of the
+    same arrays pays a reference-count update per array on every call), and unlike a
+    jitclass, kernels that use it can be cached on disk.
     """
 
-    def __init__(self, layout, hands, info, deck, city_deck, discard, aside, pending,
-                 options, deal_rng, policy_rng, log, stats, params):
-        self.layout = layout
-        self.hands = hands
-        self.info = info
-        self.deck = deck
-        self.city_deck = city_deck
-        self.discard = discard
-        self.aside = aside
-        self.pending = pending
-        self.options = options
-        self.deal_rng = deal_rng
-        self.policy_rng = policy_rng
-        self.log = log
-        self.stats = stats
-        self.params = params
+    def __new__(cls, *arrays):
+        return structref.StructRefProxy.__new__(cls, *arrays)
+
+
+def _python_getter(name: str):
+    getter = numba.njit(lambda g: getattr(g, name))  # noqa: B023 - name is bound per call
+    return property(lambda self: getter(self), doc=f"The ``{name}`` array.")
+
+
+structref.define_proxy(GameArrays, GameArraysType, list(_FIELDS))
+for _name in _FIELDS:
+    setattr(GameArrays, _name, _python_getter(_name))
 
 
 @jit

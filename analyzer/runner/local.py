@@ -12,9 +12,9 @@ from analyzer.cards import CardSet
 from analyzer.core.codes import N_RESULT, Decision, Info, Outcome, Result
 from analyzer.errors import PolicyError
 from analyzer.policies.registry import PolicySpec
+from analyzer.rules.game_nb import play_one_nb
 from analyzer.runner.batch_nb import play_batch_nb
 from analyzer.runner.results import RESULT_DTYPE, from_kernel_rows
-from analyzer.rules.game_nb import play_one_nb
 
 DEFAULT_CHUNK = 200_000
 

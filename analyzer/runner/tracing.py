@@ -7,8 +7,8 @@ import numpy as np
 from analyzer.cards import CardSet
 from analyzer.core.codes import N_RESULT, REASON_NAMES, Info, Outcome
 from analyzer.policies.registry import PolicySpec
-from analyzer.runner.local import illegal_decision_error
 from analyzer.rules.game_nb import play_one_nb
+from analyzer.runner.local import illegal_decision_error
 from analyzer.trace.fast_log import LogDecoder
 
 TRACE_FORMAT = "urbion-trace/1"

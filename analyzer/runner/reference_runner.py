@@ -1,0 +1,18 @@
+"""Batches on the plain-Python reference engine (slow; for checking and small runs)."""
+
+from __future__ import annotations
+
+from analyzer.cards import CardSet
+from analyzer.errors import PolicyError
+from analyzer.policies.registry import PolicySpec
+from analyzer.reference import IllegalDecision, play_reference
+
+
+def run_reference(card_set: CardSet, policy: PolicySpec, seed: int, games: int,
+                  first_game: int = 0) -> list[dict]:
+    """Traces of games ``first_game ..`` of batch ``seed`` played by the reference engine."""
+    try:
+        return [play_reference(card_set, seed, g, policy.func, policy.name, policy.params)
+                for g in range(first_game, first_game + games)]
+    except IllegalDecision as err:
+        raise PolicyError(str(err)) from None
