@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer.errors import PolicyError
+from analyzer.policies.builtin_nb import BuiltinId
 from analyzer.policies.greedy_nb import greedy_nb, greedy_params
 from analyzer.policies.random_nb import random_nb
 
@@ -20,14 +21,23 @@ class PolicySpec:
     func: Callable
     params: np.ndarray = field(repr=False)
     description: str = ""
+    #: id of a built-in policy (``BuiltinId``): the engine then runs cached kernels
+    builtin_id: int | None = None
+
+    @property
+    def kernel_arg(self) -> int | Callable:
+        """What the entry kernels take as ``policy``: the built-in id, or the function."""
+        return self.func if self.builtin_id is None else self.builtin_id
 
 
 def _builtins() -> dict[str, PolicySpec]:
     return {
         "random": PolicySpec("random", random_nb, np.zeros(0, dtype=np.float64),
-                             "uniform over the legal options of every decision"),
+                             "uniform over the legal options of every decision",
+                             BuiltinId.RANDOM),
         "greedy": PolicySpec("greedy", greedy_nb, greedy_params(),
-                             "one-step heuristic of a careful beginner (docs/policies.md)"),
+                             "one-step heuristic of a careful beginner (docs/policies.md)",
+                             BuiltinId.GREEDY),
     }
 
 

@@ -1,10 +1,36 @@
-"""Asking the policy: the one place a kernel calls the policy callable."""
+"""Asking the policy: the one place a kernel calls a policy.
+
+A policy reaches the kernels as ``policy``, either a jitted function (a user's policy) or
+the integer id of a built-in one. ``call_policy`` is the extension point: its overload here
+calls a jitted function; ``policies/builtin_nb.py`` adds the overload for built-in ids,
+which calls the built-ins by name. Kernels that receive a jitted function cannot be cached
+on disk by numba; kernels that receive an id can.
+"""
 
 from __future__ import annotations
+
+from numba import types
+from numba.extending import overload
 
 from analyzer.core.codes import Info, Outcome, Reason
 from analyzer.core.jit import jit
 from analyzer.rules.log_nb import log_decision_nb
+
+
+def call_policy(policy, kind, options, n_options, state, cards, params, rng):
+    """``policy(kind, options, n_options, state, cards, params, rng)`` (jitted code only)."""
+    raise NotImplementedError("call_policy is for jitted code")
+
+
+@overload(call_policy)
+def _call_jitted_policy(policy, kind, options, n_options, state, cards, params, rng):
+    if isinstance(policy, types.Integer):
+        return None
+
+    def impl(policy, kind, options, n_options, state, cards, params, rng):
+        return policy(kind, options, n_options, state, cards, params, rng)
+
+    return impl
 
 
 @jit
@@ -15,7 +41,8 @@ def ask_nb(policy, g, cards, kind, n_options):
     it) and returns -1.
     """
     state = (g.layout, g.hands, g.info)
-    choice = policy(kind, g.options, n_options, state, cards, g.params, g.policy_rng)
+    choice = call_policy(policy, kind, g.options, n_options, state, cards, g.params,
+                         g.policy_rng)
     if choice < 0 or choice >= n_options:
         g.info[Info.OUTCOME] = Outcome.ERROR
         g.info[Info.REASON] = Reason.ILLEGAL_DECISION

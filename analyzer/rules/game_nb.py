@@ -9,7 +9,7 @@ from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb
 from analyzer.rules.log_nb import log_check_nb
 from analyzer.rules.phase1_nb import phase1_nb
 from analyzer.rules.setup_nb import setup_nb
-from analyzer.rules.state_nb import add_to_hand_nb, hand_count_nb, is_running_nb, new_game_nb
+from analyzer.rules.state_nb import add_to_hand_nb, hand_count_nb, is_running_nb
 
 
 @jit
@@ -58,12 +58,3 @@ def result_row_nb(g, out):
     out[Result.TURNS] = g.info[Info.TURN]
     out[Result.PACIFIED] = g.info[Info.SUCCESS_N]
     out[Result.DECK_LEFT] = g.info[Info.DECK_N]
-
-
-@jit
-def play_one_nb(policy, params, cards, city_ids, dream_ids, seed, game, log_cap, out):
-    """Play game ``game`` of the batch ``seed`` into ``out``; return its arrays (for traces)."""
-    g = new_game_nb(cards.shape[0], seed, game, log_cap, params)
-    play_game_nb(policy, g, cards, city_ids, dream_ids)
-    result_row_nb(g, out)
-    return g

@@ -1,4 +1,9 @@
-"""The batch kernel: games in parallel, each from its own (seed, game) streams."""
+"""Entry kernels: a batch of games in parallel, and one game with its log.
+
+Each exists twice from one body: ``*_nb`` cached on disk, for built-in policies passed by
+id, and ``*_callable_nb`` compiled in memory, for a user's jitted policy (numba cannot cache
+a kernel that takes a function).
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,12 @@ import numba
 import numpy as np
 
 from analyzer.core.codes import N_RESULT
-from analyzer.core.jit import parallel_jit
+from analyzer.core.jit import cached_jit, jit, parallel_jit
 from analyzer.rules.game_nb import play_game_nb, result_row_nb
 from analyzer.rules.state_nb import new_game_nb
 
 
-@parallel_jit
-def play_batch_nb(policy, params, cards, city_ids, dream_ids, seed, first_game, n_games):
+def _play_batch(policy, params, cards, city_ids, dream_ids, seed, first_game, n_games):
     """Play games ``first_game .. first_game + n_games - 1`` of the batch ``seed``.
 
     Returns
@@ -26,3 +30,17 @@ def play_batch_nb(policy, params, cards, city_ids, dream_ids, seed, first_game, 
         play_game_nb(policy, g, cards, city_ids, dream_ids)
         result_row_nb(g, results[i])
     return results
+
+
+def _play_one(policy, params, cards, city_ids, dream_ids, seed, game, log_cap, out):
+    """Play one game into ``out`` (int64 (N_RESULT,)); return its arrays, log included."""
+    g = new_game_nb(cards.shape[0], seed, game, log_cap, params)
+    play_game_nb(policy, g, cards, city_ids, dream_ids)
+    result_row_nb(g, out)
+    return g
+
+
+play_batch_nb = cached_jit(parallel=True)(_play_batch)
+play_one_nb = cached_jit()(_play_one)
+play_batch_callable_nb = parallel_jit(_play_batch)
+play_one_callable_nb = jit(_play_one)

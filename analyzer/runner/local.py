@@ -12,8 +12,12 @@ from analyzer.cards import CardSet
 from analyzer.core.codes import N_RESULT, Decision, Info, Outcome, Result
 from analyzer.errors import PolicyError
 from analyzer.policies.registry import PolicySpec
-from analyzer.rules.game_nb import play_one_nb
-from analyzer.runner.batch_nb import play_batch_nb
+from analyzer.runner.batch_nb import (
+    play_batch_callable_nb,
+    play_batch_nb,
+    play_one_callable_nb,
+    play_one_nb,
+)
 from analyzer.runner.results import RESULT_DTYPE, from_kernel_rows
 
 DEFAULT_CHUNK = 200_000
@@ -29,6 +33,16 @@ def set_workers(workers: int) -> None:
     numba.set_num_threads(max(1, min(workers, numba.config.NUMBA_NUM_THREADS)))
 
 
+def batch_kernel(policy: PolicySpec) -> Callable:
+    """The batch kernel for ``policy``: cached for built-ins, in memory for the rest."""
+    return play_batch_nb if policy.builtin_id is not None else play_batch_callable_nb
+
+
+def one_game_kernel(policy: PolicySpec) -> Callable:
+    """The single-game kernel (with log) for ``policy``."""
+    return play_one_nb if policy.builtin_id is not None else play_one_callable_nb
+
+
 def run_fast(card_set: CardSet, policy: PolicySpec, seed: int, games: int, first_game: int = 0,
              workers: int | None = None, chunk: int = DEFAULT_CHUNK,
              progress: Callable[[int], None] | None = None) -> np.ndarray:
@@ -41,8 +55,9 @@ def run_fast(card_set: CardSet, policy: PolicySpec, seed: int, games: int, first
     done = 0
     while done < games:
         n = min(chunk, games - done)
-        rows = play_batch_nb(policy.func, policy.params, card_set.cards, card_set.city_ids,
-                             card_set.dream_ids, seed, first_game + done, n)
+        rows = batch_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards,
+                                    card_set.city_ids, card_set.dream_ids, seed,
+                                    first_game + done, n)
         check_legal(rows, card_set, policy, seed, first_game + done)
         parts.append(from_kernel_rows(rows, first_game + done))
         done += n
@@ -63,8 +78,8 @@ def illegal_decision_error(card_set: CardSet, policy: PolicySpec, seed: int,
                            game: int) -> PolicyError:
     """Replay the game alone to name the turn, the decision and the index returned."""
     out = np.zeros(N_RESULT, dtype=np.int64)
-    g = play_one_nb(policy.func, policy.params, card_set.cards, card_set.city_ids,
-                    card_set.dream_ids, seed, game, 0, out)
+    g = one_game_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards,
+                                card_set.city_ids, card_set.dream_ids, seed, game, 0, out)
     kind = Decision._fields[int(g.info[Info.ERROR_KIND])]
     return PolicyError(
         f"policy {policy.name!r} made an illegal decision: seed {seed}, game {game}, "

@@ -7,8 +7,7 @@ import numpy as np
 from analyzer.cards import CardSet
 from analyzer.core.codes import N_RESULT, REASON_NAMES, Info, Outcome
 from analyzer.policies.registry import PolicySpec
-from analyzer.rules.game_nb import play_one_nb
-from analyzer.runner.local import illegal_decision_error
+from analyzer.runner.local import illegal_decision_error, one_game_kernel
 from analyzer.trace.fast_log import LogDecoder
 
 TRACE_FORMAT = "urbion-trace/1"
@@ -34,8 +33,8 @@ def fast_trace(card_set: CardSet, policy: PolicySpec, seed: int, game: int) -> d
     cap = FIRST_LOG_CAP
     while True:
         out = np.zeros(N_RESULT, dtype=np.int64)
-        g = play_one_nb(policy.func, policy.params, card_set.cards, card_set.city_ids,
-                        card_set.dream_ids, seed, game, cap, out)
+        g = one_game_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards,
+                                    card_set.city_ids, card_set.dream_ids, seed, game, cap, out)
         if not g.info[Info.LOG_OVERFLOW]:
             break
         cap *= 4
