@@ -15,7 +15,7 @@ from analyzer.core.codes import REASON_NAMES, Outcome
 from analyzer.errors import UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner.config import ENGINES, run_config
-from analyzer.runner.local import run_fast
+from analyzer.runner.local import compile_kernels, run_fast
 from analyzer.runner.results import from_traces
 from analyzer.runner.tracing import fast_trace
 
@@ -67,11 +67,14 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     """
     _check_counts(games, seed, first_game)
     _check_engine(engine)
-    spec = _policy(policy)
     card_set = load_cards(cards)
+    spec = _policy(policy).for_cards(card_set)
     if out is not None:
         check_writable(out)
     start = time.perf_counter()
+    if engine == "fast":
+        compile_kernels(card_set, spec)
+    compiled = time.perf_counter()
     if engine == "fast":
         results = run_fast(card_set, spec, seed, games, first_game, workers)
     else:
@@ -79,7 +82,8 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
 
         results = from_traces(run_reference(card_set, spec, seed, games, first_game))
     attrs = run_config(card_set, spec.name, seed, games, engine, first_game)
-    attrs["seconds"] = time.perf_counter() - start
+    attrs["compile_seconds"] = compiled - start
+    attrs["seconds"] = time.perf_counter() - compiled
     df = results_frame(results, attrs)
     if out is not None:
         write_results(df, out)
@@ -91,8 +95,8 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     """``urbion-trace/1`` traces of games ``game .. game + games - 1`` of batch ``seed``."""
     _check_counts(games, seed, game)
     _check_engine(engine)
-    spec = _policy(policy)
     card_set = load_cards(cards)
+    spec = _policy(policy).for_cards(card_set)
     if engine == "fast":
         return [fast_trace(card_set, spec, seed, g) for g in range(game, game + games)]
     from analyzer.runner.reference_runner import run_reference

@@ -42,5 +42,7 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
     reasons = ", ".join(f"{k} {v}" for k, v in summary["loss_reasons"].items()) or "none"
     lines.append(f"losses     {reasons}")
     if seconds:
-        lines.append(f"speed      {summary['games'] / seconds:,.0f} games/s ({seconds:.2f} s)")
+        compiled = attrs.get("compile_seconds") or 0.0
+        lines.append(f"speed      {summary['games'] / seconds:,.0f} games/s ({seconds:.2f} s, "
+                     f"plus {compiled:.1f} s to compile or load the engine)")
     return "\n".join(lines)

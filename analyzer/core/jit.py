@@ -5,7 +5,7 @@ Kernels are compiled in memory (``jit``), except the entry kernels of the built-
 warm start costs about a second instead of half a minute. Numba keys a cache entry by the
 kernel's own source file only, so a change to a helper in another module would leave a
 stale entry behind; the cache folder is therefore keyed by a hash of every source file of
-the package (``URBION_CACHE_DIR`` moves it; ``URBION_NO_CACHE=1`` turns caching off).
+the kernel folders (``URBION_CACHE_DIR`` moves it; ``URBION_NO_CACHE=1`` turns caching off).
 """
 
 from __future__ import annotations
@@ -19,12 +19,15 @@ import numba
 JIT_OPTIONS = {"nogil": True, "cache": False}
 PARALLEL_OPTIONS = {**JIT_OPTIONS, "parallel": True}
 _PACKAGE = Path(__file__).resolve().parents[1]
+#: The folders whose code is compiled into the kernels.
+KERNEL_FOLDERS = ("core", "rules", "policies", "runner")
 
 
 def source_hash() -> str:
-    """SHA-256 (first 16 hex digits) of every Python source file of the package."""
+    """SHA-256 (first 16 hex digits) of every Python source file compiled into kernels."""
     digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
+    files = (p for folder in KERNEL_FOLDERS for p in (_PACKAGE / folder).rglob("*.py"))
+    for path in sorted(files):
         digest.update(path.relative_to(_PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -50,6 +50,9 @@ class _W(NamedTuple):
     CLEAR: int = 10  # cost of clearing a balanced city
     REVEAL_CARD: int = 11  # per Dream card a reveal burns, at even pressure
     RUIN: int = 12  # unbalancing a balanced city
+    # facts of the card set, filled by greedy_params(cards=...), not weights
+    MAX_SOGNAE: int = 13  # largest Sognae value
+    MAX_INCUBI: int = 14  # largest Incubi magnitude
 
 
 W = _W()
@@ -69,30 +72,30 @@ GREEDY_WEIGHTS: dict[str, float] = {
     "REVEAL_CARD": 8.0,
     "RUIN": 100.0,
 }
+CARD_FACTS = ("MAX_SOGNAE", "MAX_INCUBI")
 
 
-def greedy_params(overrides: dict[str, float] | None = None) -> np.ndarray:
-    """The weight vector (float64, (len(W),)) with optional overrides by name."""
+def greedy_params(overrides: dict[str, float] | None = None,
+                  cards: np.ndarray | None = None) -> np.ndarray:
+    """The parameter vector (float64, (len(W),)): weights with optional overrides by name,
+    then facts of the card table ``cards`` (the R14 values when None), so that the policy
+    does not rescan the card table at every decision."""
     weights = dict(GREEDY_WEIGHTS)
     for name, value in (overrides or {}).items():
         if name not in weights:
             raise ValueError(f"unknown greedy weight {name!r}")
         weights[name] = float(value)
+    weights["MAX_SOGNAE"], weights["MAX_INCUBI"] = (4, 3) if cards is None else \
+        extreme_values(cards)
     return np.array([weights[name] for name in W._fields], dtype=np.float64)
 
 
-@jit
-def extreme_values_nb(cards):
-    """Largest Sognae value and largest Incubi magnitude in the card set."""
-    pos = 1
-    neg = 1
-    for c in range(cards.shape[0]):
-        t = cards[c, CardField.TYPE]
-        if t == CardType.SOGNAE:
-            pos = max(pos, cards[c, CardField.VALUE])
-        elif t == CardType.INCUBI:
-            neg = max(neg, -cards[c, CardField.VALUE])
-    return pos, neg
+def extreme_values(cards: np.ndarray) -> tuple[int, int]:
+    """Largest Sognae value and largest Incubi magnitude of a card table."""
+    types = cards[:, CardField.TYPE]
+    pos = cards[types == CardType.SOGNAE, CardField.VALUE].max(initial=1)
+    neg = (-cards[types == CardType.INCUBI, CardField.VALUE]).max(initial=1)
+    return int(pos), int(neg)
 
 
 @jit
@@ -221,7 +224,7 @@ def phase1_nb(options, n_options, layout, hand, info, cards, params):
     n_bal = 0
     for r in range(n_rows):
         n_bal += facts[r, 3]
-    max_pos, max_neg = extreme_values_nb(cards)
+    max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     keep = np.zeros(HAND_SIZE, dtype=np.float64)
     scores = np.empty(n_options, dtype=np.float64)
     for i in range(n_options):
@@ -286,7 +289,7 @@ def chaos_nb(options, n_options, layout, info, cards, params):
     n_bal = 0
     for r in range(n_rows):
         n_bal += facts[r, 3]
-    max_pos, max_neg = extreme_values_nb(cards)
+    max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     best = 0
     best_cost = 1e18
     for i in range(n_options):
@@ -315,9 +318,9 @@ def chaos_nb(options, n_options, layout, info, cards, params):
 
 
 @jit
-def deal_side_nb(options, cards):
+def deal_side_nb(options, params):
     """Two Chaos dealt together: the side the other side's cards can best answer."""
-    max_pos, max_neg = extreme_values_nb(cards)
+    max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     return 1 if max_pos >= max_neg else 0
 
 
@@ -359,7 +362,7 @@ def greedy_nb(kind, options, n_options, state, cards, params, rng):
     if kind == Decision.DRAW_CHAOS or kind == Decision.HAND_CHAOS:
         return chaos_nb(options, n_options, layout, info, cards, params)
     if kind == Decision.DEAL_SIDE:
-        return deal_side_nb(options, cards)
+        return deal_side_nb(options, params)
     if kind == Decision.ZERO_SUM:
         return zero_sum_nb(options, n_options)
     if kind == Decision.EXCHANGE_PAIR:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from analyzer.cards import CardSet
 from analyzer.errors import PolicyError
 from analyzer.policies.builtin_nb import BuiltinId
 from analyzer.policies.greedy_nb import greedy_nb, greedy_params
@@ -23,6 +24,14 @@ class PolicySpec:
     description: str = ""
     #: id of a built-in policy (``BuiltinId``): the engine then runs cached kernels
     builtin_id: int | None = None
+    #: params for a given card table, for policies whose params hold card-set facts
+    params_for_cards: Callable[[np.ndarray], np.ndarray] | None = None
+
+    def for_cards(self, card_set: CardSet) -> PolicySpec:
+        """This policy with its params fitted to ``card_set``."""
+        if self.params_for_cards is None:
+            return self
+        return replace(self, params=self.params_for_cards(card_set.cards))
 
     @property
     def kernel_arg(self) -> int | Callable:
@@ -37,7 +46,7 @@ def _builtins() -> dict[str, PolicySpec]:
                              BuiltinId.RANDOM),
         "greedy": PolicySpec("greedy", greedy_nb, greedy_params(),
                              "one-step heuristic of a careful beginner (docs/policies.md)",
-                             BuiltinId.GREEDY),
+                             BuiltinId.GREEDY, lambda cards: greedy_params(cards=cards)),
     }
 
 

@@ -35,18 +35,26 @@ N_POSITIONS = 2 * SIDE_SLOTS
 @jit
 def zero_sum_options_nb(g, cards, row):
     """Masks over a row's 6 positions whose dreams sum to 0, with 0 first (R05.5)."""
-    n = 0
-    for mask in range(1 << N_POSITIONS):
+    values = np.zeros(N_POSITIONS, dtype=np.int64)
+    occupied = 0
+    for pos in range(N_POSITIONS):
+        card = g.layout[row, 1 + pos]
+        if card != EMPTY:
+            occupied |= 1 << pos
+            values[pos] = placed_value_nb(cards, card, pos // SIDE_SLOTS)
+    set_option_nb(g.options, 0, 0, row, -1, -1)
+    n = 1
+    left_bits = (1 << SIDE_SLOTS) - 1
+    if occupied & left_bits == 0 or occupied & ~left_bits == 0:
+        return n  # one side only: no non-empty set sums to 0
+    for mask in range(1, 1 << N_POSITIONS):
+        if mask & ~occupied:
+            continue
         total = 0
-        legal = True
         for pos in range(N_POSITIONS):
             if mask >> pos & 1:
-                card = g.layout[row, 1 + pos]
-                if card == EMPTY:
-                    legal = False
-                    break
-                total += placed_value_nb(cards, card, pos // SIDE_SLOTS)
-        if legal and total == 0:
+                total += values[pos]
+        if total == 0:
             set_option_nb(g.options, n, mask, row, -1, -1)
             n += 1
     return n

@@ -93,7 +93,7 @@ def new_game_nb(n_cards, seed, game, log_cap, params):
         np.full(n_cards, EMPTY, dtype=np.int64),
         np.full(n_cards, EMPTY, dtype=np.int64),
         np.full(n_cards, EMPTY, dtype=np.int64),
-        np.full((MAX_OPTIONS, OPTION_COLS), EMPTY, dtype=np.int64),
+        np.empty((MAX_OPTIONS, OPTION_COLS), dtype=np.int64),  # rows past n_options unused
         new_stream_nb(seed, game, Stream.DEAL),
         new_stream_nb(seed, game, Stream.POLICY),
         np.zeros((log_cap, LOG_COLS), dtype=np.int64),

@@ -1,17 +1,18 @@
-"""Entry kernels: a batch of games in parallel, and one game with its log.
+"""Entry kernels: a batch of games, and one game with its log.
 
 Each exists twice from one body: ``*_nb`` cached on disk, for built-in policies passed by
 id, and ``*_callable_nb`` compiled in memory, for a user's jitted policy (numba cannot cache
-a kernel that takes a function).
+a kernel that takes a function). The kernels release the GIL; the runner spreads slices of
+a batch over threads (a numba ``prange`` kernel would take several more seconds to compile
+and hide the worker count from the runner).
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from analyzer.core.codes import N_RESULT
-from analyzer.core.jit import cached_jit, jit, parallel_jit
+from analyzer.core.jit import cached_jit, jit
 from analyzer.rules.game_nb import play_game_nb, result_row_nb
 from analyzer.rules.state_nb import new_game_nb
 
@@ -25,7 +26,7 @@ def _play_batch(policy, params, cards, city_ids, dream_ids, seed, first_game, n_
         int64, shape (n_games, N_RESULT): one result row per game, columns per ``Result``.
     """
     results = np.zeros((n_games, N_RESULT), dtype=np.int64)
-    for i in numba.prange(n_games):
+    for i in range(n_games):
         g = new_game_nb(cards.shape[0], seed, first_game + i, 0, params)
         play_game_nb(policy, g, cards, city_ids, dream_ids)
         result_row_nb(g, results[i])
@@ -40,7 +41,7 @@ def _play_one(policy, params, cards, city_ids, dream_ids, seed, game, log_cap, o
     return g
 
 
-play_batch_nb = cached_jit(parallel=True)(_play_batch)
+play_batch_nb = cached_jit()(_play_batch)
 play_one_nb = cached_jit()(_play_one)
-play_batch_callable_nb = parallel_jit(_play_batch)
+play_batch_callable_nb = jit(_play_batch)
 play_one_callable_nb = jit(_play_one)

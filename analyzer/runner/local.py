@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
-import numba
 import numpy as np
 
 from analyzer.cards import CardSet
@@ -28,11 +28,6 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def set_workers(workers: int) -> None:
-    """Use ``workers`` threads for the batch kernel (capped by numba's thread pool)."""
-    numba.set_num_threads(max(1, min(workers, numba.config.NUMBA_NUM_THREADS)))
-
-
 def batch_kernel(policy: PolicySpec) -> Callable:
     """The batch kernel for ``policy``: cached for built-ins, in memory for the rest."""
     return play_batch_nb if policy.builtin_id is not None else play_batch_callable_nb
@@ -43,26 +38,47 @@ def one_game_kernel(policy: PolicySpec) -> Callable:
     return play_one_nb if policy.builtin_id is not None else play_one_callable_nb
 
 
+def compile_kernels(card_set: CardSet, policy: PolicySpec) -> None:
+    """Compile (or load from the disk cache) the batch kernel by playing no game."""
+    batch_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards, card_set.city_ids,
+                         card_set.dream_ids, 0, 0, 0)
+
+
+def _play_slices(card_set: CardSet, policy: PolicySpec, seed: int, first_game: int, games: int,
+                 pool: ThreadPoolExecutor, workers: int) -> np.ndarray:
+    """Play ``games`` games split into one slice per worker; rows in game order."""
+    kernel = batch_kernel(policy)
+    bounds = np.linspace(0, games, workers + 1).astype(np.int64)
+
+    def play(k: int) -> np.ndarray:
+        lo, hi = int(bounds[k]), int(bounds[k + 1])
+        return kernel(policy.kernel_arg, policy.params, card_set.cards, card_set.city_ids,
+                      card_set.dream_ids, seed, first_game + lo, hi - lo)
+
+    return np.concatenate(list(pool.map(play, range(workers))))
+
+
 def run_fast(card_set: CardSet, policy: PolicySpec, seed: int, games: int, first_game: int = 0,
              workers: int | None = None, chunk: int = DEFAULT_CHUNK,
              progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Play games ``first_game ..`` with the fast engine; structured results (RESULT_DTYPE).
 
-    Results depend only on (seed, game), never on ``workers`` or ``chunk``.
+    Games go in chunks of ``chunk``, each split over ``workers`` threads (the kernels
+    release the GIL). Results depend only on (seed, game), never on ``workers`` or ``chunk``.
     """
-    set_workers(workers or default_workers())
+    workers = max(1, workers or default_workers())
     parts = [np.empty(0, dtype=RESULT_DTYPE)]
     done = 0
-    while done < games:
-        n = min(chunk, games - done)
-        rows = batch_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards,
-                                    card_set.city_ids, card_set.dream_ids, seed,
-                                    first_game + done, n)
-        check_legal(rows, card_set, policy, seed, first_game + done)
-        parts.append(from_kernel_rows(rows, first_game + done))
-        done += n
-        if progress:
-            progress(done)
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        while done < games:
+            n = min(chunk, games - done)
+            rows = _play_slices(card_set, policy, seed, first_game + done, n, pool,
+                                min(workers, n))
+            check_legal(rows, card_set, policy, seed, first_game + done)
+            parts.append(from_kernel_rows(rows, first_game + done))
+            done += n
+            if progress:
+                progress(done)
     return np.concatenate(parts)
 
 

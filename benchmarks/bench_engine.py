@@ -1,0 +1,130 @@
+"""Speed and memory of the base-game engine, measured side by side in one run.
+
+Prints the machine and versions, then: games/s of `random` and `greedy` over 100,000 games
+(1 and all cores), the fast/reference speed ratio on the same seeds and policy, cold-start
+compile time, a warm `urbion simulate --games 1000` wall time, the peak RSS of a
+1,000,000-game run with --out, and greedy's win rate. Targets (issue: base game): greedy
+>= 20,000 games/s on 2 cores, fast >= 200x reference, compile < 30 s, warm run < 3 s,
+peak RSS < 500 MB, greedy win rate >= 3%.
+
+Usage: python benchmarks/bench_engine.py [--games 100000] [--big 1000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+
+import analyzer
+from analyzer.analysis.stats import wilson_interval
+from analyzer.cards import default_card_set
+from analyzer.policies.registry import resolve_policy
+from analyzer.runner.reference_runner import run_reference
+
+ROOT = Path(__file__).resolve().parents[1]
+URBION = [sys.executable, "-c", "import cli; cli.main()"]
+
+
+def machine() -> str:
+    cpu = platform.processor() or "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"machine: {cpu}, {os.cpu_count()} cores, {platform.system()} "
+            f"{platform.release()}\nversions: python {platform.python_version()}, numba "
+            f"{numba.__version__}, numpy {np.__version__}, pandas {pd.__version__}, "
+            f"urbion-analyzer {analyzer.api.run_config.__globals__['package_version']()}")
+
+
+def timed(fn, *args, **kwargs):
+    start = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, time.perf_counter() - start
+
+
+def run_cli(args: list[str], env: dict) -> float:
+    start = time.perf_counter()
+    subprocess.run(URBION + args, check=True, env=env, cwd=ROOT, capture_output=True)
+    return time.perf_counter() - start
+
+
+def cold_and_warm(env_base: dict) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**env_base, "URBION_CACHE_DIR": cache}
+        cold = run_cli(["simulate", "--games", "1000"], env)
+        warm = run_cli(["simulate", "--games", "1000"], env)
+    return cold, warm
+
+
+def peak_rss_big(games: int, env: dict) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "big.parquet")
+        seconds = run_cli(["simulate", "--games", str(games), "--out", out], env)
+    rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return rss_mb, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--big", type=int, default=1_000_000)
+    parser.add_argument("--reference-games", type=int, default=200)
+    args = parser.parse_args()
+    print(machine())
+    env = dict(os.environ)
+
+    cold, warm = cold_and_warm(env)
+    print(f"cold start (empty cache) `urbion simulate --games 1000`: {cold:.1f} s wall")
+    print(f"warm `urbion simulate --games 1000`: {warm:.2f} s wall      target < 3 s")
+
+    analyzer.simulate(games=10, policy="greedy")  # compile (or load) before timing
+    analyzer.simulate(games=10, policy="random")
+    rates = {}
+    for policy in ("random", "greedy"):
+        for workers in (1, os.cpu_count() or 1):
+            df, sec = timed(analyzer.simulate, games=args.games, seed=1, policy=policy,
+                            workers=workers)
+            rates[policy, workers] = args.games / sec
+            print(f"{policy:7s} {workers} worker(s): {rates[policy, workers]:>10,.0f} games/s")
+        if policy == "greedy":
+            wins = int(df["won"].sum())
+            low, high = wilson_interval(wins, len(df))
+            print(f"greedy win rate {wins / len(df):.2%} (95% {low:.2%}-{high:.2%}), "
+                  f"mean pacified {df['pacified'].mean():.2f}        target >= 3%")
+    cores = os.cpu_count() or 1
+    print(f"greedy on {cores} cores: {rates['greedy', cores]:,.0f} games/s"
+          f"      target >= 20,000")
+
+    cards, greedy = default_card_set(), resolve_policy("greedy")
+    n_ref = args.reference_games
+    run_reference(cards, greedy, 1, 2)  # compile the policy for Python calls
+    _, ref_sec = timed(run_reference, cards, greedy, 1, n_ref)
+    _, fast_sec = timed(analyzer.simulate, games=n_ref * 100, seed=1, policy="greedy",
+                        workers=1)
+    ratio = (n_ref * 100 / fast_sec) / (n_ref / ref_sec)
+    print(f"fast/reference, greedy, 1 thread each, seed 1: {ratio:,.0f}x "
+          f"({n_ref / ref_sec:,.0f} vs {n_ref * 100 / fast_sec:,.0f} games/s)"
+          f"      target >= 200x")
+
+    rss, seconds = peak_rss_big(args.big, env)
+    print(f"`urbion simulate --games {args.big:,} --out F.parquet`: {seconds:.1f} s wall, "
+          f"peak RSS {rss:,.0f} MB      target < 500 MB")
+
+
+if __name__ == "__main__":
+    main()
