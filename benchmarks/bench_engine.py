@@ -110,16 +110,18 @@ def main() -> None:
     print(f"greedy on {cores} cores: {rates['greedy', cores]:,.0f} games/s"
           f"      target >= 20,000")
 
-    cards, greedy = default_card_set(), resolve_policy("greedy")
-    n_ref = args.reference_games
-    run_reference(cards, greedy, 1, 2)  # compile the policy for Python calls
-    _, ref_sec = timed(run_reference, cards, greedy, 1, n_ref)
-    _, fast_sec = timed(analyzer.simulate, games=n_ref * 100, seed=1, policy="greedy",
-                        workers=1)
-    ratio = (n_ref * 100 / fast_sec) / (n_ref / ref_sec)
-    print(f"fast/reference, greedy, 1 thread each, seed 1: {ratio:,.0f}x "
-          f"({n_ref / ref_sec:,.0f} vs {n_ref * 100 / fast_sec:,.0f} games/s)"
-          f"      target >= 200x")
+    cards = default_card_set()
+    for name in ("greedy", "random"):
+        policy = resolve_policy(name)
+        n_ref = args.reference_games
+        run_reference(cards, policy, 1, 2)  # compile the policy for calls from Python
+        _, ref_sec = timed(run_reference, cards, policy, 1, n_ref)
+        _, fast_sec = timed(analyzer.simulate, games=n_ref * 100, seed=1, policy=name,
+                            workers=1)
+        ratio = (n_ref * 100 / fast_sec) / (n_ref / ref_sec)
+        print(f"fast/reference, {name}, 1 thread each, seed 1: {ratio:,.0f}x "
+              f"({n_ref / ref_sec:,.0f} vs {n_ref * 100 / fast_sec:,.0f} games/s)"
+              f"      target >= 200x")
 
     rss, seconds = peak_rss_big(args.big, env)
     print(f"`urbion simulate --games {args.big:,} --out F.parquet`: {seconds:.1f} s wall, "
