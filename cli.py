@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-import tempfile
-from pathlib import Path
 
 import click
 
@@ -17,7 +13,9 @@ from analyzer.policies.registry import BUILTIN_POLICIES
 
 EXIT_USAGE = 2
 
-seed_option = click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+MAX_SEED = 2**63 - 1
+seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0,
+                           show_default=True,
                            help="Batch seed; game g of seed S is always the same game.")
 policy_option = click.option("--policy", default="greedy", show_default=True,
                              help=f"Policy: {', '.join(BUILTIN_POLICIES)}.")
@@ -54,7 +52,7 @@ def simulate(games: int, seed: int, policy: str, workers: int | None, engine: st
 
 @cli.command()
 @seed_option
-@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
 @policy_option
 @cards_option
@@ -66,38 +64,18 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, engi
           out: str) -> None:
     """Write traces of games GAME .. GAME+GAMES-1 of the batch with SEED."""
     traces = analyzer.trace(seed=seed, game=game, games=games, policy=policy, cards=cards,
-                            engine=engine)
-    _write_text_atomically(Path(out), "".join(json.dumps(t) + "\n" for t in traces))
+                            engine=engine, out=out)
     click.echo(f"{len(traces)} trace(s) written to {out}")
 
 
 @cli.command()
 @seed_option
-@click.option("--game", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True)
 @policy_option
 @cards_option
 def show(seed: int, game: int, policy: str, cards: str | None) -> None:
     """Print one game turn by turn."""
     click.echo(analyzer.show(seed=seed, game=game, policy=policy, cards=cards))
-
-
-def _write_text_atomically(path: Path, text: str) -> None:
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise UrbionError(f"cannot write {path}: folder {parent} does not exist")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
-    except OSError as err:
-        raise UrbionError(f"cannot write {path}: {err.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError as err:
-        raise UrbionError(f"cannot write {path}: {err.strerror}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -63,6 +63,9 @@ def test_show_prints_turns_and_result(capsys):
     (["simulate", "--out", "/no/such/folder/r.parquet"], "does not exist"),
     (["trace", "--out", "/no/such/folder/t.jsonl"], "does not exist"),
     (["show", "--policy", "nope"], "unknown policy"),
+    (["simulate", "--seed", str(2**63)], "--seed"),
+    (["trace", "--game", "-1", "--out", "t.jsonl"], "--game"),
+    (["trace", "--out", "traces.txt"], "must end in .jsonl"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     code, out, err = run(capsys, *args)
@@ -91,3 +94,19 @@ def test_installed_command_exits_2_without_traceback():
                            "--games", "-5"], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_output_files_follow_the_umask(capsys, tmp_path):
+    import os
+
+    old = os.umask(0o022)
+    try:
+        code, _, err = run(capsys, "simulate", "--games", "20", "--out",
+                           str(tmp_path / "r.parquet"))
+        code2, _, _ = run(capsys, "trace", "--out", str(tmp_path / "t.jsonl"))
+    finally:
+        os.umask(old)
+    assert code == code2 == 0, err
+    for name in ("r.parquet", "t.jsonl"):
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o644
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet", "t.jsonl"]

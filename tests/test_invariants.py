@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import analyzer
 from analyzer.cards import default_card_set
+from analyzer.core.codes import N_RESULT, Info, Outcome, Reason
+from analyzer.policies.registry import resolve_policy
+from analyzer.rules.deck_nb import end_game_nb
+from analyzer.rules.game_nb import play_turn_nb
+from analyzer.runner.batch_nb import play_one_nb
 
 CARDS = default_card_set()
 N_DREAMS = len(CARDS.dream_ids)
@@ -39,6 +45,22 @@ def test_every_card_in_exactly_one_zone_and_sides_hold_at_most_3(policy):
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 def test_a_finished_game_stays_finished(policy):
+    spec = resolve_policy(policy)
+    for game in range(20):
+        out = np.zeros(N_RESULT, dtype=np.int64)
+        g = play_one_nb(spec.kernel_arg, spec.params, CARDS.cards, CARDS.city_ids,
+                        CARDS.dream_ids, 8, game, 0, out)
+        before = [np.array(a) for a in (g.layout, g.hands, g.info, g.deck, g.discard)]
+        assert g.info[Info.OUTCOME] in (Outcome.WIN, Outcome.LOSS)
+        play_turn_nb(spec.kernel_arg, g, CARDS.cards)
+        end_game_nb(g, Outcome.WIN if g.info[Info.OUTCOME] == Outcome.LOSS else Outcome.LOSS,
+                    Reason.NONE)
+        after = [g.layout, g.hands, g.info, g.deck, g.discard]
+        assert all(np.array_equal(x, y) for x, y in zip(before, after, strict=True))
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_the_trace_ends_with_one_final_check_matching_the_result(policy):
     for trace in analyzer.trace(seed=4, game=0, games=60, policy=policy):
         log = trace["log"]
         result = trace["result"]

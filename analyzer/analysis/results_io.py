@@ -3,51 +3,31 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analyzer import atomic
 from analyzer.errors import ResultsFileError
 
 METADATA_KEY = b"urbion"
 
 
 def check_writable(path: str | Path) -> Path:
-    """Fail early, before a long run, when ``path`` cannot be written."""
-    path = Path(path)
-    if path.suffix != ".parquet":
-        raise ResultsFileError(f"results file {path} must end in .parquet")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise ResultsFileError(f"cannot write {path}: folder {parent} does not exist")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise ResultsFileError(f"cannot write {path}: permission denied")
-    if path.is_dir():
-        raise ResultsFileError(f"cannot write {path}: it is a folder")
-    return path
+    """Fail early, before a long run, when the results file cannot be written."""
+    return atomic.check_writable(path, (".parquet",))
 
 
 def write_results(df: pd.DataFrame, path: str | Path) -> None:
-    """Write ``df`` and ``df.attrs`` atomically: a temporary file renamed into place."""
+    """Write ``df`` and ``df.attrs`` to Parquet, complete or not at all."""
     path = check_writable(path)
     table = pa.Table.from_pandas(df, preserve_index=False)
     meta = dict(table.schema.metadata or {})
     meta[METADATA_KEY] = json.dumps(df.attrs, sort_keys=True).encode()
     table = table.replace_schema_metadata(meta)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    except OSError as err:
-        raise ResultsFileError(f"cannot write {path}: {err.strerror or err}") from None
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    atomic.write_atomically(path, lambda tmp: pq.write_table(table, tmp))
 
 
 def read_results(path: str | Path) -> pd.DataFrame:

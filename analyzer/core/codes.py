@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 RULES_VERSION = "urbion-2e/base-1"
+TRACE_FORMAT = "urbion-trace/1"
 
 
 class _CardType(NamedTuple):

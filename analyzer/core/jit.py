@@ -2,25 +2,34 @@
 
 Kernels are compiled in memory (``jit``), except the entry kernels of the built-in policies
 (``cached_jit``): they take no callable argument, so numba can cache them on disk and a
-warm start costs about a second instead of half a minute. Numba keys a cache entry by the
-kernel's own source file only, so a change to a helper in another module would leave a
-stale entry behind; the cache folder is therefore keyed by a hash of every source file of
-the kernel folders (``URBION_CACHE_DIR`` moves it; ``URBION_NO_CACHE=1`` turns caching off).
+warm start costs about a second instead of half a minute.
+
+Numba keys a cache entry by the kernel's own source file only, so a change to a helper in
+another module would leave a stale entry behind. The package's kernels are therefore cached
+in a folder keyed by a hash of every source file compiled into them, through a cache
+locator that applies to this package's files only (other libraries' numba caches are left
+alone). When that folder cannot be written, nothing is cached: numba's fallback location
+(``__pycache__``) would not see changes to other modules. ``URBION_CACHE_DIR`` moves the
+folder; ``URBION_NO_CACHE=1`` turns caching off.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import numba
+from numba.core import caching
 
 JIT_OPTIONS = {"nogil": True, "cache": False}
-PARALLEL_OPTIONS = {**JIT_OPTIONS, "parallel": True}
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: The folders whose code is compiled into the kernels.
 KERNEL_FOLDERS = ("core", "rules", "policies", "runner")
+#: Older source-hash folders kept beside the current one.
+KEEP_OLD_CACHES = 3
 
 
 def source_hash() -> str:
@@ -33,15 +42,59 @@ def source_hash() -> str:
     return digest.hexdigest()[:16]
 
 
-def _cache_dir() -> str:
+def _cache_root() -> Path:
     base = os.environ.get("URBION_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "urbion", "numba")
-    return os.path.join(base, source_hash())
+    return Path(base)
 
 
-CACHE_ON_DISK = os.environ.get("URBION_NO_CACHE", "") != "1"
-if CACHE_ON_DISK:
-    numba.config.CACHE_DIR = _cache_dir()
+def _writable_cache_dir() -> Path | None:
+    """The current source hash's folder, created and tested; None when it cannot be used."""
+    if os.environ.get("URBION_NO_CACHE", "") == "1":
+        return None
+    folder = _cache_root() / source_hash()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder):
+            pass
+    except OSError:
+        return None
+    _prune_old_caches(folder)
+    return folder
+
+
+def _prune_old_caches(current: Path) -> None:
+    """Remove all but the newest few folders of earlier sources."""
+    try:
+        others = sorted((p for p in current.parent.iterdir() if p.is_dir() and p != current),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in others[KEEP_OLD_CACHES:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+CACHE_DIR = _writable_cache_dir()
+
+
+class _PackageCacheLocator(caching.UserProvidedCacheLocator):
+    """Cache this package's kernels under ``CACHE_DIR`` (keyed by the source hash)."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        relative = Path(py_file).resolve().relative_to(_PACKAGE).with_suffix("")
+        self._cache_path = str(CACHE_DIR / relative)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if CACHE_DIR is None or not Path(py_file).resolve().is_relative_to(_PACKAGE):
+            return None
+        return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
+
+
+if CACHE_DIR is not None:
+    caching.CacheImpl._locator_classes.insert(0, _PackageCacheLocator)
 
 
 def jit(func):
@@ -49,12 +102,6 @@ def jit(func):
     return numba.njit(**JIT_OPTIONS)(func)
 
 
-def parallel_jit(func):
-    """Compile a batch kernel whose outer loop is a ``numba.prange``."""
-    return numba.njit(**PARALLEL_OPTIONS)(func)
-
-
-def cached_jit(parallel: bool = False):
-    """Decorator for an entry kernel that takes no callables: cached on disk."""
-    options = {**(PARALLEL_OPTIONS if parallel else JIT_OPTIONS), "cache": CACHE_ON_DISK}
-    return numba.njit(**options)
+def cached_jit():
+    """Decorator for an entry kernel that takes no callables: cached on disk when possible."""
+    return numba.njit(**{**JIT_OPTIONS, "cache": CACHE_DIR is not None})

@@ -1,1 +1,1 @@
-"""Policies: jitted ``choose(kind, options, n_options, state, cards, rng) -> int``."""
+"""Policies: jitted ``choose(kind, options, n_options, state, cards, params, rng) -> int``."""

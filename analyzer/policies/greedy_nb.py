@@ -25,6 +25,7 @@ from analyzer.core.codes import (
     Side,
 )
 from analyzer.core.jit import jit
+from analyzer.rules.chaos_nb import REVEAL_COUNT
 from analyzer.rules.state_nb import (
     is_balanced_nb,
     natural_side_nb,
@@ -307,7 +308,7 @@ def chaos_nb(options, n_options, layout, info, cards, params):
         elif how == ChaosHow.CLEAR:
             cost = params[W.CLEAR]
         elif how == ChaosHow.REVEAL:
-            burnt = min(4, info[Info.DECK_N])
+            burnt = min(REVEAL_COUNT, info[Info.DECK_N])
             cost = params[W.REVEAL_CARD] * burnt * pressure_nb(info, n_bal)
         else:
             cost = 0.0

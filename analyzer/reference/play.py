@@ -14,9 +14,10 @@ from analyzer.core.codes import (
     MAX_OPTIONS,
     MAX_ROWS,
     MAX_SEATS,
-    N_INFO,
+    N_POLICY_INFO,
     OPTION_COLS,
     SIDE_SLOTS,
+    TRACE_FORMAT,
     Decision,
     Info,
     Side,
@@ -26,7 +27,6 @@ from analyzer.core.rng import PyStream
 from analyzer.reference.cards import CardBook
 from analyzer.reference.engine import Option, SoloGame
 
-TRACE_FORMAT = "urbion-trace/1"
 SOLO_SEAT = 0
 
 
@@ -78,7 +78,7 @@ class PolicyDecider:
         self.options = np.full((MAX_OPTIONS, OPTION_COLS), EMPTY, dtype=np.int64)
         self.layout = np.full((MAX_ROWS, LAYOUT_COLS), EMPTY, dtype=np.int64)
         self.hands = np.full((MAX_SEATS, HAND_SIZE), EMPTY, dtype=np.int64)
-        self.info = np.zeros(N_INFO, dtype=np.int64)
+        self.info = np.zeros(N_POLICY_INFO, dtype=np.int64)
         self._used_rows = 0
 
     def decide(self, kind: int, options: list[Option], game: SoloGame) -> int:

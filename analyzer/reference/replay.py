@@ -21,11 +21,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from analyzer.core.codes import ELEMENTS, CardType, Decision
+from analyzer.core.codes import ELEMENTS, TRACE_FORMAT, CardType, Decision
 from analyzer.reference.cards import Card, CardBook, element_mask
 from analyzer.reference.engine import Option, SoloGame
 
-TRACE_FORMAT = "urbion-trace/1"
 MESSAGE_LIMIT = 240
 DREAM_TYPES = {"sognae": CardType.SOGNAE, "incubi": CardType.INCUBI, "chaos": CardType.CHAOS}
 

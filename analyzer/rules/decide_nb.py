@@ -12,7 +12,7 @@ from __future__ import annotations
 from numba import types
 from numba.extending import overload
 
-from analyzer.core.codes import Info, Outcome, Reason
+from analyzer.core.codes import N_POLICY_INFO, Info, Outcome, Reason
 from analyzer.core.jit import jit
 from analyzer.rules.log_nb import log_decision_nb
 
@@ -40,7 +40,8 @@ def ask_nb(policy, g, cards, kind, n_options):
     An index outside the options ends the game with ``Outcome.ERROR`` (the runner reports
     it) and returns -1.
     """
-    state = (g.layout, g.hands, g.info)
+    # the policy sees only the public block of info (docs/engine.md)
+    state = (g.layout, g.hands, g.info[:N_POLICY_INFO])
     choice = call_policy(policy, kind, g.options, n_options, state, cards, g.params,
                          g.policy_rng)
     if choice < 0 or choice >= n_options:

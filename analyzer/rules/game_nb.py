@@ -29,7 +29,9 @@ def phase2_nb(policy, g, cards, seat):
 
 @jit
 def play_turn_nb(policy, g, cards):
-    """Phase I then Phase II, then the end-of-turn check (R13.3)."""
+    """Phase I then Phase II, then the end-of-turn check (R13.3); nothing once it is over."""
+    if not is_running_nb(g):
+        return
     seat = g.info[Info.SEAT]
     g.info[Info.TURN] += 1
     phase1_nb(policy, g, cards, seat)

@@ -1,4 +1,4 @@
-"""Run a batch on this machine: chunks of games through the parallel batch kernel."""
+"""Run a batch on this machine: chunks of games, each spread over GIL-free threads."""
 
 from __future__ import annotations
 
@@ -59,8 +59,7 @@ def _play_slices(card_set: CardSet, policy: PolicySpec, seed: int, first_game: i
 
 
 def run_fast(card_set: CardSet, policy: PolicySpec, seed: int, games: int, first_game: int = 0,
-             workers: int | None = None, chunk: int = DEFAULT_CHUNK,
-             progress: Callable[[int], None] | None = None) -> np.ndarray:
+             workers: int | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     """Play games ``first_game ..`` with the fast engine; structured results (RESULT_DTYPE).
 
     Games go in chunks of ``chunk``, each split over ``workers`` threads (the kernels
@@ -77,8 +76,6 @@ def run_fast(card_set: CardSet, policy: PolicySpec, seed: int, games: int, first
             check_legal(rows, card_set, policy, seed, first_game + done)
             parts.append(from_kernel_rows(rows, first_game + done))
             done += n
-            if progress:
-                progress(done)
     return np.concatenate(parts)
 
 

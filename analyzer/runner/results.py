@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.core.codes import Outcome, Result
+from analyzer.core.codes import REASON_NAMES, Outcome, Result
 
 RESULT_DTYPE = np.dtype([
     ("game", np.int64),
@@ -65,8 +65,6 @@ def tallies_from_trace(trace: dict) -> dict[str, int]:
 
 def from_traces(traces: list[dict]) -> np.ndarray:
     """Structured results of reference-engine games, one trace each."""
-    from analyzer.core.codes import REASON_NAMES
-
     out = np.zeros(len(traces), dtype=RESULT_DTYPE)
     for i, trace in enumerate(traces):
         result = trace["result"]

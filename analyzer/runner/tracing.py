@@ -5,12 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.cards import CardSet
-from analyzer.core.codes import N_RESULT, REASON_NAMES, Info, Outcome
+from analyzer.core.codes import N_RESULT, REASON_NAMES, TRACE_FORMAT, Info, Outcome
 from analyzer.policies.registry import PolicySpec
 from analyzer.runner.local import illegal_decision_error, one_game_kernel
 from analyzer.trace.fast_log import LogDecoder
 
-TRACE_FORMAT = "urbion-trace/1"
 FIRST_LOG_CAP = 8192
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-ELEMENT_SHORT = {"earth": "earth", "water": "water", "fire": "fire", "air": "air"}
-
 
 class CardNames:
     """Readable names and values of the cards of one trace."""

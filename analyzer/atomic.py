@@ -1,0 +1,51 @@
+"""Write a file so that it is either complete or absent: a temporary file renamed into place."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from analyzer.errors import UrbionError
+
+
+def check_writable(path: str | Path, suffixes: tuple[str, ...]) -> Path:
+    """Fail early, before a long run, when ``path`` cannot be written."""
+    path = Path(path)
+    if path.suffix not in suffixes:
+        raise UrbionError(f"output file {path} must end in {' or '.join(suffixes)}")
+    parent = path.parent
+    if not parent.is_dir():
+        raise UrbionError(f"cannot write {path}: folder {parent} does not exist")
+    if path.is_dir():
+        raise UrbionError(f"cannot write {path}: it is a folder")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UrbionError(f"cannot write {path}: permission denied")
+    return path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomically(path: Path, write: Callable[[str], None]) -> None:
+    """Call ``write(temporary_path)``, then rename the result to ``path``.
+
+    The file gets the usual permissions (0666 less the umask); on any error nothing is left
+    behind and UrbionError says what went wrong in one line.
+    """
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.close(fd)
+        write(tmp)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except OSError as err:
+        raise UrbionError(f"cannot write {path}: {err.strerror or err}") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)

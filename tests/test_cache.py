@@ -1,0 +1,39 @@
+"""The on-disk kernel cache: keyed by the sources, and never a stale fallback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from analyzer.core import jit
+
+
+def _cache_dir_in_subprocess(env_cache: str) -> str:
+    code = "from analyzer.core import jit; print(jit.CACHE_DIR)"
+    env = {"URBION_CACHE_DIR": env_cache, "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, check=True)
+    return proc.stdout.strip()
+
+
+def test_an_unwritable_cache_folder_turns_caching_off(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert _cache_dir_in_subprocess(str(blocker / "cache")) == "None"
+
+
+def test_the_cache_folder_is_named_by_the_source_hash(tmp_path):
+    folder = _cache_dir_in_subprocess(str(tmp_path))
+    assert folder == str(tmp_path / jit.source_hash())
+
+
+def test_the_source_hash_covers_every_kernel_file(tmp_path, monkeypatch):
+    import shutil
+
+    copy = tmp_path / "analyzer"
+    shutil.copytree(jit._PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(jit, "_PACKAGE", copy)
+    before = jit.source_hash()
+    helper = copy / "rules" / "chaos_nb.py"
+    helper.write_text(helper.read_text().replace("REVEAL_COUNT = 4", "REVEAL_COUNT = 1"))
+    assert jit.source_hash() != before
