@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+import analyzer
 import cli
 from analyzer.analysis.results_io import read_results
 
@@ -49,10 +50,20 @@ def test_trace_file_matches_simulate_game(capsys, tmp_path):
     assert traces[0]["result"]["turns"] == df["turns"].iloc[5]
 
 
-def test_show_prints_turns_and_result(capsys):
+def test_show_tells_decisions_draws_chaos_and_pacifications(capsys):
+    trace = analyzer.trace(seed=1, game=3)[0]
     code, out, _ = run(capsys, "show", "--seed", "1", "--game", "3")
     assert code == 0
-    assert "Turn 1" in out and "row 0" in out and "hand:" in out and "Result:" in out
+    assert "Turn 1" in out and "row 0: City#" in out and "hand:" in out
+    assert f"after {trace['result']['turns']} turns" in out
+    drawn = sum(1 for e in trace["log"] if e.get("do") == "chaos")
+    assert out.count("Chaos") >= drawn
+    reveals = sum(1 for e in trace["log"] if e.get("how") == "reveal")
+    assert out.count("the Chaos reveals") == reveals
+    censuses = [e for e in trace["log"] if e.get("do") == "act" and "census" in e["acts"][0]]
+    assert out.count("for Census") == len(censuses)
+    assert ("pacified" in out) == (trace["result"]["pacified"] > 0)
+    assert out.count("  draw ") >= trace["result"]["turns"] - 1
 
 
 @pytest.mark.parametrize("args, message", [

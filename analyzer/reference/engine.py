@@ -19,6 +19,7 @@ policy sees) and its trace form, so both sides map decisions to the log the same
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -160,7 +161,9 @@ class SoloGame:
         decider: Decider,
         shuffler: Shuffler,
         checkpoint: Checkpoint,
+        narrate: Callable[[str, dict], None] | None = None,
     ) -> None:
+        self.narrate = narrate or (lambda event, details: None)
         self.book = book
         self.city_deck = list(city_deck)
         self.dream_deck = list(dream_deck)
@@ -216,7 +219,9 @@ class SoloGame:
         }
 
     def _ask(self, kind: int, options: list[Option]) -> Option:
-        return options[self.decider.decide(kind, options, self)]
+        chosen = options[self.decider.decide(kind, options, self)]
+        self.narrate("decision", {"kind": kind, "entry": chosen.entry})
+        return chosen
 
     # ------------------------------------------------------------------ zones
 
@@ -306,6 +311,7 @@ class SoloGame:
             self._to_side(row_index, self.book.natural_side(first), second)
         else:
             self._to_side(row_index, self.book.natural_side(second), second)
+        self.narrate("deal", {"row": row_index, "cards": [first, second]})
 
     def _ask_deal_side(self, row_index: int) -> int:
         options = [
@@ -319,6 +325,7 @@ class SoloGame:
         aside: list[int] = []
         while len(self.hand) < HAND_SIZE:
             card = self._draw()
+            self.narrate("draw", {"card": card})
             if not self.book.is_chaos(card):
                 self._to_hand(card)
                 continue
@@ -380,6 +387,7 @@ class SoloGame:
         """Draw until the hand holds 4; a drawn Chaos is resolved at once (R06)."""
         while len(self.hand) < HAND_SIZE:
             card = self._draw()
+            self.narrate("draw", {"card": card})
             if self.book.is_chaos(card):
                 self._resolve_chaos(card)
             else:
@@ -420,6 +428,7 @@ class SoloGame:
         for row_index in balanced:
             self._pacify(row_index)  # R05.3: mandatory
         if held_four and len(balanced) == MAX_ROWS and self.city_deck:
+            self.narrate("bonus", {"city": self.city_deck[0]})
             self._to_success(self.city_deck.pop(0))  # R05.4: always taken
         for row_index, row in enumerate(self.rows):
             if not row.is_placeholder:
@@ -434,6 +443,7 @@ class SoloGame:
         shows every card in one zone (R13.1 stops everything after this pacification).
         """
         row = self.rows[row_index]
+        self.narrate("pacify", {"row": row_index, "city": row.city})
         self._discard_from_row(row, row.dreams())
         city, row.city = row.city, EMPTY
         self._to_success(city)
@@ -472,6 +482,7 @@ class SoloGame:
                 if not self.city_deck:
                     continue
                 row.city = self.city_deck.pop(0)
+                self.narrate("new_city", {"row": len(kept), "city": row.city})
             kept.append(row)
         self.rows = kept
 
@@ -516,6 +527,7 @@ class SoloGame:
             # R06.3: revealing takes what is there and never loses.
             count = min(REVEAL_COUNT, len(self.dream_deck))
             revealed = [self._lift_top() for _ in range(count)]
+            self.narrate("reveal", {"card": chaos, "revealed": revealed})
             for card in revealed:
                 if not self.book.is_chaos(card):
                     self._to_discard(card)

@@ -336,7 +336,8 @@ def _compare_result(expected: dict, replayed: dict) -> None:
                               f"{_short(value)} on replay")
 
 
-def replay(trace: dict, *, observe: Callable[[dict], None] | None = None) -> dict:
+def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
+           narrate: Callable[[str, dict], None] | None = None) -> dict:
     """Replay a solo base-game trace decision by decision and check it.
 
     Parameters
@@ -346,6 +347,11 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None) -> dic
     observe : callable, optional
         Called with the replayed state (a ``check`` payload, in exact order) at every
         check point, before it is compared.
+    narrate : callable, optional
+        Called as ``narrate(event, details)`` for every decision taken (``decision``: kind
+        and trace entry), card drawn (``draw``), dreams dealt to a row (``deal``), Chaos
+        reveal (``reveal``), city pacified (``pacify``), Perfect Balance card (``bonus``)
+        and new City card (``new_city``), in game order: what a text view of the game needs.
 
     Returns
     -------
@@ -366,7 +372,7 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None) -> dic
     cursor = LogCursor(trace["log"])
     decider = LogDecider(cursor)
     game = SoloGame(book, city_deck, dream_deck, decider, LogShuffler(cursor),
-                    LogChecker(cursor, observe))
+                    LogChecker(cursor, observe), narrate)
     game.play()
     decider.act_done()  # a game won inside a census never finishes its act
     cursor.expect_end()

@@ -1,6 +1,13 @@
-"""A trace as text a player can follow: decisions, then the table at the end of each turn."""
+"""A trace as text a player can follow, turn by turn.
+
+The trace is replayed by the reference replayer, which narrates every decision, draw, deal,
+reveal and pacification in game order; the table is printed at the end of each turn.
+"""
 
 from __future__ import annotations
+
+from analyzer.core.codes import Decision
+from analyzer.reference import replay
 
 
 class CardNames:
@@ -17,6 +24,9 @@ class CardNames:
             return f"Chaos#{card_id}"
         return f"{c['type'].capitalize()} {c['value']:+d} {c['element']}#{card_id}"
 
+    def names(self, card_ids: list[int]) -> str:
+        return ", ".join(self.name(c) for c in card_ids) or "nothing"
+
     def placed(self, card_id: int, side: str) -> int:
         c = self.cards[card_id]
         if c["type"] == "chaos":
@@ -30,53 +40,60 @@ class CardNames:
         return f"{c['value']:+d}{c['element'][0]}"
 
 
-def _act_text(entry: dict, names: CardNames) -> str:
-    parts = []
-    for act in entry["acts"]:
-        if "exchange" in act:
-            a, b = act["exchange"]
-            parts.append(f"Exchange {names.name(a)} <-> {names.name(b)}")
-        elif "census" in act:
-            groups = act["census"]["zero_sum"]
-            extra = "; zero-sum discards: " + "; ".join(
-                ", ".join(names.name(c) for c in g) for g in groups) if groups else ""
-            parts.append("Census" + extra)
-    cards = ", ".join(names.name(c) for c in entry["discard"])
-    return f"discard {cards} for " + " and ".join(parts)
-
-
 def decision_text(entry: dict, names: CardNames) -> str:
-    """One log entry as a sentence."""
+    """A Phase I or Chaos decision as a sentence (trace entry form)."""
     do = entry.get("do")
     if do == "place":
-        return f"place {names.name(entry['card'])} at row {entry['row']} side {entry['side']}"
+        return f"place {names.name(entry['card'])} at row {entry['row']}, side {entry['side']}"
     if do == "pass":
         return f"discard {names.name(entry['card'])} for no action"
     if do == "act":
-        return _act_text(entry, names)
+        act = next(iter(entry["acts"][0]))
+        return f"discard {names.names(entry['discard'])} for {act.replace('_', ' ').title()}"
     if do == "side":
-        return f"two Chaos dealt together go to side {entry['side']}"
-    if do == "chaos":
-        how = entry["how"]
-        if how == "place":
-            return f"Chaos: placed on the more influential side of row {entry['row']}"
-        if how == "clear":
-            return f"Chaos: cleared the balanced city in row {entry['row']}"
-        if how == "reveal":
-            return "Chaos: revealed the top 4 Dream cards"
-        return "Chaos: no city can take it, set aside"
-    if "shuffle" in entry:
-        return f"Dream deck shuffled ({len(entry['shuffle'])} cards)"
-    return str(entry)
+        return f"the two Chaos dealt together go to side {entry['side']}"
+    how = entry.get("how")
+    if how == "place":
+        return f"  the Chaos goes to the more influential side of row {entry['row']}"
+    if how == "clear":
+        return f"  the Chaos clears the balanced city in row {entry['row']}"
+    if how == "aside":
+        return "  no city can take the Chaos: set aside"
+    return ""  # a reveal is told by its own event
 
 
-def table_text(check: dict, names: CardNames, previous_hand: list[int] | None) -> list[str]:
+def event_text(event: str, details: dict, names: CardNames) -> str | None:
+    """One narrated event as a line, or None for events told elsewhere."""
+    if event == "decision":
+        kind, entry = details["kind"], details["entry"]
+        if kind == Decision.ZERO_SUM:
+            return f"  zero-sum discard: {names.names(entry)}" if entry else None
+        if kind == Decision.EXCHANGE_PAIR:
+            return f"  swap {names.name(entry[0])} <-> {names.name(entry[1])}"
+        text = decision_text(entry, names)
+        return f"  {text}" if text else None
+    if event == "draw":
+        return f"  draw {names.name(details['card'])}"
+    if event == "deal":
+        return f"  row {details['row']} is dealt {names.names(details['cards'])}"
+    if event == "reveal":
+        return (f"  the Chaos reveals {names.names(details['revealed'])}; the Sognae and "
+                "Incubi among them are discarded")
+    if event == "pacify":
+        return f"  row {details['row']} is balanced: {names.name(details['city'])} pacified"
+    if event == "bonus":
+        return f"  Perfect Balance: {names.name(details['city'])} joins the Success pile"
+    if event == "new_city":
+        return f"  row {details['row']} takes {names.name(details['city'])}"
+    return None
+
+
+def table_text(check: dict, names: CardNames) -> list[str]:
     """The rows, hand and counters of a check entry."""
     lines = []
     for r, row in enumerate(check["rows"]):
-        left = sum(names.placed(c, "L") for c in row["L"])
-        right = sum(names.placed(c, "R") for c in row["R"])
-        total = left + right
+        total = sum(names.placed(c, "L") for c in row["L"]) + \
+            sum(names.placed(c, "R") for c in row["R"])
         mark = "  balanced" if total == 0 and (row["L"] or row["R"]) else ""
         lines.append(
             f"    row {r}: {names.name(row['city']):<26} "
@@ -84,10 +101,7 @@ def table_text(check: dict, names: CardNames, previous_hand: list[int] | None) -
             f"R [{' '.join(names.short(c, 'R') for c in row['R']):<14}] "
             f"total {total:+d}{mark}"
         )
-    hand = check.get("hand", [])
-    drawn = [c for c in hand if previous_hand is not None and c not in previous_hand]
-    drew = f"   (drew {', '.join(names.name(c) for c in drawn)})" if drawn else ""
-    lines.append(f"    hand: {', '.join(names.name(c) for c in hand)}{drew}")
+    lines.append(f"    hand: {names.names(check.get('hand', []))}")
     lines.append(f"    Dream deck {check['dream_deck']}, Success {check['success']}, "
                  f"discard {check['discard']}")
     return lines
@@ -97,19 +111,19 @@ def render_trace(trace: dict) -> str:
     """The whole game as text."""
     names = CardNames(trace["cards"])
     out = [f"Urbion solo game {trace['game']} of seed {trace['seed']}, policy "
-           f"{trace['policy']}, card set {trace['card_set']}",
-           "Setup"]
-    hand = None
-    for entry in trace["log"]:
-        if "check" in entry:
-            check = entry["check"]
-            out.extend(table_text(check, names, hand))
-            hand = check.get("hand", [])
-            out.append(f"Turn {check['turn'] + 1}")
-        else:
-            out.append("  " + decision_text(entry, names))
-    if out[-1].startswith("Turn"):
-        out.pop()
+           f"{trace['policy']}, card set {trace['card_set']}", "Setup"]
+
+    def narrate(event: str, details: dict) -> None:
+        line = event_text(event, details, names)
+        if line:
+            out.append(line)
+
+    def observe(check: dict) -> None:
+        out.extend(table_text(check, names))
+        out.append(f"Turn {check['turn'] + 1}")
+
+    replay(trace, observe=observe, narrate=narrate)
+    out.pop()  # no turn follows the final check
     r = trace["result"]
     out.append(f"Result: {r['outcome'].upper()} ({r['reason']}) after {r['turns']} turns, "
                f"{r['pacified']} City cards pacified, {r['deck_left']} Dream cards left")
