@@ -64,6 +64,23 @@ def run_cli(args: list[str], env: dict) -> float:
     return time.perf_counter() - start
 
 
+COMPILE_PROBE = (
+    "import time; from analyzer.cards import default_card_set; "
+    "from analyzer.policies.registry import resolve_policy; "
+    "from analyzer.runner.local import compile_kernels; t = time.perf_counter(); "
+    "compile_kernels(default_card_set(), resolve_policy('greedy')); "
+    "print(time.perf_counter() - t)"
+)
+
+
+def compile_seconds(env_base: dict) -> float:
+    """Time to compile the batch kernel (both built-in policies), with no disk cache."""
+    env = {**env_base, "URBION_NO_CACHE": "1"}
+    proc = subprocess.run([sys.executable, "-c", COMPILE_PROBE], check=True, env=env,
+                          cwd=ROOT, capture_output=True, text=True)
+    return float(proc.stdout.strip())
+
+
 def cold_and_warm(env_base: dict) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as cache:
         env = {**env_base, "URBION_CACHE_DIR": cache}
@@ -97,8 +114,11 @@ def main() -> None:
     print(machine())
     env = dict(os.environ)
 
+    print(f"compile (cold start, no disk cache): {compile_seconds(env):.1f} s"
+          f"      target < 30 s")
     cold, warm = cold_and_warm(env)
-    print(f"cold start (empty cache) `urbion simulate --games 1000`: {cold:.1f} s wall")
+    print(f"cold start (empty cache) `urbion simulate --games 1000`: {cold:.1f} s wall "
+          f"(compile, write the cache, play)")
     print(f"warm `urbion simulate --games 1000`: {warm:.2f} s wall      target < 3 s")
 
     analyzer.simulate(games=10, policy="greedy")  # compile (or load) before timing

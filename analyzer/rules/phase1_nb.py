@@ -17,12 +17,12 @@ from analyzer.rules.state_nb import (
 
 
 @jit
-def can_exchange_nb(g):
+def can_exchange_nb(layout, n_rows):
     """True when some side type holds two dreams in the layout (R04.4)."""
     for side in range(2):
         n = 0
-        for row in range(g.info[Info.N_ROWS]):
-            n += side_count_nb(g.layout, row, side)
+        for row in range(n_rows):
+            n += side_count_nb(layout, row, side)
         if n >= 2:
             return True
     return False
@@ -31,25 +31,26 @@ def can_exchange_nb(g):
 @jit
 def phase1_options_nb(g, cards, seat):
     """The Phase I options of ``seat`` in contract order (docs/engine.md)."""
+    layout, options, hand = g.layout, g.options, g.hands[seat]
+    n_rows = g.info[Info.N_ROWS]
     n = 0
-    exchange = can_exchange_nb(g)
+    exchange = can_exchange_nb(layout, n_rows)
     for k in range(HAND_SIZE):
-        card = g.hands[seat, k]
+        card = hand[k]
         if card == EMPTY:
             break
         side = natural_side_nb(cards, card)
         elements = cards[card, CardField.ELEMENTS]
-        for row in range(g.info[Info.N_ROWS]):
-            city = g.layout[row, 0]
-            if (cards[city, CardField.ELEMENTS] & elements) != 0 and \
-                    side_count_nb(g.layout, row, side) < SIDE_SLOTS:
-                set_option_nb(g.options, n, Act.PLACE, card, row, side)
+        for row in range(n_rows):
+            if (cards[layout[row, 0], CardField.ELEMENTS] & elements) != 0 and \
+                    side_count_nb(layout, row, side) < SIDE_SLOTS:
+                set_option_nb(options, n, Act.PLACE, card, row, side)
                 n += 1
-        set_option_nb(g.options, n, Act.PASS, card, -1, -1)
-        set_option_nb(g.options, n + 1, Act.CENSUS, card, -1, -1)
+        set_option_nb(options, n, Act.PASS, card, -1, -1)
+        set_option_nb(options, n + 1, Act.CENSUS, card, -1, -1)
         n += 2
         if exchange:
-            set_option_nb(g.options, n, Act.EXCHANGE, card, -1, -1)
+            set_option_nb(options, n, Act.EXCHANGE, card, -1, -1)
             n += 1
     return n
 
@@ -57,17 +58,18 @@ def phase1_options_nb(g, cards, seat):
 @jit
 def exchange_options_nb(g):
     """Every pair of dreams on left sides, then on right sides (R04.4), in contract order."""
+    layout, options = g.layout, g.options
     n = 0
-    n_rows = g.info[Info.N_ROWS]
+    n_spots = g.info[Info.N_ROWS] * SIDE_SLOTS
     for side in range(2):
-        for p in range(n_rows * SIDE_SLOTS):
-            a = g.layout[p // SIDE_SLOTS, slot_col_nb(side, p % SIDE_SLOTS)]
+        for p in range(n_spots):
+            a = layout[p // SIDE_SLOTS, slot_col_nb(side, p % SIDE_SLOTS)]
             if a == EMPTY:
                 continue
-            for q in range(p + 1, n_rows * SIDE_SLOTS):
-                b = g.layout[q // SIDE_SLOTS, slot_col_nb(side, q % SIDE_SLOTS)]
+            for q in range(p + 1, n_spots):
+                b = layout[q // SIDE_SLOTS, slot_col_nb(side, q % SIDE_SLOTS)]
                 if b != EMPTY:
-                    set_option_nb(g.options, n, a, b, side, -1)
+                    set_option_nb(options, n, a, b, side, -1)
                     n += 1
     return n
 
