@@ -82,8 +82,14 @@ class PolicyDecider:
         self._used_rows = 0
 
     def decide(self, kind: int, options: list[Option], game: SoloGame) -> int:
-        """Ask the policy, check its answer and log the chosen option."""
+        """Ask the policy, check its answer and log the chosen option.
+
+        A decision with a single legal option is taken without asking (docs/engine.md).
+        """
         n_options = len(options)
+        if n_options == 1:
+            self._record(kind, options[0])
+            return 0
         self._fill_options(options)
         self._fill_state(game)
         rng = self.stream.as_array()

@@ -37,9 +37,12 @@ def _call_jitted_policy(policy, kind, options, n_options, state, cards, params, 
 def ask_nb(policy, g, cards, kind, n_options):
     """Ask ``policy`` to choose among ``g.options[:n_options]``; log and return the index.
 
-    An index outside the options ends the game with ``Outcome.ERROR`` (the runner reports
-    it) and returns -1.
+    A single legal option is taken without asking (docs/engine.md). An index outside the
+    options ends the game with ``Outcome.ERROR`` (the runner reports it) and returns -1.
     """
+    if n_options == 1:
+        log_decision_nb(g, kind, 0)
+        return 0
     # the policy sees only the public block of info (docs/engine.md)
     state = (g.layout, g.hands, g.info[:N_POLICY_INFO])
     choice = call_policy(policy, kind, g.options, n_options, state, cards, g.params,
