@@ -20,7 +20,7 @@ class _BuiltinId(NamedTuple):
 BuiltinId = _BuiltinId()
 
 
-@overload(call_policy)
+@overload(call_policy, inline="always")
 def _call_builtin_policy(policy, kind, options, n_options, state, cards, params, rng):
     if not isinstance(policy, types.Integer):
         return None

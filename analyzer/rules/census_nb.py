@@ -35,14 +35,15 @@ N_POSITIONS = 2 * SIDE_SLOTS
 @jit
 def zero_sum_options_nb(g, cards, row):
     """Masks over a row's 6 positions whose dreams sum to 0, with 0 first (R05.5)."""
+    layout, options = g.layout, g.options  # read once: each read is a reference count
     values = np.zeros(N_POSITIONS, dtype=np.int64)
     occupied = 0
     for pos in range(N_POSITIONS):
-        card = g.layout[row, 1 + pos]
+        card = layout[row, 1 + pos]
         if card != EMPTY:
             occupied |= 1 << pos
             values[pos] = placed_value_nb(cards, card, pos // SIDE_SLOTS)
-    set_option_nb(g.options, 0, 0, row, -1, -1)
+    set_option_nb(options, 0, 0, row, -1, -1)
     n = 1
     left_bits = (1 << SIDE_SLOTS) - 1
     if occupied & left_bits == 0 or occupied & ~left_bits == 0:
@@ -55,7 +56,7 @@ def zero_sum_options_nb(g, cards, row):
             if mask >> pos & 1:
                 total += values[pos]
         if total == 0:
-            set_option_nb(g.options, n, mask, row, -1, -1)
+            set_option_nb(options, n, mask, row, -1, -1)
             n += 1
     return n
 
@@ -111,8 +112,9 @@ def census_nb(policy, g, cards):
     g.stats[Result.CENSUSES] += 1
     pacified = np.zeros(MAX_ROWS, dtype=np.bool_)
     count = 0
+    layout = g.layout
     for row in range(n_rows):
-        pacified[row] = is_balanced_nb(g.layout, cards, row)
+        pacified[row] = is_balanced_nb(layout, cards, row)
     for row in range(n_rows):
         if pacified[row]:
             pacify_nb(g, row)

@@ -27,11 +27,12 @@ def chaos_place_options_nb(g, cards, chaos, start):
 
     Returns the index after the last option.
     """
+    layout, options = g.layout, g.options  # read once: each read is a reference count
     n = start
     for row in range(g.info[Info.N_ROWS]):
-        side = influential_side_nb(g.layout, cards, row)
-        if side >= 0 and side_count_nb(g.layout, row, side) < SIDE_SLOTS:
-            set_option_nb(g.options, n, ChaosHow.PLACE, row, side, chaos)
+        side = influential_side_nb(layout, cards, row)
+        if side >= 0 and side_count_nb(layout, row, side) < SIDE_SLOTS:
+            set_option_nb(options, n, ChaosHow.PLACE, row, side, chaos)
             n += 1
     return n
 
@@ -39,12 +40,13 @@ def chaos_place_options_nb(g, cards, chaos, start):
 @jit
 def draw_chaos_options_nb(g, cards, chaos):
     """All options of a Chaos drawn in Phase II: places, clears, reveal (R06.2)."""
+    layout, options = g.layout, g.options
     n = chaos_place_options_nb(g, cards, chaos, 0)
     for row in range(g.info[Info.N_ROWS]):
-        if is_balanced_nb(g.layout, cards, row):
-            set_option_nb(g.options, n, ChaosHow.CLEAR, row, -1, chaos)
+        if is_balanced_nb(layout, cards, row):
+            set_option_nb(options, n, ChaosHow.CLEAR, row, -1, chaos)
             n += 1
-    set_option_nb(g.options, n, ChaosHow.REVEAL, -1, -1, chaos)
+    set_option_nb(options, n, ChaosHow.REVEAL, -1, -1, chaos)
     return n + 1
 
 

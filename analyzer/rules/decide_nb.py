@@ -18,11 +18,15 @@ from analyzer.rules.log_nb import log_decision_nb
 
 
 def call_policy(policy, kind, options, n_options, state, cards, params, rng):
-    """``policy(kind, options, n_options, state, cards, params, rng)`` (jitted code only)."""
+    """``policy(kind, options, n_options, state, cards, params, rng)`` (jitted code only).
+
+    Its overloads are inlined where it is called: a call boundary would cost an atomic
+    reference-count update per array argument, the largest single cost of a decision.
+    """
     raise NotImplementedError("call_policy is for jitted code")
 
 
-@overload(call_policy)
+@overload(call_policy, inline="always")
 def _call_jitted_policy(policy, kind, options, n_options, state, cards, params, rng):
     if isinstance(policy, types.Integer):
         return None

@@ -77,13 +77,14 @@ def exchange_options_nb(g):
 @jit
 def swap_nb(g, side, a, b):
     """Swap dreams ``a`` and ``b`` on ``side`` in place (each takes the other's position)."""
+    layout = g.layout
     for row in range(g.info[Info.N_ROWS]):
         for slot in range(SIDE_SLOTS):
             col = slot_col_nb(side, slot)
-            if g.layout[row, col] == a:
-                g.layout[row, col] = b
-            elif g.layout[row, col] == b:
-                g.layout[row, col] = a
+            if layout[row, col] == a:
+                layout[row, col] = b
+            elif layout[row, col] == b:
+                layout[row, col] = a
 
 
 @jit
