@@ -53,6 +53,15 @@ def _check_engine(engine: str) -> None:
         raise UrbionError(f"unknown engine {engine!r} (valid: {', '.join(ENGINES)})")
 
 
+def _prepare(games: int, seed: int, first_game: int, engine: str, policy: str | PolicySpec,
+             cards: str | Path | CardSet | None) -> tuple[CardSet, PolicySpec]:
+    """Check a run's arguments; the card set and the policy fitted to it."""
+    _check_counts(games, seed, first_game)
+    _check_engine(engine)
+    card_set = load_cards(cards)
+    return card_set, _policy(policy).for_cards(card_set)
+
+
 def results_frame(results: np.ndarray, attrs: dict) -> pd.DataFrame:
     """One row per game from structured results, with readable outcome and reason."""
     df = pd.DataFrame(results)
@@ -101,10 +110,7 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     UrbionError
         Bad input: unknown policy or engine, bad counts, unreadable card set, unwritable out.
     """
-    _check_counts(games, seed, first_game)
-    _check_engine(engine)
-    card_set = load_cards(cards)
-    spec = _policy(policy).for_cards(card_set)
+    card_set, spec = _prepare(games, seed, first_game, engine, policy, cards)
     if out is not None:
         check_writable(out)
     start = time.perf_counter()
@@ -148,10 +154,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     list of dict
         One ``urbion-trace/1`` trace per game (../shared/TRACE.md).
     """
-    _check_counts(games, seed, game)
-    _check_engine(engine)
-    card_set = load_cards(cards)
-    spec = _policy(policy).for_cards(card_set)
+    card_set, spec = _prepare(games, seed, game, engine, policy, cards)
     if out is not None:
         check_trace_path(out)
     if engine == "fast":

@@ -222,9 +222,7 @@ def phase1_nb(options, n_options, layout, hand, info, cards, params):
     """Best Phase I option."""
     n_rows = info[Info.N_ROWS]
     facts = row_facts_nb(layout, cards, n_rows)
-    n_bal = 0
-    for r in range(n_rows):
-        n_bal += facts[r, 3]
+    n_bal = facts[:, 3].sum()
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     keep = np.zeros(HAND_SIZE, dtype=np.float64)
     scores = np.empty(n_options, dtype=np.float64)
@@ -287,9 +285,7 @@ def chaos_nb(options, n_options, layout, info, cards, params):
     """Best way to take a Chaos: the cheapest of placing, clearing and revealing."""
     n_rows = info[Info.N_ROWS]
     facts = row_facts_nb(layout, cards, n_rows)
-    n_bal = 0
-    for r in range(n_rows):
-        n_bal += facts[r, 3]
+    n_bal = facts[:, 3].sum()
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     best = 0
     best_cost = 1e18
