@@ -18,7 +18,8 @@ seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0
                            show_default=True,
                            help="Batch seed; game g of seed S is always the same game.")
 policy_option = click.option("--policy", default="greedy", show_default=True,
-                             help=f"Policy: {', '.join(BUILTIN_POLICIES)}.")
+                             help=f"Policy: {', '.join(BUILTIN_POLICIES)}, or "
+                                  "FILE.py:FUNCTION / MODULE:FUNCTION.")
 cards_option = click.option("--cards", type=click.Path(dir_okay=False), default=None,
                             help="Card-set TOML file (default: the R14 set).")
 
@@ -76,6 +77,14 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, engi
 def show(seed: int, game: int, policy: str, cards: str | None) -> None:
     """Print one game turn by turn."""
     click.echo(analyzer.show(seed=seed, game=game, policy=policy, cards=cards))
+
+
+@cli.command()
+def policies() -> None:
+    """List the built-in policies."""
+    for spec in BUILTIN_POLICIES.values():
+        click.echo(f"{spec.name:10s} {spec.description}")
+    click.echo(f"{'FILE.py:FN':10s} your own jitted policy (docs/policies.md)")
 
 
 def main(argv: list[str] | None = None) -> None:

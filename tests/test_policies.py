@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numba
 import numpy as np
 import pytest
@@ -9,7 +11,7 @@ import pytest
 import analyzer
 from analyzer.core.codes import Decision
 from analyzer.errors import PolicyError
-from analyzer.policies.registry import BUILTIN_POLICIES, PolicySpec
+from analyzer.policies.registry import BUILTIN_POLICIES, PolicySpec, resolve_policy
 
 
 @numba.njit
@@ -41,3 +43,46 @@ def test_greedy_beats_random_by_far():
     assert rand["won"].sum() == 0
     assert greedy["won"].mean() > 0.03
     assert greedy["pacified"].mean() > rand["pacified"].mean() + 5
+
+
+EXAMPLE = str(Path(__file__).resolve().parents[1] / "docs" / "examples" / "cautious.py")
+
+
+def test_the_documented_example_policy_runs_through_api_and_both_engines():
+    name = f"{EXAMPLE}:choose"
+    fast = analyzer.simulate(games=40, seed=2, policy=name)
+    ref = analyzer.simulate(games=40, seed=2, policy=name, engine="reference")
+    assert fast.equals(ref)
+    assert fast.attrs["policy"] == name
+    # it reveals every Chaos drawn in Phase II and never clears a city
+    assert fast["chaos_revealed"].sum() > 0 and fast["chaos_cleared"].sum() == 0
+
+
+def test_the_documented_example_policy_runs_through_the_cli(capsys):
+    import cli
+
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["simulate", "--games", "50", "--policy", f"{EXAMPLE}:choose"])
+    out = capsys.readouterr().out
+    assert stop.value.code == 0 and "games      50" in out
+
+
+@pytest.mark.parametrize("name, message", [
+    ("no/such/file.py:choose", "does not exist"),
+    (f"{EXAMPLE}:nope", "has no function 'nope'"),
+    ("analyzer.policies.greedy_nb:greedy_params", "must be compiled with @numba.njit"),
+    ("no_such_module_x:choose", "cannot import"),
+])
+def test_bad_user_policies_are_named_in_one_line(name, message):
+    with pytest.raises(PolicyError, match=message):
+        resolve_policy(name)
+
+
+def test_policies_command_lists_the_builtins(capsys):
+    import cli
+
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["policies"])
+    out = capsys.readouterr().out
+    assert stop.value.code == 0
+    assert all(name in out for name in BUILTIN_POLICIES)

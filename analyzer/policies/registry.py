@@ -54,9 +54,12 @@ BUILTIN_POLICIES = _builtins()
 
 
 def resolve_policy(name: str) -> PolicySpec:
-    """The policy called ``name``; PolicyError lists the valid names otherwise."""
-    try:
+    """A built-in policy by name, or a user's ``FILE.py:FUNCTION`` / ``MODULE:FUNCTION``."""
+    if name in BUILTIN_POLICIES:
         return BUILTIN_POLICIES[name]
-    except KeyError:
-        valid = ", ".join(sorted(BUILTIN_POLICIES))
-        raise PolicyError(f"unknown policy {name!r} (valid: {valid})") from None
+    if ":" in name:
+        from analyzer.policies.loader import load_user_policy
+
+        return load_user_policy(name)
+    valid = ", ".join(sorted(BUILTIN_POLICIES))
+    raise PolicyError(f"unknown policy {name!r} (valid: {valid}, or FILE.py:FUNCTION)")
