@@ -15,28 +15,33 @@ def end_game_nb(g, outcome, reason):
 
 
 @jit
+def take_top_nb(deck, info, top_field, count_field):
+    """Take the top card of a deck kept as ``deck[info[top_field]:][:info[count_field]]``.
+
+    Returns -1 when the deck is empty.
+    """
+    n = info[count_field]
+    if n == 0:
+        return EMPTY
+    top = info[top_field]
+    info[top_field] = top + 1
+    info[count_field] = n - 1
+    return deck[top]
+
+
+@jit
 def draw_dream_nb(g):
     """Top Dream card, or -1 and a loss when the deck is empty (R13.2, R06.3)."""
-    n = g.info[Info.DECK_N]
-    if n == 0:
+    card = take_top_nb(g.deck, g.info, Info.DECK_TOP, Info.DECK_N)
+    if card == EMPTY:
         end_game_nb(g, Outcome.LOSS, Reason.DECK_EMPTY)
-        return EMPTY
-    top = g.info[Info.DECK_TOP]
-    g.info[Info.DECK_TOP] = top + 1
-    g.info[Info.DECK_N] = n - 1
-    return g.deck[top]
+    return card
 
 
 @jit
 def draw_city_nb(g):
     """Top City card, or -1 when the City deck is empty (not a loss)."""
-    n = g.info[Info.CITY_DECK_N]
-    if n == 0:
-        return EMPTY
-    top = g.info[Info.CITY_TOP]
-    g.info[Info.CITY_TOP] = top + 1
-    g.info[Info.CITY_DECK_N] = n - 1
-    return g.city_deck[top]
+    return take_top_nb(g.city_deck, g.info, Info.CITY_TOP, Info.CITY_DECK_N)
 
 
 @jit
