@@ -8,10 +8,11 @@ import click
 
 import analyzer
 from analyzer.analysis.summary import format_summary
-from analyzer.errors import UrbionError
+from analyzer.errors import RunStopped, UrbionError
 from analyzer.policies.registry import BUILTIN_POLICIES
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
 
 MAX_SEED = 2**63 - 1
 seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0,
@@ -40,13 +41,32 @@ def cli() -> None:
               show_default=True)
 @cards_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Write one row per game to this .parquet file.")
+              help="Write one row per game to this .parquet file (with --summary-only: the "
+                   "summary to a .json file). Finished chunks are kept in OUT.partial/.")
+@click.option("--resume", is_flag=True,
+              help="Continue the interrupted run saved beside --out (same configuration).")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+              help="Run on a Dask cluster, or on a local one of N processes.")
+@click.option("--summary-only", is_flag=True,
+              help="Keep running totals only: bounded memory for any number of games.")
+@click.option("--chunk", type=click.IntRange(min=1), default=None,
+              help="Games per chunk: the unit of work, checkpoints and progress "
+                   "[default: 20000].")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(games: int, seed: int, policy: str, workers: int | None, engine: str,
-             cards: str | None, out: str | None) -> None:
+             cards: str | None, out: str | None, resume: bool, scheduler: str | None,
+             summary_only: bool, chunk: int | None, quiet: bool) -> None:
     """Play a batch of solo base games and print the summary."""
-    df = analyzer.simulate(games=games, seed=seed, policy=policy, workers=workers,
-                           engine=engine, cards=cards, out=out)
-    click.echo(format_summary(analyzer.summarize(df), df.attrs, df.attrs.get("seconds")))
+    options = dict(games=games, seed=seed, policy=policy, workers=workers, engine=engine,
+                   cards=cards, out=out, resume=resume, scheduler=scheduler,
+                   progress=not quiet, chunk=chunk)
+    if summary_only:
+        summary = analyzer.simulate_summary(**options)
+        attrs = summary["config"]
+    else:
+        df = analyzer.simulate(**options)
+        summary, attrs = analyzer.summarize(df), df.attrs
+    click.echo(format_summary(summary, attrs, attrs.get("seconds")))
     if out:
         click.echo(f"results    {out}")
 
@@ -97,12 +117,15 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as err:
         click.echo(f"urbion: error: {err.format_message()}", err=True)
         sys.exit(EXIT_USAGE)
+    except RunStopped as err:
+        click.echo(f"urbion: {err}", err=True)
+        sys.exit(EXIT_INTERRUPTED if err.interrupted else EXIT_USAGE)
     except UrbionError as err:
         click.echo(f"urbion: error: {err}", err=True)
         sys.exit(EXIT_USAGE)
     except click.Abort:
         click.echo("urbion: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     sys.exit(code if isinstance(code, int) else 0)
 
 

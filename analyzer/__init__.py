@@ -5,6 +5,6 @@
 """
 
 from analyzer.analysis.summary import summarize
-from analyzer.api import load_cards, show, simulate, trace
+from analyzer.api import load_cards, show, simulate, simulate_summary, trace
 
-__all__ = ["load_cards", "show", "simulate", "summarize", "trace"]
+__all__ = ["load_cards", "show", "simulate", "simulate_summary", "summarize", "trace"]

@@ -8,20 +8,29 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.results_io import check_writable, write_results
-from analyzer.analysis.summary import summarize
+from analyzer.analysis.results_io import (
+    check_summary_writable,
+    check_writable,
+    write_results,
+    write_summary,
+)
+from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.core.codes import REASON_NAMES, Outcome
 from analyzer.errors import UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
-from analyzer.runner.config import ENGINES, run_config
-from analyzer.runner.local import compile_kernels, run_fast
+from analyzer.runner.checkpoint import Checkpoint, partial_folder_remove
+from analyzer.runner.config import ENGINES
+from analyzer.runner.executors import make_executor
+from analyzer.runner.local import compile_kernels
+from analyzer.runner.plan import DEFAULT_CHUNK, RunPlan
 from analyzer.runner.reference_runner import run_reference
-from analyzer.runner.results import from_traces
+from analyzer.runner.run import execute
 from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_traces
 
-__all__ = ["load_cards", "simulate", "summarize", "trace", "show", "results_frame"]
+__all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "trace", "show",
+           "results_frame"]
 
 
 def load_cards(cards: str | Path | CardSet | None) -> CardSet:
@@ -75,7 +84,8 @@ def results_frame(results: np.ndarray, attrs: dict) -> pd.DataFrame:
 def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "greedy",
              workers: int | None = None, engine: str = "fast",
              cards: str | Path | CardSet | None = None, out: str | Path | None = None,
-             first_game: int = 0) -> pd.DataFrame:
+             first_game: int = 0, resume: bool = False, scheduler: str | None = None,
+             progress: bool = False, chunk: int | None = None) -> pd.DataFrame:
     """Play a seeded batch of solo base games.
 
     Parameters
@@ -83,50 +93,110 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     games : int
         Number of games, at least 1.
     seed : int
-        Batch seed (0 to 2**63-1). Game g of seed S is the same game whatever ``workers``
-        and ``engine``, alone or in a batch.
+        Batch seed (0 to 2**63-1). Game g of seed S is the same game whatever ``workers``,
+        ``engine``, ``chunk`` and ``scheduler``, alone or in a batch.
     policy : str or PolicySpec
-        A built-in policy's name (``random``, ``greedy``) or a ready PolicySpec.
+        A built-in policy's name (``random``, ``greedy``), ``FILE.py:FUNCTION`` /
+        ``MODULE:FUNCTION``, or a ready PolicySpec.
     workers : int, optional
-        Threads for the fast engine (default: all cores).
+        Threads for a local run (default: all cores).
     engine : {"fast", "reference"}
         The numba engine, or the plain-Python reference engine (slow).
     cards : path or CardSet, optional
         Card-set TOML file; default the R14 set.
     out : path, optional
-        Parquet file for the results (checked before the run, written atomically).
+        Parquet file for the results (checked before the run, written atomically). Finished
+        chunks are kept in ``OUT.partial/`` until it is written (docs/scaling.md).
     first_game : int
         Number of the first game, to play a slice of a batch.
+    resume : bool
+        Continue the interrupted run saved in ``OUT.partial/`` (same configuration only).
+    scheduler : str, optional
+        ``tcp://HOST:PORT`` of a Dask scheduler, or ``local:N`` for a local cluster of N
+        processes; default: threads of this process.
+    progress : bool
+        Draw a progress bar on stderr.
+    chunk : int, optional
+        Games per chunk (the unit of work, of checkpoints and of progress).
 
     Returns
     -------
     pandas.DataFrame
         One row per game: game, won, reason, turns, pacified, deck_left, chaos_placed,
         chaos_cleared, chaos_revealed, censuses, exchanges. ``attrs`` holds the run's
-        configuration, ``seconds`` (the games) and ``compile_seconds``.
+        configuration, ``seconds`` (the games), ``compile_seconds`` and ``games_resumed``.
 
     Raises
     ------
     UrbionError
-        Bad input: unknown policy or engine, bad counts, unreadable card set, unwritable out.
+        Bad input: unknown policy or engine, bad counts, unreadable card set, unwritable out,
+        a resume that does not match; RunStopped when interrupted.
     """
-    card_set, spec = _prepare(games, seed, first_game, engine, policy, cards)
     if out is not None:
         check_writable(out)
-    start = time.perf_counter()
-    warm_up(engine, card_set, spec, seed, first_game)
-    compiled = time.perf_counter()
-    if engine == "fast":
-        results = run_fast(card_set, spec, seed, games, first_game, workers)
-    else:
-        results = from_traces(run_reference(card_set, spec, seed, games, first_game))
-    attrs = run_config(card_set, spec.name, seed, games, engine, first_game)
-    attrs["compile_seconds"] = compiled - start
-    attrs["seconds"] = time.perf_counter() - compiled
+    results, attrs = _run(games, seed, policy, workers, engine, cards, out, first_game,
+                          resume, scheduler, progress, chunk, summary_only=False)
     df = results_frame(results, attrs)
     if out is not None:
         write_results(df, out)
+        partial_folder_remove(out)
     return df
+
+
+def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "greedy",
+                     workers: int | None = None, engine: str = "fast",
+                     cards: str | Path | CardSet | None = None,
+                     out: str | Path | None = None, first_game: int = 0,
+                     resume: bool = False, scheduler: str | None = None,
+                     progress: bool = False, chunk: int | None = None) -> dict:
+    """Play a batch like :func:`simulate` but keep only running totals (``--summary-only``).
+
+    Memory stays bounded whatever ``games`` is. Parameters as for :func:`simulate`, except
+    ``out``: a JSON file (``.json``) for the summary, the tally and the configuration.
+
+    Returns
+    -------
+    dict
+        The figures of :func:`summarize` (equal to summarizing the full rows), plus
+        ``config`` (the run's configuration, ``seconds`` and ``compile_seconds``).
+    """
+    if out is not None:
+        check_summary_writable(out)
+    tally, attrs = _run(games, seed, policy, workers, engine, cards, out, first_game,
+                        resume, scheduler, progress, chunk, summary_only=True)
+    summary = summarize_tally(tally)
+    if out is not None:
+        write_summary(summary, tally, attrs, out)
+        partial_folder_remove(out)
+    return {**summary, "config": attrs}
+
+
+def _run(games, seed, policy, workers, engine, cards, out, first_game, resume, scheduler,
+         progress, chunk, summary_only) -> tuple[np.ndarray, dict]:
+    """Check the arguments, then play every chunk not saved yet; (payload, attrs)."""
+    card_set, spec = _prepare(games, seed, first_game, engine, policy, cards)
+    if resume and out is None:
+        raise UrbionError("--resume needs --out: finished chunks are kept beside the output")
+    if chunk is not None and chunk < 1:
+        raise UrbionError(f"chunk must be at least 1 game, not {chunk}")
+    plan = RunPlan(card_set, spec.name, seed, games, first_game, engine,
+                   chunk or DEFAULT_CHUNK, spec)
+    executor = make_executor(scheduler, workers)
+    try:
+        checkpoint = (Checkpoint.start(out, plan.identity(summary_only), resume)
+                      if out is not None else None)
+        start = time.perf_counter()
+        if scheduler is None:
+            warm_up(engine, card_set, spec, seed, first_game)
+        compiled = time.perf_counter()
+        payload, resumed = execute(plan, executor, summary_only, checkpoint, progress)
+    finally:
+        executor.close()
+    attrs = plan.config()
+    attrs["compile_seconds"] = compiled - start
+    attrs["seconds"] = time.perf_counter() - compiled
+    attrs["games_resumed"] = resumed
+    return payload, attrs
 
 
 def warm_up(engine: str, card_set: CardSet, spec: PolicySpec, seed: int, game: int) -> None:

@@ -13,3 +13,16 @@ class PolicyError(UrbionError):
 
 class ResultsFileError(UrbionError):
     """A results file that cannot be read or written."""
+
+
+class RunStopped(UrbionError):
+    """A run that stopped before its end (Ctrl-C, a lost cluster); says how to resume."""
+
+    def __init__(self, message: str, interrupted: bool) -> None:
+        super().__init__(message)
+        #: stopped by the user (Ctrl-C): the CLI exits with 130, as shells expect
+        self.interrupted = interrupted
+
+
+class ClusterError(UrbionError):
+    """A Dask cluster that cannot be reached or lost the run's tasks."""

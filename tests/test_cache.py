@@ -37,3 +37,18 @@ def test_the_source_hash_covers_every_kernel_file(tmp_path, monkeypatch):
     helper = copy / "rules" / "chaos_nb.py"
     helper.write_text(helper.read_text().replace("REVEAL_COUNT = 4", "REVEAL_COUNT = 1"))
     assert jit.source_hash() != before
+
+
+def test_the_source_hash_ignores_python_only_runner_modules(tmp_path, monkeypatch):
+    import shutil
+
+    copy = tmp_path / "analyzer"
+    shutil.copytree(jit._PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(jit, "_PACKAGE", copy)
+    before = jit.source_hash()
+    plan = copy / "runner" / "plan.py"
+    plan.write_text(plan.read_text() + "\n# a comment\n")
+    assert jit.source_hash() == before
+    batch = copy / "runner" / "batch_nb.py"
+    batch.write_text(batch.read_text() + "\n# a comment\n")
+    assert jit.source_hash() != before

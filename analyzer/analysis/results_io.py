@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyzer import atomic
 from analyzer.errors import ResultsFileError
+from analyzer.runner.tally import LAYOUT, part
 
 METADATA_KEY = b"urbion"
 
@@ -28,6 +30,27 @@ def write_results(df: pd.DataFrame, path: str | Path) -> None:
     meta[METADATA_KEY] = json.dumps(df.attrs, sort_keys=True).encode()
     table = table.replace_schema_metadata(meta)
     atomic.write_atomically(path, lambda tmp: pq.write_table(table, tmp))
+
+
+SUMMARY_FORMAT = "urbion-summary/1"
+
+
+def check_summary_writable(path: str | Path) -> Path:
+    """Fail early when the summary file (``--summary-only --out``) cannot be written."""
+    return atomic.check_writable(path, (".json",))
+
+
+def write_summary(summary: dict, tally: np.ndarray, config: dict, path: str | Path) -> None:
+    """Write a summary-only run: its figures, its tally (by part) and its configuration."""
+    path = check_summary_writable(path)
+    document = {
+        "format": SUMMARY_FORMAT,
+        "config": config,
+        "summary": summary,
+        "tally": {name: part(tally, name).tolist() for name in LAYOUT},
+    }
+    text = json.dumps(document, indent=1, allow_nan=True) + "\n"
+    atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text))
 
 
 def read_results(path: str | Path) -> pd.DataFrame:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from analyzer.analysis.stats import wilson_interval
+from analyzer.core.codes import REASON_NAMES
+from analyzer.runner.tally import SUMMED, histogram_median, part
 
 
 def summarize(df: pd.DataFrame) -> dict:
@@ -26,6 +29,27 @@ def summarize(df: pd.DataFrame) -> dict:
     }
 
 
+def summarize_tally(tally: np.ndarray) -> dict:
+    """The same figures as :func:`summarize`, from a run's tally (``--summary-only``)."""
+    games = int(part(tally, "games")[0])
+    wins = int(part(tally, "wins")[0])
+    sums = dict(zip(SUMMED, part(tally, "sums").tolist(), strict=True))
+    low, high = wilson_interval(wins, games)
+    nan = float("nan")
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games if games else nan,
+        "ci_low": low,
+        "ci_high": high,
+        "mean_turns": sums["turns"] / games if games else nan,
+        "median_turns": histogram_median(part(tally, "turns_hist")),
+        "mean_pacified": sums["pacified"] / games if games else nan,
+        "loss_reasons": {REASON_NAMES[k]: int(v)
+                         for k, v in enumerate(part(tally, "loss_reasons")) if v > 0},
+    }
+
+
 def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> str:
     """Plain-text summary for the terminal."""
     lines = [
@@ -39,10 +63,15 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         f"turns      mean {summary['mean_turns']:.1f}, median {summary['median_turns']:.0f}",
         f"pacified   mean {summary['mean_pacified']:.2f} City cards",
     ]
-    reasons = ", ".join(f"{k} {v}" for k, v in summary["loss_reasons"].items()) or "none"
+    ranked = sorted(summary["loss_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
+    reasons = ", ".join(f"{k} {v}" for k, v in ranked) or "none"
     lines.append(f"losses     {reasons}")
     if seconds:
         compiled = attrs.get("compile_seconds") or 0.0
-        lines.append(f"speed      {summary['games'] / seconds:,.0f} games/s ({seconds:.2f} s, "
+        played = summary["games"] - int(attrs.get("games_resumed") or 0)
+        lines.append(f"speed      {played / seconds:,.0f} games/s ({seconds:.2f} s, "
                      f"plus {compiled:.1f} s to compile or load the engine)")
+        if played < summary["games"]:
+            lines.append(f"resumed    {summary['games'] - played} games were saved by the "
+                         "interrupted run")
     return "\n".join(lines)

@@ -26,8 +26,10 @@ from numba.core import caching
 
 JIT_OPTIONS = {"nogil": True, "cache": False}
 _PACKAGE = Path(__file__).resolve().parents[1]
-#: The folders whose code is compiled into the kernels.
-KERNEL_FOLDERS = ("core", "rules", "policies", "runner")
+#: The code compiled into the kernels: every file of core/, and the ``*_nb.py`` modules of
+#: the package (runner modules such as plan.py change without invalidating the cache).
+KERNEL_FOLDERS = ("core",)
+KERNEL_PATTERN = "*_nb.py"
 #: Older source-hash folders kept beside the current one.
 KEEP_OLD_CACHES = 3
 
@@ -35,7 +37,8 @@ KEEP_OLD_CACHES = 3
 def source_hash() -> str:
     """SHA-256 (first 16 hex digits) of every Python source file compiled into kernels."""
     digest = hashlib.sha256()
-    files = (p for folder in KERNEL_FOLDERS for p in (_PACKAGE / folder).rglob("*.py"))
+    files = {p for folder in KERNEL_FOLDERS for p in (_PACKAGE / folder).rglob("*.py")}
+    files |= set(_PACKAGE.rglob(KERNEL_PATTERN))
     for path in sorted(files):
         digest.update(path.relative_to(_PACKAGE).as_posix().encode())
         digest.update(path.read_bytes())

@@ -1,0 +1,109 @@
+"""Finished chunks kept on disk beside a run's output, so an interrupted run can resume.
+
+A run writing ``results.parquet`` keeps its finished chunks in ``results.parquet.partial/``:
+``run.json`` (what the results depend on) and one ``chunk-NNNNNN.npy`` per chunk, each
+written to a temporary file and renamed, so a kill at any moment leaves whole chunks only.
+The folder is removed once the output is written.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from analyzer.atomic import write_atomically
+from analyzer.errors import UrbionError
+from analyzer.runner.results import RESULT_DTYPE
+from analyzer.runner.tally import LAYOUT, TALLY_SIZE
+
+RUN_FILE = "run.json"
+
+
+def partial_folder(out: str | Path) -> Path:
+    """The folder that holds the finished chunks of a run writing ``out``."""
+    out = Path(out)
+    return out.with_name(out.name + ".partial")
+
+
+class Checkpoint:
+    """The finished chunks of one run, on disk."""
+
+    def __init__(self, folder: Path, identity: dict) -> None:
+        self.folder = folder
+        self.identity = identity
+
+    @classmethod
+    def start(cls, out: str | Path, identity: dict, resume: bool) -> Checkpoint:
+        """Open the checkpoint of a run writing ``out``: a new one, or the saved one to resume.
+
+        Raises UrbionError when resuming with nothing saved or a different configuration,
+        and when a new run would overwrite an interrupted one.
+        """
+        folder = partial_folder(out)
+        if resume:
+            cls._check_saved(folder, identity)
+            for stale in folder.glob(".*.tmp"):  # a write cut off by the interruption
+                stale.unlink()
+            return cls(folder, identity)
+        if folder.exists():
+            raise UrbionError(f"{folder} holds an interrupted run: add --resume to continue "
+                              "it, or delete the folder")
+        try:
+            folder.mkdir()
+        except OSError as err:
+            raise UrbionError(f"cannot create {folder}: {err.strerror or err}") from None
+        text = json.dumps(identity, sort_keys=True, indent=1)
+        write_atomically(folder / RUN_FILE, lambda tmp: Path(tmp).write_text(text))
+        return cls(folder, identity)
+
+    @staticmethod
+    def _check_saved(folder: Path, identity: dict) -> None:
+        if not folder.is_dir():
+            raise UrbionError(f"nothing to resume: {folder} does not exist")
+        try:
+            saved = json.loads((folder / RUN_FILE).read_text())
+        except (OSError, ValueError) as err:
+            raise UrbionError(f"cannot resume from {folder}: unreadable {RUN_FILE} "
+                              f"({err})") from None
+        differ = sorted(k for k in set(saved) | set(identity) if saved.get(k) != identity.get(k))
+        if differ:
+            what = "; ".join(f"{k} {saved.get(k)!r} there, {identity.get(k)!r} here"
+                             for k in differ)
+            raise UrbionError(f"cannot resume from {folder}: it was made with a different "
+                              f"configuration ({what})")
+
+    def _path(self, index: int) -> Path:
+        return self.folder / f"chunk-{index:06d}.npy"
+
+    def save(self, index: int, payload: np.ndarray) -> None:
+        """Keep chunk ``index``'s payload (per-game results or a tally)."""
+        def write(tmp: str) -> None:
+            with open(tmp, "wb") as f:
+                np.save(f, payload, allow_pickle=False)
+
+        write_atomically(self._path(index), write)
+
+    def load(self, index: int, games: int) -> np.ndarray | None:
+        """Chunk ``index``'s saved payload, or None when it is missing or not whole."""
+        path = self._path(index)
+        if not path.exists():
+            return None
+        try:
+            payload = np.load(path, allow_pickle=False)
+        except (OSError, ValueError):
+            return None
+        if self.identity["summary_only"]:
+            whole = (payload.shape == (TALLY_SIZE,) and payload.dtype == np.int64
+                     and int(payload[LAYOUT["games"]][0]) == games)
+        else:
+            whole = payload.dtype == RESULT_DTYPE and payload.shape == (games,)
+        return payload if whole else None
+
+
+
+def partial_folder_remove(out: str | Path) -> None:
+    """Delete the finished chunks of the run writing ``out``, once ``out`` is written."""
+    shutil.rmtree(partial_folder(out), ignore_errors=True)

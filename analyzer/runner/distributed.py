@@ -1,0 +1,80 @@
+"""Chunks on a Dask distributed cluster: an existing one, or a local one of N processes.
+
+Each chunk is one task; numba compiles (or loads from the disk cache) once per worker
+process, on its first chunk. Dask reschedules the chunks of a worker that dies, and a
+chunk's results depend only on (seed, game), so a lost worker changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator
+
+import numpy as np
+from distributed import Client, KilledWorker, LocalCluster, as_completed
+
+from analyzer.errors import ClusterError, UrbionError
+from analyzer.runner.chunks import chunk_payload
+from analyzer.runner.plan import RunPlan
+
+CONNECT_TIMEOUT = "20s"
+
+
+def parse_scheduler(scheduler: str) -> tuple[str, int | str]:
+    """``("local", N)`` for ``local:N``, else ``("address", scheduler)``."""
+    if scheduler.startswith("local:"):
+        count = scheduler.removeprefix("local:")
+        if not count.isdigit() or int(count) < 1:
+            raise UrbionError(f"scheduler {scheduler!r}: expected local:N with N >= 1")
+        return "local", int(count)
+    if "://" not in scheduler:
+        raise UrbionError(f"scheduler {scheduler!r}: expected tcp://HOST:PORT or local:N")
+    return "address", scheduler
+
+
+class DaskExecutor:
+    """Chunks as tasks on a Dask cluster, yielded as they finish."""
+
+    def __init__(self, scheduler: str) -> None:
+        kind, value = parse_scheduler(scheduler)
+        self.cluster = None
+        try:
+            if kind == "local":
+                self.cluster = LocalCluster(n_workers=value, threads_per_worker=1,
+                                            processes=True, dashboard_address=None,
+                                            silence_logs=logging.ERROR)
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(value, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, RuntimeError) as err:
+            self.close()
+            raise ClusterError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
+
+    def imap(self, plan: RunPlan, indices: list[int],
+             summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
+        run = uuid.uuid4().hex[:12]
+        futures = {
+            self.client.submit(chunk_payload, plan, index, summary_only,
+                               key=f"urbion-chunk-{run}-{index}", pure=False): index
+            for index in indices
+        }
+        try:
+            for future in as_completed(futures):
+                index = futures.pop(future)
+                try:
+                    payload = future.result()
+                except (KilledWorker, OSError, TimeoutError) as err:
+                    raise ClusterError(f"the cluster lost chunk {index}: {err}") from None
+                future.release()
+                yield index, payload
+        finally:
+            for future in futures:
+                future.cancel()
+
+    def close(self) -> None:
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close()
+        if self.cluster is not None:
+            self.cluster.close()

@@ -1,0 +1,88 @@
+"""A whole run: the chunks not yet saved, played by an executor, kept, counted, shown."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.errors import ClusterError, RunStopped
+from analyzer.runner.checkpoint import Checkpoint
+from analyzer.runner.executors import Executor
+from analyzer.runner.plan import RunPlan
+from analyzer.runner.progress import progress_bar
+from analyzer.runner.results import RESULT_DTYPE
+from analyzer.runner.tally import empty_tally
+
+
+class _Collector:
+    """Chunk payloads gathered in game order, or folded into one tally as they come."""
+
+    def __init__(self, summary_only: bool) -> None:
+        self.summary_only = summary_only
+        self.tally = empty_tally()
+        self.parts: dict[int, np.ndarray] = {}
+
+    def add(self, index: int, payload: np.ndarray) -> None:
+        if self.summary_only:
+            self.tally += payload  # nothing per game is kept: memory stays bounded
+        else:
+            self.parts[index] = payload
+
+    def result(self) -> np.ndarray:
+        if self.summary_only:
+            return self.tally
+        ordered = [self.parts[k] for k in sorted(self.parts)]
+        return np.concatenate(ordered) if ordered else np.empty(0, dtype=RESULT_DTYPE)
+
+
+def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
+            checkpoint: Checkpoint | None = None,
+            progress: bool = False) -> tuple[np.ndarray, int]:
+    """Play every chunk of ``plan`` not already in ``checkpoint``.
+
+    Returns
+    -------
+    payload : numpy.ndarray
+        The per-game results (RESULT_DTYPE, game order), or with ``summary_only`` the run's
+        tally (int64, shape (TALLY_SIZE,)).
+    resumed : int
+        Games taken from the checkpoint rather than played.
+
+    Raises
+    ------
+    RunStopped
+        On Ctrl-C or a failure of the cluster; the chunks finished so far stay saved.
+    """
+    collector = _Collector(summary_only)
+    todo, saved_games = [], 0
+    for index in range(plan.n_chunks):
+        payload = checkpoint.load(index, plan.chunk_games(index)[1]) if checkpoint else None
+        if payload is None:
+            todo.append(index)
+        else:
+            collector.add(index, payload)
+            saved_games += plan.chunk_games(index)[1]
+    done = saved_games
+    bar = progress_bar(plan.games, progress)
+    bar.update(saved_games)
+    try:
+        for index, payload in executor.imap(plan, todo, summary_only):
+            if checkpoint:
+                checkpoint.save(index, payload)
+            collector.add(index, payload)
+            done += plan.chunk_games(index)[1]
+            bar.update(plan.chunk_games(index)[1])
+    except KeyboardInterrupt:
+        raise RunStopped(_stopped("interrupted", done, plan, checkpoint), True) from None
+    except ClusterError as err:
+        raise RunStopped(_stopped(str(err), done, plan, checkpoint), False) from None
+    finally:
+        bar.close()
+    return collector.result(), saved_games
+
+
+def _stopped(why: str, done: int, plan: RunPlan, checkpoint: Checkpoint | None) -> str:
+    if checkpoint is None:
+        return f"{why} after {done:,} of {plan.games:,} games; nothing was saved (with --out " \
+               "finished chunks are kept and --resume continues)"
+    return (f"{why}: {done:,} of {plan.games:,} games saved in {checkpoint.folder}; run the "
+            "same command with --resume to continue")

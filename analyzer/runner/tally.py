@@ -1,0 +1,73 @@
+"""Running totals of a batch, for runs that keep no per-game rows (``--summary-only``).
+
+A tally is one int64 vector: counts, sums and histograms that add up chunk by chunk, so a
+run of any length needs memory for one chunk only, and the summary figures (win rate, mean
+and exact median turns, loss reasons) come out the same as from the full rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.core.codes import REASON_NAMES, Outcome
+
+#: Summed per-game columns of the results (RESULT_DTYPE).
+SUMMED = ("turns", "pacified", "deck_left", "chaos_placed", "chaos_cleared",
+          "chaos_revealed", "censuses", "exchanges")
+#: Histogram bins; larger values count in the last bin (no base game comes near).
+TURN_BINS = 512
+PACIFIED_BINS = 64
+
+
+def _layout() -> dict[str, slice]:
+    sizes = {"games": 1, "wins": 1, "loss_reasons": len(REASON_NAMES),
+             "sums": len(SUMMED), "turns_hist": TURN_BINS, "pacified_hist": PACIFIED_BINS}
+    out, start = {}, 0
+    for name, size in sizes.items():
+        out[name] = slice(start, start + size)
+        start += size
+    return out
+
+
+LAYOUT = _layout()
+TALLY_SIZE = max(s.stop for s in LAYOUT.values())
+
+
+def empty_tally() -> np.ndarray:
+    """A tally of no games: int64, shape (TALLY_SIZE,)."""
+    return np.zeros(TALLY_SIZE, dtype=np.int64)
+
+
+def tally_results(results: np.ndarray) -> np.ndarray:
+    """The tally of structured per-game results (RESULT_DTYPE)."""
+    tally = empty_tally()
+    won = results["outcome"] == Outcome.WIN
+    tally[LAYOUT["games"]] = len(results)
+    tally[LAYOUT["wins"]] = int(won.sum())
+    tally[LAYOUT["loss_reasons"]] = np.bincount(results["reason"][~won].astype(np.int64),
+                                                minlength=len(REASON_NAMES))
+    tally[LAYOUT["sums"]] = [int(results[name].astype(np.int64).sum()) for name in SUMMED]
+    tally[LAYOUT["turns_hist"]] = _histogram(results["turns"], TURN_BINS)
+    tally[LAYOUT["pacified_hist"]] = _histogram(results["pacified"], PACIFIED_BINS)
+    return tally
+
+
+def _histogram(values: np.ndarray, bins: int) -> np.ndarray:
+    return np.bincount(np.clip(values.astype(np.int64), 0, bins - 1), minlength=bins)
+
+
+def part(tally: np.ndarray, name: str) -> np.ndarray:
+    """One named part of a tally (a view)."""
+    return tally[LAYOUT[name]]
+
+
+def histogram_median(hist: np.ndarray) -> float:
+    """The median of the values a histogram counts (the mean of the two middle ones when
+    the count is even, as pandas computes it); NaN for an empty histogram."""
+    n = int(hist.sum())
+    if n == 0:
+        return float("nan")
+    cumulative = np.cumsum(hist)
+    lower = int(np.searchsorted(cumulative, (n - 1) // 2 + 1))
+    upper = int(np.searchsorted(cumulative, n // 2 + 1))
+    return (lower + upper) / 2
