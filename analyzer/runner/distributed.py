@@ -42,7 +42,7 @@ class DaskExecutor:
         try:
             if kind == "local":
                 self.cluster = LocalCluster(n_workers=value, threads_per_worker=1,
-                                            processes=True, dashboard_address=None,
+                                            processes=True, dashboard_address=":0",
                                             silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
             else:

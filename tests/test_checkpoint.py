@@ -1,0 +1,167 @@
+"""Checkpoint and resume: an interrupted run continued equals an uninterrupted one."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import analyzer
+from analyzer.analysis.results_io import read_results
+from analyzer.cards import default_card_set
+from analyzer.errors import RunStopped, UrbionError
+from analyzer.runner.checkpoint import Checkpoint, partial_folder
+from analyzer.runner.executors import LocalExecutor
+from analyzer.runner.plan import RunPlan
+from analyzer.runner.run import execute
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rows(df):
+    """The per-game rows of a results DataFrame, without its configuration."""
+    return df.reset_index(drop=True).to_records(index=False)
+
+
+class StopAfter:
+    """An executor that plays ``n`` chunks, then behaves as if Ctrl-C were pressed."""
+
+    def __init__(self, n: int) -> None:
+        self.inner, self.n = LocalExecutor(1), n
+
+    def imap(self, plan, indices, summary_only):
+        for k, item in enumerate(self.inner.imap(plan, indices, summary_only)):
+            if k == self.n:
+                raise KeyboardInterrupt
+            yield item
+
+    def close(self):
+        pass
+
+
+def test_interrupted_then_resumed_equals_uninterrupted(tmp_path):
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 21, 1000, chunk=150)
+    identity = plan.identity(summary_only=False)
+    with pytest.raises(RunStopped, match="450 of 1,000 games saved.*--resume"):
+        execute(plan, StopAfter(3), checkpoint=Checkpoint.start(out, identity, False))
+    assert sorted(p.name for p in partial_folder(out).glob("chunk-*")) == [
+        "chunk-000000.npy", "chunk-000001.npy", "chunk-000002.npy"]
+    resumed = analyzer.simulate(games=1000, seed=21, policy="random", chunk=150, out=out,
+                                resume=True)
+    assert resumed.attrs["games_resumed"] == 450
+    whole = analyzer.simulate(games=1000, seed=21, policy="random")
+    assert np.array_equal(rows(resumed), rows(whole))
+    assert np.array_equal(rows(read_results(out)), rows(whole))
+    assert not partial_folder(out).exists()
+
+
+def test_a_damaged_chunk_file_is_played_again(tmp_path):
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "greedy", 4, 600, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(2),
+                checkpoint=Checkpoint.start(out, plan.identity(False), False))
+    (partial_folder(out) / "chunk-000001.npy").write_bytes(b"\x93NUMPY truncated")
+    resumed = analyzer.simulate(games=600, seed=4, chunk=200, out=out, resume=True)
+    assert resumed.attrs["games_resumed"] == 200
+    assert np.array_equal(rows(resumed), rows(analyzer.simulate(games=600, seed=4)))
+
+
+def test_summary_only_run_resumes_to_the_same_summary(tmp_path):
+    out = tmp_path / "s.json"
+    plan = RunPlan(default_card_set(), "random", 8, 900, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(2), summary_only=True,
+                checkpoint=Checkpoint.start(out, plan.identity(True), False))
+    resumed = analyzer.simulate_summary(games=900, seed=8, policy="random", chunk=200,
+                                        out=out, resume=True)
+    assert resumed["config"]["games_resumed"] == 400
+    full = analyzer.summarize(analyzer.simulate(games=900, seed=8, policy="random"))
+    for key, value in full.items():
+        assert resumed[key] == pytest.approx(value), key
+    assert json.loads(out.read_text())["summary"]["wins"] == full["wins"]
+
+
+@pytest.mark.parametrize("change, word", [({"seed": 3}, "seed"),
+                                          ({"policy": "greedy"}, "policy"),
+                                          ({"games": 700}, "games"),
+                                          ({"chunk": 100}, "chunk")])
+def test_resume_with_another_configuration_is_refused(tmp_path, change, word):
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    args = {"games": 600, "seed": 2, "policy": "random", "chunk": 200, **change}
+    with pytest.raises(UrbionError, match=f"different configuration.*{word}"):
+        analyzer.simulate(out=out, resume=True, **args)
+    assert not out.exists()
+    assert (partial_folder(out) / "chunk-000000.npy").exists()  # the saved work is kept
+
+
+def test_a_new_run_refuses_to_overwrite_an_interrupted_one(tmp_path):
+    out = tmp_path / "r.parquet"
+    partial_folder(out).mkdir()
+    with pytest.raises(UrbionError, match="interrupted run: add --resume"):
+        analyzer.simulate(games=10, out=out)
+
+
+def test_resume_needs_out_and_something_saved(tmp_path):
+    with pytest.raises(UrbionError, match="--resume needs --out"):
+        analyzer.simulate(games=10, resume=True)
+    with pytest.raises(UrbionError, match="nothing to resume"):
+        analyzer.simulate(games=10, resume=True, out=tmp_path / "r.parquet")
+
+
+def _start(args, out):
+    cmd = [sys.executable, "-c", "import cli; cli.main()", "simulate", *args,
+           "--out", str(out), "--quiet"]
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _wait_for_chunks(proc, out, n, timeout=300):
+    folder = partial_folder(out)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if len(list(folder.glob("chunk-*.npy"))) >= n:
+            return
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.01)
+    pytest.fail("the run saved no chunk in time")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+def test_a_killed_process_resumes_to_the_uninterrupted_results(tmp_path, sig):
+    out = tmp_path / "r.parquet"
+    args = ["--games", "150000", "--seed", "6", "--policy", "random", "--chunk", "5000",
+            "--workers", "1"]
+    proc = _start(args, out)
+    _wait_for_chunks(proc, out, 2)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130
+        assert len(err.strip().splitlines()) == 1 and "--resume" in err, err
+    else:
+        assert proc.returncode == -signal.SIGKILL
+    assert not out.exists()  # never a half-written output
+    saved = len(list(partial_folder(out).glob("chunk-*.npy")))
+    assert 2 <= saved < 30
+    done = subprocess.run([sys.executable, "-c", "import cli; cli.main()", "simulate", *args,
+                           "--out", str(out), "--resume", "--quiet"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    resumed = read_results(out)
+    assert resumed.attrs["games_resumed"] >= saved * 5000
+    whole = analyzer.simulate(games=150000, seed=6, policy="random")
+    assert np.array_equal(rows(resumed), rows(whole))
+    assert sorted(os.listdir(tmp_path)) == ["r.parquet"]

@@ -1,0 +1,92 @@
+"""Dask runs: the same results, row for row, as a local run; a lost worker loses nothing."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+
+import numpy as np
+import pytest
+from distributed import Client, LocalCluster
+
+import analyzer
+from analyzer.cards import default_card_set
+from analyzer.errors import UrbionError
+from analyzer.runner import distributed as dask_runner
+from analyzer.runner.distributed import DaskExecutor
+from analyzer.runner.local import run_fast
+from analyzer.runner.plan import RunPlan
+from analyzer.runner.run import execute
+
+
+def rows(df):
+    return df.reset_index(drop=True).to_records(index=False)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=":0", silence_logs=logging.CRITICAL) as local, \
+            Client(local) as client:
+        yield local, client
+
+
+def test_local_cluster_of_two_processes_equals_the_local_runner(cluster):
+    local, _ = cluster
+    on_dask = analyzer.simulate(games=6000, seed=5, scheduler=local.scheduler_address,
+                                chunk=700)
+    here = analyzer.simulate(games=6000, seed=5, workers=2)
+    assert np.array_equal(rows(on_dask), rows(here))
+    summary = analyzer.simulate_summary(games=6000, seed=5, chunk=700,
+                                        scheduler=local.scheduler_address)
+    assert summary["wins"] == int(here["won"].sum())
+
+
+def test_scheduler_local_n_starts_its_own_cluster():
+    on_dask = analyzer.simulate(games=900, seed=2, policy="random", scheduler="local:2",
+                                chunk=200)
+    assert np.array_equal(rows(on_dask), rows(analyzer.simulate(games=900, seed=2,
+                                                                policy="random")))
+
+
+class KillWorkerAfterFirstChunk:
+    """Wraps the Dask executor; SIGKILLs one worker process once the first chunk is in."""
+
+    def __init__(self, inner: DaskExecutor, pid: int) -> None:
+        self.inner, self.pid = inner, pid
+
+    def imap(self, plan, indices, summary_only):
+        for k, item in enumerate(self.inner.imap(plan, indices, summary_only)):
+            if k == 0:
+                os.kill(self.pid, signal.SIGKILL)
+            yield item
+
+    def close(self):
+        pass
+
+
+def test_a_worker_killed_during_a_run_changes_nothing(cluster):
+    local, client = cluster
+    pids = client.run(os.getpid)
+    victim = next(iter(pids.values()))
+    executor = DaskExecutor(local.scheduler_address)
+    plan = RunPlan(default_card_set(), "greedy", 13, 60_000, chunk=3000)
+    try:
+        results, _ = execute(plan, KillWorkerAfterFirstChunk(executor, victim))
+    finally:
+        executor.close()
+    with pytest.raises(ProcessLookupError):
+        os.kill(victim, 0)  # the worker really died mid-run
+    here = run_fast(plan.card_set, plan.policy_spec(), 13, 60_000)
+    assert np.array_equal(results, here)
+
+
+def test_bad_scheduler_addresses_are_one_line_errors(monkeypatch):
+    with pytest.raises(UrbionError, match="expected tcp://HOST:PORT or local:N"):
+        analyzer.simulate(games=10, scheduler="bogus")
+    with pytest.raises(UrbionError, match="local:N with N >= 1"):
+        analyzer.simulate(games=10, scheduler="local:0")
+    monkeypatch.setattr(dask_runner, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(UrbionError, match="cannot reach the Dask scheduler"):
+        analyzer.simulate(games=10, scheduler="tcp://127.0.0.1:1")

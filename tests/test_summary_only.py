@@ -1,0 +1,73 @@
+"""--summary-only: running totals give the same summary as the full per-game rows."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import analyzer
+import cli
+from analyzer.runner.tally import TURN_BINS, histogram_median
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_summary_only_equals_the_summary_of_all_rows(policy):
+    full = analyzer.summarize(analyzer.simulate(games=3001, seed=17, policy=policy))
+    totals = analyzer.simulate_summary(games=3001, seed=17, policy=policy, chunk=640)
+    assert totals["loss_reasons"] == full["loss_reasons"]
+    for key in ("games", "wins", "win_rate", "ci_low", "ci_high", "mean_turns",
+                "median_turns", "mean_pacified"):
+        assert totals[key] == pytest.approx(full[key], rel=1e-12), key
+
+
+@pytest.mark.parametrize("values", [[3], [3, 9], [1, 2, 2, 7], [5, 1, 4, 4, 0, 9, 9],
+                                    list(np.random.default_rng(1).integers(0, 60, 1001))])
+def test_histogram_median_matches_pandas(values):
+    hist = np.bincount(np.array(values), minlength=TURN_BINS)
+    assert histogram_median(hist) == pd.Series(values).median()
+
+
+def test_histogram_median_of_nothing_is_nan():
+    assert np.isnan(histogram_median(np.zeros(TURN_BINS, dtype=np.int64)))
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(list(args))
+    out, err = capsys.readouterr()
+    return stop.value.code, out, err
+
+
+def test_cli_summary_only_writes_a_json_summary(capsys, tmp_path):
+    path = tmp_path / "s.json"
+    code, out, err = run(capsys, "simulate", "--games", "500", "--seed", "3",
+                         "--summary-only", "--out", str(path), "--quiet")
+    assert code == 0, err
+    document = json.loads(path.read_text())
+    assert document["format"] == "urbion-summary/1"
+    assert document["config"]["seed"] == 3 and document["config"]["card_set"]
+    rows = analyzer.simulate(games=500, seed=3)
+    assert document["summary"]["wins"] == int(rows["won"].sum())
+    assert sum(document["tally"]["turns_hist"]) == 500
+    assert f"wins       {int(rows['won'].sum())}" in out
+
+
+def test_cli_summary_only_refuses_a_parquet_out(capsys, tmp_path):
+    path = tmp_path / "s.parquet"
+    code, _, err = run(capsys, "simulate", "--games", "50", "--summary-only", "--out",
+                       str(path))
+    assert code == 2
+    assert err.count("\n") == 1 and "must end in .json" in err
+    assert not path.exists()
+
+
+def test_progress_bar_goes_to_stderr_and_quiet_turns_it_off(capsys):
+    code, out, err = run(capsys, "simulate", "--games", "3000", "--chunk", "1000")
+    assert code == 0
+    assert "games/s" in err and "3.00k/3.00k" in err
+    assert "\r" not in out and "it/s" not in out
+    code, _, err = run(capsys, "simulate", "--games", "3000", "--quiet")
+    assert code == 0 and err == ""
