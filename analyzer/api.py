@@ -22,7 +22,6 @@ from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner.checkpoint import Checkpoint, partial_folder_remove
 from analyzer.runner.config import ENGINES
 from analyzer.runner.executors import make_executor
-from analyzer.runner.local import compile_kernels
 from analyzer.runner.plan import DEFAULT_CHUNK, RunPlan
 from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.run import execute
@@ -186,8 +185,7 @@ def _run(games, seed, policy, workers, engine, cards, out, first_game, resume, s
         checkpoint = (Checkpoint.start(out, plan.identity(summary_only), resume)
                       if out is not None else None)
         start = time.perf_counter()
-        if scheduler is None:
-            warm_up(engine, card_set, spec, seed, first_game)
+        executor.prepare(plan)
         compiled = time.perf_counter()
         payload, resumed = execute(plan, executor, summary_only, checkpoint, progress)
     finally:
@@ -197,14 +195,6 @@ def _run(games, seed, policy, workers, engine, cards, out, first_game, resume, s
     attrs["seconds"] = time.perf_counter() - compiled
     attrs["games_resumed"] = resumed
     return payload, attrs
-
-
-def warm_up(engine: str, card_set: CardSet, spec: PolicySpec, seed: int, game: int) -> None:
-    """Compile (or load) what the run needs, so that its timing counts games only."""
-    if engine == "fast":
-        compile_kernels(card_set, spec)
-    else:
-        run_reference(card_set, spec, seed, 1, game)
 
 
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",

@@ -14,48 +14,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-import numba
-import numpy as np
-import pandas as pd
+from common import ROOT, URBION, machine, peak_rss_of_cli, timed
 
 import analyzer
 from analyzer.analysis.stats import wilson_interval
 from analyzer.cards import default_card_set
 from analyzer.policies.registry import resolve_policy
-from analyzer.runner.config import package_version
 from analyzer.runner.local import run_fast
 from analyzer.runner.reference_runner import run_reference
-
-ROOT = Path(__file__).resolve().parents[1]
-URBION = [sys.executable, "-c", "import cli; cli.main()"]
-
-
-def machine() -> str:
-    cpu = platform.processor() or "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (f"machine: {cpu}, {os.cpu_count()} cores, {platform.system()} "
-            f"{platform.release()}\nversions: python {platform.python_version()}, numba "
-            f"{numba.__version__}, numpy {np.__version__}, pandas {pd.__version__}, "
-            f"urbion-analyzer {package_version()}")
-
-
-def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    out = fn(*args, **kwargs)
-    return out, time.perf_counter() - start
 
 
 def run_cli(args: list[str], env: dict) -> float:
@@ -90,19 +61,11 @@ def cold_and_warm(env_base: dict) -> tuple[float, float]:
 
 
 def peak_rss_big(games: int, env: dict) -> tuple[float, float]:
-    """Peak RSS of one run alone: measured by an intermediate process that runs only it."""
+    """Peak RSS and wall time of `urbion simulate --games N --out F.parquet`."""
     with tempfile.TemporaryDirectory() as folder:
         out = os.path.join(folder, "big.parquet")
-        probe = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
-                 "subprocess.run(sys.argv[1:], check=True, capture_output=True); "
-                 "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "
-                 "time.perf_counter() - t)")
-        cmd = [sys.executable, "-c", probe, *URBION, "simulate", "--games", str(games),
-               "--out", out]
-        proc = subprocess.run(cmd, check=True, env=env, cwd=ROOT, capture_output=True,
-                              text=True)
-    rss_kb, seconds = proc.stdout.split()
-    return float(rss_kb) / 1024, float(seconds)
+        return peak_rss_of_cli(["simulate", "--games", str(games), "--out", out, "--quiet"],
+                               env)
 
 
 def main() -> None:

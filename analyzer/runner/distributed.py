@@ -15,7 +15,7 @@ import numpy as np
 from distributed import Client, KilledWorker, LocalCluster, as_completed
 
 from analyzer.errors import ClusterError, UrbionError
-from analyzer.runner.chunks import chunk_payload
+from analyzer.runner.chunks import chunk_payload, prepare_kernels
 from analyzer.runner.plan import RunPlan
 
 CONNECT_TIMEOUT = "20s"
@@ -50,6 +50,14 @@ class DaskExecutor:
         except (OSError, TimeoutError, RuntimeError) as err:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
+
+    def prepare(self, plan: RunPlan) -> None:
+        """Compile or load the kernels once in every worker process now connected (a
+        worker that joins later does so on its first chunk)."""
+        try:
+            self.client.run(prepare_kernels, plan)
+        except (OSError, TimeoutError) as err:
+            raise ClusterError(f"the cluster failed to prepare the engine: {err}") from None
 
     def imap(self, plan: RunPlan, indices: list[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:

@@ -7,12 +7,14 @@ from typing import Protocol
 
 import numpy as np
 
-from analyzer.runner.chunks import chunk_payload
+from analyzer.runner.chunks import chunk_payload, prepare_kernels
 from analyzer.runner.plan import RunPlan
 
 
 class Executor(Protocol):
     """Plays chunks of a plan and yields ``(index, payload)`` as each one finishes."""
+
+    def prepare(self, plan: RunPlan) -> None: ...
 
     def imap(self, plan: RunPlan, indices: list[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]: ...
@@ -25,6 +27,10 @@ class LocalExecutor:
 
     def __init__(self, threads: int) -> None:
         self.threads = threads
+
+    def prepare(self, plan: RunPlan) -> None:
+        """Compile or load the kernels in this process."""
+        prepare_kernels(plan)
 
     def imap(self, plan: RunPlan, indices: list[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
