@@ -100,6 +100,52 @@ def show(seed: int, game: int, policy: str, cards: str | None) -> None:
 
 
 @cli.command()
+@click.option("--policies", "names", required=True, metavar="P1,P2,...",
+              help="Two or more policies, comma-separated (built-ins or FILE forms).")
+@click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True)
+@seed_option
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads (default: all cores). Results do not depend on it.")
+@cards_option
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+              help="Run on a Dask cluster, or on a local one of N processes.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def duel(names: str, games: int, seed: int, workers: int | None, cards: str | None,
+         scheduler: str | None, quiet: bool) -> None:
+    """Play several policies on the same deals; compare them pair by pair (McNemar)."""
+    policies = [name.strip() for name in names.split(",") if name.strip()]
+    click.echo(str(analyzer.duel(policies, games=games, seed=seed, workers=workers,
+                                 cards=cards, scheduler=scheduler, progress=not quiet)))
+
+
+@cli.command()
+@click.option("--games", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Games every candidate plays (the same deals for all).")
+@seed_option
+@click.option("--evaluations", type=click.IntRange(min=2), default=300, show_default=True,
+              help="Candidate weight sets to play.")
+@click.option("--heldout-games", type=click.IntRange(min=1), default=50_000,
+              show_default=True, help="Games, never seen in tuning, to judge the result.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads (default: all cores).")
+@cards_option
+@click.option("--out", type=click.Path(dir_okay=False), default="weights.toml",
+              show_default=True, help="Weights file to write (.toml).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: int | None,
+         cards: str | None, out: str, quiet: bool) -> None:
+    """Tune the weighted policy's weights by simulation; write them to --out."""
+    result = analyzer.tune(games=games, seed=seed, evaluations=evaluations,
+                           heldout_games=heldout_games, workers=workers, cards=cards,
+                           out=out, progress=not quiet)
+    click.echo(f"tuned on games 0-{games - 1} of seed {seed}: {result.evaluations} "
+               f"candidates, best fitness {result.fitness:.4f}")
+    click.echo("held-out comparison:")
+    click.echo(str(result.heldout))
+    click.echo(f"weights    {out}  (play them with --policy weighted:{out})")
+
+
+@cli.command()
 def policies() -> None:
     """List the built-in policies."""
     for spec in BUILTIN_POLICIES.values():

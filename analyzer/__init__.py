@@ -5,6 +5,7 @@
 """
 
 from analyzer.analysis.summary import summarize
-from analyzer.api import load_cards, show, simulate, simulate_summary, trace
+from analyzer.api import duel, load_cards, show, simulate, simulate_summary, trace, tune
 
-__all__ = ["load_cards", "show", "simulate", "simulate_summary", "summarize", "trace"]
+__all__ = ["duel", "load_cards", "show", "simulate", "simulate_summary", "summarize",
+           "trace", "tune"]

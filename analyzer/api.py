@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from analyzer.analysis.duel import format_duel, pair_table, policy_table
 from analyzer.analysis.results_io import (
     check_summary_writable,
     check_writable,
@@ -28,8 +30,8 @@ from analyzer.runner.run import execute
 from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_traces
 
-__all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "trace", "show",
-           "results_frame"]
+__all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "tune",
+           "trace", "show", "results_frame"]
 
 
 def load_cards(cards: str | Path | CardSet | None) -> CardSet:
@@ -195,6 +197,123 @@ def _run(games, seed, policy, workers, engine, cards, out, first_game, resume, s
     attrs["seconds"] = time.perf_counter() - compiled
     attrs["games_resumed"] = resumed
     return payload, attrs
+
+
+@dataclass
+class DuelResult:
+    """A duel: ``policies`` (one row per policy) and ``pairs`` (one row per pair), both
+    DataFrames; ``attrs`` the shared configuration (seed, games, card set)."""
+
+    policies: pd.DataFrame
+    pairs: pd.DataFrame
+    attrs: dict
+
+    def __str__(self) -> str:
+        return format_duel(self.policies, self.pairs, self.attrs)
+
+
+def duel(policies: list[str], games: int = 10_000, seed: int = 0,
+         workers: int | None = None, cards: str | Path | CardSet | None = None,
+         scheduler: str | None = None, progress: bool = False) -> DuelResult:
+    """Play every policy on the same deals (games 0..games-1 of ``seed``) and compare them.
+
+    Returns
+    -------
+    DuelResult
+        Per policy the win rate with its 95% Wilson interval; per pair the games won by one
+        policy and lost by the other, the paired difference and McNemar's exact p-value.
+    """
+    names = list(dict.fromkeys(policies))
+    if len(names) < 2:
+        raise UrbionError("a duel needs at least two different policies")
+    card_set = load_cards(cards)
+    for name in names:
+        _prepare(games, seed, 0, "fast", name, card_set)  # every name checked before playing
+    results = {name: simulate(games=games, seed=seed, policy=name, workers=workers,
+                              cards=card_set, scheduler=scheduler, progress=progress)
+               for name in names}
+    attrs = {key: value for key, value in results[names[0]].attrs.items()
+             if key not in ("policy", "policy_params_sha256", "seconds", "compile_seconds",
+                            "games_resumed")}
+    attrs["policies"] = names
+    return DuelResult(policy_table(results), pair_table(results), attrs)
+
+
+@dataclass
+class TuneResult:
+    """A tuning run: the weights found, their fitness on the tuning deals, the number of
+    candidates played, and the held-out comparison with greedy (a DuelResult)."""
+
+    weights: dict[str, float]
+    fitness: float
+    evaluations: int
+    heldout: DuelResult
+
+
+def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
+         heldout_games: int = 50_000, workers: int | None = None,
+         cards: str | Path | CardSet | None = None, out: str | Path | None = None,
+         progress: bool = False) -> TuneResult:
+    """Tune the ``weighted`` policy's weights by simulation (CMA-ES on paired deals).
+
+    Every candidate plays games 0..games-1 of ``seed``; the best weights then play the
+    held-out games ``games .. games+heldout_games-1`` of the same seed beside greedy, compared
+    with McNemar's test. ``out`` (``.toml``) receives the weights, with how they were made.
+    """
+    from analyzer.analysis.tune import tune_weights, weighted_spec
+    from analyzer.policies.weights import write_weights
+    from analyzer.runner.progress import progress_bar
+
+    _check_counts(games, seed)
+    _check_counts(heldout_games, seed, games)
+    if evaluations < 2:
+        raise UrbionError(f"evaluations must be at least 2, not {evaluations}")
+    if out is not None:
+        check_writable_weights(out)
+    card_set = load_cards(cards)
+    _prepare(games, seed, 0, "fast", "greedy", card_set)
+    bar = progress_bar(evaluations, progress, "tuning")
+    try:
+        found = tune_weights(card_set, games, seed, evaluations, workers,
+                             lambda: bar.update(1))
+    finally:
+        bar.close()
+    tuned = weighted_spec(found.weights, card_set, "tuned")
+    results = {name: simulate(games=heldout_games, seed=seed, first_game=games, policy=spec,
+                              workers=workers, cards=card_set, progress=progress)
+               for name, spec in (("greedy", "greedy"), ("tuned", tuned))}
+    attrs = {**results["greedy"].attrs, "policies": list(results)}
+    heldout = DuelResult(policy_table(results), pair_table(results), attrs)
+    outcome = TuneResult(found.weights, found.fitness, found.evaluations, heldout)
+    if out is not None:
+        write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed))
+    return outcome
+
+
+def check_writable_weights(path: str | Path) -> Path:
+    """Fail early when the weights file cannot be written."""
+    from analyzer.atomic import check_writable as check_path
+
+    return check_path(path, (".toml",))
+
+
+def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) -> list[str]:
+    """The comment lines of a tuned weights file: how it was made and how it fared."""
+    table = outcome.heldout.policies
+    pair = outcome.heldout.pairs.iloc[0]
+    heldout = int(table.loc["tuned", "games"])
+    return [
+        "Weights of the `weighted` policy, written by `urbion tune` (docs/policies.md).",
+        f"card set {card_set.name} (sha256 {card_set.digest[:12]}); tuned with CMA-ES on "
+        f"games 0-{games - 1} of seed {seed}, {outcome.evaluations} candidates.",
+        f"held out: games {games}-{games + heldout - 1} of seed {seed}: "
+        f"tuned {table.loc['tuned', 'win_rate']:.2%} "
+        f"({table.loc['tuned', 'ci_low']:.2%}-{table.loc['tuned', 'ci_high']:.2%}), "
+        f"greedy {table.loc['greedy', 'win_rate']:.2%} "
+        f"({table.loc['greedy', 'ci_low']:.2%}-{table.loc['greedy', 'ci_high']:.2%}), "
+        f"McNemar p = {pair.mcnemar_p:.3g}.",
+        "",
+    ]
 
 
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",

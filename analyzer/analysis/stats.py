@@ -19,3 +19,19 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
     centre = (p + z * z / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """Two-sided exact McNemar p-value from the discordant pairs.
+
+    ``only_a``: games won by A and lost by B on the same deal; ``only_b`` the reverse.
+    Under the null hypothesis each discordant game is A's with probability 1/2, so the
+    p-value is the exact two-sided binomial test of ``only_a`` out of ``only_a + only_b``
+    (1.0 when there is no discordant game).
+    """
+    from scipy.stats import binomtest
+
+    n = only_a + only_b
+    if n == 0:
+        return 1.0
+    return float(binomtest(only_a, n, 0.5).pvalue)

@@ -47,16 +47,35 @@ def _builtins() -> dict[str, PolicySpec]:
         "greedy": PolicySpec("greedy", greedy_nb, greedy_params(),
                              "one-step heuristic of a careful beginner (docs/policies.md)",
                              BuiltinId.GREEDY, lambda cards: greedy_params(cards=cards)),
+        "weighted": weighted_policy(None),
     }
+
+
+WEIGHTED_PREFIX = "weighted:"
+
+
+def weighted_policy(path: str | None) -> PolicySpec:
+    """``weighted`` with the weights of a TOML file (``urbion tune`` writes them), or with
+    the shipped tuned default for None. It plays with greedy's features and kernel."""
+    from analyzer.policies.weights import load_weights
+
+    weights = load_weights(path)
+    name = "weighted" if path is None else f"{WEIGHTED_PREFIX}{path}"
+    return PolicySpec(name, greedy_nb, greedy_params(weights),
+                      "greedy's features with tuned weights; weighted:FILE.toml for others",
+                      BuiltinId.GREEDY, lambda cards: greedy_params(weights, cards))
 
 
 BUILTIN_POLICIES = _builtins()
 
 
 def resolve_policy(name: str) -> PolicySpec:
-    """A built-in policy by name, or a user's ``FILE.py:FUNCTION`` / ``MODULE:FUNCTION``."""
+    """A built-in policy by name, ``weighted:FILE.toml``, or a user's ``FILE.py:FUNCTION`` /
+    ``MODULE:FUNCTION``."""
     if name in BUILTIN_POLICIES:
         return BUILTIN_POLICIES[name]
+    if name.startswith(WEIGHTED_PREFIX):
+        return weighted_policy(name.removeprefix(WEIGHTED_PREFIX))
     if ":" in name:
         from analyzer.policies.loader import load_user_policy
 

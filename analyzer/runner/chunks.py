@@ -1,30 +1,45 @@
-"""Play one chunk of a plan: the unit of work of every executor, local or distributed."""
+"""Play games of a plan: the unit of work of every executor, local or distributed."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from analyzer.runner.local import compile_kernels, run_fast
+from analyzer.runner.local import batch_kernel, check_legal, compile_kernels
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
-from analyzer.runner.results import from_traces
+from analyzer.runner.results import from_kernel_rows, from_traces
 from analyzer.runner.tally import tally_results
 
 
-def play_chunk(plan: RunPlan, index: int, threads: int = 1) -> np.ndarray:
-    """Structured results (RESULT_DTYPE) of chunk ``index``, in game order."""
-    first, n = plan.chunk_games(index)
+def play_range(plan: RunPlan, first: int, n: int) -> np.ndarray:
+    """Structured results (RESULT_DTYPE) of games ``first .. first + n - 1``, on this thread."""
     spec = plan.policy_spec()
-    if plan.engine == "fast":
-        return run_fast(plan.card_set, spec, plan.seed, n, first, workers=threads, chunk=n)
-    return from_traces(run_reference(plan.card_set, spec, plan.seed, n, first))
+    card_set = plan.card_set
+    if plan.engine != "fast":
+        return from_traces(run_reference(card_set, spec, plan.seed, n, first))
+    rows = batch_kernel(spec)(spec.kernel_arg, spec.params, card_set.cards, card_set.city_ids,
+                              card_set.dream_ids, plan.seed, first, n)
+    check_legal(rows, card_set, spec, plan.seed, first)
+    return from_kernel_rows(rows, first)
 
 
-def chunk_payload(plan: RunPlan, index: int, summary_only: bool,
-                  threads: int = 1) -> np.ndarray:
+def slices(plan: RunPlan, index: int, parts: int) -> list[tuple[int, int]]:
+    """Chunk ``index`` cut into at most ``parts`` (first game, games) slices."""
+    first, n = plan.chunk_games(index)
+    bounds = np.linspace(0, n, min(parts, n) + 1).astype(np.int64)
+    return [(first + int(lo), int(hi - lo)) for lo, hi in zip(bounds[:-1], bounds[1:],
+                                                              strict=True)]
+
+
+def payload_of(results: np.ndarray, summary_only: bool) -> np.ndarray:
     """What a chunk sends back: its per-game results, or only their tally."""
-    results = play_chunk(plan, index, threads)
     return tally_results(results) if summary_only else results
+
+
+def chunk_payload(plan: RunPlan, index: int, summary_only: bool) -> np.ndarray:
+    """Play chunk ``index`` on this thread; its payload."""
+    first, n = plan.chunk_games(index)
+    return payload_of(play_range(plan, first, n), summary_only)
 
 
 def prepare_kernels(plan: RunPlan) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol
 
 import numpy as np
 
-from analyzer.runner.chunks import chunk_payload, prepare_kernels
+from analyzer.runner.chunks import payload_of, play_range, prepare_kernels, slices
 from analyzer.runner.plan import RunPlan
 
 
@@ -23,7 +25,12 @@ class Executor(Protocol):
 
 
 class LocalExecutor:
-    """Chunks one after another, each spread over ``threads`` GIL-free threads."""
+    """Chunks on a pool of GIL-free threads of this process.
+
+    Each chunk is cut into one slice per thread so that a short run still uses every core,
+    and slices of the next chunks are queued behind, so no thread waits for the others at
+    the end of a chunk. A few chunks are in flight at once, which bounds memory.
+    """
 
     def __init__(self, threads: int) -> None:
         self.threads = threads
@@ -34,8 +41,29 @@ class LocalExecutor:
 
     def imap(self, plan: RunPlan, indices: list[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
-        for index in indices:
-            yield index, chunk_payload(plan, index, summary_only, self.threads)
+        window = 2 * self.threads
+        with ThreadPoolExecutor(max_workers=self.threads) as pool:
+            pending: deque[tuple[int, list[Future]]] = deque()
+            try:
+                for index in indices:
+                    pending.append((index, [pool.submit(play_range, plan, first, n)
+                                            for first, n in slices(plan, index,
+                                                                   self.threads)]))
+                    if len(pending) >= window:
+                        yield self._finish(pending.popleft(), summary_only)
+                while pending:
+                    yield self._finish(pending.popleft(), summary_only)
+            finally:
+                for _, futures in pending:
+                    for future in futures:
+                        future.cancel()
+
+    @staticmethod
+    def _finish(item: tuple[int, list[Future]],
+                summary_only: bool) -> tuple[int, np.ndarray]:
+        index, futures = item
+        results = np.concatenate([future.result() for future in futures])
+        return index, payload_of(results, summary_only)
 
     def close(self) -> None:
         pass

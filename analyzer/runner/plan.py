@@ -82,18 +82,20 @@ class RunPlan:
         return _policy_for(self.policy, self.card_set)
 
     def config(self) -> dict:
-        """The run's configuration, as stored with its results."""
-        return run_config(self.card_set, self.policy, self.seed, self.games, self.engine,
-                          self.first_game)
+        """The run's configuration, as stored with its results (the policy's parameters by
+        their hash: a weights file may change under the same name)."""
+        config = run_config(self.card_set, self.policy, self.seed, self.games, self.engine,
+                            self.first_game)
+        params = self.policy_spec().params
+        config["policy_params_sha256"] = hashlib.sha256(params.tobytes()).hexdigest()
+        return config
 
     def identity(self, summary_only: bool) -> dict:
         """What a resumed run must share with the saved one for the results to be the same."""
         config = self.config()
-        keys = ("seed", "games", "first_game", "policy", "engine", "variant", "expansions",
-                "card_set_sha256", "rules_version")
+        keys = ("seed", "games", "first_game", "policy", "policy_params_sha256", "engine",
+                "variant", "expansions", "card_set_sha256", "rules_version")
         identity = {key: config[key] for key in keys}
-        params = self.policy_spec().params
-        identity["policy_params_sha256"] = hashlib.sha256(params.tobytes()).hexdigest()
         identity["chunk"] = self.chunk
         identity["summary_only"] = summary_only
         return identity

@@ -10,4 +10,4 @@ from tqdm import tqdm
 def progress_bar(total: int, enabled: bool, label: str = "games") -> tqdm:
     """A bar counting ``total`` games; draws nothing when not ``enabled``."""
     return tqdm(total=total, desc=label, unit=" games", unit_scale=True, disable=not enabled,
-                file=sys.stderr, dynamic_ncols=True, smoothing=0.05, leave=False)
+                file=sys.stderr, dynamic_ncols=True, smoothing=0.05, leave=True)

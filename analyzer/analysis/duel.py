@@ -1,0 +1,58 @@
+"""Policies head to head on the same deals: win rates, and paired differences per pair."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pandas as pd
+
+from analyzer.analysis.stats import mcnemar_exact, wilson_interval
+
+
+def policy_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per policy: games, wins, win rate and its 95% Wilson interval, mean turns and
+    pacified, games/s. ``results`` maps a policy name to its per-game DataFrame."""
+    rows = []
+    for name, df in results.items():
+        wins, games = int(df["won"].sum()), len(df)
+        low, high = wilson_interval(wins, games)
+        rows.append({"policy": name, "games": games, "wins": wins, "win_rate": wins / games,
+                     "ci_low": low, "ci_high": high, "mean_turns": df["turns"].mean(),
+                     "mean_pacified": df["pacified"].mean(),
+                     "games_per_s": games / df.attrs["seconds"]})
+    return pd.DataFrame(rows).set_index("policy")
+
+
+def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per pair (A, B): games won by A only and by B only on the same deal, the paired
+    difference of win rates and McNemar's exact two-sided p-value."""
+    rows = []
+    for a, b in combinations(results, 2):
+        won_a = results[a].set_index("game")["won"]
+        won_b = results[b].set_index("game")["won"].reindex(won_a.index)
+        only_a = int((won_a & ~won_b).sum())
+        only_b = int((won_b & ~won_a).sum())
+        rows.append({"a": a, "b": b, "games": len(won_a), "a_only": only_a,
+                     "b_only": only_b, "both": int((won_a & won_b).sum()),
+                     "difference": (only_a - only_b) / len(won_a),
+                     "mcnemar_p": mcnemar_exact(only_a, only_b)})
+    return pd.DataFrame(rows)
+
+
+def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str:
+    """The duel as text for the terminal."""
+    lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
+             f"seed {attrs['seed']}    games {attrs['games']} (the same deals for every "
+             "policy)", "",
+             f"{'policy':<24} {'wins':>7} {'win rate':>9}  {'95% interval':<17} "
+             f"{'pacified':>8} {'games/s':>9}"]
+    for row in policies.reset_index().itertuples():
+        lines.append(f"{row.policy:<24} {row.wins:>7} {row.win_rate:>9.2%}  "
+                     f"{row.ci_low:>6.2%} to {row.ci_high:<7.2%} {row.mean_pacified:>8.2f} "
+                     f"{row.games_per_s:>9,.0f}")
+    lines += ["", f"{'A':<20} {'B':<20} {'A only':>7} {'B only':>7} {'A - B':>8} "
+                  f"{'McNemar p':>10}"]
+    for row in pairs.itertuples():
+        lines.append(f"{row.a:<20} {row.b:<20} {row.a_only:>7} {row.b_only:>7} "
+                     f"{row.difference:>+8.2%} {row.mcnemar_p:>10.3g}")
+    return "\n".join(lines)

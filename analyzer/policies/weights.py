@@ -1,0 +1,75 @@
+"""Weights files of the ``weighted`` policy: TOML, one number per feature, validated.
+
+```toml
+# any comments: how the weights were tuned
+[weights]
+BALANCE = 50.0
+PROGRESS = 8.0
+```
+
+Every feature of ``greedy_nb.GREEDY_WEIGHTS`` may be given; a missing one keeps its greedy
+value, an unknown name or a value that is not a finite number is an error naming the key.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+from analyzer.atomic import check_writable, write_atomically
+from analyzer.errors import PolicyError
+from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
+
+DEFAULT_WEIGHTS_FILE = "weighted-default.toml"
+
+
+def parse_weights(text: str, source: str) -> dict[str, float]:
+    """The full weight table from a weights file's text (missing names keep greedy's)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise PolicyError(f"weights file {source}: not valid TOML: {err}") from None
+    extra = sorted(set(data) - {"weights"})
+    if extra or not isinstance(data.get("weights"), dict):
+        raise PolicyError(f"weights file {source}: expected one [weights] table"
+                          + (f", found {', '.join(extra)}" if extra else ""))
+    weights = dict(GREEDY_WEIGHTS)
+    for name, value in data["weights"].items():
+        if name not in GREEDY_WEIGHTS:
+            valid = ", ".join(GREEDY_WEIGHTS)
+            raise PolicyError(f"weights file {source}: unknown weight weights.{name} "
+                              f"(valid: {valid})")
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not math.isfinite(value):
+            raise PolicyError(f"weights file {source}: weights.{name} must be a finite number")
+        weights[name] = float(value)
+    return weights
+
+
+def load_weights(path: str | Path | None = None) -> dict[str, float]:
+    """Weights from a file, or the shipped tuned default for None."""
+    if path is None:
+        text = resources.files("analyzer.policies").joinpath(DEFAULT_WEIGHTS_FILE).read_text()
+        return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}")
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise PolicyError(f"cannot read weights file {path}: {err.strerror or err}") from None
+    return parse_weights(text, str(path))
+
+
+def format_weights(weights: dict[str, float], comments: list[str]) -> str:
+    """A weights file's text: ``comments`` as ``#`` lines, then the [weights] table."""
+    lines = [f"# {line}" if line else "#" for line in comments]
+    lines += ["[weights]"] + [f"{name} = {weights[name]!r}" for name in GREEDY_WEIGHTS]
+    return "\n".join(lines) + "\n"
+
+
+def write_weights(path: str | Path, weights: dict[str, float], comments: list[str]) -> None:
+    """Write a weights file, complete or not at all."""
+    path = check_writable(path, (".toml",))
+    text = format_weights(weights, comments)
+    write_atomically(path, lambda tmp: Path(tmp).write_text(text))

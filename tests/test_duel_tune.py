@@ -1,0 +1,136 @@
+"""Head to head on paired deals (McNemar), the weighted policy's files, and tuning."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+import analyzer
+import cli
+from analyzer.analysis.duel import pair_table
+from analyzer.analysis.stats import mcnemar_exact
+from analyzer.errors import PolicyError, UrbionError
+from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
+from analyzer.policies.registry import resolve_policy
+from analyzer.policies.weights import load_weights
+
+
+@pytest.mark.parametrize("only_a, only_b, p", [
+    (1, 6, 2 * (1 + 7) / 2**7),          # 2 * P(X <= 1), X ~ Bin(7, 1/2)
+    (0, 5, 2 / 2**5),
+    (6, 1, 2 * (1 + 7) / 2**7),
+    (3, 3, 1.0),
+    (0, 0, 1.0),
+    (2, 10, 2 * (1 + 12 + 66) / 2**12),
+])
+def test_mcnemar_matches_hand_computed_values(only_a, only_b, p):
+    assert mcnemar_exact(only_a, only_b) == pytest.approx(p, rel=1e-12)
+
+
+def _frame(won):
+    return pd.DataFrame({"game": range(len(won)), "won": won})
+
+
+def test_pair_counts_come_from_the_same_games():
+    a = _frame([True, True, False, False, True, False])
+    b = _frame([True, False, True, False, False, False])
+    row = pair_table({"a": a, "b": b}).iloc[0]
+    assert (row.a_only, row.b_only, row.both) == (2, 1, 1)
+    assert row.difference == pytest.approx(1 / 6)
+    assert row.mcnemar_p == pytest.approx(mcnemar_exact(2, 1))
+
+
+def test_duel_pairs_add_up_and_a_policy_ties_with_itself():
+    duel = analyzer.duel(["greedy", "random", "weighted:" + _greedy_file()], games=1500,
+                         seed=4)
+    table, pairs = duel.policies, duel.pairs
+    assert list(table.index) == ["greedy", "random", "weighted:" + _greedy_file()]
+    for row in pairs.itertuples():
+        wins_a, wins_b = table.loc[row.a, "wins"], table.loc[row.b, "wins"]
+        assert row.a_only + row.both == wins_a and row.b_only + row.both == wins_b
+        assert row.difference == pytest.approx((wins_a - wins_b) / 1500)
+    same = pairs[(pairs.a == "greedy") & (pairs.b.str.startswith("weighted"))].iloc[0]
+    assert same.a_only == 0 and same.b_only == 0 and same.mcnemar_p == 1.0
+    assert table.loc["greedy", "wins"] > 0 and table.loc["random", "wins"] == 0
+
+
+_FILES: list[str] = []
+
+
+def _greedy_file() -> str:
+    """A weights file holding greedy's own weights (module-level temp file)."""
+    if not _FILES:
+        import tempfile
+
+        from analyzer.policies.weights import format_weights
+
+        handle = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
+        handle.write(format_weights(GREEDY_WEIGHTS, ["greedy's weights"]))
+        handle.close()
+        _FILES.append(handle.name)
+    return _FILES[0]
+
+
+def test_cli_duel_prints_both_tables(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["duel", "--policies", "greedy,random", "--games", "400", "--quiet"])
+    out, _ = capsys.readouterr()
+    assert stop.value.code == 0
+    assert "95% interval" in out and "McNemar p" in out and "greedy" in out
+
+
+def test_a_duel_needs_two_policies():
+    with pytest.raises(UrbionError, match="at least two"):
+        analyzer.duel(["greedy", "greedy"], games=10)
+
+
+def test_the_shipped_weights_load_and_name_every_feature():
+    weights = load_weights()
+    assert set(weights) == set(GREEDY_WEIGHTS)
+    assert all(math.isfinite(v) and v > 0 for v in weights.values())
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[weights]\nBOGUS = 1.0\n", "unknown weight weights.BOGUS"),
+    ("[weights]\nBALANCE = 'high'\n", "weights.BALANCE must be a finite number"),
+    ("[weights]\nBALANCE = nan\n", "weights.BALANCE must be a finite number"),
+    ("BALANCE = 1.0\n", "expected one \\[weights\\] table"),
+    ("[weights\n", "not valid TOML"),
+])
+def test_bad_weights_files_are_refused_naming_the_key(tmp_path, text, message):
+    path = tmp_path / "w.toml"
+    path.write_text(text)
+    with pytest.raises(PolicyError, match=message):
+        resolve_policy(f"weighted:{path}")
+
+
+def test_weights_change_play(tmp_path):
+    path = tmp_path / "w.toml"
+    path.write_text("[weights]\nCENSUS_CITY = 0.5\nTURN = 80.0\n")
+    mine = analyzer.simulate(games=400, seed=3, policy=f"weighted:{path}")
+    greedy = analyzer.simulate(games=400, seed=3, policy="greedy")
+    assert not mine["turns"].equals(greedy["turns"])
+    assert mine.attrs["policy"] == f"weighted:{path}"
+    assert mine.attrs["policy_params_sha256"] != greedy.attrs["policy_params_sha256"]
+
+
+def test_tune_writes_loadable_weights_and_is_reproducible(tmp_path):
+    first = analyzer.tune(games=300, seed=2, evaluations=12, heldout_games=300,
+                          out=tmp_path / "a.toml")
+    second = analyzer.tune(games=300, seed=2, evaluations=12, heldout_games=300,
+                           out=tmp_path / "b.toml")
+    assert first.weights == second.weights
+    assert load_weights(tmp_path / "a.toml") == pytest.approx(first.weights)
+    assert "held out: games 300-599 of seed 2" in (tmp_path / "a.toml").read_text()
+    greedy_fitness = analyzer.simulate(games=300, seed=2, policy="greedy")
+    floor = greedy_fitness["won"].mean() + 1e-3 * greedy_fitness["pacified"].mean()
+    assert first.fitness >= floor - 1e-12  # never worse than where the search started
+    assert first.evaluations >= 12
+    assert set(first.heldout.policies.index) == {"greedy", "tuned"}
+
+
+def test_tune_refuses_a_bad_out_before_playing(tmp_path):
+    with pytest.raises(UrbionError, match="must end in .toml"):
+        analyzer.tune(games=10, evaluations=2, heldout_games=10, out=tmp_path / "w.txt")
