@@ -19,7 +19,7 @@ from analyzer.analysis.results_io import (
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.core.codes import REASON_NAMES, Outcome
-from analyzer.errors import UrbionError
+from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner.checkpoint import Checkpoint, partial_folder_remove
 from analyzer.runner.config import ENGINES
@@ -69,7 +69,11 @@ def _prepare(games: int, seed: int, first_game: int, engine: str, policy: str | 
     _check_counts(games, seed, first_game)
     _check_engine(engine)
     card_set = load_cards(cards)
-    return card_set, _policy(policy).for_cards(card_set)
+    spec = _policy(policy).for_cards(card_set)
+    if engine == "reference" and not spec.reference_ok:
+        raise PolicyError(f"policy {spec.name!r} reads the whole game and plays on the fast "
+                          "engine only")
+    return card_set, spec
 
 
 def results_frame(results: np.ndarray, attrs: dict) -> pd.DataFrame:

@@ -222,6 +222,23 @@ class _Stream(NamedTuple):
 
     DEAL: int = 0  # shuffles of the decks
     POLICY: int = 1  # a policy's own randomness
+    ROLLOUT: int = 2  # a search's imagined orders of the unseen cards (keyed per decision)
 
 
 Stream = _Stream()
+
+
+class EnginePolicy(NamedTuple):
+    """A built-in policy that reads the whole game, not only the policy view: the search
+    policies (policies/search_nb.py). Passed to the kernels as this tuple, a type of its
+    own, so that only runs that use one compile its code."""
+
+    id: int
+
+
+class _EnginePolicyId(NamedTuple):
+    SEARCH: int = 0  # rollouts on imagined orders of the unseen cards
+    CLAIRVOYANT: int = 1  # rollouts on the true order of the decks
+
+
+EnginePolicyId = _EnginePolicyId()

@@ -218,14 +218,13 @@ def pressure_nb(info, n_bal):
 
 
 @jit
-def phase1_nb(options, n_options, layout, hand, info, cards, params):
-    """Best Phase I option."""
+def phase1_scores_nb(options, n_options, layout, hand, info, cards, params, scores):
+    """Score every Phase I option into ``scores`` (float64, (n_options,)); higher is better."""
     n_rows = info[Info.N_ROWS]
     facts = row_facts_nb(layout, cards, n_rows)
     n_bal = facts[:, 3].sum()
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     keep = np.zeros(HAND_SIZE, dtype=np.float64)
-    scores = np.empty(n_options, dtype=np.float64)
     for i in range(n_options):
         if options[i, 0] != Act.PLACE:
             continue
@@ -248,20 +247,29 @@ def phase1_nb(options, n_options, layout, hand, info, cards, params):
     if has_exchange:
         exchange_gain, _, _ = best_exchange_nb(layout, cards, facts, n_rows, params)
     census = census_score_nb(n_bal, n_rows, info, params)
-    best = 0
     for i in range(n_options):
         act = options[i, 0]
-        if act != Act.PLACE:
-            k_value = 0.0
-            for k in range(HAND_SIZE):
-                if hand[k] == options[i, 1]:
-                    k_value = keep[k]
-            if act == Act.PASS:
-                scores[i] = -params[W.PASS] - k_value
-            elif act == Act.CENSUS:
-                scores[i] = census - k_value
-            else:
-                scores[i] = exchange_gain - params[W.TURN] - k_value
+        if act == Act.PLACE:
+            continue
+        k_value = 0.0
+        for k in range(HAND_SIZE):
+            if hand[k] == options[i, 1]:
+                k_value = keep[k]
+        if act == Act.PASS:
+            scores[i] = -params[W.PASS] - k_value
+        elif act == Act.CENSUS:
+            scores[i] = census - k_value
+        else:
+            scores[i] = exchange_gain - params[W.TURN] - k_value
+
+
+@jit
+def phase1_nb(options, n_options, layout, hand, info, cards, params):
+    """Best Phase I option (ties: the first in option order)."""
+    scores = np.empty(n_options, dtype=np.float64)
+    phase1_scores_nb(options, n_options, layout, hand, info, cards, params, scores)
+    best = 0
+    for i in range(n_options):
         if scores[i] > scores[best]:
             best = i
     return best

@@ -26,6 +26,20 @@ class PolicySpec:
     builtin_id: int | None = None
     #: params for a given card table, for policies whose params hold card-set facts
     params_for_cards: Callable[[np.ndarray], np.ndarray] | None = None
+    #: what the kernels take instead of an id or a function (an EnginePolicy)
+    kernel: object | None = None
+
+    @property
+    def cacheable(self) -> bool:
+        """True for the id-dispatched built-ins, whose kernels numba caches on disk. Kernels
+        taking a function cannot be cached, and those of an engine policy crash numba when
+        loaded back from its cache, so both compile in memory on each run."""
+        return self.builtin_id is not None
+
+    @property
+    def reference_ok(self) -> bool:
+        """True when the reference engine can play it (it reads the policy view only)."""
+        return self.kernel is None
 
     def for_cards(self, card_set: CardSet) -> PolicySpec:
         """This policy with its params fitted to ``card_set``."""
@@ -35,7 +49,10 @@ class PolicySpec:
 
     @property
     def kernel_arg(self) -> int | Callable:
-        """What the entry kernels take as ``policy``: the built-in id, or the function."""
+        """What the entry kernels take as ``policy``: the built-in id, the engine policy,
+        or the function."""
+        if self.kernel is not None:
+            return self.kernel
         return self.func if self.builtin_id is None else self.builtin_id
 
 
@@ -48,10 +65,49 @@ def _builtins() -> dict[str, PolicySpec]:
                              "one-step heuristic of a careful beginner (docs/policies.md)",
                              BuiltinId.GREEDY, lambda cards: greedy_params(cards=cards)),
         "weighted": weighted_policy(None),
+        "search": search_policy("search", ""),
+        "clairvoyant": search_policy("clairvoyant", ""),
     }
 
 
 WEIGHTED_PREFIX = "weighted:"
+SEARCH_DEFAULTS = {"search": {"rollouts": 8, "candidates": 3},
+                   "clairvoyant": {"rollouts": 1, "candidates": 1024}}
+SEARCH_LIMITS = {"rollouts": 4096, "candidates": 1024}
+
+
+def search_policy(kind: str, options: str) -> PolicySpec:
+    """``search`` or ``clairvoyant`` with ``rollouts=N,candidates=K`` options (any subset)."""
+    import analyzer.policies.search_nb  # noqa: F401 - registers the engine-policy overloads
+    from analyzer.core.codes import EnginePolicy, EnginePolicyId
+    from analyzer.policies.weights import load_weights
+
+    settings = dict(SEARCH_DEFAULTS[kind])
+    for item in filter(None, (part.strip() for part in options.split(","))):
+        key, _, value = item.partition("=")
+        if key not in settings:
+            raise PolicyError(f"policy {kind}: unknown option {key!r} (valid: "
+                              f"{', '.join(settings)})")
+        if not value.isdigit() or not 1 <= int(value) <= SEARCH_LIMITS[key]:
+            raise PolicyError(f"policy {kind}: {key} must be a whole number from 1 to "
+                              f"{SEARCH_LIMITS[key]}, not {value!r}")
+        settings[key] = int(value)
+    tail = np.array([settings["rollouts"], settings["candidates"]], dtype=np.float64)
+
+    weights = load_weights()  # play-outs and candidates follow the tuned weighted policy
+
+    def params_for(cards: np.ndarray | None) -> np.ndarray:
+        return np.concatenate([greedy_params(weights, cards), tail])
+
+    name = kind if not options else f"{kind}:" + ",".join(f"{k}={v}"
+                                                           for k, v in settings.items())
+    engine_id = EnginePolicyId.SEARCH if kind == "search" else EnginePolicyId.CLAIRVOYANT
+    description = {"search": "plays each candidate out on imagined orders of the unseen "
+                             "cards (search:rollouts=N,candidates=K)",
+                   "clairvoyant": "plays each candidate out on the true deck order: an upper "
+                                  "bound (clairvoyant:candidates=K)"}[kind]
+    return PolicySpec(name, greedy_nb, params_for(None), description,
+                      params_for_cards=params_for, kernel=EnginePolicy(engine_id))
 
 
 def weighted_policy(path: str | None) -> PolicySpec:
@@ -76,6 +132,9 @@ def resolve_policy(name: str) -> PolicySpec:
         return BUILTIN_POLICIES[name]
     if name.startswith(WEIGHTED_PREFIX):
         return weighted_policy(name.removeprefix(WEIGHTED_PREFIX))
+    kind, _, options = name.partition(":")
+    if kind in SEARCH_DEFAULTS:
+        return search_policy(kind, options)
     if ":" in name:
         from analyzer.policies.loader import load_user_policy
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from numba import types
 from numba.extending import overload
 
-from analyzer.core.codes import N_POLICY_INFO, Info, Outcome, Reason
+from analyzer.core.codes import N_POLICY_INFO, EnginePolicy, Info, Outcome, Reason
 from analyzer.core.jit import jit
 from analyzer.rules.log_nb import log_decision_nb
 
@@ -28,11 +28,37 @@ def call_policy(policy, kind, options, n_options, state, cards, params, rng):
 
 @overload(call_policy, inline="always")
 def _call_jitted_policy(policy, kind, options, n_options, state, cards, params, rng):
-    if isinstance(policy, types.Integer):
-        return None
+    if isinstance(policy, types.Integer | types.Array | types.BaseNamedTuple):
+        return None  # built-in ids, rollout scripts and engine policies: policies/
 
     def impl(policy, kind, options, n_options, state, cards, params, rng):
         return policy(kind, options, n_options, state, cards, params, rng)
+
+    return impl
+
+
+NOT_AN_ENGINE_POLICY = -2
+
+
+def engine_choice(policy, g, cards, kind, n_options):
+    """A choice by a policy that reads the whole game ``g`` (jitted code only), or
+    ``NOT_AN_ENGINE_POLICY``. ``policies/search_nb.py`` adds the overload for EnginePolicy;
+    for every other policy this one returns the constant, and the branch compiles away.
+    """
+    raise NotImplementedError("engine_choice is for jitted code")
+
+
+def _is_engine_policy(policy) -> bool:
+    return isinstance(policy, types.BaseNamedTuple) and policy.instance_class is EnginePolicy
+
+
+@overload(engine_choice, inline="always")
+def _not_an_engine_policy(policy, g, cards, kind, n_options):
+    if _is_engine_policy(policy):
+        return None
+
+    def impl(policy, g, cards, kind, n_options):
+        return NOT_AN_ENGINE_POLICY
 
     return impl
 
@@ -47,10 +73,12 @@ def ask_nb(policy, g, cards, kind, n_options):
     if n_options == 1:
         log_decision_nb(g, kind, 0)
         return 0
-    # the policy sees only the public block of info (docs/engine.md)
-    state = (g.layout, g.hands, g.info[:N_POLICY_INFO])
-    choice = call_policy(policy, kind, g.options, n_options, state, cards, g.params,
-                         g.policy_rng)
+    choice = engine_choice(policy, g, cards, kind, n_options)
+    if choice == NOT_AN_ENGINE_POLICY:
+        # the policy sees only the public block of info (docs/engine.md)
+        state = (g.layout, g.hands, g.info[:N_POLICY_INFO])
+        choice = call_policy(policy, kind, g.options, n_options, state, cards, g.params,
+                             g.policy_rng)
     if choice < 0 or choice >= n_options:
         g.info[Info.OUTCOME] = Outcome.ERROR
         g.info[Info.REASON] = Reason.ILLEGAL_DECISION

@@ -103,6 +103,18 @@ def new_game_nb(n_cards, seed, game, log_cap, params):
 
 
 @jit
+def copy_game_nb(g):
+    """An independent copy of a game's arrays, without its log (for imagined play-outs)."""
+    return GameArrays(
+        g.layout.copy(), g.hands.copy(), g.info.copy(), g.deck.copy(), g.city_deck.copy(),
+        g.discard.copy(), g.aside.copy(), g.pending.copy(),
+        np.empty((MAX_OPTIONS, OPTION_COLS), dtype=np.int64),  # filled afresh per decision
+        g.deal_rng.copy(), g.policy_rng.copy(), np.zeros((0, LOG_COLS), dtype=np.int64),
+        g.stats.copy(), g.params,
+    )
+
+
+@jit
 def slot_col_nb(side, slot):
     """Layout column of position ``slot`` on ``side``."""
     return 1 + side * SIDE_SLOTS + slot

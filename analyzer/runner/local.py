@@ -30,12 +30,12 @@ def default_workers() -> int:
 
 def batch_kernel(policy: PolicySpec) -> Callable:
     """The batch kernel for ``policy``: cached for built-ins, in memory for the rest."""
-    return play_batch_nb if policy.builtin_id is not None else play_batch_callable_nb
+    return play_batch_nb if policy.cacheable else play_batch_callable_nb
 
 
 def one_game_kernel(policy: PolicySpec) -> Callable:
     """The single-game kernel (with log) for ``policy``."""
-    return play_one_nb if policy.builtin_id is not None else play_one_callable_nb
+    return play_one_nb if policy.cacheable else play_one_callable_nb
 
 
 def compile_kernels(card_set: CardSet, policy: PolicySpec) -> None:
