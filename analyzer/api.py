@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.duel import format_duel, pair_table, policy_table
+from analyzer.analysis.duel import format_duel, format_p, pair_table, policy_table
 from analyzer.analysis.results_io import (
     check_summary_writable,
     check_writable,
@@ -315,7 +315,7 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
         f"({table.loc['tuned', 'ci_low']:.2%}-{table.loc['tuned', 'ci_high']:.2%}), "
         f"greedy {table.loc['greedy', 'win_rate']:.2%} "
         f"({table.loc['greedy', 'ci_low']:.2%}-{table.loc['greedy', 'ci_high']:.2%}), "
-        f"McNemar p = {pair.mcnemar_p:.3g}.",
+        f"McNemar p = {format_p(pair.mcnemar_p)}.",
         "",
     ]
 

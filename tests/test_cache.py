@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from analyzer.core import jit
 
 
@@ -27,24 +29,27 @@ def test_the_cache_folder_is_named_by_the_source_hash(tmp_path):
     assert folder == str(tmp_path / jit.source_hash())
 
 
-def test_the_source_hash_covers_every_kernel_file(tmp_path, monkeypatch):
+@pytest.fixture
+def package_copy(tmp_path, monkeypatch):
+    """A copy of the package that source_hash() reads instead of the real one."""
     import shutil
 
     copy = tmp_path / "analyzer"
     shutil.copytree(jit._PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(jit, "_PACKAGE", copy)
+    return copy
+
+
+def test_the_source_hash_covers_every_kernel_file(package_copy):
+    copy = package_copy
     before = jit.source_hash()
     helper = copy / "rules" / "chaos_nb.py"
     helper.write_text(helper.read_text().replace("REVEAL_COUNT = 4", "REVEAL_COUNT = 1"))
     assert jit.source_hash() != before
 
 
-def test_the_source_hash_ignores_python_only_runner_modules(tmp_path, monkeypatch):
-    import shutil
-
-    copy = tmp_path / "analyzer"
-    shutil.copytree(jit._PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(jit, "_PACKAGE", copy)
+def test_the_source_hash_ignores_python_only_runner_modules(package_copy):
+    copy = package_copy
     before = jit.source_hash()
     plan = copy / "runner" / "plan.py"
     plan.write_text(plan.read_text() + "\n# a comment\n")

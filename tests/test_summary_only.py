@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import analyzer
-import cli
 from analyzer.runner.tally import TURN_BINS, histogram_median
+from tests.test_cli import run
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
@@ -32,13 +32,6 @@ def test_histogram_median_matches_pandas(values):
 
 def test_histogram_median_of_nothing_is_nan():
     assert np.isnan(histogram_median(np.zeros(TURN_BINS, dtype=np.int64)))
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as stop:
-        cli.main(list(args))
-    out, err = capsys.readouterr()
-    return stop.value.code, out, err
 
 
 def test_cli_summary_only_writes_a_json_summary(capsys, tmp_path):

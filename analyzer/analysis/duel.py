@@ -39,6 +39,11 @@ def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def format_p(p: float) -> str:
+    """A p-value for print; one too small for a float shows as a bound, not as 0."""
+    return f"{p:.3g}" if p > 0 else "<1e-300"
+
+
 def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str:
     """The duel as text for the terminal."""
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
@@ -54,5 +59,5 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
                   f"{'McNemar p':>10}"]
     for row in pairs.itertuples():
         lines.append(f"{row.a:<20} {row.b:<20} {row.a_only:>7} {row.b_only:>7} "
-                     f"{row.difference:>+8.2%} {row.mcnemar_p:>10.3g}")
+                     f"{row.difference:>+8.2%} {format_p(row.mcnemar_p):>10}")
     return "\n".join(lines)
