@@ -24,7 +24,7 @@ from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner.checkpoint import Checkpoint, partial_folder_remove
 from analyzer.runner.config import ENGINES
 from analyzer.runner.executors import make_executor
-from analyzer.runner.plan import DEFAULT_CHUNK, RunPlan
+from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.run import execute
 from analyzer.runner.tracing import fast_trace
@@ -101,7 +101,8 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         Batch seed (0 to 2**63-1). Game g of seed S is the same game whatever ``workers``,
         ``engine``, ``chunk`` and ``scheduler``, alone or in a batch.
     policy : str or PolicySpec
-        A built-in policy's name (``random``, ``greedy``), ``FILE.py:FUNCTION`` /
+        A built-in policy's name (``urbion policies``: random, greedy, weighted[:FILE],
+        search[:OPTIONS], clairvoyant), ``FILE.py:FUNCTION`` /
         ``MODULE:FUNCTION``, or a ready PolicySpec.
     workers : int, optional
         Threads for a local run (default: all cores).
@@ -122,7 +123,8 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     progress : bool
         Draw a progress bar on stderr.
     chunk : int, optional
-        Games per chunk (the unit of work, of checkpoints and of progress).
+        Games per chunk (the unit of work, of checkpoints and of progress); default 20,000,
+        or 200 for the search policies.
 
     Returns
     -------
@@ -146,6 +148,19 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         write_results(df, out)
         partial_folder_remove(out)
     return df
+
+
+def check_by_name(spec: PolicySpec, card_set: CardSet) -> None:
+    """A cluster's workers resolve the policy by its name: it must name this very policy."""
+    try:
+        named = resolve_policy(spec.name).for_cards(card_set)
+    except PolicyError:
+        named = None
+    if named is None or named.func is not spec.func or named.kernel != spec.kernel or \
+            not np.array_equal(named.params, spec.params):
+        raise PolicyError(f"policy {spec.name!r} cannot be sent to a cluster: give a policy "
+                          "by a name that resolves to it (a built-in, weighted:FILE.toml, "
+                          "FILE.py:FUNCTION or MODULE:FUNCTION)")
 
 
 def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "greedy",
@@ -184,8 +199,9 @@ def _run(games, seed, policy, workers, engine, cards, out, first_game, resume, s
         raise UrbionError("--resume needs --out: finished chunks are kept beside the output")
     if chunk is not None and chunk < 1:
         raise UrbionError(f"chunk must be at least 1 game, not {chunk}")
-    plan = RunPlan(card_set, spec.name, seed, games, first_game, engine,
-                   chunk or DEFAULT_CHUNK, spec)
+    if scheduler is not None:
+        check_by_name(spec, card_set)
+    plan = RunPlan.for_policy(card_set, spec, seed, games, first_game, engine, chunk)
     executor = make_executor(scheduler, workers)
     try:
         checkpoint = (Checkpoint.start(out, plan.identity(summary_only), resume)

@@ -17,12 +17,14 @@ import analyzer
 from analyzer.analysis.results_io import read_results
 from analyzer.cards import default_card_set
 from analyzer.errors import RunStopped, UrbionError
+from analyzer.policies.registry import resolve_policy
 from analyzer.runner.checkpoint import Checkpoint, partial_folder
 from analyzer.runner.executors import LocalExecutor
-from analyzer.runner.plan import RunPlan
+from analyzer.runner.plan import DEFAULT_CHUNK, SEARCH_CHUNK, RunPlan
 from analyzer.runner.run import execute
 
 ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "docs" / "examples" / "cautious.py"
 
 
 def rows(df):
@@ -165,3 +167,23 @@ def test_a_killed_process_resumes_to_the_uninterrupted_results(tmp_path, sig):
     whole = analyzer.simulate(games=150000, seed=6, policy="random")
     assert np.array_equal(rows(resumed), rows(whole))
     assert sorted(os.listdir(tmp_path)) == ["r.parquet"]
+
+
+def test_resume_is_refused_when_the_policy_source_changed(tmp_path):
+    source = tmp_path / "mine.py"
+    source.write_text(EXAMPLE.read_text())
+    name = f"{source}:choose"
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), name, 2, 300, chunk=100)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    source.write_text(EXAMPLE.read_text() + "\n# changed\n")
+    with pytest.raises(UrbionError, match="different configuration.*policy_source_sha256"):
+        analyzer.simulate(games=300, seed=2, policy=name, chunk=100, out=out, resume=True)
+
+
+def test_search_policies_get_small_chunks():
+    cards = default_card_set()
+    assert RunPlan.for_policy(cards, resolve_policy("search"), 0, 10).chunk == SEARCH_CHUNK
+    assert RunPlan.for_policy(cards, resolve_policy("greedy"), 0, 10).chunk == DEFAULT_CHUNK

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
 import signal
 
 import numpy as np
@@ -12,7 +13,8 @@ from distributed import Client, LocalCluster
 
 import analyzer
 from analyzer.cards import default_card_set
-from analyzer.errors import UrbionError
+from analyzer.errors import PolicyError, UrbionError
+from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner import distributed as dask_runner
 from analyzer.runner.distributed import DaskExecutor
 from analyzer.runner.local import run_fast
@@ -90,3 +92,26 @@ def test_bad_scheduler_addresses_are_one_line_errors(monkeypatch):
     monkeypatch.setattr(dask_runner, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(UrbionError, match="cannot reach the Dask scheduler"):
         analyzer.simulate(games=10, scheduler="tcp://127.0.0.1:1")
+
+
+def test_a_worker_refuses_a_policy_that_differs_from_the_runs(tmp_path):
+    path = tmp_path / "w.toml"
+    path.write_text("[weights]\nTURN = 7.0\n")
+    plan = RunPlan.for_policy(default_card_set(), resolve_policy(f"weighted:{path}"), 1, 10)
+    shipped = pickle.loads(pickle.dumps(plan))  # as a worker receives it
+    path.write_text("[weights]\nTURN = 9.0\n")  # the file differs where the worker reads it
+    with pytest.raises(PolicyError, match="not the one the run started with"):
+        shipped.policy_spec()
+
+
+def test_a_policy_object_without_a_name_cannot_go_to_a_cluster():
+    spec = PolicySpec("greedy", run_fast, np.zeros(0))  # named like a built-in, but is not
+    with pytest.raises(PolicyError, match="cannot be sent to a cluster"):
+        analyzer.simulate(games=10, policy=spec, scheduler="local:1")
+
+
+@pytest.mark.parametrize("address", ["foo://x", "tcp://host-without-port"])
+def test_malformed_scheduler_addresses_are_one_line_errors(address, monkeypatch):
+    monkeypatch.setattr(dask_runner, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(UrbionError, match="cannot reach the Dask scheduler"):
+        analyzer.simulate(games=10, scheduler=address)

@@ -96,6 +96,7 @@ def test_the_shipped_weights_load_and_name_every_feature():
     ("[weights]\nBOGUS = 1.0\n", "unknown weight weights.BOGUS"),
     ("[weights]\nBALANCE = 'high'\n", "weights.BALANCE must be a finite number"),
     ("[weights]\nBALANCE = nan\n", "weights.BALANCE must be a finite number"),
+    ("[weights]\nBALANCE = 1" + "0" * 400 + "\n", "weights.BALANCE must be a finite number"),
     ("BALANCE = 1.0\n", "expected one \\[weights\\] table"),
     ("[weights\n", "not valid TOML"),
 ])

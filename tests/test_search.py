@@ -56,6 +56,7 @@ def test_search_uses_its_play_outs():
     ("search:rollouts=0", "rollouts must be a whole number from 1"),
     ("search:depth=3", "unknown option 'depth'"),
     ("clairvoyant:candidates=x", "candidates must be a whole number"),
+    ("search:rollouts=\u00b2", "rollouts must be a whole number"),
 ])
 def test_bad_search_options_are_refused(name, message):
     with pytest.raises(PolicyError, match=message):

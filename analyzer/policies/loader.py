@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import sys
@@ -46,4 +47,14 @@ def load_user_policy(name: str) -> PolicySpec:
     if not isinstance(func, CPUDispatcher):
         raise PolicyError(f"policy {name!r}: {function} must be compiled with @numba.njit "
                           "(docs/policies.md)")
-    return PolicySpec(name, func, np.zeros(0, dtype=np.float64), f"user policy {name}")
+    return PolicySpec(name, func, np.zeros(0, dtype=np.float64), f"user policy {name}",
+                      source_digest=_source_digest(module))
+
+
+def _source_digest(module) -> str:
+    """SHA-256 of the module's source file, so results and resumes tell versions apart."""
+    path = getattr(module, "__file__", None)
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else ""
+    except OSError:
+        return ""

@@ -28,6 +28,9 @@ class PolicySpec:
     params_for_cards: Callable[[np.ndarray], np.ndarray] | None = None
     #: what the kernels take instead of an id or a function (an EnginePolicy)
     kernel: object | None = None
+    #: SHA-256 of a user policy's source file ("" for built-ins: the engine's source hash
+    #: covers them)
+    source_digest: str = ""
 
     @property
     def cacheable(self) -> bool:
@@ -88,7 +91,8 @@ def search_policy(kind: str, options: str) -> PolicySpec:
         if key not in settings:
             raise PolicyError(f"policy {kind}: unknown option {key!r} (valid: "
                               f"{', '.join(settings)})")
-        if not value.isdigit() or not 1 <= int(value) <= SEARCH_LIMITS[key]:
+        if not (value.isascii() and value.isdigit()) or \
+                not 1 <= int(value) <= SEARCH_LIMITS[key]:
             raise PolicyError(f"policy {kind}: {key} must be a whole number from 1 to "
                               f"{SEARCH_LIMITS[key]}, not {value!r}")
         settings[key] = int(value)
@@ -133,8 +137,8 @@ def resolve_policy(name: str) -> PolicySpec:
     if name.startswith(WEIGHTED_PREFIX):
         return weighted_policy(name.removeprefix(WEIGHTED_PREFIX))
     kind, _, options = name.partition(":")
-    if kind in SEARCH_DEFAULTS:
-        return search_policy(kind, options)
+    if kind in SEARCH_DEFAULTS and (not options or "=" in options):
+        return search_policy(kind, options)  # else a user's module named search or similar
     if ":" in name:
         from analyzer.policies.loader import load_user_policy
 

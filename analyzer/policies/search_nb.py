@@ -120,7 +120,9 @@ def play_out_nb(g, cards, option, imagined, rng):
     sim = copy_game_nb(g)
     if imagined:
         imagine_unseen_nb(sim, rng)
-    sim.info[Info.TURN] -= 1  # the turn starts again, with its Phase I scripted
+    # The turn starts again with its Phase I scripted: in the base game Phase I is a turn's
+    # first step. Start-of-turn steps of expansions (R13.3) must not run twice here.
+    sim.info[Info.TURN] -= 1
     script = np.full(1, option, dtype=np.int64)
     while is_running_nb(sim):
         play_turn_nb(script, sim, cards)

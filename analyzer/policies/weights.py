@@ -41,10 +41,14 @@ def parse_weights(text: str, source: str) -> dict[str, float]:
             valid = ", ".join(GREEDY_WEIGHTS)
             raise PolicyError(f"weights file {source}: unknown weight weights.{name} "
                               f"(valid: {valid})")
-        if isinstance(value, bool) or not isinstance(value, int | float) \
-                or not math.isfinite(value):
+        try:
+            number = float(value) if isinstance(value, int | float) and \
+                not isinstance(value, bool) else math.nan
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number):
             raise PolicyError(f"weights file {source}: weights.{name} must be a finite number")
-        weights[name] = float(value)
+        weights[name] = number
     return weights
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 
 import numpy as np
 from distributed import Client, KilledWorker, LocalCluster, as_completed
@@ -19,13 +20,15 @@ from analyzer.runner.chunks import chunk_payload, prepare_kernels
 from analyzer.runner.plan import RunPlan
 
 CONNECT_TIMEOUT = "20s"
+#: What a lost scheduler or a worker dying too often raises (CommClosedError is an OSError).
+LOST = (KilledWorker, CancelledError, OSError, TimeoutError)
 
 
 def parse_scheduler(scheduler: str) -> tuple[str, int | str]:
     """``("local", N)`` for ``local:N``, else ``("address", scheduler)``."""
     if scheduler.startswith("local:"):
         count = scheduler.removeprefix("local:")
-        if not count.isdigit() or int(count) < 1:
+        if not (count.isascii() and count.isdigit()) or int(count) < 1:
             raise UrbionError(f"scheduler {scheduler!r}: expected local:N with N >= 1")
         return "local", int(count)
     if "://" not in scheduler:
@@ -47,7 +50,7 @@ class DaskExecutor:
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(value, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, RuntimeError) as err:
+        except (OSError, TimeoutError, RuntimeError, ValueError) as err:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
 
@@ -56,7 +59,7 @@ class DaskExecutor:
         worker that joins later does so on its first chunk)."""
         try:
             self.client.run(prepare_kernels, plan)
-        except (OSError, TimeoutError) as err:
+        except LOST as err:
             raise ClusterError(f"the cluster failed to prepare the engine: {err}") from None
 
     def imap(self, plan: RunPlan, indices: list[int],
@@ -70,12 +73,12 @@ class DaskExecutor:
         try:
             for future in as_completed(futures):
                 index = futures.pop(future)
-                try:
-                    payload = future.result()
-                except (KilledWorker, OSError, TimeoutError) as err:
-                    raise ClusterError(f"the cluster lost chunk {index}: {err}") from None
+                payload = future.result()
                 future.release()
                 yield index, payload
+        except LOST as err:
+            raise ClusterError(f"the cluster stopped the run: {type(err).__name__} "
+                               f"{err}".strip()) from None
         finally:
             for future in futures:
                 future.cancel()

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from analyzer.cards import CardSet
+from analyzer.core.jit import source_hash
+from analyzer.errors import PolicyError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner.config import run_config
 
@@ -22,14 +24,35 @@ from analyzer.runner.config import run_config
 DEFAULT_CHUNK = 20_000
 
 
-_RESOLVED: dict[tuple[str, str], PolicySpec] = {}
+#: Games per chunk for the search policies, which play tens of games a second, not
+#: thousands: a chunk still takes seconds, so Ctrl-C and the progress bar stay prompt.
+SEARCH_CHUNK = 200
 
 
-def _policy_for(name: str, card_set: CardSet) -> PolicySpec:
-    # once per process: a Dask worker resolves (and loads, for a user's file) a policy once
-    key = (name, card_set.digest)
+def default_chunk(spec: PolicySpec) -> int:
+    """The chunk size of a run with ``spec`` when none is asked for."""
+    return DEFAULT_CHUNK if spec.kernel is None else SEARCH_CHUNK
+
+
+def policy_fingerprint(spec: PolicySpec) -> tuple[str, str]:
+    """(SHA-256 of the parameters, SHA-256 of a user policy's source file or "")."""
+    return hashlib.sha256(spec.params.tobytes()).hexdigest(), spec.source_digest
+
+
+_RESOLVED: dict[tuple[str, str, tuple[str, str]], PolicySpec] = {}
+
+
+def _policy_for(name: str, card_set: CardSet, expected: tuple[str, str]) -> PolicySpec:
+    """The policy ``name`` resolved in this process (once), checked against the one the run
+    started with: a worker with another weights file or policy source must not play."""
+    key = (name, card_set.digest, expected)
     if key not in _RESOLVED:
-        _RESOLVED[key] = resolve_policy(name).for_cards(card_set)
+        spec = resolve_policy(name).for_cards(card_set)
+        if policy_fingerprint(spec) != expected:
+            raise PolicyError(f"policy {name!r} here is not the one the run started with "
+                              "(other parameters or source file): every machine of a run "
+                              "needs the same files and package version")
+        _RESOLVED[key] = spec
     return _RESOLVED[key]
 
 
@@ -50,6 +73,16 @@ class RunPlan:
     chunk: int = DEFAULT_CHUNK
     #: the resolved policy when the caller has it; not sent to other processes
     spec: PolicySpec | None = field(default=None, repr=False, compare=False)
+    #: policy_fingerprint of the policy the run started with, checked where it is resolved
+    fingerprint: tuple[str, str] = ("", "")
+
+    @classmethod
+    def for_policy(cls, card_set: CardSet, spec: PolicySpec, seed: int, games: int,
+                   first_game: int = 0, engine: str = "fast",
+                   chunk: int | None = None) -> RunPlan:
+        """A plan for the resolved policy ``spec`` (chunk: its default when None)."""
+        return cls(card_set, spec.name, seed, games, first_game, engine,
+                   chunk or default_chunk(spec), spec, policy_fingerprint(spec))
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -79,15 +112,19 @@ class RunPlan:
         """The policy, fitted to the card set (resolved once per process)."""
         if self.spec is not None:
             return self.spec
-        return _policy_for(self.policy, self.card_set)
+        if self.fingerprint == ("", ""):
+            return resolve_policy(self.policy).for_cards(self.card_set)
+        return _policy_for(self.policy, self.card_set, self.fingerprint)
 
     def config(self) -> dict:
         """The run's configuration, as stored with its results (the policy's parameters by
         their hash: a weights file may change under the same name)."""
         config = run_config(self.card_set, self.policy, self.seed, self.games, self.engine,
                             self.first_game)
-        params = self.policy_spec().params
-        config["policy_params_sha256"] = hashlib.sha256(params.tobytes()).hexdigest()
+        params_sha256, source_sha256 = policy_fingerprint(self.policy_spec())
+        config["policy_params_sha256"] = params_sha256
+        if source_sha256:
+            config["policy_source_sha256"] = source_sha256
         return config
 
     def identity(self, summary_only: bool) -> dict:
@@ -96,6 +133,8 @@ class RunPlan:
         keys = ("seed", "games", "first_game", "policy", "policy_params_sha256", "engine",
                 "variant", "expansions", "card_set_sha256", "rules_version")
         identity = {key: config[key] for key in keys}
+        identity["policy_source_sha256"] = config.get("policy_source_sha256", "")
+        identity["kernel_source"] = source_hash()  # the engine's and built-ins' code
         identity["chunk"] = self.chunk
         identity["summary_only"] = summary_only
         return identity

@@ -82,7 +82,6 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
 
 def _stopped(why: str, done: int, plan: RunPlan, checkpoint: Checkpoint | None) -> str:
     if checkpoint is None:
-        return f"{why} after {done:,} of {plan.games:,} games; nothing was saved (with --out " \
-               "finished chunks are kept and --resume continues)"
+        return f"{why} after {done:,} of {plan.games:,} games; nothing was saved"
     return (f"{why}: {done:,} of {plan.games:,} games saved in {checkpoint.folder}; run the "
             "same command with --resume to continue")
