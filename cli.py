@@ -147,6 +147,17 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
 
 
 @cli.command()
+@click.argument("results", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), required=True,
+              help="Report folder, e.g. reports/NAME/ (made or replaced).")
+def report(results: tuple[str, ...], out: str) -> None:
+    """Write a balance report (HTML, Markdown, charts) of RESULTS files of one card set."""
+    folder = analyzer.report(list(results), out)
+    click.echo(f"report     {folder / 'index.html'}")
+    click.echo(f"           {folder / 'report.md'}")
+
+
+@cli.command()
 def policies() -> None:
     """List the built-in policies."""
     for spec in BUILTIN_POLICIES.values():

@@ -5,7 +5,16 @@
 """
 
 from analyzer.analysis.summary import summarize
-from analyzer.api import duel, load_cards, show, simulate, simulate_summary, trace, tune
+from analyzer.api import (
+    duel,
+    load_cards,
+    report,
+    show,
+    simulate,
+    simulate_summary,
+    trace,
+    tune,
+)
 
-__all__ = ["duel", "load_cards", "show", "simulate", "simulate_summary", "summarize",
-           "trace", "tune"]
+__all__ = ["duel", "load_cards", "report", "show", "simulate", "simulate_summary",
+           "summarize", "trace", "tune"]

@@ -31,7 +31,7 @@ from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_traces
 
 __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "tune",
-           "trace", "show", "results_frame"]
+           "report", "trace", "show", "results_frame"]
 
 
 def load_cards(cards: str | Path | CardSet | None) -> CardSet:
@@ -334,6 +334,20 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
         f"McNemar p = {format_p(pair.mcnemar_p)}.",
         "",
     ]
+
+
+def report(results: list[str | Path], out: str | Path) -> Path:
+    """Write a balance report of one or more results files (``simulate --out``) of one card
+    set into the folder ``out``: index.html (self-contained), report.md, PNG and SVG charts.
+
+    Returns
+    -------
+    pathlib.Path
+        The report folder.
+    """
+    from analyzer.reporting.build import write_report
+
+    return write_report(list(results), out)
 
 
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",

@@ -35,3 +35,19 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     if n == 0:
         return 1.0
     return float(binomtest(only_a, n, 0.5).pvalue)
+
+
+def holm_adjust(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjustment of p-values for multiple comparisons (same order).
+
+    The k-th smallest of m p-values is multiplied by (m - k + 1), made non-decreasing
+    along the sorted order, and capped at 1.
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted

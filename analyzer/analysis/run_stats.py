@@ -1,0 +1,69 @@
+"""Per-run figures behind the balance report, as DataFrames (one row per game in, tables
+out): headline, survival by turn, convergence of the estimate, loss reasons, margins."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analyzer.analysis.stats import wilson_interval
+
+
+def run_label(attrs: dict, fallback: str) -> str:
+    """A short name for a run: its policy, expansions and seed."""
+    expansions = "+".join(attrs.get("expansions") or []) or "base"
+    return f"{attrs.get('policy', fallback)} / {expansions} / seed {attrs.get('seed', '?')}"
+
+
+def headline(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per run: games, wins, win rate with its 95% Wilson interval, mean turns,
+    mean cities pacified."""
+    rows = []
+    for label, df in runs.items():
+        wins, games = int(df["won"].sum()), len(df)
+        low, high = wilson_interval(wins, games)
+        rows.append({"run": label, "games": games, "wins": wins, "win_rate": wins / games,
+                     "ci_low": low, "ci_high": high, "mean_turns": df["turns"].mean(),
+                     "mean_pacified": df["pacified"].mean()})
+    return pd.DataFrame(rows).set_index("run")
+
+
+def survival(df: pd.DataFrame) -> pd.Series:
+    """Share of games still running after each turn (index: turn 0 .. the longest game)."""
+    turns = df["turns"].to_numpy()
+    ends = np.bincount(turns, minlength=turns.max() + 1)
+    still = 1.0 - np.cumsum(ends) / len(turns)
+    return pd.Series(still, index=pd.RangeIndex(len(still), name="turn"), name="running")
+
+
+def convergence(df: pd.DataFrame, points: int = 60) -> pd.DataFrame:
+    """The win-rate estimate and its 95% interval after the first n games, at ``points``
+    values of n spaced evenly on a log scale."""
+    won = df.sort_values("game")["won"].to_numpy()
+    counts = np.unique(np.geomspace(1, len(won), points).astype(int))
+    wins = np.cumsum(won)[counts - 1]
+    bounds = [wilson_interval(int(w), int(n)) for w, n in zip(wins, counts, strict=True)]
+    return pd.DataFrame({"games": counts, "win_rate": wins / counts,
+                         "ci_low": [b[0] for b in bounds], "ci_high": [b[1] for b in bounds]})
+
+
+def loss_reasons(df: pd.DataFrame) -> pd.Series:
+    """Number of lost games by reason."""
+    return df.loc[~df["won"], "reason"].astype(str).value_counts()
+
+
+def margin_at_victory(df: pd.DataFrame) -> pd.Series:
+    """Wins by Dream cards left in the deck at the moment of victory."""
+    return df.loc[df["won"], "deck_left"].value_counts().sort_index()
+
+
+def pacified_at_defeat(df: pd.DataFrame) -> pd.Series:
+    """Lost games by City cards pacified."""
+    return df.loc[~df["won"], "pacified"].value_counts().sort_index()
+
+
+def chaos_choices(df: pd.DataFrame) -> pd.Series:
+    """Mean number per game of each way a Chaos drawn in Phase II was taken."""
+    columns = {"placed": "chaos_placed", "cleared a city": "chaos_cleared",
+               "revealed": "chaos_revealed"}
+    return pd.Series({name: df[col].mean() for name, col in columns.items()})

@@ -1,0 +1,1 @@
+"""Balance reports: charts (matplotlib) and the HTML and Markdown files that hold them."""

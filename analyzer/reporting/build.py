@@ -1,0 +1,190 @@
+"""Write a balance report folder: index.html (self-contained), report.md, PNG and SVG charts.
+
+The folder is built beside its destination and moved into place at the end, so a failed
+or interrupted report never leaves a half-written folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import html
+import io
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from analyzer.analysis import run_stats
+from analyzer.analysis.results_io import read_results
+from analyzer.errors import ResultsFileError, UrbionError
+from analyzer.reporting import charts
+
+#: (file stem, title, chart function taking the runs or the headline table)
+CHARTS = [
+    ("win_rates", "Win rate per run", lambda runs, table: charts.win_rates(table)),
+    ("survival", "Games still running by turn", lambda runs, table: charts.survival(runs)),
+    ("loss_reasons", "Loss reasons", lambda runs, table: charts.loss_reasons(runs)),
+    ("margin_at_victory", "Margin at victory",
+     lambda runs, table: charts.margin_at_victory(runs)),
+    ("pacified_at_defeat", "Cities pacified at defeat",
+     lambda runs, table: charts.pacified_at_defeat(runs)),
+    ("chaos_choices", "Chaos options chosen", lambda runs, table: charts.chaos_choices(runs)),
+    ("convergence", "Convergence of the estimate",
+     lambda runs, table: charts.convergence(runs)),
+]
+
+
+def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
+    """Results files by run label; all must share one card set (else ResultsFileError)."""
+    if not paths:
+        raise UrbionError("a report needs at least one results file")
+    runs: dict[str, pd.DataFrame] = {}
+    for path in paths:
+        df = read_results(path)
+        label = run_stats.run_label(df.attrs, Path(path).stem)
+        while label in runs:
+            label += "'"
+        runs[label] = df
+    digests = {df.attrs.get("card_set_sha256") for df in runs.values()}
+    if len(digests) > 1:
+        names = ", ".join(sorted({f"{df.attrs.get('card_set')} "
+                                  f"({str(df.attrs.get('card_set_sha256'))[:12]})"
+                                  for df in runs.values()}))
+        raise ResultsFileError(f"the results files come from different card sets ({names}): "
+                               "one report compares runs of one card set")
+    return runs
+
+
+def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
+    """Where the numbers come from: card set, runs, versions, commit, date."""
+    first = next(iter(runs.values())).attrs
+    return {
+        "card set": f"{first.get('card_set')} (sha256 {first.get('card_set_sha256')})",
+        "runs": "; ".join(f"{label}: seed {df.attrs.get('seed')}, games "
+                          f"{df.attrs.get('first_game', 0)}-"
+                          f"{df.attrs.get('first_game', 0) + len(df) - 1}, policy "
+                          f"{df.attrs.get('policy')}, engine {df.attrs.get('engine')}"
+                          for label, df in runs.items()),
+        "rules version": str(first.get("rules_version")),
+        "package version": str(first.get("package_version")),
+        "commit": _commit(),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, cwd=Path(__file__).parent, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
+
+
+def _percent(x: float) -> str:
+    return f"{x:.2%}"
+
+
+def headline_rows(table: pd.DataFrame) -> list[list[str]]:
+    """The headline table as text cells, header first."""
+    rows = [["run", "games", "wins", "win rate", "95% interval", "mean turns",
+             "mean pacified"]]
+    for label, r in table.iterrows():
+        rows.append([label, f"{int(r.games):,}", f"{int(r.wins):,}", _percent(r.win_rate),
+                     f"{_percent(r.ci_low)} to {_percent(r.ci_high)}", f"{r.mean_turns:.1f}",
+                     f"{r.mean_pacified:.2f}"])
+    return rows
+
+
+def markdown(rows: list[list[str]], facts: dict[str, str]) -> str:
+    """report.md: headline table, charts (PNG, with the SVG linked), provenance."""
+    lines = ["# Urbion balance report", "", "## Headline", "",
+             "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    for stem, title, _ in CHARTS:
+        lines += ["", f"## {title}", "", f"![{title}]({stem}.png)", "",
+                  f"[SVG]({stem}.svg)"]
+    lines += ["", "## Provenance", ""] + [f"- **{k}**: {v}" for k, v in facts.items()]
+    return "\n".join(lines) + "\n"
+
+
+def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str]) -> str:
+    """index.html: one self-contained page, the charts embedded as PNG data."""
+    def cells(row: list[str], tag: str) -> str:
+        return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
+
+    table = ("<table id='headline'>" + cells(rows[0], "th")
+             + "".join(cells(r, "td") for r in rows[1:]) + "</table>")
+    figures = "".join(
+        f"<h2>{html.escape(title)}</h2><img alt='{html.escape(title)}' "
+        f"src='data:image/png;base64,{base64.b64encode(images[stem]).decode()}'>"
+        for stem, title, _ in CHARTS)
+    facts_html = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                         for k, v in facts.items())
+    style = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
+             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}"
+             "img{max-width:100%}")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>Urbion balance "
+            f"report</title><style>{style}</style></head><body><h1>Urbion balance report</h1>"
+            f"<h2>Headline</h2>{table}{figures}<h2>Provenance</h2><table id='provenance'>"
+            f"{facts_html}</table></body></html>\n")
+
+
+def write_report(paths: list[str | Path], out: str | Path) -> Path:
+    """Build the report of the results files ``paths`` into the folder ``out``."""
+    out = Path(out)
+    _check_destination(out)
+    runs = load_runs(paths)
+    table = run_stats.headline(runs)
+    rows, facts = headline_rows(table), provenance(runs)
+    build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        images = {}
+        for stem, _, draw in CHARTS:
+            fig = draw(runs, table)
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png", dpi=110)
+            images[stem] = buffer.getvalue()
+            (build / f"{stem}.png").write_bytes(images[stem])
+            fig.savefig(build / f"{stem}.svg")
+            plt.close(fig)
+        (build / "report.md").write_text(markdown(rows, facts))
+        (build / "index.html").write_text(page(rows, images, facts))
+        build.chmod(0o777 & ~_umask())
+        _swap_into_place(build, out)
+    except OSError as err:
+        raise UrbionError(f"cannot write report {out}: {err.strerror or err}") from None
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+    return out
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _check_destination(out: Path) -> None:
+    if not out.parent.is_dir():
+        raise UrbionError(f"cannot write report {out}: folder {out.parent} does not exist")
+    if out.exists() and (not out.is_dir() or (any(out.iterdir())
+                                              and not (out / "index.html").exists())):
+        raise UrbionError(f"cannot write report {out}: it exists and is not a report folder")
+
+
+def _swap_into_place(build: Path, out: Path) -> None:
+    old = None
+    if out.exists():
+        old = out.with_name(f".{out.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        out.rename(old)
+    build.rename(out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

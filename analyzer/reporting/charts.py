@@ -1,0 +1,111 @@
+"""The report's charts, one function each, every one returning a matplotlib Figure."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no screen is needed
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from analyzer.analysis import run_stats  # noqa: E402
+
+SIZE = (7.0, 3.6)
+
+
+def _figure(title: str) -> tuple[Figure, plt.Axes]:
+    fig, ax = plt.subplots(figsize=SIZE, layout="constrained")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    return fig, ax
+
+
+def win_rates(table: pd.DataFrame) -> Figure:
+    """Win rate of each run with its 95% interval."""
+    fig, ax = _figure("Win rate with 95% Wilson interval")
+    y = range(len(table))
+    errors = [table["win_rate"] - table["ci_low"], table["ci_high"] - table["win_rate"]]
+    ax.barh(y, table["win_rate"] * 100, xerr=[e * 100 for e in errors], capsize=4,
+            color="tab:blue")
+    ax.set_yticks(list(y), table.index)
+    ax.invert_yaxis()
+    ax.set_xlabel("games won (%)")
+    return fig
+
+
+def survival(runs: dict[str, pd.DataFrame]) -> Figure:
+    """Share of games still running by turn."""
+    fig, ax = _figure("Games still running")
+    for label, df in runs.items():
+        curve = run_stats.survival(df)
+        ax.step(curve.index, curve * 100, where="post", label=label)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("games still running (%)")
+    ax.legend(fontsize="small")
+    return fig
+
+
+def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
+    """Why games are lost, as a share of each run's games."""
+    fig, ax = _figure("Loss reasons")
+    shares = pd.DataFrame({label: run_stats.loss_reasons(df) / len(df) * 100
+                           for label, df in runs.items()}).fillna(0)
+    shares.T.plot.barh(ax=ax, stacked=True)
+    ax.invert_yaxis()
+    ax.set_xlabel("games lost (% of games)")
+    ax.legend(fontsize="small")
+    return fig
+
+
+def margin_at_victory(runs: dict[str, pd.DataFrame]) -> Figure:
+    """Dream cards left in the deck when the game was won."""
+    fig, ax = _figure("Margin at victory")
+    for label, df in runs.items():
+        counts = run_stats.margin_at_victory(df)
+        if len(counts):
+            ax.plot(counts.index, counts / counts.sum() * 100, marker="o", label=label)
+    ax.set_xlabel("Dream cards left at the win")
+    ax.set_ylabel("wins (%)")
+    ax.legend(fontsize="small")
+    return fig
+
+
+def pacified_at_defeat(runs: dict[str, pd.DataFrame]) -> Figure:
+    """City cards pacified in lost games."""
+    fig, ax = _figure("Cities pacified at defeat")
+    for label, df in runs.items():
+        counts = run_stats.pacified_at_defeat(df)
+        if len(counts):
+            ax.plot(counts.index, counts / counts.sum() * 100, marker="o", label=label)
+    ax.set_xlabel("City cards pacified")
+    ax.set_ylabel("lost games (%)")
+    ax.legend(fontsize="small")
+    return fig
+
+
+def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
+    """How a Chaos drawn in Phase II was taken, per game on average."""
+    fig, ax = _figure("Chaos options chosen (Phase II draws)")
+    table = pd.DataFrame({label: run_stats.chaos_choices(df) for label, df in runs.items()})
+    table.T.plot.barh(ax=ax)
+    ax.invert_yaxis()
+    ax.set_xlabel("times per game")
+    ax.legend(fontsize="small")
+    return fig
+
+
+def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
+    """The win-rate estimate as games are added, with its 95% band."""
+    fig, ax = _figure("Convergence of the win-rate estimate")
+    for label, df in runs.items():
+        curve = run_stats.convergence(df)
+        line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=label)
+        ax.fill_between(curve["games"], curve["ci_low"] * 100, curve["ci_high"] * 100,
+                        alpha=0.2, color=line.get_color())
+    ax.set_xscale("log")
+    ax.set_xlabel("games played")
+    ax.set_ylabel("win rate (%)")
+    ax.legend(fontsize="small")
+    return fig

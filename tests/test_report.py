@@ -1,0 +1,101 @@
+"""Balance reports: every chart written and linked, a self-contained page, one card set."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import analyzer
+from analyzer.analysis import run_stats
+from analyzer.analysis.stats import holm_adjust
+from analyzer.errors import ResultsFileError, UrbionError
+from analyzer.reporting.build import CHARTS
+from tests.test_cli import run
+
+TINY_CARDS = Path(__file__).resolve().parents[1] / "analyzer" / "cards" / "r14-default.toml"
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("results")
+    paths = []
+    for policy in ("greedy", "random"):
+        path = folder / f"{policy}.parquet"
+        analyzer.simulate(games=3000, seed=5, policy=policy, out=path)
+        paths.append(path)
+    return paths
+
+
+def test_report_writes_every_chart_and_links_only_files_that_exist(results, tmp_path):
+    out = analyzer.report(results, tmp_path / "rep")
+    for stem, _, _ in CHARTS:
+        assert (out / f"{stem}.png").stat().st_size > 1000
+        assert (out / f"{stem}.svg").read_text().lstrip().startswith("<?xml")
+    md = (out / "report.md").read_text()
+    links = re.findall(r"\]\(([^)]+)\)", md)
+    assert len(links) == 2 * len(CHARTS)
+    assert all((out / link).is_file() for link in links)
+    assert "greedy / base / seed 5" in md and "random / base / seed 5" in md
+    assert "sha256" in md and "rules version" in md
+
+
+def test_the_page_is_self_contained_with_the_headline_table(results, tmp_path):
+    out = analyzer.report(results, tmp_path / "rep")
+    page = (out / "index.html").read_text()
+    assert page.count("src='data:image/png;base64,") == len(CHARTS)
+    assert not re.search(r"(src|href)=['\"](?!data:)", page)  # nothing fetched from outside
+    headline = page[page.index("<table id='headline'>"):]
+    greedy = analyzer.simulate(games=3000, seed=5, policy="greedy")
+    assert f"{greedy['won'].mean():.2%}" in headline
+
+
+def test_a_report_replaces_an_earlier_one_in_place(results, tmp_path):
+    out = tmp_path / "rep"
+    analyzer.report(results[:1], out)
+    analyzer.report(results, out)
+    assert "random / base" in (out / "report.md").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+
+
+def test_results_of_another_card_set_are_refused(results, tmp_path):
+    other_cards = tmp_path / "other.toml"
+    other_cards.write_text(TINY_CARDS.read_text().replace('name = "R14-default"',
+                                                          'name = "what-if"'))
+    other = tmp_path / "other.parquet"
+    analyzer.simulate(games=50, seed=1, cards=other_cards, out=other)
+    with pytest.raises(ResultsFileError, match="different card sets.*what-if"):
+        analyzer.report([results[0], other], tmp_path / "rep")
+    assert not (tmp_path / "rep").exists()
+
+
+def test_cli_report_errors_are_one_line(results, tmp_path, capsys):
+    bad = tmp_path / "bad.parquet"
+    bad.write_text("not parquet")
+    code, _, err = run(capsys, "report", str(bad), "--out", str(tmp_path / "rep"))
+    assert code == 2 and err.count("\n") == 1 and "cannot read results file" in err
+    assert not (tmp_path / "rep").exists()
+    code, out, err = run(capsys, "report", *map(str, results), "--out", str(tmp_path / "r2"))
+    assert code == 0 and "index.html" in out
+
+
+def test_holm_matches_a_hand_computed_case():
+    # sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.04 -> monotone
+    assert holm_adjust([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm_adjust([0.5, 0.9]) == pytest.approx([1.0, 1.0])
+
+
+def test_survival_and_convergence_on_a_tiny_run():
+    df = pd.DataFrame({"game": [0, 1, 2, 3], "turns": [2, 3, 3, 5],
+                       "won": [True, False, False, True]})
+    curve = run_stats.survival(df)
+    assert curve.tolist() == [1.0, 1.0, 0.75, 0.25, 0.25, 0.0]
+    conv = run_stats.convergence(df)
+    assert conv["games"].iloc[-1] == 4 and conv["win_rate"].iloc[-1] == 0.5
+
+
+def test_a_report_needs_results():
+    with pytest.raises(UrbionError, match="at least one results file"):
+        analyzer.report([], "rep")
