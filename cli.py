@@ -158,6 +158,26 @@ def report(results: tuple[str, ...], out: str) -> None:
 
 
 @cli.command()
+@click.option("--games", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="Games per card set (the same games of SEED for every set).")
+@seed_option
+@policy_option
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads (default: all cores).")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder for sensitivity.md, .csv and the chart (e.g. reports/NAME/).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def sensitivity(games: int, seed: int, policy: str, workers: int | None, out: str | None,
+                quiet: bool) -> None:
+    """How the win rate moves when the card set moves away from the R14 assumption."""
+    result = analyzer.sensitivity(games=games, seed=seed, policy=policy, workers=workers,
+                                  out=out, progress=not quiet)
+    click.echo(str(result))
+    if out:
+        click.echo(f"\nreport     {out}/sensitivity.md")
+
+
+@cli.command()
 def policies() -> None:
     """List the built-in policies."""
     for spec in BUILTIN_POLICIES.values():

@@ -9,6 +9,7 @@ from analyzer.api import (
     duel,
     load_cards,
     report,
+    sensitivity,
     show,
     simulate,
     simulate_summary,
@@ -16,5 +17,5 @@ from analyzer.api import (
     tune,
 )
 
-__all__ = ["duel", "load_cards", "report", "show", "simulate", "simulate_summary",
-           "summarize", "trace", "tune"]
+__all__ = ["duel", "load_cards", "report", "sensitivity", "show", "simulate",
+           "simulate_summary", "summarize", "trace", "tune"]

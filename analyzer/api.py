@@ -31,7 +31,7 @@ from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_traces
 
 __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "tune",
-           "report", "trace", "show", "results_frame"]
+           "report", "sensitivity", "trace", "show", "results_frame"]
 
 
 def load_cards(cards: str | Path | CardSet | None) -> CardSet:
@@ -348,6 +348,57 @@ def report(results: list[str | Path], out: str | Path) -> Path:
     from analyzer.reporting.build import write_report
 
     return write_report(list(results), out)
+
+
+@dataclass
+class SensitivityResult:
+    """The R14 baseline's summary (with its configuration) and one row per card-set variant:
+    win rate, its interval, and the change from the baseline with its interval."""
+
+    baseline: dict
+    table: pd.DataFrame
+
+    def __str__(self) -> str:
+        b = self.baseline
+        lines = [f"baseline   {b['card_set']}: {b['win_rate']:.2%} ({b['ci_low']:.2%} to "
+                 f"{b['ci_high']:.2%}), policy {b['policy']}, {b['games']} games, seed "
+                 f"{b['seed']}", "",
+                 f"{'factor':<16} {'level':<58} {'win rate':>9} {'change (95% interval)':>30}"]
+        for r in self.table.itertuples():
+            lines.append(f"{r.factor:<16} {r.level:<58} {r.win_rate:>9.2%} "
+                         f"{r.effect * 100:>+7.2f} pp ({r.effect_low * 100:+.2f} to "
+                         f"{r.effect_high * 100:+.2f})")
+        return "\n".join(lines)
+
+
+def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
+                workers: int | None = None, out: str | Path | None = None,
+                progress: bool = False) -> SensitivityResult:
+    """How the win rate moves when the card set moves away from R14 (docs/sensitivity.md).
+
+    Plays games 0..games-1 of ``seed`` with the R14 set and with each variant of
+    ``analysis.sensitivity.VARIANTS`` (Incubi spread, Chaos influence 4/6, Chaos count 6/10,
+    deck size 64/80). ``out``: a folder for sensitivity.csv, .md and the chart.
+    """
+    from analyzer.analysis.sensitivity import VARIANTS, effect_table, variant_card_set
+
+    _check_counts(games, seed)
+    if out is not None:
+        from analyzer.reporting.build import _check_destination
+
+        _check_destination(Path(out))
+    base = simulate(games=games, seed=seed, policy=policy, workers=workers, progress=progress)
+    runs = {variant: simulate(games=games, seed=seed, policy=policy, workers=workers,
+                              cards=variant_card_set(variant), progress=progress)
+            for variant in VARIANTS}
+    baseline = {**summarize(base), **{k: base.attrs[k] for k in
+                                      ("card_set", "card_set_sha256", "policy", "seed")}}
+    result = SensitivityResult(baseline, effect_table(base, runs))
+    if out is not None:
+        from analyzer.reporting.build import write_sensitivity
+
+        write_sensitivity(result.table, baseline, out)
+    return result
 
 
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",

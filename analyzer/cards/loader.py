@@ -149,6 +149,17 @@ def parse_card_set(text: str, source: str) -> CardSet:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise CardSetError(f"not valid TOML: {err}") from None
+    return card_set_from_data(data, source)
+
+
+def default_card_data() -> dict:
+    """The R14 card-set file as data, for building variants of it."""
+    text = resources.files("analyzer.cards").joinpath(DEFAULT_CARD_FILE).read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def card_set_from_data(data: dict, source: str) -> CardSet:
+    """Validate card-set data (a parsed card-set file) and build the card table."""
     _check_keys(data, {"name", "description", "cities", "dreams"}, "top level")
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():

@@ -163,6 +163,47 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     return out
 
 
+def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> Path:
+    """The sensitivity analysis into folder ``out``: sensitivity.csv, .png, .svg, .md."""
+    out = Path(out)
+    _check_destination(out)
+    build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        fig = charts.sensitivity(table, baseline["win_rate"])
+        fig.savefig(build / "sensitivity.png", dpi=110)
+        fig.savefig(build / "sensitivity.svg")
+        plt.close(fig)
+        table.to_csv(build / "sensitivity.csv", index=False)
+        (build / "index.html").write_text("<!doctype html><meta charset='utf-8'>"
+                                          "<a href='sensitivity.md'>sensitivity.md</a>\n")
+        (build / "sensitivity.md").write_text(sensitivity_markdown(table, baseline))
+        build.chmod(0o777 & ~_umask())
+        _swap_into_place(build, out)
+    except OSError as err:
+        raise UrbionError(f"cannot write {out}: {err.strerror or err}") from None
+    finally:
+        shutil.rmtree(build, ignore_errors=True)
+    return out
+
+
+def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
+    """sensitivity.md: the baseline, the effect table and the chart."""
+    lines = ["# Sensitivity of the win rate to the card set", "",
+             f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
+             f"policy {baseline['policy']}, games 0-{baseline['games'] - 1} of seed "
+             f"{baseline['seed']}: {baseline['win_rate']:.2%} "
+             f"({baseline['ci_low']:.2%} to {baseline['ci_high']:.2%}).", "",
+             "| factor | level | win rate | 95% interval | change | 95% interval |",
+             "|---|---|---|---|---|---|"]
+    for r in table.itertuples():
+        lines.append(f"| {r.factor} | {r.level} | {r.win_rate:.2%} | {r.ci_low:.2%} to "
+                     f"{r.ci_high:.2%} | {r.effect * 100:+.2f} pp | "
+                     f"{r.effect_low * 100:+.2f} to {r.effect_high * 100:+.2f} pp |")
+    lines += ["", "![Win-rate change](sensitivity.png)", "", "[SVG](sensitivity.svg), "
+              "[CSV](sensitivity.csv)"]
+    return "\n".join(lines) + "\n"
+
+
 def _umask() -> int:
     import os
 

@@ -109,3 +109,21 @@ def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
     ax.set_ylabel("win rate (%)")
     ax.legend(fontsize="small")
     return fig
+
+
+def sensitivity(table: pd.DataFrame, baseline_rate: float) -> Figure:
+    """Change of the win rate from the R14 set for each card-set variant, with intervals."""
+    fig, ax = plt.subplots(figsize=(10.0, 0.45 * len(table) + 1.4), layout="constrained")
+    ax.set_title(f"Win-rate change from R14 ({baseline_rate:.2%}), 95% intervals",
+                 fontsize="medium")
+    ax.grid(alpha=0.3)
+    y = range(len(table))
+    errors = [(table["effect"] - table["effect_low"]) * 100,
+              (table["effect_high"] - table["effect"]) * 100]
+    ax.errorbar(table["effect"] * 100, list(y), xerr=errors, fmt="o", capsize=4)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(list(y), [f"{f}: {lv}" for f, lv in zip(table["factor"], table["level"],
+                                                           strict=True)])
+    ax.invert_yaxis()
+    ax.set_xlabel("change in games won (percentage points)")
+    return fig

@@ -1,0 +1,68 @@
+"""Sensitivity to the card set: each variant changes what it says, effects have intervals."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import analyzer
+from analyzer.analysis.sensitivity import VARIANTS, newcombe_difference, variant_card_set
+from analyzer.cards import default_card_set
+from analyzer.core.codes import CardField, CardType
+from tests.test_cli import run
+
+
+def _counts(card_set):
+    types = card_set.cards[:, CardField.TYPE]
+    values = card_set.cards[:, CardField.VALUE]
+    return {"chaos": int((types == CardType.CHAOS).sum()),
+            "chaos_value": set(values[types == CardType.CHAOS].tolist()),
+            "incubi": sorted(values[types == CardType.INCUBI].tolist()),
+            "dreams": len(card_set.dream_ids)}
+
+
+def test_each_variant_changes_only_its_factor():
+    base = _counts(default_card_set())
+    assert base == {"chaos": 8, "chaos_value": {5}, "dreams": 72,
+                    "incubi": sorted([-1, -1, -1, -2, -2, -2, -3, -3] * 4)}
+    seen = {}
+    for variant in VARIANTS:
+        cards = variant_card_set(variant)
+        counts = _counts(cards)
+        changed = {k for k in base if counts[k] != base[k]}
+        seen[(variant.factor, variant.level)] = changed
+        assert cards.name.startswith("R14-default / ") and cards.digest != \
+            default_card_set().digest
+    assert seen[("Chaos influence", "4")] == {"chaos_value"}
+    assert seen[("Chaos count", "10")] == {"chaos", "dreams"}
+    assert seen[("Incubi spread", "narrow: -1 x4, -2 x4")] == {"incubi"}
+    deck = [v for v in VARIANTS if v.factor == "Deck size"]
+    assert [_counts(variant_card_set(v))["dreams"] for v in deck] == [64, 80]
+
+
+def test_newcombe_interval_matches_a_published_example():
+    # Newcombe (1998), Statistics in Medicine 17:873, Table II example (a): 56/70 vs 48/80,
+    # method 10 gives 0.0524 to 0.3339
+    low, high = newcombe_difference(56, 70, 48, 80)
+    assert (round(low, 4), round(high, 4)) == (0.0524, 0.3339)
+
+
+def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
+    code, out, err = run(capsys, "sensitivity", "--games", "600", "--seed", "2",
+                         "--out", str(tmp_path / "sens"), "--quiet")
+    assert code == 0, err
+    md = (tmp_path / "sens" / "sensitivity.md").read_text()
+    assert md.count("| Chaos") == 4 and "R14-default" in md
+    assert all((tmp_path / "sens" / f).is_file()
+               for f in re.findall(r"\]\(([^)]+)\)", md))
+    result = analyzer.sensitivity(games=600, seed=2)
+    table = result.table
+    assert len(table) == len(VARIANTS)
+    assert np.all(table["effect_low"] <= table["effect"])
+    assert np.all(table["effect"] <= table["effect_high"])
+    base = analyzer.simulate(games=600, seed=2)
+    assert result.baseline["wins"] == int(base["won"].sum())
+    six = table[(table.factor == "Chaos count") & (table.level == "6")].iloc[0]
+    assert six.effect == pytest.approx(six.win_rate - base["won"].mean())
