@@ -10,11 +10,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-.PHONY: run test lint bench
+# The report test opens the HTML report in headless Chromium (Debian's package).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test lint bench chromium
 run: $(STAMP)
 	$(BIN)/urbion simulate
 
-test: $(STAMP)
+chromium:
+	@command -v chromium >/dev/null 2>&1 || \
+		($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium)
+
+test: $(STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/pytest -q
 

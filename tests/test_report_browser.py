@@ -1,0 +1,45 @@
+"""The HTML report as a reader sees it: opened in headless Chromium (`make test` installs it)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+import analyzer
+from analyzer.reporting.build import CHARTS
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium")
+    assert executable, "Chromium is missing: `make test` installs Debian's chromium package"
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=executable,
+                                              args=["--no-sandbox"])
+        yield instance
+        instance.close()
+
+
+def test_the_report_page_shows_the_headline_and_loads_every_image(browser, tmp_path):
+    results = []
+    for policy in ("greedy", "weighted"):
+        path = tmp_path / f"{policy}.parquet"
+        analyzer.simulate(games=2000, seed=9, policy=policy, out=path)
+        results.append(path)
+    out = analyzer.report(results, tmp_path / "rep")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto((out / "index.html").as_uri())
+    rows = page.locator("#headline tr")
+    assert rows.count() == 3
+    assert "weighted / base / seed 9" in rows.nth(2).inner_text()
+    assert page.locator("#headline").is_visible()
+    images = page.evaluate("Array.from(document.images).map(i => i.complete && "
+                           "i.naturalWidth > 0)")
+    assert images == [True] * len(CHARTS)
+    shot = tmp_path / "screenshot.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 50_000
+    page.close()
