@@ -6,21 +6,16 @@ from itertools import combinations
 
 import pandas as pd
 
-from analyzer.analysis.stats import mcnemar_exact, wilson_interval
+from analyzer.analysis.run_stats import headline
+from analyzer.analysis.stats import mcnemar_exact
 
 
 def policy_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Per policy: games, wins, win rate and its 95% Wilson interval, mean turns and
     pacified, games/s. ``results`` maps a policy name to its per-game DataFrame."""
-    rows = []
-    for name, df in results.items():
-        wins, games = int(df["won"].sum()), len(df)
-        low, high = wilson_interval(wins, games)
-        rows.append({"policy": name, "games": games, "wins": wins, "win_rate": wins / games,
-                     "ci_low": low, "ci_high": high, "mean_turns": df["turns"].mean(),
-                     "mean_pacified": df["pacified"].mean(),
-                     "games_per_s": games / df.attrs["seconds"]})
-    return pd.DataFrame(rows).set_index("policy")
+    table = headline(results).rename_axis("policy")
+    table["games_per_s"] = [len(df) / df.attrs["seconds"] for df in results.values()]
+    return table
 
 
 def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:

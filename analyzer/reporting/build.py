@@ -134,49 +134,12 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str])
             f"{facts_html}</table></body></html>\n")
 
 
-def write_report(paths: list[str | Path], out: str | Path) -> Path:
-    """Build the report of the results files ``paths`` into the folder ``out``."""
-    out = Path(out)
-    _check_destination(out)
-    runs = load_runs(paths)
-    table = run_stats.headline(runs)
-    rows, facts = headline_rows(table), provenance(runs)
+def write_folder(out: Path, fill) -> Path:
+    """Call ``fill(folder)`` on a new folder beside ``out``, then move it to ``out``
+    (replacing an earlier report there): complete or not at all."""
     build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        images = {}
-        for stem, _, draw in CHARTS:
-            fig = draw(runs, table)
-            buffer = io.BytesIO()
-            fig.savefig(buffer, format="png", dpi=110)
-            images[stem] = buffer.getvalue()
-            (build / f"{stem}.png").write_bytes(images[stem])
-            fig.savefig(build / f"{stem}.svg")
-            plt.close(fig)
-        (build / "report.md").write_text(markdown(rows, facts))
-        (build / "index.html").write_text(page(rows, images, facts))
-        build.chmod(0o777 & ~_umask())
-        _swap_into_place(build, out)
-    except OSError as err:
-        raise UrbionError(f"cannot write report {out}: {err.strerror or err}") from None
-    finally:
-        shutil.rmtree(build, ignore_errors=True)
-    return out
-
-
-def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> Path:
-    """The sensitivity analysis into folder ``out``: sensitivity.csv, .png, .svg, .md."""
-    out = Path(out)
-    _check_destination(out)
-    build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
-        fig = charts.sensitivity(table, baseline["win_rate"])
-        fig.savefig(build / "sensitivity.png", dpi=110)
-        fig.savefig(build / "sensitivity.svg")
-        plt.close(fig)
-        table.to_csv(build / "sensitivity.csv", index=False)
-        (build / "index.html").write_text("<!doctype html><meta charset='utf-8'>"
-                                          "<a href='sensitivity.md'>sensitivity.md</a>\n")
-        (build / "sensitivity.md").write_text(sensitivity_markdown(table, baseline))
+        fill(build)
         build.chmod(0o777 & ~_umask())
         _swap_into_place(build, out)
     except OSError as err:
@@ -184,6 +147,48 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> P
     finally:
         shutil.rmtree(build, ignore_errors=True)
     return out
+
+
+def save_chart(fig, folder: Path, stem: str) -> bytes:
+    """Write ``stem``.png and .svg; return the PNG's bytes."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    (folder / f"{stem}.png").write_bytes(buffer.getvalue())
+    fig.savefig(folder / f"{stem}.svg")
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def write_report(paths: list[str | Path], out: str | Path) -> Path:
+    """Build the report of the results files ``paths`` into the folder ``out``."""
+    out = Path(out)
+    _check_destination(out)
+    runs = load_runs(paths)
+    table = run_stats.headline(runs)
+    rows, facts = headline_rows(table), provenance(runs)
+
+    def fill(folder: Path) -> None:
+        images = {stem: save_chart(draw(runs, table), folder, stem)
+                  for stem, _, draw in CHARTS}
+        (folder / "report.md").write_text(markdown(rows, facts))
+        (folder / "index.html").write_text(page(rows, images, facts))
+
+    return write_folder(out, fill)
+
+
+def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> Path:
+    """The sensitivity analysis into folder ``out``: sensitivity.csv, .png, .svg, .md."""
+    out = Path(out)
+    _check_destination(out)
+
+    def fill(folder: Path) -> None:
+        save_chart(charts.sensitivity(table, baseline["win_rate"]), folder, "sensitivity")
+        table.to_csv(folder / "sensitivity.csv", index=False)
+        (folder / "index.html").write_text("<!doctype html><meta charset='utf-8'>"
+                                           "<a href='sensitivity.md'>sensitivity.md</a>\n")
+        (folder / "sensitivity.md").write_text(sensitivity_markdown(table, baseline))
+
+    return write_folder(out, fill)
 
 
 def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:

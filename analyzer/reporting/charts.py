@@ -59,30 +59,30 @@ def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
     return fig
 
 
-def margin_at_victory(runs: dict[str, pd.DataFrame]) -> Figure:
-    """Dream cards left in the deck when the game was won."""
-    fig, ax = _figure("Margin at victory")
+def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
+            ylabel: str) -> Figure:
+    """One line per run: the share of its games at each value ``counts_of(df)`` counts."""
+    fig, ax = _figure(title)
     for label, df in runs.items():
-        counts = run_stats.margin_at_victory(df)
+        counts = counts_of(df)
         if len(counts):
             ax.plot(counts.index, counts / counts.sum() * 100, marker="o", label=label)
-    ax.set_xlabel("Dream cards left at the win")
-    ax.set_ylabel("wins (%)")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     ax.legend(fontsize="small")
     return fig
+
+
+def margin_at_victory(runs: dict[str, pd.DataFrame]) -> Figure:
+    """Dream cards left in the deck when the game was won."""
+    return _shares(runs, "Margin at victory", run_stats.margin_at_victory,
+                   "Dream cards left at the win", "wins (%)")
 
 
 def pacified_at_defeat(runs: dict[str, pd.DataFrame]) -> Figure:
     """City cards pacified in lost games."""
-    fig, ax = _figure("Cities pacified at defeat")
-    for label, df in runs.items():
-        counts = run_stats.pacified_at_defeat(df)
-        if len(counts):
-            ax.plot(counts.index, counts / counts.sum() * 100, marker="o", label=label)
-    ax.set_xlabel("City cards pacified")
-    ax.set_ylabel("lost games (%)")
-    ax.legend(fontsize="small")
-    return fig
+    return _shares(runs, "Cities pacified at defeat", run_stats.pacified_at_defeat,
+                   "City cards pacified", "lost games (%)")
 
 
 def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
