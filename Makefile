@@ -19,7 +19,8 @@ run: $(STAMP)
 
 chromium:
 	@command -v chromium >/dev/null 2>&1 || \
-		($(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium)
+		($(SUDO) apt-get update -q && \
+		 $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 
 test: $(STAMP) chromium
 	$(BIN)/ruff check .
