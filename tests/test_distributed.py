@@ -115,3 +115,40 @@ def test_malformed_scheduler_addresses_are_one_line_errors(address, monkeypatch)
     monkeypatch.setattr(dask_runner, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(UrbionError, match="cannot reach the Dask scheduler"):
         analyzer.simulate(games=10, scheduler=address)
+
+
+class CloseClusterAfterFirstChunk:
+    """Wraps the Dask executor; shuts the whole cluster down once the first chunk is in."""
+
+    def __init__(self, inner: DaskExecutor, cluster: LocalCluster) -> None:
+        self.inner, self.cluster = inner, cluster
+
+    def imap(self, plan, indices, summary_only):
+        for k, item in enumerate(self.inner.imap(plan, indices, summary_only)):
+            if k == 0:
+                self.cluster.close()
+            yield item
+
+    def close(self):
+        pass
+
+
+def test_a_lost_cluster_stops_the_run_with_what_was_saved(tmp_path):
+    from analyzer.errors import RunStopped
+    from analyzer.runner.checkpoint import Checkpoint, partial_folder
+
+    local = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                         dashboard_address=":0", silence_logs=logging.CRITICAL)
+    executor = DaskExecutor(local.scheduler_address)
+    plan = RunPlan(default_card_set(), "greedy", 3, 40_000, chunk=2000)
+    out = tmp_path / "r.parquet"
+    checkpoint = Checkpoint.start(out, plan.identity(False), False)
+    try:
+        with pytest.raises(RunStopped, match="saved in .*--resume") as stop:
+            execute(plan, CloseClusterAfterFirstChunk(executor, local), checkpoint=checkpoint)
+    finally:
+        executor.close()
+        local.close()
+    assert not stop.value.interrupted
+    assert "\n" not in str(stop.value)
+    assert (partial_folder(out) / "chunk-000000.npy").exists()

@@ -24,6 +24,12 @@ CONNECT_TIMEOUT = "20s"
 LOST = (KilledWorker, CancelledError, OSError, TimeoutError)
 
 
+def one_line(err: BaseException, limit: int = 160) -> str:
+    """A Dask error as one short line (its messages may span several)."""
+    text = " ".join(f"{type(err).__name__}: {err}".split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def parse_scheduler(scheduler: str) -> tuple[str, int | str]:
     """``("local", N)`` for ``local:N``, else ``("address", scheduler)``."""
     if scheduler.startswith("local:"):
@@ -52,7 +58,8 @@ class DaskExecutor:
                 self.client = Client(value, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError, RuntimeError, ValueError) as err:
             self.close()
-            raise ClusterError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
+            raise ClusterError(f"cannot reach the Dask scheduler {scheduler}: "
+                               f"{one_line(err)}") from None
 
     def prepare(self, plan: RunPlan) -> None:
         """Compile or load the kernels once in every worker process now connected (a
@@ -60,7 +67,8 @@ class DaskExecutor:
         try:
             self.client.run(prepare_kernels, plan)
         except LOST as err:
-            raise ClusterError(f"the cluster failed to prepare the engine: {err}") from None
+            raise ClusterError(f"the cluster failed to prepare the engine: "
+                               f"{one_line(err)}") from None
 
     def imap(self, plan: RunPlan, indices: list[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
@@ -77,8 +85,7 @@ class DaskExecutor:
                 future.release()
                 yield index, payload
         except LOST as err:
-            raise ClusterError(f"the cluster stopped the run: {type(err).__name__} "
-                               f"{err}".strip()) from None
+            raise ClusterError(f"the cluster stopped the run ({one_line(err)})") from None
         finally:
             for future in futures:
                 future.cancel()
