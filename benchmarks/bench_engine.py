@@ -25,8 +25,9 @@ import analyzer
 from analyzer.analysis.stats import wilson_interval
 from analyzer.cards import default_card_set
 from analyzer.policies.registry import resolve_policy
-from analyzer.runner.local import batch_kernel, run_fast
+from analyzer.runner.local import batch_kernel
 from analyzer.runner.reference_runner import run_reference
+from analyzer.runner.run import run_fast
 
 
 def run_cli(args: list[str], env: dict) -> float:

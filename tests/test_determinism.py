@@ -7,7 +7,7 @@ import numpy as np
 import analyzer
 from analyzer.cards import default_card_set
 from analyzer.policies.registry import resolve_policy
-from analyzer.runner.local import run_fast
+from analyzer.runner.run import run_fast
 
 
 def test_same_seed_same_results_and_other_seed_differs():

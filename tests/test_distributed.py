@@ -17,9 +17,8 @@ from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner import distributed as dask_runner
 from analyzer.runner.distributed import DaskExecutor
-from analyzer.runner.local import run_fast
 from analyzer.runner.plan import RunPlan
-from analyzer.runner.run import execute
+from analyzer.runner.run import execute, run_fast
 
 
 def rows(df):

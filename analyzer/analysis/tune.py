@@ -19,7 +19,7 @@ from analyzer.cards import CardSet
 from analyzer.policies.builtin_nb import BuiltinId
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS, greedy_nb, greedy_params
 from analyzer.policies.registry import PolicySpec
-from analyzer.runner.local import run_fast
+from analyzer.runner.run import run_fast
 
 NAMES = tuple(GREEDY_WEIGHTS)
 #: The tie-breaker: a whole city pacified on average is worth this much win rate.

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.cards import CardSet
 from analyzer.errors import ClusterError, RunStopped
+from analyzer.policies.registry import PolicySpec
 from analyzer.runner.checkpoint import Checkpoint
-from analyzer.runner.executors import Executor
+from analyzer.runner.executors import Executor, make_executor
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.progress import progress_bar
 from analyzer.runner.results import RESULT_DTYPE
@@ -85,3 +87,13 @@ def _stopped(why: str, done: int, plan: RunPlan, checkpoint: Checkpoint | None) 
         return f"{why} after {done:,} of {plan.games:,} games; nothing was saved"
     return (f"{why}: {done:,} of {plan.games:,} games saved in {checkpoint.folder}; run the "
             "same command with --resume to continue")
+
+
+def run_fast(card_set: CardSet, policy: PolicySpec, seed: int, games: int, first_game: int = 0,
+             workers: int | None = None, chunk: int | None = None) -> np.ndarray:
+    """Games ``first_game ..`` of batch ``seed`` on the fast engine, on this machine's
+    threads; structured results (RESULT_DTYPE). Results depend only on (seed, game), never
+    on ``workers`` or ``chunk``."""
+    plan = RunPlan.for_policy(card_set, policy, seed, games, first_game, "fast", chunk)
+    results, _ = execute(plan, make_executor(None, workers))
+    return results
