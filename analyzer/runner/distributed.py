@@ -56,7 +56,7 @@ class DaskExecutor:
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(value, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, RuntimeError, ValueError) as err:
+        except Exception as err:  # noqa: BLE001 - any failure of Dask to start or connect
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler {scheduler}: "
                                f"{one_line(err)}") from None
