@@ -9,7 +9,7 @@ import signal
 
 import numpy as np
 import pytest
-from distributed import Client, LocalCluster
+from distributed import LocalCluster
 
 import analyzer
 from analyzer.cards import default_card_set
@@ -27,14 +27,14 @@ def rows(df):
 
 @pytest.fixture(scope="module")
 def cluster():
+    # no client of its own: each run connects one, as a user's would
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=":0", silence_logs=logging.CRITICAL) as local, \
-            Client(local) as client:
-        yield local, client
+                      dashboard_address=":0", silence_logs=logging.CRITICAL) as local:
+        yield local
 
 
 def test_local_cluster_of_two_processes_equals_the_local_runner(cluster):
-    local, _ = cluster
+    local = cluster
     on_dask = analyzer.simulate(games=6000, seed=5, scheduler=local.scheduler_address,
                                 chunk=700)
     here = analyzer.simulate(games=6000, seed=5, workers=2)
@@ -68,10 +68,8 @@ class KillWorkerAfterFirstChunk:
 
 
 def test_a_worker_killed_during_a_run_changes_nothing(cluster):
-    local, client = cluster
-    pids = client.run(os.getpid)
-    victim = next(iter(pids.values()))
-    executor = DaskExecutor(local.scheduler_address)
+    executor = DaskExecutor(cluster.scheduler_address)
+    victim = next(iter(executor.client.run(os.getpid).values()))
     plan = RunPlan(default_card_set(), "greedy", 13, 60_000, chunk=3000)
     try:
         results, _ = execute(plan, KillWorkerAfterFirstChunk(executor, victim))
