@@ -51,16 +51,16 @@ def test_scheduler_local_n_starts_its_own_cluster():
                                                                 policy="random")))
 
 
-class KillWorkerAfterFirstChunk:
-    """Wraps the Dask executor; SIGKILLs one worker process once the first chunk is in."""
+class AfterFirstChunk:
+    """Wraps the Dask executor; calls ``mishap()`` once the first chunk is in."""
 
-    def __init__(self, inner: DaskExecutor, pid: int) -> None:
-        self.inner, self.pid = inner, pid
+    def __init__(self, inner: DaskExecutor, mishap) -> None:
+        self.inner, self.mishap = inner, mishap
 
     def imap(self, plan, indices, summary_only):
         for k, item in enumerate(self.inner.imap(plan, indices, summary_only)):
             if k == 0:
-                os.kill(self.pid, signal.SIGKILL)
+                self.mishap()
             yield item
 
     def close(self):
@@ -72,7 +72,8 @@ def test_a_worker_killed_during_a_run_changes_nothing(cluster):
     victim = next(iter(executor.client.run(os.getpid).values()))
     plan = RunPlan(default_card_set(), "greedy", 13, 60_000, chunk=3000)
     try:
-        results, _ = execute(plan, KillWorkerAfterFirstChunk(executor, victim))
+        results, _ = execute(plan, AfterFirstChunk(
+            executor, lambda: os.kill(victim, signal.SIGKILL)))
     finally:
         executor.close()
     with pytest.raises(ProcessLookupError):
@@ -114,22 +115,6 @@ def test_malformed_scheduler_addresses_are_one_line_errors(address, monkeypatch)
         analyzer.simulate(games=10, scheduler=address)
 
 
-class CloseClusterAfterFirstChunk:
-    """Wraps the Dask executor; shuts the whole cluster down once the first chunk is in."""
-
-    def __init__(self, inner: DaskExecutor, cluster: LocalCluster) -> None:
-        self.inner, self.cluster = inner, cluster
-
-    def imap(self, plan, indices, summary_only):
-        for k, item in enumerate(self.inner.imap(plan, indices, summary_only)):
-            if k == 0:
-                self.cluster.close()
-            yield item
-
-    def close(self):
-        pass
-
-
 def test_a_lost_cluster_stops_the_run_with_what_was_saved(tmp_path):
     from analyzer.errors import RunStopped
     from analyzer.runner.checkpoint import Checkpoint, partial_folder
@@ -142,7 +127,7 @@ def test_a_lost_cluster_stops_the_run_with_what_was_saved(tmp_path):
     checkpoint = Checkpoint.start(out, plan.identity(False), False)
     try:
         with pytest.raises(RunStopped, match="saved in .*--resume") as stop:
-            execute(plan, CloseClusterAfterFirstChunk(executor, local), checkpoint=checkpoint)
+            execute(plan, AfterFirstChunk(executor, local.close), checkpoint=checkpoint)
     finally:
         executor.close()
         local.close()
