@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 
 from analyzer.cards import CardSetError, default_card_set, load_card_set
-from analyzer.core.codes import CardField, CardType
+from analyzer.cards.loader import parse_expansions
+from analyzer.core.codes import CardField, CardType, CityKind, Expansion
 
 DEFAULT = default_card_set()
 
 
 def test_R14_default_counts_and_values():
-    cards = DEFAULT.cards
+    in_play = sorted([*DEFAULT.city_ids, *DEFAULT.dream_ids])
+    assert in_play == list(range(84)), "the base game's cards come first, ids 0-83"
+    cards = DEFAULT.cards[in_play]
     types = cards[:, CardField.TYPE]
     assert (types == CardType.CITY).sum() == 12
     assert (types == CardType.SOGNAE).sum() == 32 and (types == CardType.INCUBI).sum() == 32
@@ -58,3 +61,85 @@ def test_a_changed_card_changes_the_digest(tmp_path):
     assert same.digest == DEFAULT.digest
     other = load_card_set(_write(tmp_path, text.replace("value = 5", "value = 6")))
     assert other.digest != DEFAULT.digest
+
+
+def _of(card_set, ctype):
+    ids = [*card_set.city_ids, *card_set.dream_ids]
+    return card_set.cards[[i for i in ids if card_set.cards[i, CardField.TYPE] == ctype]]
+
+
+def test_R14_expansion_cards():
+    full = DEFAULT.with_expansions(parse_expansions("all"))
+    cities = _of(full, CardType.CITY)
+    kinds = sorted(int(k) for k in cities[:, CardField.KIND])
+    assert kinds == [CityKind.BASE] * 12 + [CityKind.SQUARE] * 4 + [CityKind.TEMPLE] * 4 + \
+        [CityKind.GARDEN] * 4
+    by_kind = {k: sorted(int(e) for e in cities[cities[:, CardField.KIND] == k,
+                                                  CardField.ELEMENTS])
+               for k in (CityKind.SQUARE, CityKind.TEMPLE, CityKind.GARDEN)}
+    assert by_kind == {CityKind.SQUARE: [15] * 4, CityKind.TEMPLE: [1, 2, 4, 8],
+                       CityKind.GARDEN: [0] * 4}  # R08.5
+    chromatic = _of(full, CardType.CHROMATIC)
+    assert len(chromatic) == 8 and set(chromatic[:, CardField.VALUE]) == {4}
+    metas = _of(full, CardType.META)
+    assert sorted((int(e), int(v), int(w)) for e, v, w in metas[:, 1:4]) == \
+        sorted((1 << b, v, -v) for b in range(4) for v in (2, 3))
+    harmony = _of(full, CardType.HARMONY)
+    assert set(harmony[:, CardField.ELEMENTS]) == {15}
+    assert sorted(harmony[:, CardField.VALUE]) == [1] * 5 + [2] * 5
+    assert all(harmony[:, CardField.VALUE2] == -harmony[:, CardField.VALUE])
+    wizards = _of(full, CardType.WIZARD)
+    assert sorted((int(e), int(v)) for e, v in wizards[:, 1:3]) == \
+        sorted((1 << b, v) for b in range(4) for v in (2, 3, -1, -2))
+
+
+@pytest.mark.parametrize("name, cities, dreams", [
+    ("squares_metas", 16, 80), ("chromatic_chaos", 12, 80), ("temples_harmony", 16, 82),
+    ("gardens_wizards", 16, 88), ("all", 24, 114), ("none", 12, 72),
+])
+def test_an_expansion_set_puts_its_cards_in_play(name, cities, dreams):
+    card_set = DEFAULT.with_expansions(parse_expansions(name))
+    assert (len(card_set.city_ids), len(card_set.dream_ids)) == (cities, dreams)
+    described = card_set.describe()
+    assert len(described) == cities + dreams
+    assert card_set.digest == DEFAULT.digest, "the card set is named by its file, not its use"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("squares_metas,moon", "unknown expansion 'moon' (valid: squares_metas, chromatic_chaos, "
+                           "temples_harmony, gardens_wizards, all, none)"),
+    ("books", "expansion 'books' is not simulated yet"),
+])
+def test_unknown_expansions_are_named(text, message):
+    with pytest.raises(CardSetError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_expansions(text)
+
+
+def test_a_card_file_without_an_expansions_cards_refuses_it(tmp_path):
+    from importlib import resources
+
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    base_only = text.split("[dreams.chromatic]")[0].replace("square = 4\n", "")
+    card_set = load_card_set(_write(tmp_path, base_only))
+    assert len(card_set.dream_ids) == 72
+    with pytest.raises(CardSetError, match="has no cards for expansion squares_metas"):
+        card_set.with_expansions(Expansion.SQUARES_METAS)
+    with pytest.raises(CardSetError, match="has no cards for expansion chromatic_chaos"):
+        card_set.with_expansions(Expansion.CHROMATIC_CHAOS)
+
+
+@pytest.mark.parametrize("change, message", [
+    ("earth = [[2, -2], [3, -3]]", "dreams.meta.earth[0]: expected [Sognae value, Incubi"),
+    ("garden = 4", "cities.garden"),
+    ("earth = [2, 3, -1, -2]", "dreams.wizard.earth[1]"),
+])
+def test_malformed_expansion_cards_name_the_key(tmp_path, change, message):
+    from importlib import resources
+
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    broken = {"earth = [[2, -2], [3, -3]]": "earth = [[2], [3, -3]]",
+              "garden = 4": "garden = -1",
+              "earth = [2, 3, -1, -2]": "earth = [2, 0, -1, -2]"}[change]
+    assert change in text
+    with pytest.raises(CardSetError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        load_card_set(_write(tmp_path, text.replace(change, broken, 1)))

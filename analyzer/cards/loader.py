@@ -1,20 +1,35 @@
 """Load and validate a card-set TOML file into the card table the engines use.
 
 Card ids are assigned in a fixed order: base cities in file order, then Sognae, Incubi
-(each by element in ``ELEMENTS`` order, values in file order), then Chaos.
+(each by element in ``ELEMENTS`` order, values in file order), then Chaos; then the
+expansions' cards: City Squares, Temples, Hanging Gardens, Chromatic Chaos, Metas (by
+element), Harmony, Wizards (by element). The base game's ids therefore do not depend on
+which expansions a file describes.
+
+A card set holds every card of the file; :meth:`CardSet.with_expansions` picks the cards in
+play for an expansion set (the decks the engines shuffle, the ``cards`` table of a trace).
 """
 
 from __future__ import annotations
 
 import hashlib
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from analyzer.core.codes import ELEMENTS, N_CARD_FIELDS, CardField, CardType, CityKind
+from analyzer.core.codes import (
+    ELEMENTS,
+    EXPANSION_NAMES,
+    N_CARD_FIELDS,
+    PLAYABLE_EXPANSIONS,
+    CardField,
+    CardType,
+    CityKind,
+    Expansion,
+)
 from analyzer.errors import UrbionError
 
 DEFAULT_CARD_FILE = "r14-default.toml"
@@ -39,7 +54,12 @@ class CardSet:
     cards : numpy.ndarray
         int64, shape (n_cards, N_CARD_FIELDS); columns per ``CardField``.
     city_ids, dream_ids : numpy.ndarray
-        int64 ids of the City cards and of the Dream cards, in id order.
+        int64 ids of the City cards and of the Dream cards in play, in id order.
+    owner : numpy.ndarray
+        int64 (n_cards,): the ``Expansion`` bit each card belongs to, 0 for the base game.
+    expansions : int
+        The expansion set in play (``Expansion`` bits); ``city_ids`` and ``dream_ids``
+        hold the base game's cards and those of these expansions.
     """
 
     name: str
@@ -48,23 +68,97 @@ class CardSet:
     cards: np.ndarray = field(repr=False)
     city_ids: np.ndarray = field(repr=False)
     dream_ids: np.ndarray = field(repr=False)
+    owner: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
+    expansions: int = 0
 
     def describe(self) -> list[dict]:
-        """The ``cards`` table of a trace (TRACE.md): one dict per card."""
-        return [describe_card(i, row) for i, row in enumerate(self.cards)]
+        """The ``cards`` table of a trace (TRACE.md): one dict per card in play."""
+        ids = sorted(int(i) for i in np.concatenate([self.city_ids, self.dream_ids]))
+        return [describe_card(i, self.cards[i]) for i in ids]
+
+    def expansion_names(self) -> list[str]:
+        """The expansions in play, by name, in TRACE.md order."""
+        return expansion_names(self.expansions)
+
+    def available_expansions(self) -> int:
+        """Bits of the expansions whose cards this set holds."""
+        mask = 0
+        for bit in self.owner:
+            mask |= int(bit)
+        return mask
+
+    def with_expansions(self, expansions: int) -> CardSet:
+        """The same cards with ``expansions`` (``Expansion`` bits) in play.
+
+        Raises
+        ------
+        CardSetError
+            When the set holds no cards of a requested expansion.
+        """
+        missing = expansions & ~self.available_expansions()
+        if missing:
+            raise CardSetError(f"card set {self.name!r} has no cards for expansion "
+                               f"{expansion_names(missing)[0]}")
+        in_play = (self.owner == 0) | ((self.owner & expansions) != 0)
+        is_city = self.cards[:, CardField.TYPE] == CardType.CITY
+        ids = np.arange(len(self.cards), dtype=np.int64)
+        return replace(self, expansions=expansions, city_ids=ids[in_play & is_city],
+                       dream_ids=ids[in_play & ~is_city])
+
+
+def expansion_names(mask: int) -> list[str]:
+    """Names of the ``Expansion`` bits set in ``mask``, in bit order."""
+    return [name for bit, name in enumerate(EXPANSION_NAMES) if mask >> bit & 1]
+
+
+def parse_expansions(text: str | list[str] | tuple[str, ...] | None) -> int:
+    """An expansion set from names: ``"a,b"``, a list of names, ``"all"`` or ``"none"``.
+
+    Raises
+    ------
+    CardSetError
+        Naming an unknown expansion and listing the valid names.
+    """
+    if text is None:
+        return 0
+    names = text.split(",") if isinstance(text, str) else list(text)
+    names = [n.strip().lower() for n in names if n.strip()]
+    if names in (["none"], []):
+        return 0
+    if names == ["all"]:
+        names = list(PLAYABLE_EXPANSIONS)
+    mask = 0
+    valid = ", ".join([*PLAYABLE_EXPANSIONS, "all", "none"])
+    for name in names:
+        if name not in EXPANSION_NAMES:
+            raise CardSetError(f"unknown expansion {name!r} (valid: {valid})")
+        if name not in PLAYABLE_EXPANSIONS:
+            raise CardSetError(f"expansion {name!r} is not simulated yet (valid: {valid})")
+        mask |= getattr(Expansion, name.upper())
+    return mask
 
 
 def describe_card(card_id: int, row: np.ndarray) -> dict:
-    """One card as a trace ``cards`` entry."""
+    """One card as a trace ``cards`` entry (TRACE.md, "Names")."""
     ctype = int(row[CardField.TYPE])
     elements = [e for bit, e in enumerate(ELEMENTS) if int(row[CardField.ELEMENTS]) >> bit & 1]
+    value = int(row[CardField.VALUE])
     if ctype == CardType.CITY:
         kind = CityKind._fields[int(row[CardField.KIND])].lower()
         return {"id": card_id, "type": "city", "kind": kind, "elements": elements}
-    if ctype == CardType.CHAOS:
-        return {"id": card_id, "type": "chaos", "value": int(row[CardField.VALUE])}
+    if ctype in (CardType.CHAOS, CardType.CHROMATIC):
+        return {"id": card_id, "type": CardType._fields[ctype].lower(), "value": value}
+    if ctype in (CardType.META, CardType.HARMONY):
+        card = {"id": card_id, "type": CardType._fields[ctype].lower()}
+        if ctype == CardType.META:
+            card["element"] = elements[0]
+        card.update(sognae_value=value, incubi_value=int(row[CardField.VALUE2]))
+        return card
+    if ctype == CardType.WIZARD:
+        return {"id": card_id, "type": "wizard", "polarity": "sognae" if value > 0 else "incubi",
+                "element": elements[0], "value": value}
     name = CardType._fields[ctype].lower()
-    return {"id": card_id, "type": name, "element": elements[0], "value": int(row[CardField.VALUE])}
+    return {"id": card_id, "type": name, "element": elements[0], "value": value}
 
 
 def _element_mask(names: object, where: str) -> int:
@@ -81,11 +175,13 @@ def _element_mask(names: object, where: str) -> int:
     return mask
 
 
-def _card(ctype: int, elements: int = 0, value: int = 0, kind: int = 0) -> list[int]:
+def _card(ctype: int, elements: int = 0, value: int = 0, kind: int = 0,
+          value2: int = 0) -> list[int]:
     row = [0] * N_CARD_FIELDS
     row[CardField.TYPE] = ctype
     row[CardField.ELEMENTS] = elements
     row[CardField.VALUE] = value
+    row[CardField.VALUE2] = value2
     row[CardField.KIND] = kind
     return row
 
@@ -110,14 +206,90 @@ def _check_keys(table: dict, allowed: set[str], where: str) -> None:
         raise CardSetError(f"{where}: unknown key {unknown[0]!r} (expected one of {expected})")
 
 
+ALL_ELEMENTS = (1 << len(ELEMENTS)) - 1
+
+
 def _cities(data: dict) -> list[list[int]]:
     cities = _table(data, "cities", "")
-    _check_keys(cities, {"base"}, "cities")
+    _check_keys(cities, {"base", "square", "temple", "garden"}, "cities")
     base = cities.get("base")
     if not isinstance(base, list) or not 1 <= len(base) <= 64:
         raise CardSetError("cities.base: expected a list of 1 to 64 cities")
     return [_card(CardType.CITY, _element_mask(e, f"cities.base[{i}]"), kind=CityKind.BASE)
             for i, e in enumerate(base)]
+
+
+def _expansion_cities(cities: dict) -> list[tuple[int, list[int]]]:
+    """(owner, card) of the City Squares (all elements), Temples (one element each) and
+    Hanging Gardens (none), each key optional."""
+    rows = []
+    squares = _int_in(cities.get("square", 0), 0, 16, "cities.square")
+    rows += [(Expansion.SQUARES_METAS, _card(CardType.CITY, ALL_ELEMENTS, kind=CityKind.SQUARE))
+             for _ in range(squares)]
+    temples = cities.get("temple", [])
+    if not isinstance(temples, list) or len(temples) > 16:
+        raise CardSetError("cities.temple: expected a list of up to 16 element names")
+    for i, element in enumerate(temples):
+        mask = _element_mask([element], f"cities.temple[{i}]")
+        rows.append((Expansion.TEMPLES_HARMONY, _card(CardType.CITY, mask, kind=CityKind.TEMPLE)))
+    gardens = _int_in(cities.get("garden", 0), 0, 16, "cities.garden")
+    rows += [(Expansion.GARDENS_WIZARDS, _card(CardType.CITY, 0, kind=CityKind.GARDEN))
+             for _ in range(gardens)]
+    return rows
+
+
+def _two_sided(value: object, where: str) -> tuple[int, int]:
+    """A Meta's or Harmony's [Sognae value, Incubi value]."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise CardSetError(f"{where}: expected [Sognae value, Incubi value]")
+    return (_int_in(value[0], 1, MAX_VALUE, f"{where}[0]"),
+            _int_in(value[1], -MAX_VALUE, -1, f"{where}[1]"))
+
+
+def _expansion_dreams(dreams: dict) -> list[tuple[int, list[int]]]:
+    """(owner, card) of the Chromatic Chaos, Metas, Harmony and Wizards, each optional."""
+    rows = []
+    if "chromatic" in dreams:
+        table = _table(dreams, "chromatic", "dreams.")
+        _check_keys(table, {"count", "value"}, "dreams.chromatic")
+        count = _int_in(table.get("count"), 0, 64, "dreams.chromatic.count")
+        value = _int_in(table.get("value"), 1, MAX_VALUE, "dreams.chromatic.value")
+        rows += [(Expansion.CHROMATIC_CHAOS, _card(CardType.CHROMATIC, 0, value))
+                 for _ in range(count)]
+    if "meta" in dreams:
+        for bit, where, pair in _per_element(dreams, "meta"):
+            sv, iv = _two_sided(pair, where)
+            rows.append((Expansion.SQUARES_METAS, _card(CardType.META, 1 << bit, sv, value2=iv)))
+    if "harmony" in dreams:
+        table = _table(dreams, "harmony", "dreams.")
+        _check_keys(table, {"values"}, "dreams.harmony")
+        values = table.get("values", [])
+        if not isinstance(values, list):
+            raise CardSetError("dreams.harmony.values: expected a list of [Sognae, Incubi]")
+        for i, pair in enumerate(values):
+            sv, iv = _two_sided(pair, f"dreams.harmony.values[{i}]")
+            rows.append((Expansion.TEMPLES_HARMONY,
+                         _card(CardType.HARMONY, ALL_ELEMENTS, sv, value2=iv)))
+    if "wizard" in dreams:
+        for bit, where, value in _per_element(dreams, "wizard"):
+            v = _int_in(value, -MAX_VALUE, MAX_VALUE, where)
+            if v == 0:
+                raise CardSetError(f"{where}: a Wizard's value cannot be 0")
+            rows.append((Expansion.GARDENS_WIZARDS, _card(CardType.WIZARD, 1 << bit, v)))
+    return rows
+
+
+def _per_element(dreams: dict, key: str) -> list[tuple[int, str, object]]:
+    """(element bit, where, entry) of a table of lists keyed by element."""
+    table = _table(dreams, key, "dreams.")
+    _check_keys(table, set(ELEMENTS), f"dreams.{key}")
+    out = []
+    for bit, element in enumerate(ELEMENTS):
+        values = table.get(element, [])
+        if not isinstance(values, list):
+            raise CardSetError(f"dreams.{key}.{element}: expected a list")
+        out += [(bit, f"dreams.{key}.{element}[{i}]", v) for i, v in enumerate(values)]
+    return out
 
 
 def _dreams_by_element(dreams: dict, key: str, ctype: int, lo: int, hi: int) -> list[list[int]]:
@@ -166,17 +338,22 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
         raise CardSetError("name: missing or empty")
     rows = _cities(data)
     dreams = _table(data, "dreams", "")
-    _check_keys(dreams, {"sognae", "incubi", "chaos"}, "dreams")
-    n_cities = len(rows)
+    _check_keys(dreams, {"sognae", "incubi", "chaos", "chromatic", "meta", "harmony",
+                         "wizard"}, "dreams")
     rows += _dreams_by_element(dreams, "sognae", CardType.SOGNAE, 1, MAX_VALUE)
     rows += _dreams_by_element(dreams, "incubi", CardType.INCUBI, -MAX_VALUE, -1)
     rows += _chaos(dreams)
+    extra = _expansion_cities(data["cities"]) + _expansion_dreams(dreams)
+    owner = [0] * len(rows) + [bit for bit, _ in extra]
+    rows += [card for _, card in extra]
     if len(rows) > MAX_CARDS:
         raise CardSetError(f"too many cards: {len(rows)} (at most {MAX_CARDS})")
     cards = np.array(rows, dtype=np.int64)
-    digest = hashlib.sha256(name.encode() + cards.tobytes()).hexdigest()
-    ids = np.arange(len(rows), dtype=np.int64)
-    return CardSet(name, digest, source, cards, ids[:n_cities].copy(), ids[n_cities:].copy())
+    owners = np.array(owner, dtype=np.int64)
+    digest = hashlib.sha256(name.encode() + cards.tobytes() + owners.tobytes()).hexdigest()
+    full = CardSet(name, digest, source, cards, np.zeros(0, np.int64), np.zeros(0, np.int64),
+                   owners)
+    return full.with_expansions(0)
 
 
 def load_card_set(path: str | Path) -> CardSet:

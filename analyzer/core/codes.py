@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-RULES_VERSION = "urbion-2e/base-1"
+RULES_VERSION = "urbion-2e/expansions-1"
 TRACE_FORMAT = "urbion-trace/1"
 
 
@@ -62,8 +62,9 @@ class _CardField(NamedTuple):
 
     TYPE: int = 0
     ELEMENTS: int = 1  # bit mask of Element
-    VALUE: int = 2  # signed influence; Chaos: magnitude (placed +v left, -v right)
-    VALUE2: int = 3  # reserved for two-sided cards (Meta, Harmony)
+    VALUE: int = 2  # signed influence; Chaos, Chromatic: magnitude (+v left, -v right);
+    #                 Meta, Harmony: the Sognae value; Wizard: signed (its sign is its side)
+    VALUE2: int = 3  # Meta, Harmony: the (negative) Incubi value; 0 for other cards
     KIND: int = 4  # CityKind for cities
 
 
@@ -74,12 +75,17 @@ N_CARD_FIELDS = 5
 class _Decision(NamedTuple):
     """The choice points where the engine asks the policy."""
 
-    DEAL_SIDE: int = 0  # two Chaos dealt to one city together (R02.3)
+    DEAL_SIDE: int = 0  # two Chaos dealt together, or a Meta/Harmony dealt (R02.3, R02.4)
     HAND_CHAOS: int = 1  # Chaos drawn into the opening hand (R03)
     DRAW_CHAOS: int = 2  # Chaos drawn or revealed in Phase II (R06.2)
     PHASE1: int = 3  # the turn's card: place, pass or act (R04)
     ZERO_SUM: int = 4  # census discards of one unbalanced city (R05.5)
     EXCHANGE_PAIR: int = 5  # the two dreams an Exchange swaps (R04.4)
+    CHROMATIC: int = 6  # where a Chromatic Chaos goes (R07.1)
+    REVEALED: int = 7  # where the card a Chromatic Chaos reveals goes (R07.2)
+    SECOND_ACT: int = 8  # a Wizard's second base action, or none (R08.3)
+    REBUILD_ROWS: int = 9  # the two rows whose City cards Rebuild swaps (R08.4)
+    CHANGE_SIDES_CARD: int = 10  # the Chaos that Change Sides turns over (R08.4)
 
 
 Decision = _Decision()
@@ -89,12 +95,32 @@ class _Act(NamedTuple):
     """Column 0 of a PHASE1 option."""
 
     PLACE: int = 0
-    PASS: int = 1
+    PASS: int = 1  # also SECOND_ACT's "no second action"
     CENSUS: int = 2
     EXCHANGE: int = 3
+    REBUILD: int = 4  # special action (R08.4)
+    CHANGE_SIDES: int = 5  # special action (R08.4)
 
 
 Act = _Act()
+
+
+class _Expansion(NamedTuple):
+    """Bits of an expansion set (the ``expansions`` mask); names as in TRACE.md."""
+
+    SQUARES_METAS: int = 1
+    CHROMATIC_CHAOS: int = 2
+    TEMPLES_HARMONY: int = 4
+    GARDENS_WIZARDS: int = 8
+    BOOKS: int = 16
+    POSTCARDS: int = 32
+    EMPTINESS: int = 64
+
+
+Expansion = _Expansion()
+#: Expansion names in bit order (TRACE.md), and those the engines implement so far.
+EXPANSION_NAMES = tuple(name.lower() for name in Expansion._fields)
+PLAYABLE_EXPANSIONS = EXPANSION_NAMES[:4]
 
 
 class _ChaosHow(NamedTuple):
@@ -148,22 +174,24 @@ class _Info(NamedTuple):
     DISCARD_N: int = 5
     TOTAL_CITIES: int = 6
     SEAT: int = 7
+    EXPANSIONS: int = 8  # the expansion set in play (Expansion bits)
     # engine bookkeeping
-    DECK_TOP: int = 8
-    CITY_TOP: int = 9
-    OUTCOME: int = 10
-    REASON: int = 11
-    LOG_N: int = 12
-    LOG_OVERFLOW: int = 13
-    ERROR_KIND: int = 14
-    ERROR_CHOICE: int = 15
-    ASIDE_N: int = 16
-    PENDING_N: int = 17
+    DECK_TOP: int = 9
+    CITY_TOP: int = 10
+    OUTCOME: int = 11
+    REASON: int = 12
+    LOG_N: int = 13
+    LOG_OVERFLOW: int = 14
+    ERROR_KIND: int = 15
+    ERROR_CHOICE: int = 16
+    ASIDE_N: int = 17
+    PENDING_N: int = 18
+    HELD_N: int = 19  # Chromatic Chaos held while dealing (R02.5)
 
 
 Info = _Info()
-N_INFO = 18
-N_POLICY_INFO = 8
+N_INFO = 20
+N_POLICY_INFO = 9
 
 #: Layout rows and columns: column 0 city id, 1-3 left dreams, 4-6 right dreams (-1 empty).
 MAX_ROWS = 4
@@ -211,10 +239,13 @@ class _Result(NamedTuple):
     CHAOS_REVEALED: int = 7
     CENSUSES: int = 8
     EXCHANGES: int = 9
+    CHROMATIC: int = 10  # Chromatic Chaos resolved (R07)
+    REBUILDS: int = 11  # special action Rebuild (R08.4)
+    SIDES_CHANGED: int = 12  # special action Change Sides (R08.4)
 
 
 Result = _Result()
-N_RESULT = 10
+N_RESULT = 13
 
 
 class _Stream(NamedTuple):
