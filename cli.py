@@ -8,6 +8,7 @@ import click
 
 import analyzer
 from analyzer.analysis.summary import format_summary
+from analyzer.core.codes import PLAYABLE_EXPANSIONS
 from analyzer.errors import RunStopped, UrbionError
 from analyzer.policies.registry import BUILTIN_POLICIES
 
@@ -23,6 +24,10 @@ policy_option = click.option("--policy", default="greedy", show_default=True,
                                   "FILE.py:FUNCTION / MODULE:FUNCTION.")
 cards_option = click.option("--cards", type=click.Path(dir_okay=False), default=None,
                             help="Card-set TOML file (default: the R14 set).")
+expansions_option = click.option(
+    "--expansions", default="none", show_default=True, metavar="NAME,...|all|none",
+    help=f"Expansions in play: {', '.join(PLAYABLE_EXPANSIONS)} (comma-separated), all "
+         "or none.")
 
 
 @click.group()
@@ -40,6 +45,7 @@ def cli() -> None:
 @click.option("--engine", type=click.Choice(["fast", "reference"]), default="fast",
               show_default=True)
 @cards_option
+@expansions_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write one row per game to this .parquet file (with --summary-only: the "
                    "summary to a .json file). Finished chunks are kept in OUT.partial/.")
@@ -54,12 +60,13 @@ def cli() -> None:
                    "[default: 20000].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(games: int, seed: int, policy: str, workers: int | None, engine: str,
-             cards: str | None, out: str | None, resume: bool, scheduler: str | None,
-             summary_only: bool, chunk: int | None, quiet: bool) -> None:
-    """Play a batch of solo base games and print the summary."""
+             cards: str | None, expansions: str, out: str | None, resume: bool,
+             scheduler: str | None, summary_only: bool, chunk: int | None,
+             quiet: bool) -> None:
+    """Play a batch of solo games and print the summary."""
     options = dict(games=games, seed=seed, policy=policy, workers=workers, engine=engine,
-                   cards=cards, out=out, resume=resume, scheduler=scheduler,
-                   progress=not quiet, chunk=chunk)
+                   cards=cards, expansions=expansions, out=out, resume=resume,
+                   scheduler=scheduler, progress=not quiet, chunk=chunk)
     if summary_only:
         summary = analyzer.simulate_summary(**options)
         attrs = summary["config"]
@@ -77,15 +84,16 @@ def simulate(games: int, seed: int, policy: str, workers: int | None, engine: st
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
 @policy_option
 @cards_option
+@expansions_option
 @click.option("--engine", type=click.Choice(["fast", "reference"]), default="fast",
               show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), required=True,
               help="JSON Lines file, one urbion-trace/1 trace per game.")
-def trace(seed: int, game: int, games: int, policy: str, cards: str | None, engine: str,
-          out: str) -> None:
+def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expansions: str,
+          engine: str, out: str) -> None:
     """Write traces of games GAME .. GAME+GAMES-1 of the batch with SEED."""
     traces = analyzer.trace(seed=seed, game=game, games=games, policy=policy, cards=cards,
-                            engine=engine, out=out)
+                            engine=engine, out=out, expansions=expansions)
     click.echo(f"{len(traces)} trace(s) written to {out}")
 
 
@@ -94,9 +102,11 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, engi
 @click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True)
 @policy_option
 @cards_option
-def show(seed: int, game: int, policy: str, cards: str | None) -> None:
+@expansions_option
+def show(seed: int, game: int, policy: str, cards: str | None, expansions: str) -> None:
     """Print one game turn by turn."""
-    click.echo(analyzer.show(seed=seed, game=game, policy=policy, cards=cards))
+    click.echo(analyzer.show(seed=seed, game=game, policy=policy, cards=cards,
+                             expansions=expansions))
 
 
 @cli.command()
@@ -107,15 +117,17 @@ def show(seed: int, game: int, policy: str, cards: str | None) -> None:
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
 @cards_option
+@expansions_option
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def duel(names: str, games: int, seed: int, workers: int | None, cards: str | None,
-         scheduler: str | None, quiet: bool) -> None:
+         expansions: str, scheduler: str | None, quiet: bool) -> None:
     """Play several policies on the same deals; compare them pair by pair (McNemar)."""
     policies = [name.strip() for name in names.split(",") if name.strip()]
     click.echo(str(analyzer.duel(policies, games=games, seed=seed, workers=workers,
-                                 cards=cards, scheduler=scheduler, progress=not quiet)))
+                                 cards=cards, expansions=expansions, scheduler=scheduler,
+                                 progress=not quiet)))
 
 
 @cli.command()

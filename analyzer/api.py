@@ -18,6 +18,7 @@ from analyzer.analysis.results_io import (
 )
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
+from analyzer.cards.loader import parse_expansions
 from analyzer.core.codes import REASON_NAMES, Outcome
 from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
@@ -34,13 +35,23 @@ __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "t
            "report", "sensitivity", "trace", "show", "results_frame"]
 
 
-def load_cards(cards: str | Path | CardSet | None) -> CardSet:
-    """A card set from a file path, an already loaded set, or the default (R14) for None."""
+Expansions = str | list[str] | tuple[str, ...] | None
+
+
+def load_cards(cards: str | Path | CardSet | None, expansions: Expansions = None) -> CardSet:
+    """A card set from a file path, an already loaded set, or the default (R14) for None,
+    with ``expansions`` in play: names (``"chromatic_chaos,squares_metas"`` or a list),
+    ``"all"`` or ``"none"``; None keeps a loaded set's expansions (a file: the base game).
+    """
     if cards is None:
-        return default_card_set()
-    if isinstance(cards, CardSet):
-        return cards
-    return load_card_set(cards)
+        card_set = default_card_set()
+    elif isinstance(cards, CardSet):
+        card_set = cards
+    else:
+        card_set = load_card_set(cards)
+    if expansions is None:
+        return card_set
+    return card_set.with_expansions(parse_expansions(expansions))
 
 
 def _policy(policy: str | PolicySpec) -> PolicySpec:
@@ -64,11 +75,13 @@ def _check_engine(engine: str) -> None:
 
 
 def _prepare(games: int, seed: int, first_game: int, engine: str, policy: str | PolicySpec,
-             cards: str | Path | CardSet | None) -> tuple[CardSet, PolicySpec]:
-    """Check a run's arguments; the card set and the policy fitted to it."""
+             cards: str | Path | CardSet | None,
+             expansions: Expansions = None) -> tuple[CardSet, PolicySpec]:
+    """Check a run's arguments; the card set (with its expansions) and the policy fitted
+    to it."""
     _check_counts(games, seed, first_game)
     _check_engine(engine)
-    card_set = load_cards(cards)
+    card_set = load_cards(cards, expansions)
     spec = _policy(policy).for_cards(card_set)
     if engine == "reference" and not spec.reference_ok:
         raise PolicyError(f"policy {spec.name!r} reads the whole game and plays on the fast "
@@ -90,8 +103,9 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
              workers: int | None = None, engine: str = "fast",
              cards: str | Path | CardSet | None = None, out: str | Path | None = None,
              first_game: int = 0, resume: bool = False, scheduler: str | None = None,
-             progress: bool = False, chunk: int | None = None) -> pd.DataFrame:
-    """Play a seeded batch of solo base games.
+             progress: bool = False, chunk: int | None = None,
+             expansions: Expansions = None) -> pd.DataFrame:
+    """Play a seeded batch of solo games of the base game with any expansions.
 
     Parameters
     ----------
@@ -110,6 +124,10 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         The numba engine, or the plain-Python reference engine (slow).
     cards : path or CardSet, optional
         Card-set TOML file; default the R14 set.
+    expansions : str or list of str, optional
+        The expansions in play: names (squares_metas, chromatic_chaos, temples_harmony,
+        gardens_wizards) comma-separated or as a list, ``"all"`` or ``"none"``; default the
+        base game (or the expansions of a given CardSet).
     out : path, optional
         Parquet file for the results (checked before the run, written atomically). Finished
         chunks are kept in ``OUT.partial/`` until it is written (docs/scaling.md).
@@ -130,7 +148,8 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     -------
     pandas.DataFrame
         One row per game: game, won, reason, turns, pacified, deck_left, chaos_placed,
-        chaos_cleared, chaos_revealed, censuses, exchanges. ``attrs`` holds the run's
+        chaos_cleared, chaos_revealed, censuses, exchanges, chromatic, rebuilds,
+        sides_changed. ``attrs`` holds the run's
         configuration, ``seconds`` (the games), ``compile_seconds`` and ``games_resumed``.
 
     Raises
@@ -141,8 +160,9 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     """
     if out is not None:
         check_writable(out)
-    results, attrs = _run(games, seed, policy, workers, engine, cards, out, first_game,
-                          resume, scheduler, progress, chunk, summary_only=False)
+    results, attrs = _run(games, seed, policy, workers, engine, load_cards(cards, expansions),
+                          out, first_game, resume, scheduler, progress, chunk,
+                          summary_only=False)
     df = results_frame(results, attrs)
     if out is not None:
         write_results(df, out)
@@ -168,7 +188,8 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
                      cards: str | Path | CardSet | None = None,
                      out: str | Path | None = None, first_game: int = 0,
                      resume: bool = False, scheduler: str | None = None,
-                     progress: bool = False, chunk: int | None = None) -> dict:
+                     progress: bool = False, chunk: int | None = None,
+                     expansions: Expansions = None) -> dict:
     """Play a batch like :func:`simulate` but keep only running totals (``--summary-only``).
 
     Memory stays bounded whatever ``games`` is. Parameters as for :func:`simulate`, except
@@ -182,8 +203,9 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
     """
     if out is not None:
         check_summary_writable(out)
-    tally, attrs = _run(games, seed, policy, workers, engine, cards, out, first_game,
-                        resume, scheduler, progress, chunk, summary_only=True)
+    tally, attrs = _run(games, seed, policy, workers, engine, load_cards(cards, expansions),
+                        out, first_game, resume, scheduler, progress, chunk,
+                        summary_only=True)
     summary = summarize_tally(tally)
     if out is not None:
         write_summary(summary, tally, attrs, out)
@@ -234,7 +256,8 @@ class DuelResult:
 
 def duel(policies: list[str], games: int = 10_000, seed: int = 0,
          workers: int | None = None, cards: str | Path | CardSet | None = None,
-         scheduler: str | None = None, progress: bool = False) -> DuelResult:
+         scheduler: str | None = None, progress: bool = False,
+         expansions: Expansions = None) -> DuelResult:
     """Play every policy on the same deals (games 0..games-1 of ``seed``) and compare them.
 
     Returns
@@ -246,7 +269,7 @@ def duel(policies: list[str], games: int = 10_000, seed: int = 0,
     names = list(dict.fromkeys(policies))
     if len(names) < 2:
         raise UrbionError("a duel needs at least two different policies")
-    card_set = load_cards(cards)
+    card_set = load_cards(cards, expansions)
     for name in names:
         _prepare(games, seed, 0, "fast", name, card_set)  # every name checked before playing
     results = {name: simulate(games=games, seed=seed, policy=name, workers=workers,
@@ -403,12 +426,12 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
 
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",
           cards: str | Path | CardSet | None = None, engine: str = "fast",
-          out: str | Path | None = None) -> list[dict]:
+          out: str | Path | None = None, expansions: Expansions = None) -> list[dict]:
     """Traces of games ``game .. game + games - 1`` of batch ``seed``.
 
     Parameters
     ----------
-    seed, game, games, policy, cards, engine
+    seed, game, games, policy, cards, engine, expansions
         As for :func:`simulate`; ``game`` is the first game traced.
     out : path, optional
         JSON Lines file (``.jsonl``) to write the traces to (checked before playing).
@@ -418,7 +441,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     list of dict
         One ``urbion-trace/1`` trace per game (../shared/TRACE.md).
     """
-    card_set, spec = _prepare(games, seed, game, engine, policy, cards)
+    card_set, spec = _prepare(games, seed, game, engine, policy, cards, expansions)
     if out is not None:
         check_trace_path(out)
     if engine == "fast":
@@ -431,7 +454,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
 
 
 def show(seed: int = 0, game: int = 0, policy: str | PolicySpec = "greedy",
-         cards: str | Path | CardSet | None = None) -> str:
+         cards: str | Path | CardSet | None = None, expansions: Expansions = None) -> str:
     """Game ``game`` of batch ``seed`` as text a player can follow, turn by turn.
 
     Returns
@@ -442,5 +465,5 @@ def show(seed: int = 0, game: int = 0, policy: str | PolicySpec = "greedy",
     """
     from analyzer.trace.show import render_trace
 
-    return render_trace(trace(seed, game, 1, policy, cards)[0])
+    return render_trace(trace(seed, game, 1, policy, cards, expansions=expansions)[0])
 

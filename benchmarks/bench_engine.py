@@ -77,7 +77,7 @@ def report_ratio(cards, policy, n_games: int, repeats: int = 50) -> None:
     _, ref_sec = timed(run_reference, cards, policy, 1, n_games)
     kernel = batch_kernel(policy)
     args = (policy.kernel_arg, policy.params, cards.cards, cards.city_ids, cards.dream_ids,
-            1, 0, n_games)
+            cards.expansions, 1, 0, n_games)
     kernel(*args)
     _, kernel_sec = timed(lambda: [kernel(*args) for _ in range(repeats)])
     _, runner_sec = timed(lambda: [run_fast(cards, policy, 1, n_games, workers=1)

@@ -49,7 +49,7 @@ def test_a_finished_game_stays_finished(policy):
     for game in range(20):
         out = np.zeros(N_RESULT, dtype=np.int64)
         g = play_one_nb(spec.kernel_arg, spec.params, CARDS.cards, CARDS.city_ids,
-                        CARDS.dream_ids, 8, game, 0, out)
+                        CARDS.dream_ids, CARDS.expansions, 8, game, 0, out)
         before = [np.array(a) for a in (g.layout, g.hands, g.info, g.deck, g.discard)]
         assert g.info[Info.OUTCOME] in (Outcome.WIN, Outcome.LOSS)
         play_turn_nb(spec.kernel_arg, g, CARDS.cards)

@@ -19,7 +19,7 @@ from analyzer.rules.chaos_nb import clear_row_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import add_success_nb, draw_city_nb
 from analyzer.rules.log_nb import log_ids_nb
-from analyzer.rules.setup_nb import deal_empty_rows_nb
+from analyzer.rules.setup_nb import deal_empty_rows_nb, resolve_held_nb
 from analyzer.rules.state_nb import (
     discard_nb,
     find_in_row_nb,
@@ -107,7 +107,7 @@ def refill_rows_nb(g, pacified):
 
 @jit
 def census_nb(policy, g, cards):
-    """Carry out a Census (R05.2-R05.9)."""
+    """Carry out a Census (R05.2-R05.10)."""
     n_rows = g.info[Info.N_ROWS]
     g.stats[Result.CENSUSES] += 1
     pacified = np.zeros(MAX_ROWS, dtype=np.bool_)
@@ -136,3 +136,5 @@ def census_nb(policy, g, cards):
     if count > 0:
         refill_rows_nb(g, pacified)
     deal_empty_rows_nb(policy, g, cards)
+    if is_running_nb(g):
+        resolve_held_nb(policy, g, cards)  # R05.10

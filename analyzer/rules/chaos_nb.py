@@ -1,11 +1,13 @@
-"""Chaos drawn in Phase II and its three options (R06.2), placing Chaos (R01.4)."""
+"""Chaos drawn in Phase II and its three options (R06.2), placing Chaos (R01.4), and the
+one stack on which Chaos and Chromatic Chaos (R07) are resolved, depth first."""
 
 from __future__ import annotations
 
 from analyzer.core.codes import SIDE_SLOTS, ChaosHow, Decision, Info, Result, Side
 from analyzer.core.jit import jit
+from analyzer.rules.chromatic_nb import chromatic_step_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
-from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb
+from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb, is_chromatic_nb
 from analyzer.rules.state_nb import (
     append_to_side_nb,
     discard_nb,
@@ -65,29 +67,42 @@ def push_pending_nb(g, entry):
 
 
 @jit
+def is_any_chaos_nb(cards, card):
+    """A Chaos or a Chromatic Chaos: what a reveal keeps to resolve (R06.2 c, R07.2)."""
+    return is_chaos_nb(cards, card) or is_chromatic_nb(cards, card)
+
+
+@jit
 def reveal_nb(g, cards, chaos):
-    """R06.2 c: reveal up to 4 cards, discard the non-Chaos, queue the Chaos depth first."""
+    """R06.2 c: reveal up to 4 cards, discard the others, queue each Chaos and Chromatic
+    Chaos among them to be resolved in the order revealed."""
     push_pending_nb(g, -(chaos + _FINISH_BASE))
     first = g.info[Info.DECK_TOP]
     count = min(REVEAL_COUNT, g.info[Info.DECK_N])
     for _ in range(count):
         card = draw_dream_nb(g)
-        if not is_chaos_nb(cards, card):
+        if not is_any_chaos_nb(cards, card):
             discard_nb(g, card)
     for k in range(first + count - 1, first - 1, -1):
-        if is_chaos_nb(cards, g.deck[k]):
+        if is_any_chaos_nb(cards, g.deck[k]):
             push_pending_nb(g, g.deck[k])
 
 
 @jit
 def resolve_draw_chaos_nb(policy, g, cards, chaos):
-    """Resolve a Chaos drawn in Phase II, with every Chaos it reveals (R06.2)."""
+    """Resolve a Chaos or Chromatic Chaos drawn in Phase II, with everything it reveals,
+    depth first (R06.2, R07)."""
     push_pending_nb(g, chaos)
     while g.info[Info.PENDING_N] > 0 and is_running_nb(g):
         g.info[Info.PENDING_N] -= 1
         entry = g.pending[g.info[Info.PENDING_N]]
         if entry < -1:
             discard_nb(g, -entry - _FINISH_BASE)
+            continue
+        if is_chromatic_nb(cards, entry):
+            revealed = chromatic_step_nb(policy, g, cards, entry)
+            if revealed >= 0:
+                push_pending_nb(g, revealed)
             continue
         n = draw_chaos_options_nb(g, cards, entry)
         choice = ask_nb(policy, g, cards, Decision.DRAW_CHAOS, n)

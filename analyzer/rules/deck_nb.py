@@ -56,3 +56,9 @@ def add_success_nb(g):
 def is_chaos_nb(cards, card):
     """True for a (plain) Chaos card."""
     return cards[card, CardField.TYPE] == CardType.CHAOS
+
+
+@jit
+def is_chromatic_nb(cards, card):
+    """True for a Chromatic Chaos (R07)."""
+    return cards[card, CardField.TYPE] == CardType.CHROMATIC

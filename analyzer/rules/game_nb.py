@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from analyzer.core.codes import HAND_SIZE, Info, Outcome, Result
 from analyzer.core.jit import jit
-from analyzer.rules.chaos_nb import resolve_draw_chaos_nb
-from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb
+from analyzer.rules.chaos_nb import is_any_chaos_nb, resolve_draw_chaos_nb
+from analyzer.rules.deck_nb import draw_dream_nb
 from analyzer.rules.log_nb import log_check_nb
 from analyzer.rules.phase1_nb import phase1_nb
 from analyzer.rules.setup_nb import setup_nb
@@ -14,12 +14,13 @@ from analyzer.rules.state_nb import add_to_hand_nb, hand_count_nb, is_running_nb
 
 @jit
 def phase2_nb(policy, g, cards, seat):
-    """R06.1: draw until the hand holds 4 cards, resolving each Chaos drawn."""
+    """R06.1: draw until the hand holds 4 cards, resolving each Chaos and Chromatic Chaos
+    drawn (R06.2, R07)."""
     while hand_count_nb(g.hands, seat) < HAND_SIZE:
         card = draw_dream_nb(g)
         if card < 0:
             return
-        if is_chaos_nb(cards, card):
+        if is_any_chaos_nb(cards, card):
             resolve_draw_chaos_nb(policy, g, cards, card)
             if not is_running_nb(g):
                 return
@@ -42,9 +43,13 @@ def play_turn_nb(policy, g, cards):
 
 
 @jit
-def play_game_nb(policy, g, cards, city_ids, dream_ids):
-    """Play a game on the fresh arrays ``g`` to its end; finish with one last check."""
-    setup_nb(policy, g, cards, city_ids, dream_ids)
+def play_game_nb(policy, g, cards, city_ids, dream_ids, expansions):
+    """Play a game on the fresh arrays ``g`` to its end; finish with one last check.
+
+    ``city_ids`` and ``dream_ids`` (int64) are the cards in play, ``expansions`` the
+    ``Expansion`` bits of the expansion set.
+    """
+    setup_nb(policy, g, cards, city_ids, dream_ids, expansions)
     while is_running_nb(g):
         play_turn_nb(policy, g, cards)
     if g.info[Info.OUTCOME] != Outcome.ERROR:

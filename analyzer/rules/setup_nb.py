@@ -1,4 +1,5 @@
-"""Setup: shuffles, the first row of cities, dealing dreams (R02) and the opening hand (R03)."""
+"""Setup: shuffles, the first row of cities, dealing dreams (R02), the opening hand (R03),
+and the Chromatic Chaos held meanwhile (R02.5)."""
 
 from __future__ import annotations
 
@@ -14,28 +15,66 @@ from analyzer.core.codes import (
 )
 from analyzer.core.jit import jit
 from analyzer.core.rng import shuffle_nb
-from analyzer.rules.chaos_nb import chaos_place_options_nb
+from analyzer.rules.chaos_nb import chaos_place_options_nb, resolve_draw_chaos_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
-from analyzer.rules.deck_nb import draw_city_nb, draw_dream_nb, is_chaos_nb
+from analyzer.rules.deck_nb import draw_city_nb, draw_dream_nb, is_chaos_nb, is_chromatic_nb
 from analyzer.rules.log_nb import log_check_nb, log_ids_nb
 from analyzer.rules.state_nb import (
     add_to_hand_nb,
     append_to_side_nb,
     hand_count_nb,
     is_running_nb,
+    is_two_sided_nb,
     natural_side_nb,
 )
 
 
 @jit
+def hold_nb(g, card):
+    """R02.5: a Chromatic Chaos drawn while dealing waits on the held list."""
+    g.held[g.info[Info.HELD_N]] = card
+    g.info[Info.HELD_N] += 1
+
+
+@jit
+def draw_for_deal_nb(g, cards):
+    """Draw a card to deal; each Chromatic Chaos drawn is held and replaced (R02.5)."""
+    card = draw_dream_nb(g)
+    while card >= 0 and is_chromatic_nb(cards, card):
+        hold_nb(g, card)
+        card = draw_dream_nb(g)
+    return card
+
+
+@jit
+def deal_one_nb(policy, g, cards, row, card):
+    """Place a dealt non-Chaos card by its type, or a Meta/Harmony on the side the policy
+    chooses (R02.4); return its side, or -1 when the policy failed."""
+    if not is_two_sided_nb(cards, card):
+        side = natural_side_nb(cards, card)
+    else:
+        set_option_nb(g.options, 0, Side.L, row, card, -1)
+        set_option_nb(g.options, 1, Side.R, row, card, -1)
+        choice = ask_nb(policy, g, cards, Decision.DEAL_SIDE, 2)
+        if choice < 0:
+            return -1
+        side = g.options[choice, 0]
+    append_to_side_nb(g.layout, row, side, card)
+    return side
+
+
+@jit
 def deal_row_nb(policy, g, cards, row):
-    """Deal 2 dreams to ``row``, ignoring elements (R02.1-R02.3)."""
-    first = draw_dream_nb(g)
+    """Deal 2 dreams to ``row``, ignoring elements (R02.1-R02.5)."""
+    first = draw_for_deal_nb(g, cards)
     if first < 0:
         return
+    first_side = -1
     if not is_chaos_nb(cards, first):
-        append_to_side_nb(g.layout, row, natural_side_nb(cards, first), first)
-    second = draw_dream_nb(g)
+        first_side = deal_one_nb(policy, g, cards, row, first)
+        if first_side < 0:
+            return
+    second = draw_for_deal_nb(g, cards)
     if second < 0:
         return  # the game is lost; a waiting Chaos stays in no zone (docs/engine.md)
     if is_chaos_nb(cards, first) and is_chaos_nb(cards, second):
@@ -47,14 +86,24 @@ def deal_row_nb(policy, g, cards, row):
         append_to_side_nb(g.layout, row, g.options[choice, 0], first)
         append_to_side_nb(g.layout, row, g.options[choice, 0], second)
     elif is_chaos_nb(cards, first):
-        # R02.2: the Chaos joins the normal card's side
-        side = natural_side_nb(cards, second)
-        append_to_side_nb(g.layout, row, side, second)
-        append_to_side_nb(g.layout, row, side, first)
+        # R02.2, R02.4: the Chaos joins the side the other card takes
+        side = deal_one_nb(policy, g, cards, row, second)
+        if side >= 0:
+            append_to_side_nb(g.layout, row, side, first)
     elif is_chaos_nb(cards, second):
-        append_to_side_nb(g.layout, row, natural_side_nb(cards, first), second)
+        append_to_side_nb(g.layout, row, first_side, second)
     else:
-        append_to_side_nb(g.layout, row, natural_side_nb(cards, second), second)
+        deal_one_nb(policy, g, cards, row, second)
+
+
+@jit
+def resolve_held_nb(policy, g, cards):
+    """Resolve the held Chromatic Chaos in the order drawn (R02.5, R05.10)."""
+    k = 0
+    while k < g.info[Info.HELD_N] and is_running_nb(g):
+        resolve_draw_chaos_nb(policy, g, cards, g.held[k])
+        k += 1
+    g.info[Info.HELD_N] = 0
 
 
 @jit
@@ -74,6 +123,9 @@ def opening_hand_nb(policy, g, cards):
         card = draw_dream_nb(g)
         if card < 0:
             return
+        if is_chromatic_nb(cards, card):
+            hold_nb(g, card)  # R02.5
+            continue
         if not is_chaos_nb(cards, card):
             add_to_hand_nb(g.hands, 0, card)
             continue
@@ -112,9 +164,11 @@ def shuffle_aside_back_nb(g):
 
 
 @jit
-def setup_nb(policy, g, cards, city_ids, dream_ids):
-    """Shuffle both decks, lay out 4 cities, deal them and draw the opening hand."""
+def setup_nb(policy, g, cards, city_ids, dream_ids, expansions):
+    """Shuffle both decks, lay out 4 cities, deal them, draw the opening hand, then resolve
+    the Chromatic Chaos held meanwhile (R02.5). ``expansions``: the ``Expansion`` bits."""
     info = g.info
+    info[Info.EXPANSIONS] = expansions
     nc = city_ids.shape[0]
     nd = dream_ids.shape[0]
     g.city_deck[:nc] = city_ids
@@ -132,5 +186,7 @@ def setup_nb(policy, g, cards, city_ids, dream_ids):
     deal_empty_rows_nb(policy, g, cards)
     if is_running_nb(g):
         opening_hand_nb(policy, g, cards)
+    if is_running_nb(g):
+        resolve_held_nb(policy, g, cards)
     if is_running_nb(g):
         log_check_nb(g)

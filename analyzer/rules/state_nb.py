@@ -8,7 +8,8 @@ A game is a ``GameArrays`` StructRef holding:
 - ``deck`` / ``city_deck``: int64 (n_cards,): ``deck[info[DECK_TOP]:][:info[DECK_N]]`` top first
 - ``discard``: int64 (n_cards,): the discard pile in order
 - ``aside``: int64 (n_cards,): Chaos set aside during the opening hand (R03.2)
-- ``pending``: int64 (n_cards,): stack of Chaos still to resolve (R06.2 c)
+- ``pending``: int64 (n_cards,): stack of Chaos and Chromatic Chaos still to resolve
+- ``held``: int64 (n_cards,): Chromatic Chaos held while dealing, in draw order (R02.5)
 - ``options``: int64 (MAX_OPTIONS, OPTION_COLS): the legal options of the current decision
 - ``deal_rng`` / ``policy_rng``: uint64 (2,): the game's two random streams
 - ``log``: int64 (log_cap, LOG_COLS): the decision log (shape (0, LOG_COLS) when not tracing)
@@ -45,7 +46,7 @@ from analyzer.core.jit import jit
 from analyzer.core.rng import new_stream_nb
 
 _FIELDS = ("layout", "hands", "info", "deck", "city_deck", "discard", "aside", "pending",
-           "options", "deal_rng", "policy_rng", "log", "stats", "params")
+           "held", "options", "deal_rng", "policy_rng", "log", "stats", "params")
 
 
 @structref.register
@@ -93,6 +94,7 @@ def new_game_nb(n_cards, seed, game, log_cap, params):
         np.full(n_cards, EMPTY, dtype=np.int64),
         np.full(n_cards, EMPTY, dtype=np.int64),
         np.full(n_cards, EMPTY, dtype=np.int64),
+        np.full(n_cards, EMPTY, dtype=np.int64),
         np.empty((MAX_OPTIONS, OPTION_COLS), dtype=np.int64),  # rows past n_options unused
         new_stream_nb(seed, game, Stream.DEAL),
         new_stream_nb(seed, game, Stream.POLICY),
@@ -107,7 +109,7 @@ def copy_game_nb(g):
     """An independent copy of a game's arrays, without its log (for imagined play-outs)."""
     return GameArrays(
         g.layout.copy(), g.hands.copy(), g.info.copy(), g.deck.copy(), g.city_deck.copy(),
-        g.discard.copy(), g.aside.copy(), g.pending.copy(),
+        g.discard.copy(), g.aside.copy(), g.pending.copy(), g.held.copy(),
         np.empty((MAX_OPTIONS, OPTION_COLS), dtype=np.int64),  # filled afresh per decision
         g.deal_rng.copy(), g.policy_rng.copy(), np.zeros((0, LOG_COLS), dtype=np.int64),
         g.stats.copy(), g.params,
@@ -132,10 +134,14 @@ def side_count_nb(layout, row, side):
 
 @jit
 def placed_value_nb(cards, card, side):
-    """Influence of ``card`` lying on ``side`` (R01.2: Chaos +v left, -v right)."""
+    """Influence of ``card`` lying on ``side`` (R01.2: Chaos and Chromatic Chaos +v left,
+    -v right; R08.1: a Meta or Harmony takes the value of its side)."""
+    ctype = cards[card, CardField.TYPE]
     value = cards[card, CardField.VALUE]
-    if cards[card, CardField.TYPE] == CardType.CHAOS:
+    if ctype == CardType.CHAOS or ctype == CardType.CHROMATIC:
         return value if side == Side.L else -value
+    if ctype == CardType.META or ctype == CardType.HARMONY:
+        return value if side == Side.L else cards[card, CardField.VALUE2]
     return value
 
 
@@ -208,8 +214,24 @@ def find_in_row_nb(layout, row, card):
 
 @jit
 def natural_side_nb(cards, card):
-    """Side a Sognae or Incubi card lies on (R01.1)."""
-    return Side.L if cards[card, CardField.TYPE] == CardType.SOGNAE else Side.R
+    """Side a one-sided dream lies on (R01.1): Sognae and Sognae Wizards left."""
+    ctype = cards[card, CardField.TYPE]
+    if ctype == CardType.SOGNAE or (ctype == CardType.WIZARD and cards[card, CardField.VALUE] > 0):
+        return Side.L
+    return Side.R
+
+
+@jit
+def is_two_sided_nb(cards, card):
+    """True for a Meta or Harmony, whose side is chosen (R08.1)."""
+    ctype = cards[card, CardField.TYPE]
+    return ctype == CardType.META or ctype == CardType.HARMONY
+
+
+@jit
+def can_take_side_nb(cards, card, side):
+    """True when ``card`` may lie on ``side`` by its type (its sides, docs/engine.md)."""
+    return is_two_sided_nb(cards, card) or natural_side_nb(cards, card) == side
 
 
 @jit

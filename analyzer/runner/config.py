@@ -28,7 +28,7 @@ def run_config(card_set: CardSet, policy: str, seed: int, games: int, engine: st
         "policy": policy,
         "engine": engine,
         "variant": "solo",
-        "expansions": [],
+        "expansions": card_set.expansion_names(),
         "card_set": card_set.name,
         "card_set_sha256": card_set.digest,
         "card_set_source": card_set.source,

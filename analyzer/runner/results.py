@@ -18,6 +18,9 @@ RESULT_DTYPE = np.dtype([
     ("chaos_revealed", np.int16),
     ("censuses", np.int16),
     ("exchanges", np.int16),
+    ("chromatic", np.int16),
+    ("rebuilds", np.int16),
+    ("sides_changed", np.int16),
 ])
 
 _COLUMNS = {
@@ -31,6 +34,9 @@ _COLUMNS = {
     "chaos_revealed": Result.CHAOS_REVEALED,
     "censuses": Result.CENSUSES,
     "exchanges": Result.EXCHANGES,
+    "chromatic": Result.CHROMATIC,
+    "rebuilds": Result.REBUILDS,
+    "sides_changed": Result.SIDES_CHANGED,
 }
 
 
@@ -46,8 +52,10 @@ def from_kernel_rows(rows: np.ndarray, first_game: int) -> np.ndarray:
 def tallies_from_trace(trace: dict) -> dict[str, int]:
     """The tally columns counted from a trace's log (the fast kernel counts the same)."""
     counts = dict.fromkeys(("chaos_placed", "chaos_cleared", "chaos_revealed", "censuses",
-                            "exchanges"), 0)
+                            "exchanges", "chromatic", "rebuilds", "sides_changed"), 0)
     for entry in trace["log"]:
+        if entry.get("do") == "chromatic" and not entry.get("wise"):
+            counts["chromatic"] += 1
         if entry.get("do") == "chaos":
             how = entry["how"]
             key = {"place": "chaos_placed", "clear": "chaos_cleared",
@@ -60,6 +68,10 @@ def tallies_from_trace(trace: dict) -> dict[str, int]:
                     counts["censuses"] += 1
                 if "exchange" in act:
                     counts["exchanges"] += 1
+                if "rebuild" in act:
+                    counts["rebuilds"] += 1
+                if "change_sides" in act:
+                    counts["sides_changed"] += 1
     return counts
 
 

@@ -13,7 +13,7 @@ from analyzer.core.codes import REASON_NAMES, Outcome
 
 #: Summed per-game columns of the results (RESULT_DTYPE).
 SUMMED = ("turns", "pacified", "deck_left", "chaos_placed", "chaos_cleared",
-          "chaos_revealed", "censuses", "exchanges")
+          "chaos_revealed", "censuses", "exchanges", "chromatic", "rebuilds", "sides_changed")
 #: Histogram bins; larger values count in the last bin (no base game comes near).
 TURN_BINS = 512
 PACIFIED_BINS = 64

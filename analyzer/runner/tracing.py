@@ -20,7 +20,7 @@ def trace_header(card_set: CardSet, policy_name: str, seed: int, game: int) -> d
         "seed": seed,
         "game": game,
         "variant": "solo",
-        "expansions": [],
+        "expansions": card_set.expansion_names(),
         "policy": policy_name,
         "card_set": card_set.name,
         "cards": card_set.describe(),
@@ -33,7 +33,8 @@ def fast_trace(card_set: CardSet, policy: PolicySpec, seed: int, game: int) -> d
     while True:
         out = np.zeros(N_RESULT, dtype=np.int64)
         g = one_game_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards,
-                                    card_set.city_ids, card_set.dream_ids, seed, game, cap, out)
+                                    card_set.city_ids, card_set.dream_ids,
+                                    card_set.expansions, seed, game, cap, out)
         if not g.info[Info.LOG_OVERFLOW]:
             break
         cap *= 4

@@ -79,6 +79,11 @@ def _chaos_entry(option: np.ndarray) -> dict:
     return {"do": "chaos", "how": "aside"}
 
 
+def _base_act(act: int) -> dict:
+    """A census or exchange act, its groups or pair filled in by later rows."""
+    return {"census": {"zero_sum": []}} if act == Act.CENSUS else {"exchange": []}
+
+
 def _phase1_entry(option: np.ndarray) -> dict:
     act, card = int(option[0]), int(option[1])
     if act == Act.PLACE:
@@ -86,9 +91,18 @@ def _phase1_entry(option: np.ndarray) -> dict:
                 "side": SIDE_NAMES[int(option[3])]}
     if act == Act.PASS:
         return {"do": "pass", "card": card}
-    if act == Act.CENSUS:
-        return {"do": "act", "discard": [card], "acts": [{"census": {"zero_sum": []}}]}
-    return {"do": "act", "discard": [card], "acts": [{"exchange": []}]}
+    if act in (Act.REBUILD, Act.CHANGE_SIDES):
+        paid = [card] + ([int(option[2])] if option[2] != EMPTY else [])
+        name = "rebuild" if act == Act.REBUILD else "change_sides"
+        return {"do": "act", "discard": paid, "acts": [{name: []}]}
+    return {"do": "act", "discard": [card], "acts": [_base_act(act)]}
+
+
+def _placed(do: str, option: np.ndarray) -> dict:
+    """A CHROMATIC or REVEALED entry: ``[row, side, card, -1]``, row -1 a discard."""
+    if option[0] == EMPTY:
+        return {"do": do, "discard": True}
+    return {"do": do, "row": int(option[0]), "side": SIDE_NAMES[int(option[1])]}
 
 
 class LogDecoder:
@@ -109,7 +123,7 @@ class LogDecoder:
             elif code == LogEntry.DREAM_DECK:
                 self.dream_deck = self.rows.ids(int(row[1]))
             elif code == LogEntry.GROUP:
-                self.last_act["acts"][0]["census"]["zero_sum"].append(self.rows.ids(int(row[1])))
+                self._current_act()["census"]["zero_sum"].append(self.rows.ids(int(row[1])))
             elif code == LogEntry.SHUFFLE:
                 self.entries.append({"shuffle": self.rows.ids(int(row[1]))})
             elif code == LogEntry.CHECK:
@@ -130,9 +144,24 @@ class LogDecoder:
             self.entries.append(entry)
             self.last_act = entry
         elif kind == Decision.EXCHANGE_PAIR:
-            self.last_act["acts"][0]["exchange"] = [int(option[0]), int(option[1])]
+            self._current_act()["exchange"] = [int(option[0]), int(option[1])]
         elif kind == Decision.ZERO_SUM:
             pass  # its dreams follow as a GROUP entry when the mask is not empty
+        elif kind == Decision.CHROMATIC:
+            self.entries.append(_placed("chromatic", option))
+        elif kind == Decision.REVEALED:
+            self.entries.append(_placed("revealed", option))
+        elif kind == Decision.SECOND_ACT:
+            if int(option[0]) != Act.PASS:
+                self.last_act["acts"].append(_base_act(int(option[0])))
+        elif kind == Decision.REBUILD_ROWS:
+            self._current_act()["rebuild"] = [int(option[0]), int(option[1])]
+        elif kind == Decision.CHANGE_SIDES_CARD:
+            self._current_act()["change_sides"] = int(option[0])
         else:
             raise ValueError(f"log: unknown decision kind {kind}")
+
+    def _current_act(self) -> dict:
+        """The act being resolved: the last of the turn's act entry."""
+        return self.last_act["acts"][-1]
 
