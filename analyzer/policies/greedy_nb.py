@@ -27,8 +27,8 @@ from analyzer.core.codes import (
 from analyzer.core.jit import jit
 from analyzer.rules.chaos_nb import REVEAL_COUNT
 from analyzer.rules.state_nb import (
+    can_take_side_nb,
     is_balanced_nb,
-    natural_side_nb,
     placed_value_nb,
     row_total_nb,
     side_count_nb,
@@ -51,9 +51,10 @@ class _W(NamedTuple):
     CLEAR: int = 10  # cost of clearing a balanced city
     REVEAL_CARD: int = 11  # per Dream card a reveal burns, at even pressure
     RUIN: int = 12  # unbalancing a balanced city
+    FLEX: int = 13  # per element an unbalanced city gains by a Rebuild (R08.4)
     # facts of the card set, filled by greedy_params(cards=...), not weights
-    MAX_SOGNAE: int = 13  # largest Sognae value
-    MAX_INCUBI: int = 14  # largest Incubi magnitude
+    MAX_SOGNAE: int = 14  # largest Sognae value
+    MAX_INCUBI: int = 15  # largest Incubi magnitude
 
 
 W = _W()
@@ -72,6 +73,7 @@ GREEDY_WEIGHTS: dict[str, float] = {
     "CLEAR": 60.0,
     "REVEAL_CARD": 8.0,
     "RUIN": 100.0,
+    "FLEX": 15.0,
 }
 CARD_FACTS = ("MAX_SOGNAE", "MAX_INCUBI")
 
@@ -92,10 +94,16 @@ def greedy_params(overrides: dict[str, float] | None = None,
 
 
 def extreme_values(cards: np.ndarray) -> tuple[int, int]:
-    """Largest Sognae value and largest Incubi magnitude of a card table."""
+    """Largest Sognae value and largest Incubi magnitude a card from hand can bring
+    (Sognae, Incubi, Wizards, and both values of Metas and Harmony)."""
     types = cards[:, CardField.TYPE]
-    pos = cards[types == CardType.SOGNAE, CardField.VALUE].max(initial=1)
-    neg = (-cards[types == CardType.INCUBI, CardField.VALUE]).max(initial=1)
+    values = cards[:, CardField.VALUE]
+    two_sided = (types == CardType.META) | (types == CardType.HARMONY)
+    wizard = types == CardType.WIZARD
+    pos = np.concatenate([values[(types == CardType.SOGNAE) | two_sided],
+                          values[wizard & (values > 0)]]).max(initial=1)
+    neg = np.concatenate([-values[(types == CardType.INCUBI) | (wizard & (values < 0))],
+                          -cards[two_sided, CardField.VALUE2]]).max(initial=1)
     return int(pos), int(neg)
 
 
@@ -156,10 +164,11 @@ def completes_nb(cards, layout, hand, skip, r, after, n_left, n_right):
             continue
         if cards[c, CardField.ELEMENTS] & city_elements == 0:
             continue
-        side = natural_side_nb(cards, c)
-        room = n_left < SIDE_SLOTS if side == Side.L else n_right < SIDE_SLOTS
-        if room and after + cards[c, CardField.VALUE] == 0:
-            return True
+        for side in range(2):
+            room = n_left < SIDE_SLOTS if side == Side.L else n_right < SIDE_SLOTS
+            if room and can_take_side_nb(cards, c, side) and \
+                    after + placed_value_nb(cards, c, side) == 0:
+                return True
     return False
 
 
@@ -229,7 +238,7 @@ def phase1_scores_nb(options, n_options, layout, hand, info, cards, params, scor
         if options[i, 0] != Act.PLACE:
             continue
         c, r, side = options[i, 1], options[i, 2], options[i, 3]
-        value = cards[c, CardField.VALUE]
+        value = placed_value_nb(cards, c, side)
         after = facts[r, 0] + value
         n_left = facts[r, 1] + (1 if side == Side.L else 0)
         n_right = facts[r, 2] + (1 if side == Side.R else 0)
@@ -247,20 +256,93 @@ def phase1_scores_nb(options, n_options, layout, hand, info, cards, params, scor
     if has_exchange:
         exchange_gain, _, _ = best_exchange_nb(layout, cards, facts, n_rows, params)
     census = census_score_nb(n_bal, n_rows, info, params)
+    rebuild_gain = -1e9
+    flip_gain = -1e9
+    for i in range(n_options):
+        if options[i, 0] == Act.REBUILD and rebuild_gain == -1e9:
+            rebuild_gain, _, _ = best_rebuild_nb(layout, cards, facts, n_rows, params)
+        elif options[i, 0] == Act.CHANGE_SIDES and flip_gain == -1e9:
+            flip_gain, _ = best_flip_nb(layout, cards, facts, n_rows, params)
     for i in range(n_options):
         act = options[i, 0]
         if act == Act.PLACE:
             continue
         k_value = 0.0
         for k in range(HAND_SIZE):
-            if hand[k] == options[i, 1]:
-                k_value = keep[k]
+            if hand[k] != EMPTY and (hand[k] == options[i, 1] or
+                                     (act >= Act.REBUILD and hand[k] == options[i, 2])):
+                k_value += keep[k]
         if act == Act.PASS:
             scores[i] = -params[W.PASS] - k_value
         elif act == Act.CENSUS:
             scores[i] = census - k_value
-        else:
+        elif act == Act.EXCHANGE:
             scores[i] = exchange_gain - params[W.TURN] - k_value
+        elif act == Act.REBUILD:
+            scores[i] = rebuild_gain - params[W.TURN] - k_value
+        else:
+            scores[i] = flip_gain - params[W.TURN] - k_value
+
+
+@jit
+def flex_nb(cards, city):
+    """Elements a City card shows: how many hand cards can reach it."""
+    m = cards[city, CardField.ELEMENTS]
+    n = 0
+    while m:
+        n += m & 1
+        m >>= 1
+    return n
+
+
+@jit
+def rebuild_gain_nb(layout, cards, facts, a, b, params):
+    """Gain of swapping the City cards of rows a and b: the elements that unbalanced
+    cities gain (a Hanging Garden moved onto balanced dreams is pacified by the next census,
+    a city with elements takes its place where cards from hand are needed)."""
+    fa, fb = flex_nb(cards, layout[a, 0]), flex_nb(cards, layout[b, 0])
+    gain = 0.0
+    if facts[a, 3] == 0:
+        gain += fb - fa
+    if facts[b, 3] == 0:
+        gain += fa - fb
+    return params[W.FLEX] * gain
+
+
+@jit
+def best_rebuild_nb(layout, cards, facts, n_rows, params):
+    """Best Rebuild as (gain, row a, row b)."""
+    best, best_a, best_b = -1e9, 0, 1
+    for a in range(n_rows):
+        for b in range(a + 1, n_rows):
+            gain = rebuild_gain_nb(layout, cards, facts, a, b, params)
+            if gain > best:
+                best, best_a, best_b = gain, a, b
+    return best, best_a, best_b
+
+
+@jit
+def best_flip_nb(layout, cards, facts, n_rows, params):
+    """Best Change Sides as (gain, card): a Chaos turned over changes its city's total by
+    twice its value."""
+    best, best_card = -1e9, EMPTY
+    for r in range(n_rows):
+        for side in range(2):
+            if (facts[r, 2] if side == Side.L else facts[r, 1]) >= SIDE_SLOTS:
+                continue
+            for slot in range(SIDE_SLOTS):
+                c = layout[r, 1 + side * SIDE_SLOTS + slot]
+                if c == EMPTY:
+                    continue
+                ctype = cards[c, CardField.TYPE]
+                if ctype != CardType.CHAOS and ctype != CardType.CHROMATIC:
+                    continue
+                after = facts[r, 0] - 2 * placed_value_nb(cards, c, side)
+                gain = city_value_nb(after, after == 0, params) - \
+                    city_value_nb(facts[r, 0], facts[r, 3] == 1, params)
+                if gain > best:
+                    best, best_card = gain, c
+    return best, best_card
 
 
 @jit
@@ -323,10 +405,102 @@ def chaos_nb(options, n_options, layout, info, cards, params):
 
 
 @jit
-def deal_side_nb(options, params):
-    """Two Chaos dealt together: the side the other side's cards can best answer."""
+def deal_side_nb(options, layout, cards, params):
+    """Two Chaos dealt together: the side the other side's cards can best answer. A Meta
+    or Harmony dealt: the side that brings its city nearer to balance (ties: left)."""
+    card = options[0, 2]
+    if card == EMPTY:
+        max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
+        return 1 if max_pos >= max_neg else 0
+    total = row_total_nb(layout, cards, options[0, 1])
+    left = abs(total + placed_value_nb(cards, card, Side.L))
+    right = abs(total + placed_value_nb(cards, card, Side.R))
+    return 1 if right < left else 0
+
+
+@jit
+def chromatic_choice_nb(options, n_options, layout, info, cards, params):
+    """Where a Chromatic Chaos does least harm, or most good (it may balance a city)."""
+    n_rows = info[Info.N_ROWS]
+    facts = row_facts_nb(layout, cards, n_rows)
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
-    return 1 if max_pos >= max_neg else 0
+    best, best_cost = 0, 1e18
+    for i in range(n_options):
+        r, side = options[i, 0], options[i, 1]
+        if r == EMPTY:
+            return i
+        after = facts[r, 0] + placed_value_nb(cards, options[i, 2], side)
+        cost = params[W.CHAOS_POINT] * (abs(after) - abs(facts[r, 0]))
+        if facts[r, 3] == 1:
+            cost += params[W.RUIN]
+        elif after == 0:
+            cost -= params[W.BALANCE]
+        n_left = facts[r, 1] + (1 if side == Side.L else 0)
+        n_right = facts[r, 2] + (1 if side == Side.R else 0)
+        if not fixable_nb(after, n_left, n_right, max_pos, max_neg):
+            cost += params[W.STUCK]
+        if cost < best_cost:
+            best, best_cost = i, cost
+    return best
+
+
+@jit
+def revealed_choice_nb(options, n_options, layout, info, cards, params):
+    """A revealed card placed where a placement from hand would score best."""
+    n_rows = info[Info.N_ROWS]
+    facts = row_facts_nb(layout, cards, n_rows)
+    n_bal = facts[:, 3].sum()
+    max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
+    best, best_score = 0, -1e18
+    for i in range(n_options):
+        r, side = options[i, 0], options[i, 1]
+        if r == EMPTY:
+            return i
+        value = placed_value_nb(cards, options[i, 2], side)
+        score = place_score_nb(facts, r, value, side, False, params, max_pos, max_neg,
+                               n_rows, n_bal)
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+@jit
+def second_act_nb(options, n_options, layout, info, cards, params):
+    """A Wizard's second action: a census that pacifies, else an exchange that helps."""
+    n_rows = info[Info.N_ROWS]
+    facts = row_facts_nb(layout, cards, n_rows)
+    n_bal = facts[:, 3].sum()
+    if n_bal > 0:
+        return 1  # CENSUS
+    if n_options > 2:
+        gain, _, _ = best_exchange_nb(layout, cards, facts, n_rows, params)
+        if gain > 0:
+            return 2  # EXCHANGE
+    return 0
+
+
+@jit
+def rebuild_rows_nb(options, n_options, layout, info, cards, params):
+    """The pair of rows whose swap gains most."""
+    n_rows = info[Info.N_ROWS]
+    facts = row_facts_nb(layout, cards, n_rows)
+    _, a, b = best_rebuild_nb(layout, cards, facts, n_rows, params)
+    for i in range(n_options):
+        if options[i, 0] == a and options[i, 1] == b:
+            return i
+    return 0
+
+
+@jit
+def change_sides_nb(options, n_options, layout, info, cards, params):
+    """The Chaos whose turn-over gains most."""
+    n_rows = info[Info.N_ROWS]
+    facts = row_facts_nb(layout, cards, n_rows)
+    _, card = best_flip_nb(layout, cards, facts, n_rows, params)
+    for i in range(n_options):
+        if options[i, 0] == card:
+            return i
+    return 0
 
 
 @jit
@@ -367,10 +541,20 @@ def greedy_nb(kind, options, n_options, state, cards, params, rng):
     if kind == Decision.DRAW_CHAOS or kind == Decision.HAND_CHAOS:
         return chaos_nb(options, n_options, layout, info, cards, params)
     if kind == Decision.DEAL_SIDE:
-        return deal_side_nb(options, params)
+        return deal_side_nb(options, layout, cards, params)
     if kind == Decision.ZERO_SUM:
         return zero_sum_nb(options, n_options)
     if kind == Decision.EXCHANGE_PAIR:
         return exchange_pair_nb(options, n_options, layout, info, cards, params)
+    if kind == Decision.CHROMATIC:
+        return chromatic_choice_nb(options, n_options, layout, info, cards, params)
+    if kind == Decision.REVEALED:
+        return revealed_choice_nb(options, n_options, layout, info, cards, params)
+    if kind == Decision.SECOND_ACT:
+        return second_act_nb(options, n_options, layout, info, cards, params)
+    if kind == Decision.REBUILD_ROWS:
+        return rebuild_rows_nb(options, n_options, layout, info, cards, params)
+    if kind == Decision.CHANGE_SIDES_CARD:
+        return change_sides_nb(options, n_options, layout, info, cards, params)
     return 0
 
