@@ -121,3 +121,29 @@ def test_output_files_follow_the_umask(capsys, tmp_path):
     for name in ("r.parquet", "t.jsonl"):
         assert (tmp_path / name).stat().st_mode & 0o777 == 0o644
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet", "t.jsonl"]
+
+
+def test_unknown_expansion_is_one_line_listing_the_valid_names(capsys, tmp_path):
+    out_file = tmp_path / "r.parquet"
+    for command in (["simulate", "--out", str(out_file)], ["show"],
+                    ["trace", "--out", str(tmp_path / "t.jsonl")]):
+        code, out, err = run(capsys, *command, "--expansions", "chromatic_chaos,moon")
+        assert code == 2, command
+        assert err.strip().splitlines() == [
+            "urbion: error: unknown expansion 'moon' (valid: squares_metas, chromatic_chaos, "
+            "temples_harmony, gardens_wizards, all, none)"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_simulate_with_expansions_names_them_in_summary_and_file(capsys, tmp_path):
+    out_file = tmp_path / "r.parquet"
+    code, out, err = run(capsys, "simulate", "--games", "300", "--expansions",
+                         "gardens_wizards,squares_metas", "--out", str(out_file), "--quiet")
+    assert code == 0, err
+    assert "expansions squares_metas, gardens_wizards" in out
+    df = read_results(out_file)
+    assert df.attrs["expansions"] == ["squares_metas", "gardens_wizards"]
+    assert df["rebuilds"].sum() + df["sides_changed"].sum() > 0
+    assert (df.loc[df["won"], "pacified"] == 20).all()  # R08.6: 12 + 4 Squares + 4 Gardens
+    code, out, _ = run(capsys, "show", "--game", "3", "--expansions", "all")
+    assert code == 0 and "Result:" in out

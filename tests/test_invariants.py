@@ -7,6 +7,7 @@ import pytest
 
 import analyzer
 from analyzer.cards import default_card_set
+from analyzer.cards.loader import parse_expansions
 from analyzer.core.codes import N_RESULT, Info, Outcome, Reason
 from analyzer.policies.registry import resolve_policy
 from analyzer.rules.deck_nb import end_game_nb
@@ -75,3 +76,64 @@ def test_the_trace_ends_with_one_final_check_matching_the_result(policy):
             assert result["pacified"] == N_CITIES
         else:
             assert result["reason"] == "deck_empty" and result["deck_left"] == 0
+
+
+FIRST_FOUR = ("squares_metas", "chromatic_chaos", "temples_harmony", "gardens_wizards")
+ALL_SIXTEEN = [[name for bit, name in enumerate(FIRST_FOUR) if mask >> bit & 1]
+               for mask in range(16)]
+LEFT_TYPES = {"sognae", "chaos", "chromatic", "meta", "harmony"}
+RIGHT_TYPES = {"incubi", "chaos", "chromatic", "meta", "harmony"}
+
+
+def _may_lie(card: dict, side: str) -> bool:
+    """R01.1, R08.1: Sognae left, Incubi right, a Wizard by its polarity; Chaos, Chromatic
+    Chaos, Metas and Harmony either side."""
+    if card["type"] == "wizard":
+        return card["polarity"] == ("sognae" if side == "L" else "incubi")
+    return card["type"] in (LEFT_TYPES if side == "L" else RIGHT_TYPES)
+
+
+@pytest.mark.parametrize("expansions", ALL_SIXTEEN, ids=lambda e: "+".join(e) or "base")
+def test_invariants_of_every_combination_of_the_first_four_expansions(expansions):
+    """Every card in exactly one zone, at most 3 dreams a side, each dream on a side it may
+    lie on, no card from hand next to a Hanging Garden, every city in play accounted for, and
+    a result that matches the final check, over random play."""
+    card_set = CARDS.with_expansions(parse_expansions(expansions))
+    by_id = {c["id"]: c for c in card_set.describe()}
+    n_dreams, n_cities = len(card_set.dream_ids), len(card_set.city_ids)
+    gardens = {i for i, c in by_id.items() if c["type"] == "city" and c["kind"] == "garden"}
+    for trace in analyzer.trace(seed=77, game=0, games=25, policy="random",
+                                expansions=expansions):
+        assert trace["expansions"] == expansions
+        checks = _checks(trace)
+        for check in checks:
+            seen = [c for row in check["rows"] for c in row["L"] + row["R"]] + check["hand"]
+            assert len(seen) == len(set(seen)), "a card in two places"
+            assert all(by_id[c]["type"] not in ("chaos", "chromatic") for c in check["hand"])
+            for row in check["rows"]:
+                for side in ("L", "R"):
+                    assert len(row[side]) <= 3
+                    assert all(_may_lie(by_id[c], side) for c in row[side]), (side, row)
+            lost = n_dreams - len(seen) - check["dream_deck"] - check["discard"]
+            if check is not checks[-1]:
+                assert lost == 0, "a card outside every zone between turns"
+            assert len(check["rows"]) + check["success"] <= n_cities
+        final, result = checks[-1], trace["result"]
+        assert final["success"] == result["pacified"]
+        if result["outcome"] == "win":
+            assert result["pacified"] == n_cities  # R08.6
+        for entry in trace["log"]:
+            if entry.get("do") == "place":
+                row = _row_before(trace, entry)
+                assert row not in gardens, "R08.5: a card from hand next to a Hanging Garden"
+
+
+def _row_before(trace: dict, entry: dict) -> int:
+    """The city at the placed row, from the last check before the placement."""
+    last = None
+    for e in trace["log"]:
+        if e is entry:
+            break
+        if "check" in e:
+            last = e["check"]
+    return last["rows"][entry["row"]]["city"]
