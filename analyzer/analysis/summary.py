@@ -54,6 +54,7 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
     """Plain-text summary for the terminal."""
     lines = [
         f"card set   {attrs.get('card_set')} (sha256 {str(attrs.get('card_set_sha256'))[:12]})",
+        f"expansions {', '.join(attrs.get('expansions') or []) or 'none (base game)'}",
         f"policy     {attrs.get('policy')}    engine {attrs.get('engine')}    "
         f"seed {attrs.get('seed')}    rules {attrs.get('rules_version')}",
         f"games      {summary['games']}",
