@@ -190,6 +190,47 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, out: st
 
 
 @cli.command()
+@click.option("--sets", default="singles", show_default=True,
+              metavar="singles|pairs|all|SET,...",
+              help="Expansion sets: the base game and each expansion alone, also every pair, "
+                   "every combination, or a list (each set: base, or names joined by +).")
+@click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="Games per set (with --precision: per added batch).")
+@seed_option
+@policy_option
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads (default: all cores). Results do not depend on it.")
+@cards_option
+@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
+              default=None,
+              help="Add batches of --games to each set until its 95% interval's half-width "
+                   "is at most this (e.g. 0.005).")
+@click.option("--max-games", type=click.IntRange(min=1), default=1_000_000,
+              show_default=True, help="With --precision: the most games a set plays.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder for the per-set results and the comparison (CSV, Markdown, HTML, "
+                   "charts).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted comparison in --out.")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+              help="Run on a Dask cluster, or on a local one of N processes.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
+            cards: str | None, precision: float | None, max_games: int, out: str | None,
+            resume: bool, scheduler: str | None, quiet: bool) -> None:
+    """Compare expansion sets with the base game on the same deals (McNemar, Holm)."""
+    if resume and out is None:
+        raise UrbionError("--resume needs --out: the finished batches are kept there")
+    result = analyzer.compare(sets=sets, games=games, seed=seed, policy=policy,
+                              workers=workers, cards=cards, out=out, resume=resume,
+                              precision=precision, max_games=max_games,
+                              scheduler=scheduler, progress=not quiet)
+    click.echo(str(result))
+    if out:
+        click.echo(f"\nreport     {out}/index.html")
+        click.echo(f"           {out}/compare.md")
+
+
+@cli.command()
 def policies() -> None:
     """List the built-in policies."""
     for spec in BUILTIN_POLICIES.values():

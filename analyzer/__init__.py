@@ -6,6 +6,7 @@
 
 from analyzer.analysis.summary import summarize
 from analyzer.api import (
+    compare,
     duel,
     load_cards,
     report,
@@ -17,5 +18,5 @@ from analyzer.api import (
     tune,
 )
 
-__all__ = ["duel", "load_cards", "report", "sensitivity", "show", "simulate",
+__all__ = ["compare", "duel", "load_cards", "report", "sensitivity", "show", "simulate",
            "simulate_summary", "summarize", "trace", "tune"]

@@ -16,6 +16,7 @@ from analyzer.analysis.results_io import (
     write_results,
     write_summary,
 )
+from analyzer.analysis.stats import wilson_interval
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.cards.loader import parse_expansions
@@ -32,7 +33,7 @@ from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_traces
 
 __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "tune",
-           "report", "sensitivity", "trace", "show", "results_frame"]
+           "report", "sensitivity", "trace", "show", "results_frame", "compare"]
 
 
 Expansions = str | list[str] | tuple[str, ...] | None
@@ -467,3 +468,170 @@ def show(seed: int = 0, game: int = 0, policy: str | PolicySpec = "greedy",
 
     return render_trace(trace(seed, game, 1, policy, cards, expansions=expansions)[0])
 
+
+
+@dataclass
+class CompareResult:
+    """Expansion sets on the same deals: ``table`` (one row per set, the base game first;
+    analysis.compare.compare_table), ``interactions`` (pair effect minus single effects),
+    ``runs`` (the per-game results of each set) and ``attrs`` (the shared configuration)."""
+
+    table: pd.DataFrame
+    interactions: pd.DataFrame
+    runs: dict[str, pd.DataFrame]
+    attrs: dict
+
+    def __str__(self) -> str:
+        from analyzer.analysis.compare import format_compare
+
+        return format_compare(self.table, self.attrs)
+
+    def figures(self) -> dict:
+        """The comparison's charts as matplotlib Figures, by file stem."""
+        from analyzer.reporting import charts
+
+        figures = {"win_rates": charts.win_rates(self.table),
+                   "differences": charts.differences(self.table)}
+        if self.interactions.notna().any().any():
+            figures["interactions"] = charts.interactions(self.interactions)
+        return figures
+
+
+def compare(sets: str = "singles", games: int = 10_000, seed: int = 0,
+            policy: str | PolicySpec = "greedy", workers: int | None = None,
+            cards: str | Path | CardSet | None = None, out: str | Path | None = None,
+            resume: bool = False, precision: float | None = None,
+            max_games: int = 1_000_000, scheduler: str | None = None,
+            progress: bool = False) -> CompareResult:
+    """Play expansion sets on the same deals and compare each with the base game.
+
+    Parameters
+    ----------
+    sets : str
+        ``singles`` (the base game and each expansion alone), ``pairs`` (and every pair),
+        ``all`` (every combination), or a comma-separated list of sets, each ``base`` or
+        expansion names joined by ``+``.
+    games : int
+        Games per set: games 0..games-1 of ``seed`` for every set (common random numbers).
+        With ``precision``, the size of each added batch.
+    precision : float, optional
+        Keep adding batches of ``games`` (the next games of the seed) to each set until the
+        half-width of its 95% interval is at most this, or it has ``max_games``.
+    out : path, optional
+        Folder for the results of every set (``results/``, Parquet, written as each batch
+        finishes) and the comparison (compare.csv, interactions.csv, compare.md,
+        index.html, PNG and SVG charts). With ``resume``, finished batches are read back
+        and an interrupted one continues (docs/scaling.md).
+    policy, workers, cards, scheduler, progress
+        As for :func:`simulate`.
+
+    Returns
+    -------
+    CompareResult
+    """
+    from analyzer.analysis.compare import (
+        compare_table,
+        expansion_sets,
+        interactions,
+        set_label,
+    )
+
+    _check_counts(games, seed)
+    if precision is not None and not 0 < precision < 0.5:
+        raise UrbionError(f"precision must be between 0 and 0.5, not {precision}")
+    if max_games < games:
+        raise UrbionError(f"max-games ({max_games}) must be at least games ({games})")
+    chosen = expansion_sets(sets)
+    base_cards = load_cards(cards)
+    card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
+                 for s in chosen}
+    _, spec = _prepare(games, seed, 0, "fast", policy, base_cards)
+    folder = _compare_folder(out) if out is not None else None
+    parts: dict[str, list[pd.DataFrame]] = {label: [] for label in card_sets}
+    active = list(card_sets)
+    batch = 0
+    while active:
+        for label in active:
+            parts[label].append(_compare_batch(card_sets[label], spec, seed, batch * games,
+                                               games, workers, scheduler, progress, folder,
+                                               label, resume))
+        batch += 1
+        if precision is None:
+            break
+        active = [label for label in active
+                  if _half_width(parts[label]) > precision
+                  and (batch + 1) * games <= max_games]
+    runs = {label: _joined(frames) for label, frames in parts.items()}
+    table = compare_table(runs)
+    if precision is not None:
+        table["precise"] = (table["ci_high"] - table["ci_low"]) / 2 <= precision
+    first = runs[set_label(())].attrs
+    attrs = {key: first[key] for key in ("card_set", "card_set_sha256", "policy",
+                                         "policy_params_sha256", "seed", "rules_version",
+                                         "package_version")}
+    attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
+                 max_games=max_games)
+    result = CompareResult(table, interactions(table), runs, attrs)
+    if folder is not None:
+        from analyzer.reporting.build import write_compare
+
+        write_compare(result, folder)
+    return result
+
+
+def _compare_folder(out: str | Path) -> Path:
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise UrbionError(f"cannot write {folder}: it is a file, not a folder")
+    if not folder.parent.is_dir():
+        raise UrbionError(f"cannot write {folder}: folder {folder.parent} does not exist")
+    try:
+        (folder / "results").mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UrbionError(f"cannot create {folder}: {err.strerror or err}") from None
+    return folder
+
+
+#: What a finished batch of a comparison must share with the run that would replace it.
+_BATCH_IDENTITY = ("seed", "first_game", "games", "policy", "policy_params_sha256",
+                   "expansions", "card_set_sha256", "rules_version", "engine")
+
+
+def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, games: int,
+                   workers, scheduler, progress, folder: Path | None, label: str,
+                   resume: bool) -> pd.DataFrame:
+    """Games ``first .. first + games - 1`` of one set: played, resumed, or read back."""
+    if folder is None:
+        return simulate(games=games, seed=seed, policy=spec, workers=workers,
+                        cards=card_set, first_game=first, scheduler=scheduler,
+                        progress=progress)
+    from analyzer.analysis.results_io import read_results
+    from analyzer.runner.checkpoint import partial_folder
+    from analyzer.runner.plan import RunPlan
+
+    path = folder / "results" / f"{label}.games-{first}-{first + games - 1}.parquet"
+    if resume and path.exists():
+        df = read_results(path)
+        expected = RunPlan.for_policy(card_set, spec, seed, games, first).config()
+        for key in _BATCH_IDENTITY:
+            if df.attrs.get(key) != expected[key]:
+                raise UrbionError(f"cannot resume: {path} was made with another {key} "
+                                  f"({df.attrs.get(key)!r}, this run {expected[key]!r})")
+        return df
+    return simulate(games=games, seed=seed, policy=spec, workers=workers, cards=card_set,
+                    first_game=first, scheduler=scheduler, progress=progress, out=path,
+                    resume=resume and partial_folder(path).exists())
+
+
+def _half_width(frames: list[pd.DataFrame]) -> float:
+    wins = sum(int(df["won"].sum()) for df in frames)
+    games = sum(len(df) for df in frames)
+    low, high = wilson_interval(wins, games)
+    return (high - low) / 2
+
+
+def _joined(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """One set's batches as one run (the first batch's configuration, all the games)."""
+    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    df.attrs = {**frames[0].attrs, "games": int(len(df))}
+    return df

@@ -234,3 +234,109 @@ def _swap_into_place(build: Path, out: Path) -> None:
     build.rename(out)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def compare_rows(table: pd.DataFrame) -> list[list[str]]:
+    """The comparison table as text cells, header first."""
+    from analyzer.analysis.duel import format_p
+
+    rows = [["set", "games", "win rate", "95% interval", "vs base", "95% interval",
+             "McNemar p", "Holm p", "mean turns", "rank"]]
+    for label, r in table.iterrows():
+        base = label == "base"
+        rows.append([label, f"{int(r.games):,}", _percent(r.win_rate),
+                     f"{_percent(r.ci_low)} to {_percent(r.ci_high)}",
+                     "" if base else f"{r.difference * 100:+.2f} pp",
+                     "" if base else f"{r.diff_low * 100:+.2f} to {r.diff_high * 100:+.2f} pp",
+                     "" if base else format_p(r.mcnemar_p),
+                     "" if base else format_p(r.holm_p), f"{r.mean_turns:.1f}",
+                     str(int(r["rank"]))])
+    return rows
+
+
+def compare_facts(attrs: dict) -> dict[str, str]:
+    """Provenance of a comparison."""
+    facts = {
+        "card set": f"{attrs['card_set']} (sha256 {attrs['card_set_sha256']})",
+        "policy": f"{attrs['policy']} (parameters sha256 {attrs['policy_params_sha256'][:12]})",
+        "games": f"games 0.. of seed {attrs['seed']} for every set, in batches of "
+                 f"{attrs['games_per_batch']:,}",
+        "rules version": str(attrs["rules_version"]),
+        "package version": str(attrs["package_version"]),
+        "commit": _commit(),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+    if attrs.get("precision") is not None:
+        facts["precision"] = (f"each set played until its 95% interval's half-width was at "
+                              f"most {attrs['precision']:.2%} or it had "
+                              f"{attrs['max_games']:,} games")
+    return facts
+
+
+COMPARE_TITLES = {"win_rates": "Win rate per expansion set",
+                  "differences": "Change from the base game on the same games",
+                  "interactions": "Pairwise interactions of expansions"}
+
+
+def write_compare(result, folder: Path) -> None:
+    """The comparison into ``folder`` beside its ``results/``: compare.csv,
+    interactions.csv, compare.md, index.html and the charts, each file whole or absent."""
+    from analyzer.atomic import write_atomically
+
+    rows, facts = compare_rows(result.table), compare_facts(result.attrs)
+    images = {}
+    for stem, fig in result.figures().items():
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=110)
+        png = images[stem] = buffer.getvalue()
+        write_atomically(folder / f"{stem}.png",
+                         lambda tmp, data=png: Path(tmp).write_bytes(data))
+        write_atomically(folder / f"{stem}.svg",
+                         lambda tmp, f=fig: f.savefig(tmp, format="svg"))
+        plt.close(fig)
+    texts = {
+        "compare.csv": result.table.to_csv(),
+        "interactions.csv": result.interactions.to_csv(),
+        "compare.md": compare_markdown(rows, images, facts),
+        "index.html": compare_page(rows, images, facts),
+    }
+    for name, text in texts.items():
+        write_atomically(folder / name, lambda tmp, t=text: Path(tmp).write_text(t))
+
+
+def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
+                     facts: dict[str, str]) -> str:
+    """compare.md: the table, the charts, provenance."""
+    lines = ["# Urbion expansion sets compared", "",
+             "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    for stem in images:
+        lines += ["", f"## {COMPARE_TITLES[stem]}", "", f"![{COMPARE_TITLES[stem]}]({stem}.png)",
+                  "", f"[SVG]({stem}.svg)"]
+    lines += ["", "Data: [compare.csv](compare.csv), [interactions.csv](interactions.csv), "
+              "per-game results in `results/`.", "", "## Provenance", ""]
+    lines += [f"- **{k}**: {v}" for k, v in facts.items()]
+    return "\n".join(lines) + "\n"
+
+
+def compare_page(rows: list[list[str]], images: dict[str, bytes],
+                 facts: dict[str, str]) -> str:
+    """index.html of a comparison: self-contained, the charts embedded."""
+    def cells(row: list[str], tag: str) -> str:
+        return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
+
+    table = ("<table id='compare'>" + cells(rows[0], "th")
+             + "".join(cells(r, "td") for r in rows[1:]) + "</table>")
+    figures = "".join(
+        f"<h2>{html.escape(COMPARE_TITLES[stem])}</h2><img alt='{html.escape(stem)}' "
+        f"src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
+        for stem, png in images.items())
+    facts_html = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                         for k, v in facts.items())
+    style = ("body{font-family:sans-serif;max-width:70em;margin:2em auto}"
+             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}"
+             "img{max-width:100%}")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>Urbion expansion sets "
+            f"compared</title><style>{style}</style></head><body><h1>Urbion expansion sets "
+            f"compared</h1>{table}{figures}<h2>Provenance</h2><table id='provenance'>"
+            f"{facts_html}</table></body></html>\n")

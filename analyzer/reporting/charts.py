@@ -7,6 +7,7 @@ import matplotlib
 matplotlib.use("Agg")  # files only: no screen is needed
 
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
@@ -126,4 +127,42 @@ def sensitivity(table: pd.DataFrame, baseline_rate: float) -> Figure:
                                                            strict=True)])
     ax.invert_yaxis()
     ax.set_xlabel("change in games won (percentage points)")
+    return fig
+
+
+def differences(table: pd.DataFrame) -> Figure:
+    """Paired win-rate difference of each set to the base game, with its 95% interval."""
+    rows = table.drop(index="base", errors="ignore")
+    fig, ax = plt.subplots(figsize=(7.0, 0.4 * len(rows) + 1.4), layout="constrained")
+    ax.set_title("Change of the win rate from the base game (same games), 95% intervals",
+                 fontsize="medium")
+    ax.grid(alpha=0.3)
+    y = list(range(len(rows)))
+    errors = [(rows["difference"] - rows["diff_low"]) * 100,
+              (rows["diff_high"] - rows["difference"]) * 100]
+    ax.errorbar(rows["difference"] * 100, y, xerr=errors, fmt="o", capsize=4)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(y, rows.index)
+    ax.invert_yaxis()
+    ax.set_xlabel("change in games won (percentage points)")
+    return fig
+
+
+def interactions(matrix: pd.DataFrame) -> Figure:
+    """Heatmap of pairwise interactions: the pair's effect minus the two single effects."""
+    n = len(matrix)
+    fig, ax = plt.subplots(figsize=(1.3 * n + 3.0, 1.0 * n + 1.6), layout="constrained")
+    ax.set_title("Interaction of two expansions (pp): pair effect minus single effects",
+                 fontsize="medium")
+    values = matrix.to_numpy(dtype=float) * 100
+    limit = max(float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0, 0.5)
+    image = ax.imshow(values, cmap="RdBu", vmin=-limit, vmax=limit)
+    for i in range(n):
+        for j in range(n):
+            if np.isfinite(values[i, j]):
+                ax.text(j, i, f"{values[i, j]:+.1f}", ha="center", va="center",
+                        fontsize="small")
+    ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
+    ax.set_yticks(range(n), matrix.index)
+    fig.colorbar(image, ax=ax, label="percentage points")
     return fig

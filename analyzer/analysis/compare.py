@@ -1,0 +1,155 @@
+"""Expansion sets compared on the same deals: the table, paired tests and interactions.
+
+Every set plays the same games of one seed (common random numbers), so the difference
+between a set and the base game is estimated game by game: the games one won and the
+other lost (the discordant pairs) carry the whole difference, and McNemar's exact test
+asks whether they split evenly. Holm's correction keeps the family of tests at 5%.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from analyzer.analysis.stats import Z95, holm_adjust, mcnemar_exact, wilson_interval
+from analyzer.core.codes import PLAYABLE_EXPANSIONS
+from analyzer.errors import UrbionError
+
+BASE = "base"
+SET_SEPARATOR = "+"
+
+
+def set_label(expansions: tuple[str, ...]) -> str:
+    """A set's name: ``base``, or its expansions joined by ``+`` in TRACE.md order."""
+    return SET_SEPARATOR.join(expansions) or BASE
+
+
+def expansion_sets(spec: str, playable: tuple[str, ...] = PLAYABLE_EXPANSIONS
+                   ) -> list[tuple[str, ...]]:
+    """The sets ``compare --sets`` names, the base game first.
+
+    ``singles``: the base game and each expansion alone; ``pairs``: those and every pair;
+    ``all``: every combination; otherwise a comma-separated list of sets, each ``base`` or
+    expansion names joined by ``+`` (the base game is added when missing: every set is
+    compared with it).
+    """
+    spec = spec.strip().lower()
+    if spec == "singles":
+        sets = [(), *[(name,) for name in playable]]
+    elif spec == "pairs":
+        sets = [(), *[(name,) for name in playable], *combinations(playable, 2)]
+    elif spec == "all":
+        sets = [tuple(name for bit, name in enumerate(playable) if mask >> bit & 1)
+                for mask in range(1 << len(playable))]
+        sets.sort(key=len)
+    else:
+        sets = [_parse_set(item, playable) for item in spec.split(",") if item.strip()]
+        if not sets:
+            raise UrbionError("--sets: no expansion set given")
+        if () not in sets:
+            sets.insert(0, ())
+    unique = list(dict.fromkeys(sets))
+    unique.sort(key=lambda s: s != ())
+    return unique
+
+
+def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
+    names = [n.strip() for n in item.split(SET_SEPARATOR) if n.strip()]
+    if names in ([BASE], ["none"]):
+        return ()
+    valid = ", ".join([*playable, "singles", "pairs", "all", BASE])
+    for name in names:
+        if name not in playable:
+            raise UrbionError(f"--sets: unknown expansion {name!r} in {item.strip()!r} "
+                              f"(valid: {valid}; join a set's expansions with +)")
+    return tuple(name for name in playable if name in names)
+
+
+def paired_difference(won: np.ndarray, base_won: np.ndarray) -> dict:
+    """Win-rate difference of a set against the base game on the same games.
+
+    Returns the discordant counts, the difference, its 95% Wald interval for paired
+    proportions, and McNemar's exact p-value.
+    """
+    n = len(won)
+    only_set = int((won & ~base_won).sum())
+    only_base = int((base_won & ~won).sum())
+    diff = (only_set - only_base) / n
+    var = max((only_set + only_base) / n - diff * diff, 0.0) / n
+    half = Z95 * math.sqrt(var)
+    return {"paired_games": n, "set_only": only_set, "base_only": only_base,
+            "difference": diff, "diff_low": diff - half, "diff_high": diff + half,
+            "mcnemar_p": mcnemar_exact(only_set, only_base)}
+
+
+def compare_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per set (index: the set's label, the base game first): games, wins, win rate
+    and 95% Wilson interval, the paired difference to the base game with its interval and
+    McNemar's p (raw and Holm-adjusted over the sets), mean turns, mean cities pacified,
+    and the difficulty rank (1: the lowest win rate)."""
+    if BASE not in runs:
+        raise UrbionError("a comparison needs the base game among its sets")
+    base = runs[BASE].sort_values("game")
+    rows = []
+    for label, df in runs.items():
+        df = df.sort_values("game")
+        wins, games = int(df["won"].sum()), len(df)
+        low, high = wilson_interval(wins, games)
+        common = min(games, len(base))
+        won = df["won"].to_numpy()[:common]
+        base_won = base["won"].to_numpy()[:common]
+        if not np.array_equal(df["game"].to_numpy()[:common], base["game"].to_numpy()[:common]):
+            raise UrbionError(f"set {label} and the base game were not played on the same games")
+        row = {"set": label, "expansions": len(df.attrs.get("expansions", [])),
+               "games": games, "wins": wins, "win_rate": wins / games, "ci_low": low,
+               "ci_high": high, **paired_difference(won, base_won),
+               "mean_turns": df["turns"].mean(), "mean_pacified": df["pacified"].mean()}
+        rows.append(row)
+    table = pd.DataFrame(rows).set_index("set")
+    others = [label for label in table.index if label != BASE]
+    table["holm_p"] = np.nan
+    table.loc[others, "holm_p"] = holm_adjust(table.loc[others, "mcnemar_p"].tolist())
+    table["rank"] = table["win_rate"].rank(method="min").astype(int)
+    return table
+
+
+def interactions(table: pd.DataFrame) -> pd.DataFrame:
+    """Pairwise interaction of expansions: the pair's effect on the win rate minus the two
+    single effects (effects are paired differences to the base game). A square table over
+    the expansions whose singles are in ``table``; NaN where the pair was not played."""
+    singles = [label for label in table.index
+               if label != BASE and SET_SEPARATOR not in label]
+    matrix = pd.DataFrame(np.nan, index=singles, columns=singles)
+    for a, b in combinations(singles, 2):
+        pair = next((label for label in table.index
+                     if set(label.split(SET_SEPARATOR)) == {a, b}), None)
+        if pair is not None:
+            value = (table.at[pair, "difference"] - table.at[a, "difference"]
+                     - table.at[b, "difference"])
+            matrix.loc[a, b] = matrix.loc[b, a] = value
+    return matrix
+
+
+def format_compare(table: pd.DataFrame, attrs: dict) -> str:
+    """The comparison as text for the terminal."""
+    lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
+             f"policy {attrs['policy']}    seed {attrs['seed']}    the same games for every "
+             "set", "",
+             f"{'set':<42} {'games':>8} {'win rate':>8}  {'95% interval':<16} "
+             f"{'vs base':>8}  {'95% interval':<17} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
+    for label, r in table.iterrows():
+        holm = "" if label == BASE else _format_p(r.holm_p)
+        vs = "" if label == BASE else f"{r.difference * 100:+7.2f}pp"
+        band = "" if label == BASE else \
+            f"{r.diff_low * 100:+.2f} to {r.diff_high * 100:+.2f}"
+        lines.append(f"{label:<42} {int(r.games):>8,} {r.win_rate:>8.2%}  "
+                     f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>8}  {band:<17} "
+                     f"{holm:>8} {r.mean_turns:>6.1f} {int(r['rank']):>4}")
+    return "\n".join(lines)
+
+
+def _format_p(p: float) -> str:
+    return f"{p:.3g}" if p > 0 else "<1e-300"

@@ -1,0 +1,144 @@
+"""compare: expansion sets on the same deals, the paired table, precision, resume, files."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import analyzer
+from analyzer.analysis.compare import (
+    compare_table,
+    expansion_sets,
+    interactions,
+    paired_difference,
+)
+from analyzer.errors import UrbionError
+from tests.test_cli import run
+
+SEED = 5
+
+
+@pytest.fixture(scope="module")
+def singles():
+    return analyzer.compare(sets="chromatic_chaos,squares_metas", games=600, seed=SEED)
+
+
+def test_every_set_plays_the_same_games_of_the_seed(singles):
+    for label, expansions in (("base", "none"), ("chromatic_chaos", "chromatic_chaos"),
+                              ("squares_metas", "squares_metas")):
+        alone = analyzer.simulate(games=600, seed=SEED, expansions=expansions)
+        assert singles.runs[label].equals(alone), label
+    assert list(singles.table.index) == ["base", "chromatic_chaos", "squares_metas"]
+
+
+def test_a_set_compared_with_itself_has_no_discordant_game(singles):
+    again = analyzer.simulate(games=600, seed=SEED, expansions="chromatic_chaos")
+    again.attrs = {**again.attrs}
+    table = compare_table({"base": singles.runs["chromatic_chaos"], "again": again})
+    row = table.loc["again"]
+    assert (row.set_only, row.base_only, row.difference, row.mcnemar_p) == (0, 0, 0.0, 1.0)
+    other = compare_table({"base": singles.runs["base"], "cc": again}).loc["cc"]
+    assert other.set_only + other.base_only > 0, "different sets do disagree on some deals"
+
+
+def test_table_counts_and_holm_by_hand():
+    base = pd.DataFrame({"game": range(10), "won": [1, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+                         "turns": 20, "pacified": 8}).astype({"won": bool})
+    a = base.assign(won=[1, 1, 1, 1, 1, 1, 1, 1, 0, 0]).astype({"won": bool})
+    b = base.assign(won=[0, 1, 1, 0, 0, 0, 0, 0, 0, 0]).astype({"won": bool})
+    table = compare_table({"base": base, "a": a, "b": b})
+    assert (table.at["a", "set_only"], table.at["a", "base_only"]) == (6, 0)
+    assert (table.at["b", "set_only"], table.at["b", "base_only"]) == (1, 1)
+    assert table.at["a", "mcnemar_p"] == pytest.approx(2 * 0.5 ** 6)  # 0.03125
+    assert table.at["b", "mcnemar_p"] == 1.0
+    assert table.at["a", "holm_p"] == pytest.approx(2 * 0.03125)
+    assert table.at["b", "holm_p"] == 1.0
+    assert table.at["a", "difference"] == pytest.approx(0.6)
+    assert list(table["rank"]) == [1, 3, 1]  # base and b tie lowest at 20%
+    assert math.isnan(table.at["base", "holm_p"])
+
+
+def test_paired_interval_by_hand():
+    won = np.array([1, 1, 1, 0, 0, 1, 0, 0], dtype=bool)
+    base = np.array([0, 1, 0, 0, 1, 1, 0, 0], dtype=bool)
+    d = paired_difference(won, base)
+    # discordant: 2 for the set, 1 for the base; d = 1/8, var = (3/8 - 1/64) / 8
+    half = 1.959963984540054 * math.sqrt((3 / 8 - 1 / 64) / 8)
+    assert (d["set_only"], d["base_only"]) == (2, 1)
+    assert d["diff_low"] == pytest.approx(1 / 8 - half)
+    assert d["diff_high"] == pytest.approx(1 / 8 + half)
+
+
+def test_interaction_is_the_pair_effect_minus_the_single_effects():
+    table = pd.DataFrame({"difference": [0.0, 0.10, -0.05, 0.02]},
+                         index=["base", "x", "y", "x+y"])
+    matrix = interactions(table)
+    assert matrix.loc["x", "y"] == pytest.approx(0.02 - 0.10 + 0.05)
+    assert matrix.loc["y", "x"] == matrix.loc["x", "y"]
+    assert math.isnan(matrix.loc["x", "x"])
+
+
+def test_set_names():
+    assert expansion_sets("singles")[0] == () and len(expansion_sets("singles")) == 5
+    assert len(expansion_sets("pairs")) == 1 + 4 + 6
+    assert len(expansion_sets("all")) == 16
+    assert expansion_sets("gardens_wizards+squares_metas") == \
+        [(), ("squares_metas", "gardens_wizards")]
+    with pytest.raises(UrbionError, match="unknown expansion 'moon'"):
+        expansion_sets("base,moon+chromatic_chaos")
+
+
+def test_precision_adds_batches_until_each_interval_is_narrow_enough():
+    result = analyzer.compare(sets="chromatic_chaos", games=400, seed=3, precision=0.03,
+                              max_games=4000)
+    table = result.table
+    for label, row in table.iterrows():
+        assert row.games % 400 == 0 and row.games <= 4000
+        half = (row.ci_high - row.ci_low) / 2
+        assert row.precise == (half <= 0.03)
+        assert row.precise or row.games == 4000
+        if row.games > 400:  # one batch fewer was not enough
+            fewer = result.runs[label].iloc[: int(row.games) - 400]
+            w, n = int(fewer["won"].sum()), len(fewer)
+            from analyzer.analysis.stats import wilson_interval
+
+            low, high = wilson_interval(w, n)
+            assert (high - low) / 2 > 0.03
+    # chromatic_chaos wins ~29%: it needs more games than the base game (~9%)
+    assert table.at["chromatic_chaos", "games"] > table.at["base", "games"]
+    again = analyzer.compare(sets="chromatic_chaos", games=400, seed=3, precision=0.03,
+                             max_games=4000)
+    assert again.table.equals(table), "deterministic"
+
+
+def test_out_folder_files_and_resume(tmp_path):
+    out = tmp_path / "cmp"
+    first = analyzer.compare(sets="temples_harmony", games=300, seed=2, out=out)
+    names = {p.name for p in out.iterdir()}
+    assert {"compare.csv", "compare.md", "index.html", "win_rates.png", "differences.svg",
+            "results"} <= names
+    saved = sorted(p.name for p in (out / "results").iterdir())
+    assert saved == ["base.games-0-299.parquet", "temples_harmony.games-0-299.parquet"]
+    md = (out / "compare.md").read_text()
+    for link in [part.split(")")[0] for part in md.split("](")[1:]]:
+        assert (out / link).exists(), link
+    (out / "results" / saved[1]).unlink()
+    resumed = analyzer.compare(sets="temples_harmony", games=300, seed=2, out=out,
+                               resume=True)
+    assert resumed.table.equals(first.table)
+    with pytest.raises(UrbionError, match="another seed"):
+        analyzer.compare(sets="temples_harmony", games=300, seed=9, out=out, resume=True)
+
+
+def test_cli_compare_and_its_errors(capsys, tmp_path):
+    code, out, err = run(capsys, "compare", "--sets", "gardens_wizards", "--games", "200",
+                         "--quiet")
+    assert code == 0, err
+    assert "gardens_wizards" in out and "Holm p" in out
+    code, _, err = run(capsys, "compare", "--sets", "books+moon", "--games", "200")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "unknown expansion" in err
+    code, _, err = run(capsys, "compare", "--resume", "--games", "200")
+    assert code == 2 and "--resume needs --out" in err
