@@ -99,3 +99,23 @@ def test_survival_and_convergence_on_a_tiny_run():
 def test_a_report_needs_results():
     with pytest.raises(UrbionError, match="at least one results file"):
         analyzer.report([], "rep")
+
+
+def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_path):
+    result = analyzer.compare(sets="base,chromatic_chaos,gardens_wizards,"
+                                   "chromatic_chaos+gardens_wizards",
+                              games=500, seed=4, out=tmp_path / "cmp")
+    files = sorted((tmp_path / "cmp" / "results").glob("*.parquet"))
+    out = analyzer.report(files, tmp_path / "rep")
+    assert (out / "interactions.png").stat().st_size > 1000
+    md = (out / "report.md").read_text()
+    assert "## Pairwise interactions of expansions" in md and "(interactions.png)" in md
+    assert all((out / link).is_file() for link in re.findall(r"\]\(([^)]+)\)", md))
+    expected = result.interactions.loc["chromatic_chaos", "gardens_wizards"]
+    table = result.table
+    assert expected == pytest.approx(
+        table.at["chromatic_chaos+gardens_wizards", "difference"]
+        - table.at["chromatic_chaos", "difference"] - table.at["gardens_wizards", "difference"])
+    lone = analyzer.report(files[:1], tmp_path / "lone")
+    assert not (lone / "interactions.png").exists()
+    assert "needs results of the base game" in (lone / "report.md").read_text()

@@ -100,20 +100,34 @@ def headline_rows(table: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
-def markdown(rows: list[list[str]], facts: dict[str, str]) -> str:
+INTERACTIONS_TITLE = "Pairwise interactions of expansions"
+INTERACTIONS_NOTE = ("The interaction of two expansions (the pair's effect on the win rate "
+                     "minus the two single effects, each against the base game on the same "
+                     "games) needs results of the base game, of each expansion alone and of "
+                     "the pairs, all with one policy, seed and card set "
+                     "(`urbion compare --sets pairs --out DIR` writes them).")
+
+
+def markdown(rows: list[list[str]], facts: dict[str, str],
+             titles: list[tuple[str, str]] | None = None) -> str:
     """report.md: headline table, charts (PNG, with the SVG linked), provenance."""
+    titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     lines = ["# Urbion balance report", "", "## Headline", "",
              "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
-    for stem, title, _ in CHARTS:
+    for stem, title in titles:
         lines += ["", f"## {title}", "", f"![{title}]({stem}.png)", "",
                   f"[SVG]({stem}.svg)"]
+    if "interactions" not in dict(titles):
+        lines += ["", f"## {INTERACTIONS_TITLE}", "", INTERACTIONS_NOTE]
     lines += ["", "## Provenance", ""] + [f"- **{k}**: {v}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
 
 
-def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str]) -> str:
+def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
+         titles: list[tuple[str, str]] | None = None) -> str:
     """index.html: one self-contained page, the charts embedded as PNG data."""
+    titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     def cells(row: list[str], tag: str) -> str:
         return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
 
@@ -122,7 +136,10 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str])
     figures = "".join(
         f"<h2>{html.escape(title)}</h2><img alt='{html.escape(title)}' "
         f"src='data:image/png;base64,{base64.b64encode(images[stem]).decode()}'>"
-        for stem, title, _ in CHARTS)
+        for stem, title in titles)
+    if "interactions" not in dict(titles):
+        figures += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
+                    f"<p>{html.escape(INTERACTIONS_NOTE)}</p>")
     facts_html = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
                          for k, v in facts.items())
     style = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
@@ -166,14 +183,35 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     runs = load_runs(paths)
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
+    matrix = interaction_matrix(runs)
+    charts_drawn = [(stem, title, (lambda draw=draw: draw(runs, table)))
+                    for stem, title, draw in CHARTS]
+    if matrix is not None:
+        charts_drawn.append(("interactions", INTERACTIONS_TITLE,
+                             lambda: charts.interactions(matrix)))
+    titles = [(stem, title) for stem, title, _ in charts_drawn]
 
     def fill(folder: Path) -> None:
-        images = {stem: save_chart(draw(runs, table), folder, stem)
-                  for stem, _, draw in CHARTS}
-        (folder / "report.md").write_text(markdown(rows, facts))
-        (folder / "index.html").write_text(page(rows, images, facts))
+        images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
+        (folder / "report.md").write_text(markdown(rows, facts, titles))
+        (folder / "index.html").write_text(page(rows, images, facts, titles))
 
     return write_folder(out, fill)
+
+
+def interaction_matrix(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
+    """The pairwise interactions of the expansions in ``runs``, or None when the runs are
+    not the base game, singles and pairs of one policy and seed."""
+    from analyzer.analysis.compare import compare_table, interactions, set_label
+
+    keys = {(df.attrs.get("policy"), df.attrs.get("policy_params_sha256"),
+             df.attrs.get("seed")) for df in runs.values()}
+    by_set = {set_label(tuple(df.attrs.get("expansions") or [])): df
+              for df in runs.values()}
+    if len(keys) != 1 or len(by_set) != len(runs) or "base" not in by_set:
+        return None
+    matrix = interactions(compare_table(by_set))
+    return matrix if matrix.notna().any().any() else None
 
 
 def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> Path:

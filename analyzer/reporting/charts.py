@@ -160,8 +160,9 @@ def interactions(matrix: pd.DataFrame) -> Figure:
     for i in range(n):
         for j in range(n):
             if np.isfinite(values[i, j]):
+                dark = abs(values[i, j]) > 0.6 * limit
                 ax.text(j, i, f"{values[i, j]:+.1f}", ha="center", va="center",
-                        fontsize="small")
+                        fontsize="small", color="white" if dark else "black")
     ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
     ax.set_yticks(range(n), matrix.index)
     fig.colorbar(image, ax=ax, label="percentage points")
