@@ -29,5 +29,6 @@ test: $(STAMP) chromium
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_expansions.py
+	$(BIN)/python benchmarks/bench_compare.py
 	$(BIN)/python benchmarks/bench_scale.py
 	$(BIN)/python benchmarks/bench_policies.py
