@@ -382,6 +382,12 @@ class SensitivityResult:
     baseline: dict
     table: pd.DataFrame
 
+    def figure(self):
+        """The effects with their intervals as a matplotlib Figure."""
+        from analyzer.reporting import charts
+
+        return charts.sensitivity(self.table, self.baseline["win_rate"])
+
     def __str__(self) -> str:
         b = self.baseline
         lines = [f"baseline   {b['card_set']}: {b['win_rate']:.2%} ({b['ci_low']:.2%} to "

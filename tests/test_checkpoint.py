@@ -95,7 +95,8 @@ def test_summary_only_run_resumes_to_the_same_summary(tmp_path):
 @pytest.mark.parametrize("change, word", [({"seed": 3}, "seed"),
                                           ({"policy": "greedy"}, "policy"),
                                           ({"games": 700}, "games"),
-                                          ({"chunk": 100}, "chunk")])
+                                          ({"chunk": 100}, "chunk"),
+                                          ({"expansions": "chromatic_chaos"}, "expansions")])
 def test_resume_with_another_configuration_is_refused(tmp_path, change, word):
     out = tmp_path / "r.parquet"
     plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)

@@ -66,3 +66,5 @@ def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
     assert result.baseline["wins"] == int(base["won"].sum())
     six = table[(table.factor == "Chaos count") & (table.level == "6")].iloc[0]
     assert six.effect == pytest.approx(six.win_rate - base["won"].mean())
+    figure = result.figure()
+    assert len(figure.axes[0].get_yticklabels()) == len(VARIANTS)
