@@ -30,6 +30,7 @@ from analyzer.core.codes import (
     CardType,
     ChaosHow,
     Decision,
+    Expansion,
     Info,
     Outcome,
     Stream,
@@ -48,7 +49,13 @@ PHASE1, ZERO_SUM, EXCHANGE_PAIR = Decision.PHASE1, Decision.ZERO_SUM, Decision.E
 A_PLACE, A_PASS, A_CENSUS, A_EXCHANGE = Act.PLACE, Act.PASS, Act.CENSUS, Act.EXCHANGE
 C_PLACE, C_CLEAR, C_REVEAL, C_ASIDE = (ChaosHow.PLACE, ChaosHow.CLEAR, ChaosHow.REVEAL,
                                        ChaosHow.ASIDE)
-T_CITY, T_SOGNAE, T_CHAOS = CardType.CITY, CardType.SOGNAE, CardType.CHAOS
+T_CITY, T_SOGNAE, T_INCUBI, T_CHAOS = (CardType.CITY, CardType.SOGNAE, CardType.INCUBI,
+                                       CardType.CHAOS)
+T_CHROMATIC, T_META, T_HARMONY, T_WIZARD = (CardType.CHROMATIC, CardType.META,
+                                            CardType.HARMONY, CardType.WIZARD)
+X_SQUARES_METAS, X_CHROMATIC = Expansion.SQUARES_METAS, Expansion.CHROMATIC_CHAOS
+X_TEMPLES_HARMONY, X_GARDENS_WIZARDS = Expansion.TEMPLES_HARMONY, Expansion.GARDENS_WIZARDS
+I_EXPANSIONS = Info.EXPANSIONS
 F_TYPE, F_ELEMENTS, F_VALUE = CardField.TYPE, CardField.ELEMENTS, CardField.VALUE
 I_N_ROWS, I_DECK_N, I_CITY_DECK_N = Info.N_ROWS, Info.DECK_N, Info.CITY_DECK_N
 I_SUCCESS_N, I_DISCARD_N, I_TOTAL_CITIES = Info.SUCCESS_N, Info.DISCARD_N, Info.TOTAL_CITIES
@@ -131,6 +138,23 @@ def _balanced(layout, row, cards):
 
 
 @numba.njit
+def _dreams_in_play(cards, expansions):
+    """Dream cards in play: the table holds every card of the set, the base game's dreams
+    and those of the expansions in play (each expansion's own dream type)."""
+    n = 0
+    for card in range(cards.shape[0]):
+        t = cards[card, F_TYPE]
+        if t == T_SOGNAE or t == T_INCUBI or t == T_CHAOS:
+            n += 1
+        elif ((t == T_META and expansions & X_SQUARES_METAS)
+              or (t == T_CHROMATIC and expansions & X_CHROMATIC)
+              or (t == T_HARMONY and expansions & X_TEMPLES_HARMONY)
+              or (t == T_WIZARD and expansions & X_GARDENS_WIZARDS)):
+            n += 1
+    return n
+
+
+@numba.njit
 def _check_accounting(kind, layout, hands, info, cards):
     n_rows = info[I_N_ROWS]
     for r in range(n_rows, layout.shape[0]):
@@ -154,10 +178,7 @@ def _check_accounting(kind, layout, hands, info, cards):
         if hands[0, k] >= 0:
             dreams += 1
     dreams += info[I_DECK_N] + info[I_DISCARD_N]
-    n_dreams = 0
-    for card in range(cards.shape[0]):
-        if cards[card, F_TYPE] != T_CITY:
-            n_dreams += 1
+    n_dreams = _dreams_in_play(cards, info[I_EXPANSIONS])
     settled = kind == PHASE1 or kind == ZERO_SUM or kind == EXCHANGE_PAIR
     if settled and dreams != n_dreams:
         raise ValueError("Dream cards do not add up at a settled decision")

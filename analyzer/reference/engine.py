@@ -1,4 +1,8 @@
-"""Reference rules of the solo base game, written straight from the rulebook.
+"""Reference rules of the solo game, written straight from the rulebook.
+
+The base game and the first four expansions, in any combination: City Squares & Metas,
+Chromatic Chaos, Temples & Harmony, Hanging Gardens & Wizards (``docs/engine.md``,
+"Expansions I"; RULINGS R02, R07, R08).
 
 This is the oracle the fast engine is checked against, so it is plain Python written for
 clarity, not speed. It follows ``docs/engine.md`` (draw order, option lists and their order)
@@ -32,6 +36,7 @@ from analyzer.core.codes import (
     Act,
     ChaosHow,
     Decision,
+    Expansion,
     Outcome,
     Reason,
     Side,
@@ -54,8 +59,11 @@ class Option(NamedTuple):
         options"); -1 where unused.
     entry : Any
         The choice's trace form: a whole log entry for ``DEAL_SIDE``, ``HAND_CHAOS``,
-        ``DRAW_CHAOS`` and ``PHASE1``; the discarded ids (or None) for ``ZERO_SUM``; the two
-        swapped ids for ``EXCHANGE_PAIR``.
+        ``DRAW_CHAOS``, ``CHROMATIC``, ``REVEALED`` and ``PHASE1``; the discarded ids (or
+        None) for ``ZERO_SUM``; the two swapped ids for ``EXCHANGE_PAIR``; the act to append
+        (or None for no second action) for ``SECOND_ACT``; the two rows for
+        ``REBUILD_ROWS``; the card's id for ``CHANGE_SIDES_CARD``. The last four are folded
+        into the turn's act entry.
     """
 
     code: tuple[int, int, int, int]
@@ -125,7 +133,7 @@ class Row:
 
 
 class SoloGame:
-    """One solo base game, from setup to its end.
+    """One solo game, from setup to its end.
 
     Parameters
     ----------
@@ -135,6 +143,12 @@ class SoloGame:
         The decks after the opening shuffle, top card first.
     decider, shuffler, checkpoint
         The collaborators described in the module docstring.
+    narrate : callable, optional
+        Called as ``narrate(event, details)`` at every event a text view needs.
+    expansions : int
+        The expansion set in play (``Expansion`` bits). The cards of ``book`` and the decks
+        must already be those in play; the set itself decides only what no card shows:
+        the special actions exist only with Hanging Gardens & Wizards in play (R08.4).
 
     Attributes
     ----------
@@ -145,8 +159,12 @@ class SoloGame:
     in_transit : list of int
         Cards taken from the Dream deck that have not reached a zone yet: a Chaos waiting
         for its partner while dealing, a Chaos set aside from the opening hand, a Chaos
-        being resolved and the Chaos revealed with it. It is empty at every check except
-        possibly the last one (``docs/engine.md``: a waiting Chaos is in no zone).
+        being resolved and the Chaos revealed with it, a held Chromatic Chaos (R02.5), a
+        Chromatic Chaos being resolved and the card it reveals. It is empty at every check
+        except possibly the last one (``docs/engine.md``: a waiting Chaos is in no zone).
+    held : list of int
+        Chromatic Chaos held while dealing or drawing the opening hand, first held first,
+        to be resolved when the setup step or census is finished (R02.5).
     turn : int
         Phase I's begun so far.
     outcome, reason : int
@@ -162,9 +180,12 @@ class SoloGame:
         shuffler: Shuffler,
         checkpoint: Checkpoint,
         narrate: Callable[[str, dict], None] | None = None,
+        expansions: int = 0,
     ) -> None:
         self.narrate = narrate or (lambda event, details: None)
         self.book = book
+        self.expansions = expansions
+        self.special_actions = bool(expansions & Expansion.GARDENS_WIZARDS)  # R08.4
         self.city_deck = list(city_deck)
         self.dream_deck = list(dream_deck)
         self.total_cities = len(city_deck)
@@ -176,6 +197,7 @@ class SoloGame:
         self.discard: list[int] = []
         self.success: list[int] = []
         self.in_transit: list[int] = []
+        self.held: list[int] = []
         self.turn = 0
         self.outcome = Outcome.RUNNING
         self.reason = Reason.NONE
@@ -220,7 +242,7 @@ class SoloGame:
 
     def _ask(self, kind: int, options: list[Option]) -> Option:
         chosen = options[self.decider.decide(kind, options, self)]
-        self.narrate("decision", {"kind": kind, "entry": chosen.entry})
+        self.narrate("decision", {"kind": kind, "entry": chosen.entry, "code": chosen.code})
         return chosen
 
     # ------------------------------------------------------------------ zones
@@ -291,11 +313,16 @@ class SoloGame:
         self.checkpoint.check(self.snapshot())
 
     def _deal_two(self, row_index: int) -> None:
-        """Deal 2 dreams to a row by type, ignoring elements (R02)."""
-        first = self._draw()
+        """Deal 2 dreams to a row by type, ignoring elements (R02, docs/engine.md).
+
+        A non-Chaos card 1 is placed as soon as it is drawn (a Meta or Harmony on the side
+        the policy chooses, R02.4); a Chaos card 1 waits for card 2.
+        """
+        first = self._draw_for_dealing()
+        first_side = None
         if not self.book.is_chaos(first):
-            self._to_side(row_index, self.book.natural_side(first), first)
-        second = self._draw()
+            first_side = self._deal_by_type(row_index, first)
+        second = self._draw_for_dealing()
         first_chaos = self.book.is_chaos(first)
         second_chaos = self.book.is_chaos(second)
         if first_chaos and second_chaos:
@@ -303,29 +330,59 @@ class SoloGame:
             self._to_side(row_index, side, first)
             self._to_side(row_index, side, second)
         elif first_chaos:
-            # R02.2: the Chaos joins its partner's side, after the partner.
-            side = self.book.natural_side(second)
-            self._to_side(row_index, side, second)
+            # R02.2, R02.4: the Chaos joins its partner's side, after the partner.
+            side = self._deal_by_type(row_index, second)
             self._to_side(row_index, side, first)
         elif second_chaos:
-            self._to_side(row_index, self.book.natural_side(first), second)
+            self._to_side(row_index, first_side, second)
         else:
-            self._to_side(row_index, self.book.natural_side(second), second)
+            self._deal_by_type(row_index, second)
         self.narrate("deal", {"row": row_index, "cards": [first, second]})
 
-    def _ask_deal_side(self, row_index: int) -> int:
+    def _draw_for_dealing(self) -> int:
+        """Draw; a Chromatic Chaos is held and a replacement drawn at once (R02.5)."""
+        card = self._draw()
+        while self.book.is_chromatic(card):
+            self._hold(card)
+            card = self._draw()
+        return card
+
+    def _hold(self, card: int) -> None:
+        """Set a Chromatic Chaos aside until the setup step or census is done (R02.5)."""
+        self.held.append(card)
+        self.narrate("hold", {"card": card})
+
+    def _deal_by_type(self, row_index: int, card: int) -> int:
+        """Place a dealt non-Chaos by its type and return its side: a Meta or Harmony on
+        the side the policy chooses (R02.4), any other card on its own side (R02.1)."""
+        if self.book.is_two_sided(card):
+            side = self._ask_deal_side(row_index, card)
+        else:
+            side = self.book.natural_side(card)
+        self._to_side(row_index, side, card)
+        return side
+
+    def _ask_deal_side(self, row_index: int, card: int = EMPTY) -> int:
+        """The side of two Chaos dealt together (``card`` -1) or of a Meta or Harmony."""
         options = [
-            Option((side, row_index, EMPTY, EMPTY), {"do": "side", "side": SIDE_NAMES[side]})
+            Option((side, row_index, card, EMPTY), {"do": "side", "side": SIDE_NAMES[side]})
             for side in SIDES
         ]
         return self._ask(Decision.DEAL_SIDE, options).code[0]
 
     def _draw_opening_hand(self) -> None:
-        """Draw to 4; a Chaos is placed at once or set aside and shuffled back (R03)."""
+        """Draw to 4; a Chaos is placed at once or set aside and shuffled back (R03).
+
+        A Chromatic Chaos is held and replaced (R02.5); the held list is resolved once the
+        hand holds 4 and the set-aside Chaos are shuffled back, before the turn-0 check.
+        """
         aside: list[int] = []
         while len(self.hand) < HAND_SIZE:
             card = self._draw()
             self.narrate("draw", {"card": card})
+            if self.book.is_chromatic(card):
+                self._hold(card)
+                continue
             if not self.book.is_chaos(card):
                 self._to_hand(card)
                 continue
@@ -341,6 +398,7 @@ class SoloGame:
             for card in aside:
                 self.in_transit.remove(card)
             self.dream_deck = self.shuffler.shuffle(self.dream_deck + aside)
+        self._resolve_held()
 
     # ------------------------------------------------------------------ a turn (R13.3)
 
@@ -351,45 +409,102 @@ class SoloGame:
         self.checkpoint.check(self.snapshot())
 
     def _phase_one(self) -> None:
-        """Place the turn's card, or discard it for no action or for one action (R04)."""
-        act, card, row_index, side = self._ask(Decision.PHASE1, self._phase_one_options()).code
+        """Place the turn's card, or discard it (or two) for no action or an action (R04, R08)."""
+        act, card, x, y = self._ask(Decision.PHASE1, self._phase_one_options()).code
         self.hand.remove(card)
         if act == Act.PLACE:
-            self.rows[row_index].sides[side].append(card)
+            self.rows[x].sides[y].append(card)
         else:
-            # The Phase I card reaches the discard pile before anything its action discards.
+            # The Phase I card(s) reach the discard pile, in option order, before anything
+            # the action discards.
             self.discard.append(card)
+            if act in (Act.REBUILD, Act.CHANGE_SIDES) and x != EMPTY:
+                self.hand.remove(x)  # R08.4: two hand cards sharing an element
+                self.discard.append(x)
             if act == Act.CENSUS:
                 self._census()
             elif act == Act.EXCHANGE:
                 self._exchange()
+            elif act == Act.REBUILD:
+                self._rebuild()
+            elif act == Act.CHANGE_SIDES:
+                self._change_sides()
+            if act in (Act.CENSUS, Act.EXCHANGE) and self._grants_second_act(card):
+                self._second_act()
         self.decider.act_done()
 
     def _phase_one_options(self) -> list[Option]:
-        can_exchange = any(len(self._side_spots(side)) >= 2 for side in SIDES)
+        """The PHASE1 options in contract order (docs/engine.md, "Phase I with the
+        expansions")."""
+        can_exchange = self._can_exchange()
+        can_rebuild = self.special_actions and len(self.rows) >= 2
+        can_change = self.special_actions and bool(self._change_sides_options())
         options: list[Option] = []
         for card in self.hand:
-            side = self.book.natural_side(card)
             for row_index, row in enumerate(self.rows):
-                if self.book.shows_element(row.city, card) and row.has_room(side):
-                    entry = {"do": "place", "card": card, "row": row_index,
-                             "side": SIDE_NAMES[side]}
-                    options.append(Option((Act.PLACE, card, row_index, side), entry))
+                for side in self.book.sides(card):
+                    if self.book.shows_element(row.city, card) and row.has_room(side):
+                        entry = {"do": "place", "card": card, "row": row_index,
+                                 "side": SIDE_NAMES[side]}
+                        options.append(Option((Act.PLACE, card, row_index, side), entry))
             options.append(Option((Act.PASS, card, EMPTY, EMPTY), {"do": "pass", "card": card}))
             census = {"do": "act", "discard": [card], "acts": [{"census": {"zero_sum": []}}]}
             options.append(Option((Act.CENSUS, card, EMPTY, EMPTY), census))
             if can_exchange:
                 exchange = {"do": "act", "discard": [card], "acts": [{"exchange": []}]}
                 options.append(Option((Act.EXCHANGE, card, EMPTY, EMPTY), exchange))
+            if self.special_actions and self.book.is_wizard(card):
+                # R08.3, R08.4: a Wizard alone pays for a special action.
+                options += self._special_options([card], can_rebuild, can_change)
+        if self.special_actions:
+            # R08.4: or two hand cards with at least one element in common.
+            for i, first in enumerate(self.hand):
+                for second in self.hand[i + 1:]:
+                    if self.book.share_element(first, second):
+                        options += self._special_options([first, second], can_rebuild,
+                                                         can_change)
         return options
 
+    @staticmethod
+    def _special_options(paid: list[int], can_rebuild: bool, can_change: bool) -> list[Option]:
+        """Rebuild then Change Sides, each where legal, paid with ``paid``."""
+        second = paid[1] if len(paid) == 2 else EMPTY
+        options = []
+        if can_rebuild:
+            entry = {"do": "act", "discard": list(paid), "acts": [{"rebuild": []}]}
+            options.append(Option((Act.REBUILD, paid[0], second, EMPTY), entry))
+        if can_change:
+            entry = {"do": "act", "discard": list(paid), "acts": [{"change_sides": []}]}
+            options.append(Option((Act.CHANGE_SIDES, paid[0], second, EMPTY), entry))
+        return options
+
+    def _grants_second_act(self, card: int) -> bool:
+        """A Wizard discarded for a base action gives up to 2 of them (R08.3)."""
+        return self.special_actions and self.book.is_wizard(card)
+
+    def _second_act(self) -> None:
+        """A Wizard's second base action, or none (R08.3: Exchange, Census, in any order,
+        the same one twice allowed)."""
+        options = [Option((Act.PASS, EMPTY, EMPTY, EMPTY), None),
+                   Option((Act.CENSUS, EMPTY, EMPTY, EMPTY), {"census": {"zero_sum": []}})]
+        if self._can_exchange():
+            options.append(Option((Act.EXCHANGE, EMPTY, EMPTY, EMPTY), {"exchange": []}))
+        act = self._ask(Decision.SECOND_ACT, options).code[0]
+        if act == Act.CENSUS:
+            self._census()
+        elif act == Act.EXCHANGE:
+            self._exchange()
+
     def _phase_two(self) -> None:
-        """Draw until the hand holds 4; a drawn Chaos is resolved at once (R06)."""
+        """Draw until the hand holds 4 (2 cards after a two-card payment, R06.1); a drawn
+        Chaos or Chromatic Chaos is resolved at once (R06.2, R07)."""
         while len(self.hand) < HAND_SIZE:
             card = self._draw()
             self.narrate("draw", {"card": card})
             if self.book.is_chaos(card):
                 self._resolve_chaos(card)
+            elif self.book.is_chromatic(card):
+                self._resolve_chromatic(card)
             else:
                 self._to_hand(card)
 
@@ -402,6 +517,10 @@ class SoloGame:
             for row_index, row in enumerate(self.rows)
             for position, card in enumerate(row.sides[side])
         ]
+
+    def _can_exchange(self) -> bool:
+        """Some side of the layout holds two dreams to swap (R04.4)."""
+        return any(len(self._side_spots(side)) >= 2 for side in SIDES)
 
     def _exchange_options(self) -> list[Option]:
         options = []
@@ -435,6 +554,7 @@ class SoloGame:
                 self._zero_sum(row_index)  # R05.5
         self._refill_rows()  # R05.8
         self._deal_dreamless_rows()  # R05.9
+        self._resolve_held()  # R05.10
 
     def _pacify(self, row_index: int) -> None:
         """City card to Success, its dreams (left then right) to the discard pile.
@@ -491,6 +611,37 @@ class SoloGame:
             if not row.dreams():
                 self._deal_two(row_index)
 
+    # ------------------------------------------------------------------ special actions (R08.4)
+
+    def _rebuild(self) -> None:
+        """Swap the City cards of two rows; the dreams stay in their rows."""
+        n = len(self.rows)
+        options = [Option((first, second, EMPTY, EMPTY), [first, second])
+                   for first in range(n) for second in range(first + 1, n)]
+        first, second, _, _ = self._ask(Decision.REBUILD_ROWS, options).code
+        self.rows[first].city, self.rows[second].city = (self.rows[second].city,
+                                                          self.rows[first].city)
+
+    def _change_sides_options(self) -> list[Option]:
+        """Every Chaos and Chromatic Chaos whose city's other side has room, by row, side L
+        then R, position."""
+        options = []
+        for row_index, row in enumerate(self.rows):
+            for side in SIDES:
+                for card in row.sides[side]:
+                    if self.book.is_chaos_like(card) and row.has_room(1 - side):
+                        options.append(Option((card, row_index, side, EMPTY), card))
+        return options
+
+    def _change_sides(self) -> None:
+        """Move a Chaos or Chromatic Chaos to the other side of its city, where its value
+        changes sign; the cards it leaves keep their order."""
+        card, row_index, side, _ = self._ask(Decision.CHANGE_SIDES_CARD,
+                                             self._change_sides_options()).code
+        row = self.rows[row_index]
+        row.sides[side].remove(card)
+        row.sides[1 - side].append(card)
+
     # ------------------------------------------------------------------ Chaos (R06.2)
 
     def _chaos_place_options(self, chaos: int) -> list[Option]:
@@ -529,9 +680,68 @@ class SoloGame:
             revealed = [self._lift_top() for _ in range(count)]
             self.narrate("reveal", {"card": chaos, "revealed": revealed})
             for card in revealed:
-                if not self.book.is_chaos(card):
+                if not self.book.is_chaos_like(card):
                     self._to_discard(card)
             for card in revealed:
+                # Depth first, in the order revealed; a Chromatic Chaos as if drawn (R07).
                 if self.book.is_chaos(card):
-                    self._resolve_chaos(card)  # depth first, in the order revealed
+                    self._resolve_chaos(card)
+                elif self.book.is_chromatic(card):
+                    self._resolve_chromatic(card)
             self._to_discard(chaos)
+
+    # ------------------------------------------------------------------ Chromatic Chaos (R07)
+
+    def _resolve_held(self) -> None:
+        """Resolve the held Chromatic Chaos one by one, first held first (R02.5)."""
+        while self.held:
+            self._resolve_chromatic(self.held.pop(0))
+
+    def _resolve_chromatic(self, chromatic: int) -> None:
+        """Place it on any side with room (or discard it), then reveal the top Dream card
+        and place it (R07.1, R07.2); a revealed Chaos or Chromatic Chaos is resolved as if
+        drawn in Phase II. An empty Dream deck reveals nothing (R06.3)."""
+        options = [
+            Option((row_index, side, chromatic, EMPTY),
+                   {"do": "chromatic", "row": row_index, "side": SIDE_NAMES[side]})
+            for row_index, row in enumerate(self.rows)
+            for side in SIDES
+            if row.has_room(side)
+        ] or [Option((EMPTY, EMPTY, chromatic, EMPTY), {"do": "chromatic", "discard": True})]
+        row_index, side, _, _ = self._ask(Decision.CHROMATIC, options).code
+        if row_index == EMPTY:
+            self._to_discard(chromatic)  # R07.1: no side has room
+        else:
+            self._to_side(row_index, side, chromatic)
+        if not self.dream_deck:
+            return
+        card = self._lift_top()
+        self.narrate("chromatic_reveal", {"card": chromatic, "revealed": card})
+        if self.book.is_chaos(card):
+            self._resolve_chaos(card)
+        elif self.book.is_chromatic(card):
+            self._resolve_chromatic(card)
+        else:
+            row_index, side, _, _ = self._ask(Decision.REVEALED,
+                                              self._revealed_options(card)).code
+            if row_index == EMPTY:
+                self._to_discard(card)
+            else:
+                self._to_side(row_index, side, card)
+
+    def _revealed_options(self, card: int) -> list[Option]:
+        """Where a revealed dream may go (R07.2): by the placement rules; where none,
+        ignoring the element (room only); where still none, the discard pile."""
+
+        def spots(by_element: bool) -> list[Option]:
+            return [
+                Option((row_index, side, card, EMPTY),
+                       {"do": "revealed", "row": row_index, "side": SIDE_NAMES[side]})
+                for row_index, row in enumerate(self.rows)
+                for side in self.book.sides(card)
+                if row.has_room(side)
+                and (not by_element or self.book.shows_element(row.city, card))
+            ]
+
+        return (spots(by_element=True) or spots(by_element=False)
+                or [Option((EMPTY, EMPTY, card, EMPTY), {"do": "revealed", "discard": True})])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 import numpy as np
@@ -73,6 +74,7 @@ class PolicyDecider:
         self.cards = cards
         self.stream = stream
         self.log = log
+        self.act_entry: dict | None = None
         self.act: dict | None = None
         # One set of buffers, refilled at every call, keeps the policy's argument types fixed.
         self.options = np.full((MAX_OPTIONS, OPTION_COLS), EMPTY, dtype=np.int64)
@@ -108,20 +110,33 @@ class PolicyDecider:
 
     def act_done(self) -> None:
         """Nothing more can be added to this turn's act entry."""
-        self.act = None
+        self.act_entry = self.act = None
 
     def _record(self, kind: int, option: Option) -> None:
+        """Append a decision to the log, or fold it into the act being resolved.
+
+        ``self.act`` is the act being resolved: the last one of the turn's act entry. A
+        Wizard's second action appends its own act, so each census keeps its own groups.
+        """
         if kind == Decision.ZERO_SUM:
             # Folded into the census act: one group per row that discards (docs/engine.md).
             if option.entry:
                 self.act["census"]["zero_sum"].append(list(option.entry))
         elif kind == Decision.EXCHANGE_PAIR:
             self.act["exchange"] = list(option.entry)
+        elif kind == Decision.SECOND_ACT:
+            if option.entry is not None:  # R08.3: no second action appends nothing
+                self.act = copy.deepcopy(option.entry)
+                self.act_entry["acts"].append(self.act)
+        elif kind == Decision.REBUILD_ROWS:
+            self.act["rebuild"] = list(option.entry)
+        elif kind == Decision.CHANGE_SIDES_CARD:
+            self.act["change_sides"] = option.entry
         else:
             entry = option.entry
             self.log.append(entry)
             if entry["do"] == "act":
-                self.act = entry["acts"][0]
+                self.act_entry, self.act = entry, entry["acts"][0]
 
     def _fill_options(self, options: list[Option]) -> None:
         if len(options) > MAX_OPTIONS:
@@ -152,6 +167,7 @@ class PolicyDecider:
         self.info[Info.DISCARD_N] = len(game.discard)
         self.info[Info.TOTAL_CITIES] = game.total_cities
         self.info[Info.SEAT] = SOLO_SEAT
+        self.info[Info.EXPANSIONS] = game.expansions
 
 
 class StreamShuffler:
@@ -188,12 +204,13 @@ def play_reference(
     policy_name: str,
     params: np.ndarray | None = None,
 ) -> dict:
-    """Play one solo base game with a jitted policy and return its trace.
+    """Play one solo game with a jitted policy and return its trace.
 
     Parameters
     ----------
     card_set : CardSet
-        The cards in play.
+        The card set with its expansions in play (``card_set.expansions``, chosen with
+        :meth:`~analyzer.cards.CardSet.with_expansions`); the decks are its cards in play.
     seed, game : int
         The batch seed and the game's index; they fix the DEAL and POLICY streams.
     policy : callable
@@ -222,14 +239,15 @@ def play_reference(
     decider = PolicyDecider(policy, policy_name, seed, game, card_set.cards,
                             PyStream(seed, game, Stream.POLICY), log, params)
     table = SoloGame(CardBook.from_card_set(card_set), city_deck, dream_deck,
-                     decider, StreamShuffler(deal, log), LogWriter(log))
+                     decider, StreamShuffler(deal, log), LogWriter(log),
+                     expansions=card_set.expansions)
     table.play()
     return {
         "format": TRACE_FORMAT,
         "seed": int(seed),
         "game": int(game),
         "variant": "solo",
-        "expansions": [],
+        "expansions": card_set.expansion_names(),
         "policy": policy_name,
         "card_set": card_set.name,
         "cards": card_set.describe(),

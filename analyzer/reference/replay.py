@@ -1,4 +1,7 @@
-"""Independent checker of ``urbion-trace/1`` traces of the solo base game.
+"""Independent checker of ``urbion-trace/1`` traces of the solo game.
+
+The base game and the first four expansions in any combination (``squares_metas``,
+``chromatic_chaos``, ``temples_harmony``, ``gardens_wizards``) can be replayed.
 
 :func:`replay` rebuilds the cards from the trace's ``cards`` table and the decks from its
 ``setup``, then plays the game with the reference rules, taking every decision, shuffle and
@@ -9,8 +12,13 @@ Matching rules (where the trace format leaves room):
 
 - a decision entry matches an option when every key of the option's trace form is present
   with the same value (extra keys are allowed: the format may be extended by adding keys);
-- an exchange pair and a zero-sum group are sets: the order of their ids does not matter;
-- zero-sum groups must come in row order, at most one group per row;
+- an act entry matches a Phase I option by its discarded cards and its first act; a second
+  act (R08.3) is the answer to the Wizard's second-action question, and an act entry may
+  hold no act that the game never asks for;
+- an exchange pair, a zero-sum group, a rebuild's two rows and a two-card payment are sets:
+  the order of their ids does not matter;
+- zero-sum groups must come in row order, at most one group per row, each census of an
+  act entry with its own groups;
 - a ``check`` entry is compared on the keys it holds; sides and hands as multisets.
 """
 
@@ -21,12 +29,30 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from analyzer.core.codes import ELEMENTS, TRACE_FORMAT, CardType, Decision
+from analyzer.core.codes import (
+    ELEMENTS,
+    EXPANSION_NAMES,
+    PLAYABLE_EXPANSIONS,
+    TRACE_FORMAT,
+    CardType,
+    CityKind,
+    Decision,
+    Expansion,
+)
 from analyzer.reference.cards import Card, CardBook, element_mask
 from analyzer.reference.engine import Option, SoloGame
 
 MESSAGE_LIMIT = 240
 DREAM_TYPES = {"sognae": CardType.SOGNAE, "incubi": CardType.INCUBI, "chaos": CardType.CHAOS}
+#: The expansion each card type or City kind belongs to (TRACE.md names).
+TYPE_EXPANSION = {"chromatic": "chromatic_chaos", "meta": "squares_metas",
+                  "harmony": "temples_harmony", "wizard": "gardens_wizards"}
+CITY_KINDS = {"base": (CityKind.BASE, None, None),
+              "square": (CityKind.SQUARE, "squares_metas", len(ELEMENTS)),
+              "temple": (CityKind.TEMPLE, "temples_harmony", 1),
+              "garden": (CityKind.GARDEN, "gardens_wizards", 0)}
+#: The acts a Phase I option can start with, and those a Wizard's second action can be.
+BASE_ACTS = ("census", "exchange")
 
 
 class ReplayError(ValueError):
@@ -82,10 +108,12 @@ def _act_names(entry: dict) -> list[str] | None:
 def _same_decision(canonical: dict, entry: dict) -> bool:
     """True when a log entry records the option whose trace form is ``canonical``."""
     if canonical["do"] == "act":
+        names = _act_names(entry)
         return (
             entry.get("do") == "act"
-            and _strict_equal(entry.get("discard"), canonical["discard"])
-            and _act_names(entry) == _act_names(canonical)
+            and _multiset(entry.get("discard")) == Counter(canonical["discard"])
+            and names is not None
+            and names[:1] == _act_names(canonical)
         )
     return all(key in entry and _strict_equal(entry[key], value)
                for key, value in canonical.items())
@@ -119,10 +147,17 @@ class LogCursor:
 
 
 class LogDecider:
-    """Answers every decision from the log, checking that it is legal."""
+    """Answers every decision from the log, checking that it is legal.
+
+    The turn's act entry is read once, at its Phase I decision; the decisions its acts
+    ask for (an exchange's pair, a census's zero-sum groups, a Wizard's second action, a
+    rebuild's rows, the card that changes sides) are answered from it.
+    """
 
     def __init__(self, cursor: LogCursor) -> None:
         self.cursor = cursor
+        self.acts: list[dict] = []
+        self.act_pos = -1
         self.act: dict | None = None
         self.act_index = -1
         self.groups: list[list[int]] = []
@@ -134,6 +169,12 @@ class LogDecider:
             return self._zero_sum(options, game)
         if kind == Decision.EXCHANGE_PAIR:
             return self._exchange_pair(options)
+        if kind == Decision.SECOND_ACT:
+            return self._second_act(options)
+        if kind == Decision.REBUILD_ROWS:
+            return self._rebuild_rows(options)
+        if kind == Decision.CHANGE_SIDES_CARD:
+            return self._change_sides_card(options)
         name = Decision._fields[kind]
         index, entry = self.cursor.take(f"a {name} decision")
         if "do" not in entry:
@@ -149,25 +190,73 @@ class LogDecider:
                           f"(legal: {_short(legal)})")
 
     def act_done(self) -> None:
-        """Every zero-sum group of the finished act must have been used."""
+        """Every zero-sum group and every act of the finished act entry must have been used."""
+        self._check_groups_used()
+        if self.act_pos + 1 < len(self.acts):
+            extra = next(iter(self.acts[self.act_pos + 1]))
+            raise ReplayError(f"log entry {self.act_index}: act {extra!r} is never allowed "
+                              "here: only a Wizard discarded for a census or exchange gives "
+                              "a second base action, while the game goes on (R08.3)")
+        self.acts, self.act_pos, self.act = [], -1, None
+
+    def _check_groups_used(self) -> None:
         for group, used in zip(self.groups, self.used, strict=True):
             if not used:
                 raise ReplayError(f"log entry {self.act_index}: zero-sum group {group} is not "
                                   "a legal discard of any unpacified row")
-        self.act, self.groups, self.used = None, [], []
+        self.groups, self.used = [], []
 
     def _start_act(self, index: int, entry: dict) -> None:
-        self.act, self.act_index = entry["acts"][0], index
-        if "census" in self.act:
-            census = self.act["census"]
-            groups = census.get("zero_sum") if isinstance(census, dict) else None
+        """Check the shape of every act of the entry, then begin its first act."""
+        acts = entry["acts"]
+        if len(acts) > 2:
+            raise ReplayError(f"log entry {index}: at most 2 acts a turn (R08.3)")
+        for position, act in enumerate(acts):
+            name = next(iter(act))
+            if position == 1 and name not in BASE_ACTS:
+                raise ReplayError(f"log entry {index}: second act {name!r} is not a base "
+                                  "action (Exchange or Census, R08.3)")
+            self._check_act_shape(index, name, act[name])
+        self.acts, self.act_index = acts, index
+        self._begin_act(0)
+
+    @staticmethod
+    def _check_act_shape(index: int, name: str, value: Any) -> None:
+        where = f"log entry {index}"
+        if name == "census":
+            groups = value.get("zero_sum") if isinstance(value, dict) else None
             if not isinstance(groups, list) or any(_int_list(g) is None for g in groups):
-                raise ReplayError(f"log entry {index}: census needs zero_sum, a list of id lists")
-            self.groups, self.used = groups, [False] * len(groups)
-        elif "exchange" in self.act:
-            pair = _int_list(self.act["exchange"])
+                raise ReplayError(f"{where}: census needs zero_sum, a list of id lists")
+        elif name == "exchange":
+            pair = _int_list(value)
             if pair is None or len(pair) != 2:
-                raise ReplayError(f"log entry {index}: exchange needs two card ids")
+                raise ReplayError(f"{where}: exchange needs two card ids")
+        elif name == "rebuild":
+            rows = _int_list(value)
+            if rows is None or len(rows) != 2:
+                raise ReplayError(f"{where}: rebuild needs two row numbers")
+        elif name == "change_sides" and not _is_int(value):
+            raise ReplayError(f"{where}: change_sides needs one card id")
+
+    def _begin_act(self, position: int) -> None:
+        self.act_pos = position
+        self.act = self.acts[position]
+        if "census" in self.act:
+            groups = self.act["census"]["zero_sum"]
+            self.groups, self.used = groups, [False] * len(groups)
+
+    def _second_act(self, options: list[Option]) -> int:
+        """The entry's next act, or no second action (option 0) when it has none."""
+        self._check_groups_used()  # the first census's groups belong to it alone
+        if self.act_pos + 1 >= len(self.acts):
+            return 0
+        name = next(iter(self.acts[self.act_pos + 1]))
+        for choice, option in enumerate(options):
+            if option.entry is not None and name in option.entry:
+                self._begin_act(self.act_pos + 1)
+                return choice
+        raise ReplayError(f"log entry {self.act_index}: second act {name!r} is not legal "
+                          "here (an exchange needs two dreams on one side, R04.4)")
 
     def _exchange_pair(self, options: list[Option]) -> int:
         pair = self.act["exchange"]
@@ -176,6 +265,22 @@ class LogDecider:
                 return choice
         raise ReplayError(f"log entry {self.act_index}: exchange {pair} is not two different "
                           "dreams on the same side (R04.4)")
+
+    def _rebuild_rows(self, options: list[Option]) -> int:
+        rows = self.act["rebuild"]
+        for choice, option in enumerate(options):
+            if option.entry == sorted(rows):
+                return choice
+        raise ReplayError(f"log entry {self.act_index}: rebuild {rows} is not two different "
+                          "rows of the layout (R08.4)")
+
+    def _change_sides_card(self, options: list[Option]) -> int:
+        card = self.act["change_sides"]
+        for choice, option in enumerate(options):
+            if option.entry == card:
+                return choice
+        raise ReplayError(f"log entry {self.act_index}: change_sides {card} is not a Chaos or "
+                          "Chromatic Chaos in the layout whose other side has room (R08.4)")
 
     def _zero_sum(self, options: list[Option], game: SoloGame) -> int:
         """The group of this row, or mask 0 when no group holds one of its dreams."""
@@ -263,44 +368,96 @@ class LogChecker:
             self.observe(snapshot)
         for key, value in logged.items():
             if key not in snapshot:
-                raise ReplayError(f"log entry {index}: check key {key!r} is not part of the "
-                                  "solo base game")
+                raise ReplayError(f"log entry {index}: check key {key!r} is not part of "
+                                  "this game (solo, with the expansions of the header)")
             if not _same_check_value(key, value, snapshot[key]):
                 raise ReplayError(f"log entry {index}: check {key} differs: log {_short(value)}, "
                                   f"replay {_short(snapshot[key])}")
 
 
-def _card_from_trace(position: int, entry: Any) -> Card:
+def _element(entry: dict, where: str) -> int:
+    if entry.get("element") not in ELEMENTS:
+        raise ReplayError(f"{where}: unknown element {entry.get('element')!r}")
+    return element_mask([entry["element"]])
+
+
+def _two_values(entry: dict, where: str, card_type: str) -> tuple[int, int]:
+    """A Meta's or Harmony's Sognae value (positive) and Incubi value (negative)."""
+    sognae, incubi = entry.get("sognae_value"), entry.get("incubi_value")
+    if not _is_int(sognae) or not _is_int(incubi) or sognae <= 0 or incubi >= 0:
+        raise ReplayError(f"{where}: a {card_type} needs a positive sognae_value and a "
+                          f"negative incubi_value, not {sognae!r} and {incubi!r}")
+    return sognae, incubi
+
+
+def _city_from_trace(entry: dict, where: str, expansions: set[str]) -> Card:
+    kind = entry.get("kind")
+    if kind not in CITY_KINDS:
+        raise ReplayError(f"{where}: unknown City kind {kind!r} "
+                          f"(valid: {', '.join(CITY_KINDS)})")
+    code, expansion, n_elements = CITY_KINDS[kind]
+    if expansion is not None and expansion not in expansions:
+        raise ReplayError(f"{where}: a {kind} City card needs {expansion} in the trace's "
+                          "expansions")
+    elements = entry.get("elements")
+    if not isinstance(elements, list) or not all(e in ELEMENTS for e in elements):
+        raise ReplayError(f"{where}: a City card needs a list of elements")
+    if n_elements is not None and len(set(elements)) != n_elements:
+        raise ReplayError(f"{where}: a {kind} City card shows {n_elements} elements "
+                          f"(R08.5), not {elements}")
+    return Card(entry["id"], CardType.CITY, element_mask(elements), kind=code)
+
+
+def _card_from_trace(position: int, entry: Any, expansions: set[str]) -> Card:
     where = f"cards[{position}]"
     if not isinstance(entry, dict) or not _is_int(entry.get("id")):
         raise ReplayError(f"{where}: expected an object with an integer id")
     card_type = entry.get("type")
+    card_id = entry["id"]
     if card_type == "city":
-        elements = entry.get("elements")
-        if entry.get("kind") != "base":
-            raise ReplayError(f"{where}: only base City cards belong to the base game")
-        if not isinstance(elements, list) or not all(e in ELEMENTS for e in elements):
-            raise ReplayError(f"{where}: a City card needs a list of elements")
-        return Card(entry["id"], CardType.CITY, element_mask(elements))
-    if card_type not in DREAM_TYPES:
-        raise ReplayError(f"{where}: card type {card_type!r} is not part of the base game")
+        return _city_from_trace(entry, where, expansions)
+    if card_type in TYPE_EXPANSION:
+        if TYPE_EXPANSION[card_type] not in expansions:
+            raise ReplayError(f"{where}: a {card_type} card needs {TYPE_EXPANSION[card_type]} "
+                              "in the trace's expansions")
+    elif card_type not in DREAM_TYPES:
+        raise ReplayError(f"{where}: card type {card_type!r} is not part of the solo game "
+                          "with these expansions")
+    if card_type == "meta":
+        sognae, incubi = _two_values(entry, where, "Meta")
+        return Card(card_id, CardType.META, _element(entry, where), sognae, incubi)
+    if card_type == "harmony":
+        sognae, incubi = _two_values(entry, where, "Harmony")
+        return Card(card_id, CardType.HARMONY, element_mask(ELEMENTS), sognae, incubi)
     value = entry.get("value")
+    if card_type == "wizard":
+        polarity = entry.get("polarity")
+        sign = {"sognae": 1, "incubi": -1}.get(polarity)
+        if sign is None or not _is_int(value) or sign * value <= 0:
+            raise ReplayError(f"{where}: a wizard needs polarity sognae or incubi and a value "
+                              f"of that sign, not {polarity!r} and {value!r}")
+        return Card(card_id, CardType.WIZARD, _element(entry, where), value)
     sign = -1 if card_type == "incubi" else 1
     if not _is_int(value) or sign * value <= 0:
         raise ReplayError(f"{where}: bad value {value!r} for a {card_type} card")
     if card_type == "chaos":
-        return Card(entry["id"], CardType.CHAOS, 0, value)
-    if entry.get("element") not in ELEMENTS:
-        raise ReplayError(f"{where}: unknown element {entry.get('element')!r}")
-    return Card(entry["id"], DREAM_TYPES[card_type], element_mask([entry["element"]]), value)
+        return Card(card_id, CardType.CHAOS, 0, value)
+    if card_type == "chromatic":
+        return Card(card_id, CardType.CHROMATIC, 0, value)
+    return Card(card_id, DREAM_TYPES[card_type], _element(entry, where), value)
 
 
-def book_from_trace(cards: Any) -> CardBook:
-    """Rebuild the cards of a game from a trace's ``cards`` table."""
+def book_from_trace(cards: Any, expansions: list[str] | None = None) -> CardBook:
+    """Rebuild the cards of a game from a trace's ``cards`` table.
+
+    A card of an expansion (or a City Square, Temple or Hanging Garden) is accepted only
+    when that expansion is among ``expansions`` (the trace header's names).
+    """
     if not isinstance(cards, list):
         raise ReplayError("cards: expected a list of cards")
+    names = set(expansions or [])
     try:
-        return CardBook(_card_from_trace(i, entry) for i, entry in enumerate(cards))
+        return CardBook(_card_from_trace(i, entry, names) for i, entry in enumerate(cards))
     except ValueError as err:
         raise ReplayError(f"cards: {err}") from None
 
@@ -313,20 +470,40 @@ def _deck(setup: dict, key: str, expected: list[int]) -> list[int]:
     return list(deck)
 
 
-def _check_header(trace: Any) -> None:
+def _check_header(trace: Any) -> list[str]:
+    """Check the header and return the trace's expansions (names)."""
     if not isinstance(trace, dict):
         raise ReplayError("trace: expected a JSON object")
     if trace.get("format") != TRACE_FORMAT:
         raise ReplayError(f"format: {trace.get('format')!r} is not {TRACE_FORMAT!r}")
-    if trace.get("variant") != "solo" or trace.get("expansions") != []:
-        raise ReplayError("variant: only the solo base game (no expansions) can be replayed")
+    if trace.get("variant") != "solo":
+        raise ReplayError("variant: only the solo variant can be replayed")
+    expansions = trace.get("expansions")
+    if not isinstance(expansions, list) or not all(isinstance(e, str) for e in expansions):
+        raise ReplayError("expansions: expected a list of expansion names")
+    for name in expansions:
+        if name not in PLAYABLE_EXPANSIONS:
+            known = "" if name in EXPANSION_NAMES else "unknown expansion "
+            raise ReplayError(f"expansions: {known}{name!r} cannot be replayed; the solo "
+                              f"variant replays {', '.join(PLAYABLE_EXPANSIONS)} only")
+        if expansions.count(name) > 1:
+            raise ReplayError(f"expansions: {name!r} is listed twice")
     if not isinstance(trace.get("setup"), dict) or not isinstance(trace.get("log"), list):
         raise ReplayError("trace: setup (an object) and log (a list) are required")
     if not isinstance(trace.get("result"), dict):
         raise ReplayError("result: missing")
     for key in ("postcard_deck", "book_deck"):
         if trace["setup"].get(key, []) != []:
-            raise ReplayError(f"setup.{key}: must be empty in the base game")
+            raise ReplayError(f"setup.{key}: must be empty without the "
+                              f"{'postcards' if key == 'postcard_deck' else 'books'} expansion")
+    return expansions
+
+
+def _expansion_mask(names: list[str]) -> int:
+    mask = 0
+    for name in names:
+        mask |= getattr(Expansion, name.upper())
+    return mask
 
 
 def _compare_result(expected: dict, replayed: dict) -> None:
@@ -338,7 +515,7 @@ def _compare_result(expected: dict, replayed: dict) -> None:
 
 def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
            narrate: Callable[[str, dict], None] | None = None) -> dict:
-    """Replay a solo base-game trace decision by decision and check it.
+    """Replay a solo trace (base game and Expansions I) decision by decision and check it.
 
     Parameters
     ----------
@@ -351,7 +528,9 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         Called as ``narrate(event, details)`` for every decision taken (``decision``: kind
         and trace entry), card drawn (``draw``), dreams dealt to a row (``deal``), Chaos
         reveal (``reveal``), city pacified (``pacify``), Perfect Balance card (``bonus``)
-        and new City card (``new_city``), in game order: what a text view of the game needs.
+        and new City card (``new_city``), Chromatic Chaos held while dealing (``hold``) and
+        the card a Chromatic Chaos reveals (``chromatic_reveal``), in game order: what a text
+        view of the game needs. A ``decision`` also carries the option's ``code``.
 
     Returns
     -------
@@ -365,14 +544,14 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         shuffled, a check that differs from the replayed state, a missing or left-over log
         entry, or a result that differs.
     """
-    _check_header(trace)
-    book = book_from_trace(trace.get("cards"))
+    expansions = _check_header(trace)
+    book = book_from_trace(trace.get("cards"), expansions)
     city_deck = _deck(trace["setup"], "city_deck", book.city_ids)
     dream_deck = _deck(trace["setup"], "dream_deck", book.dream_ids)
     cursor = LogCursor(trace["log"])
     decider = LogDecider(cursor)
     game = SoloGame(book, city_deck, dream_deck, decider, LogShuffler(cursor),
-                    LogChecker(cursor, observe), narrate)
+                    LogChecker(cursor, observe), narrate, expansions=_expansion_mask(expansions))
     game.play()
     decider.act_done()  # a game won inside a census never finishes its act
     cursor.expect_end()

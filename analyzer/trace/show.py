@@ -6,8 +6,11 @@ reveal and pacification in game order; the table is printed at the end of each t
 
 from __future__ import annotations
 
-from analyzer.core.codes import Decision
+from analyzer.core.codes import Act, Decision
 from analyzer.reference import replay
+
+CITY_KIND_NAMES = {"square": "City Square", "temple": "Temple", "garden": "Hanging Garden"}
+ACT_NAMES = {Act.PASS: "none", Act.CENSUS: "Census", Act.EXCHANGE: "Exchange"}
 
 
 class CardNames:
@@ -18,40 +21,77 @@ class CardNames:
 
     def name(self, card_id: int) -> str:
         c = self.cards[card_id]
-        if c["type"] == "city":
-            return f"City#{card_id}({'/'.join(c['elements'])})"
-        if c["type"] == "chaos":
+        kind = c["type"]
+        if kind == "city":
+            if c.get("kind") == "square":
+                return f"City Square#{card_id}"
+            if c.get("kind") == "garden":
+                return f"Hanging Garden#{card_id}"
+            label = "Temple" if c.get("kind") == "temple" else "City"
+            return f"{label}#{card_id}({'/'.join(c['elements'])})"
+        if kind == "chaos":
             return f"Chaos#{card_id}"
-        return f"{c['type'].capitalize()} {c['value']:+d} {c['element']}#{card_id}"
+        if kind == "chromatic":
+            return f"Chromatic#{card_id}"
+        if kind == "meta":
+            return f"Meta {c['sognae_value']:+d}/{c['incubi_value']:+d} {c['element']}#{card_id}"
+        if kind == "harmony":
+            return f"Harmony {c['sognae_value']:+d}/{c['incubi_value']:+d}#{card_id}"
+        return f"{kind.capitalize()} {c['value']:+d} {c['element']}#{card_id}"
 
     def names(self, card_ids: list[int]) -> str:
         return ", ".join(self.name(c) for c in card_ids) or "nothing"
 
     def placed(self, card_id: int, side: str) -> int:
+        """The card's influence where it lies."""
         c = self.cards[card_id]
-        if c["type"] == "chaos":
+        if c["type"] in ("chaos", "chromatic"):
             return c["value"] if side == "L" else -c["value"]
+        if c["type"] in ("meta", "harmony"):
+            return c["sognae_value"] if side == "L" else c["incubi_value"]
         return c["value"]
 
     def short(self, card_id: int, side: str) -> str:
+        """A few letters for the table: C Chaos, X Chromatic, M Meta, H Harmony, W Wizard."""
         c = self.cards[card_id]
-        if c["type"] == "chaos":
-            return f"C{self.placed(card_id, side):+d}"
-        return f"{c['value']:+d}{c['element'][0]}"
+        value = f"{self.placed(card_id, side):+d}"
+        prefix = {"chaos": "C", "chromatic": "X", "meta": "M", "harmony": "H",
+                  "wizard": "W"}.get(c["type"], "")
+        element = c["element"][0] if "element" in c else ""
+        return f"{prefix}{value}{element}"
 
 
-def decision_text(entry: dict, names: CardNames) -> str:
-    """A Phase I or Chaos decision as a sentence (trace entry form)."""
+def _where(entry: dict) -> str:
+    return f"row {entry['row']}, side {entry['side']}"
+
+
+def decision_text(entry: dict, names: CardNames, code: tuple | None = None) -> str:
+    """A Phase I, dealing, Chaos or Chromatic Chaos decision as a sentence (trace entry
+    form; ``code``, the option's columns, names the card where the entry does not)."""
     do = entry.get("do")
+    card = code[2] if code is not None else -1
     if do == "place":
-        return f"place {names.name(entry['card'])} at row {entry['row']}, side {entry['side']}"
+        return f"place {names.name(entry['card'])} at {_where(entry)}"
     if do == "pass":
         return f"discard {names.name(entry['card'])} for no action"
     if do == "act":
         act = next(iter(entry["acts"][0]))
         return f"discard {names.names(entry['discard'])} for {act.replace('_', ' ').title()}"
     if do == "side":
+        if card >= 0:
+            role = "a Sognae" if entry["side"] == "L" else "an Incubi"
+            return f"{names.name(card)} is dealt as {role}, to side {entry['side']}"
         return f"the two Chaos dealt together go to side {entry['side']}"
+    if do in ("chromatic", "revealed"):
+        what = names.name(card) if card >= 0 else f"the {do} card"
+    if do == "chromatic":
+        if entry.get("discard"):
+            return f"  no side has room: {what} is discarded"
+        return f"  {what} goes to {_where(entry)}"
+    if do == "revealed":
+        if entry.get("discard"):
+            return f"  {what} cannot be placed anywhere: discarded"
+        return f"  {what} goes to {_where(entry)}"
     how = entry.get("how")
     if how == "place":
         return f"  the Chaos goes to the more influential side of row {entry['row']}"
@@ -65,20 +105,34 @@ def decision_text(entry: dict, names: CardNames) -> str:
 def event_text(event: str, details: dict, names: CardNames) -> str | None:
     """One narrated event as a line, or None for events told elsewhere."""
     if event == "decision":
-        kind, entry = details["kind"], details["entry"]
+        kind, entry, code = details["kind"], details["entry"], details.get("code")
         if kind == Decision.ZERO_SUM:
             return f"  zero-sum discard: {names.names(entry)}" if entry else None
         if kind == Decision.EXCHANGE_PAIR:
             return f"  swap {names.name(entry[0])} <-> {names.name(entry[1])}"
-        text = decision_text(entry, names)
+        if kind == Decision.SECOND_ACT:
+            if entry is None:
+                return "  the Wizard's second action: none"
+            return f"  the Wizard's second action: {ACT_NAMES[code[0]]}"
+        if kind == Decision.REBUILD_ROWS:
+            return f"  rebuild: the City cards of rows {entry[0]} and {entry[1]} swap places"
+        if kind == Decision.CHANGE_SIDES_CARD:
+            card, row, side = code[0], code[1], code[2]
+            return (f"  change sides: {names.name(card)} in row {row} moves from side "
+                    f"{'LR'[side]} to side {'RL'[side]}, its influence turned over")
+        text = decision_text(entry, names, code)
         return f"  {text}" if text else None
     if event == "draw":
         return f"  draw {names.name(details['card'])}"
+    if event == "hold":
+        return f"  {names.name(details['card'])} is set aside until the dealing is done"
     if event == "deal":
         return f"  row {details['row']} is dealt {names.names(details['cards'])}"
     if event == "reveal":
-        return (f"  the Chaos reveals {names.names(details['revealed'])}; the Sognae and "
-                "Incubi among them are discarded")
+        return (f"  the Chaos reveals {names.names(details['revealed'])}; the cards among "
+                "them other than Chaos are discarded")
+    if event == "chromatic_reveal":
+        return f"  the Chromatic Chaos reveals {names.name(details['revealed'])}"
     if event == "pacify":
         return f"  row {details['row']} is balanced: {names.name(details['city'])} pacified"
     if event == "bonus":
@@ -110,8 +164,10 @@ def table_text(check: dict, names: CardNames) -> list[str]:
 def render_trace(trace: dict) -> str:
     """The whole game as text."""
     names = CardNames(trace["cards"])
+    expansions = ", ".join(trace.get("expansions", [])) or "none"
     out = [f"Urbion solo game {trace['game']} of seed {trace['seed']}, policy "
-           f"{trace['policy']}, card set {trace['card_set']}", "Setup"]
+           f"{trace['policy']}, card set {trace['card_set']}, expansions: {expansions}",
+           "Setup"]
 
     def narrate(event: str, details: dict) -> None:
         line = event_text(event, details, names)
