@@ -12,6 +12,7 @@ import pytest
 
 import analyzer
 from analyzer.cards import default_card_set
+from analyzer.cards.loader import parse_expansions
 from analyzer.policies.registry import resolve_policy
 from analyzer.reference import replay
 from analyzer.runner.reference_runner import run_reference
@@ -19,6 +20,10 @@ from analyzer.runner.tracing import fast_trace
 
 CARDS = default_card_set()
 SEEDS = 2000
+EXPANSION_SEEDS = 1000
+#: Each of the first four expansions alone, and all four together (issue: Expansions I).
+EXPANSION_SETS = ["squares_metas", "chromatic_chaos", "temples_harmony", "gardens_wizards",
+                  "squares_metas,chromatic_chaos,temples_harmony,gardens_wizards"]
 
 
 def _first_difference(a: dict, b: dict) -> str:
@@ -43,6 +48,46 @@ def test_fast_and_reference_traces_agree_and_replay(policy_name):
         outcomes.add(fast["result"]["outcome"])
     if policy_name == "greedy":
         assert outcomes == {"win", "loss"}, "the sample should hold wins and losses"
+
+
+@pytest.mark.parametrize("policy_name", ["random", "greedy"])
+@pytest.mark.parametrize("expansions", EXPANSION_SETS,
+                         ids=["squares_metas", "chromatic_chaos", "temples_harmony",
+                              "gardens_wizards", "all_four"])
+def test_fast_and_reference_agree_with_expansions(expansions, policy_name):
+    cards = CARDS.with_expansions(parse_expansions(expansions))
+    policy = resolve_policy(policy_name).for_cards(cards)
+    entries = set()
+    for seed in range(EXPANSION_SEEDS):
+        fast = fast_trace(cards, policy, seed, seed % 5)
+        ref = run_reference(cards, policy, seed, 1, seed % 5)[0]
+        assert fast == ref, f"seed {seed}: {_first_difference(fast, ref)}"
+        assert replay(fast) == fast["result"]
+        entries.update(_entry_kinds(fast))
+    expected = {"chromatic_chaos": {"chromatic", "revealed"},
+                "gardens_wizards": {"rebuild", "change_sides", "two_acts"},
+                "squares_metas": {"meta_L", "meta_R"},
+                "temples_harmony": {"harmony_L", "harmony_R"}}
+    for name, kinds in expected.items():
+        if name in expansions:
+            assert kinds <= entries, f"the sample never reached {kinds - entries}"
+
+
+def _entry_kinds(trace: dict) -> set[str]:
+    """The expansion decisions a trace holds, to check the sample reaches them."""
+    kinds = set()
+    types = {c["id"]: c["type"] for c in trace["cards"]}
+    for entry in trace["log"]:
+        for row in entry.get("check", {}).get("rows", []):
+            kinds.update(f"{types[c]}_{side}" for side in ("L", "R") for c in row[side])
+        do = entry.get("do")
+        if do in ("chromatic", "revealed"):
+            kinds.add(do)
+        elif do == "act":
+            kinds.update(k for act in entry["acts"] for k in act)
+            if len(entry["acts"]) == 2:
+                kinds.add("two_acts")
+    return kinds
 
 
 def test_reference_engine_results_equal_fast_results():
