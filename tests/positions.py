@@ -6,7 +6,8 @@ import numba
 import numpy as np
 
 from analyzer.cards import default_card_set
-from analyzer.core.codes import EMPTY, SIDE_SLOTS, CardField, CardType, Info
+from analyzer.core.codes import EMPTY, SIDE_SLOTS, CardField, CardType, Info, LogEntry
+from analyzer.core.rng import shuffle_nb
 from analyzer.rules.state_nb import new_game_nb
 
 CARDS = default_card_set()
@@ -54,9 +55,15 @@ def city(elements: int, skip=()) -> int:
     raise LookupError(elements)
 
 
-def position(rows, hand=(), deck=(), city_deck=(), script=(), success=0, log_cap=0):
-    """A game in progress: ``rows`` is a list of (city, [left ids], [right ids])."""
-    params = np.array(script, dtype=np.float64)
+def position(rows, hand=(), deck=(), city_deck=(), script=(), success=0, log_cap=0,
+             expansions=0, total_cities=None, record=False):
+    """A game in progress: ``rows`` is a list of (city, [left ids], [right ids]).
+
+    ``expansions``: the ``Expansion`` bits in play (``info[EXPANSIONS]``); ``total_cities``:
+    the City cards needed to win (default: the base game's 12); ``record``: leave room after
+    the script for ``recording_nb`` (see ``asked_counts``).
+    """
+    params = script_params(script, record)
     g = new_game_nb(CARDS.cards.shape[0], 0, 0, log_cap, params)
     for r, (cid, left, right) in enumerate(rows):
         g.layout[r, 0] = cid
@@ -72,7 +79,8 @@ def position(rows, hand=(), deck=(), city_deck=(), script=(), success=0, log_cap
     g.info[Info.DECK_N] = len(deck)
     g.info[Info.CITY_DECK_N] = len(city_deck)
     g.info[Info.SUCCESS_N] = success
-    g.info[Info.TOTAL_CITIES] = len(CARDS.city_ids)
+    g.info[Info.TOTAL_CITIES] = len(CARDS.city_ids) if total_cities is None else total_cities
+    g.info[Info.EXPANSIONS] = expansions
     g.info[Info.TURN] = 1
     return g
 
@@ -84,3 +92,111 @@ def side(g, row: int, s: int) -> list[int]:
 
 def options(g, n: int) -> list[tuple[int, ...]]:
     return [tuple(int(x) for x in g.options[i]) for i in range(n)]
+
+
+# --- expansions (City Squares & Metas, Chromatic Chaos, Temples & Harmony, Gardens & Wizards)
+
+
+@numba.njit
+def recording_nb(kind, options, n_options, state, cards, params, rng):
+    """As ``scripted_nb`` for a script of n answers followed by n free slots (``position(...,
+    record=True)``); also writes the number of options of asked decision k into
+    ``params[n + k]``. A test policy only: real policies must not write to ``params``."""
+    k = rng[1]
+    rng[1] += np.uint64(1)
+    half = params.shape[0] // 2
+    if k < half:
+        params[half + k] = n_options
+        return np.int64(params[k])
+    return np.int64(0)
+
+
+def script_params(script=(), record=False) -> np.ndarray:
+    """The ``params`` of ``scripted_nb`` (or, with ``record``, of ``recording_nb``)."""
+    script = [float(x) for x in script]
+    if record:
+        script += [-1.0] * len(script)
+    return np.array(script, dtype=np.float64)
+
+
+def asked_counts(g) -> list[int]:
+    """Numbers of options of the decisions ``recording_nb`` was asked, in order."""
+    half = g.params.shape[0] // 2
+    return [int(x) for x in g.params[half:] if x >= 0]
+
+
+def fresh_game(script=(), log_cap=0):
+    """Empty arrays of a game of seed 0, for ``setup_nb``."""
+    return new_game_nb(CARDS.cards.shape[0], 0, 0, log_cap, script_params(script))
+
+
+def stacked_setup(g, city_order, dream_order):
+    """(city_ids, dream_ids) that ``setup_nb``'s two shuffles on ``g``'s DEAL stream turn
+    into ``city_order`` and ``dream_order`` (top first)."""
+    rng = np.array(g.deal_rng, copy=True)
+
+    def unshuffle(order):
+        n = len(order)
+        perm = np.arange(n, dtype=np.int64)
+        shuffle_nb(perm, 0, n, rng)  # a shuffle moves the card at perm[k] to k
+        ids = np.empty(n, dtype=np.int64)
+        ids[perm] = np.asarray(order, dtype=np.int64)
+        return ids
+
+    return unshuffle(city_order), unshuffle(dream_order)
+
+
+def of_type(ctype: int) -> list[int]:
+    return [c for c, row in enumerate(CARDS.cards) if row[CardField.TYPE] == ctype]
+
+
+def chromatic_ids() -> list[int]:
+    return of_type(CardType.CHROMATIC)
+
+
+def meta(value: int, element: int, skip=()) -> int:
+    """A Meta of this element whose Sognae value is ``value``."""
+    return find(CardType.META, value, element, skip)
+
+
+def harmony(value: int, skip=()) -> int:
+    """A Harmony whose Sognae value is ``value``."""
+    return find(CardType.HARMONY, value, None, skip)
+
+
+def wizard(value: int, element: int, skip=()) -> int:
+    """A Wizard of this signed value and element."""
+    return find(CardType.WIZARD, value, element, skip)
+
+
+def expansion_city(kind: int, elements: int | None = None, skip=()) -> int:
+    """A City Square, Temple or Hanging Gardens (``CityKind``), with exactly ``elements``."""
+    for cid, row in enumerate(CARDS.cards):
+        if cid in skip or row[CardField.TYPE] != CardType.CITY or row[CardField.KIND] != kind:
+            continue
+        if elements is None or row[CardField.ELEMENTS] == elements:
+            return cid
+    raise LookupError((kind, elements))
+
+
+def decisions(g) -> list[tuple[int, ...]]:
+    """The logged decisions (needs ``log_cap``): (kind, chosen option's 4 columns)."""
+    log = g.log[: g.info[Info.LOG_N]]
+    return [tuple(int(x) for x in row[1:6]) for row in log if row[0] == LogEntry.DECISION]
+
+
+def deck_left(g) -> list[int]:
+    top = g.info[Info.DECK_TOP]
+    return [int(c) for c in g.deck[top: top + g.info[Info.DECK_N]]]
+
+
+def discarded(g) -> list[int]:
+    return [int(c) for c in g.discard[: g.info[Info.DISCARD_N]]]
+
+
+def held(g) -> list[int]:
+    return [int(c) for c in g.held[: g.info[Info.HELD_N]]]
+
+
+def hand(g, seat: int = 0) -> list[int]:
+    return [int(c) for c in g.hands[seat] if c != EMPTY]
