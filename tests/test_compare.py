@@ -142,3 +142,54 @@ def test_cli_compare_and_its_errors(capsys, tmp_path):
     assert code == 2 and len(err.strip().splitlines()) == 1 and "unknown expansion" in err
     code, _, err = run(capsys, "compare", "--resume", "--games", "200")
     assert code == 2 and "--resume needs --out" in err
+
+
+def test_a_killed_compare_resumes_to_the_uninterrupted_table(tmp_path):
+    """SIGKILL part-way through the second set, then --resume: the table of an
+    uninterrupted run, the first set read back, the second continued from its chunks."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.test_checkpoint import ROOT
+
+    out = tmp_path / "cmp"
+    args = ["compare", "--sets", "chromatic_chaos", "--games", "60000", "--seed", "8",
+            "--policy", "random", "--workers", "1", "--out", str(out), "--quiet"]
+    proc = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", *args],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    partial = out / "results" / "chromatic_chaos.games-0-59999.parquet.partial"
+    deadline = time.monotonic() + 300
+    while len(list(partial.glob("chunk-*.npy"))) < 1:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert (out / "results" / "base.games-0-59999.parquet").exists()
+    assert not (out / "compare.csv").exists()
+    done = subprocess.run([sys.executable, "-c", "import cli; cli.main()", *args, "--resume"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    whole = analyzer.compare(sets="chromatic_chaos", games=60000, seed=8, policy="random")
+    saved = pd.read_csv(out / "compare.csv", index_col="set")
+    assert list(saved["wins"]) == list(whole.table["wins"])
+    assert list(saved["set_only"]) == list(whole.table["set_only"])
+    assert not partial.exists() and sorted(os.listdir(out / "results")) == [
+        "base.games-0-59999.parquet", "chromatic_chaos.games-0-59999.parquet"]
+
+
+def test_runs_without_a_single_win_still_chart(tmp_path):
+    """random wins no base game: the interval's lower bound must be exactly 0 (rounding
+    once put it a hair above the estimate, and matplotlib refused the error bar)."""
+    from analyzer.analysis.stats import wilson_interval
+
+    for n in (1, 7, 60000, 10**7):
+        assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
+        low, high = wilson_interval(1, n)
+        assert low <= 1 / n <= high
+    result = analyzer.compare(sets="base", games=300, seed=1, policy="random",
+                              out=tmp_path / "c")
+    assert result.table.at["base", "wins"] == 0
+    assert (tmp_path / "c" / "win_rates.png").stat().st_size > 1000

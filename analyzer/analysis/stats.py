@@ -18,7 +18,10 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
     denom = 1.0 + z * z / games
     centre = (p + z * z / (2 * games)) / denom
     half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 or all wins the bound is exactly p; rounding must not put it past p.
+    low = 0.0 if wins == 0 else min(p, max(0.0, centre - half))
+    high = 1.0 if wins == games else max(p, min(1.0, centre + half))
+    return (low, high)
 
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:
