@@ -142,15 +142,16 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores).")
 @cards_option
+@expansions_option
 @click.option("--out", type=click.Path(dir_okay=False), default="weights.toml",
               show_default=True, help="Weights file to write (.toml).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: int | None,
-         cards: str | None, out: str, quiet: bool) -> None:
+         cards: str | None, expansions: str, out: str, quiet: bool) -> None:
     """Tune the weighted policy's weights by simulation; write them to --out."""
     result = analyzer.tune(games=games, seed=seed, evaluations=evaluations,
                            heldout_games=heldout_games, workers=workers, cards=cards,
-                           out=out, progress=not quiet)
+                           out=out, progress=not quiet, expansions=expansions)
     click.echo(f"tuned on games 0-{games - 1} of seed {seed}: {result.evaluations} "
                f"candidates, best fitness {result.fitness:.4f}")
     click.echo("held-out comparison:")
@@ -176,14 +177,15 @@ def report(results: tuple[str, ...], out: str) -> None:
 @policy_option
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores).")
+@expansions_option
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for sensitivity.md, .csv and the chart (e.g. reports/NAME/).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def sensitivity(games: int, seed: int, policy: str, workers: int | None, out: str | None,
-                quiet: bool) -> None:
+def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansions: str,
+                out: str | None, quiet: bool) -> None:
     """How the win rate moves when the card set moves away from the R14 assumption."""
     result = analyzer.sensitivity(games=games, seed=seed, policy=policy, workers=workers,
-                                  out=out, progress=not quiet)
+                                  out=out, progress=not quiet, expansions=expansions)
     click.echo(str(result))
     if out:
         click.echo(f"\nreport     {out}/sensitivity.md")

@@ -297,12 +297,13 @@ class TuneResult:
 def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
          heldout_games: int = 50_000, workers: int | None = None,
          cards: str | Path | CardSet | None = None, out: str | Path | None = None,
-         progress: bool = False) -> TuneResult:
+         progress: bool = False, expansions: Expansions = None) -> TuneResult:
     """Tune the ``weighted`` policy's weights by simulation (CMA-ES on paired deals).
 
     Every candidate plays games 0..games-1 of ``seed``; the best weights then play the
     held-out games ``games .. games+heldout_games-1`` of the same seed beside greedy, compared
     with McNemar's test. ``out`` (``.toml``) receives the weights, with how they were made.
+    ``expansions``: the expansion set the weights are tuned for (as for :func:`simulate`).
     """
     from analyzer.analysis.tune import tune_weights, weighted_spec
     from analyzer.policies.weights import write_weights
@@ -314,7 +315,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         raise UrbionError(f"evaluations must be at least 2, not {evaluations}")
     if out is not None:
         check_writable_weights(out)
-    card_set = load_cards(cards)
+    card_set = load_cards(cards, expansions)
     _prepare(games, seed, 0, "fast", "greedy", card_set)
     bar = progress_bar(evaluations, progress, "tuning")
     try:
@@ -348,7 +349,8 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
     heldout = int(table.loc["tuned", "games"])
     return [
         "Weights of the `weighted` policy, written by `urbion tune` (docs/policies.md).",
-        f"card set {card_set.name} (sha256 {card_set.digest[:12]}); tuned with CMA-ES on "
+        f"card set {card_set.name} (sha256 {card_set.digest[:12]}), expansions "
+        f"{', '.join(card_set.expansion_names()) or 'none'}; tuned with CMA-ES on "
         f"games 0-{games - 1} of seed {seed}, {outcome.evaluations} candidates.",
         f"held out: games {games}-{games + heldout - 1} of seed {seed}: "
         f"tuned {table.loc['tuned', 'win_rate']:.2%} "
@@ -391,8 +393,9 @@ class SensitivityResult:
     def __str__(self) -> str:
         b = self.baseline
         lines = [f"baseline   {b['card_set']}: {b['win_rate']:.2%} ({b['ci_low']:.2%} to "
-                 f"{b['ci_high']:.2%}), policy {b['policy']}, {b['games']} games, seed "
-                 f"{b['seed']}", "",
+                 f"{b['ci_high']:.2%}), policy {b['policy']}, expansions "
+                 f"{', '.join(b.get('expansions') or []) or 'none'}, {b['games']} games, "
+                 f"seed {b['seed']}", "",
                  f"{'factor':<16} {'level':<58} {'win rate':>9} {'change (95% interval)':>30}"]
         for r in self.table.itertuples():
             lines.append(f"{r.factor:<16} {r.level:<58} {r.win_rate:>9.2%} "
@@ -403,12 +406,13 @@ class SensitivityResult:
 
 def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
                 workers: int | None = None, out: str | Path | None = None,
-                progress: bool = False) -> SensitivityResult:
+                progress: bool = False, expansions: Expansions = None) -> SensitivityResult:
     """How the win rate moves when the card set moves away from R14 (docs/sensitivity.md).
 
     Plays games 0..games-1 of ``seed`` with the R14 set and with each variant of
     ``analysis.sensitivity.VARIANTS`` (Incubi spread, Chaos influence 4/6, Chaos count 6/10,
     deck size 64/80). ``out``: a folder for sensitivity.csv, .md and the chart.
+    ``expansions``: the expansion set every card set is played with (default the base game).
     """
     from analyzer.analysis.sensitivity import VARIANTS, effect_table, variant_card_set
 
@@ -417,12 +421,15 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
         from analyzer.reporting.build import _check_destination
 
         _check_destination(Path(out))
-    base = simulate(games=games, seed=seed, policy=policy, workers=workers, progress=progress)
+    base = simulate(games=games, seed=seed, policy=policy, workers=workers, progress=progress,
+                    expansions=expansions)
     runs = {variant: simulate(games=games, seed=seed, policy=policy, workers=workers,
-                              cards=variant_card_set(variant), progress=progress)
+                              cards=variant_card_set(variant), progress=progress,
+                              expansions=expansions)
             for variant in VARIANTS}
     baseline = {**summarize(base), **{k: base.attrs[k] for k in
-                                      ("card_set", "card_set_sha256", "policy", "seed")}}
+                                      ("card_set", "card_set_sha256", "policy", "seed",
+                                       "expansions")}}
     result = SensitivityResult(baseline, effect_table(base, runs))
     if out is not None:
         from analyzer.reporting.build import write_sensitivity

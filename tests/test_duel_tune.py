@@ -135,3 +135,16 @@ def test_tune_writes_loadable_weights_and_is_reproducible(tmp_path):
 def test_tune_refuses_a_bad_out_before_playing(tmp_path):
     with pytest.raises(UrbionError, match="must end in .toml"):
         analyzer.tune(games=10, evaluations=2, heldout_games=10, out=tmp_path / "w.txt")
+
+
+def test_tune_on_an_expansion_set_plays_that_set(tmp_path):
+    result = analyzer.tune(games=200, seed=3, evaluations=4, heldout_games=200,
+                           expansions="gardens_wizards", out=tmp_path / "w.toml")
+    heldout = analyzer.simulate(games=200, seed=3, first_game=200, policy="greedy",
+                                expansions="gardens_wizards")
+    assert result.heldout.policies.loc["greedy", "wins"] == int(heldout["won"].sum())
+    assert result.heldout.attrs["expansions"] == ["gardens_wizards"]
+    assert "expansions gardens_wizards" in (tmp_path / "w.toml").read_text()
+    start = analyzer.simulate(games=200, seed=3, policy="greedy", expansions="gardens_wizards")
+    floor = start["won"].mean() + 1e-3 * start["pacified"].mean()
+    assert result.fitness >= floor - 1e-12  # greedy on this set is the first candidate

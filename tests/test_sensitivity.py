@@ -68,3 +68,13 @@ def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
     assert six.effect == pytest.approx(six.win_rate - base["won"].mean())
     figure = result.figure()
     assert len(figure.axes[0].get_yticklabels()) == len(VARIANTS)
+
+
+def test_sensitivity_on_an_expansion_set_plays_every_variant_with_it():
+    result = analyzer.sensitivity(games=300, seed=4, expansions="chromatic_chaos")
+    base = analyzer.simulate(games=300, seed=4, expansions="chromatic_chaos")
+    assert result.baseline["wins"] == int(base["won"].sum())
+    assert result.baseline["expansions"] == ["chromatic_chaos"]
+    assert "expansions chromatic_chaos" in str(result)
+    plain = analyzer.sensitivity(games=300, seed=4)
+    assert not result.table["win_rate"].equals(plain.table["win_rate"])

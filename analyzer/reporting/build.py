@@ -233,6 +233,7 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
     """sensitivity.md: the baseline, the effect table and the chart."""
     lines = ["# Sensitivity of the win rate to the card set", "",
              f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
+             f"expansions {', '.join(baseline.get('expansions') or []) or 'none'}, "
              f"policy {baseline['policy']}, games 0-{baseline['games'] - 1} of seed "
              f"{baseline['seed']}: {baseline['win_rate']:.2%} "
              f"({baseline['ci_low']:.2%} to {baseline['ci_high']:.2%}).", "",
