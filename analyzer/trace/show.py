@@ -125,7 +125,8 @@ def event_text(event: str, details: dict, names: CardNames) -> str | None:
     if event == "draw":
         return f"  draw {names.name(details['card'])}"
     if event == "hold":
-        return f"  {names.name(details['card'])} is set aside until the dealing is done"
+        return (f"  {names.name(details['card'])} is set aside until the setup or census is "
+                "done, a replacement drawn")
     if event == "deal":
         return f"  row {details['row']} is dealt {names.names(details['cards'])}"
     if event == "reveal":
