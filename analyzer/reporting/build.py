@@ -124,31 +124,46 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
     return "\n".join(lines) + "\n"
 
 
+STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto}"
+         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}"
+         "img{max-width:100%}")
+
+
+def html_table(rows: list[list[str]], table_id: str) -> str:
+    """Text cells (header first) as an HTML table."""
+    def cells(row: list[str], tag: str) -> str:
+        return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
+
+    return (f"<table id='{table_id}'>" + cells(rows[0], "th")
+            + "".join(cells(r, "td") for r in rows[1:]) + "</table>")
+
+
+def html_figures(images: dict[str, bytes], titles: list[tuple[str, str]]) -> str:
+    """Each chart under its title, embedded as PNG data."""
+    return "".join(
+        f"<h2>{html.escape(title)}</h2><img alt='{html.escape(title)}' "
+        f"src='data:image/png;base64,{base64.b64encode(images[stem]).decode()}'>"
+        for stem, title in titles)
+
+
+def html_page(title: str, body: str, facts: dict[str, str]) -> str:
+    """A self-contained page: ``body``, then the provenance table."""
+    facts_html = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                         for k, v in facts.items())
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
+            f"</title><style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>{body}"
+            f"<h2>Provenance</h2><table id='provenance'>{facts_html}</table></body></html>\n")
+
+
 def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          titles: list[tuple[str, str]] | None = None) -> str:
     """index.html: one self-contained page, the charts embedded as PNG data."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
-    def cells(row: list[str], tag: str) -> str:
-        return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
-
-    table = ("<table id='headline'>" + cells(rows[0], "th")
-             + "".join(cells(r, "td") for r in rows[1:]) + "</table>")
-    figures = "".join(
-        f"<h2>{html.escape(title)}</h2><img alt='{html.escape(title)}' "
-        f"src='data:image/png;base64,{base64.b64encode(images[stem]).decode()}'>"
-        for stem, title in titles)
+    body = "<h2>Headline</h2>" + html_table(rows, "headline") + html_figures(images, titles)
     if "interactions" not in dict(titles):
-        figures += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
-                    f"<p>{html.escape(INTERACTIONS_NOTE)}</p>")
-    facts_html = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
-                         for k, v in facts.items())
-    style = ("body{font-family:sans-serif;max-width:60em;margin:2em auto}"
-             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}"
-             "img{max-width:100%}")
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>Urbion balance "
-            f"report</title><style>{style}</style></head><body><h1>Urbion balance report</h1>"
-            f"<h2>Headline</h2>{table}{figures}<h2>Provenance</h2><table id='provenance'>"
-            f"{facts_html}</table></body></html>\n")
+        body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
+                 f"<p>{html.escape(INTERACTIONS_NOTE)}</p>")
+    return html_page("Urbion balance report", body, facts)
 
 
 def write_folder(out: Path, fill) -> Path:
@@ -361,21 +376,6 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
 def compare_page(rows: list[list[str]], images: dict[str, bytes],
                  facts: dict[str, str]) -> str:
     """index.html of a comparison: self-contained, the charts embedded."""
-    def cells(row: list[str], tag: str) -> str:
-        return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
-
-    table = ("<table id='compare'>" + cells(rows[0], "th")
-             + "".join(cells(r, "td") for r in rows[1:]) + "</table>")
-    figures = "".join(
-        f"<h2>{html.escape(COMPARE_TITLES[stem])}</h2><img alt='{html.escape(stem)}' "
-        f"src='data:image/png;base64,{base64.b64encode(png).decode()}'>"
-        for stem, png in images.items())
-    facts_html = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
-                         for k, v in facts.items())
-    style = ("body{font-family:sans-serif;max-width:70em;margin:2em auto}"
-             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}"
-             "img{max-width:100%}")
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>Urbion expansion sets "
-            f"compared</title><style>{style}</style></head><body><h1>Urbion expansion sets "
-            f"compared</h1>{table}{figures}<h2>Provenance</h2><table id='provenance'>"
-            f"{facts_html}</table></body></html>\n")
+    titles = [(stem, COMPARE_TITLES[stem]) for stem in images]
+    return html_page("Urbion expansion sets compared",
+                     html_table(rows, "compare") + html_figures(images, titles), facts)
