@@ -46,6 +46,8 @@ from tests.test_reference import (
     LEANING,
     LEANING_ROWS,
     _expect_replay_error,
+    _RandomDecider,
+    _RandomShuffler,
     census,
     chaos,
     check,
@@ -1181,27 +1183,6 @@ def test_tiny_expansion_sets_reach_wins_and_discards():
             seen += _log_features(trace)
     assert seen["win"] > 0 and seen["2 acts"] > 0 and seen["2 paid"] > 0
     assert seen["chromatic discard"] > 0 and seen["revealed discard"] > 0
-
-
-class _RandomDecider:
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def decide(self, kind, options, game) -> int:
-        return self.rng.randrange(len(options))
-
-    def act_done(self) -> None:
-        pass
-
-
-class _RandomShuffler:
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def shuffle(self, cards: list[int]) -> list[int]:
-        order = list(cards)
-        self.rng.shuffle(order)
-        return order
 
 
 class _ZoneAudit:
