@@ -43,8 +43,11 @@ def can_exchange_nb(layout, n_rows):
 
 
 @jit
-def can_change_sides_nb(layout, cards, n_rows):
-    """True when a Chaos or Chromatic Chaos has room on its city's other side (R08.4)."""
+def change_sides_targets_nb(layout, cards, n_rows, options, write):
+    """Count the Chaos and Chromatic Chaos with room on their city's other side (R08.4), by
+    row, side L then R, position; with ``write`` also list them as ``[card, row, side, -1]``
+    options (without, ``options`` is left alone: Phase I is still filling it)."""
+    n = 0
     for row in range(n_rows):
         for side in range(2):
             if side_count_nb(layout, row, 1 - side) >= SIDE_SLOTS:
@@ -52,8 +55,10 @@ def can_change_sides_nb(layout, cards, n_rows):
             for slot in range(SIDE_SLOTS):
                 card = layout[row, slot_col_nb(side, slot)]
                 if card != EMPTY and is_any_chaos_nb(cards, card):
-                    return True
-    return False
+                    if write:
+                        set_option_nb(options, n, card, row, side, EMPTY)
+                    n += 1
+    return n
 
 
 @jit
@@ -86,7 +91,7 @@ def phase1_options_nb(g, cards, seat):
     exchange = can_exchange_nb(layout, n_rows)
     specials = specials_in_play_nb(g)
     rebuild = specials and n_rows >= 2
-    change = specials and can_change_sides_nb(layout, cards, n_rows)
+    change = specials and change_sides_targets_nb(layout, cards, n_rows, options, False) > 0
     for k in range(HAND_SIZE):
         card = hand[k]
         if card == EMPTY:
@@ -186,16 +191,7 @@ def rebuild_nb(policy, g, cards):
 def change_sides_nb(policy, g, cards):
     """R08.4 Change Sides: a Chaos or Chromatic Chaos to the other side of its city."""
     layout = g.layout
-    n = 0
-    for row in range(g.info[Info.N_ROWS]):
-        for side in range(2):
-            if side_count_nb(layout, row, 1 - side) >= SIDE_SLOTS:
-                continue
-            for slot in range(SIDE_SLOTS):
-                card = layout[row, slot_col_nb(side, slot)]
-                if card != EMPTY and is_any_chaos_nb(cards, card):
-                    set_option_nb(g.options, n, card, row, side, EMPTY)
-                    n += 1
+    n = change_sides_targets_nb(layout, cards, g.info[Info.N_ROWS], g.options, True)
     choice = ask_nb(policy, g, cards, Decision.CHANGE_SIDES_CARD, n)
     if choice < 0:
         return
