@@ -3,8 +3,8 @@
 Card ids are assigned in a fixed order: base cities in file order, then Sognae, Incubi
 (each by element in ``ELEMENTS`` order, values in file order), then Chaos; then the
 expansions' cards: City Squares, Temples, Hanging Gardens, Chromatic Chaos, Metas (by
-element), Harmony, Wizards (by element). The base game's ids therefore do not depend on
-which expansions a file describes.
+element), Harmony, Wizards (by element), Books, Postcards (by kind), Emptiness cards. The
+base game's ids therefore do not depend on which expansions a file describes.
 
 A card set holds every card of the file; :meth:`CardSet.with_expansions` picks the cards in
 play for an expansion set (the decks the engines shuffle, the ``cards`` table of a trace).
@@ -21,10 +21,12 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.core.codes import (
+    BOOK_NAMES,
     ELEMENTS,
     EXPANSION_NAMES,
     N_CARD_FIELDS,
     PLAYABLE_EXPANSIONS,
+    POSTCARD_NAMES,
     CardField,
     CardType,
     CityKind,
@@ -55,6 +57,8 @@ class CardSet:
         int64, shape (n_cards, N_CARD_FIELDS); columns per ``CardField``.
     city_ids, dream_ids : numpy.ndarray
         int64 ids of the City cards and of the Dream cards in play, in id order.
+    other_ids : numpy.ndarray
+        int64 ids of the other cards in play (Books, Postcards, Emptiness cards).
     owner : numpy.ndarray
         int64 (n_cards,): the ``Expansion`` bit each card belongs to, 0 for the base game.
     expansions : int
@@ -70,10 +74,12 @@ class CardSet:
     dream_ids: np.ndarray = field(repr=False)
     owner: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
     expansions: int = 0
+    other_ids: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
 
     def describe(self) -> list[dict]:
         """The ``cards`` table of a trace (TRACE.md): one dict per card in play."""
-        ids = sorted(int(i) for i in np.concatenate([self.city_ids, self.dream_ids]))
+        ids = sorted(int(i) for i in np.concatenate([self.city_ids, self.dream_ids,
+                                                      self.other_ids]))
         return [describe_card(i, self.cards[i]) for i in ids]
 
     def expansion_names(self) -> list[str]:
@@ -100,10 +106,13 @@ class CardSet:
             raise CardSetError(f"card set {self.name!r} has no cards for expansion "
                                f"{expansion_names(missing)[0]}")
         in_play = (self.owner == 0) | ((self.owner & expansions) != 0)
-        is_city = self.cards[:, CardField.TYPE] == CardType.CITY
+        ctype = self.cards[:, CardField.TYPE]
+        is_city = ctype == CardType.CITY
+        is_other = ctype >= CardType.BOOK
         ids = np.arange(len(self.cards), dtype=np.int64)
         return replace(self, expansions=expansions, city_ids=ids[in_play & is_city],
-                       dream_ids=ids[in_play & ~is_city])
+                       dream_ids=ids[in_play & ~is_city & ~is_other],
+                       other_ids=ids[in_play & is_other])
 
 
 def expansion_names(mask: int) -> list[str]:
@@ -154,6 +163,13 @@ def describe_card(card_id: int, row: np.ndarray) -> dict:
             card["element"] = elements[0]
         card.update(sognae_value=value, incubi_value=int(row[CardField.VALUE2]))
         return card
+    if ctype == CardType.BOOK:
+        return {"id": card_id, "type": "book", "kind": BOOK_NAMES[int(row[CardField.KIND])]}
+    if ctype == CardType.POSTCARD:
+        return {"id": card_id, "type": "postcard",
+                "kind": POSTCARD_NAMES[int(row[CardField.KIND])]}
+    if ctype == CardType.EMPTINESS:
+        return {"id": card_id, "type": "emptiness"}
     if ctype == CardType.WIZARD:
         return {"id": card_id, "type": "wizard", "polarity": "sognae" if value > 0 else "incubi",
                 "element": elements[0], "value": value}
@@ -279,6 +295,35 @@ def _expansion_dreams(dreams: dict) -> list[tuple[int, list[int]]]:
     return rows
 
 
+def _other_cards(data: dict) -> list[tuple[int, list[int]]]:
+    """(owner, card) of the Books, Postcards and Emptiness cards, each section optional."""
+    rows = []
+    if "books" in data:
+        table = _table(data, "books", "")
+        _check_keys(table, {"cards"}, "books")
+        names = table.get("cards", [])
+        if not isinstance(names, list) or len(names) > 16:
+            raise CardSetError("books.cards: expected a list of up to 16 Book names")
+        for i, name in enumerate(names):
+            if name not in BOOK_NAMES:
+                raise CardSetError(f"books.cards[{i}]: unknown Book {name!r} "
+                                   f"(valid: {', '.join(BOOK_NAMES)})")
+            rows.append((Expansion.BOOKS, _card(CardType.BOOK, kind=BOOK_NAMES.index(name))))
+    if "postcards" in data:
+        table = _table(data, "postcards", "")
+        _check_keys(table, set(POSTCARD_NAMES), "postcards")
+        for kind, name in enumerate(POSTCARD_NAMES):
+            count = _int_in(table.get(name, 0), 0, 16, f"postcards.{name}")
+            rows += [(Expansion.POSTCARDS, _card(CardType.POSTCARD, kind=kind))
+                     for _ in range(count)]
+    if "emptiness" in data:
+        table = _table(data, "emptiness", "")
+        _check_keys(table, {"cards"}, "emptiness")
+        count = _int_in(table.get("cards"), 1, 16, "emptiness.cards")
+        rows += [(Expansion.EMPTINESS, _card(CardType.EMPTINESS)) for _ in range(count)]
+    return rows
+
+
 def _per_element(dreams: dict, key: str) -> list[tuple[int, str, object]]:
     """(element bit, where, entry) of a table of lists keyed by element."""
     table = _table(dreams, key, "dreams.")
@@ -332,7 +377,8 @@ def default_card_data() -> dict:
 
 def card_set_from_data(data: dict, source: str) -> CardSet:
     """Validate card-set data (a parsed card-set file) and build the card table."""
-    _check_keys(data, {"name", "description", "cities", "dreams"}, "top level")
+    _check_keys(data, {"name", "description", "cities", "dreams", "books", "postcards",
+                       "emptiness"}, "top level")
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise CardSetError("name: missing or empty")
@@ -343,7 +389,7 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
     rows += _dreams_by_element(dreams, "sognae", CardType.SOGNAE, 1, MAX_VALUE)
     rows += _dreams_by_element(dreams, "incubi", CardType.INCUBI, -MAX_VALUE, -1)
     rows += _chaos(dreams)
-    extra = _expansion_cities(data["cities"]) + _expansion_dreams(dreams)
+    extra = _expansion_cities(data["cities"]) + _expansion_dreams(dreams) + _other_cards(data)
     owner = [0] * len(rows) + [bit for bit, _ in extra]
     rows += [card for _, card in extra]
     if len(rows) > MAX_CARDS:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-RULES_VERSION = "urbion-2e/expansions-1"
+RULES_VERSION = "urbion-2e/expansions-2"
 TRACE_FORMAT = "urbion-trace/1"
 
 
@@ -21,9 +21,46 @@ class _CardType(NamedTuple):
     META: int = 5
     HARMONY: int = 6
     WIZARD: int = 7
+    BOOK: int = 8  # Books of Power (R09); KIND is a BookKind
+    POSTCARD: int = 9  # Postcards to the Oniverse (R11); KIND is a PostcardKind
+    EMPTINESS: int = 10  # an Emptiness card (R12)
 
 
 CardType = _CardType()
+
+
+class _BookKind(NamedTuple):
+    """A Book card's KIND (R09); names as in TRACE.md."""
+
+    FLYING_SOGNAE: int = 0
+    FLYING_INCUBI: int = 1
+    INVISIBLE_SOGNAE: int = 2
+    INVISIBLE_INCUBI: int = 3
+    FREEDOM: int = 4
+    PERFECT_BALANCE: int = 5
+    PROPHECIES: int = 6
+
+
+BookKind = _BookKind()
+BOOK_NAMES = tuple(name.lower() for name in BookKind._fields)
+N_BOOK_KINDS = 7
+
+
+class _PostcardKind(NamedTuple):
+    """A Postcard's KIND (R11); names as in TRACE.md."""
+
+    DREAMCATCHER: int = 0
+    DOVES: int = 1
+    SEER: int = 2
+    MAGICIANS: int = 3
+    HOURGLASS: int = 4
+    FLAGSHIP: int = 5
+    ROCKET: int = 6
+    PLANBOT: int = 7
+
+
+PostcardKind = _PostcardKind()
+POSTCARD_NAMES = tuple(name.lower() for name in PostcardKind._fields)
 
 
 class _CityKind(NamedTuple):
@@ -86,6 +123,10 @@ class _Decision(NamedTuple):
     SECOND_ACT: int = 8  # a Wizard's second base action, or none (R08.3)
     REBUILD_ROWS: int = 9  # the two rows whose City cards Rebuild swaps (R08.4)
     CHANGE_SIDES_CARD: int = 10  # the Chaos that Change Sides turns over (R08.4)
+    BOOKS: int = 11  # reveal one more Book, or stop (R09.1)
+    BOOK_TARGET: int = 12  # the dream or row a Book action works on (R09.3-R09.5)
+    PROPHECY_ORDER: int = 13  # the new order of the top Dream cards (R09.7)
+    SWAP_POLARITY: int = 14  # team: remove 8 discards and swap polarities, or not (R10.4)
 
 
 Decision = _Decision()
@@ -100,6 +141,8 @@ class _Act(NamedTuple):
     EXCHANGE: int = 3
     REBUILD: int = 4  # special action (R08.4)
     CHANGE_SIDES: int = 5  # special action (R08.4)
+    BOOK: int = 6  # a Book's action (R09.2); column 3 the BookKind
+    ALLY: int = 7  # Ally against the Emptiness, paid with a Sognae and an Incubi (R12.3)
 
 
 Act = _Act()
@@ -118,9 +161,13 @@ class _Expansion(NamedTuple):
 
 
 Expansion = _Expansion()
-#: Expansion names in bit order (TRACE.md), and those the engines implement so far.
+#: Expansion names in bit order (TRACE.md), and those the engines implement.
 EXPANSION_NAMES = tuple(name.lower() for name in Expansion._fields)
-PLAYABLE_EXPANSIONS = EXPANSION_NAMES[:4]
+PLAYABLE_EXPANSIONS = EXPANSION_NAMES
+ALL_EXPANSIONS = (1 << len(EXPANSION_NAMES)) - 1
+#: The rules word the kernels take: expansion bits, and this bit for the team variant.
+TEAM_VARIANT = 1 << 7
+VARIANT_NAMES = ("solo", "team")
 
 
 class _ChaosHow(NamedTuple):
@@ -130,6 +177,7 @@ class _ChaosHow(NamedTuple):
     CLEAR: int = 1
     REVEAL: int = 2
     ASIDE: int = 3
+    WISE: int = 4  # put back as the 4th card with a Wise Chaos (R11.3)
 
 
 ChaosHow = _ChaosHow()
@@ -175,23 +223,39 @@ class _Info(NamedTuple):
     TOTAL_CITIES: int = 6
     SEAT: int = 7
     EXPANSIONS: int = 8  # the expansion set in play (Expansion bits)
+    SEATS: int = 9  # 1 solo, 2 team (R10)
+    POLARITY: int = 10  # the seat holding the Sognae Polarity card (0 in solo)
+    BOOKS: int = 11  # bit k: a Book of BookKind k is in the layout (R09)
+    PROPHECIES: int = 12  # Books of Prophecies in the layout (0-2)
+    WISE_LEFT: int = 13  # Wise Chaos still to use (R11.2)
+    INHABITANTS: int = 14  # sum of the Inhabitant pile (R11.9)
+    EMPTINESS_N: int = 15  # Emptiness cards left in the pile (R12)
+    EMPTINESS_ROW: int = 16  # the figure's row; -1 on the pile or out of the game
+    EMPTINESS_FLAT: int = 17  # 1 while the figure lies flat (R12.3)
+    POSTCARD_AT: int = 18  # 24 fields: the postcard on layout slot row * 6 + position
     # engine bookkeeping
-    DECK_TOP: int = 9
-    CITY_TOP: int = 10
-    OUTCOME: int = 11
-    REASON: int = 12
-    LOG_N: int = 13
-    LOG_OVERFLOW: int = 14
-    ERROR_KIND: int = 15
-    ERROR_CHOICE: int = 16
-    ASIDE_N: int = 17
-    PENDING_N: int = 18
-    HELD_N: int = 19  # Chromatic Chaos held while dealing (R02.5)
+    DECK_TOP: int = 42
+    CITY_TOP: int = 43
+    OUTCOME: int = 44
+    REASON: int = 45
+    LOG_N: int = 46
+    LOG_OVERFLOW: int = 47
+    ERROR_KIND: int = 48
+    ERROR_CHOICE: int = 49
+    ASIDE_N: int = 50
+    PENDING_N: int = 51
+    HELD_N: int = 52  # Chromatic Chaos held while dealing (R02.5)
+    POSTCARD_TOP: int = 53
+    POSTCARD_N: int = 54  # Postcards left in the Postcard deck
+    EMPTINESS_CITY: int = 55  # the City card the figure stands on, -1 when it does not
+    REMOVED_N: int = 56  # discards removed from the game by polarity swaps (R10.4)
+    PHASE2: int = 57  # 1 while Phase II draws (a Wise Chaos may be used, R11.3)
 
 
 Info = _Info()
-N_INFO = 20
-N_POLICY_INFO = 9
+N_INFO = 58
+N_POLICY_INFO = 42
+N_SLOTS = 6  # dream slots of a row: L0-L2, R0-R2 (POSTCARD_AT)
 
 #: Layout rows and columns: column 0 city id, 1-3 left dreams, 4-6 right dreams (-1 empty).
 MAX_ROWS = 4
@@ -216,6 +280,11 @@ class _LogEntry(NamedTuple):
     CITY_DECK: int = 6  # the City deck after the opening shuffle, as SHUFFLE
     DREAM_DECK: int = 7  # the Dream deck after the opening shuffle, as SHUFFLE
     GROUP: int = 8  # the dreams of a zero-sum discard (R05.5), as SHUFFLE
+    BOOK_DECK: int = 9  # the 8 Books after shuffling, as SHUFFLE
+    POSTCARD_DECK: int = 10  # the Postcard deck after shuffling, as SHUFFLE
+    REMOVED: int = 11  # the 8 discards a polarity swap removes, as SHUFFLE
+    TEAM_CHECK: int = 12  # follows CHECK in team games: polarity, then the other HAND row
+    EXTRA_CHECK: int = 13  # follows CHECK with expansions: inhabitants, wise, emptiness
 
 
 LogEntry = _LogEntry()
@@ -242,10 +311,18 @@ class _Result(NamedTuple):
     CHROMATIC: int = 10  # Chromatic Chaos resolved (R07)
     REBUILDS: int = 11  # special action Rebuild (R08.4)
     SIDES_CHANGED: int = 12  # special action Change Sides (R08.4)
+    INHABITANTS: int = 13  # sum of the Inhabitant pile (R11.9)
+    EMPTINESS_LEFT: int = 14  # Emptiness cards left in the pile (R12)
+    BOOKS_KEPT: int = 15  # Books revealed and laid out (R09.1)
+    WISE_USED: int = 16  # Wise Chaos used (R11.3)
+    SEATS: int = 17  # 1 solo, 2 team (R10)
+    BOOK_ACTIONS: int = 18  # Book actions carried out (R09.2)
+    ALLIES: int = 19  # Ally against the Emptiness (R12.3)
+    POLARITY_SWAPS: int = 20  # team polarity swaps (R10.4)
 
 
 Result = _Result()
-N_RESULT = 13
+N_RESULT = 21
 
 
 class _Stream(NamedTuple):
