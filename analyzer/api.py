@@ -39,11 +39,18 @@ __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "t
 Expansions = str | list[str] | tuple[str, ...] | None
 
 
-def load_cards(cards: str | Path | CardSet | None, expansions: Expansions = None) -> CardSet:
+def load_cards(cards: str | Path | CardSet | None, expansions: Expansions = None,
+               variant: str | None = None) -> CardSet:
     """A card set from a file path, an already loaded set, or the default (R14) for None,
     with ``expansions`` in play: names (``"chromatic_chaos,squares_metas"`` or a list),
     ``"all"`` or ``"none"``; None keeps a loaded set's expansions (a file: the base game).
+    ``variant``: ``"solo"`` or ``"team"`` (R10); None keeps the set's (solo for a file).
     """
+    card_set = _with_expansions(cards, expansions)
+    return card_set if variant is None else card_set.with_variant(variant)
+
+
+def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions) -> CardSet:
     if cards is None:
         card_set = default_card_set()
     elif isinstance(cards, CardSet):
@@ -77,12 +84,13 @@ def _check_engine(engine: str) -> None:
 
 def _prepare(games: int, seed: int, first_game: int, engine: str, policy: str | PolicySpec,
              cards: str | Path | CardSet | None,
-             expansions: Expansions = None) -> tuple[CardSet, PolicySpec]:
+             expansions: Expansions = None,
+             variant: str | None = None) -> tuple[CardSet, PolicySpec]:
     """Check a run's arguments; the card set (with its expansions) and the policy fitted
     to it."""
     _check_counts(games, seed, first_game)
     _check_engine(engine)
-    card_set = load_cards(cards, expansions)
+    card_set = load_cards(cards, expansions, variant)
     spec = _policy(policy).for_cards(card_set)
     if engine == "reference" and not spec.reference_ok:
         raise PolicyError(f"policy {spec.name!r} reads the whole game and plays on the fast "
@@ -105,8 +113,9 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
              cards: str | Path | CardSet | None = None, out: str | Path | None = None,
              first_game: int = 0, resume: bool = False, scheduler: str | None = None,
              progress: bool = False, chunk: int | None = None,
-             expansions: Expansions = None) -> pd.DataFrame:
-    """Play a seeded batch of solo games of the base game with any expansions.
+             expansions: Expansions = None,
+             variant: str | None = None) -> pd.DataFrame:
+    """Play a seeded batch of games, solo or team, of the base game with any expansions.
 
     Parameters
     ----------
@@ -127,8 +136,11 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         Card-set TOML file; default the R14 set.
     expansions : str or list of str, optional
         The expansions in play: names (squares_metas, chromatic_chaos, temples_harmony,
-        gardens_wizards) comma-separated or as a list, ``"all"`` or ``"none"``; default the
-        base game (or the expansions of a given CardSet).
+        gardens_wizards, books, postcards, emptiness) comma-separated or as a list,
+        ``"all"`` or ``"none"``; default the base game (or the expansions of a given CardSet).
+    variant : {"solo", "team"}, optional
+        The solo game or the two-player team game (R10, one policy plays both seats);
+        default solo (or the variant of a given CardSet).
     out : path, optional
         Parquet file for the results (checked before the run, written atomically). Finished
         chunks are kept in ``OUT.partial/`` until it is written (docs/scaling.md).
@@ -150,7 +162,8 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     pandas.DataFrame
         One row per game: game, won, reason, turns, pacified, deck_left, chaos_placed,
         chaos_cleared, chaos_revealed, censuses, exchanges, chromatic, rebuilds,
-        sides_changed. ``attrs`` holds the run's
+        sides_changed, inhabitants, emptiness_left, books_kept, wise_used, seats,
+        book_actions, allies, polarity_swaps. ``attrs`` holds the run's
         configuration, ``seconds`` (the games), ``compile_seconds`` and ``games_resumed``.
 
     Raises
@@ -161,9 +174,9 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     """
     if out is not None:
         check_writable(out)
-    results, attrs = _run(games, seed, policy, workers, engine, load_cards(cards, expansions),
-                          out, first_game, resume, scheduler, progress, chunk,
-                          summary_only=False)
+    card_set = load_cards(cards, expansions, variant)
+    results, attrs = _run(games, seed, policy, workers, engine, card_set, out, first_game,
+                          resume, scheduler, progress, chunk, summary_only=False)
     df = results_frame(results, attrs)
     if out is not None:
         write_results(df, out)
@@ -190,7 +203,8 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
                      out: str | Path | None = None, first_game: int = 0,
                      resume: bool = False, scheduler: str | None = None,
                      progress: bool = False, chunk: int | None = None,
-                     expansions: Expansions = None) -> dict:
+                     expansions: Expansions = None,
+             variant: str | None = None) -> dict:
     """Play a batch like :func:`simulate` but keep only running totals (``--summary-only``).
 
     Memory stays bounded whatever ``games`` is. Parameters as for :func:`simulate`, except
@@ -204,9 +218,9 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
     """
     if out is not None:
         check_summary_writable(out)
-    tally, attrs = _run(games, seed, policy, workers, engine, load_cards(cards, expansions),
-                        out, first_game, resume, scheduler, progress, chunk,
-                        summary_only=True)
+    card_set = load_cards(cards, expansions, variant)
+    tally, attrs = _run(games, seed, policy, workers, engine, card_set, out, first_game,
+                        resume, scheduler, progress, chunk, summary_only=True)
     summary = summarize_tally(tally)
     if out is not None:
         write_summary(summary, tally, attrs, out)
@@ -258,7 +272,8 @@ class DuelResult:
 def duel(policies: list[str], games: int = 10_000, seed: int = 0,
          workers: int | None = None, cards: str | Path | CardSet | None = None,
          scheduler: str | None = None, progress: bool = False,
-         expansions: Expansions = None) -> DuelResult:
+         expansions: Expansions = None,
+             variant: str | None = None) -> DuelResult:
     """Play every policy on the same deals (games 0..games-1 of ``seed``) and compare them.
 
     Returns
@@ -270,7 +285,7 @@ def duel(policies: list[str], games: int = 10_000, seed: int = 0,
     names = list(dict.fromkeys(policies))
     if len(names) < 2:
         raise UrbionError("a duel needs at least two different policies")
-    card_set = load_cards(cards, expansions)
+    card_set = load_cards(cards, expansions, variant)
     for name in names:
         _prepare(games, seed, 0, "fast", name, card_set)  # every name checked before playing
     results = {name: simulate(games=games, seed=seed, policy=name, workers=workers,
@@ -297,7 +312,8 @@ class TuneResult:
 def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
          heldout_games: int = 50_000, workers: int | None = None,
          cards: str | Path | CardSet | None = None, out: str | Path | None = None,
-         progress: bool = False, expansions: Expansions = None) -> TuneResult:
+         progress: bool = False, expansions: Expansions = None,
+             variant: str | None = None) -> TuneResult:
     """Tune the ``weighted`` policy's weights by simulation (CMA-ES on paired deals).
 
     Every candidate plays games 0..games-1 of ``seed``; the best weights then play the
@@ -315,7 +331,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         raise UrbionError(f"evaluations must be at least 2, not {evaluations}")
     if out is not None:
         check_writable_weights(out)
-    card_set = load_cards(cards, expansions)
+    card_set = load_cards(cards, expansions, variant)
     _prepare(games, seed, 0, "fast", "greedy", card_set)
     bar = progress_bar(evaluations, progress, "tuning")
     try:
@@ -406,7 +422,8 @@ class SensitivityResult:
 
 def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
                 workers: int | None = None, out: str | Path | None = None,
-                progress: bool = False, expansions: Expansions = None) -> SensitivityResult:
+                progress: bool = False, expansions: Expansions = None,
+             variant: str | None = None) -> SensitivityResult:
     """How the win rate moves when the card set moves away from R14 (docs/sensitivity.md).
 
     Plays games 0..games-1 of ``seed`` with the R14 set and with each variant of
@@ -440,7 +457,8 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
 
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",
           cards: str | Path | CardSet | None = None, engine: str = "fast",
-          out: str | Path | None = None, expansions: Expansions = None) -> list[dict]:
+          out: str | Path | None = None, expansions: Expansions = None,
+             variant: str | None = None) -> list[dict]:
     """Traces of games ``game .. game + games - 1`` of batch ``seed``.
 
     Parameters
@@ -455,7 +473,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     list of dict
         One ``urbion-trace/1`` trace per game (../shared/TRACE.md).
     """
-    card_set, spec = _prepare(games, seed, game, engine, policy, cards, expansions)
+    card_set, spec = _prepare(games, seed, game, engine, policy, cards, expansions, variant)
     if out is not None:
         check_trace_path(out)
     if engine == "fast":
@@ -468,7 +486,8 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
 
 
 def show(seed: int = 0, game: int = 0, policy: str | PolicySpec = "greedy",
-         cards: str | Path | CardSet | None = None, expansions: Expansions = None) -> str:
+         cards: str | Path | CardSet | None = None, expansions: Expansions = None,
+             variant: str | None = None) -> str:
     """Game ``game`` of batch ``seed`` as text a player can follow, turn by turn.
 
     Returns
@@ -479,7 +498,8 @@ def show(seed: int = 0, game: int = 0, policy: str | PolicySpec = "greedy",
     """
     from analyzer.trace.show import render_trace
 
-    return render_trace(trace(seed, game, 1, policy, cards, expansions=expansions)[0])
+    return render_trace(trace(seed, game, 1, policy, cards, expansions=expansions,
+                              variant=variant)[0])
 
 
 

@@ -27,6 +27,8 @@ from analyzer.core.codes import (
     N_CARD_FIELDS,
     PLAYABLE_EXPANSIONS,
     POSTCARD_NAMES,
+    TEAM_VARIANT,
+    VARIANT_NAMES,
     CardField,
     CardType,
     CityKind,
@@ -75,6 +77,24 @@ class CardSet:
     owner: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
     expansions: int = 0
     other_ids: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
+    variant: str = "solo"
+
+    @property
+    def rules(self) -> int:
+        """The rules word of the kernels: the expansion bits, plus ``TEAM_VARIANT``."""
+        return self.expansions | (TEAM_VARIANT if self.variant == "team" else 0)
+
+    def with_variant(self, variant: str) -> CardSet:
+        """The same cards played as ``variant`` (solo or team, R10).
+
+        Raises
+        ------
+        CardSetError
+            For an unknown variant.
+        """
+        if variant not in VARIANT_NAMES:
+            raise CardSetError(f"unknown variant {variant!r} (valid: {', '.join(VARIANT_NAMES)})")
+        return replace(self, variant=variant)
 
     def describe(self) -> list[dict]:
         """The ``cards`` table of a trace (TRACE.md): one dict per card in play."""

@@ -168,6 +168,18 @@ ALL_EXPANSIONS = (1 << len(EXPANSION_NAMES)) - 1
 #: The rules word the kernels take: expansion bits, and this bit for the team variant.
 TEAM_VARIANT = 1 << 7
 VARIANT_NAMES = ("solo", "team")
+#: Discards a polarity swap removes from the game (R10.4).
+SWAP_REMOVES = 8
+
+
+class _BooksChoice(NamedTuple):
+    """Column 0 of a BOOKS option (R09.1)."""
+
+    STOP: int = 0
+    REVEAL: int = 1
+
+
+BooksChoice = _BooksChoice()
 
 
 class _ChaosHow(NamedTuple):
@@ -283,8 +295,8 @@ class _LogEntry(NamedTuple):
     BOOK_DECK: int = 9  # the 8 Books after shuffling, as SHUFFLE
     POSTCARD_DECK: int = 10  # the Postcard deck after shuffling, as SHUFFLE
     REMOVED: int = 11  # the 8 discards a polarity swap removes, as SHUFFLE
-    TEAM_CHECK: int = 12  # follows CHECK in team games: polarity, then the other HAND row
-    EXTRA_CHECK: int = 13  # follows CHECK with expansions: inhabitants, wise, emptiness
+    EXTRA_CHECK: int = 12  # ends a CHECK: inhabitants, wise, emptiness cards, row, flat,
+    #                        polarity (read where the expansion or variant is in play)
 
 
 LogEntry = _LogEntry()

@@ -37,7 +37,7 @@ from analyzer.core.jit import jit
 from analyzer.core.rng import new_stream_nb, next_u64_nb, shuffle_nb
 from analyzer.policies.greedy_nb import W, greedy_nb, phase1_scores_nb
 from analyzer.rules.decide_nb import call_policy, engine_choice
-from analyzer.rules.game_nb import play_turn_nb
+from analyzer.rules.game_nb import finish_turn_nb, play_turn_nb
 from analyzer.rules.state_nb import copy_game_nb, is_running_nb
 
 #: Index in ``params`` of the search settings, after greedy's weights and card facts.
@@ -110,6 +110,8 @@ def imagine_unseen_nb(sim, rng):
     shuffle_nb(sim.deck, top, top + info[Info.DECK_N], rng)
     top = info[Info.CITY_TOP]
     shuffle_nb(sim.city_deck, top, top + info[Info.CITY_DECK_N], rng)
+    top = info[Info.POSTCARD_TOP]
+    shuffle_nb(sim.postcard_deck, top, top + info[Info.POSTCARD_N], rng)
     sim.deal_rng[0] = next_u64_nb(rng)
     sim.deal_rng[1] = 0
 
@@ -120,10 +122,9 @@ def play_out_nb(g, cards, option, imagined, rng):
     sim = copy_game_nb(g)
     if imagined:
         imagine_unseen_nb(sim, rng)
-    # The turn starts again with its Phase I scripted: in the base game Phase I is a turn's
-    # first step. Start-of-turn steps of expansions (R13.3) must not run twice here.
-    sim.info[Info.TURN] -= 1
+    # The turn goes on from its Phase I, scripted: its start (R13.3) has already happened.
     script = np.full(1, option, dtype=np.int64)
+    finish_turn_nb(script, sim, cards)
     while is_running_nb(sim):
         play_turn_nb(script, sim, cards)
     won = 1.0 if sim.info[Info.OUTCOME] == Outcome.WIN else 0.0

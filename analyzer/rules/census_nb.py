@@ -12,16 +12,18 @@ from analyzer.core.codes import (
     Decision,
     Info,
     LogEntry,
-    Result,
 )
 from analyzer.core.jit import jit
 from analyzer.rules.chaos_nb import clear_row_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import add_success_nb, draw_city_nb
+from analyzer.rules.emptiness_nb import check_emptiness_city_nb
 from analyzer.rules.log_nb import log_ids_nb
+from analyzer.rules.postcards_nb import score_pacified_nb
 from analyzer.rules.setup_nb import deal_empty_rows_nb, resolve_held_nb
 from analyzer.rules.state_nb import (
     discard_nb,
+    emptiness_row_nb,
     find_in_row_nb,
     is_balanced_nb,
     is_running_nb,
@@ -81,7 +83,9 @@ def discard_positions_nb(g, row, mask):
 
 @jit
 def pacify_nb(g, row):
-    """R05.3: City card to Success, its dreams to the discard pile, the row a placeholder."""
+    """R05.3: City card to Success, its dreams to the discard pile, the row a placeholder.
+
+    The caller has scored the city's postcards (R11.4)."""
     g.layout[row, 0] = EMPTY
     clear_row_nb(g, row)
     add_success_nb(g)
@@ -106,33 +110,49 @@ def refill_rows_nb(g, pacified):
 
 
 @jit
-def census_nb(policy, g, cards):
-    """Carry out a Census (R05.2-R05.10)."""
-    n_rows = g.info[Info.N_ROWS]
-    g.stats[Result.CENSUSES] += 1
+def balanced_rows_nb(g, cards, skip):
+    """Rows to pacify (R05.3): balanced, and not the Emptiness row ``skip`` (R05.1)."""
     pacified = np.zeros(MAX_ROWS, dtype=np.bool_)
+    for row in range(g.info[Info.N_ROWS]):
+        pacified[row] = row != skip and is_balanced_nb(g.layout, cards, row)
+    return pacified
+
+
+@jit
+def census_nb(policy, g, cards, bonus):
+    """Carry out a Census (R05.1-R05.10); Perfect Balance brings ``bonus`` City cards
+    (1, or 2 with the Book of Perfect Balance, R09.6)."""
+    n_rows = g.info[Info.N_ROWS]
+    skip = emptiness_row_nb(g)
+    pacified = balanced_rows_nb(g, cards, skip)
     count = 0
-    layout = g.layout
     for row in range(n_rows):
-        pacified[row] = is_balanced_nb(layout, cards, row)
+        count += pacified[row]
+    perfect = n_rows == MAX_ROWS and count == MAX_ROWS
+    noted = g.layout.copy()  # R05.2: postcard conditions read the layout as it stood
     for row in range(n_rows):
         if pacified[row]:
+            score_pacified_nb(g, cards, row, noted, n_rows, perfect)
             pacify_nb(g, row)
-            count += 1
             if not is_running_nb(g):
                 return  # R05.7
-    if n_rows == MAX_ROWS and count == MAX_ROWS:
-        if draw_city_nb(g) != EMPTY:  # R05.4
-            add_success_nb(g)
-            if not is_running_nb(g):
-                return
+    if perfect:
+        for _ in range(bonus):
+            if draw_city_nb(g) != EMPTY:  # R05.4
+                add_success_nb(g)
+                if not is_running_nb(g):
+                    return
     for row in range(n_rows):
-        if not pacified[row]:
+        if not pacified[row] and row != skip:
             n = zero_sum_options_nb(g, cards, row)
             choice = ask_nb(policy, g, cards, Decision.ZERO_SUM, n)
             if choice < 0:
                 return
             discard_positions_nb(g, row, g.options[choice, 0])
+    if skip != EMPTY:
+        check_emptiness_city_nb(g, cards, skip)  # R05.6, R12.2
+        if not is_running_nb(g):
+            return
     if count > 0:
         refill_rows_nb(g, pacified)
     deal_empty_rows_nb(policy, g, cards)

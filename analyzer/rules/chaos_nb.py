@@ -8,6 +8,7 @@ from analyzer.core.jit import jit
 from analyzer.rules.chromatic_nb import chromatic_step_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb, is_chromatic_nb
+from analyzer.rules.postcards_nb import put_back_fourth_nb
 from analyzer.rules.state_nb import (
     append_to_side_nb,
     discard_nb,
@@ -40,8 +41,9 @@ def chaos_place_options_nb(g, cards, chaos, start):
 
 
 @jit
-def draw_chaos_options_nb(g, cards, chaos):
-    """All options of a Chaos drawn in Phase II: places, clears, reveal (R06.2)."""
+def draw_chaos_options_nb(g, cards, chaos, wise):
+    """All options of a Chaos drawn in Phase II: places, clears, reveal (R06.2), and with
+    ``wise`` the Wise Chaos (R11.3)."""
     layout, options = g.layout, g.options
     n = chaos_place_options_nb(g, cards, chaos, 0)
     for row in range(g.info[Info.N_ROWS]):
@@ -49,7 +51,11 @@ def draw_chaos_options_nb(g, cards, chaos):
             set_option_nb(options, n, ChaosHow.CLEAR, row, -1, chaos)
             n += 1
     set_option_nb(options, n, ChaosHow.REVEAL, -1, -1, chaos)
-    return n + 1
+    n += 1
+    if wise:
+        set_option_nb(options, n, ChaosHow.WISE, -1, -1, chaos)
+        n += 1
+    return n
 
 
 @jit
@@ -89,10 +95,12 @@ def reveal_nb(g, cards, chaos):
 
 
 @jit
-def resolve_draw_chaos_nb(policy, g, cards, chaos):
+def resolve_draw_chaos_nb(policy, g, cards, chaos, drawn):
     """Resolve a Chaos or Chromatic Chaos drawn in Phase II, with everything it reveals,
-    depth first (R06.2, R07)."""
+    depth first (R06.2, R07). ``drawn``: drawn into the hand in Phase II, so a Wise Chaos
+    may put it back (R11.3); what it reveals never may."""
     push_pending_nb(g, chaos)
+    wise = drawn and g.info[Info.WISE_LEFT] > 0
     while g.info[Info.PENDING_N] > 0 and is_running_nb(g):
         g.info[Info.PENDING_N] -= 1
         entry = g.pending[g.info[Info.PENDING_N]]
@@ -100,17 +108,22 @@ def resolve_draw_chaos_nb(policy, g, cards, chaos):
             discard_nb(g, -entry - _FINISH_BASE)
             continue
         if is_chromatic_nb(cards, entry):
-            revealed = chromatic_step_nb(policy, g, cards, entry)
+            revealed = chromatic_step_nb(policy, g, cards, entry, wise)
+            wise = False
             if revealed >= 0:
                 push_pending_nb(g, revealed)
             continue
-        n = draw_chaos_options_nb(g, cards, entry)
+        n = draw_chaos_options_nb(g, cards, entry, wise)
+        wise = False
         choice = ask_nb(policy, g, cards, Decision.DRAW_CHAOS, n)
         if choice < 0:
             return
         how = g.options[choice, 0]
         row = g.options[choice, 1]
-        if how == ChaosHow.PLACE:
+        if how == ChaosHow.WISE:
+            put_back_fourth_nb(g, entry)
+            g.stats[Result.WISE_USED] += 1
+        elif how == ChaosHow.PLACE:
             append_to_side_nb(g.layout, row, g.options[choice, 2], entry)
             g.stats[Result.CHAOS_PLACED] += 1
         elif how == ChaosHow.CLEAR:

@@ -6,12 +6,17 @@ from analyzer.core.codes import EMPTY, SIDE_SLOTS, CardField, Decision, Info, Re
 from analyzer.core.jit import jit
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb, is_chromatic_nb
+from analyzer.rules.postcards_nb import put_back_fourth_nb
 from analyzer.rules.state_nb import append_to_side_nb, can_take_side_nb, discard_nb, side_count_nb
+
+#: Column 0 of the CHROMATIC option that spends a Wise Chaos (R11.3).
+WISE_ROW = -2
 
 
 @jit
-def chromatic_options_nb(g, chromatic):
-    """R07.1: every side with room, rows top to bottom, L then R; else the discard."""
+def chromatic_options_nb(g, chromatic, wise):
+    """R07.1: every side with room, rows top to bottom, L then R; else the discard; then,
+    with ``wise``, the Wise Chaos (R11.3)."""
     layout, options = g.layout, g.options
     n = 0
     for row in range(g.info[Info.N_ROWS]):
@@ -22,6 +27,9 @@ def chromatic_options_nb(g, chromatic):
     if n == 0:
         set_option_nb(options, 0, EMPTY, EMPTY, chromatic, EMPTY)
         n = 1
+    if wise:
+        set_option_nb(options, n, WISE_ROW, EMPTY, chromatic, EMPTY)
+        n += 1
     return n
 
 
@@ -67,15 +75,20 @@ def place_or_discard_nb(g, choice):
 
 
 @jit
-def chromatic_step_nb(policy, g, cards, chromatic):
-    """Resolve a Chromatic Chaos up to the card it reveals (R07).
+def chromatic_step_nb(policy, g, cards, chromatic, wise):
+    """Resolve a Chromatic Chaos up to the card it reveals (R07); with ``wise`` a Wise
+    Chaos may put it back instead (R11.3).
 
     Returns the revealed card when it is a Chaos or a Chromatic Chaos, which the caller
     resolves as if drawn in Phase II; otherwise -1 (the revealed card, if any, is placed).
     """
-    n = chromatic_options_nb(g, chromatic)
+    n = chromatic_options_nb(g, chromatic, wise)
     choice = ask_nb(policy, g, cards, Decision.CHROMATIC, n)
     if choice < 0:
+        return EMPTY
+    if g.options[choice, 0] == WISE_ROW:
+        put_back_fourth_nb(g, chromatic)
+        g.stats[Result.WISE_USED] += 1
         return EMPTY
     place_or_discard_nb(g, choice)
     g.stats[Result.CHROMATIC] += 1

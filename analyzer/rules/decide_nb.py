@@ -12,9 +12,10 @@ from __future__ import annotations
 from numba import types
 from numba.extending import overload
 
-from analyzer.core.codes import N_POLICY_INFO, EnginePolicy, Info, Outcome, Reason
+from analyzer.core.codes import N_POLICY_INFO, EnginePolicy, Expansion, Info, Outcome, Reason
 from analyzer.core.jit import jit
 from analyzer.rules.log_nb import log_decision_nb
+from analyzer.rules.state_nb import refresh_view_nb
 
 
 def call_policy(policy, kind, options, n_options, state, cards, params, rng):
@@ -73,6 +74,8 @@ def ask_nb(policy, g, cards, kind, n_options):
     if n_options == 1:
         log_decision_nb(g, kind, 0)
         return 0
+    if g.info[Info.EXPANSIONS] & (Expansion.POSTCARDS | Expansion.EMPTINESS) != 0:
+        refresh_view_nb(g)
     choice = engine_choice(policy, g, cards, kind, n_options)
     if choice == NOT_AN_ENGINE_POLICY:
         # the policy sees only the public block of info (docs/engine.md)

@@ -46,10 +46,14 @@ def draw_city_nb(g):
 
 @jit
 def add_success_nb(g):
-    """One more City card in the Success pile; win the moment all are there (R13.1)."""
+    """One more City card in the Success pile; the game ends the moment all are there
+    (R13.1): won, unless the Inhabitant pile sums below 0 (R11.9)."""
     g.info[Info.SUCCESS_N] += 1
     if g.info[Info.SUCCESS_N] >= g.info[Info.TOTAL_CITIES]:
-        end_game_nb(g, Outcome.WIN, Reason.ALL_PACIFIED)
+        if g.info[Info.INHABITANTS] < 0:
+            end_game_nb(g, Outcome.LOSS, Reason.INHABITANTS)
+        else:
+            end_game_nb(g, Outcome.WIN, Reason.ALL_PACIFIED)
 
 
 @jit

@@ -5,8 +5,17 @@ Logging is off when ``g.log`` has no rows, so batch runs pay one branch per entr
 
 from __future__ import annotations
 
-from analyzer.core.codes import EMPTY, HAND_SIZE, LAYOUT_COLS, LOG_COLS, Info, LogEntry
+from analyzer.core.codes import (
+    EMPTY,
+    HAND_SIZE,
+    LAYOUT_COLS,
+    LOG_COLS,
+    Expansion,
+    Info,
+    LogEntry,
+)
 from analyzer.core.jit import jit
+from analyzer.rules.state_nb import refresh_view_nb
 
 
 @jit
@@ -85,10 +94,31 @@ def log_check_nb(g):
         g.log[j, 0] = LogEntry.ROW
         for k in range(LAYOUT_COLS):
             g.log[j, 1 + k] = g.layout[r, k]
+    for seat in range(info[Info.SEATS]):
+        j = next_log_row_nb(g)
+        if j < 0:
+            return
+        g.log[j, 0] = LogEntry.HAND
+        g.log[j, 1] = seat
+        for k in range(HAND_SIZE):
+            g.log[j, 2 + k] = g.hands[seat, k]
+    if info[Info.SEATS] == 2 or \
+            info[Info.EXPANSIONS] & (Expansion.POSTCARDS | Expansion.EMPTINESS) != 0:
+        log_extra_check_nb(g)
+
+
+@jit
+def log_extra_check_nb(g):
+    """The check's row for the expansions' counters and the team's polarity."""
+    refresh_view_nb(g)
+    info = g.info
     j = next_log_row_nb(g)
     if j < 0:
         return
-    g.log[j, 0] = LogEntry.HAND
-    g.log[j, 1] = info[Info.SEAT]
-    for k in range(HAND_SIZE):
-        g.log[j, 2 + k] = g.hands[info[Info.SEAT], k]
+    g.log[j, 0] = LogEntry.EXTRA_CHECK
+    g.log[j, 1] = info[Info.INHABITANTS]
+    g.log[j, 2] = info[Info.WISE_LEFT]
+    g.log[j, 3] = info[Info.EMPTINESS_N]
+    g.log[j, 4] = info[Info.EMPTINESS_ROW]
+    g.log[j, 5] = info[Info.EMPTINESS_FLAT]
+    g.log[j, 6] = info[Info.POLARITY]

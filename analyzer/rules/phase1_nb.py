@@ -1,11 +1,13 @@
-"""Phase I (R04, R08.3, R08.4): place a dream, or discard it for nothing, for a Census or an
-Exchange (a Wizard: up to two), or discard a Wizard or two cards for a special action."""
+"""Phase I (R04, R08.3, R08.4, R09.2, R12.3): place a dream, or discard it for nothing, for
+a Census, an Exchange or a Book's action (a Wizard: up to two), discard a Wizard or two cards
+for a special action, or a Sognae and an Incubi to Ally against the Emptiness."""
 
 from __future__ import annotations
 
 from analyzer.core.codes import (
     EMPTY,
     HAND_SIZE,
+    N_BOOK_KINDS,
     SIDE_SLOTS,
     Act,
     CardField,
@@ -14,17 +16,23 @@ from analyzer.core.codes import (
     Expansion,
     Info,
     Result,
+    Side,
 )
 from analyzer.core.jit import jit
+from analyzer.rules.books_nb import book_action_nb, usable_books_nb
 from analyzer.rules.census_nb import census_nb
 from analyzer.rules.chaos_nb import is_any_chaos_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
+from analyzer.rules.emptiness_nb import ally_nb
+from analyzer.rules.postcards_nb import dream_moved_nb
 from analyzer.rules.state_nb import (
     append_to_side_nb,
     can_take_side_nb,
     discard_nb,
+    emptiness_row_nb,
     remove_from_hand_nb,
     remove_from_side_nb,
+    seat_side_nb,
     side_count_nb,
     slot_col_nb,
 )
@@ -68,16 +76,73 @@ def specials_in_play_nb(g):
 
 
 @jit
-def place_options_nb(layout, cards, options, n, card, n_rows):
-    """Append ``[PLACE, card, row, side]`` for every legal placement (R04.1, R08.1)."""
+def place_options_nb(layout, cards, options, n, card, n_rows, seat_side):
+    """Append ``[PLACE, card, row, side]`` for every legal placement (R04.1, R08.1); in the
+    team game only on ``seat_side``, the seat's polarity (R10.3; -1: any side)."""
     elements = cards[card, CardField.ELEMENTS]
     for row in range(n_rows):
         if cards[layout[row, 0], CardField.ELEMENTS] & elements == 0:
             continue
         for side in range(2):
+            if seat_side >= 0 and side != seat_side:
+                continue
             if can_take_side_nb(cards, card, side) and \
                     side_count_nb(layout, row, side) < SIDE_SLOTS:
                 set_option_nb(options, n, Act.PLACE, card, row, side)
+                n += 1
+    return n
+
+
+@jit
+def book_options_nb(options, n, card, usable):
+    """Append ``[BOOK, card, -1, kind]`` for each usable Book kind (R09.2)."""
+    for kind in range(N_BOOK_KINDS):
+        if usable >> kind & 1:
+            set_option_nb(options, n, Act.BOOK, card, EMPTY, kind)
+            n += 1
+    return n
+
+
+@jit
+def can_ally_nb(cards, a, b):
+    """R12.3, R08.2: one card can be a Sognae and the other an Incubi."""
+    return (can_take_side_nb(cards, a, Side.L) and can_take_side_nb(cards, b, Side.R)) or \
+        (can_take_side_nb(cards, a, Side.R) and can_take_side_nb(cards, b, Side.L))
+
+
+@jit
+def pair_options_nb(g, cards, hand, n, rebuild, change):
+    """The actions paid with two hand cards: specials (R08.4), then Ally (R12.3)."""
+    options = g.options
+    ally = g.info[Info.EMPTINESS_N] > 0
+    if rebuild or change:
+        for i in range(HAND_SIZE):
+            for j in range(i + 1, HAND_SIZE):
+                a, b = hand[i], hand[j]
+                if a != EMPTY and b != EMPTY and \
+                        cards[a, CardField.ELEMENTS] & cards[b, CardField.ELEMENTS] != 0:
+                    n = special_options_nb(options, n, a, b, rebuild, change)
+    if ally:
+        for i in range(HAND_SIZE):
+            for j in range(i + 1, HAND_SIZE):
+                a, b = hand[i], hand[j]
+                if a != EMPTY and b != EMPTY and can_ally_nb(cards, a, b):
+                    set_option_nb(options, n, Act.ALLY, a, b, EMPTY)
+                    n += 1
+    return n
+
+
+@jit
+def rebuild_rows_nb(g, options, write):
+    """R08.4 Rebuild's row pairs, never the Emptiness row (R12); counted or listed."""
+    n_rows = g.info[Info.N_ROWS]
+    barred = emptiness_row_nb(g)
+    n = 0
+    for a in range(n_rows):
+        for b in range(a + 1, n_rows):
+            if a != barred and b != barred:
+                if write:
+                    set_option_nb(options, n, a, b, EMPTY, EMPTY)
                 n += 1
     return n
 
@@ -90,13 +155,15 @@ def phase1_options_nb(g, cards, seat):
     n = 0
     exchange = can_exchange_nb(layout, n_rows)
     specials = specials_in_play_nb(g)
-    rebuild = specials and n_rows >= 2
+    rebuild = specials and rebuild_rows_nb(g, options, False) > 0
     change = specials and change_sides_targets_nb(layout, cards, n_rows, options, False) > 0
+    usable = usable_books_nb(g, cards) if g.info[Info.BOOKS] != 0 else 0
+    seat_side = seat_side_nb(g.info, seat)
     for k in range(HAND_SIZE):
         card = hand[k]
         if card == EMPTY:
             break
-        n = place_options_nb(layout, cards, options, n, card, n_rows)
+        n = place_options_nb(layout, cards, options, n, card, n_rows, seat_side)
         set_option_nb(options, n, Act.PASS, card, -1, -1)
         set_option_nb(options, n + 1, Act.CENSUS, card, -1, -1)
         n += 2
@@ -105,14 +172,8 @@ def phase1_options_nb(g, cards, seat):
             n += 1
         if cards[card, CardField.TYPE] == CardType.WIZARD:
             n = special_options_nb(options, n, card, EMPTY, rebuild, change)
-    if rebuild or change:
-        for i in range(HAND_SIZE):
-            for j in range(i + 1, HAND_SIZE):
-                a, b = hand[i], hand[j]
-                if a != EMPTY and b != EMPTY and \
-                        cards[a, CardField.ELEMENTS] & cards[b, CardField.ELEMENTS] != 0:
-                    n = special_options_nb(options, n, a, b, rebuild, change)
-    return n
+        n = book_options_nb(options, n, card, usable)
+    return pair_options_nb(g, cards, hand, n, rebuild, change)
 
 
 @jit
@@ -166,19 +227,17 @@ def exchange_nb(policy, g, cards):
     choice = ask_nb(policy, g, cards, Decision.EXCHANGE_PAIR, n)
     if choice < 0:
         return
-    swap_nb(g, g.options[choice, 2], g.options[choice, 0], g.options[choice, 1])
+    a, b = g.options[choice, 0], g.options[choice, 1]
+    swap_nb(g, g.options[choice, 2], a, b)
+    dream_moved_nb(g, cards, a)  # R11.8
+    dream_moved_nb(g, cards, b)
     g.stats[Result.EXCHANGES] += 1
 
 
 @jit
 def rebuild_nb(policy, g, cards):
     """R08.4 Rebuild: two rows swap City cards; their dreams stay."""
-    n = 0
-    n_rows = g.info[Info.N_ROWS]
-    for a in range(n_rows):
-        for b in range(a + 1, n_rows):
-            set_option_nb(g.options, n, a, b, EMPTY, EMPTY)
-            n += 1
+    n = rebuild_rows_nb(g, g.options, True)
     choice = ask_nb(policy, g, cards, Decision.REBUILD_ROWS, n)
     if choice < 0:
         return
@@ -201,21 +260,25 @@ def change_sides_nb(policy, g, cards):
             remove_from_side_nb(layout, row, side, slot)
             break
     append_to_side_nb(layout, row, 1 - side, card)
+    dream_moved_nb(g, cards, card)  # R11.8
     g.stats[Result.SIDES_CHANGED] += 1
 
 
 @jit
-def base_action_nb(policy, g, cards, act):
-    """Carry out a Census or an Exchange."""
+def action_nb(policy, g, cards, act, book):
+    """Carry out a Census, an Exchange, or the action of Book ``book`` (R04, R09)."""
     if act == Act.CENSUS:
-        census_nb(policy, g, cards)
+        g.stats[Result.CENSUSES] += 1
+        census_nb(policy, g, cards, 1)
     elif act == Act.EXCHANGE:
         exchange_nb(policy, g, cards)
+    elif act == Act.BOOK:
+        book_action_nb(policy, g, cards, book)
 
 
 @jit
 def second_act_nb(policy, g, cards):
-    """R08.3: after a Wizard's first base action, a second one or none."""
+    """R08.3, R09: after a Wizard's first action, a second base or Book action, or none."""
     options = g.options
     set_option_nb(options, 0, Act.PASS, EMPTY, EMPTY, EMPTY)
     set_option_nb(options, 1, Act.CENSUS, EMPTY, EMPTY, EMPTY)
@@ -223,9 +286,15 @@ def second_act_nb(policy, g, cards):
     if can_exchange_nb(g.layout, g.info[Info.N_ROWS]):
         set_option_nb(options, n, Act.EXCHANGE, EMPTY, EMPTY, EMPTY)
         n += 1
+    if g.info[Info.BOOKS] != 0:
+        usable = usable_books_nb(g, cards)
+        for kind in range(N_BOOK_KINDS):
+            if usable >> kind & 1:
+                set_option_nb(options, n, Act.BOOK, EMPTY, EMPTY, kind)
+                n += 1
     choice = ask_nb(policy, g, cards, Decision.SECOND_ACT, n)
     if choice >= 0:
-        base_action_nb(policy, g, cards, g.options[choice, 0])
+        action_nb(policy, g, cards, g.options[choice, 0], g.options[choice, 3])
 
 
 @jit
@@ -242,17 +311,20 @@ def phase1_nb(policy, g, cards, seat):
         append_to_side_nb(g.layout, g.options[choice, 2], g.options[choice, 3], card)
         return
     discard_nb(g, card)
-    if act == Act.REBUILD or act == Act.CHANGE_SIDES:
+    if act == Act.REBUILD or act == Act.CHANGE_SIDES or act == Act.ALLY:
         second = g.options[choice, 2]
         if second != EMPTY:
             remove_from_hand_nb(g.hands, seat, second)
             discard_nb(g, second)
         if act == Act.REBUILD:
             rebuild_nb(policy, g, cards)
-        else:
+        elif act == Act.CHANGE_SIDES:
             change_sides_nb(policy, g, cards)
+        else:
+            ally_nb(g)
+            g.stats[Result.ALLIES] += 1
         return
-    base_action_nb(policy, g, cards, act)
+    action_nb(policy, g, cards, act, g.options[choice, 3])
     if act != Act.PASS and cards[card, CardField.TYPE] == CardType.WIZARD and \
             g.info[Info.OUTCOME] == 0:
         second_act_nb(policy, g, cards)

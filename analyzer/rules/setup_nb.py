@@ -1,13 +1,24 @@
-"""Setup: shuffles, the first row of cities, dealing dreams (R02), the opening hand (R03),
-and the Chromatic Chaos held meanwhile (R02.5)."""
+"""Setup: shuffles, the first row of cities, the Books (R09.1), dealing dreams (R02), the
+opening hands (R03, R10.1), and the Chromatic Chaos held meanwhile (R02.5)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from analyzer.core.codes import (
+    ALL_EXPANSIONS,
+    EMPTY,
     HAND_SIZE,
     MAX_ROWS,
+    N_SLOTS,
+    TEAM_VARIANT,
+    BookKind,
+    BooksChoice,
+    CardField,
+    CardType,
     ChaosHow,
     Decision,
+    Expansion,
     Info,
     LogEntry,
     Result,
@@ -19,14 +30,21 @@ from analyzer.rules.chaos_nb import chaos_place_options_nb, resolve_draw_chaos_n
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import draw_city_nb, draw_dream_nb, is_chaos_nb, is_chromatic_nb
 from analyzer.rules.log_nb import log_check_nb, log_ids_nb
+from analyzer.rules.postcards_nb import deal_postcard_nb, wise_chaos_count_nb
 from analyzer.rules.state_nb import (
     add_to_hand_nb,
     append_to_side_nb,
+    discard_nb,
     hand_count_nb,
     is_running_nb,
     is_two_sided_nb,
     natural_side_nb,
 )
+
+#: Books that may be revealed (R09.1: 4 of the 8 are put away unseen), and the Dream cards
+#: burnt for each Book laid out.
+BOOKS_REVEALABLE = 4
+BURN_PER_BOOK = 4
 
 
 @jit
@@ -69,6 +87,7 @@ def deal_row_nb(policy, g, cards, row):
     first = draw_for_deal_nb(g, cards)
     if first < 0:
         return
+    deal_postcard_nb(g, first)  # R02.6
     first_side = -1
     if not is_chaos_nb(cards, first):
         first_side = deal_one_nb(policy, g, cards, row, first)
@@ -101,7 +120,7 @@ def resolve_held_nb(policy, g, cards):
     """Resolve the held Chromatic Chaos in the order drawn (R02.5, R05.10)."""
     k = 0
     while k < g.info[Info.HELD_N] and is_running_nb(g):
-        resolve_draw_chaos_nb(policy, g, cards, g.held[k])
+        resolve_draw_chaos_nb(policy, g, cards, g.held[k], False)
         k += 1
     g.info[Info.HELD_N] = 0
 
@@ -117,9 +136,9 @@ def deal_empty_rows_nb(policy, g, cards):
 
 
 @jit
-def opening_hand_nb(policy, g, cards):
+def opening_hand_nb(policy, g, cards, seat):
     """Draw 4 cards; a Chaos is placed at once or set aside and shuffled back (R03)."""
-    while hand_count_nb(g.hands, 0) < HAND_SIZE:
+    while hand_count_nb(g.hands, seat) < HAND_SIZE:
         card = draw_dream_nb(g)
         if card < 0:
             return
@@ -127,7 +146,7 @@ def opening_hand_nb(policy, g, cards):
             hold_nb(g, card)  # R02.5
             continue
         if not is_chaos_nb(cards, card):
-            add_to_hand_nb(g.hands, 0, card)
+            add_to_hand_nb(g.hands, seat, card)
             continue
         n = chaos_place_options_nb(g, cards, card, 0)
         if n == 0:
@@ -164,11 +183,100 @@ def shuffle_aside_back_nb(g):
 
 
 @jit
-def setup_nb(policy, g, cards, city_ids, dream_ids, expansions):
-    """Shuffle both decks, lay out 4 cities, deal them, draw the opening hand, then resolve
-    the Chromatic Chaos held meanwhile (R02.5). ``expansions``: the ``Expansion`` bits."""
+def ids_of_type_nb(cards, ctype):
+    """Ids of the cards of type ``ctype``, ascending (Books, Postcards, Emptiness cards)."""
+    n = 0
+    for card in range(cards.shape[0]):
+        if cards[card, CardField.TYPE] == ctype:
+            n += 1
+    ids = np.empty(n, dtype=np.int64)
+    n = 0
+    for card in range(cards.shape[0]):
+        if cards[card, CardField.TYPE] == ctype:
+            ids[n] = card
+            n += 1
+    return ids
+
+
+@jit
+def reveal_books_nb(policy, g, cards, books):
+    """R09.1: reveal Books from the shuffled Book deck ``books`` while the policy wants more
+    (at most 4); return how many were laid out."""
+    kept = 0
+    while kept < min(BOOKS_REVEALABLE, books.shape[0]):
+        set_option_nb(g.options, 0, BooksChoice.STOP, -1, -1, -1)
+        set_option_nb(g.options, 1, BooksChoice.REVEAL, -1, -1, -1)
+        choice = ask_nb(policy, g, cards, Decision.BOOKS, 2)
+        if choice < 0 or g.options[choice, 0] == BooksChoice.STOP:
+            break
+        kind = cards[books[kept], CardField.KIND]
+        g.info[Info.BOOKS] |= 1 << kind
+        if kind == BookKind.PROPHECIES:
+            g.info[Info.PROPHECIES] += 1
+        kept += 1
+    return kept
+
+
+@jit
+def burn_for_books_nb(g, cards, kept):
+    """R09.1: 4 Dream cards a Book; the Chaos and Chromatic Chaos among them go back and
+    the deck is shuffled, the others are discarded."""
+    for _ in range(BURN_PER_BOOK * kept):
+        card = draw_dream_nb(g)
+        if card < 0:
+            return
+        if is_chaos_nb(cards, card) or is_chromatic_nb(cards, card):
+            g.aside[g.info[Info.ASIDE_N]] = card
+            g.info[Info.ASIDE_N] += 1
+        else:
+            discard_nb(g, card)
+    if g.info[Info.ASIDE_N] > 0:
+        shuffle_aside_back_nb(g)
+
+
+@jit
+def shuffle_extra_decks_nb(g, cards, expansions):
+    """Shuffle the Book deck and the Postcard deck of the expansions in play (after the
+    Dream deck, docs/engine.md); return the Book deck."""
+    books = np.zeros(0, dtype=np.int64)
+    if expansions & Expansion.BOOKS:
+        books = ids_of_type_nb(cards, CardType.BOOK)
+        shuffle_nb(books, 0, books.shape[0], g.deal_rng)
+        log_ids_nb(g, LogEntry.BOOK_DECK, books, 0, books.shape[0])
+    if expansions & Expansion.POSTCARDS:
+        postcards = ids_of_type_nb(cards, CardType.POSTCARD)
+        n = postcards.shape[0]
+        shuffle_nb(postcards, 0, n, g.deal_rng)
+        g.postcard_deck[:n] = postcards
+        g.info[Info.POSTCARD_N] = n
+        log_ids_nb(g, LogEntry.POSTCARD_DECK, g.postcard_deck, 0, n)
+    return books
+
+
+@jit
+def start_counters_nb(g, cards, rules):
+    """The rules word's expansions and variant, and the expansions' counters (R10-R12)."""
     info = g.info
+    expansions = rules & ALL_EXPANSIONS
     info[Info.EXPANSIONS] = expansions
+    info[Info.SEATS] = 2 if rules & TEAM_VARIANT else 1
+    info[Info.EMPTINESS_CITY] = EMPTY
+    info[Info.EMPTINESS_ROW] = EMPTY
+    for k in range(MAX_ROWS * N_SLOTS):
+        info[Info.POSTCARD_AT + k] = EMPTY
+    if expansions & Expansion.POSTCARDS:
+        info[Info.WISE_LEFT] = wise_chaos_count_nb(expansions)
+    if expansions & Expansion.EMPTINESS:
+        info[Info.EMPTINESS_N] = ids_of_type_nb(cards, CardType.EMPTINESS).shape[0]
+
+
+@jit
+def setup_nb(policy, g, cards, city_ids, dream_ids, rules):
+    """Shuffle the decks, lay out 4 cities, reveal Books, deal the cities, draw the opening
+    hands, then resolve the Chromatic Chaos held meanwhile (R02.5). ``rules``: the
+    ``Expansion`` bits, plus ``TEAM_VARIANT`` for the team game."""
+    info = g.info
+    start_counters_nb(g, cards, rules)
     nc = city_ids.shape[0]
     nd = dream_ids.shape[0]
     g.city_deck[:nc] = city_ids
@@ -177,15 +285,24 @@ def setup_nb(policy, g, cards, city_ids, dream_ids, expansions):
     shuffle_nb(g.deck, 0, nd, g.deal_rng)
     log_ids_nb(g, LogEntry.CITY_DECK, g.city_deck, 0, nc)
     log_ids_nb(g, LogEntry.DREAM_DECK, g.deck, 0, nd)
+    books = shuffle_extra_decks_nb(g, cards, info[Info.EXPANSIONS])
     info[Info.CITY_DECK_N] = nc
     info[Info.DECK_N] = nd
     info[Info.TOTAL_CITIES] = nc
     for row in range(min(MAX_ROWS, nc)):
         g.layout[row, 0] = draw_city_nb(g)
         info[Info.N_ROWS] = row + 1
-    deal_empty_rows_nb(policy, g, cards)
+    if books.shape[0] > 0:
+        kept = reveal_books_nb(policy, g, cards, books)
+        g.stats[Result.BOOKS_KEPT] = kept
+        burn_for_books_nb(g, cards, kept)
     if is_running_nb(g):
-        opening_hand_nb(policy, g, cards)
+        deal_empty_rows_nb(policy, g, cards)
+    for seat in range(info[Info.SEATS]):
+        info[Info.SEAT] = seat
+        if is_running_nb(g):
+            opening_hand_nb(policy, g, cards, seat)
+    info[Info.SEAT] = 0
     if is_running_nb(g):
         resolve_held_nb(policy, g, cards)
     if is_running_nb(g):

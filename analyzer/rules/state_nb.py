@@ -10,6 +10,9 @@ A game is a ``GameArrays`` StructRef holding:
 - ``aside``: int64 (n_cards,): Chaos set aside during the opening hand (R03.2)
 - ``pending``: int64 (n_cards,): stack of Chaos and Chromatic Chaos still to resolve
 - ``held``: int64 (n_cards,): Chromatic Chaos held while dealing, in draw order (R02.5)
+- ``postcard_deck``: int64 (n_cards,): the Postcard deck, kept like ``deck`` (R11)
+- ``postcard_on``: int64 (n_cards,): by dream id, the postcard lying on it, or -1 (R11.4)
+- ``hourglass``: int64 (n_cards,): by postcard id, how often a Hourglass was turned (R11.6)
 - ``options``: int64 (MAX_OPTIONS, OPTION_COLS): the legal options of the current decision
 - ``deal_rng`` / ``policy_rng``: uint64 (2,): the game's two random streams
 - ``log``: int64 (log_cap, LOG_COLS): the decision log (shape (0, LOG_COLS) when not tracing)
@@ -34,10 +37,12 @@ from analyzer.core.codes import (
     MAX_SEATS,
     N_INFO,
     N_RESULT,
+    N_SLOTS,
     OPTION_COLS,
     SIDE_SLOTS,
     CardField,
     CardType,
+    Expansion,
     Info,
     Side,
     Stream,
@@ -45,8 +50,14 @@ from analyzer.core.codes import (
 from analyzer.core.jit import jit
 from analyzer.core.rng import new_stream_nb
 
+#: Inhabitant points of a postcard scored on pacifying with its condition met, and otherwise
+#: or sent away (R11.4).
+CONDITION_MET = 1
+SENT_AWAY = -2
+
 _FIELDS = ("layout", "hands", "info", "deck", "city_deck", "discard", "aside", "pending",
-           "held", "options", "deal_rng", "policy_rng", "log", "stats", "params")
+           "held", "postcard_deck", "postcard_on", "hourglass", "options", "deal_rng",
+           "policy_rng", "log", "stats", "params")
 
 
 @structref.register
@@ -95,6 +106,9 @@ def new_game_nb(n_cards, seed, game, log_cap, params):
         np.full(n_cards, EMPTY, dtype=np.int64),
         np.full(n_cards, EMPTY, dtype=np.int64),
         np.full(n_cards, EMPTY, dtype=np.int64),
+        np.full(n_cards, EMPTY, dtype=np.int64),
+        np.full(n_cards, EMPTY, dtype=np.int64),
+        np.zeros(n_cards, dtype=np.int64),
         np.empty((MAX_OPTIONS, OPTION_COLS), dtype=np.int64),  # rows past n_options unused
         new_stream_nb(seed, game, Stream.DEAL),
         new_stream_nb(seed, game, Stream.POLICY),
@@ -110,6 +124,7 @@ def copy_game_nb(g):
     return GameArrays(
         g.layout.copy(), g.hands.copy(), g.info.copy(), g.deck.copy(), g.city_deck.copy(),
         g.discard.copy(), g.aside.copy(), g.pending.copy(), g.held.copy(),
+        g.postcard_deck.copy(), g.postcard_on.copy(), g.hourglass.copy(),
         np.empty((MAX_OPTIONS, OPTION_COLS), dtype=np.int64),  # filled afresh per decision
         g.deal_rng.copy(), g.policy_rng.copy(), np.zeros((0, LOG_COLS), dtype=np.int64),
         g.stats.copy(), g.params,
@@ -264,10 +279,58 @@ def add_to_hand_nb(hands, seat, card):
 
 
 @jit
+def score_postcard_nb(g, dream, points):
+    """The postcard on ``dream`` goes to the Inhabitant pile with ``points`` (R11.4)."""
+    g.info[Info.INHABITANTS] += points
+    g.postcard_on[dream] = EMPTY
+
+
+@jit
 def discard_nb(g, card):
-    """Put ``card`` on the discard pile."""
+    """Put ``card`` on the discard pile; a postcard on it is sent away (-2, R11.4).
+
+    A pacified city's postcards are scored before its dreams get here (census_nb).
+    """
+    if g.postcard_on[card] != EMPTY:
+        score_postcard_nb(g, card, SENT_AWAY)
     g.discard[g.info[Info.DISCARD_N]] = card
     g.info[Info.DISCARD_N] += 1
+
+
+@jit
+def seat_side_nb(info, seat):
+    """Team: the side ``seat`` may place on, by its polarity (R10.3); -1 in solo."""
+    if info[Info.SEATS] < 2:
+        return -1
+    return Side.L if info[Info.POLARITY] == seat else Side.R
+
+
+@jit
+def emptiness_row_nb(g):
+    """The row of the City card the Emptiness figure stands on, or -1 (R12.1)."""
+    city = g.info[Info.EMPTINESS_CITY]
+    if city == EMPTY:
+        return EMPTY
+    for row in range(g.info[Info.N_ROWS]):
+        if g.layout[row, 0] == city:
+            return row
+    return EMPTY
+
+
+@jit
+def refresh_view_nb(g):
+    """Write the derived policy-visible fields: the Emptiness row and, with postcards, the
+    postcard on each layout slot (docs/engine.md)."""
+    info = g.info
+    info[Info.EMPTINESS_ROW] = emptiness_row_nb(g)
+    if info[Info.EXPANSIONS] & Expansion.POSTCARDS == 0:
+        return
+    layout = g.layout
+    for row in range(MAX_ROWS):
+        for pos in range(N_SLOTS):
+            card = layout[row, 1 + pos]
+            info[Info.POSTCARD_AT + row * N_SLOTS + pos] = \
+                EMPTY if card == EMPTY else g.postcard_on[card]
 
 
 @jit

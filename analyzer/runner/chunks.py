@@ -18,7 +18,7 @@ def play_range(plan: RunPlan, first: int, n: int) -> np.ndarray:
     if plan.engine != "fast":
         return from_traces(run_reference(card_set, spec, plan.seed, n, first))
     rows = batch_kernel(spec)(spec.kernel_arg, spec.params, card_set.cards, card_set.city_ids,
-                              card_set.dream_ids, card_set.expansions, plan.seed, first, n)
+                              card_set.dream_ids, card_set.rules, plan.seed, first, n)
     check_legal(rows, card_set, spec, plan.seed, first)
     return from_kernel_rows(rows, first)
 

@@ -27,7 +27,7 @@ def run_config(card_set: CardSet, policy: str, seed: int, games: int, engine: st
         "first_game": first_game,
         "policy": policy,
         "engine": engine,
-        "variant": "solo",
+        "variant": card_set.variant,
         "expansions": card_set.expansion_names(),
         "card_set": card_set.name,
         "card_set_sha256": card_set.digest,

@@ -37,7 +37,7 @@ def one_game_kernel(policy: PolicySpec) -> Callable:
 def compile_kernels(card_set: CardSet, policy: PolicySpec) -> None:
     """Compile (or load from the disk cache) the batch kernel by playing no game."""
     batch_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards, card_set.city_ids,
-                         card_set.dream_ids, card_set.expansions, 0, 0, 0)
+                         card_set.dream_ids, card_set.rules, 0, 0, 0)
 
 
 def check_legal(rows: np.ndarray, card_set: CardSet, policy: PolicySpec, seed: int,
@@ -53,7 +53,7 @@ def illegal_decision_error(card_set: CardSet, policy: PolicySpec, seed: int,
     """Replay the game alone to name the turn, the decision and the index returned."""
     out = np.zeros(N_RESULT, dtype=np.int64)
     g = one_game_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards,
-                                card_set.city_ids, card_set.dream_ids, card_set.expansions,
+                                card_set.city_ids, card_set.dream_ids, card_set.rules,
                                 seed, game, 0, out)
     kind = Decision._fields[int(g.info[Info.ERROR_KIND])]
     return PolicyError(

@@ -21,6 +21,14 @@ RESULT_DTYPE = np.dtype([
     ("chromatic", np.int16),
     ("rebuilds", np.int16),
     ("sides_changed", np.int16),
+    ("inhabitants", np.int16),
+    ("emptiness_left", np.int8),
+    ("books_kept", np.int8),
+    ("wise_used", np.int8),
+    ("seats", np.int8),
+    ("book_actions", np.int16),
+    ("allies", np.int16),
+    ("polarity_swaps", np.int16),
 ])
 
 _COLUMNS = {
@@ -37,7 +45,19 @@ _COLUMNS = {
     "chromatic": Result.CHROMATIC,
     "rebuilds": Result.REBUILDS,
     "sides_changed": Result.SIDES_CHANGED,
+    "inhabitants": Result.INHABITANTS,
+    "emptiness_left": Result.EMPTINESS_LEFT,
+    "books_kept": Result.BOOKS_KEPT,
+    "wise_used": Result.WISE_USED,
+    "seats": Result.SEATS,
+    "book_actions": Result.BOOK_ACTIONS,
+    "allies": Result.ALLIES,
+    "polarity_swaps": Result.POLARITY_SWAPS,
 }
+#: Tallies counted from a trace's log entries, like the kernel counts them.
+TRACE_TALLIES = ("chaos_placed", "chaos_cleared", "chaos_revealed", "censuses", "exchanges",
+                 "chromatic", "rebuilds", "sides_changed", "books_kept", "wise_used",
+                 "book_actions", "allies", "polarity_swaps")
 
 
 def from_kernel_rows(rows: np.ndarray, first_game: int) -> np.ndarray:
@@ -51,18 +71,21 @@ def from_kernel_rows(rows: np.ndarray, first_game: int) -> np.ndarray:
 
 def tallies_from_trace(trace: dict) -> dict[str, int]:
     """The tally columns counted from a trace's log (the fast kernel counts the same)."""
-    counts = dict.fromkeys(("chaos_placed", "chaos_cleared", "chaos_revealed", "censuses",
-                            "exchanges", "chromatic", "rebuilds", "sides_changed"), 0)
+    counts = dict.fromkeys(TRACE_TALLIES, 0)
     for entry in trace["log"]:
-        if entry.get("do") == "chromatic" and not entry.get("wise"):
-            counts["chromatic"] += 1
-        if entry.get("do") == "chaos":
-            how = entry["how"]
+        do = entry.get("do")
+        if do == "chromatic":
+            counts["wise_used" if entry.get("wise") else "chromatic"] += 1
+        elif do == "chaos":
             key = {"place": "chaos_placed", "clear": "chaos_cleared",
-                   "reveal": "chaos_revealed"}.get(how)
+                   "reveal": "chaos_revealed", "wise": "wise_used"}.get(entry["how"])
             if key:
                 counts[key] += 1
-        elif entry.get("do") == "act":
+        elif do == "books":
+            counts["books_kept"] = entry["keep"]
+        elif do == "swap_polarity":
+            counts["polarity_swaps"] += 1
+        elif do == "act":
             for act in entry["acts"]:
                 if "census" in act:
                     counts["censuses"] += 1
@@ -72,6 +95,10 @@ def tallies_from_trace(trace: dict) -> dict[str, int]:
                     counts["rebuilds"] += 1
                 if "change_sides" in act:
                     counts["sides_changed"] += 1
+                if "book" in act:
+                    counts["book_actions"] += 1
+                if "ally" in act:
+                    counts["allies"] += 1
     return counts
 
 
@@ -85,6 +112,10 @@ def from_traces(traces: list[dict]) -> np.ndarray:
         out[i]["reason"] = REASON_NAMES.index(result["reason"])
         for key in ("turns", "pacified", "deck_left"):
             out[i][key] = result[key]
+        last = trace["log"][-1]["check"] if trace["log"] and "check" in trace["log"][-1] else {}
+        out[i]["inhabitants"] = last.get("inhabitants", 0)
+        out[i]["emptiness_left"] = last.get("emptiness", {}).get("cards", 0)
+        out[i]["seats"] = 2 if trace.get("variant") == "team" else 1
         for key, value in tallies_from_trace(trace).items():
             out[i][key] = value
     return out

@@ -19,7 +19,7 @@ def trace_header(card_set: CardSet, policy_name: str, seed: int, game: int) -> d
         "format": TRACE_FORMAT,
         "seed": seed,
         "game": game,
-        "variant": "solo",
+        "variant": card_set.variant,
         "expansions": card_set.expansion_names(),
         "policy": policy_name,
         "card_set": card_set.name,
@@ -34,17 +34,18 @@ def fast_trace(card_set: CardSet, policy: PolicySpec, seed: int, game: int) -> d
         out = np.zeros(N_RESULT, dtype=np.int64)
         g = one_game_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards,
                                     card_set.city_ids, card_set.dream_ids,
-                                    card_set.expansions, seed, game, cap, out)
+                                    card_set.rules, seed, game, cap, out)
         if not g.info[Info.LOG_OVERFLOW]:
             break
         cap *= 4
     if g.info[Info.OUTCOME] == Outcome.ERROR:
         raise illegal_decision_error(card_set, policy, seed, game)
-    decoder = LogDecoder(g.log[: g.info[Info.LOG_N]])
+    decoder = LogDecoder(g.log[: g.info[Info.LOG_N]], card_set.expansions,
+                         card_set.variant == "team")
     log = decoder.decode()
     trace = trace_header(card_set, policy.name, seed, game)
     trace["setup"] = {"city_deck": decoder.city_deck, "dream_deck": decoder.dream_deck,
-                      "postcard_deck": [], "book_deck": []}
+                      "postcard_deck": decoder.postcard_deck, "book_deck": decoder.book_deck}
     trace["log"] = log
     trace["result"] = {
         "outcome": "win" if g.info[Info.OUTCOME] == Outcome.WIN else "loss",
