@@ -8,7 +8,7 @@ import click
 
 import analyzer
 from analyzer.analysis.summary import format_summary
-from analyzer.core.codes import PLAYABLE_EXPANSIONS
+from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
 from analyzer.errors import RunStopped, UrbionError
 from analyzer.policies.registry import BUILTIN_POLICIES
 
@@ -28,6 +28,9 @@ expansions_option = click.option(
     "--expansions", default="none", show_default=True, metavar="NAME,...|all|none",
     help=f"Expansions in play: {', '.join(PLAYABLE_EXPANSIONS)} (comma-separated), all "
          "or none.")
+variant_option = click.option(
+    "--variant", type=click.Choice(VARIANT_NAMES), default="solo", show_default=True,
+    help="The solo game, or the two-player team game (one policy plays both seats, R10).")
 
 
 @click.group()
@@ -46,6 +49,7 @@ def cli() -> None:
               show_default=True)
 @cards_option
 @expansions_option
+@variant_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write one row per game to this .parquet file (with --summary-only: the "
                    "summary to a .json file). Finished chunks are kept in OUT.partial/.")
@@ -60,12 +64,12 @@ def cli() -> None:
                    "[default: 20000].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(games: int, seed: int, policy: str, workers: int | None, engine: str,
-             cards: str | None, expansions: str, out: str | None, resume: bool,
+             cards: str | None, expansions: str, variant: str, out: str | None, resume: bool,
              scheduler: str | None, summary_only: bool, chunk: int | None,
              quiet: bool) -> None:
-    """Play a batch of solo games and print the summary."""
+    """Play a batch of games (solo or team) and print the summary."""
     options = dict(games=games, seed=seed, policy=policy, workers=workers, engine=engine,
-                   cards=cards, expansions=expansions, out=out, resume=resume,
+                   cards=cards, expansions=expansions, variant=variant, out=out, resume=resume,
                    scheduler=scheduler, progress=not quiet, chunk=chunk)
     if summary_only:
         summary = analyzer.simulate_summary(**options)
@@ -85,15 +89,16 @@ def simulate(games: int, seed: int, policy: str, workers: int | None, engine: st
 @policy_option
 @cards_option
 @expansions_option
+@variant_option
 @click.option("--engine", type=click.Choice(["fast", "reference"]), default="fast",
               show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), required=True,
               help="JSON Lines file, one urbion-trace/1 trace per game.")
 def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expansions: str,
-          engine: str, out: str) -> None:
+          variant: str, engine: str, out: str) -> None:
     """Write traces of games GAME .. GAME+GAMES-1 of the batch with SEED."""
     traces = analyzer.trace(seed=seed, game=game, games=games, policy=policy, cards=cards,
-                            engine=engine, out=out, expansions=expansions)
+                            engine=engine, out=out, expansions=expansions, variant=variant)
     click.echo(f"{len(traces)} trace(s) written to {out}")
 
 
@@ -103,10 +108,12 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
 @policy_option
 @cards_option
 @expansions_option
-def show(seed: int, game: int, policy: str, cards: str | None, expansions: str) -> None:
+@variant_option
+def show(seed: int, game: int, policy: str, cards: str | None, expansions: str,
+         variant: str) -> None:
     """Print one game turn by turn."""
     click.echo(analyzer.show(seed=seed, game=game, policy=policy, cards=cards,
-                             expansions=expansions))
+                             expansions=expansions, variant=variant))
 
 
 @cli.command()
@@ -118,16 +125,17 @@ def show(seed: int, game: int, policy: str, cards: str | None, expansions: str) 
               help="Threads (default: all cores). Results do not depend on it.")
 @cards_option
 @expansions_option
+@variant_option
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def duel(names: str, games: int, seed: int, workers: int | None, cards: str | None,
-         expansions: str, scheduler: str | None, quiet: bool) -> None:
+         expansions: str, variant: str, scheduler: str | None, quiet: bool) -> None:
     """Play several policies on the same deals; compare them pair by pair (McNemar)."""
     policies = [name.strip() for name in names.split(",") if name.strip()]
     click.echo(str(analyzer.duel(policies, games=games, seed=seed, workers=workers,
-                                 cards=cards, expansions=expansions, scheduler=scheduler,
-                                 progress=not quiet)))
+                                 cards=cards, expansions=expansions, variant=variant,
+                                 scheduler=scheduler, progress=not quiet)))
 
 
 @cli.command()
@@ -143,15 +151,16 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
               help="Threads (default: all cores).")
 @cards_option
 @expansions_option
+@variant_option
 @click.option("--out", type=click.Path(dir_okay=False), default="weights.toml",
               show_default=True, help="Weights file to write (.toml).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: int | None,
-         cards: str | None, expansions: str, out: str, quiet: bool) -> None:
+         cards: str | None, expansions: str, variant: str, out: str, quiet: bool) -> None:
     """Tune the weighted policy's weights by simulation; write them to --out."""
     result = analyzer.tune(games=games, seed=seed, evaluations=evaluations,
                            heldout_games=heldout_games, workers=workers, cards=cards,
-                           out=out, progress=not quiet, expansions=expansions)
+                           out=out, progress=not quiet, expansions=expansions, variant=variant)
     click.echo(f"tuned on games 0-{games - 1} of seed {seed}: {result.evaluations} "
                f"candidates, best fitness {result.fitness:.4f}")
     click.echo("held-out comparison:")
@@ -178,14 +187,16 @@ def report(results: tuple[str, ...], out: str) -> None:
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores).")
 @expansions_option
+@variant_option
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for sensitivity.md, .csv and the chart (e.g. reports/NAME/).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansions: str,
-                out: str | None, quiet: bool) -> None:
+                variant: str, out: str | None, quiet: bool) -> None:
     """How the win rate moves when the card set moves away from the R14 assumption."""
     result = analyzer.sensitivity(games=games, seed=seed, policy=policy, workers=workers,
-                                  out=out, progress=not quiet, expansions=expansions)
+                                  out=out, progress=not quiet, expansions=expansions,
+                                  variant=variant)
     click.echo(str(result))
     if out:
         click.echo(f"\nreport     {out}/sensitivity.md")
@@ -203,6 +214,7 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansi
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
 @cards_option
+@variant_option
 @click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
               default=None,
               help="Add batches of --games to each set until its 95% interval's half-width "
@@ -217,15 +229,15 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansi
               help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
-            cards: str | None, precision: float | None, max_games: int, out: str | None,
-            resume: bool, scheduler: str | None, quiet: bool) -> None:
+            cards: str | None, variant: str, precision: float | None, max_games: int,
+            out: str | None, resume: bool, scheduler: str | None, quiet: bool) -> None:
     """Compare expansion sets with the base game on the same deals (McNemar, Holm)."""
     if resume and out is None:
         raise UrbionError("--resume needs --out: the finished batches are kept there")
     result = analyzer.compare(sets=sets, games=games, seed=seed, policy=policy,
                               workers=workers, cards=cards, out=out, resume=resume,
                               precision=precision, max_games=max_games,
-                              scheduler=scheduler, progress=not quiet)
+                              scheduler=scheduler, progress=not quiet, variant=variant)
     click.echo(str(result))
     if out:
         click.echo(f"\nreport     {out}/index.html")

@@ -423,13 +423,14 @@ class SensitivityResult:
 def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
                 workers: int | None = None, out: str | Path | None = None,
                 progress: bool = False, expansions: Expansions = None,
-             variant: str | None = None) -> SensitivityResult:
+                variant: str | None = None) -> SensitivityResult:
     """How the win rate moves when the card set moves away from R14 (docs/sensitivity.md).
 
     Plays games 0..games-1 of ``seed`` with the R14 set and with each variant of
     ``analysis.sensitivity.VARIANTS`` (Incubi spread, Chaos influence 4/6, Chaos count 6/10,
     deck size 64/80). ``out``: a folder for sensitivity.csv, .md and the chart.
-    ``expansions``: the expansion set every card set is played with (default the base game).
+    ``expansions``, ``variant``: the expansion set and game variant every card set is played
+    with (default the solo base game).
     """
     from analyzer.analysis.sensitivity import VARIANTS, effect_table, variant_card_set
 
@@ -439,11 +440,11 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
 
         _check_destination(Path(out))
     base = simulate(games=games, seed=seed, policy=policy, workers=workers, progress=progress,
-                    expansions=expansions)
-    runs = {variant: simulate(games=games, seed=seed, policy=policy, workers=workers,
-                              cards=variant_card_set(variant), progress=progress,
-                              expansions=expansions)
-            for variant in VARIANTS}
+                    expansions=expansions, variant=variant)
+    runs = {change: simulate(games=games, seed=seed, policy=policy, workers=workers,
+                             cards=variant_card_set(change), progress=progress,
+                             expansions=expansions, variant=variant)
+            for change in VARIANTS}
     baseline = {**summarize(base), **{k: base.attrs[k] for k in
                                       ("card_set", "card_set_sha256", "policy", "seed",
                                        "expansions")}}
@@ -535,7 +536,7 @@ def compare(sets: str = "singles", games: int = 10_000, seed: int = 0,
             cards: str | Path | CardSet | None = None, out: str | Path | None = None,
             resume: bool = False, precision: float | None = None,
             max_games: int = 1_000_000, scheduler: str | None = None,
-            progress: bool = False) -> CompareResult:
+            progress: bool = False, variant: str | None = None) -> CompareResult:
     """Play expansion sets on the same deals and compare each with the base game.
 
     Parameters
@@ -555,7 +556,7 @@ def compare(sets: str = "singles", games: int = 10_000, seed: int = 0,
         finishes) and the comparison (compare.csv, interactions.csv, compare.md,
         index.html, PNG and SVG charts). With ``resume``, finished batches are read back
         and an interrupted one continues (docs/scaling.md).
-    policy, workers, cards, scheduler, progress
+    policy, workers, cards, scheduler, progress, variant
         As for :func:`simulate`.
 
     Returns
@@ -575,7 +576,7 @@ def compare(sets: str = "singles", games: int = 10_000, seed: int = 0,
     if max_games < games:
         raise UrbionError(f"max-games ({max_games}) must be at least games ({games})")
     chosen = expansion_sets(sets)
-    base_cards = load_cards(cards)
+    base_cards = load_cards(cards, variant=variant)
     card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
                  for s in chosen}
     _, spec = _prepare(games, seed, 0, "fast", policy, base_cards)

@@ -9,6 +9,15 @@ from analyzer.analysis.stats import wilson_interval
 from analyzer.core.codes import REASON_NAMES
 from analyzer.runner.tally import SUMMED, histogram_median, part
 
+#: Per-game means the summary shows when their expansion is in play: (expansion, column,
+#: label).
+EXPANSION_MEANS = (("books", "books_kept", "Books kept"),
+                   ("books", "book_actions", "Book actions"),
+                   ("postcards", "inhabitants", "inhabitant sum"),
+                   ("postcards", "wise_used", "Wise Chaos used"),
+                   ("emptiness", "emptiness_left", "Emptiness cards left"),
+                   ("emptiness", "allies", "Allies against the Emptiness"))
+
 
 def summarize(df: pd.DataFrame) -> dict:
     """Summary figures of a results DataFrame (one row per game)."""
@@ -26,6 +35,8 @@ def summarize(df: pd.DataFrame) -> dict:
         "median_turns": float(df["turns"].median()) if games else float("nan"),
         "mean_pacified": float(df["pacified"].mean()) if games else float("nan"),
         "loss_reasons": {str(k): int(v) for k, v in losses.items() if v > 0},
+        "means": {col: float(df[col].mean()) if games else float("nan")
+                  for _, col, _ in EXPANSION_MEANS if col in df},
     }
 
 
@@ -47,6 +58,7 @@ def summarize_tally(tally: np.ndarray) -> dict:
         "mean_pacified": sums["pacified"] / games if games else nan,
         "loss_reasons": {REASON_NAMES[k]: int(v)
                          for k, v in enumerate(part(tally, "loss_reasons")) if v > 0},
+        "means": {col: sums[col] / games if games else nan for _, col, _ in EXPANSION_MEANS},
     }
 
 
@@ -55,6 +67,7 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
     lines = [
         f"card set   {attrs.get('card_set')} (sha256 {str(attrs.get('card_set_sha256'))[:12]})",
         f"expansions {', '.join(attrs.get('expansions') or []) or 'none (base game)'}",
+        f"variant    {attrs.get('variant', 'solo')}",
         f"policy     {attrs.get('policy')}    engine {attrs.get('engine')}    "
         f"seed {attrs.get('seed')}    rules {attrs.get('rules_version')}",
         f"games      {summary['games']}",
@@ -64,6 +77,12 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         f"turns      mean {summary['mean_turns']:.1f}, median {summary['median_turns']:.0f}",
         f"pacified   mean {summary['mean_pacified']:.2f} City cards",
     ]
+    in_play = set(attrs.get("expansions") or [])
+    means = summary.get("means", {})
+    shown = [f"{label} {means[col]:.2f}" for name, col, label in EXPANSION_MEANS
+             if name in in_play and col in means]
+    if shown:
+        lines.append(f"per game   {', '.join(shown)}")
     ranked = sorted(summary["loss_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
     reasons = ", ".join(f"{k} {v}" for k, v in ranked) or "none"
     lines.append(f"losses     {reasons}")

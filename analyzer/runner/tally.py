@@ -13,7 +13,9 @@ from analyzer.core.codes import REASON_NAMES, Outcome
 
 #: Summed per-game columns of the results (RESULT_DTYPE).
 SUMMED = ("turns", "pacified", "deck_left", "chaos_placed", "chaos_cleared",
-          "chaos_revealed", "censuses", "exchanges", "chromatic", "rebuilds", "sides_changed")
+          "chaos_revealed", "censuses", "exchanges", "chromatic", "rebuilds", "sides_changed",
+          "inhabitants", "emptiness_left", "books_kept", "wise_used", "book_actions", "allies",
+          "polarity_swaps")
 #: Histogram bins; larger values count in the last bin (no base game comes near).
 TURN_BINS = 512
 PACIFIED_BINS = 64
