@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from analyzer.cards import CardSetError, default_card_set, load_card_set
@@ -93,22 +95,24 @@ def test_R14_expansion_cards():
         sorted((1 << b, v) for b in range(4) for v in (2, 3, -1, -2))
 
 
-@pytest.mark.parametrize("name, cities, dreams", [
-    ("squares_metas", 16, 80), ("chromatic_chaos", 12, 80), ("temples_harmony", 16, 82),
-    ("gardens_wizards", 16, 88), ("all", 24, 114), ("none", 12, 72),
+@pytest.mark.parametrize("name, cities, dreams, others", [
+    ("squares_metas", 16, 80, 0), ("chromatic_chaos", 12, 80, 0), ("temples_harmony", 16, 82, 0),
+    ("gardens_wizards", 16, 88, 0), ("books", 12, 72, 8), ("postcards", 12, 72, 24),
+    ("emptiness", 12, 72, 8), ("all", 24, 114, 40), ("none", 12, 72, 0),
 ])
-def test_an_expansion_set_puts_its_cards_in_play(name, cities, dreams):
+def test_an_expansion_set_puts_its_cards_in_play(name, cities, dreams, others):
     card_set = DEFAULT.with_expansions(parse_expansions(name))
-    assert (len(card_set.city_ids), len(card_set.dream_ids)) == (cities, dreams)
+    assert (len(card_set.city_ids), len(card_set.dream_ids), len(card_set.other_ids)) == \
+        (cities, dreams, others)
     described = card_set.describe()
-    assert len(described) == cities + dreams
+    assert len(described) == cities + dreams + others
     assert card_set.digest == DEFAULT.digest, "the card set is named by its file, not its use"
 
 
 @pytest.mark.parametrize("text, message", [
     ("squares_metas,moon", "unknown expansion 'moon' (valid: squares_metas, chromatic_chaos, "
-                           "temples_harmony, gardens_wizards, all, none)"),
-    ("books", "expansion 'books' is not simulated yet"),
+                           "temples_harmony, gardens_wizards, books, postcards, emptiness, "
+                           "all, none)"),
 ])
 def test_unknown_expansions_are_named(text, message):
     with pytest.raises(CardSetError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -143,3 +147,40 @@ def test_malformed_expansion_cards_name_the_key(tmp_path, change, message):
     assert change in text
     with pytest.raises(CardSetError, match=message.replace("[", r"\[").replace("]", r"\]")):
         load_card_set(_write(tmp_path, text.replace(change, broken, 1)))
+
+
+def test_the_r14_books_postcards_and_emptiness_cards():
+    """R14: the 8 Books (Prophecies twice), R11.1: 3 Postcards of each of the 8 kinds, R12:
+    8 Emptiness cards; each described in the trace's terms (TRACE.md)."""
+    full = DEFAULT.with_expansions(parse_expansions("books,postcards,emptiness"))
+    described = [c for c in full.describe() if c["type"] in ("book", "postcard", "emptiness")]
+    books = sorted(c["kind"] for c in described if c["type"] == "book")
+    assert books == sorted(["flying_sognae", "flying_incubi", "invisible_sognae",
+                            "invisible_incubi", "freedom", "perfect_balance", "prophecies",
+                            "prophecies"])
+    postcards = [c["kind"] for c in described if c["type"] == "postcard"]
+    assert {k: postcards.count(k) for k in set(postcards)} == dict.fromkeys(
+        ["dreamcatcher", "doves", "seer", "magicians", "hourglass", "flagship", "rocket",
+         "planbot"], 3)
+    assert sum(c["type"] == "emptiness" for c in described) == 8
+    assert not set(full.other_ids) & set(full.dream_ids), "Books and Postcards are no dreams"
+
+
+@pytest.mark.parametrize("section, message", [
+    ('[books]\ncards = ["flying_sognae", "moon"]', "books.cards[1]: unknown Book 'moon'"),
+    ("[postcards]\nseer = -1", "postcards.seer: -1 is not a whole number from 0 to 16"),
+    ("[postcards]\nkite = 3", "postcards: unknown key 'kite'"),
+    ("[emptiness]\ncards = 0", "emptiness.cards: 0 is not a whole number from 1 to 16"),
+])
+def test_bad_books_postcards_or_emptiness_sections_are_named(tmp_path, section, message):
+    from importlib import resources
+
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    base = text.split("[books]")[0]
+    with pytest.raises(CardSetError, match=re.escape(message)):
+        load_card_set(_write(tmp_path, base + section + "\n"))
+
+
+def test_an_unknown_variant_is_named():
+    with pytest.raises(CardSetError, match=re.escape("unknown variant 'trio' (valid: solo, team)")):
+        DEFAULT.with_variant("trio")

@@ -131,8 +131,31 @@ def test_unknown_expansion_is_one_line_listing_the_valid_names(capsys, tmp_path)
         assert code == 2, command
         assert err.strip().splitlines() == [
             "urbion: error: unknown expansion 'moon' (valid: squares_metas, chromatic_chaos, "
-            "temples_harmony, gardens_wizards, all, none)"]
+            "temples_harmony, gardens_wizards, books, postcards, emptiness, all, none)"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unknown_variant_is_one_line_and_writes_nothing(capsys, tmp_path):
+    code, _, err = run(capsys, "simulate", "--variant", "trio", "--out",
+                       str(tmp_path / "r.parquet"))
+    assert code == 2 and "Invalid value for '--variant'" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_simulate_team_with_all_expansions_names_them_and_keeps_the_columns(capsys, tmp_path):
+    """urbion simulate --expansions all --variant team (issue: Expansions II): the summary
+    and the results file name the variant; the results carry the expansions' columns."""
+    out_file = tmp_path / "r.parquet"
+    code, out, err = run(capsys, "simulate", "--games", "300", "--expansions", "all",
+                         "--variant", "team", "--out", str(out_file), "--quiet")
+    assert code == 0, err
+    assert "variant    team" in out and "inhabitant sum" in out
+    df = read_results(out_file)
+    assert df.attrs["variant"] == "team"
+    assert (df["seats"] == 2).all()
+    assert df["emptiness_left"].between(0, 8).all() and (df["wise_used"] <= 6).all()
+    assert {"inhabitants", "books_kept", "book_actions", "allies", "polarity_swaps"} <= \
+        set(df.columns)
 
 
 def test_simulate_with_expansions_names_them_in_summary_and_file(capsys, tmp_path):

@@ -82,9 +82,9 @@ def test_interaction_is_the_pair_effect_minus_the_single_effects():
 
 
 def test_set_names():
-    assert expansion_sets("singles")[0] == () and len(expansion_sets("singles")) == 5
-    assert len(expansion_sets("pairs")) == 1 + 4 + 6
-    assert len(expansion_sets("all")) == 16
+    assert expansion_sets("singles")[0] == () and len(expansion_sets("singles")) == 8
+    assert len(expansion_sets("pairs")) == 1 + 7 + 21
+    assert len(expansion_sets("all")) == 128
     assert expansion_sets("gardens_wizards+squares_metas") == \
         [(), ("squares_metas", "gardens_wizards")]
     with pytest.raises(UrbionError, match="unknown expansion 'moon'"):
