@@ -19,7 +19,7 @@ from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import add_success_nb, draw_city_nb
 from analyzer.rules.emptiness_nb import check_emptiness_city_nb
 from analyzer.rules.log_nb import log_ids_nb
-from analyzer.rules.postcards_nb import score_pacified_nb
+from analyzer.rules.postcards_nb import postcards_in_play_nb, score_pacified_nb
 from analyzer.rules.setup_nb import deal_empty_rows_nb, resolve_held_nb
 from analyzer.rules.state_nb import (
     discard_nb,
@@ -129,10 +129,13 @@ def census_nb(policy, g, cards, bonus):
     for row in range(n_rows):
         count += pacified[row]
     perfect = n_rows == MAX_ROWS and count == MAX_ROWS
-    noted = g.layout.copy()  # R05.2: postcard conditions read the layout as it stood
+    scoring = postcards_in_play_nb(g)
+    # R05.2: postcard conditions read the layout as it stood
+    noted = g.layout.copy() if scoring else g.layout
     for row in range(n_rows):
         if pacified[row]:
-            score_pacified_nb(g, cards, row, noted, n_rows, perfect)
+            if scoring:
+                score_pacified_nb(g, cards, row, noted, n_rows, perfect)
             pacify_nb(g, row)
             if not is_running_nb(g):
                 return  # R05.7

@@ -149,8 +149,16 @@ def score_pacified_nb(g, cards, row, noted, n_rows, perfect):
 
 
 @jit
+def postcards_in_play_nb(g):
+    """True with Postcards to the Oniverse in play."""
+    return g.info[Info.EXPANSIONS] & Expansion.POSTCARDS != 0
+
+
+@jit
 def turn_hourglasses_nb(g, cards):
     """R11.6, at the end of every turn: each Hourglass turns, or after 4 turns goes."""
+    if not postcards_in_play_nb(g):
+        return
     layout = g.layout
     for row in range(g.info[Info.N_ROWS]):
         for pos in range(2 * SIDE_SLOTS):
@@ -168,7 +176,7 @@ def turn_hourglasses_nb(g, cards):
 def sail_flagships_nb(g, cards):
     """R11.7, at the start of every turn: each Flagship's dream moves one row down."""
     n_rows = g.info[Info.N_ROWS]
-    if n_rows < 2:
+    if n_rows < 2 or not postcards_in_play_nb(g):
         return
     layout = g.layout
     fleet = np.empty(MAX_ROWS * 2 * SIDE_SLOTS, dtype=np.int64)
