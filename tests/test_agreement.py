@@ -73,6 +73,69 @@ def test_fast_and_reference_agree_with_expansions(expansions, policy_name):
             assert kinds <= entries, f"the sample never reached {kinds - entries}"
 
 
+#: Each of the last three expansions alone, all seven, and the team game with all seven
+#: (issue: Expansions II); (expansions, variant).
+LAST_SETS = [("books", "solo"), ("postcards", "solo"), ("emptiness", "solo"),
+             ("all", "solo"), ("all", "team")]
+#: Decisions and events the sample must reach, per expansion or variant.
+LAST_EXPECTED = {
+    "books": {"books_kept", "book", "prophecies"},
+    "books+gardens_wizards": {"book_two"},
+    "postcards": {"wise_chaos", "postcard_scored"},
+    "emptiness": {"ally", "emptiness_card"},
+    "team": {"swap_polarity", "seat_1"},
+}
+
+
+@pytest.mark.parametrize("expansions, variant", LAST_SETS,
+                         ids=["books", "postcards", "emptiness", "all_seven", "team_all_seven"])
+def test_fast_and_reference_agree_with_the_last_expansions_and_the_team_game(expansions,
+                                                                             variant):
+    """1,000 seeds a set, random play on even seeds and greedy on odd ones; each fast trace
+    equals the reference trace and replays; the sample reaches every new decision."""
+    cards = CARDS.with_expansions(parse_expansions(expansions)).with_variant(variant)
+    policies = [resolve_policy(name).for_cards(cards) for name in ("random", "greedy")]
+    reached = set()
+    for seed in range(EXPANSION_SEEDS):
+        policy = policies[seed % 2]
+        fast = fast_trace(cards, policy, seed, seed % 3)
+        ref = run_reference(cards, policy, seed, 1, seed % 3, variant=variant)[0]
+        assert fast == ref, f"seed {seed} {policy.name}: {_first_difference(fast, ref)}"
+        assert replay(fast) == fast["result"]
+        reached.update(_last_kinds(fast))
+    in_play = {*fast["expansions"], variant}
+    wanted = set().union(*(kinds for name, kinds in LAST_EXPECTED.items()
+                           if set(name.split("+")) <= in_play))
+    assert wanted <= reached, f"the sample never reached {wanted - reached}"
+
+
+def _last_kinds(trace: dict) -> set[str]:
+    """The decisions and events of the last expansions a trace holds."""
+    kinds = set()
+    checks = [e["check"] for e in trace["log"] if "check" in e]
+    for entry in trace["log"]:
+        do = entry.get("do")
+        if do == "books" and entry["keep"] > 0:
+            kinds.add("books_kept")
+        elif do == "swap_polarity":
+            kinds.add("swap_polarity")
+        elif entry.get("how") == "wise" or entry.get("wise"):
+            kinds.add("wise_chaos")
+        elif do == "act":
+            books = [act["book"] for act in entry["acts"] if "book" in act]
+            kinds.update({"book"} if books else set())
+            kinds.update({"book_two"} if len(books) == 2 else set())
+            kinds.update({"prophecies"} if "prophecies" in books else set())
+            kinds.update({"ally"} if any("ally" in act for act in entry["acts"]) else set())
+        if entry.get("seat") == 1:
+            kinds.add("seat_1")
+    if any(c.get("inhabitants", 0) != 0 for c in checks):
+        kinds.add("postcard_scored")
+    if any(c.get("emptiness", {}).get("cards", 8) < 8 for c in checks):
+        kinds.add("emptiness_card")
+    return kinds
+
+
 def _entry_kinds(trace: dict) -> set[str]:
     """The expansion decisions a trace holds, to check the sample reaches them."""
     kinds = set()
