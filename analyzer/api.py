@@ -480,7 +480,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     if engine == "fast":
         traces = [fast_trace(card_set, spec, seed, g) for g in range(game, game + games)]
     else:
-        traces = run_reference(card_set, spec, seed, games, game)
+        traces = run_reference(card_set, spec, seed, games, game, variant=card_set.variant)
     if out is not None:
         write_traces(traces, out)
     return traces

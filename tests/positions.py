@@ -6,7 +6,17 @@ import numba
 import numpy as np
 
 from analyzer.cards import default_card_set
-from analyzer.core.codes import EMPTY, SIDE_SLOTS, CardField, CardType, Info, LogEntry
+from analyzer.core.codes import (
+    EMPTY,
+    MAX_ROWS,
+    N_SLOTS,
+    SIDE_SLOTS,
+    BookKind,
+    CardField,
+    CardType,
+    Info,
+    LogEntry,
+)
 from analyzer.core.rng import shuffle_nb
 from analyzer.rules.state_nb import new_game_nb
 
@@ -56,12 +66,25 @@ def city(elements: int, skip=()) -> int:
 
 
 def position(rows, hand=(), deck=(), city_deck=(), script=(), success=0, log_cap=0,
-             expansions=0, total_cities=None, record=False):
+             expansions=0, total_cities=None, record=False, *, hand2=(), seats=1, polarity=0,
+             seat=0, turn=1, discard=(), postcards=None, postcard_deck=(), hourglass=None,
+             wise_left=0, emptiness_n=0, emptiness_city=EMPTY, emptiness_flat=0, books=(),
+             inhabitants=0):
     """A game in progress: ``rows`` is a list of (city, [left ids], [right ids]).
 
     ``expansions``: the ``Expansion`` bits in play (``info[EXPANSIONS]``); ``total_cities``:
     the City cards needed to win (default: the base game's 12); ``record``: leave room after
     the script for ``recording_nb`` (see ``asked_counts``).
+
+    Expansions II and the team game: ``hand2`` seat 1's hand, ``seats`` 1 or 2, ``polarity``
+    the seat holding the Sognae Polarity card, ``seat`` the seat to play; ``discard`` the
+    discard pile (oldest first); ``postcards`` a dict {dream id: postcard id} (the postcard
+    lying on that dream), ``hourglass`` a dict {postcard id: times turned},
+    ``postcard_deck`` the Postcard deck (top first); ``wise_left`` the Wise Chaos left;
+    ``emptiness_n`` the Emptiness cards in the pile, ``emptiness_city`` the City card the
+    figure stands on (-1: on the pile), ``emptiness_flat`` 1 while it lies flat; ``books``
+    the ``BookKind`` of each Book in the layout (Prophecies may appear twice);
+    ``inhabitants`` the Inhabitant pile's sum.
     """
     params = script_params(script, record)
     g = new_game_nb(CARDS.cards.shape[0], 0, 0, log_cap, params)
@@ -73,15 +96,41 @@ def position(rows, hand=(), deck=(), city_deck=(), script=(), success=0, log_cap
             g.layout[r, 1 + SIDE_SLOTS + k] = c
     for k, c in enumerate(hand):
         g.hands[0, k] = c
+    for k, c in enumerate(hand2):
+        g.hands[1, k] = c
     g.deck[: len(deck)] = deck
     g.city_deck[: len(city_deck)] = city_deck
-    g.info[Info.N_ROWS] = len(rows)
-    g.info[Info.DECK_N] = len(deck)
-    g.info[Info.CITY_DECK_N] = len(city_deck)
-    g.info[Info.SUCCESS_N] = success
-    g.info[Info.TOTAL_CITIES] = len(CARDS.city_ids) if total_cities is None else total_cities
-    g.info[Info.EXPANSIONS] = expansions
-    g.info[Info.TURN] = 1
+    g.discard[: len(discard)] = discard
+    g.postcard_deck[: len(postcard_deck)] = postcard_deck
+    for dream, postcard in (postcards or {}).items():
+        g.postcard_on[dream] = postcard
+    for postcard, turned in (hourglass or {}).items():
+        g.hourglass[postcard] = turned
+    info = g.info
+    info[Info.N_ROWS] = len(rows)
+    info[Info.DECK_N] = len(deck)
+    info[Info.CITY_DECK_N] = len(city_deck)
+    info[Info.DISCARD_N] = len(discard)
+    info[Info.SUCCESS_N] = success
+    info[Info.TOTAL_CITIES] = len(CARDS.city_ids) if total_cities is None else total_cities
+    info[Info.EXPANSIONS] = expansions
+    info[Info.TURN] = turn
+    info[Info.SEAT] = seat
+    info[Info.SEATS] = seats
+    info[Info.POLARITY] = polarity
+    info[Info.POSTCARD_N] = len(postcard_deck)
+    info[Info.WISE_LEFT] = wise_left
+    info[Info.INHABITANTS] = inhabitants
+    info[Info.EMPTINESS_N] = emptiness_n
+    info[Info.EMPTINESS_CITY] = emptiness_city
+    info[Info.EMPTINESS_FLAT] = emptiness_flat
+    info[Info.EMPTINESS_ROW] = EMPTY
+    for k in range(MAX_ROWS * N_SLOTS):
+        info[Info.POSTCARD_AT + k] = EMPTY
+    for kind in books:
+        info[Info.BOOKS] |= 1 << kind
+        if kind == BookKind.PROPHECIES:
+            info[Info.PROPHECIES] += 1
     return g
 
 
@@ -133,17 +182,8 @@ def fresh_game(script=(), log_cap=0):
 def stacked_setup(g, city_order, dream_order):
     """(city_ids, dream_ids) that ``setup_nb``'s two shuffles on ``g``'s DEAL stream turn
     into ``city_order`` and ``dream_order`` (top first)."""
-    rng = np.array(g.deal_rng, copy=True)
-
-    def unshuffle(order):
-        n = len(order)
-        perm = np.arange(n, dtype=np.int64)
-        shuffle_nb(perm, 0, n, rng)  # a shuffle moves the card at perm[k] to k
-        ids = np.empty(n, dtype=np.int64)
-        ids[perm] = np.asarray(order, dtype=np.int64)
-        return ids
-
-    return unshuffle(city_order), unshuffle(dream_order)
+    city_ids, dream_ids, _ = stacked_setup_rng(g, city_order, dream_order)
+    return city_ids, dream_ids
 
 
 def of_type(ctype: int) -> list[int]:
@@ -200,3 +240,66 @@ def held(g) -> list[int]:
 
 def hand(g, seat: int = 0) -> list[int]:
     return [int(c) for c in g.hands[seat] if c != EMPTY]
+
+
+# --- Expansions II and the team game (Books, Postcards & Wise Chaos, the Emptiness) -------
+
+
+def postcard(kind: int, k: int = 0) -> int:
+    """The ``k``-th (0-2) Postcard of ``PostcardKind`` ``kind``."""
+    return [c for c in of_type(CardType.POSTCARD) if CARDS.cards[c, CardField.KIND] == kind][k]
+
+
+def book(kind: int, k: int = 0) -> int:
+    """The ``k``-th Book of ``BookKind`` ``kind`` (Prophecies: 0 or 1)."""
+    return [c for c in of_type(CardType.BOOK) if CARDS.cards[c, CardField.KIND] == kind][k]
+
+
+def dreams_of(ctype: int, element: int, skip=()) -> list[int]:
+    """Every card of ``ctype`` showing ``element``, in id order, but those in ``skip``."""
+    return [c for c in of_type(ctype)
+            if c not in skip and CARDS.cards[c, CardField.ELEMENTS] & element]
+
+
+def postcard_on(g, dream: int) -> int:
+    """The postcard lying on ``dream``, or -1."""
+    return int(g.postcard_on[dream])
+
+
+def logged(g, entry: int) -> list[list[int]]:
+    """The id lists of the logged header entries of kind ``entry`` (``LogEntry.SHUFFLE``,
+    ``BOOK_DECK``, ``POSTCARD_DECK``, ``REMOVED``...), in log order (needs ``log_cap``)."""
+    log = g.log[: g.info[Info.LOG_N]]
+    found = []
+    for i, row in enumerate(log):
+        if row[0] != entry:
+            continue
+        n, ids, j = int(row[1]), [], i + 1
+        while len(ids) < n:
+            ids += [int(x) for x in log[j, 1:1 + min(7, n - len(ids))]]
+            j += 1
+        found.append(ids)
+    return found
+
+
+def stacked_setup_rng(g, city_order, dream_order):
+    """As ``stacked_setup``, and a copy of ``g``'s DEAL stream as it stands after those two
+    shuffles, to foresee the shuffles that follow (Book deck, Postcard deck, R03.2, R09.1)."""
+    rng = np.array(g.deal_rng, copy=True)
+
+    def unshuffle(order):
+        n = len(order)
+        perm = np.arange(n, dtype=np.int64)
+        shuffle_nb(perm, 0, n, rng)  # a shuffle moves the card at perm[k] to k
+        ids = np.empty(n, dtype=np.int64)
+        ids[perm] = np.asarray(order, dtype=np.int64)
+        return ids
+
+    return unshuffle(city_order), unshuffle(dream_order), rng
+
+
+def shuffled(ids, rng) -> list[int]:
+    """``ids`` (top first) after one shuffle on the stream ``rng`` (which advances)."""
+    values = np.asarray(ids, dtype=np.int64).copy()
+    shuffle_nb(values, 0, len(values), rng)
+    return [int(c) for c in values]

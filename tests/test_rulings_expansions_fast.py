@@ -163,7 +163,7 @@ def test_R08_1_a_meta_dealt_in_a_census_refill_takes_the_chosen_side_with_its_ch
     m = meta(3, F)  # 109
     g = position([(city(EW), [sognae(2)], [incubi(-2)])], deck=[m, CH[0], sognae(1, A)],
                  city_deck=[city(FA)], script=[1], expansions=SM)
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert g.layout[0, 0] == city(FA) and g.info[Info.SUCCESS_N] == 1
     assert side(g, 0, L) == [] and side(g, 0, R) == [m, CH[0]]
     assert row_total_nb(g.layout, C, 0) == -3 - 5
@@ -247,7 +247,7 @@ def test_R08_1_an_exchange_keeps_each_side_value():
 
 def test_R08_1_the_more_influential_side_counts_a_meta_by_its_side():
     g = position([(city(EW), [sognae(2)], [meta(3, E)])], expansions=SM)  # +2 against -3
-    n = draw_chaos_options_nb(g, C, CH[0])
+    n = draw_chaos_options_nb(g, C, CH[0], False)
     assert options(g, n) == [(ChaosHow.PLACE, 0, R, CH[0]), (ChaosHow.REVEAL, -1, -1, CH[0])]
 
 
@@ -284,7 +284,7 @@ def test_R02_5_a_chromatic_drawn_into_the_opening_hand_is_held():
     z = incubi(-1, F)
     g = position([(city(EW), [sognae(1)], [incubi(-1)])],
                  deck=[cards[0], CC[0], *cards[1:], z], expansions=CHROMATIC)
-    opening_hand_nb(scripted_nb, g, C)
+    opening_hand_nb(scripted_nb, g, C, 0)
     assert hand(g) == cards and held(g) == [CC[0]] and deck_left(g) == [z]
     assert side(g, 0, L) == [sognae(1)] and side(g, 0, R) == [incubi(-1)]
 
@@ -339,7 +339,7 @@ def test_R05_10_a_chromatic_drawn_in_a_census_refill_is_resolved_at_the_end_of_t
                   (city(WA), [sognae(3)], [])],
                  deck=[CC[0], a, b, c, d, y, z], city_deck=[fa1, fa2], script=[5],
                  expansions=CHROMATIC, log_cap=64)
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert g.info[Info.SUCCESS_N] == 2
     assert discarded(g) == [sognae(2), incubi(-2), sognae(1), incubi(-1)]
     # both refills are dealt first (CC0 held, replaced by a); then CC0 -> row 2 R
@@ -401,7 +401,7 @@ def test_R07_1_chromatic_options_are_every_side_with_room_of_any_city():
                   (GARDEN, [], []),
                   (TEMPLE[W], [sognae(4)], [incubi(-1, W), incubi(-2, W), incubi(-3, W)]),
                   (SQUARE, [], [])], expansions=ALL4)
-    n = chromatic_options_nb(g, CC[0])
+    n = chromatic_options_nb(g, CC[0], False)
     assert options(g, n) == [(0, R, CC[0], -1), (1, L, CC[0], -1), (1, R, CC[0], -1),
                              (2, L, CC[0], -1), (3, L, CC[0], -1), (3, R, CC[0], -1)]
 
@@ -410,9 +410,9 @@ def test_R07_1_a_chromatic_with_no_side_with_room_is_discarded():
     full_l = [sognae(1), sognae(2), sognae(3)]
     full_r = [incubi(-1), incubi(-2), incubi(-3)]
     g = position([(city(EW), full_l, full_r)], expansions=CHROMATIC)
-    n = chromatic_options_nb(g, CC[0])
+    n = chromatic_options_nb(g, CC[0], False)
     assert options(g, n) == [(-1, -1, CC[0], -1)]
-    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0])
+    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0], True)
     assert discarded(g) == [CC[0]]
     assert side(g, 0, L) == full_l and side(g, 0, R) == full_r
     assert g.info[Info.OUTCOME] == Outcome.RUNNING
@@ -422,7 +422,7 @@ def test_R07_1_a_chromatic_with_no_side_with_room_is_discarded():
 def test_R07_1_a_chromatic_counts_plus_4_left_and_minus_4_right(choice, total):
     g = position([(city(EW), [sognae(2)], [incubi(-1)])], script=[choice],
                  expansions=CHROMATIC)
-    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0])
+    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0], True)
     chosen = (L, R)[choice]
     assert side(g, 0, chosen)[-1] == CC[0]
     assert row_total_nb(g.layout, C, 0) == total
@@ -435,7 +435,7 @@ def test_R07_2_the_revealed_card_is_placed_by_the_placement_rules():
     y, z = incubi(-2, F), sognae(1, A)
     g = position([(city(EW), [], []), (city(FA), [], []), (SQUARE, [], []), (GARDEN, [], [])],
                  deck=[y, z], script=[6, 1], expansions=CHROMATIC | SM | GW, log_cap=64)
-    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0])
+    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0], True)
     assert options(g, 2) == [(1, R, y, -1), (2, R, y, -1)]  # fire cities, Incubi side
     assert decisions(g) == [(D.CHROMATIC, 3, L, CC[0], -1), (D.REVEALED, 2, R, y, -1)]
     assert side(g, 3, L) == [CC[0]] and side(g, 2, R) == [y]
@@ -451,7 +451,7 @@ def test_R07_2_a_revealed_meta_or_harmony_takes_the_side_of_choice():
     n = revealed_options_nb(g, C, h)
     assert options(g, n) == [(r, s, h, -1) for r in (0, 1, 2) for s in (L, R)]
     g = position(rows, deck=[m], script=[6, 3], expansions=ALL4)  # CC0 -> Garden L
-    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0])
+    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0], True)
     assert side(g, 2, R) == [m] and row_total_nb(g.layout, C, 2) == -2
 
 
@@ -462,7 +462,7 @@ def test_R07_2_a_revealed_card_with_no_legal_city_is_placed_ignoring_its_element
                  deck=[y], script=[1, 1], expansions=CHROMATIC | GW)
     n = revealed_options_nb(g, C, y)
     assert options(g, n) == [(0, L, y, -1), (1, L, y, -1)]  # the fire city's left is full
-    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0])  # CC0 -> row 0 R, y -> Garden L
+    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0], True)  # CC0 -> row 0 R, y -> Garden L
     assert side(g, 0, R) == [CC[0]] and side(g, 1, L) == [y]
     assert g.info[Info.DECK_N] == 0 and g.info[Info.OUTCOME] == Outcome.RUNNING
 
@@ -475,7 +475,7 @@ def test_R07_2_a_revealed_card_is_discarded_when_every_side_it_could_take_is_ful
                  expansions=CHROMATIC | GW)
     n = revealed_options_nb(g, C, y)
     assert options(g, n) == [(-1, -1, y, -1)]
-    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0])  # CC0 -> Garden R (option 1 of 2)
+    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0], True)  # CC0 -> Garden R (option 1 of 2)
     assert side(g, 1, R) == [CC[0]] and side(g, 0, R) == []
     assert discarded(g) == [y] and deck_left(g) == [z]
 
@@ -485,7 +485,7 @@ def test_R07_2_a_chromatic_revealing_a_chaos_resolves_it_as_drawn_in_phase_2():
     g = position([(city(EW), [sognae(3)], [incubi(-1)]),
                   (city(EF), [sognae(2)], [incubi(-2)])],
                  deck=[CH[0], z], script=[1, 1], expansions=CHROMATIC, log_cap=64)
-    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0])
+    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0], True)
     # CC0 -> row 0 R (3 against -5: R more influential); CH0's options as in Phase II
     assert options(g, 3) == [(ChaosHow.PLACE, 0, R, CH[0]), (ChaosHow.CLEAR, 1, -1, CH[0]),
                              (ChaosHow.REVEAL, -1, -1, CH[0])]
@@ -500,7 +500,7 @@ def test_R07_2_a_chromatic_revealing_a_chromatic_resolves_it_then_its_reveal():
     y, z = incubi(-1), sognae(1, F)
     g = position([(city(EW), [], []), (GARDEN, [], [])], deck=[CC[1], y, z], script=[0, 3],
                  expansions=CHROMATIC | GW, log_cap=64)
-    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0])
+    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0], True)
     assert decisions(g) == [(D.CHROMATIC, 0, L, CC[0], -1), (D.CHROMATIC, 1, R, CC[1], -1),
                             (D.REVEALED, 0, R, y, -1)]
     assert side(g, 0, L) == [CC[0]] and side(g, 0, R) == [y]
@@ -510,7 +510,7 @@ def test_R07_2_a_chromatic_revealing_a_chromatic_resolves_it_then_its_reveal():
 
 def test_R07_2_R06_3_an_empty_deck_reveals_nothing_and_does_not_lose():
     g = position([(city(EW), [], [])], script=[1], expansions=CHROMATIC, log_cap=64)
-    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0])
+    resolve_draw_chaos_nb(scripted_nb, g, C, CC[0], True)
     assert side(g, 0, R) == [CC[0]] and row_total_nb(g.layout, C, 0) == -4
     assert decisions(g) == [(D.CHROMATIC, 0, R, CC[0], -1)]
     assert g.info[Info.OUTCOME] == Outcome.RUNNING and g.info[Info.DECK_N] == 0
@@ -534,7 +534,7 @@ def test_R06_2c_a_reveal_keeps_a_chromatic_and_resolves_it_in_order():
     # an empty city: CH0 can only reveal; it reveals s1 CC0 i1 CH1
     g = position([(city(EW), [], [])], deck=[s1, CC[0], i1, CH[1], y, z], script=[0, 0],
                  expansions=CHROMATIC, log_cap=64)
-    resolve_draw_chaos_nb(scripted_nb, g, C, CH[0])
+    resolve_draw_chaos_nb(scripted_nb, g, C, CH[0], True)
     # CC0 first (-> L, reveals y -> R), then CH1 (L is now more influential: placed there)
     assert decisions(g) == [(D.DRAW_CHAOS, ChaosHow.REVEAL, -1, -1, CH[0]),
                             (D.CHROMATIC, 0, L, CC[0], -1), (D.REVEALED, 0, R, y, -1),
@@ -804,11 +804,11 @@ def test_R08_6_R13_1_twelve_pacified_cities_are_no_win_with_the_expansion_cities
     rows = [(SQUARE, [sognae(2)], [incubi(-2)])]
     g = position(rows, city_deck=[GARDEN], success=11, total_cities=24, expansions=ALL4,
                  deck=[sognae(1), incubi(-1)])
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert g.info[Info.SUCCESS_N] == 12 and g.info[Info.OUTCOME] == Outcome.RUNNING
     assert g.layout[0, 0] == GARDEN
     g = position([(GARDEN, [CC[0]], [meta(2, W), incubi(-2)])], success=23, total_cities=24,
                  expansions=ALL4)
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert g.info[Info.OUTCOME] == Outcome.WIN and g.info[Info.REASON] == Reason.ALL_PACIFIED
     assert g.info[Info.SUCCESS_N] == 24

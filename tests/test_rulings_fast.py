@@ -73,7 +73,7 @@ def test_R03_1_opening_chaos_goes_to_a_more_influential_side_of_choice():
     g = position([(city(EW), [sognae(4, 2)], [incubi(-1, 2)]),
                   (city(EF), [sognae(1, 2)], [incubi(-3, 2)])],
                  deck=[CH[0], *hand], script=[1])
-    opening_hand_nb(scripted_nb, g, C)
+    opening_hand_nb(scripted_nb, g, C, 0)
     assert side(g, 1, Side.R)[-1] == CH[0]
     assert list(g.hands[0]) == hand
 
@@ -85,7 +85,7 @@ def test_R03_2_opening_chaos_no_city_can_take_is_set_aside_and_shuffled_back():
                  deck=[CH[0], *hand, *rest])
     n = chaos_place_options_nb(g, C, CH[0], 0)
     assert n == 0
-    opening_hand_nb(scripted_nb, g, C)
+    opening_hand_nb(scripted_nb, g, C, 0)
     assert list(g.hands[0]) == hand
     deck = list(g.deck[g.info[Info.DECK_TOP]: g.info[Info.DECK_TOP] + g.info[Info.DECK_N]])
     assert sorted(deck) == sorted([*rest, CH[0]])
@@ -123,7 +123,7 @@ def test_R05_3_census_pacifies_every_balanced_city_and_refills():
     deck = [sognae(1, 8), incubi(-1, 8)]
     g = position([(city(EW), [sognae(2)], [incubi(-2)]), (city(EF), [sognae(3)], [])],
                  deck=deck, city_deck=[new_city])
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert g.info[Info.SUCCESS_N] == 1
     assert g.layout[0, 0] == new_city
     assert side(g, 0, Side.L) == [deck[0]] and side(g, 0, Side.R) == [deck[1]]
@@ -138,7 +138,7 @@ def test_R05_4_perfect_balance_takes_the_top_city_card_as_a_bonus():
     bonus, refill = city(EW, skip=[rows[0][0]]), city(EF, skip=[rows[1][0]])
     deck = [sognae(2, 8), incubi(-2, 8)]
     g = position(rows, deck=deck, city_deck=[bonus, refill])
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert g.info[Info.SUCCESS_N] == 5
     assert g.info[Info.N_ROWS] == 1 and g.layout[0, 0] == refill
 
@@ -146,7 +146,7 @@ def test_R05_4_perfect_balance_takes_the_top_city_card_as_a_bonus():
 def test_R05_4_no_perfect_balance_with_fewer_than_4_rows():
     g = position([(city(EW), [sognae(2)], [incubi(-2)])], city_deck=[city(FA)])
     g.info[Info.SUCCESS_N] = 3
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert g.info[Info.SUCCESS_N] == 4  # no bonus card
 
 
@@ -159,7 +159,7 @@ def test_R05_5_zero_sum_discard_options_and_choice():
     # bits: L0 (+2) 1, L1 (+3) 2, R0 (-2) 8, R1 (-1) 16
     assert masks == [0, 1 | 8, 2 | 8 | 16]
     g = position([(city(EW), [s2, s3], [i2, i1])], script=[1])
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert side(g, 0, Side.L) == [s3] and side(g, 0, Side.R) == [i1]
     assert g.info[Info.DISCARD_N] == 2 and g.info[Info.SUCCESS_N] == 0
 
@@ -167,7 +167,7 @@ def test_R05_5_zero_sum_discard_options_and_choice():
 def test_R05_7_the_win_ends_the_census_at_once():
     g = position([(city(EW), [sognae(2)], [incubi(-2)]), (city(EF), [sognae(3)], [])],
                  success=11)
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert g.info[Info.OUTCOME] == Outcome.WIN and g.info[Info.REASON] == Reason.ALL_PACIFIED
     assert side(g, 1, Side.L) == [sognae(3)]  # nothing after the win was resolved
 
@@ -175,7 +175,7 @@ def test_R05_7_the_win_ends_the_census_at_once():
 def test_R05_9_refill_from_an_empty_deck_loses():
     g = position([(city(EW), [sognae(2)], [incubi(-2)])], deck=[sognae(1, 8)],
                  city_deck=[city(FA)])
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert g.info[Info.OUTCOME] == Outcome.LOSS and g.info[Info.REASON] == Reason.DECK_EMPTY
 
 
@@ -185,14 +185,14 @@ def test_R06_2_chaos_options_place_clear_reveal_in_order():
                   (city(WA), [sognae(1), sognae(2), sognae(4)], [incubi(-1, 2)])])
     from analyzer.rules.chaos_nb import draw_chaos_options_nb
 
-    n = draw_chaos_options_nb(g, C, CH[0])
+    n = draw_chaos_options_nb(g, C, CH[0], False)
     assert [o[:3] for o in options(g, n)] == [
         (ChaosHow.PLACE, 0, Side.L), (ChaosHow.CLEAR, 1, -1), (ChaosHow.REVEAL, -1, -1)]
 
 
 def test_R06_2b_clearing_a_balanced_city_discards_its_dreams_and_the_chaos():
     g = position([(city(EW), [sognae(2)], [incubi(-2)])], script=[0])
-    resolve_draw_chaos_nb(scripted_nb, g, C, CH[0])
+    resolve_draw_chaos_nb(scripted_nb, g, C, CH[0], True)
     assert side(g, 0, Side.L) == [] and side(g, 0, Side.R) == []
     assert list(g.discard[:3]) == [sognae(2), incubi(-2), CH[0]]
 
@@ -202,7 +202,7 @@ def test_R06_2c_reveal_resolves_revealed_chaos_depth_first():
     # only reveal is legal for the first Chaos (no dreams: no influential side)
     deck = [s1, CH[1], s2, CH[2], i1, sognae(3, 8), incubi(-3, 8), sognae(4, 8)]
     g = position([(city(EW), [], [])], deck=deck, script=[0, 0, 0, 0], log_cap=256)
-    resolve_draw_chaos_nb(scripted_nb, g, C, CH[0])
+    resolve_draw_chaos_nb(scripted_nb, g, C, CH[0], True)
     # CH[0] reveals s1 CH1 s2 CH2; CH1 reveals i1 s3 i3 s4; CH2 reveals nothing (deck empty)
     assert g.info[Info.DECK_N] == 0 and g.info[Info.OUTCOME] == Outcome.RUNNING  # R06.3
     order = list(g.discard[: g.info[Info.DISCARD_N]])
@@ -226,7 +226,7 @@ def test_R06_1_phase2_resolves_a_chaos_then_draws_on():
 
 def test_R13_1_win_is_checked_when_a_city_enters_success():
     g = position([(city(EW), [sognae(2)], [incubi(-2)])], success=11)
-    census_nb(scripted_nb, g, C)
+    census_nb(scripted_nb, g, C, 1)
     assert g.info[Info.OUTCOME] == Outcome.WIN
 
 

@@ -16,7 +16,8 @@ def play_range(plan: RunPlan, first: int, n: int) -> np.ndarray:
     spec = plan.policy_spec()
     card_set = plan.card_set
     if plan.engine != "fast":
-        return from_traces(run_reference(card_set, spec, plan.seed, n, first))
+        return from_traces(run_reference(card_set, spec, plan.seed, n, first,
+                                         variant=card_set.variant))
     rows = batch_kernel(spec)(spec.kernel_arg, spec.params, card_set.cards, card_set.city_ids,
                               card_set.dream_ids, card_set.rules, plan.seed, first, n)
     check_legal(rows, card_set, spec, plan.seed, first)
@@ -49,4 +50,5 @@ def prepare_kernels(plan: RunPlan) -> None:
     if plan.engine == "fast":
         compile_kernels(plan.card_set, spec)
     else:
-        run_reference(plan.card_set, spec, plan.seed, 1, plan.first_game)
+        run_reference(plan.card_set, spec, plan.seed, 1, plan.first_game,
+                      variant=plan.card_set.variant)
