@@ -7,10 +7,8 @@ import numpy as np
 
 from analyzer.core.codes import (
     ALL_EXPANSIONS,
-    EMPTY,
     HAND_SIZE,
     MAX_ROWS,
-    N_SLOTS,
     TEAM_VARIANT,
     BookKind,
     BooksChoice,
@@ -260,10 +258,6 @@ def start_counters_nb(g, cards, rules):
     expansions = rules & ALL_EXPANSIONS
     info[Info.EXPANSIONS] = expansions
     info[Info.SEATS] = 2 if rules & TEAM_VARIANT else 1
-    info[Info.EMPTINESS_CITY] = EMPTY
-    info[Info.EMPTINESS_ROW] = EMPTY
-    for k in range(MAX_ROWS * N_SLOTS):
-        info[Info.POSTCARD_AT + k] = EMPTY
     if expansions & Expansion.POSTCARDS:
         info[Info.WISE_LEFT] = wise_chaos_count_nb(expansions)
     if expansions & Expansion.EMPTINESS:

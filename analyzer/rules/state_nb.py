@@ -91,6 +91,18 @@ for _name in _FIELDS:
 
 
 @jit
+def new_info_nb():
+    """A fresh ``info``: counters 0, one seat, the Emptiness off the rows, no postcards on
+    the layout's slots (a game without setup, such as a hand-built position, reads true)."""
+    info = np.zeros(N_INFO, dtype=np.int64)
+    info[Info.SEATS] = 1
+    info[Info.EMPTINESS_CITY] = EMPTY
+    info[Info.EMPTINESS_ROW] = EMPTY
+    info[Info.POSTCARD_AT:Info.POSTCARD_AT + MAX_ROWS * N_SLOTS] = EMPTY
+    return info
+
+
+@jit
 def new_game_nb(n_cards, seed, game, log_cap, params):
     """Fresh, empty arrays for game ``game`` of the batch with seed ``seed``.
 
@@ -99,7 +111,7 @@ def new_game_nb(n_cards, seed, game, log_cap, params):
     return GameArrays(
         np.full((MAX_ROWS, LAYOUT_COLS), EMPTY, dtype=np.int64),
         np.full((MAX_SEATS, HAND_SIZE), EMPTY, dtype=np.int64),
-        np.zeros(N_INFO, dtype=np.int64),
+        new_info_nb(),
         np.full(n_cards, EMPTY, dtype=np.int64),
         np.full(n_cards, EMPTY, dtype=np.int64),
         np.full(n_cards, EMPTY, dtype=np.int64),
