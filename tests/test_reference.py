@@ -674,7 +674,7 @@ def test_replay_rejects_a_setup_deck_that_is_not_a_permutation(random_traces):
     _expect_replay_error(trace, "setup.dream_deck")
 
 
-def test_replay_rejects_expansions():
+def test_replay_rejects_a_trace_naming_an_expansion_without_its_cards():
     trace = play_reference(CARD_SET, 3, 0, uniform_policy, "uniform")
     trace["expansions"] = ["emptiness"]
     _expect_replay_error(trace, "variant")

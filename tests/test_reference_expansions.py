@@ -759,7 +759,7 @@ def test_R08_6_each_expansion_adds_its_cards_to_the_decks_and_the_trace(mask, ci
 # ---------------------------------------------------------------------- replay header
 
 
-def test_replay_accepts_only_the_four_expansions_named_once():
+def test_replay_rejects_unknown_repeated_or_cardless_expansions():
     trace = meta_deal_trace()
     for names, fragment in [(["squares_metas", "books"], "'books' cannot be replayed"),
                             (["squares_metas", "nope"], "unknown expansion 'nope'"),

@@ -1,5 +1,5 @@
-"""Plain-Python reference engine of the solo game (base game and expansions), and the trace
-replayer.
+"""Plain-Python reference engine of Urbion (base game, all seven expansions, solo and team),
+and the trace replayer.
 
 The oracle the fast engine (``analyzer.rules``) is checked against, trace for trace. It
 shares no rules code with it: only ``analyzer.core`` (codes, random streams) and

@@ -17,6 +17,10 @@ Harmony       all four            L and R                      ``value`` left, `
 Chaos         none                (never in hand)              +``value`` left, -``value`` right
 Chromatic     none                (never in hand)              +``value`` left, -``value`` right
 ============  ==================  ===========================  ===========================
+
+Books, Postcards and Emptiness cards (R09, R11, R12) are neither City nor Dream cards: the
+book keeps them apart (``book_ids``, ``postcard_ids``, ``emptiness_ids``); a Book's or a
+Postcard's ``kind`` is its ``BookKind`` or ``PostcardKind``.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ class Card:
     value2 : int
         A Meta's or Harmony's (negative) Incubi value; 0 for other cards.
     kind : int
-        A City card's ``CityKind``.
+        A City card's ``CityKind``, a Book's ``BookKind``, a Postcard's ``PostcardKind``.
     """
 
     id: int
@@ -62,6 +66,8 @@ class Card:
 TWO_SIDED = (CardType.META, CardType.HARMONY)
 #: Types whose value is a magnitude, signed by the side they lie on.
 CHAOS_LIKE = (CardType.CHAOS, CardType.CHROMATIC)
+#: Cards that are neither City nor Dream cards (R09, R11, R12).
+OTHER_TYPES = (CardType.BOOK, CardType.POSTCARD, CardType.EMPTINESS)
 
 
 class CardBook:
@@ -79,13 +85,21 @@ class CardBook:
             if card.id in self._cards:
                 raise ValueError(f"card id {card.id} appears twice")
             self._cards[card.id] = card
-        self.city_ids = sorted(c.id for c in self._cards.values() if c.type == CardType.CITY)
-        self.dream_ids = sorted(c.id for c in self._cards.values() if c.type != CardType.CITY)
+        self.city_ids = self._ids_of(CardType.CITY)
+        self.dream_ids = sorted(c.id for c in self._cards.values()
+                                if c.type != CardType.CITY and c.type not in OTHER_TYPES)
+        self.book_ids = self._ids_of(CardType.BOOK)
+        self.postcard_ids = self._ids_of(CardType.POSTCARD)
+        self.emptiness_ids = self._ids_of(CardType.EMPTINESS)
+
+    def _ids_of(self, card_type: int) -> list[int]:
+        return sorted(c.id for c in self._cards.values() if c.type == card_type)
 
     @classmethod
     def from_card_set(cls, card_set: CardSet) -> CardBook:
         """Build the book of the cards in play (card id = row of the card table)."""
-        in_play = sorted(int(i) for i in [*card_set.city_ids, *card_set.dream_ids])
+        in_play = sorted(int(i) for i in [*card_set.city_ids, *card_set.dream_ids,
+                                          *card_set.other_ids])
         return cls(
             Card(
                 id=card_id,
@@ -144,6 +158,16 @@ class CardBook:
         if card.type == CardType.WIZARD:
             return SIDE_LEFT if card.value > 0 else SIDE_RIGHT
         return ()
+
+    def is_harmony(self, card_id: int) -> bool:
+        """True for a Harmony, a wild element for the Seer (R11.5)."""
+        return self._cards[card_id].type == CardType.HARMONY
+
+    def postcard_kind(self, postcard_id: int) -> int:
+        """A Postcard's ``PostcardKind``."""
+        card = self._cards[postcard_id]
+        assert card.type == CardType.POSTCARD
+        return card.kind
 
     def natural_side(self, card_id: int) -> int:
         """The side a one-sided dream takes by its type: Sognae left, Incubi right (R01.1),

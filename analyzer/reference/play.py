@@ -1,4 +1,4 @@
-"""Play one game with a jitted policy and write its ``urbion-trace/1`` trace."""
+"""Play one game (solo or team) with a jitted policy and write its ``urbion-trace/1`` trace."""
 
 from __future__ import annotations
 
@@ -16,9 +16,13 @@ from analyzer.core.codes import (
     MAX_ROWS,
     MAX_SEATS,
     N_POLICY_INFO,
+    N_SLOTS,
     OPTION_COLS,
     SIDE_SLOTS,
     TRACE_FORMAT,
+    VARIANT_NAMES,
+    CardField,
+    CardType,
     Decision,
     Info,
     Side,
@@ -28,7 +32,8 @@ from analyzer.core.rng import PyStream
 from analyzer.reference.cards import CardBook
 from analyzer.reference.engine import Option, SoloGame
 
-SOLO_SEAT = 0
+#: Decisions whose choice adds keys to the act being resolved (a Book's target, R09).
+BOOK_FOLDS = (Decision.BOOK_TARGET, Decision.PROPHECY_ORDER)
 
 
 class IllegalDecision(RuntimeError):
@@ -76,6 +81,7 @@ class PolicyDecider:
         self.log = log
         self.act_entry: dict | None = None
         self.act: dict | None = None
+        self.books_entry: dict | None = None
         # One set of buffers, refilled at every call, keeps the policy's argument types fixed.
         self.options = np.full((MAX_OPTIONS, OPTION_COLS), EMPTY, dtype=np.int64)
         self.layout = np.full((MAX_ROWS, LAYOUT_COLS), EMPTY, dtype=np.int64)
@@ -90,7 +96,7 @@ class PolicyDecider:
         """
         n_options = len(options)
         if n_options == 1:
-            self._record(kind, options[0])
+            self._record(kind, options[0], game)
             return 0
         self._fill_options(options)
         self._fill_state(game)
@@ -105,23 +111,26 @@ class PolicyDecider:
                 f"decision with {n_options} options (seed {self.seed}, game {self.game_index}, "
                 f"turn {game.turn})"
             )
-        self._record(kind, options[index])
+        self._record(kind, options[index], game)
         return index
 
     def act_done(self) -> None:
         """Nothing more can be added to this turn's act entry."""
         self.act_entry = self.act = None
 
-    def _record(self, kind: int, option: Option) -> None:
+    def _record(self, kind: int, option: Option, game: SoloGame) -> None:
         """Append a decision to the log, or fold it into the act being resolved.
 
         ``self.act`` is the act being resolved: the last one of the turn's act entry. A
         Wizard's second action appends its own act, so each census keeps its own groups.
+        In the team game every entry appended carries the seat to play (``info[SEAT]``).
         """
         if kind == Decision.ZERO_SUM:
-            # Folded into the census act: one group per row that discards (docs/engine.md).
+            # Folded into the census act (or the Book of Perfect Balance's): one group per
+            # row that discards (docs/engine.md).
             if option.entry:
-                self.act["census"]["zero_sum"].append(list(option.entry))
+                groups = (self.act["census"] if "census" in self.act else self.act)["zero_sum"]
+                groups.append(list(option.entry))
         elif kind == Decision.EXCHANGE_PAIR:
             self.act["exchange"] = list(option.entry)
         elif kind == Decision.SECOND_ACT:
@@ -132,11 +141,27 @@ class PolicyDecider:
             self.act["rebuild"] = list(option.entry)
         elif kind == Decision.CHANGE_SIDES_CARD:
             self.act["change_sides"] = option.entry
+        elif kind in BOOK_FOLDS:
+            self.act.update(copy.deepcopy(option.entry))
+        elif kind == Decision.BOOKS:
+            # The whole step is one entry, at the place of its first decision (R09.1).
+            if self.books_entry is None:
+                self.books_entry = self._append({"do": "books", "keep": 0}, game)
+            if option.entry == "reveal":
+                self.books_entry["keep"] += 1
+        elif kind == Decision.SWAP_POLARITY:
+            if option.entry is not None:  # keeping the polarity is not logged
+                self._append(copy.deepcopy(option.entry), game)
         else:
-            entry = option.entry
-            self.log.append(entry)
+            entry = self._append(option.entry, game)
             if entry["do"] == "act":
                 self.act_entry, self.act = entry, entry["acts"][0]
+
+    def _append(self, entry: dict, game: SoloGame) -> dict:
+        if game.seats > 1:
+            entry["seat"] = game.seat
+        self.log.append(entry)
+        return entry
 
     def _fill_options(self, options: list[Option]) -> None:
         if len(options) > MAX_OPTIONS:
@@ -147,18 +172,22 @@ class PolicyDecider:
         self._used_rows = len(options)
 
     def _fill_state(self, game: SoloGame) -> None:
-        """The policy's view: layout, hands and the policy-visible block of ``info``."""
+        """The policy's view: layout, hands and the policy-visible block of ``info``
+        (docs/engine.md, "What a policy sees" and "What a policy sees, added")."""
         self.layout.fill(EMPTY)
+        self.info.fill(0)
+        self.info[Info.POSTCARD_AT: Info.POSTCARD_AT + MAX_ROWS * N_SLOTS] = EMPTY
         for row_index, row in enumerate(game.rows):
             self.layout[row_index, 0] = row.city
-            for position, card in enumerate(row.sides[Side.L]):
-                self.layout[row_index, 1 + position] = card
-            for position, card in enumerate(row.sides[Side.R]):
-                self.layout[row_index, 1 + SIDE_SLOTS + position] = card
+            for side in (Side.L, Side.R):
+                for position, card in enumerate(row.sides[side]):
+                    self.layout[row_index, 1 + side * SIDE_SLOTS + position] = card
+                    slot = row_index * N_SLOTS + side * SIDE_SLOTS + position
+                    self.info[Info.POSTCARD_AT + slot] = game.postcard_on.get(card, EMPTY)
         self.hands.fill(EMPTY)
-        for position, card in enumerate(game.hand):
-            self.hands[SOLO_SEAT, position] = card
-        self.info.fill(0)
+        for seat, hand in enumerate(game.hands):
+            for position, card in enumerate(hand):
+                self.hands[seat, position] = card
         self.info[Info.TURN] = game.turn
         self.info[Info.N_ROWS] = len(game.rows)
         self.info[Info.DECK_N] = len(game.dream_deck)
@@ -166,8 +195,17 @@ class PolicyDecider:
         self.info[Info.SUCCESS_N] = len(game.success)
         self.info[Info.DISCARD_N] = len(game.discard)
         self.info[Info.TOTAL_CITIES] = game.total_cities
-        self.info[Info.SEAT] = SOLO_SEAT
+        self.info[Info.SEAT] = game.seat
         self.info[Info.EXPANSIONS] = game.expansions
+        self.info[Info.SEATS] = game.seats
+        self.info[Info.POLARITY] = game.polarity
+        self.info[Info.BOOKS] = sum(1 << kind for kind in game.book_kinds())
+        self.info[Info.PROPHECIES] = game.prophecies
+        self.info[Info.WISE_LEFT] = game.wise_left
+        self.info[Info.INHABITANTS] = game.inhabitants
+        self.info[Info.EMPTINESS_N] = len(game.emptiness_pile)
+        self.info[Info.EMPTINESS_ROW] = game.emptiness_row()
+        self.info[Info.EMPTINESS_FLAT] = int(game.figure_flat)
 
 
 class StreamShuffler:
@@ -196,6 +234,12 @@ class LogWriter:
         self.log.append({"check": snapshot})
 
 
+def _ids_of_type(card_set: CardSet, card_type: int) -> list[int]:
+    """Ids of the Books, Postcards or Emptiness cards in play, ascending."""
+    return [int(card) for card in card_set.other_ids
+            if card_set.cards[card, CardField.TYPE] == card_type]
+
+
 def play_reference(
     card_set: CardSet,
     seed: int,
@@ -203,8 +247,9 @@ def play_reference(
     policy: Callable,
     policy_name: str,
     params: np.ndarray | None = None,
+    variant: str = "solo",
 ) -> dict:
-    """Play one solo game with a jitted policy and return its trace.
+    """Play one game with a jitted policy and return its trace.
 
     Parameters
     ----------
@@ -219,6 +264,8 @@ def play_reference(
         The policy's name, written to the trace.
     params : numpy.ndarray, optional
         The policy's float64 parameter vector, passed as is (empty when not given).
+    variant : str
+        ``"solo"`` or ``"team"`` (R10: two seats, one policy playing both).
 
     Returns
     -------
@@ -229,30 +276,40 @@ def play_reference(
     ------
     IllegalDecision
         When the policy returns an index outside ``[0, n_options)``.
+    ValueError
+        For a variant other than solo or team.
     """
+    if variant not in VARIANT_NAMES:
+        raise ValueError(f"variant {variant!r} is not one of {', '.join(VARIANT_NAMES)}")
+    # Setup step 1: the decks in this order, each ids ascending, shuffled by the DEAL stream.
     deal = PyStream(seed, game, Stream.DEAL)
     city_deck = [int(card) for card in card_set.city_ids]
     deal.shuffle(city_deck)
     dream_deck = [int(card) for card in card_set.dream_ids]
     deal.shuffle(dream_deck)
+    book_deck = _ids_of_type(card_set, CardType.BOOK)
+    deal.shuffle(book_deck)
+    postcard_deck = _ids_of_type(card_set, CardType.POSTCARD)
+    deal.shuffle(postcard_deck)
     log: list = []
     decider = PolicyDecider(policy, policy_name, seed, game, card_set.cards,
                             PyStream(seed, game, Stream.POLICY), log, params)
     table = SoloGame(CardBook.from_card_set(card_set), city_deck, dream_deck,
                      decider, StreamShuffler(deal, log), LogWriter(log),
-                     expansions=card_set.expansions)
+                     expansions=card_set.expansions, book_deck=book_deck,
+                     postcard_deck=postcard_deck, seats=VARIANT_NAMES.index(variant) + 1)
     table.play()
     return {
         "format": TRACE_FORMAT,
         "seed": int(seed),
         "game": int(game),
-        "variant": "solo",
+        "variant": variant,
         "expansions": card_set.expansion_names(),
         "policy": policy_name,
         "card_set": card_set.name,
         "cards": card_set.describe(),
         "setup": {"city_deck": city_deck, "dream_deck": dream_deck,
-                  "postcard_deck": [], "book_deck": []},
+                  "postcard_deck": postcard_deck, "book_deck": book_deck},
         "log": log,
         "result": table.result(card_set.name),
     }

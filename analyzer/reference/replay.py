@@ -1,7 +1,8 @@
-"""Independent checker of ``urbion-trace/1`` traces of the solo game.
+"""Independent checker of ``urbion-trace/1`` traces.
 
-The base game and the first four expansions in any combination (``squares_metas``,
-``chromatic_chaos``, ``temples_harmony``, ``gardens_wizards``) can be replayed.
+The base game and all seven expansions in any combination (``squares_metas``,
+``chromatic_chaos``, ``temples_harmony``, ``gardens_wizards``, ``books``, ``postcards``,
+``emptiness``), solo or in the team variant, can be replayed.
 
 :func:`replay` rebuilds the cards from the trace's ``cards`` table and the decks from its
 ``setup``, then plays the game with the reference rules, taking every decision, shuffle and
@@ -12,13 +13,18 @@ Matching rules (where the trace format leaves room):
 
 - a decision entry matches an option when every key of the option's trace form is present
   with the same value (extra keys are allowed: the format may be extended by adding keys);
-- an act entry matches a Phase I option by its discarded cards and its first act; a second
-  act (R08.3) is the answer to the Wizard's second-action question, and an act entry may
-  hold no act that the game never asks for;
-- an exchange pair, a zero-sum group, a rebuild's two rows and a two-card payment are sets:
-  the order of their ids does not matter;
-- zero-sum groups must come in row order, at most one group per row, each census of an
-  act entry with its own groups;
+- an act entry matches a Phase I option by its discarded cards and its first act (a Book
+  act by its Book); a second act (R08.3) is the answer to the Wizard's second-action
+  question, and an act entry may hold no act that the game never asks for; a Book act's
+  target (``card``, ``row``, ``order``) answers the decision its action asks for;
+- an exchange pair, a zero-sum group, a rebuild's two rows, a two-card payment and the
+  discards a polarity swap removes are sets: the order of their ids does not matter;
+- zero-sum groups must come in row order, at most one group per row, each census (or Book
+  of Perfect Balance) of an act entry with its own groups;
+- the ``books`` entry answers every question of the Books step (R09.1); a polarity kept is
+  not logged, so a decision to swap is answered by a ``swap_polarity`` entry when the log
+  holds one there, and by keeping otherwise (R10.4);
+- in the team game every decision entry must name the seat to play (``seat``);
 - a ``check`` entry is compared on the keys it holds; sides and hands as multisets.
 """
 
@@ -30,29 +36,45 @@ from collections.abc import Callable
 from typing import Any
 
 from analyzer.core.codes import (
+    BOOK_NAMES,
     ELEMENTS,
     EXPANSION_NAMES,
     PLAYABLE_EXPANSIONS,
+    POSTCARD_NAMES,
     TRACE_FORMAT,
+    VARIANT_NAMES,
     CardType,
     CityKind,
     Decision,
     Expansion,
 )
 from analyzer.reference.cards import Card, CardBook, element_mask
-from analyzer.reference.engine import Option, SoloGame
+from analyzer.reference.engine import BOOKS_SHOWN, Option, SoloGame
 
 MESSAGE_LIMIT = 240
 DREAM_TYPES = {"sognae": CardType.SOGNAE, "incubi": CardType.INCUBI, "chaos": CardType.CHAOS}
 #: The expansion each card type or City kind belongs to (TRACE.md names).
 TYPE_EXPANSION = {"chromatic": "chromatic_chaos", "meta": "squares_metas",
-                  "harmony": "temples_harmony", "wizard": "gardens_wizards"}
+                  "harmony": "temples_harmony", "wizard": "gardens_wizards", "book": "books",
+                  "postcard": "postcards", "emptiness": "emptiness"}
+#: Expansions whose cards lie apart from the decks (R09.1, R11, R12): a trace naming one
+#: must list its cards. The name each kind of card goes by in a message.
+OWN_CARDS = {"books": "Book", "postcards": "Postcard", "emptiness": "Emptiness"}
 CITY_KINDS = {"base": (CityKind.BASE, None, None),
               "square": (CityKind.SQUARE, "squares_metas", len(ELEMENTS)),
               "temple": (CityKind.TEMPLE, "temples_harmony", 1),
               "garden": (CityKind.GARDEN, "gardens_wizards", 0)}
-#: The acts a Phase I option can start with, and those a Wizard's second action can be.
+#: The acts a Wizard's second action can be (R08.3): base actions, and Book actions (R09).
 BASE_ACTS = ("census", "exchange")
+BOOK_PREFIX = "book:"
+#: The keys a Book act holds besides ``book``, and the ruling that lists its targets.
+BOOK_KEYS = {"flying_sognae": (("card", "row"), "R09.3"),
+             "flying_incubi": (("card", "row"), "R09.3"),
+             "invisible_sognae": (("card",), "R09.4"),
+             "invisible_incubi": (("card",), "R09.4"),
+             "freedom": (("row",), "R09.5"),
+             "perfect_balance": (("zero_sum",), "R09.6"),
+             "prophecies": (("order",), "R09.7")}
 
 
 class ReplayError(ValueError):
@@ -87,34 +109,41 @@ def _int_list(value: Any) -> list[int] | None:
     return None
 
 
-def _multiset(value: Any) -> Counter | None:
+def _multiset(value: Any) -> list[int] | None:
+    """A list of ids in sorted order (a multiset to compare), or None for a non-list."""
     ids = _int_list(value)
-    return None if ids is None else Counter(ids)
+    return None if ids is None else sorted(ids)
+
+
+def _act_label(act: Any) -> str | None:
+    """An act's name (``census``, ``ally``, ...; ``book:<Book>`` for a Book act), or None
+    when it is malformed."""
+    if not isinstance(act, dict) or not act:
+        return None
+    if "book" in act:
+        return BOOK_PREFIX + act["book"] if isinstance(act["book"], str) else None
+    if len(act) != 1:
+        return None
+    return next(iter(act))
 
 
 def _act_names(entry: dict) -> list[str] | None:
-    """The names of an act entry's acts, or None when ``acts`` is malformed."""
+    """The labels of an act entry's acts, or None when ``acts`` is malformed."""
     acts = entry.get("acts")
     if not isinstance(acts, list):
         return None
-    names = []
-    for act in acts:
-        if not isinstance(act, dict) or len(act) != 1:
-            return None
-        names.append(next(iter(act)))
-    return names
+    names = [_act_label(act) for act in acts]
+    return None if None in names else names
 
 
 def _same_decision(canonical: dict, entry: dict) -> bool:
     """True when a log entry records the option whose trace form is ``canonical``."""
     if canonical["do"] == "act":
+        if entry.get("do") != "act":
+            return False
         names = _act_names(entry)
-        return (
-            entry.get("do") == "act"
-            and _multiset(entry.get("discard")) == Counter(canonical["discard"])
-            and names is not None
-            and names[:1] == _act_names(canonical)
-        )
+        return (names is not None and names[:1] == _act_names(canonical)
+                and _multiset(entry.get("discard")) == sorted(canonical["discard"]))
     return all(key in entry and _strict_equal(entry[key], value)
                for key, value in canonical.items())
 
@@ -125,6 +154,10 @@ class LogCursor:
     def __init__(self, log: list) -> None:
         self.log = log
         self.index = 0
+
+    def peek(self) -> Any:
+        """The next entry without taking it (None at the end of the log)."""
+        return self.log[self.index] if self.index < len(self.log) else None
 
     def take(self, expecting: str) -> tuple[int, dict]:
         """Return (index, entry) of the next entry; the game expects ``expecting`` there."""
@@ -151,11 +184,12 @@ class LogDecider:
 
     The turn's act entry is read once, at its Phase I decision; the decisions its acts
     ask for (an exchange's pair, a census's zero-sum groups, a Wizard's second action, a
-    rebuild's rows, the card that changes sides) are answered from it.
+    rebuild's rows, the card that changes sides, a Book's target) are answered from it.
     """
 
     def __init__(self, cursor: LogCursor) -> None:
         self.cursor = cursor
+        self.books_keep: int | None = None
         self.acts: list[dict] = []
         self.act_pos = -1
         self.act: dict | None = None
@@ -175,13 +209,25 @@ class LogDecider:
             return self._rebuild_rows(options)
         if kind == Decision.CHANGE_SIDES_CARD:
             return self._change_sides_card(options)
+        if kind in (Decision.BOOK_TARGET, Decision.PROPHECY_ORDER):
+            return self._book_target(options)
+        if kind == Decision.BOOKS:
+            return self._books(game)
+        if kind == Decision.SWAP_POLARITY:
+            return self._swap_polarity(options, game)
         name = Decision._fields[kind]
         index, entry = self.cursor.take(f"a {name} decision")
         if "do" not in entry:
             raise ReplayError(f"log entry {index}: expected a {name} decision, "
                               f"found {_short(entry)}")
+        if entry["do"] == "swap_polarity":
+            raise ReplayError(f"log entry {index}: swap_polarity is not allowed here: only in "
+                              "the team game, before the turn's Phase I decision, with 8 or "
+                              f"more cards in the discard pile (it holds {len(game.discard)}; "
+                              "R10.4)")
         for choice, option in enumerate(options):
             if _same_decision(option.entry, entry):
+                self._check_seat(index, entry, game)
                 if entry["do"] == "act":
                     self._start_act(index, entry)
                 return choice
@@ -189,14 +235,63 @@ class LogDecider:
         raise ReplayError(f"log entry {index}: {_short(entry)} is not a legal {name} decision "
                           f"(legal: {_short(legal)})")
 
+    @staticmethod
+    def _check_seat(index: int, entry: dict, game: SoloGame) -> None:
+        """Team: every decision entry names the seat to play (R10)."""
+        if game.seats > 1 and not _strict_equal(entry.get("seat"), game.seat):
+            raise ReplayError(f"log entry {index}: seat {_short(entry.get('seat'))} on a "
+                              f"decision of seat {game.seat} (R10.1: turns alternate)")
+
+    def _books(self, game: SoloGame) -> int:
+        """REVEAL (option 1) until the logged number of Books is laid out, then STOP."""
+        if self.books_keep is None:
+            index, entry = self.cursor.take("the books decision")
+            if entry.get("do") != "books":
+                raise ReplayError(f"log entry {index}: expected the books decision (R09.1), "
+                                  f"found {_short(entry)}")
+            most = min(BOOKS_SHOWN, len(game.book_deck))
+            keep = entry.get("keep")
+            if not _is_int(keep) or not 0 <= keep <= most:
+                raise ReplayError(f"log entry {index}: books keep {_short(keep)} is not a "
+                                  f"number of Books from 0 to {most} (R09.1)")
+            self._check_seat(index, entry, game)
+            self.books_keep = keep
+        return int(len(game.books) < self.books_keep)
+
+    def _swap_polarity(self, options: list[Option], game: SoloGame) -> int:
+        """Swap (option 1) when the next entry is a swap_polarity, else keep (R10.4)."""
+        upcoming = self.cursor.peek()
+        if not isinstance(upcoming, dict) or upcoming.get("do") != "swap_polarity":
+            return 0
+        index, entry = self.cursor.take("a polarity swap")
+        self._check_seat(index, entry, game)
+        expected = options[1].entry["removed"]
+        if _multiset(entry.get("removed")) != sorted(expected):
+            raise ReplayError(f"log entry {index}: swap_polarity removes "
+                              f"{_short(entry.get('removed'))}, not the 8 most recent "
+                              f"discards {expected} (R10.4)")
+        return 1
+
+    def _book_target(self, options: list[Option]) -> int:
+        """The option whose target keys (``card``, ``row``, ``order``) the Book act holds."""
+        act = self.act
+        for choice, option in enumerate(options):
+            if all(_strict_equal(act.get(key), value) for key, value in option.entry.items()):
+                return choice
+        keys, rule = BOOK_KEYS[act["book"]]
+        target = {key: act.get(key) for key in keys}
+        raise ReplayError(f"log entry {self.act_index}: book {act['book']} target "
+                          f"{_short(target)} is not legal here ({rule})")
+
     def act_done(self) -> None:
         """Every zero-sum group and every act of the finished act entry must have been used."""
         self._check_groups_used()
         if self.act_pos + 1 < len(self.acts):
-            extra = next(iter(self.acts[self.act_pos + 1]))
+            extra = _act_label(self.acts[self.act_pos + 1])
             raise ReplayError(f"log entry {self.act_index}: act {extra!r} is never allowed "
-                              "here: only a Wizard discarded for a census or exchange gives "
-                              "a second base action, while the game goes on (R08.3)")
+                              "here: only a Wizard discarded for a census, an exchange or a "
+                              "Book action gives a second action, while the game goes on "
+                              "(R08.3)")
         self.acts, self.act_pos, self.act = [], -1, None
 
     def _check_groups_used(self) -> None:
@@ -212,17 +307,40 @@ class LogDecider:
         if len(acts) > 2:
             raise ReplayError(f"log entry {index}: at most 2 acts a turn (R08.3)")
         for position, act in enumerate(acts):
-            name = next(iter(act))
-            if position == 1 and name not in BASE_ACTS:
+            name = _act_label(act)
+            if position == 1 and name not in BASE_ACTS and not name.startswith(BOOK_PREFIX):
                 raise ReplayError(f"log entry {index}: second act {name!r} is not a base "
-                                  "action (Exchange or Census, R08.3)")
-            self._check_act_shape(index, name, act[name])
+                                  "action (Exchange or Census) or a Book action (R08.3)")
+            if name.startswith(BOOK_PREFIX):
+                self._check_book_shape(index, act)
+            else:
+                self._check_act_shape(index, name, act[name])
         self.acts, self.act_index = acts, index
         self._begin_act(0)
 
     @staticmethod
+    def _check_book_shape(index: int, act: dict) -> None:
+        where = f"log entry {index}"
+        name = act["book"]
+        if name not in BOOK_KEYS:
+            raise ReplayError(f"{where}: unknown book {name!r} (valid: {', '.join(BOOK_NAMES)})")
+        for key in BOOK_KEYS[name][0]:
+            value = act.get(key)
+            if key in ("card", "row"):
+                ok = _is_int(value)
+            elif key == "order":
+                ok = _int_list(value) is not None
+            else:
+                ok = isinstance(value, list) and all(_int_list(g) is not None for g in value)
+            if not ok:
+                raise ReplayError(f"{where}: book {name} needs {key} "
+                                  f"({'a list of id lists' if key == 'zero_sum' else 'ids'})")
+
+    @staticmethod
     def _check_act_shape(index: int, name: str, value: Any) -> None:
         where = f"log entry {index}"
+        if name == "ally" and value is not True:
+            raise ReplayError(f"{where}: ally needs the value true")
         if name == "census":
             groups = value.get("zero_sum") if isinstance(value, dict) else None
             if not isinstance(groups, list) or any(_int_list(g) is None for g in groups):
@@ -241,8 +359,12 @@ class LogDecider:
     def _begin_act(self, position: int) -> None:
         self.act_pos = position
         self.act = self.acts[position]
+        groups = None
         if "census" in self.act:
             groups = self.act["census"]["zero_sum"]
+        elif self.act.get("book") == "perfect_balance":
+            groups = self.act["zero_sum"]  # R09.6: a census
+        if groups is not None:
             self.groups, self.used = groups, [False] * len(groups)
 
     def _second_act(self, options: list[Option]) -> int:
@@ -250,13 +372,14 @@ class LogDecider:
         self._check_groups_used()  # the first census's groups belong to it alone
         if self.act_pos + 1 >= len(self.acts):
             return 0
-        name = next(iter(self.acts[self.act_pos + 1]))
+        name = _act_label(self.acts[self.act_pos + 1])
         for choice, option in enumerate(options):
-            if option.entry is not None and name in option.entry:
+            if option.entry is not None and _act_label(option.entry) == name:
                 self._begin_act(self.act_pos + 1)
                 return choice
         raise ReplayError(f"log entry {self.act_index}: second act {name!r} is not legal "
-                          "here (an exchange needs two dreams on one side, R04.4)")
+                          "here (an exchange needs two dreams on one side, R04.4; a Book "
+                          "needs a target, R09)")
 
     def _exchange_pair(self, options: list[Option]) -> int:
         pair = self.act["exchange"]
@@ -338,7 +461,7 @@ def _same_rows(logged: Any, replayed: list[dict]) -> bool:
         if "city" in log_row and not _strict_equal(log_row["city"], row["city"]):
             return False
         for side in ("L", "R"):
-            if side in log_row and _multiset(log_row[side]) != Counter(row[side]):
+            if side in log_row and _multiset(log_row[side]) != sorted(row[side]):
                 return False
     return True
 
@@ -347,7 +470,11 @@ def _same_check_value(key: str, logged: Any, replayed: Any) -> bool:
     if key == "rows":
         return _same_rows(logged, replayed)
     if key == "hand":
-        return _multiset(logged) == Counter(replayed)
+        return _multiset(logged) == sorted(replayed)
+    if key == "hands":
+        return (isinstance(logged, list) and len(logged) == len(replayed)
+                and all(_multiset(mine) == sorted(theirs)
+                        for mine, theirs in zip(logged, replayed, strict=True)))
     return _strict_equal(logged, replayed)
 
 
@@ -369,10 +496,19 @@ class LogChecker:
         for key, value in logged.items():
             if key not in snapshot:
                 raise ReplayError(f"log entry {index}: check key {key!r} is not part of "
-                                  "this game (solo, with the expansions of the header)")
+                                  "this game (the variant and expansions of the header)")
             if not _same_check_value(key, value, snapshot[key]):
                 raise ReplayError(f"log entry {index}: check {key} differs: log {_short(value)}, "
                                   f"replay {_short(snapshot[key])}")
+
+
+def _kind(entry: dict, where: str, names: tuple[str, ...]) -> int:
+    """A Book's or Postcard's kind (``BookKind`` / ``PostcardKind``) from its name."""
+    kind = entry.get("kind")
+    if kind not in names:
+        raise ReplayError(f"{where}: unknown {entry['type']} kind {kind!r} "
+                          f"(valid: {', '.join(names)})")
+    return names.index(kind)
 
 
 def _element(entry: dict, where: str) -> int:
@@ -421,8 +557,14 @@ def _card_from_trace(position: int, entry: Any, expansions: set[str]) -> Card:
             raise ReplayError(f"{where}: a {card_type} card needs {TYPE_EXPANSION[card_type]} "
                               "in the trace's expansions")
     elif card_type not in DREAM_TYPES:
-        raise ReplayError(f"{where}: card type {card_type!r} is not part of the solo game "
+        raise ReplayError(f"{where}: card type {card_type!r} is not part of the game "
                           "with these expansions")
+    if card_type == "book":
+        return Card(card_id, CardType.BOOK, kind=_kind(entry, where, BOOK_NAMES))
+    if card_type == "postcard":
+        return Card(card_id, CardType.POSTCARD, kind=_kind(entry, where, POSTCARD_NAMES))
+    if card_type == "emptiness":
+        return Card(card_id, CardType.EMPTINESS)
     if card_type == "meta":
         sognae, incubi = _two_values(entry, where, "Meta")
         return Card(card_id, CardType.META, _element(entry, where), sognae, incubi)
@@ -450,8 +592,9 @@ def _card_from_trace(position: int, entry: Any, expansions: set[str]) -> Card:
 def book_from_trace(cards: Any, expansions: list[str] | None = None) -> CardBook:
     """Rebuild the cards of a game from a trace's ``cards`` table.
 
-    A card of an expansion (or a City Square, Temple or Hanging Garden) is accepted only
-    when that expansion is among ``expansions`` (the trace header's names).
+    A card of an expansion (a City Square, Temple or Hanging Garden, a Book, a Postcard,
+    an Emptiness card, ...) is accepted only when that expansion is among ``expansions``
+    (the trace header's names).
     """
     if not isinstance(cards, list):
         raise ReplayError("cards: expected a list of cards")
@@ -463,7 +606,7 @@ def book_from_trace(cards: Any, expansions: list[str] | None = None) -> CardBook
 
 
 def _deck(setup: dict, key: str, expected: list[int]) -> list[int]:
-    deck = _int_list(setup.get(key))
+    deck = _int_list(setup.get(key, [] if key in ("book_deck", "postcard_deck") else None))
     if deck is None or Counter(deck) != Counter(expected):
         raise ReplayError(f"setup.{key}: not a permutation of the {len(expected)} cards "
                           "of that kind in the cards table")
@@ -476,27 +619,39 @@ def _check_header(trace: Any) -> list[str]:
         raise ReplayError("trace: expected a JSON object")
     if trace.get("format") != TRACE_FORMAT:
         raise ReplayError(f"format: {trace.get('format')!r} is not {TRACE_FORMAT!r}")
-    if trace.get("variant") != "solo":
-        raise ReplayError("variant: only the solo variant can be replayed")
+    if trace.get("variant") not in VARIANT_NAMES:
+        raise ReplayError(f"variant: {trace.get('variant')!r} is not one of "
+                          f"{', '.join(VARIANT_NAMES)}")
     expansions = trace.get("expansions")
     if not isinstance(expansions, list) or not all(isinstance(e, str) for e in expansions):
         raise ReplayError("expansions: expected a list of expansion names")
     for name in expansions:
         if name not in PLAYABLE_EXPANSIONS:
             known = "" if name in EXPANSION_NAMES else "unknown expansion "
-            raise ReplayError(f"expansions: {known}{name!r} cannot be replayed; the solo "
-                              f"variant replays {', '.join(PLAYABLE_EXPANSIONS)} only")
+            raise ReplayError(f"expansions: {known}{name!r} cannot be replayed; the replayer "
+                              f"knows {', '.join(PLAYABLE_EXPANSIONS)} only")
         if expansions.count(name) > 1:
             raise ReplayError(f"expansions: {name!r} is listed twice")
     if not isinstance(trace.get("setup"), dict) or not isinstance(trace.get("log"), list):
         raise ReplayError("trace: setup (an object) and log (a list) are required")
     if not isinstance(trace.get("result"), dict):
         raise ReplayError("result: missing")
-    for key in ("postcard_deck", "book_deck"):
-        if trace["setup"].get(key, []) != []:
-            raise ReplayError(f"setup.{key}: must be empty without the "
-                              f"{'postcards' if key == 'postcard_deck' else 'books'} expansion")
+    for key, name in (("postcard_deck", "postcards"), ("book_deck", "books")):
+        if name not in expansions and trace["setup"].get(key, []) != []:
+            raise ReplayError(f"setup.{key}: must be empty without the {name} expansion")
     return expansions
+
+
+def _check_own_cards(trace: dict, expansions: list[str]) -> None:
+    """A trace naming the Books, Postcards or the Emptiness lists their cards."""
+    cards = trace.get("cards")
+    types = {c.get("type") for c in cards if isinstance(c, dict)} if isinstance(cards, list) \
+        else set()
+    for name, what in OWN_CARDS.items():
+        if name in expansions and what.lower() not in types:
+            raise ReplayError(f"expansions: {name!r} cannot be replayed without its cards: "
+                              f"the cards table of this {trace['variant']} variant trace "
+                              f"holds no {what} card")
 
 
 def _expansion_mask(names: list[str]) -> int:
@@ -515,7 +670,7 @@ def _compare_result(expected: dict, replayed: dict) -> None:
 
 def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
            narrate: Callable[[str, dict], None] | None = None) -> dict:
-    """Replay a solo trace (base game and Expansions I) decision by decision and check it.
+    """Replay a trace decision by decision and check it.
 
     Parameters
     ----------
@@ -526,11 +681,18 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         check point, before it is compared.
     narrate : callable, optional
         Called as ``narrate(event, details)`` for every decision taken (``decision``: kind
-        and trace entry), card drawn (``draw``), dreams dealt to a row (``deal``), Chaos
-        reveal (``reveal``), city pacified (``pacify``), Perfect Balance card (``bonus``)
-        and new City card (``new_city``), Chromatic Chaos held while dealing (``hold``) and
-        the card a Chromatic Chaos reveals (``chromatic_reveal``), in game order: what a text
-        view of the game needs. A ``decision`` also carries the option's ``code``.
+        and trace entry), card drawn (``draw``, with the ``seat``), dreams dealt to a row
+        (``deal``), Chaos reveal (``reveal``), city pacified (``pacify``), City card brought
+        by a Perfect Balance or the last Emptiness card (``bonus``, ``why``) and new City
+        card (``new_city``), Chromatic Chaos held while dealing (``hold``) and the card a
+        Chromatic Chaos reveals (``chromatic_reveal``), the start of a turn (``turn``: seat
+        and polarity), the Books kept (``books``) and the Dream cards burnt (``burn``), a
+        postcard dealt (``postcard``), scored or sent away (``postcard_scored``: points,
+        why) and a Flagship's move (``flagship``), a Wise Chaos used (``wise``), the
+        Emptiness figure's move (``emptiness``: row -1 for the pile), its census check
+        (``emptiness_check``) and an Emptiness card leaving (``emptiness_card``), in game
+        order: what a text view of the game needs. A ``decision`` also carries the option's
+        ``code``.
 
     Returns
     -------
@@ -545,13 +707,19 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         entry, or a result that differs.
     """
     expansions = _check_header(trace)
+    _check_own_cards(trace, expansions)
     book = book_from_trace(trace.get("cards"), expansions)
-    city_deck = _deck(trace["setup"], "city_deck", book.city_ids)
-    dream_deck = _deck(trace["setup"], "dream_deck", book.dream_ids)
+    setup = trace["setup"]
+    city_deck = _deck(setup, "city_deck", book.city_ids)
+    dream_deck = _deck(setup, "dream_deck", book.dream_ids)
+    book_deck = _deck(setup, "book_deck", book.book_ids)
+    postcard_deck = _deck(setup, "postcard_deck", book.postcard_ids)
     cursor = LogCursor(trace["log"])
     decider = LogDecider(cursor)
     game = SoloGame(book, city_deck, dream_deck, decider, LogShuffler(cursor),
-                    LogChecker(cursor, observe), narrate, expansions=_expansion_mask(expansions))
+                    LogChecker(cursor, observe), narrate, expansions=_expansion_mask(expansions),
+                    book_deck=book_deck, postcard_deck=postcard_deck,
+                    seats=VARIANT_NAMES.index(trace["variant"]) + 1)
     game.play()
     decider.act_done()  # a game won inside a census never finishes its act
     cursor.expect_end()

@@ -9,10 +9,12 @@ from analyzer.reference import IllegalDecision, play_reference
 
 
 def run_reference(card_set: CardSet, policy: PolicySpec, seed: int, games: int,
-                  first_game: int = 0) -> list[dict]:
-    """Traces of games ``first_game ..`` of batch ``seed`` played by the reference engine."""
+                  first_game: int = 0, variant: str = "solo") -> list[dict]:
+    """Traces of games ``first_game ..`` of batch ``seed`` played by the reference engine,
+    in the ``variant`` ``"solo"`` or ``"team"`` (R10)."""
     try:
-        return [play_reference(card_set, seed, g, policy.func, policy.name, policy.params)
+        return [play_reference(card_set, seed, g, policy.func, policy.name, policy.params,
+                               variant=variant)
                 for g in range(first_game, first_game + games)]
     except IllegalDecision as err:
         raise PolicyError(str(err)) from None

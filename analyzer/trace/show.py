@@ -1,7 +1,10 @@
 """A trace as text a player can follow, turn by turn.
 
 The trace is replayed by the reference replayer, which narrates every decision, draw, deal,
-reveal and pacification in game order; the table is printed at the end of each turn.
+reveal and pacification in game order; the table is printed at the end of each turn. With
+the later expansions the text also tells the Books kept and used (R09), the postcards
+(dealt, scored or sent away) and the Wise Chaos (R11), the Emptiness figure and cards (R12),
+and in the team game the seats and the polarity (R10).
 """
 
 from __future__ import annotations
@@ -11,6 +14,16 @@ from analyzer.reference import replay
 
 CITY_KIND_NAMES = {"square": "City Square", "temple": "Temple", "garden": "Hanging Garden"}
 ACT_NAMES = {Act.PASS: "none", Act.CENSUS: "Census", Act.EXCHANGE: "Exchange"}
+BOOK_TITLES = {"flying_sognae": "Flying Sognae", "flying_incubi": "Flying Incubi",
+               "invisible_sognae": "Invisible Sognae", "invisible_incubi": "Invisible Incubi",
+               "freedom": "Freedom-Loving Dreams", "perfect_balance": "Perfect Balance",
+               "prophecies": "Prophecies"}
+POSTCARD_TITLES = {"dreamcatcher": "Dreamcatcher", "doves": "Doves", "seer": "Seer",
+                   "magicians": "Magicians on Holiday", "hourglass": "Repentant Hourglass",
+                   "flagship": "Flagship", "rocket": "Resting Rocket", "planbot": "Planbot"}
+SENT_AWAY_WHY = {"discarded": "its dream is discarded", "rocket": "its dream moved",
+                 "flagship": "no room in the next row", "hourglass": "turned a fifth time"}
+POLARITY_NAMES = ("Sognae", "Incubi")
 
 
 class CardNames:
@@ -37,6 +50,12 @@ class CardNames:
             return f"Meta {c['sognae_value']:+d}/{c['incubi_value']:+d} {c['element']}#{card_id}"
         if kind == "harmony":
             return f"Harmony {c['sognae_value']:+d}/{c['incubi_value']:+d}#{card_id}"
+        if kind == "book":
+            return f"Book of {BOOK_TITLES[c['kind']]}#{card_id}"
+        if kind == "postcard":
+            return f"Postcard {POSTCARD_TITLES[c['kind']]}#{card_id}"
+        if kind == "emptiness":
+            return f"Emptiness card#{card_id}"
         return f"{kind.capitalize()} {c['value']:+d} {c['element']}#{card_id}"
 
     def names(self, card_ids: list[int]) -> str:
@@ -65,6 +84,16 @@ def _where(entry: dict) -> str:
     return f"row {entry['row']}, side {entry['side']}"
 
 
+def _act_title(act: dict) -> str:
+    """How the first act of an act entry is named after "discard ... for"."""
+    if "book" in act:
+        return f"the Book of {BOOK_TITLES.get(act['book'], act['book'])}"
+    name = next(iter(act))
+    if name == "ally":
+        return "Ally against the Emptiness"
+    return name.replace("_", " ").title()
+
+
 def decision_text(entry: dict, names: CardNames, code: tuple | None = None) -> str:
     """A Phase I, dealing, Chaos or Chromatic Chaos decision as a sentence (trace entry
     form; ``code``, the option's columns, names the card where the entry does not)."""
@@ -75,8 +104,10 @@ def decision_text(entry: dict, names: CardNames, code: tuple | None = None) -> s
     if do == "pass":
         return f"discard {names.name(entry['card'])} for no action"
     if do == "act":
-        act = next(iter(entry["acts"][0]))
-        return f"discard {names.names(entry['discard'])} for {act.replace('_', ' ').title()}"
+        return f"discard {names.names(entry['discard'])} for {_act_title(entry['acts'][0])}"
+    if do == "swap_polarity":
+        return (f"the seats swap polarities: {names.names(entry['removed'])} leave the "
+                "discard pile for good")
     if do == "side":
         if card >= 0:
             role = "a Sognae" if entry["side"] == "L" else "an Incubi"
@@ -85,6 +116,8 @@ def decision_text(entry: dict, names: CardNames, code: tuple | None = None) -> s
     if do in ("chromatic", "revealed"):
         what = names.name(card) if card >= 0 else f"the {do} card"
     if do == "chromatic":
+        if entry.get("wise"):
+            return ""  # told by the wise event
         if entry.get("discard"):
             return f"  no side has room: {what} is discarded"
         return f"  {what} goes to {_where(entry)}"
@@ -99,31 +132,81 @@ def decision_text(entry: dict, names: CardNames, code: tuple | None = None) -> s
         return f"  the Chaos clears the balanced city in row {entry['row']}"
     if how == "aside":
         return "  no city can take the Chaos: set aside"
-    return ""  # a reveal is told by its own event
+    return ""  # a reveal or a Wise Chaos is told by its own event
+
+
+def _book_target_text(entry: dict, code: tuple, names: CardNames) -> str:
+    """The target of a Flying, Invisible or Freedom-Loving Dreams Book (R09.3-R09.5)."""
+    if "card" in entry and "row" in entry:
+        return (f"  the Book flies {names.name(entry['card'])} from row {code[1]} to row "
+                f"{code[2]}, side {'LR'[code[3]]}")
+    if "card" in entry:
+        return f"  the Book makes {names.name(entry['card'])} in row {code[1]} invisible: discarded"
+    return f"  the Book frees the dreamless city in row {entry['row']}"
+
+
+def _decision_event(details: dict, names: CardNames) -> str | None:
+    kind, entry, code = details["kind"], details["entry"], details.get("code")
+    if kind == Decision.ZERO_SUM:
+        return f"  zero-sum discard: {names.names(entry)}" if entry else None
+    if kind == Decision.EXCHANGE_PAIR:
+        return f"  swap {names.name(entry[0])} <-> {names.name(entry[1])}"
+    if kind == Decision.SECOND_ACT:
+        if entry is None:
+            return "  the Wizard's second action: none"
+        if code[0] == Act.BOOK:
+            return f"  the Wizard's second action: {_act_title(entry)}"
+        return f"  the Wizard's second action: {ACT_NAMES[code[0]]}"
+    if kind == Decision.REBUILD_ROWS:
+        return f"  rebuild: the City cards of rows {entry[0]} and {entry[1]} swap places"
+    if kind == Decision.CHANGE_SIDES_CARD:
+        card, row, side = code[0], code[1], code[2]
+        return (f"  change sides: {names.name(card)} in row {row} moves from side "
+                f"{'LR'[side]} to side {'RL'[side]}, its influence turned over")
+    if kind == Decision.BOOK_TARGET:
+        return _book_target_text(entry, code, names)
+    if kind == Decision.PROPHECY_ORDER:
+        if not entry["order"]:
+            return "  Prophecies: the Dream deck is empty, nothing to see"
+        return f"  Prophecies: the top Dream cards now read {names.names(entry['order'])}"
+    if kind in (Decision.BOOKS, Decision.SWAP_POLARITY) and not isinstance(entry, dict):
+        return None  # the Books step is told by its books event; a kept polarity is silent
+    text = decision_text(entry, names, code)
+    return f"  {text}" if text else None
+
+
+def _postcard_text(details: dict, names: CardNames) -> str:
+    postcard, card, points = details["postcard"], details["card"], details["points"]
+    what = f"{names.name(postcard)} on {names.name(card)}"
+    if details["why"] == "pacified":
+        return f"  {what} goes to the Inhabitant pile: {points:+d}"
+    return f"  {what} is sent away ({SENT_AWAY_WHY[details['why']]}): {points:+d}"
+
+
+def _emptiness_text(event: str, details: dict, names: CardNames) -> str:
+    if event == "emptiness":
+        if details["row"] < 0:
+            return "  the Emptiness figure stands on its pile"
+        return f"  the Emptiness moves to row {details['row']} ({names.name(details['city'])})"
+    if event == "emptiness_card":
+        if details["left"] == 0:
+            return "  the last Emptiness card leaves the game, and the figure with it"
+        flat = ", the figure lies flat" if details["flat"] else ""
+        return f"  an Emptiness card leaves the game ({details['left']} left{flat})"
+    where = f"the Emptiness city in row {details['row']}"
+    return {"balanced": f"  {where} is balanced: not pacified, an Emptiness card goes",
+            "cleared": f"  {where} is not balanced: its dreams are discarded",
+            "empty": f"  {where} has no dream: the game is lost"}[details["result"]]
 
 
 def event_text(event: str, details: dict, names: CardNames) -> str | None:
     """One narrated event as a line, or None for events told elsewhere."""
     if event == "decision":
-        kind, entry, code = details["kind"], details["entry"], details.get("code")
-        if kind == Decision.ZERO_SUM:
-            return f"  zero-sum discard: {names.names(entry)}" if entry else None
-        if kind == Decision.EXCHANGE_PAIR:
-            return f"  swap {names.name(entry[0])} <-> {names.name(entry[1])}"
-        if kind == Decision.SECOND_ACT:
-            if entry is None:
-                return "  the Wizard's second action: none"
-            return f"  the Wizard's second action: {ACT_NAMES[code[0]]}"
-        if kind == Decision.REBUILD_ROWS:
-            return f"  rebuild: the City cards of rows {entry[0]} and {entry[1]} swap places"
-        if kind == Decision.CHANGE_SIDES_CARD:
-            card, row, side = code[0], code[1], code[2]
-            return (f"  change sides: {names.name(card)} in row {row} moves from side "
-                    f"{'LR'[side]} to side {'RL'[side]}, its influence turned over")
-        text = decision_text(entry, names, code)
-        return f"  {text}" if text else None
+        return _decision_event(details, names)
     if event == "draw":
-        return f"  draw {names.name(details['card'])}"
+        seat = details.get("seat")
+        return f"  draw {names.name(details['card'])}" + (
+            f" (seat {seat})" if seat and seat > 0 else "")
     if event == "hold":
         return (f"  {names.name(details['card'])} is set aside until the setup or census is "
                 "done, a replacement drawn")
@@ -137,28 +220,84 @@ def event_text(event: str, details: dict, names: CardNames) -> str | None:
     if event == "pacify":
         return f"  row {details['row']} is balanced: {names.name(details['city'])} pacified"
     if event == "bonus":
+        if details.get("why") == "emptiness":
+            return (f"  the last Emptiness card brings {names.name(details['city'])} to the "
+                    "Success pile")
         return f"  Perfect Balance: {names.name(details['city'])} joins the Success pile"
     if event == "new_city":
         return f"  row {details['row']} takes {names.name(details['city'])}"
+    if event == "books":
+        kept = details["kept"]
+        return f"  Books laid out: {names.names(kept)}" if kept else "  no Book is laid out"
+    if event == "burn":
+        back = f"; {names.names(details['back'])} go back" if details["back"] else ""
+        return f"  the Books burn {names.names(details['burnt'])}{back}"
+    if event == "postcard":
+        return (f"  {names.name(details['postcard'])} is dealt on "
+                f"{names.name(details['card'])} in row {details['row']}")
+    if event == "postcard_scored":
+        return _postcard_text(details, names)
+    if event == "flagship":
+        return (f"  {names.name(details['postcard'])} sails {names.name(details['card'])} "
+                f"from row {details['from']} to row {details['to']}")
+    if event == "wise":
+        return (f"  a Wise Chaos puts {names.name(details['card'])} back below the top 3 "
+                f"Dream cards ({details['left']} left)")
+    if event in ("emptiness", "emptiness_check", "emptiness_card"):
+        return _emptiness_text(event, details, names)
     return None
 
 
-def table_text(check: dict, names: CardNames) -> list[str]:
-    """The rows, hand and counters of a check entry."""
+def _hand_lines(check: dict, names: CardNames) -> list[str]:
+    if "hands" not in check:
+        return [f"    hand: {names.names(check.get('hand', []))}"]
+    return [f"    hand of seat {seat} ({POLARITY_NAMES[seat != check['polarity']]}): "
+            f"{names.names(hand)}" for seat, hand in enumerate(check["hands"])]
+
+
+def _counters(check: dict) -> str:
+    text = (f"    Dream deck {check['dream_deck']}, Success {check['success']}, "
+            f"discard {check['discard']}")
+    if "inhabitants" in check:
+        text += f", inhabitants {check['inhabitants']:+d}, Wise Chaos {check['wise_chaos']}"
+    if "emptiness" in check:
+        empt = check["emptiness"]
+        if empt["cards"] == 0:
+            where = "gone"
+        elif empt["at"] is not None:
+            where = f"on row {empt['at']}"
+        else:
+            where = "lying flat on the pile" if empt["flat"] else "on the pile"
+        text += f", Emptiness cards {empt['cards']} (figure {where})"
+    return text
+
+
+def table_text(check: dict, names: CardNames, postcards: dict[int, int] | None = None,
+               books: list[int] | None = None) -> list[str]:
+    """The rows, hand(s) and counters of a check entry; the postcards on the dreams and the
+    Books laid out when given."""
     lines = []
+    at = check.get("emptiness", {}).get("at")
     for r, row in enumerate(check["rows"]):
         total = sum(names.placed(c, "L") for c in row["L"]) + \
             sum(names.placed(c, "R") for c in row["R"])
         mark = "  balanced" if total == 0 and (row["L"] or row["R"]) else ""
+        mark += "  <- the Emptiness" if at == r else ""
         lines.append(
             f"    row {r}: {names.name(row['city']):<26} "
             f"L [{' '.join(names.short(c, 'L') for c in row['L']):<14}] "
             f"R [{' '.join(names.short(c, 'R') for c in row['R']):<14}] "
             f"total {total:+d}{mark}"
         )
-    lines.append(f"    hand: {names.names(check.get('hand', []))}")
-    lines.append(f"    Dream deck {check['dream_deck']}, Success {check['success']}, "
-                 f"discard {check['discard']}")
+    if postcards:
+        lying = [f"{names.name(postcards[c])} on {names.name(c)}"
+                 for row in check["rows"] for c in row["L"] + row["R"] if c in postcards]
+        if lying:
+            lines.append(f"    postcards: {'; '.join(lying)}")
+    if books:
+        lines.append(f"    Books: {names.names(books)}")
+    lines.extend(_hand_lines(check, names))
+    lines.append(_counters(check))
     return lines
 
 
@@ -166,17 +305,29 @@ def render_trace(trace: dict) -> str:
     """The whole game as text."""
     names = CardNames(trace["cards"])
     expansions = ", ".join(trace.get("expansions", [])) or "none"
-    out = [f"Urbion solo game {trace['game']} of seed {trace['seed']}, policy "
+    variant = trace.get("variant", "solo")
+    out = [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
            f"{trace['policy']}, card set {trace['card_set']}, expansions: {expansions}",
            "Setup"]
+    postcards: dict[int, int] = {}
+    books: list[int] = []
 
     def narrate(event: str, details: dict) -> None:
+        if event == "postcard":
+            postcards[details["card"]] = details["postcard"]
+        elif event == "postcard_scored":
+            postcards.pop(details["card"], None)
+        elif event == "books":
+            books.extend(details["kept"])
+        elif event == "turn" and variant == "team":
+            out.append(f"  seat {details['seat']} plays "
+                       f"({POLARITY_NAMES[details['seat'] != details['polarity']]} polarity)")
         line = event_text(event, details, names)
         if line:
             out.append(line)
 
     def observe(check: dict) -> None:
-        out.extend(table_text(check, names))
+        out.extend(table_text(check, names, postcards, books))
         out.append(f"Turn {check['turn'] + 1}")
 
     replay(trace, observe=observe, narrate=narrate)
