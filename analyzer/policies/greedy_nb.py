@@ -3,6 +3,10 @@
 Every legal option gets a score from the position it leads to and the best one is taken
 (ties: the first in contract order). The weights are the policy's ``params`` so that they
 can be changed without recompiling; ``GREEDY_WEIGHTS`` holds the defaults.
+
+It reads the policy view only (docs/engine.md): with Books of Power, Postcards & Wise Chaos,
+The Emptiness and the team game it also reads the Books laid out, the Wise Chaos left, the
+Inhabitant sum, the Emptiness figure and cards, the postcard on each dream, and both hands.
 """
 
 from __future__ import annotations
@@ -15,17 +19,26 @@ from analyzer.core.codes import (
     EMPTY,
     HAND_SIZE,
     MAX_ROWS,
+    N_BOOK_KINDS,
+    N_SLOTS,
     SIDE_SLOTS,
     Act,
+    BookKind,
+    BooksChoice,
     CardField,
     CardType,
     ChaosHow,
     Decision,
+    Expansion,
     Info,
+    PostcardKind,
     Side,
 )
 from analyzer.core.jit import jit
+from analyzer.rules.books_nb import BOOK_PERFECT_BONUS
 from analyzer.rules.chaos_nb import REVEAL_COUNT
+from analyzer.rules.chromatic_nb import WISE_ROW
+from analyzer.rules.postcards_nb import count_chaos_nb, planbot_met_nb, seer_met_nb
 from analyzer.rules.state_nb import (
     can_take_side_nb,
     is_balanced_nb,
@@ -33,6 +46,26 @@ from analyzer.rules.state_nb import (
     row_total_nb,
     side_count_nb,
 )
+
+#: Inhabitant points of a postcard scored with its condition met, and otherwise or sent
+#: away (R11.4).
+MET_POINTS = 1
+SENT_POINTS = -2
+#: A dream added beside a lone Dreamcatcher turns its +1 into -2.
+BROKEN_POINTS = MET_POINTS - SENT_POINTS
+#: What a postcard of each ``PostcardKind`` scores in the end, on average, when its city is
+#: not pacified now (rounded from greedy's own games): a Seer or Doves nearly always -2
+#: whatever one does, a Hourglass mostly sent away, a Dreamcatcher, Magicians or Planbot
+#: often met. A postcard counts by the difference that pacifying now, or sending it away,
+#: makes to this.
+EXPECTED_POINTS = (0.0, -1.8, -2.0, 0.3, -1.0, 0.0, 0.5, -0.5)
+#: Scores of a move that loses the game at once, and of one that wins it.
+LOSING = -1e6
+WINNING = 1000.0
+#: Zero-sum discards (R05.5): an Inhabitant point against the room of this many dreams.
+ZERO_SUM_POINT = 4.0
+#: Weight of the partner's placements in a polarity swap (R10.4), against the seat's own.
+PARTNER_SHARE = 0.5
 
 
 class _W(NamedTuple):
@@ -52,9 +85,17 @@ class _W(NamedTuple):
     REVEAL_CARD: int = 11  # per Dream card a reveal burns, at even pressure
     RUIN: int = 12  # unbalancing a balanced city
     FLEX: int = 13  # per element an unbalanced city gains by a Rebuild (R08.4)
+    BOOKS_KEEP: int = 14  # most Books revealed at setup, each burning 4 Dream cards (R09.1)
+    FREEDOM: int = 15  # a dreamless city pacified by the Book of Freedom (R09.5)
+    PROPHECY: int = 16  # a look at the top Dream cards, over a plain pass (R09.7)
+    EMPTINESS_CARD: int = 17  # an Emptiness card leaving the game (R12.2, R12.3)
+    EMPTINESS_DREAM: int = 18  # per dream an unbalanced Emptiness city loses at a census
+    WISE: int = 19  # a Wise Chaos puts back a Chaos whose best option costs more (R11.3)
+    SWAP: int = 20  # placement gain a polarity swap must bring (R10.4)
+    POSTCARD: int = 21  # per Inhabitant point a postcard wins or loses (R11)
     # facts of the card set, filled by greedy_params(cards=...), not weights
-    MAX_SOGNAE: int = 14  # largest Sognae value
-    MAX_INCUBI: int = 15  # largest Incubi magnitude
+    MAX_SOGNAE: int = 22  # largest Sognae value
+    MAX_INCUBI: int = 23  # largest Incubi magnitude
 
 
 W = _W()
@@ -74,6 +115,14 @@ GREEDY_WEIGHTS: dict[str, float] = {
     "REVEAL_CARD": 8.0,
     "RUIN": 100.0,
     "FLEX": 15.0,
+    "BOOKS_KEEP": 0.5,
+    "FREEDOM": 60.0,
+    "PROPHECY": 3.0,
+    "EMPTINESS_CARD": 15.0,
+    "EMPTINESS_DREAM": 2.0,
+    "WISE": 10.0,
+    "SWAP": 10.0,
+    "POSTCARD": 20.0,
 }
 CARD_FACTS = ("MAX_SOGNAE", "MAX_INCUBI")
 
@@ -132,6 +181,120 @@ def row_facts_nb(layout, cards, n_rows):
 
 
 @jit
+def is_chaos_like_nb(cards, card):
+    """A Chaos or a Chromatic Chaos: no Book moves or removes it (R09.3, R09.4)."""
+    ctype = cards[card, CardField.TYPE]
+    return ctype == CardType.CHAOS or ctype == CardType.CHROMATIC
+
+
+# --- postcards (R11) -----------------------------------------------------------------------
+
+
+@jit
+def postcard_kind_nb(info, cards, r, pos):
+    """Kind of the postcard on the dream at ``pos`` (0-2 left, 3-5 right) of row ``r``,
+    or -1 (none, or no postcards in play)."""
+    if info[Info.EXPANSIONS] & Expansion.POSTCARDS == 0:
+        return EMPTY
+    postcard = info[Info.POSTCARD_AT + r * N_SLOTS + pos]
+    return EMPTY if postcard == EMPTY else cards[postcard, CardField.KIND]
+
+
+@jit
+def postcard_met_nb(layout, cards, r, pos, kind, n_rows, perfect):
+    """Would this postcard score +1 if its city were pacified now (R11.4, R11.5)?"""
+    if kind == PostcardKind.DREAMCATCHER:
+        return side_count_nb(layout, r, pos // SIDE_SLOTS) == 1
+    if kind == PostcardKind.DOVES:
+        return perfect
+    if kind == PostcardKind.SEER:
+        return seer_met_nb(layout, cards, r)
+    if kind == PostcardKind.MAGICIANS:
+        return count_chaos_nb(layout, cards, n_rows) >= 2
+    if kind == PostcardKind.PLANBOT:
+        return planbot_met_nb(layout, cards, n_rows)
+    return True  # Hourglass, Flagship, Resting Rocket
+
+
+@jit
+def pacify_points_nb(layout, cards, info, r, n_rows, perfect):
+    """Inhabitant points the postcards of row ``r`` would score if pacified now (R11.4),
+    and what that gains over their expected score (``EXPECTED_POINTS``)."""
+    points = 0
+    gain = 0.0
+    for pos in range(N_SLOTS):
+        kind = postcard_kind_nb(info, cards, r, pos)
+        if kind != EMPTY:
+            met = postcard_met_nb(layout, cards, r, pos, kind, n_rows, perfect)
+            points += MET_POINTS if met else SENT_POINTS
+            gain += (MET_POINTS if met else SENT_POINTS) - EXPECTED_POINTS[kind]
+    return points, gain
+
+
+@jit
+def catcher_alone_nb(layout, info, cards, r, side):
+    """True when ``side`` of row ``r`` holds one dream, carrying a Dreamcatcher: a dream
+    added there turns its +1 into -2."""
+    return side_count_nb(layout, r, side) == 1 and \
+        postcard_kind_nb(info, cards, r, side * SIDE_SLOTS) == PostcardKind.DREAMCATCHER
+
+
+@jit
+def catcher_cost_nb(layout, info, cards, r, side, params):
+    """Cost of adding a dream to ``side`` of row ``r`` for its postcards."""
+    if catcher_alone_nb(layout, info, cards, r, side):
+        return params[W.POSTCARD] * BROKEN_POINTS
+    return 0.0
+
+
+@jit
+def sent_away_points_nb(info, cards, r, pos):
+    """Expected points lost when the postcard at ``pos`` of row ``r`` is sent away (-2)."""
+    kind = postcard_kind_nb(info, cards, r, pos)
+    return 0.0 if kind == EMPTY else EXPECTED_POINTS[kind] - SENT_POINTS
+
+
+@jit
+def sent_away_cost_nb(info, cards, r, pos, params):
+    """Cost of discarding the dream at ``pos`` of row ``r``: its postcard scores -2."""
+    return params[W.POSTCARD] * sent_away_points_nb(info, cards, r, pos)
+
+
+@jit
+def rocket_cost_nb(info, cards, r, pos, params):
+    """Cost of moving the dream at ``pos`` of row ``r``: a Resting Rocket goes (R11.8)."""
+    if postcard_kind_nb(info, cards, r, pos) == PostcardKind.ROCKET:
+        return sent_away_cost_nb(info, cards, r, pos, params)
+    return 0.0
+
+
+@jit
+def row_sent_away_cost_nb(info, cards, r, params):
+    """Cost of discarding every dream of row ``r`` other than by pacifying it."""
+    cost = 0.0
+    for pos in range(N_SLOTS):
+        cost += sent_away_cost_nb(info, cards, r, pos, params)
+    return cost
+
+
+@jit
+def balance_postcards_nb(layout, cards, info, r, params):
+    """What pacifying row ``r`` at the next census gains for its postcards (a placement
+    that balances it; R11.4)."""
+    _, gain = pacify_points_nb(layout, cards, info, r, info[Info.N_ROWS], False)
+    return params[W.POSTCARD] * gain
+
+
+@jit
+def inhabitants_ok_nb(info, points):
+    """R11.9: a win needs the Inhabitant sum, with ``points`` more, at 0 or above."""
+    return info[Info.INHABITANTS] + points >= 0
+
+
+# --- placements ----------------------------------------------------------------------------
+
+
+@jit
 def place_score_nb(facts, r, value, side, other_fix, params, max_pos, max_neg, n_rows, n_bal):
     """Score of adding a dream of ``value`` to ``side`` of row ``r``.
 
@@ -155,8 +318,9 @@ def place_score_nb(facts, r, value, side, other_fix, params, max_pos, max_neg, n
 
 
 @jit
-def completes_nb(cards, layout, hand, skip, r, after, n_left, n_right):
-    """True when a hand card other than ``skip`` could balance row ``r`` at ``after``."""
+def completes_nb(cards, layout, hand, skip, r, after, n_left, n_right, only_side):
+    """True when a card of ``hand`` other than ``skip`` could balance row ``r`` at
+    ``after`` (on ``only_side``; -1: either side)."""
     city_elements = cards[layout[r, 0], CardField.ELEMENTS]
     for k in range(HAND_SIZE):
         c = hand[k]
@@ -165,6 +329,8 @@ def completes_nb(cards, layout, hand, skip, r, after, n_left, n_right):
         if cards[c, CardField.ELEMENTS] & city_elements == 0:
             continue
         for side in range(2):
+            if only_side >= 0 and side != only_side:
+                continue
             room = n_left < SIDE_SLOTS if side == Side.L else n_right < SIDE_SLOTS
             if room and can_take_side_nb(cards, c, side) and \
                     after + placed_value_nb(cards, c, side) == 0:
@@ -173,7 +339,36 @@ def completes_nb(cards, layout, hand, skip, r, after, n_left, n_right):
 
 
 @jit
-def best_exchange_nb(layout, cards, facts, n_rows, params):
+def best_placement_nb(layout, cards, facts, info, hand, side, params):
+    """Best score of placing a card of ``hand`` on ``side`` (-1: either), or -PASS when
+    none can be placed: what a seat of that polarity makes of its hand (R10.3)."""
+    n_rows = info[Info.N_ROWS]
+    n_bal = facts[:, 3].sum()
+    best = -params[W.PASS]
+    for k in range(HAND_SIZE):
+        c = hand[k]
+        if c == EMPTY:
+            continue
+        for s in range(2):
+            if (side >= 0 and s != side) or not can_take_side_nb(cards, c, s):
+                continue
+            value = placed_value_nb(cards, c, s)
+            for r in range(n_rows):
+                if layout[r, 0] == EMPTY or facts[r, 1 + s] >= SIDE_SLOTS or \
+                        cards[layout[r, 0], CardField.ELEMENTS] & cards[c, CardField.ELEMENTS] == 0:
+                    continue
+                score = place_score_nb(facts, r, value, s, False, params, params[W.MAX_SOGNAE],
+                                       params[W.MAX_INCUBI], n_rows, n_bal) - \
+                    catcher_cost_nb(layout, info, cards, r, s, params)
+                best = max(best, score)
+    return best
+
+
+# --- exchanges, rebuilds, change sides -------------------------------------------------------
+
+
+@jit
+def best_exchange_nb(layout, cards, facts, n_rows, params, info):
     """Best Exchange as (gain, a, b); a and b are -1 when no pair helps."""
     best = -1e9
     best_a = EMPTY
@@ -185,13 +380,15 @@ def best_exchange_nb(layout, cards, facts, n_rows, params):
             if a == EMPTY:
                 continue
             va = placed_value_nb(cards, a, side)
+            cost_a = rocket_cost_nb(info, cards, ra, side * SIDE_SLOTS + p % SIDE_SLOTS, params)
             for q in range(p + 1, n_rows * SIDE_SLOTS):
                 rb = q // SIDE_SLOTS
                 b = layout[rb, 1 + side * SIDE_SLOTS + q % SIDE_SLOTS]
                 if b == EMPTY or rb == ra:
                     continue
                 vb = placed_value_nb(cards, b, side)
-                gain = exchange_gain_nb(facts, ra, rb, va, vb, params)
+                gain = exchange_gain_nb(facts, ra, rb, va, vb, params) - cost_a - \
+                    rocket_cost_nb(info, cards, rb, side * SIDE_SLOTS + q % SIDE_SLOTS, params)
                 if gain > best:
                     best = gain
                     best_a = a
@@ -227,64 +424,6 @@ def pressure_nb(info, n_bal):
 
 
 @jit
-def phase1_scores_nb(options, n_options, layout, hand, info, cards, params, scores):
-    """Score every Phase I option into ``scores`` (float64, (n_options,)); higher is better."""
-    n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, n_rows)
-    n_bal = facts[:, 3].sum()
-    max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
-    keep = np.zeros(HAND_SIZE, dtype=np.float64)
-    for i in range(n_options):
-        if options[i, 0] != Act.PLACE:
-            continue
-        c, r, side = options[i, 1], options[i, 2], options[i, 3]
-        value = placed_value_nb(cards, c, side)
-        after = facts[r, 0] + value
-        n_left = facts[r, 1] + (1 if side == Side.L else 0)
-        n_right = facts[r, 2] + (1 if side == Side.R else 0)
-        other = completes_nb(cards, layout, hand, c, r, after, n_left, n_right)
-        scores[i] = place_score_nb(facts, r, value, side, other, params, max_pos, max_neg,
-                                   n_rows, n_bal)
-        for k in range(HAND_SIZE):
-            if hand[k] == c:
-                keep[k] = max(keep[k], scores[i])
-    exchange_gain = -1e9
-    has_exchange = False
-    for i in range(n_options):
-        if options[i, 0] == Act.EXCHANGE:
-            has_exchange = True
-    if has_exchange:
-        exchange_gain, _, _ = best_exchange_nb(layout, cards, facts, n_rows, params)
-    census = census_score_nb(n_bal, n_rows, info, params)
-    rebuild_gain = -1e9
-    flip_gain = -1e9
-    for i in range(n_options):
-        if options[i, 0] == Act.REBUILD and rebuild_gain == -1e9:
-            rebuild_gain, _, _ = best_rebuild_nb(layout, cards, facts, n_rows, params)
-        elif options[i, 0] == Act.CHANGE_SIDES and flip_gain == -1e9:
-            flip_gain, _ = best_flip_nb(layout, cards, facts, n_rows, params)
-    for i in range(n_options):
-        act = options[i, 0]
-        if act == Act.PLACE:
-            continue
-        k_value = 0.0
-        for k in range(HAND_SIZE):
-            if hand[k] != EMPTY and (hand[k] == options[i, 1] or
-                                     (act >= Act.REBUILD and hand[k] == options[i, 2])):
-                k_value += keep[k]
-        if act == Act.PASS:
-            scores[i] = -params[W.PASS] - k_value
-        elif act == Act.CENSUS:
-            scores[i] = census - k_value
-        elif act == Act.EXCHANGE:
-            scores[i] = exchange_gain - params[W.TURN] - k_value
-        elif act == Act.REBUILD:
-            scores[i] = rebuild_gain - params[W.TURN] - k_value
-        else:
-            scores[i] = flip_gain - params[W.TURN] - k_value
-
-
-@jit
 def flex_nb(cards, city):
     """Elements a City card shows: how many hand cards can reach it."""
     m = cards[city, CardField.ELEMENTS]
@@ -310,11 +449,13 @@ def rebuild_gain_nb(layout, cards, facts, a, b, params):
 
 
 @jit
-def best_rebuild_nb(layout, cards, facts, n_rows, params):
-    """Best Rebuild as (gain, row a, row b)."""
+def best_rebuild_nb(layout, cards, facts, n_rows, params, barred):
+    """Best Rebuild as (gain, row a, row b); never the Emptiness row ``barred`` (R12)."""
     best, best_a, best_b = -1e9, 0, 1
     for a in range(n_rows):
         for b in range(a + 1, n_rows):
+            if a == barred or b == barred:
+                continue
             gain = rebuild_gain_nb(layout, cards, facts, a, b, params)
             if gain > best:
                 best, best_a, best_b = gain, a, b
@@ -322,7 +463,7 @@ def best_rebuild_nb(layout, cards, facts, n_rows, params):
 
 
 @jit
-def best_flip_nb(layout, cards, facts, n_rows, params):
+def best_flip_nb(layout, cards, facts, n_rows, params, info):
     """Best Change Sides as (gain, card): a Chaos turned over changes its city's total by
     twice its value."""
     best, best_card = -1e9, EMPTY
@@ -332,24 +473,409 @@ def best_flip_nb(layout, cards, facts, n_rows, params):
                 continue
             for slot in range(SIDE_SLOTS):
                 c = layout[r, 1 + side * SIDE_SLOTS + slot]
-                if c == EMPTY:
-                    continue
-                ctype = cards[c, CardField.TYPE]
-                if ctype != CardType.CHAOS and ctype != CardType.CHROMATIC:
+                if c == EMPTY or not is_chaos_like_nb(cards, c):
                     continue
                 after = facts[r, 0] - 2 * placed_value_nb(cards, c, side)
                 gain = city_value_nb(after, after == 0, params) - \
-                    city_value_nb(facts[r, 0], facts[r, 3] == 1, params)
+                    city_value_nb(facts[r, 0], facts[r, 3] == 1, params) - \
+                    rocket_cost_nb(info, cards, r, side * SIDE_SLOTS + slot, params)
                 if gain > best:
                     best, best_card = gain, c
     return best, best_card
 
 
+# --- the Emptiness (R12) and the census (R05) ------------------------------------------------
+
+
 @jit
-def phase1_nb(options, n_options, layout, hand, info, cards, params):
+def figure_row_nb(info):
+    """The row whose city the Emptiness figure stands on, or -1 (on its pile, lying flat,
+    out of the game, or not in play)."""
+    if info[Info.EMPTINESS_N] == 0:
+        return EMPTY
+    return info[Info.EMPTINESS_ROW]
+
+
+@jit
+def next_figure_row_nb(info):
+    """The row the figure will stand on next turn (R12.1), or -1."""
+    if info[Info.EMPTINESS_N] == 0 or info[Info.EMPTINESS_FLAT] == 1:
+        return EMPTY
+    row = info[Info.EMPTINESS_ROW]
+    return 0 if row == EMPTY or row + 1 >= info[Info.N_ROWS] else row + 1
+
+
+@jit
+def emptiness_card_nb(info, params):
+    """Value of an Emptiness card leaving: the last brings the top City card (R12.4)."""
+    gain = params[W.EMPTINESS_CARD]
+    if info[Info.EMPTINESS_N] == 1 and info[Info.CITY_DECK_N] > 0:
+        gain += params[W.CENSUS_CITY]
+    return gain
+
+
+@jit
+def figure_loss_nb(layout, cards, facts, info, r, params):
+    """What the Emptiness check brings on row ``r`` when not balanced (R12.2): the loss of
+    its dreams and their postcards (a relief when they are stuck); LOSING when it has
+    none."""
+    dreams = facts[r, 1] + facts[r, 2]
+    if dreams == 0:
+        return LOSING
+    loss = params[W.EMPTINESS_DREAM] * dreams + row_sent_away_cost_nb(info, cards, r, params)
+    if not fixable_nb(facts[r, 0], facts[r, 1], facts[r, 2], params[W.MAX_SOGNAE],
+                      params[W.MAX_INCUBI]):
+        loss -= params[W.STUCK]  # dreams that placements could no longer balance
+    return -loss
+
+
+@jit
+def figure_check_nb(layout, cards, facts, info, params):
+    """The Emptiness check of a census now, as (score, City cards it brings)."""
+    e = figure_row_nb(info)
+    if e < 0:
+        return 0.0, 0
+    if facts[e, 3] == 1:
+        bonus = 1 if info[Info.EMPTINESS_N] == 1 and info[Info.CITY_DECK_N] > 0 else 0
+        return emptiness_card_nb(info, params), bonus
+    return figure_loss_nb(layout, cards, facts, info, e, params), 0
+
+
+@jit
+def census_gain_nb(layout, cards, facts, info, params, bonus):
+    """Value of a census now, before the turn it costs: cities pacified, Perfect Balance
+    (``bonus`` City cards, R09.6), their postcards, the Emptiness check, a win."""
+    n_rows = info[Info.N_ROWS]
+    e = figure_row_nb(info)
+    figure, cities = figure_check_nb(layout, cards, facts, info, params)
+    if figure <= LOSING:
+        return LOSING
+    n_bal = 0
+    for r in range(n_rows):
+        if r != e and facts[r, 3] == 1:
+            n_bal += 1
+    if n_bal == 0 and figure <= 0:
+        return figure - params[W.TURN]
+    perfect = n_bal == n_rows and n_rows == MAX_ROWS
+    points = 0
+    postcards = 0.0
+    for r in range(n_rows):
+        if r != e and facts[r, 3] == 1:
+            row_points, row_gain = pacify_points_nb(layout, cards, info, r, n_rows, perfect)
+            points += row_points
+            postcards += row_gain
+    gain = params[W.CENSUS_CITY] * n_bal + figure + params[W.POSTCARD] * postcards
+    cities += n_bal
+    if n_bal == n_rows:
+        if perfect:
+            gain += params[W.PERFECT] + params[W.CENSUS_CITY] * (bonus - 1)
+            cities += min(bonus, info[Info.CITY_DECK_N])
+        else:
+            gain += params[W.CENSUS_CITY]
+    if cities >= info[Info.TOTAL_CITIES] - info[Info.SUCCESS_N] and \
+            inhabitants_ok_nb(info, points):
+        gain += WINNING
+    return gain
+
+
+@jit
+def ally_gain_nb(layout, cards, facts, info, params):
+    """Value of Ally against the Emptiness (R12.3) before the turn and cards it costs: an
+    Emptiness card (the last brings a City card), and, when a census now would pay for the
+    check of the figure's city, next turn's census spared the check of the city the figure
+    would move to (the figure stands up on its pile instead)."""
+    gain = emptiness_card_nb(info, params)
+    nxt = next_figure_row_nb(info)
+    if nxt < 0:
+        return gain
+    if facts[nxt, 3] == 1:
+        # one row left: the figure comes back to it every turn, and only an Ally lets a
+        # census pacify it
+        return gain + (params[W.CENSUS_CITY] if nxt == figure_row_nb(info) else 0.0)
+    now, _ = figure_check_nb(layout, cards, facts, info, params)
+    waiting = facts[:, 3].sum()
+    if waiting > 0 and now < 0:
+        gain -= max(figure_loss_nb(layout, cards, facts, info, nxt, params),
+                    -params[W.CENSUS_CITY] * waiting)
+    return gain
+
+
+# --- Books of Power (R09) --------------------------------------------------------------------
+
+
+@jit
+def best_invisible_nb(layout, cards, facts, info, side, params):
+    """Best dream for an Invisible Book on ``side`` as (gain, card): the city nearest to
+    balance once it is gone, less its postcard (R09.4)."""
+    best, best_card = -1e9, EMPTY
+    for r in range(info[Info.N_ROWS]):
+        before = city_value_nb(facts[r, 0], facts[r, 3] == 1, params)
+        left = facts[r, 1] + facts[r, 2] - 1
+        for slot in range(SIDE_SLOTS):
+            c = layout[r, 1 + side * SIDE_SLOTS + slot]
+            if c == EMPTY or is_chaos_like_nb(cards, c):
+                continue
+            after = facts[r, 0] - placed_value_nb(cards, c, side)
+            gain = city_value_nb(after, after == 0 and left > 0, params) - before - \
+                sent_away_cost_nb(info, cards, r, side * SIDE_SLOTS + slot, params)
+            if gain > best:
+                best, best_card = gain, c
+    return best, best_card
+
+
+@jit
+def best_flying_nb(layout, cards, facts, info, side, params):
+    """Best move for a Flying Book on ``side`` as (gain, card, to_row), valued like an
+    Exchange, less a Resting Rocket or a lone Dreamcatcher it spoils (R09.3)."""
+    n_rows = info[Info.N_ROWS]
+    best, best_card, best_to = -1e9, EMPTY, EMPTY
+    for ra in range(n_rows):
+        before_a = city_value_nb(facts[ra, 0], facts[ra, 3] == 1, params)
+        left = facts[ra, 1] + facts[ra, 2] - 1
+        for slot in range(SIDE_SLOTS):
+            c = layout[ra, 1 + side * SIDE_SLOTS + slot]
+            if c == EMPTY or is_chaos_like_nb(cards, c):
+                continue
+            v = placed_value_nb(cards, c, side)
+            ta = facts[ra, 0] - v
+            gain_a = city_value_nb(ta, ta == 0 and left > 0, params) - before_a - \
+                rocket_cost_nb(info, cards, ra, side * SIDE_SLOTS + slot, params)
+            for rb in range(n_rows):
+                if rb == ra or layout[rb, 0] == EMPTY or facts[rb, 1 + side] >= SIDE_SLOTS:
+                    continue
+                tb = facts[rb, 0] + v
+                gain = gain_a + city_value_nb(tb, tb == 0, params) - \
+                    city_value_nb(facts[rb, 0], facts[rb, 3] == 1, params) - \
+                    catcher_cost_nb(layout, info, cards, rb, side, params)
+                if gain > best:
+                    best, best_card, best_to = gain, c, rb
+    return best, best_card, best_to
+
+
+@jit
+def freedom_row_nb(layout, facts, info):
+    """The dreamless city the Book of Freedom pacifies: the Emptiness's (R12.5), else the
+    top one; -1 when there is none."""
+    e = figure_row_nb(info)
+    best = EMPTY
+    for r in range(info[Info.N_ROWS]):
+        if layout[r, 0] != EMPTY and facts[r, 1] + facts[r, 2] == 0:
+            if r == e:
+                return r
+            if best == EMPTY:
+                best = r
+    return best
+
+
+@jit
+def freedom_gain_nb(layout, facts, info, params):
+    """A City card for a Book of Freedom action (R09.5); a win when it is the last."""
+    if freedom_row_nb(layout, facts, info) == EMPTY:
+        return -1e9
+    gain = params[W.FREEDOM]
+    if info[Info.TOTAL_CITIES] - info[Info.SUCCESS_N] == 1 and inhabitants_ok_nb(info, 0):
+        gain += WINNING
+    return gain
+
+
+@jit
+def book_gain_nb(kind, layout, cards, facts, info, params):
+    """Value of the best action of Book ``kind`` now, before the turn it costs: scored like
+    an Exchange (Flying, Invisible), a City card (Freedom), a census (Perfect Balance), or
+    a pass that sees the next cards (Prophecies)."""
+    if kind == BookKind.FLYING_SOGNAE or kind == BookKind.FLYING_INCUBI:
+        side = Side.L if kind == BookKind.FLYING_SOGNAE else Side.R
+        gain, _, _ = best_flying_nb(layout, cards, facts, info, side, params)
+        return gain
+    if kind == BookKind.INVISIBLE_SOGNAE or kind == BookKind.INVISIBLE_INCUBI:
+        side = Side.L if kind == BookKind.INVISIBLE_SOGNAE else Side.R
+        gain, _ = best_invisible_nb(layout, cards, facts, info, side, params)
+        return gain
+    if kind == BookKind.FREEDOM:
+        return freedom_gain_nb(layout, facts, info, params)
+    if kind == BookKind.PERFECT_BALANCE:
+        return census_gain_nb(layout, cards, facts, info, params, BOOK_PERFECT_BONUS)
+    return params[W.TURN] - params[W.PASS] + params[W.PROPHECY]
+
+
+@jit
+def books_nb(options, info, params):
+    """R09.1: reveal Books while that keeps their number at or below ``BOOKS_KEEP`` (each
+    burns 4 Dream cards, which costs greedy more than an average Book brings: 0.5, none, by
+    default), then stop."""
+    kept = info[Info.PROPHECIES]
+    bits = info[Info.BOOKS] & ~(1 << BookKind.PROPHECIES)
+    while bits:
+        kept += bits & 1
+        bits >>= 1
+    want = BooksChoice.REVEAL if kept + 1 <= params[W.BOOKS_KEEP] else BooksChoice.STOP
+    return 1 if options[1, 0] == want else 0
+
+
+@jit
+def book_target_nb(options, n_options, layout, info, cards, params):
+    """The target of a Book action, the one its Phase I score counted on: Flying options
+    are ``[card, from, to, side]``, Invisible ``[card, row, side, -1]``, Freedom
+    ``[row, -1, -1, -1]``."""
+    facts = row_facts_nb(layout, cards, info[Info.N_ROWS])
+    if options[0, 3] != EMPTY:
+        _, card, to = best_flying_nb(layout, cards, facts, info, options[0, 3], params)
+        for i in range(n_options):
+            if options[i, 0] == card and options[i, 2] == to:
+                return i
+        return 0
+    if options[0, 1] != EMPTY:
+        _, card = best_invisible_nb(layout, cards, facts, info, options[0, 2], params)
+        for i in range(n_options):
+            if options[i, 0] == card:
+                return i
+        return 0
+    row = freedom_row_nb(layout, facts, info)
+    for i in range(n_options):
+        if options[i, 0] == row:
+            return i
+    return 0
+
+
+@jit
+def draw_value_nb(card, layout, cards, facts, info, params):
+    """How welcome ``card`` is as the next card drawn: a Chaos costs its points, another
+    card is worth its best placement for the seat that draws (R09.7)."""
+    if is_chaos_like_nb(cards, card):
+        return -params[W.CHAOS_POINT] * cards[card, CardField.VALUE]
+    seat = info[Info.SEAT]
+    side = EMPTY
+    if info[Info.SEATS] > 1:
+        side = Side.L if info[Info.POLARITY] == seat else Side.R
+    hand = np.full(HAND_SIZE, EMPTY, dtype=np.int64)
+    hand[0] = card
+    return best_placement_nb(layout, cards, facts, info, hand, side, params)
+
+
+@jit
+def prophecy_order_nb(options, n_options, layout, info, cards, params):
+    """R09.7: the order that draws the most welcome cards first (Chaos deepest)."""
+    facts = row_facts_nb(layout, cards, info[Info.N_ROWS])
+    m = 0
+    while m < 4 and options[0, m] != EMPTY:
+        m += 1
+    values = np.zeros(4, dtype=np.float64)
+    for k in range(m):
+        values[k] = draw_value_nb(options[0, k], layout, cards, facts, info, params)
+    best, best_score = 0, -1e18
+    for i in range(n_options):
+        score = 0.0
+        for k in range(m):
+            for j in range(m):
+                if options[0, j] == options[i, k]:
+                    score += values[j] * (m - k)
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+# --- Phase I ---------------------------------------------------------------------------------
+
+
+@jit
+def act_gains_nb(options, n_options, layout, info, cards, facts, params, books):
+    """Gains of the actions on offer, before the turn and cards they cost, by ``Act``
+    (float64 (8,)); those of the Book actions by ``BookKind`` into ``books``."""
+    n_rows = info[Info.N_ROWS]
+    gains = np.full(Act.ALLY + 1, -1e9, dtype=np.float64)
+    done = np.zeros(Act.ALLY + 1 + N_BOOK_KINDS, dtype=np.bool_)
+    gains[Act.CENSUS] = census_gain_nb(layout, cards, facts, info, params, 1)
+    for i in range(n_options):
+        act = options[i, 0]
+        slot = act if act != Act.BOOK else Act.ALLY + 1 + options[i, 3]
+        if act < Act.EXCHANGE or done[slot]:
+            continue
+        done[slot] = True
+        if act == Act.EXCHANGE:
+            gains[act], _, _ = best_exchange_nb(layout, cards, facts, n_rows, params, info)
+        elif act == Act.REBUILD:
+            gains[act], _, _ = best_rebuild_nb(layout, cards, facts, n_rows, params,
+                                               figure_row_nb(info))
+        elif act == Act.CHANGE_SIDES:
+            gains[act], _ = best_flip_nb(layout, cards, facts, n_rows, params, info)
+        elif act == Act.ALLY:
+            gains[act] = ally_gain_nb(layout, cards, facts, info, params)
+        else:
+            books[options[i, 3]] = book_gain_nb(options[i, 3], layout, cards, facts, info,
+                                                params)
+    return gains
+
+
+@jit
+def phase1_scores_nb(options, n_options, layout, hand, info, cards, params, scores):
+    """Score every Phase I option into ``scores`` (float64, (n_options,)); higher is better.
+    A placement sets up a balance for another card of ``hand``."""
+    team_scores_nb(options, n_options, layout, hand, hand, EMPTY, info, cards, params, scores)
+
+
+@jit
+def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, cards, params,
+                   scores):
+    """``phase1_scores_nb``, where a placement sets up a balance for a card of ``mate``
+    placed on ``mate_side`` (-1: either): the seat's own hand in solo, the partner's, who
+    plays next, in the team game (R10)."""
+    n_rows = info[Info.N_ROWS]
+    facts = row_facts_nb(layout, cards, n_rows)
+    keep = np.zeros(HAND_SIZE, dtype=np.float64)
+    for i in range(n_options):
+        if options[i, 0] == Act.PLACE:
+            scores[i] = placement_score_nb(options[i, 1], options[i, 2], options[i, 3], layout,
+                                           facts, mate, mate_side, info, cards, params)
+            for k in range(HAND_SIZE):
+                if hand[k] == options[i, 1]:
+                    keep[k] = max(keep[k], scores[i])
+    books = np.full(N_BOOK_KINDS, -1e9, dtype=np.float64)
+    gains = act_gains_nb(options, n_options, layout, info, cards, facts, params, books)
+    for i in range(n_options):
+        act = options[i, 0]
+        if act == Act.PLACE:
+            continue
+        k_value = 0.0
+        for k in range(HAND_SIZE):
+            if hand[k] != EMPTY and (hand[k] == options[i, 1] or
+                                     (act >= Act.REBUILD and hand[k] == options[i, 2])):
+                k_value += keep[k]
+        if act == Act.PASS:
+            scores[i] = -params[W.PASS] - k_value
+        elif act == Act.BOOK:
+            scores[i] = books[options[i, 3]] - params[W.TURN] - k_value
+        else:
+            scores[i] = gains[act] - params[W.TURN] - k_value
+
+
+@jit
+def placement_score_nb(c, r, side, layout, facts, mate, mate_side, info, cards, params):
+    """Score of placing card ``c`` on ``side`` of row ``r`` from hand, with its postcards."""
+    value = placed_value_nb(cards, c, side)
+    after = facts[r, 0] + value
+    n_left = facts[r, 1] + (1 if side == Side.L else 0)
+    n_right = facts[r, 2] + (1 if side == Side.R else 0)
+    skip = c if mate_side == EMPTY else EMPTY
+    other = completes_nb(cards, layout, mate, skip, r, after, n_left, n_right, mate_side)
+    score = place_score_nb(facts, r, value, side, other, params, params[W.MAX_SOGNAE],
+                           params[W.MAX_INCUBI], info[Info.N_ROWS], facts[:, 3].sum()) - \
+        catcher_cost_nb(layout, info, cards, r, side, params)
+    if after == 0 and facts[r, 3] == 0:
+        score += balance_postcards_nb(layout, cards, info, r, params)
+    return score
+
+
+@jit
+def phase1_nb(options, n_options, layout, hands, info, cards, params):
     """Best Phase I option (ties: the first in option order)."""
+    seat = info[Info.SEAT]
     scores = np.empty(n_options, dtype=np.float64)
-    phase1_scores_nb(options, n_options, layout, hand, info, cards, params, scores)
+    if info[Info.SEATS] > 1:
+        mate_side = Side.R if info[Info.POLARITY] == seat else Side.L
+        team_scores_nb(options, n_options, layout, hands[seat], hands[1 - seat], mate_side,
+                       info, cards, params, scores)
+    else:
+        phase1_scores_nb(options, n_options, layout, hands[seat], info, cards, params, scores)
     best = 0
     for i in range(n_options):
         if scores[i] > scores[best]:
@@ -358,21 +884,37 @@ def phase1_nb(options, n_options, layout, hand, info, cards, params):
 
 
 @jit
-def census_score_nb(n_bal, n_rows, info, params):
-    """Value of a Census now: cities pacified, Perfect Balance, the turn it costs."""
-    if n_bal == 0:
-        return -params[W.TURN] * 2.0
-    score = params[W.CENSUS_CITY] * n_bal - params[W.TURN]
-    if n_bal == n_rows:
-        score += params[W.PERFECT] if n_rows == MAX_ROWS else params[W.CENSUS_CITY]
-    if n_bal >= info[Info.TOTAL_CITIES] - info[Info.SUCCESS_N]:
-        score += 1000.0  # wins the game
-    return score
+def second_act_nb(options, n_options, layout, info, cards, params):
+    """A Wizard's second action (R08.3, R09): a census (or Perfect Balance) that gains, else
+    the exchange or Book action that gains most, else none."""
+    n_rows = info[Info.N_ROWS]
+    facts = row_facts_nb(layout, cards, n_rows)
+    best, best_gain = 0, 0.0
+    best_other, other_gain = 0, 0.0
+    for i in range(1, n_options):
+        act, kind = options[i, 0], options[i, 3]
+        if act == Act.CENSUS or (act == Act.BOOK and kind == BookKind.PERFECT_BALANCE):
+            bonus = 1 if act == Act.CENSUS else BOOK_PERFECT_BONUS
+            gain = census_gain_nb(layout, cards, facts, info, params, bonus)
+            if gain > best_gain:
+                best, best_gain = i, gain
+            continue
+        if act == Act.EXCHANGE:
+            gain, _, _ = best_exchange_nb(layout, cards, facts, n_rows, params, info)
+        else:
+            gain = book_gain_nb(kind, layout, cards, facts, info, params)
+        if gain > other_gain:
+            best_other, other_gain = i, gain
+    return best if best > 0 else best_other
+
+
+# --- Chaos, Chromatic Chaos, the card a Chromatic reveals -----------------------------------
 
 
 @jit
 def chaos_nb(options, n_options, layout, info, cards, params):
-    """Best way to take a Chaos: the cheapest of placing, clearing and revealing."""
+    """Best way to take a Chaos: the cheapest of placing, clearing and revealing; a Wise
+    Chaos (R11.3) only when all of them cost more than ``WISE``."""
     n_rows = info[Info.N_ROWS]
     facts = row_facts_nb(layout, cards, n_rows)
     n_bal = facts[:, 3].sum()
@@ -388,14 +930,17 @@ def chaos_nb(options, n_options, layout, info, cards, params):
             after = facts[r, 0] + value
             n_left = facts[r, 1] + (1 if side == Side.L else 0)
             n_right = facts[r, 2] + (1 if side == Side.R else 0)
-            cost = params[W.CHAOS_POINT] * (abs(after) - abs(facts[r, 0]))
+            cost = params[W.CHAOS_POINT] * (abs(after) - abs(facts[r, 0])) + \
+                catcher_cost_nb(layout, info, cards, r, side, params)
             if not fixable_nb(after, n_left, n_right, max_pos, max_neg):
                 cost += params[W.STUCK]
         elif how == ChaosHow.CLEAR:
-            cost = params[W.CLEAR]
+            cost = params[W.CLEAR] + row_sent_away_cost_nb(info, cards, r, params)
         elif how == ChaosHow.REVEAL:
             burnt = min(REVEAL_COUNT, info[Info.DECK_N])
             cost = params[W.REVEAL_CARD] * burnt * pressure_nb(info, n_bal)
+        elif how == ChaosHow.WISE:
+            cost = params[W.WISE]
         else:
             cost = 0.0
         if cost < best_cost:
@@ -420,7 +965,8 @@ def deal_side_nb(options, layout, cards, params):
 
 @jit
 def chromatic_choice_nb(options, n_options, layout, info, cards, params):
-    """Where a Chromatic Chaos does least harm, or most good (it may balance a city)."""
+    """Where a Chromatic Chaos does least harm, or most good (it may balance a city); a Wise
+    Chaos (row -2, R11.3) only when every side costs more than ``WISE``."""
     n_rows = info[Info.N_ROWS]
     facts = row_facts_nb(layout, cards, n_rows)
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
@@ -428,20 +974,32 @@ def chromatic_choice_nb(options, n_options, layout, info, cards, params):
     for i in range(n_options):
         r, side = options[i, 0], options[i, 1]
         if r == EMPTY:
-            return i
-        after = facts[r, 0] + placed_value_nb(cards, options[i, 2], side)
-        cost = params[W.CHAOS_POINT] * (abs(after) - abs(facts[r, 0]))
-        if facts[r, 3] == 1:
-            cost += params[W.RUIN]
-        elif after == 0:
-            cost -= params[W.BALANCE]
-        n_left = facts[r, 1] + (1 if side == Side.L else 0)
-        n_right = facts[r, 2] + (1 if side == Side.R else 0)
-        if not fixable_nb(after, n_left, n_right, max_pos, max_neg):
-            cost += params[W.STUCK]
+            return i  # no side has room: the discard costs nothing
+        if r == WISE_ROW:
+            cost = params[W.WISE]
+        else:
+            cost = chromatic_cost_nb(layout, info, cards, facts, r, side, options[i, 2],
+                                     params, max_pos, max_neg)
         if cost < best_cost:
             best, best_cost = i, cost
     return best
+
+
+@jit
+def chromatic_cost_nb(layout, info, cards, facts, r, side, card, params, max_pos, max_neg):
+    """Cost of a Chromatic Chaos on ``side`` of row ``r`` (negative when it helps)."""
+    after = facts[r, 0] + placed_value_nb(cards, card, side)
+    cost = params[W.CHAOS_POINT] * (abs(after) - abs(facts[r, 0])) + \
+        catcher_cost_nb(layout, info, cards, r, side, params)
+    if facts[r, 3] == 1:
+        cost += params[W.RUIN]
+    elif after == 0:
+        cost -= params[W.BALANCE]
+    n_left = facts[r, 1] + (1 if side == Side.L else 0)
+    n_right = facts[r, 2] + (1 if side == Side.R else 0)
+    if not fixable_nb(after, n_left, n_right, max_pos, max_neg):
+        cost += params[W.STUCK]
+    return cost
 
 
 @jit
@@ -458,25 +1016,14 @@ def revealed_choice_nb(options, n_options, layout, info, cards, params):
             return i
         value = placed_value_nb(cards, options[i, 2], side)
         score = place_score_nb(facts, r, value, side, False, params, max_pos, max_neg,
-                               n_rows, n_bal)
+                               n_rows, n_bal) - \
+            catcher_cost_nb(layout, info, cards, r, side, params)
         if score > best_score:
             best, best_score = i, score
     return best
 
 
-@jit
-def second_act_nb(options, n_options, layout, info, cards, params):
-    """A Wizard's second action: a census that pacifies, else an exchange that helps."""
-    n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, n_rows)
-    n_bal = facts[:, 3].sum()
-    if n_bal > 0:
-        return 1  # CENSUS
-    if n_options > 2:
-        gain, _, _ = best_exchange_nb(layout, cards, facts, n_rows, params)
-        if gain > 0:
-            return 2  # EXCHANGE
-    return 0
+# --- the other decisions ----------------------------------------------------------------------
 
 
 @jit
@@ -484,7 +1031,7 @@ def rebuild_rows_nb(options, n_options, layout, info, cards, params):
     """The pair of rows whose swap gains most."""
     n_rows = info[Info.N_ROWS]
     facts = row_facts_nb(layout, cards, n_rows)
-    _, a, b = best_rebuild_nb(layout, cards, facts, n_rows, params)
+    _, a, b = best_rebuild_nb(layout, cards, facts, n_rows, params, figure_row_nb(info))
     for i in range(n_options):
         if options[i, 0] == a and options[i, 1] == b:
             return i
@@ -496,7 +1043,7 @@ def change_sides_nb(options, n_options, layout, info, cards, params):
     """The Chaos whose turn-over gains most."""
     n_rows = info[Info.N_ROWS]
     facts = row_facts_nb(layout, cards, n_rows)
-    _, card = best_flip_nb(layout, cards, facts, n_rows, params)
+    _, card = best_flip_nb(layout, cards, facts, n_rows, params, info)
     for i in range(n_options):
         if options[i, 0] == card:
             return i
@@ -504,18 +1051,35 @@ def change_sides_nb(options, n_options, layout, info, cards, params):
 
 
 @jit
-def zero_sum_nb(options, n_options):
-    """Discard the largest zero-sum set: it frees the most room and keeps the total."""
+def zero_sum_score_nb(mask, row, layout, info, cards):
+    """A zero-sum set's worth (R05.5): the room it frees, and ``ZERO_SUM_POINT`` per
+    Inhabitant point: less for the postcards it sends away, more for a Dreamcatcher it
+    leaves alone on its side (R11.4)."""
+    score = 0.0
+    for side in range(2):
+        removed, catcher = 0, False
+        for slot in range(SIDE_SLOTS):
+            pos = side * SIDE_SLOTS + slot
+            if mask >> pos & 1:
+                removed += 1
+                score += 1.0 - ZERO_SUM_POINT * sent_away_points_nb(info, cards, row, pos)
+            elif postcard_kind_nb(info, cards, row, pos) == PostcardKind.DREAMCATCHER:
+                catcher = True
+        if catcher and removed > 0 and side_count_nb(layout, row, side) - removed == 1:
+            score += ZERO_SUM_POINT * (MET_POINTS - EXPECTED_POINTS[PostcardKind.DREAMCATCHER])
+    return score
+
+
+@jit
+def zero_sum_nb(options, n_options, layout, info, cards):
+    """Discard the largest zero-sum set: it frees the most room and keeps the total (and
+    spares the postcards)."""
     best = 0
-    best_bits = -1
+    best_score = -1e18
     for i in range(n_options):
-        bits = 0
-        m = options[i, 0]
-        while m:
-            bits += m & 1
-            m >>= 1
-        if bits > best_bits:
-            best_bits = bits
+        score = zero_sum_score_nb(options[i, 0], options[i, 1], layout, info, cards)
+        if score > best_score:
+            best_score = score
             best = i
     return best
 
@@ -525,7 +1089,7 @@ def exchange_pair_nb(options, n_options, layout, info, cards, params):
     """The pair whose swap gains the most (the same reckoning as in Phase I)."""
     n_rows = info[Info.N_ROWS]
     facts = row_facts_nb(layout, cards, n_rows)
-    _, a, b = best_exchange_nb(layout, cards, facts, n_rows, params)
+    _, a, b = best_exchange_nb(layout, cards, facts, n_rows, params, info)
     for i in range(n_options):
         if options[i, 0] == a and options[i, 1] == b:
             return i
@@ -533,17 +1097,32 @@ def exchange_pair_nb(options, n_options, layout, info, cards, params):
 
 
 @jit
+def swap_polarity_nb(layout, hands, info, cards, params):
+    """R10.4: swap (option 1) when the seat to play, and half as much its partner, would
+    place clearly better with the other polarity."""
+    facts = row_facts_nb(layout, cards, info[Info.N_ROWS])
+    seat = info[Info.SEAT]
+    side = Side.L if info[Info.POLARITY] == seat else Side.R
+    mine = best_placement_nb(layout, cards, facts, info, hands[seat], 1 - side, params) - \
+        best_placement_nb(layout, cards, facts, info, hands[seat], side, params)
+    partner = hands[1 - seat]
+    theirs = best_placement_nb(layout, cards, facts, info, partner, side, params) - \
+        best_placement_nb(layout, cards, facts, info, partner, 1 - side, params)
+    return 1 if mine + PARTNER_SHARE * theirs > params[W.SWAP] else 0
+
+
+@jit
 def greedy_nb(kind, options, n_options, state, cards, params, rng):
     """The greedy policy (signature of docs/engine.md)."""
     layout, hands, info = state
     if kind == Decision.PHASE1:
-        return phase1_nb(options, n_options, layout, hands[info[Info.SEAT]], info, cards, params)
+        return phase1_nb(options, n_options, layout, hands, info, cards, params)
     if kind == Decision.DRAW_CHAOS or kind == Decision.HAND_CHAOS:
         return chaos_nb(options, n_options, layout, info, cards, params)
     if kind == Decision.DEAL_SIDE:
         return deal_side_nb(options, layout, cards, params)
     if kind == Decision.ZERO_SUM:
-        return zero_sum_nb(options, n_options)
+        return zero_sum_nb(options, n_options, layout, info, cards)
     if kind == Decision.EXCHANGE_PAIR:
         return exchange_pair_nb(options, n_options, layout, info, cards, params)
     if kind == Decision.CHROMATIC:
@@ -556,5 +1135,12 @@ def greedy_nb(kind, options, n_options, state, cards, params, rng):
         return rebuild_rows_nb(options, n_options, layout, info, cards, params)
     if kind == Decision.CHANGE_SIDES_CARD:
         return change_sides_nb(options, n_options, layout, info, cards, params)
+    if kind == Decision.BOOKS:
+        return books_nb(options, info, params)
+    if kind == Decision.BOOK_TARGET:
+        return book_target_nb(options, n_options, layout, info, cards, params)
+    if kind == Decision.PROPHECY_ORDER:
+        return prophecy_order_nb(options, n_options, layout, info, cards, params)
+    if kind == Decision.SWAP_POLARITY:
+        return swap_polarity_nb(layout, hands, info, cards, params)
     return 0
-
