@@ -191,6 +191,13 @@ def is_chaos_like_nb(cards, card):
 
 
 @jit
+def postcards_nb(info):
+    """True with Postcards to the Oniverse in play. Hot loops test this once and skip the
+    postcard helpers: each call passes arrays, and a call boundary costs reference counts."""
+    return info[Info.EXPANSIONS] & Expansion.POSTCARDS != 0
+
+
+@jit
 def postcard_kind_nb(info, cards, r, pos):
     """Kind of the postcard on the dream at ``pos`` (0-2 left, 3-5 right) of row ``r``,
     or -1 (none, or no postcards in play)."""
@@ -242,7 +249,7 @@ def catcher_alone_nb(layout, info, cards, r, side):
 @jit
 def catcher_cost_nb(layout, info, cards, r, side, params):
     """Cost of adding a dream to ``side`` of row ``r`` for its postcards."""
-    if catcher_alone_nb(layout, info, cards, r, side):
+    if postcards_nb(info) and catcher_alone_nb(layout, info, cards, r, side):
         return params[W.POSTCARD] * BROKEN_POINTS
     return 0.0
 
@@ -373,6 +380,7 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
     best = -1e9
     best_a = EMPTY
     best_b = EMPTY
+    pc = postcards_nb(info)
     for side in range(2):
         for p in range(n_rows * SIDE_SLOTS):
             ra = p // SIDE_SLOTS
@@ -380,15 +388,18 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
             if a == EMPTY:
                 continue
             va = placed_value_nb(cards, a, side)
-            cost_a = rocket_cost_nb(info, cards, ra, side * SIDE_SLOTS + p % SIDE_SLOTS, params)
+            cost_a = rocket_cost_nb(info, cards, ra, side * SIDE_SLOTS + p % SIDE_SLOTS,
+                                    params) if pc else 0.0
             for q in range(p + 1, n_rows * SIDE_SLOTS):
                 rb = q // SIDE_SLOTS
                 b = layout[rb, 1 + side * SIDE_SLOTS + q % SIDE_SLOTS]
                 if b == EMPTY or rb == ra:
                     continue
                 vb = placed_value_nb(cards, b, side)
-                gain = exchange_gain_nb(facts, ra, rb, va, vb, params) - cost_a - \
-                    rocket_cost_nb(info, cards, rb, side * SIDE_SLOTS + q % SIDE_SLOTS, params)
+                gain = exchange_gain_nb(facts, ra, rb, va, vb, params) - cost_a
+                if pc:
+                    gain -= rocket_cost_nb(info, cards, rb, side * SIDE_SLOTS + q % SIDE_SLOTS,
+                                           params)
                 if gain > best:
                     best = gain
                     best_a = a
@@ -858,10 +869,11 @@ def placement_score_nb(c, r, side, layout, facts, mate, mate_side, info, cards, 
     skip = c if mate_side == EMPTY else EMPTY
     other = completes_nb(cards, layout, mate, skip, r, after, n_left, n_right, mate_side)
     score = place_score_nb(facts, r, value, side, other, params, params[W.MAX_SOGNAE],
-                           params[W.MAX_INCUBI], info[Info.N_ROWS], facts[:, 3].sum()) - \
-        catcher_cost_nb(layout, info, cards, r, side, params)
-    if after == 0 and facts[r, 3] == 0:
-        score += balance_postcards_nb(layout, cards, info, r, params)
+                           params[W.MAX_INCUBI], info[Info.N_ROWS], facts[:, 3].sum())
+    if postcards_nb(info):
+        score -= catcher_cost_nb(layout, info, cards, r, side, params)
+        if after == 0 and facts[r, 3] == 0:
+            score += balance_postcards_nb(layout, cards, info, r, params)
     return score
 
 
@@ -935,7 +947,9 @@ def chaos_nb(options, n_options, layout, info, cards, params):
             if not fixable_nb(after, n_left, n_right, max_pos, max_neg):
                 cost += params[W.STUCK]
         elif how == ChaosHow.CLEAR:
-            cost = params[W.CLEAR] + row_sent_away_cost_nb(info, cards, r, params)
+            cost = params[W.CLEAR]
+            if postcards_nb(info):
+                cost += row_sent_away_cost_nb(info, cards, r, params)
         elif how == ChaosHow.REVEAL:
             burnt = min(REVEAL_COUNT, info[Info.DECK_N])
             cost = params[W.REVEAL_CARD] * burnt * pressure_nb(info, n_bal)
@@ -1056,6 +1070,10 @@ def zero_sum_score_nb(mask, row, layout, info, cards):
     Inhabitant point: less for the postcards it sends away, more for a Dreamcatcher it
     leaves alone on its side (R11.4)."""
     score = 0.0
+    if not postcards_nb(info):
+        for pos in range(N_SLOTS):
+            score += mask >> pos & 1
+        return score
     for side in range(2):
         removed, catcher = 0, False
         for slot in range(SIDE_SLOTS):
