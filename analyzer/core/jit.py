@@ -105,6 +105,13 @@ def jit(func):
     return numba.njit(**JIT_OPTIONS)(func)
 
 
+def inline_jit(func):
+    """``jit`` for small leaf helpers called in a policy's inner loops: inlined in numba's
+    IR, so that the arrays they take cross no call boundary (each crossing costs reference
+    counts). Only for functions that take no policy."""
+    return numba.njit(**JIT_OPTIONS, inline="always")(func)
+
+
 def cached_jit():
     """Decorator for an entry kernel that takes no callables: cached on disk when possible."""
     return numba.njit(**{**JIT_OPTIONS, "cache": CACHE_DIR is not None})

@@ -34,7 +34,7 @@ from analyzer.core.codes import (
     PostcardKind,
     Side,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import inline_jit, jit
 from analyzer.rules.books_nb import BOOK_PERFECT_BONUS
 from analyzer.rules.chaos_nb import REVEAL_COUNT
 from analyzer.rules.chromatic_nb import WISE_ROW
@@ -190,14 +190,14 @@ def is_chaos_like_nb(cards, card):
 # --- postcards (R11) -----------------------------------------------------------------------
 
 
-@jit
+@inline_jit
 def postcards_nb(info):
     """True with Postcards to the Oniverse in play. Hot loops test this once and skip the
     postcard helpers: each call passes arrays, and a call boundary costs reference counts."""
     return info[Info.EXPANSIONS] & Expansion.POSTCARDS != 0
 
 
-@jit
+@inline_jit
 def postcard_kind_nb(info, cards, r, pos):
     """Kind of the postcard on the dream at ``pos`` (0-2 left, 3-5 right) of row ``r``,
     or -1 (none, or no postcards in play)."""
@@ -238,7 +238,7 @@ def pacify_points_nb(layout, cards, info, r, n_rows, perfect):
     return points, gain
 
 
-@jit
+@inline_jit
 def catcher_alone_nb(layout, info, cards, r, side):
     """True when ``side`` of row ``r`` holds one dream, carrying a Dreamcatcher: a dream
     added there turns its +1 into -2."""
@@ -246,7 +246,7 @@ def catcher_alone_nb(layout, info, cards, r, side):
         postcard_kind_nb(info, cards, r, side * SIDE_SLOTS) == PostcardKind.DREAMCATCHER
 
 
-@jit
+@inline_jit
 def catcher_cost_nb(layout, info, cards, r, side, params):
     """Cost of adding a dream to ``side`` of row ``r`` for its postcards."""
     if postcards_nb(info) and catcher_alone_nb(layout, info, cards, r, side):
@@ -254,20 +254,20 @@ def catcher_cost_nb(layout, info, cards, r, side, params):
     return 0.0
 
 
-@jit
+@inline_jit
 def sent_away_points_nb(info, cards, r, pos):
     """Expected points lost when the postcard at ``pos`` of row ``r`` is sent away (-2)."""
     kind = postcard_kind_nb(info, cards, r, pos)
     return 0.0 if kind == EMPTY else EXPECTED_POINTS[kind] - SENT_POINTS
 
 
-@jit
+@inline_jit
 def sent_away_cost_nb(info, cards, r, pos, params):
     """Cost of discarding the dream at ``pos`` of row ``r``: its postcard scores -2."""
     return params[W.POSTCARD] * sent_away_points_nb(info, cards, r, pos)
 
 
-@jit
+@inline_jit
 def rocket_cost_nb(info, cards, r, pos, params):
     """Cost of moving the dream at ``pos`` of row ``r``: a Resting Rocket goes (R11.8)."""
     if postcard_kind_nb(info, cards, r, pos) == PostcardKind.ROCKET:
