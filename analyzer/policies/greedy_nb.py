@@ -38,7 +38,7 @@ from analyzer.core.jit import inline_jit, jit
 from analyzer.rules.books_nb import BOOK_PERFECT_BONUS
 from analyzer.rules.chaos_nb import REVEAL_COUNT
 from analyzer.rules.chromatic_nb import WISE_ROW
-from analyzer.rules.postcards_nb import count_chaos_nb, planbot_met_nb, seer_met_nb
+from analyzer.rules.postcards_nb import kind_met_nb
 from analyzer.rules.state_nb import (
     can_take_side_nb,
     is_balanced_nb,
@@ -210,17 +210,7 @@ def postcard_kind_nb(info, cards, r, pos):
 @jit
 def postcard_met_nb(layout, cards, r, pos, kind, n_rows, perfect):
     """Would this postcard score +1 if its city were pacified now (R11.4, R11.5)?"""
-    if kind == PostcardKind.DREAMCATCHER:
-        return side_count_nb(layout, r, pos // SIDE_SLOTS) == 1
-    if kind == PostcardKind.DOVES:
-        return perfect
-    if kind == PostcardKind.SEER:
-        return seer_met_nb(layout, cards, r)
-    if kind == PostcardKind.MAGICIANS:
-        return count_chaos_nb(layout, cards, n_rows) >= 2
-    if kind == PostcardKind.PLANBOT:
-        return planbot_met_nb(layout, cards, n_rows)
-    return True  # Hourglass, Flagship, Resting Rocket
+    return kind_met_nb(layout, cards, n_rows, r, pos // SIDE_SLOTS, kind, perfect)
 
 
 @jit

@@ -123,7 +123,14 @@ def planbot_met_nb(noted, cards, n_rows):
 @jit
 def condition_met_nb(g, cards, noted, n_rows, row, side, dream, perfect):
     """Whether the postcard on ``dream`` scores +1 when its city is pacified (R11.4, R11.5)."""
-    kind = postcard_kind_nb(g, cards, dream)
+    return kind_met_nb(noted, cards, n_rows, row, side, postcard_kind_nb(g, cards, dream),
+                       perfect)
+
+
+@jit
+def kind_met_nb(noted, cards, n_rows, row, side, kind, perfect):
+    """Whether a postcard of ``kind`` on ``side`` of ``row`` meets its condition in the
+    ``noted`` layout of ``n_rows`` rows; ``perfect``: the census is a Perfect Balance."""
     if kind == PostcardKind.DREAMCATCHER:
         return side_count_nb(noted, row, side) == 1
     if kind == PostcardKind.DOVES:
