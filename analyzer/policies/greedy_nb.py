@@ -370,26 +370,29 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
     best = -1e9
     best_a = EMPTY
     best_b = EMPTY
-    pc = postcards_nb(info)
+    worth = np.empty(MAX_ROWS, dtype=np.float64)
+    for r in range(n_rows):
+        worth[r] = city_value_nb(facts[r, 0], facts[r, 3] == 1, params)
+    n = n_rows * SIDE_SLOTS
+    values = np.empty(n, dtype=np.int64)
+    rockets = np.zeros(n, dtype=np.float64)
     for side in range(2):
-        for p in range(n_rows * SIDE_SLOTS):
+        exchange_inputs_nb(layout, cards, info, side, n, params, values, rockets)
+        for p in range(n):
             ra = p // SIDE_SLOTS
             a = layout[ra, 1 + side * SIDE_SLOTS + p % SIDE_SLOTS]
             if a == EMPTY:
                 continue
-            va = placed_value_nb(cards, a, side)
-            cost_a = rocket_cost_nb(info, cards, ra, side * SIDE_SLOTS + p % SIDE_SLOTS,
-                                    params) if pc else 0.0
-            for q in range(p + 1, n_rows * SIDE_SLOTS):
+            for q in range(p + 1, n):
                 rb = q // SIDE_SLOTS
                 b = layout[rb, 1 + side * SIDE_SLOTS + q % SIDE_SLOTS]
                 if b == EMPTY or rb == ra:
                     continue
-                vb = placed_value_nb(cards, b, side)
-                gain = exchange_gain_nb(facts, ra, rb, va, vb, params) - cost_a
-                if pc:
-                    gain -= rocket_cost_nb(info, cards, rb, side * SIDE_SLOTS + q % SIDE_SLOTS,
-                                           params)
+                ta = facts[ra, 0] - values[p] + values[q]
+                tb = facts[rb, 0] - values[q] + values[p]
+                after = city_worth_nb(ta, params[W.BALANCE], params[W.PROGRESS]) + \
+                    city_worth_nb(tb, params[W.BALANCE], params[W.PROGRESS])
+                gain = after - (worth[ra] + worth[rb]) - rockets[p] - rockets[q]
                 if gain > best:
                     best = gain
                     best_a = a
@@ -398,22 +401,34 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
 
 
 @jit
+def exchange_inputs_nb(layout, cards, info, side, n, params, values, rockets):
+    """Fill ``values`` (int64 (n,)) with the placed value of each dream on ``side``, by
+    position (row-major), and ``rockets`` (float64 (n,)) with what moving it costs."""
+    pc = postcards_nb(info)
+    for p in range(n):
+        r = p // SIDE_SLOTS
+        pos = side * SIDE_SLOTS + p % SIDE_SLOTS
+        card = layout[r, 1 + pos]
+        if card == EMPTY:
+            continue
+        values[p] = placed_value_nb(cards, card, side)
+        if pc:
+            rockets[p] = rocket_cost_nb(info, cards, r, pos, params)
+
+
+@jit
+def city_worth_nb(total, balance, progress):
+    """``city_value_nb`` of a city whose total is ``total`` after a move (balanced at 0),
+    from the two weights: scalars only, for inner loops."""
+    return balance if total == 0 else -progress * abs(total)
+
+
+@jit
 def city_value_nb(total, balanced, params):
     """How good a city's state is, for comparing swaps."""
     if balanced:
         return params[W.BALANCE]
     return -params[W.PROGRESS] * abs(total)
-
-
-@jit
-def exchange_gain_nb(facts, ra, rb, va, vb, params):
-    """Change in city values when dreams worth ``va`` (row ra) and ``vb`` (row rb) swap."""
-    ta = facts[ra, 0] - va + vb
-    tb = facts[rb, 0] - vb + va
-    before = city_value_nb(facts[ra, 0], facts[ra, 3] == 1, params) + \
-        city_value_nb(facts[rb, 0], facts[rb, 3] == 1, params)
-    after = city_value_nb(ta, ta == 0, params) + city_value_nb(tb, tb == 0, params)
-    return after - before
 
 
 @jit

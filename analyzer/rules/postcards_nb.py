@@ -94,29 +94,36 @@ def seer_met_nb(noted, cards, row):
 
 
 @jit
+def abs_values_nb(noted, cards, row):
+    """Bit v set when a dream of absolute value v >= 1 lies in ``row`` (values stay below
+    10, so the bits fit; no sequence holds a 0)."""
+    bits = 0
+    for side in range(2):
+        for slot in range(SIDE_SLOTS):
+            card = noted[row, slot_col_nb(side, slot)]
+            if card != EMPTY:
+                bits |= 1 << abs(placed_value_nb(cards, card, side))
+    return bits & ~1
+
+
+@jit
 def planbot_met_nb(noted, cards, n_rows):
     """Planbot (R11.5): 4 rows, one dream each, whose absolute values read top to bottom
     (cyclically, from any row) run up or down by one."""
     if n_rows != PLANBOT_ROWS:
         return False
-    values = np.zeros(PLANBOT_ROWS, dtype=np.int64)  # bit v: a dream of absolute value v
-    for row in range(PLANBOT_ROWS):
-        for side in range(2):
-            for slot in range(SIDE_SLOTS):
-                card = noted[row, slot_col_nb(side, slot)]
-                if card != EMPTY:
-                    values[row] |= 1 << abs(placed_value_nb(cards, card, side))
+    rows = (abs_values_nb(noted, cards, 0), abs_values_nb(noted, cards, 1),
+            abs_values_nb(noted, cards, 2), abs_values_nb(noted, cards, 3))
     for start in range(PLANBOT_ROWS):
-        for direction in (1, -1):
-            for v in range(1, 64):
-                ok = True
-                for k in range(PLANBOT_ROWS):
-                    want = v + direction * k
-                    if want < 1 or want > 62 or values[(start + k) % PLANBOT_ROWS] >> want & 1 == 0:
-                        ok = False
-                        break
-                if ok:
-                    return True
+        # bit v of up (down): v in the start row, v + k (v - k) in the k-th row after it
+        up = rows[start]
+        down = rows[start]
+        for k in range(1, PLANBOT_ROWS):
+            later = rows[(start + k) % PLANBOT_ROWS]
+            up &= later >> k
+            down &= later << k
+        if up != 0 or down != 0:
+            return True
     return False
 
 
