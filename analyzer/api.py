@@ -204,7 +204,7 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
                      resume: bool = False, scheduler: str | None = None,
                      progress: bool = False, chunk: int | None = None,
                      expansions: Expansions = None,
-             variant: str | None = None) -> dict:
+                     variant: str | None = None) -> dict:
     """Play a batch like :func:`simulate` but keep only running totals (``--summary-only``).
 
     Memory stays bounded whatever ``games`` is. Parameters as for :func:`simulate`, except
