@@ -390,8 +390,8 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
                     continue
                 ta = facts[ra, 0] - values[p] + values[q]
                 tb = facts[rb, 0] - values[q] + values[p]
-                after = city_worth_nb(ta, params[W.BALANCE], params[W.PROGRESS]) + \
-                    city_worth_nb(tb, params[W.BALANCE], params[W.PROGRESS])
+                after = city_worth_nb(ta, ta == 0, params[W.BALANCE], params[W.PROGRESS]) + \
+                    city_worth_nb(tb, tb == 0, params[W.BALANCE], params[W.PROGRESS])
                 gain = after - (worth[ra] + worth[rb]) - rockets[p] - rockets[q]
                 if gain > best:
                     best = gain
@@ -417,18 +417,16 @@ def exchange_inputs_nb(layout, cards, info, side, n, params, values, rockets):
 
 
 @jit
-def city_worth_nb(total, balance, progress):
-    """``city_value_nb`` of a city whose total is ``total`` after a move (balanced at 0),
-    from the two weights: scalars only, for inner loops."""
-    return balance if total == 0 else -progress * abs(total)
+def city_worth_nb(total, balanced, balance, progress):
+    """How good a city's state is, for comparing swaps, from the two weights: scalars
+    only, so that inner loops pass no array."""
+    return balance if balanced else -progress * abs(total)
 
 
 @jit
 def city_value_nb(total, balanced, params):
-    """How good a city's state is, for comparing swaps."""
-    if balanced:
-        return params[W.BALANCE]
-    return -params[W.PROGRESS] * abs(total)
+    """``city_worth_nb`` with the weights read from ``params``."""
+    return city_worth_nb(total, balanced, params[W.BALANCE], params[W.PROGRESS])
 
 
 @jit
