@@ -41,8 +41,8 @@ from analyzer.rules.chromatic_nb import WISE_ROW
 from analyzer.rules.postcards_nb import kind_met_nb
 from analyzer.rules.state_nb import (
     can_take_side_nb,
-    is_balanced_nb,
     placed_value_nb,
+    row_tally_nb,
     row_total_nb,
     side_count_nb,
 )
@@ -173,10 +173,11 @@ def row_facts_nb(layout, cards, n_rows):
     for r in range(n_rows):
         if layout[r, 0] == EMPTY:
             continue
-        facts[r, 0] = row_total_nb(layout, cards, r)
-        facts[r, 1] = side_count_nb(layout, r, Side.L)
-        facts[r, 2] = side_count_nb(layout, r, Side.R)
-        facts[r, 3] = 1 if is_balanced_nb(layout, cards, r) else 0
+        total, n_left, n_right = row_tally_nb(layout, cards, r)
+        facts[r, 0] = total
+        facts[r, 1] = n_left
+        facts[r, 2] = n_right
+        facts[r, 3] = 1 if n_left + n_right > 0 and total == 0 else 0  # R01.3
     return facts
 
 
@@ -291,7 +292,7 @@ def inhabitants_ok_nb(info, points):
 # --- placements ----------------------------------------------------------------------------
 
 
-@jit
+@inline_jit
 def place_score_nb(facts, r, value, side, other_fix, params, max_pos, max_neg, n_rows, n_bal):
     """Score of adding a dream of ``value`` to ``side`` of row ``r``.
 
@@ -339,9 +340,17 @@ def completes_nb(cards, layout, hand, skip, r, after, n_left, n_right, only_side
 def best_placement_nb(layout, cards, facts, info, hand, side, params):
     """Best score of placing a card of ``hand`` on ``side`` (-1: either), or -PASS when
     none can be placed: what a seat of that polarity makes of its hand (R10.3)."""
+    best_left, best_right = side_placements_nb(layout, cards, facts, info, hand, side, params)
+    return max(best_left, best_right)
+
+
+@jit
+def side_placements_nb(layout, cards, facts, info, hand, side, params):
+    """``best_placement_nb`` on the left and on the right side at once, as (left, right);
+    a side other than ``side`` (-1: either) is -PASS. One pass serves both polarities."""
     n_rows = info[Info.N_ROWS]
     n_bal = facts[:, 3].sum()
-    best = -params[W.PASS]
+    best = (-params[W.PASS], -params[W.PASS])
     for k in range(HAND_SIZE):
         c = hand[k]
         if c == EMPTY:
@@ -357,7 +366,10 @@ def best_placement_nb(layout, cards, facts, info, hand, side, params):
                 score = place_score_nb(facts, r, value, s, False, params, params[W.MAX_SOGNAE],
                                        params[W.MAX_INCUBI], n_rows, n_bal) - \
                     catcher_cost_nb(layout, info, cards, r, s, params)
-                best = max(best, score)
+                if s == Side.L:
+                    best = (max(best[0], score), best[1])
+                else:
+                    best = (best[0], max(best[1], score))
     return best
 
 
@@ -1124,11 +1136,10 @@ def swap_polarity_nb(layout, hands, info, cards, params):
     facts = row_facts_nb(layout, cards, info[Info.N_ROWS])
     seat = info[Info.SEAT]
     side = Side.L if info[Info.POLARITY] == seat else Side.R
-    mine = best_placement_nb(layout, cards, facts, info, hands[seat], 1 - side, params) - \
-        best_placement_nb(layout, cards, facts, info, hands[seat], side, params)
-    partner = hands[1 - seat]
-    theirs = best_placement_nb(layout, cards, facts, info, partner, side, params) - \
-        best_placement_nb(layout, cards, facts, info, partner, 1 - side, params)
+    own = side_placements_nb(layout, cards, facts, info, hands[seat], EMPTY, params)
+    partner = side_placements_nb(layout, cards, facts, info, hands[1 - seat], EMPTY, params)
+    mine = own[1 - side] - own[side]
+    theirs = partner[side] - partner[1 - side]
     return 1 if mine + PARTNER_SHARE * theirs > params[W.SWAP] else 0
 
 

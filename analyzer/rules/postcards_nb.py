@@ -7,7 +7,6 @@ import numpy as np
 
 from analyzer.core.codes import (
     EMPTY,
-    MAX_ROWS,
     SIDE_SLOTS,
     CardField,
     CardType,
@@ -187,13 +186,28 @@ def turn_hourglasses_nb(g, cards):
 
 
 @jit
+def flagship_count_nb(g, cards, n_rows):
+    """Number of dreams in the layout carrying a Flagship."""
+    n = 0
+    for row in range(n_rows):
+        for pos in range(2 * SIDE_SLOTS):
+            dream = g.layout[row, 1 + pos]
+            if dream != EMPTY and postcard_kind_nb(g, cards, dream) == PostcardKind.FLAGSHIP:
+                n += 1
+    return n
+
+
+@jit
 def sail_flagships_nb(g, cards):
     """R11.7, at the start of every turn: each Flagship's dream moves one row down."""
     n_rows = g.info[Info.N_ROWS]
     if n_rows < 2 or not postcards_in_play_nb(g):
         return
     layout = g.layout
-    fleet = np.empty(MAX_ROWS * 2 * SIDE_SLOTS, dtype=np.int64)
+    n = flagship_count_nb(g, cards, n_rows)
+    if n == 0:  # most turns: no array to allocate
+        return
+    fleet = np.empty(n, dtype=np.int64)
     n = 0
     for row in range(n_rows):
         for pos in range(2 * SIDE_SLOTS):
