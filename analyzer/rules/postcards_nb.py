@@ -14,7 +14,7 @@ from analyzer.core.codes import (
     Info,
     PostcardKind,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import inline_jit, jit
 from analyzer.rules.deck_nb import take_top_nb
 from analyzer.rules.state_nb import (
     CONDITION_MET,
@@ -46,7 +46,7 @@ def deal_postcard_nb(g, dream):
         g.hourglass[postcard] = 0
 
 
-@jit
+@inline_jit
 def postcard_kind_nb(g, cards, dream):
     """The kind of the postcard on ``dream``, or -1."""
     postcard = g.postcard_on[dream]
@@ -161,7 +161,7 @@ def score_pacified_nb(g, cards, row, noted, n_rows, perfect):
                 score_postcard_nb(g, dream, CONDITION_MET if met else SENT_AWAY)
 
 
-@jit
+@inline_jit
 def postcards_in_play_nb(g):
     """True with Postcards to the Oniverse in play."""
     return g.info[Info.EXPANSIONS] & Expansion.POSTCARDS != 0
