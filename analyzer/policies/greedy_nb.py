@@ -156,7 +156,7 @@ def extreme_values(cards: np.ndarray) -> tuple[int, int]:
     return int(pos), int(neg)
 
 
-@jit
+@inline_jit
 def fixable_nb(total, n_left, n_right, max_pos, max_neg):
     """Can placements still bring ``total`` to 0 with the room left on the needed side?"""
     if total > 0:
@@ -181,7 +181,7 @@ def row_facts_nb(layout, cards, n_rows):
     return facts
 
 
-@jit
+@inline_jit
 def is_chaos_like_nb(cards, card):
     """A Chaos or a Chromatic Chaos: no Book moves or removes it (R09.3, R09.4)."""
     ctype = cards[card, CardField.TYPE]
@@ -283,7 +283,7 @@ def balance_postcards_nb(layout, cards, info, r, params):
     return params[W.POSTCARD] * gain
 
 
-@jit
+@inline_jit
 def inhabitants_ok_nb(info, points):
     """R11.9: a win needs the Inhabitant sum, with ``points`` more, at 0 or above."""
     return info[Info.INHABITANTS] + points >= 0
@@ -386,10 +386,8 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
     for r in range(n_rows):
         worth[r] = city_value_nb(facts[r, 0], facts[r, 3] == 1, params)
     n = n_rows * SIDE_SLOTS
-    values = np.empty(n, dtype=np.int64)
-    rockets = np.zeros(n, dtype=np.float64)
+    values, rockets = exchange_inputs_nb(layout, cards, info, n, params)
     for side in range(2):
-        exchange_inputs_nb(layout, cards, info, side, n, params, values, rockets)
         for p in range(n):
             ra = p // SIDE_SLOTS
             a = layout[ra, 1 + side * SIDE_SLOTS + p % SIDE_SLOTS]
@@ -400,11 +398,11 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
                 b = layout[rb, 1 + side * SIDE_SLOTS + q % SIDE_SLOTS]
                 if b == EMPTY or rb == ra:
                     continue
-                ta = facts[ra, 0] - values[p] + values[q]
-                tb = facts[rb, 0] - values[q] + values[p]
+                ta = facts[ra, 0] - values[side, p] + values[side, q]
+                tb = facts[rb, 0] - values[side, q] + values[side, p]
                 after = city_worth_nb(ta, ta == 0, params[W.BALANCE], params[W.PROGRESS]) + \
                     city_worth_nb(tb, tb == 0, params[W.BALANCE], params[W.PROGRESS])
-                gain = after - (worth[ra] + worth[rb]) - rockets[p] - rockets[q]
+                gain = after - (worth[ra] + worth[rb]) - rockets[side, p] - rockets[side, q]
                 if gain > best:
                     best = gain
                     best_a = a
@@ -413,29 +411,33 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
 
 
 @jit
-def exchange_inputs_nb(layout, cards, info, side, n, params, values, rockets):
-    """Fill ``values`` (int64 (n,)) with the placed value of each dream on ``side``, by
-    position (row-major), and ``rockets`` (float64 (n,)) with what moving it costs."""
+def exchange_inputs_nb(layout, cards, info, n, params):
+    """The placed value of each dream (int64 (2, n)) and what moving it costs (float64
+    (2, n)), by side and position (row-major); 0 where no dream lies."""
+    values = np.zeros((2, n), dtype=np.int64)
+    rockets = np.zeros((2, n), dtype=np.float64)
     pc = postcards_nb(info)
-    for p in range(n):
-        r = p // SIDE_SLOTS
-        pos = side * SIDE_SLOTS + p % SIDE_SLOTS
-        card = layout[r, 1 + pos]
-        if card == EMPTY:
-            continue
-        values[p] = placed_value_nb(cards, card, side)
-        if pc:
-            rockets[p] = rocket_cost_nb(info, cards, r, pos, params)
+    for side in range(2):
+        for p in range(n):
+            r = p // SIDE_SLOTS
+            pos = side * SIDE_SLOTS + p % SIDE_SLOTS
+            card = layout[r, 1 + pos]
+            if card == EMPTY:
+                continue
+            values[side, p] = placed_value_nb(cards, card, side)
+            if pc:
+                rockets[side, p] = rocket_cost_nb(info, cards, r, pos, params)
+    return values, rockets
 
 
-@jit
+@inline_jit
 def city_worth_nb(total, balanced, balance, progress):
     """How good a city's state is, for comparing swaps, from the two weights: scalars
     only, so that inner loops pass no array."""
     return balance if balanced else -progress * abs(total)
 
 
-@jit
+@inline_jit
 def city_value_nb(total, balanced, params):
     """``city_worth_nb`` with the weights read from ``params``."""
     return city_worth_nb(total, balanced, params[W.BALANCE], params[W.PROGRESS])
@@ -513,7 +515,7 @@ def best_flip_nb(layout, cards, facts, n_rows, params, info):
 # --- the Emptiness (R12) and the census (R05) ------------------------------------------------
 
 
-@jit
+@inline_jit
 def figure_row_nb(info):
     """The row whose city the Emptiness figure stands on, or -1 (on its pile, lying flat,
     out of the game, or not in play)."""
@@ -522,7 +524,7 @@ def figure_row_nb(info):
     return info[Info.EMPTINESS_ROW]
 
 
-@jit
+@inline_jit
 def next_figure_row_nb(info):
     """The row the figure will stand on next turn (R12.1), or -1."""
     if info[Info.EMPTINESS_N] == 0 or info[Info.EMPTINESS_FLAT] == 1:

@@ -18,7 +18,7 @@ from analyzer.core.codes import (
     Result,
     Side,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import inline_jit, jit
 from analyzer.rules.books_nb import book_action_nb, usable_books_nb
 from analyzer.rules.census_nb import census_nb
 from analyzer.rules.chaos_nb import is_any_chaos_nb
@@ -103,7 +103,7 @@ def book_options_nb(options, n, card, usable):
     return n
 
 
-@jit
+@inline_jit
 def can_ally_nb(cards, a, b):
     """R12.3, R08.2: one card can be a Sognae and the other an Incubi."""
     return (can_take_side_nb(cards, a, Side.L) and can_take_side_nb(cards, b, Side.R)) or \

@@ -354,12 +354,12 @@ def refresh_view_nb(g):
     info[Info.EMPTINESS_ROW] = emptiness_row_nb(g)
     if info[Info.EXPANSIONS] & Expansion.POSTCARDS == 0:
         return
-    layout = g.layout
+    layout, postcard_on = g.layout, g.postcard_on
     for row in range(MAX_ROWS):
         for pos in range(N_SLOTS):
             card = layout[row, 1 + pos]
             info[Info.POSTCARD_AT + row * N_SLOTS + pos] = \
-                EMPTY if card == EMPTY else g.postcard_on[card]
+                EMPTY if card == EMPTY else postcard_on[card]
 
 
 @inline_jit
