@@ -167,7 +167,7 @@ def postcards_in_play_nb(g):
     return g.info[Info.EXPANSIONS] & Expansion.POSTCARDS != 0
 
 
-@jit
+@inline_jit
 def turn_hourglasses_nb(g, cards):
     """R11.6, at the end of every turn: each Hourglass turns, or after 4 turns goes."""
     if not postcards_in_play_nb(g):
@@ -185,7 +185,7 @@ def turn_hourglasses_nb(g, cards):
                 g.hourglass[postcard] += 1
 
 
-@jit
+@inline_jit
 def flagship_count_nb(g, cards, n_rows):
     """Number of dreams in the layout carrying a Flagship."""
     n = 0

@@ -346,7 +346,7 @@ def emptiness_row_nb(g):
     return EMPTY
 
 
-@jit
+@inline_jit
 def refresh_view_nb(g):
     """Write the derived policy-visible fields: the Emptiness row and, with postcards, the
     postcard on each layout slot (docs/engine.md)."""
