@@ -315,7 +315,7 @@ def place_score_nb(facts, r, value, side, other_fix, params, max_pos, max_neg, n
     return score
 
 
-@jit
+@inline_jit
 def completes_nb(cards, layout, hand, skip, r, after, n_left, n_right, only_side):
     """True when a card of ``hand`` other than ``skip`` could balance row ``r`` at
     ``after`` (on ``only_side``; -1: either side)."""
@@ -410,7 +410,7 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
     return best, best_a, best_b
 
 
-@jit
+@inline_jit
 def exchange_inputs_nb(layout, cards, info, n, params):
     """The placed value of each dream (int64 (2, n)) and what moving it costs (float64
     (2, n)), by side and position (row-major); 0 where no dream lies."""

@@ -75,7 +75,7 @@ def specials_in_play_nb(g):
     return g.info[Info.EXPANSIONS] & Expansion.GARDENS_WIZARDS != 0
 
 
-@jit
+@inline_jit
 def place_options_nb(layout, cards, options, n, card, n_rows, seat_side):
     """Append ``[PLACE, card, row, side]`` for every legal placement (R04.1, R08.1); in the
     team game only on ``seat_side``, the seat's polarity (R10.3; -1: any side)."""
@@ -93,7 +93,7 @@ def place_options_nb(layout, cards, options, n, card, n_rows, seat_side):
     return n
 
 
-@jit
+@inline_jit
 def book_options_nb(options, n, card, usable):
     """Append ``[BOOK, card, -1, kind]`` for each usable Book kind (R09.2)."""
     for kind in range(N_BOOK_KINDS):
@@ -176,7 +176,7 @@ def phase1_options_nb(g, cards, seat):
     return pair_options_nb(g, cards, hand, n, rebuild, change)
 
 
-@jit
+@inline_jit
 def special_options_nb(options, n, card, second, rebuild, change):
     """Append the special actions paid with ``card`` (a Wizard) or ``card`` and ``second``."""
     if rebuild:

@@ -49,7 +49,14 @@ def deal_postcard_nb(g, dream):
 @inline_jit
 def postcard_kind_nb(g, cards, dream):
     """The kind of the postcard on ``dream``, or -1."""
-    postcard = g.postcard_on[dream]
+    return kind_on_nb(g.postcard_on, cards, dream)
+
+
+@inline_jit
+def kind_on_nb(postcard_on, cards, dream):
+    """``postcard_kind_nb`` from the ``postcard_on`` table (int64, (n_cards,)), for loops
+    over the layout: a field of ``g`` read in a loop costs reference counts each time."""
+    postcard = postcard_on[dream]
     return -1 if postcard == EMPTY else cards[postcard, CardField.KIND]
 
 
@@ -172,27 +179,28 @@ def turn_hourglasses_nb(g, cards):
     """R11.6, at the end of every turn: each Hourglass turns, or after 4 turns goes."""
     if not postcards_in_play_nb(g):
         return
-    layout = g.layout
+    layout, postcard_on, hourglass = g.layout, g.postcard_on, g.hourglass
     for row in range(g.info[Info.N_ROWS]):
         for pos in range(2 * SIDE_SLOTS):
             dream = layout[row, 1 + pos]
-            if dream == EMPTY or postcard_kind_nb(g, cards, dream) != PostcardKind.HOURGLASS:
+            if dream == EMPTY or kind_on_nb(postcard_on, cards, dream) != PostcardKind.HOURGLASS:
                 continue
-            postcard = g.postcard_on[dream]
-            if g.hourglass[postcard] >= HOURGLASS_TURNS:
+            postcard = postcard_on[dream]
+            if hourglass[postcard] >= HOURGLASS_TURNS:
                 score_postcard_nb(g, dream, SENT_AWAY)
             else:
-                g.hourglass[postcard] += 1
+                hourglass[postcard] += 1
 
 
 @inline_jit
 def flagship_count_nb(g, cards, n_rows):
     """Number of dreams in the layout carrying a Flagship."""
+    layout, postcard_on = g.layout, g.postcard_on
     n = 0
     for row in range(n_rows):
         for pos in range(2 * SIDE_SLOTS):
-            dream = g.layout[row, 1 + pos]
-            if dream != EMPTY and postcard_kind_nb(g, cards, dream) == PostcardKind.FLAGSHIP:
+            dream = layout[row, 1 + pos]
+            if dream != EMPTY and kind_on_nb(postcard_on, cards, dream) == PostcardKind.FLAGSHIP:
                 n += 1
     return n
 
@@ -208,11 +216,12 @@ def sail_flagships_nb(g, cards):
     if n == 0:  # most turns: no array to allocate
         return
     fleet = np.empty(n, dtype=np.int64)
+    postcard_on = g.postcard_on
     n = 0
     for row in range(n_rows):
         for pos in range(2 * SIDE_SLOTS):
             dream = layout[row, 1 + pos]
-            if dream != EMPTY and postcard_kind_nb(g, cards, dream) == PostcardKind.FLAGSHIP:
+            if dream != EMPTY and kind_on_nb(postcard_on, cards, dream) == PostcardKind.FLAGSHIP:
                 fleet[n] = dream
                 n += 1
     for k in range(n):
