@@ -108,7 +108,10 @@ def jit(func):
 def inline_jit(func):
     """``jit`` for small leaf helpers called in a policy's inner loops: inlined in numba's
     IR, so that the arrays they take cross no call boundary (each crossing costs reference
-    counts). Only for functions that take no policy."""
+    counts). Only for a policy's own helpers that take no policy, never for the rules
+    kernels: a search policy compiles the turn a second time inside a decision, and with
+    rules kernels inlined numba left symbols of that copy unresolved (tests/test_inlining.py
+    keeps them out)."""
     return numba.njit(**JIT_OPTIONS, inline="always")(func)
 
 

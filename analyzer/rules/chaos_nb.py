@@ -4,7 +4,7 @@ one stack on which Chaos and Chromatic Chaos (R07) are resolved, depth first."""
 from __future__ import annotations
 
 from analyzer.core.codes import SIDE_SLOTS, ChaosHow, Decision, Info, Result, Side
-from analyzer.core.jit import inline_jit, jit
+from analyzer.core.jit import jit
 from analyzer.rules.chromatic_nb import chromatic_step_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb, is_chromatic_nb
@@ -72,7 +72,7 @@ def push_pending_nb(g, entry):
     g.info[Info.PENDING_N] += 1
 
 
-@inline_jit
+@jit
 def is_any_chaos_nb(cards, card):
     """A Chaos or a Chromatic Chaos: what a reveal keeps to resolve (R06.2 c, R07.2)."""
     return is_chaos_nb(cards, card) or is_chromatic_nb(cards, card)

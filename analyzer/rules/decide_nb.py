@@ -13,7 +13,7 @@ from numba import types
 from numba.extending import overload
 
 from analyzer.core.codes import N_POLICY_INFO, EnginePolicy, Expansion, Info, Outcome, Reason
-from analyzer.core.jit import inline_jit, jit
+from analyzer.core.jit import jit
 from analyzer.rules.log_nb import log_decision_nb
 from analyzer.rules.state_nb import refresh_view_nb
 
@@ -92,7 +92,7 @@ def ask_nb(policy, g, cards, kind, n_options):
     return choice
 
 
-@inline_jit
+@jit
 def set_option_nb(options, i, a, b, c, d):
     """Write option row ``i``."""
     options[i, 0] = a

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from analyzer.core.codes import EMPTY, CardField, CardType, Info, Outcome, Reason
-from analyzer.core.jit import inline_jit, jit
+from analyzer.core.jit import jit
 
 
 @jit
@@ -56,13 +56,13 @@ def add_success_nb(g):
             end_game_nb(g, Outcome.WIN, Reason.ALL_PACIFIED)
 
 
-@inline_jit
+@jit
 def is_chaos_nb(cards, card):
     """True for a (plain) Chaos card."""
     return cards[card, CardField.TYPE] == CardType.CHAOS
 
 
-@inline_jit
+@jit
 def is_chromatic_nb(cards, card):
     """True for a Chromatic Chaos (R07)."""
     return cards[card, CardField.TYPE] == CardType.CHROMATIC

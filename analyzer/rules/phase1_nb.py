@@ -18,7 +18,7 @@ from analyzer.core.codes import (
     Result,
     Side,
 )
-from analyzer.core.jit import inline_jit, jit
+from analyzer.core.jit import jit
 from analyzer.rules.books_nb import book_action_nb, usable_books_nb
 from analyzer.rules.census_nb import census_nb
 from analyzer.rules.chaos_nb import is_any_chaos_nb
@@ -75,7 +75,7 @@ def specials_in_play_nb(g):
     return g.info[Info.EXPANSIONS] & Expansion.GARDENS_WIZARDS != 0
 
 
-@inline_jit
+@jit
 def place_options_nb(layout, cards, options, n, card, n_rows, seat_side):
     """Append ``[PLACE, card, row, side]`` for every legal placement (R04.1, R08.1); in the
     team game only on ``seat_side``, the seat's polarity (R10.3; -1: any side)."""
@@ -93,7 +93,7 @@ def place_options_nb(layout, cards, options, n, card, n_rows, seat_side):
     return n
 
 
-@inline_jit
+@jit
 def book_options_nb(options, n, card, usable):
     """Append ``[BOOK, card, -1, kind]`` for each usable Book kind (R09.2)."""
     for kind in range(N_BOOK_KINDS):
@@ -103,7 +103,7 @@ def book_options_nb(options, n, card, usable):
     return n
 
 
-@inline_jit
+@jit
 def can_ally_nb(cards, a, b):
     """R12.3, R08.2: one card can be a Sognae and the other an Incubi."""
     return (can_take_side_nb(cards, a, Side.L) and can_take_side_nb(cards, b, Side.R)) or \
@@ -176,7 +176,7 @@ def phase1_options_nb(g, cards, seat):
     return pair_options_nb(g, cards, hand, n, rebuild, change)
 
 
-@inline_jit
+@jit
 def special_options_nb(options, n, card, second, rebuild, change):
     """Append the special actions paid with ``card`` (a Wizard) or ``card`` and ``second``."""
     if rebuild:

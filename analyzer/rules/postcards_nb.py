@@ -14,7 +14,7 @@ from analyzer.core.codes import (
     Info,
     PostcardKind,
 )
-from analyzer.core.jit import inline_jit, jit
+from analyzer.core.jit import jit
 from analyzer.rules.deck_nb import take_top_nb
 from analyzer.rules.state_nb import (
     CONDITION_MET,
@@ -46,13 +46,13 @@ def deal_postcard_nb(g, dream):
         g.hourglass[postcard] = 0
 
 
-@inline_jit
+@jit
 def postcard_kind_nb(g, cards, dream):
     """The kind of the postcard on ``dream``, or -1."""
     return kind_on_nb(g.postcard_on, cards, dream)
 
 
-@inline_jit
+@jit
 def kind_on_nb(postcard_on, cards, dream):
     """``postcard_kind_nb`` from the ``postcard_on`` table (int64, (n_cards,)), for loops
     over the layout: a field of ``g`` read in a loop costs reference counts each time."""
@@ -168,13 +168,13 @@ def score_pacified_nb(g, cards, row, noted, n_rows, perfect):
                 score_postcard_nb(g, dream, CONDITION_MET if met else SENT_AWAY)
 
 
-@inline_jit
+@jit
 def postcards_in_play_nb(g):
     """True with Postcards to the Oniverse in play."""
     return g.info[Info.EXPANSIONS] & Expansion.POSTCARDS != 0
 
 
-@inline_jit
+@jit
 def turn_hourglasses_nb(g, cards):
     """R11.6, at the end of every turn: each Hourglass turns, or after 4 turns goes."""
     if not postcards_in_play_nb(g):
@@ -192,7 +192,7 @@ def turn_hourglasses_nb(g, cards):
                 hourglass[postcard] += 1
 
 
-@inline_jit
+@jit
 def flagship_count_nb(g, cards, n_rows):
     """Number of dreams in the layout carrying a Flagship."""
     layout, postcard_on = g.layout, g.postcard_on

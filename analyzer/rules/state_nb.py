@@ -47,7 +47,7 @@ from analyzer.core.codes import (
     Side,
     Stream,
 )
-from analyzer.core.jit import inline_jit, jit
+from analyzer.core.jit import jit
 from analyzer.core.rng import new_stream_nb
 
 #: Inhabitant points of a postcard scored on pacifying with its condition met, and otherwise
@@ -143,13 +143,13 @@ def copy_game_nb(g):
     )
 
 
-@inline_jit
+@jit
 def slot_col_nb(side, slot):
     """Layout column of position ``slot`` on ``side``."""
     return 1 + side * SIDE_SLOTS + slot
 
 
-@inline_jit
+@jit
 def side_count_nb(layout, row, side):
     """Number of dreams on one side of a row."""
     n = 0
@@ -159,7 +159,7 @@ def side_count_nb(layout, row, side):
     return n
 
 
-@inline_jit
+@jit
 def placed_value_nb(cards, card, side):
     """Influence of ``card`` lying on ``side`` (R01.2: Chaos and Chromatic Chaos +v left,
     -v right; R08.1: a Meta or Harmony takes the value of its side)."""
@@ -172,7 +172,7 @@ def placed_value_nb(cards, card, side):
     return value
 
 
-@inline_jit
+@jit
 def side_sum_nb(layout, cards, row, side):
     """Signed sum of the dreams on one side of a row."""
     total = 0
@@ -183,13 +183,13 @@ def side_sum_nb(layout, cards, row, side):
     return total
 
 
-@inline_jit
+@jit
 def row_total_nb(layout, cards, row):
     """A city's total: every dream value on both sides (R01.2)."""
     return side_sum_nb(layout, cards, row, Side.L) + side_sum_nb(layout, cards, row, Side.R)
 
 
-@inline_jit
+@jit
 def row_tally_nb(layout, cards, row):
     """A city's total (R01.2) and its dreams on the left and on the right, in one pass,
     as (total, n_left, n_right): for kernels that need all three of every row."""
@@ -206,19 +206,19 @@ def row_tally_nb(layout, cards, row):
     return total, counts[0], counts[1]
 
 
-@inline_jit
+@jit
 def row_dreams_nb(layout, row):
     """Number of dreams on both sides of a row."""
     return side_count_nb(layout, row, Side.L) + side_count_nb(layout, row, Side.R)
 
 
-@inline_jit
+@jit
 def is_balanced_nb(layout, cards, row):
     """R01.3: at least one dream and a total of 0."""
     return row_dreams_nb(layout, row) > 0 and row_total_nb(layout, cards, row) == 0
 
 
-@inline_jit
+@jit
 def influential_side_nb(layout, cards, row):
     """R01.4: the side with the larger absolute total, or -1 when they are equal."""
     left = side_sum_nb(layout, cards, row, Side.L)
@@ -246,7 +246,7 @@ def remove_from_side_nb(layout, row, side, slot):
     return card
 
 
-@inline_jit
+@jit
 def find_in_row_nb(layout, row, card):
     """(side, slot) of ``card`` in ``row``, or (-1, -1)."""
     for side in range(2):
@@ -256,7 +256,7 @@ def find_in_row_nb(layout, row, card):
     return -1, -1
 
 
-@inline_jit
+@jit
 def natural_side_nb(cards, card):
     """Side a one-sided dream lies on (R01.1): Sognae and Sognae Wizards left."""
     ctype = cards[card, CardField.TYPE]
@@ -265,20 +265,20 @@ def natural_side_nb(cards, card):
     return Side.R
 
 
-@inline_jit
+@jit
 def is_two_sided_nb(cards, card):
     """True for a Meta or Harmony, whose side is chosen (R08.1)."""
     ctype = cards[card, CardField.TYPE]
     return ctype == CardType.META or ctype == CardType.HARMONY
 
 
-@inline_jit
+@jit
 def can_take_side_nb(cards, card, side):
     """True when ``card`` may lie on ``side`` by its type (its sides, docs/engine.md)."""
     return is_two_sided_nb(cards, card) or natural_side_nb(cards, card) == side
 
 
-@inline_jit
+@jit
 def hand_count_nb(hands, seat):
     """Cards in a seat's hand."""
     n = 0
@@ -326,7 +326,7 @@ def discard_nb(g, card):
     g.info[Info.DISCARD_N] += 1
 
 
-@inline_jit
+@jit
 def seat_side_nb(info, seat):
     """Team: the side ``seat`` may place on, by its polarity (R10.3); -1 in solo."""
     if info[Info.SEATS] < 2:
@@ -334,7 +334,7 @@ def seat_side_nb(info, seat):
     return Side.L if info[Info.POLARITY] == seat else Side.R
 
 
-@inline_jit
+@jit
 def emptiness_row_nb(g):
     """The row of the City card the Emptiness figure stands on, or -1 (R12.1)."""
     city = g.info[Info.EMPTINESS_CITY]
@@ -346,7 +346,7 @@ def emptiness_row_nb(g):
     return EMPTY
 
 
-@inline_jit
+@jit
 def refresh_view_nb(g):
     """Write the derived policy-visible fields: the Emptiness row and, with postcards, the
     postcard on each layout slot (docs/engine.md)."""
@@ -362,7 +362,7 @@ def refresh_view_nb(g):
                 EMPTY if card == EMPTY else postcard_on[card]
 
 
-@inline_jit
+@jit
 def is_running_nb(g):
     """True while the game has neither ended nor failed."""
     return g.info[Info.OUTCOME] == 0
