@@ -1,11 +1,26 @@
-"""Built-in policies by integer id, called by name so that engine kernels can be cached."""
+"""Built-in policies, called through their machine-code address so that kernels stay cached
+and each built-in is compiled once.
+
+A kernel that called a built-in by name would link the policy's whole code into every
+rules kernel on the way down to the decision (numba links and optimizes each kernel with
+all it calls), and the engine's compile time was mostly those copies. Instead an entry
+kernel takes the address of the built-in, compiled once for ``POLICY_ARGS``, as an int64
+and calls it there: the kernels take no callable, so numba still caches them on disk. The
+address belongs to this process; the runner asks for it where the kernel runs
+(``PolicySpec.kernel_arg``).
+"""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
+from llvmlite import ir
 from numba import types
-from numba.extending import overload
+from numba.core import cgutils
+from numba.core.callconv import excinfo_t
+from numba.core.errors import TypingError
+from numba.extending import intrinsic, overload
 
 from analyzer.policies.greedy_nb import greedy_nb
 from analyzer.policies.random_nb import random_nb
@@ -18,6 +33,54 @@ class _BuiltinId(NamedTuple):
 
 
 BuiltinId = _BuiltinId()
+BUILTIN_FUNCTIONS = {BuiltinId.RANDOM: random_nb, BuiltinId.GREEDY: greedy_nb}
+
+_INT_2D = types.Array(types.int64, 2, "C")
+_INT_1D = types.Array(types.int64, 1, "C")
+#: The numba types a kernel asks a policy with (docs/engine.md): kind, options, n_options,
+#: the view (layout, hands, the public block of info), cards, params, rng.
+POLICY_ARGS = (types.int64, _INT_2D, types.int64, types.Tuple((_INT_2D, _INT_2D, _INT_1D)),
+               _INT_2D, types.Array(types.float64, 1, "C"),
+               types.Array(types.uint64, 1, "C"))
+
+
+@cache
+def builtin_address(builtin_id: int) -> int:
+    """Address of the built-in policy's compiled code for ``POLICY_ARGS`` in this process
+    (compiled, or loaded from the disk cache, on first use)."""
+    func = BUILTIN_FUNCTIONS[builtin_id]
+    func.compile(POLICY_ARGS)
+    compiled = func.overloads[POLICY_ARGS]
+    address = compiled.library.get_pointer_to_function(compiled.fndesc.mangled_name)
+    if not address:
+        raise RuntimeError(f"no machine code for built-in policy {func.__name__}")
+    return address
+
+
+@intrinsic
+def call_at_address(typingctx, address, kind, options, n_options, state, cards, params, rng):
+    """``policy(...)`` for the policy compiled at ``address`` with numba's calling convention."""
+    arg_types = (kind, options, n_options, state, cards, params, rng)
+    if tuple(types.unliteral(t) for t in arg_types) != POLICY_ARGS:
+        raise TypingError(f"a built-in policy is compiled for {POLICY_ARGS}, not {arg_types}")
+
+    def codegen(context, builder, signature, args):
+        call_conv = context.call_conv
+        fnty = call_conv.get_function_type(types.int64, POLICY_ARGS)
+        callee = builder.inttoptr(args[0], ir.PointerType(fnty))
+        casted = [context.cast(builder, v, t, u)
+                  for v, t, u in zip(args[1:], signature.args[1:], POLICY_ARGS, strict=True)]
+        retty = call_conv.get_return_type(types.int64).pointee
+        retval = cgutils.alloca_once_value(builder, cgutils.get_null_value(retty))
+        excinfo = cgutils.alloca_once(builder, ir.PointerType(excinfo_t), name="excinfo")
+        packed = list(call_conv._get_arg_packer(POLICY_ARGS).as_arguments(builder, casted))
+        code = builder.call(callee, [retval, excinfo, *packed])
+        status = call_conv._get_return_status(builder, code, builder.load(excinfo))
+        with cgutils.if_unlikely(builder, status.is_error):
+            call_conv.return_status_propagate(builder, status)
+        return context.get_returned_value(builder, types.int64, builder.load(retval))
+
+    return types.int64(types.int64, *arg_types), codegen
 
 
 @overload(call_policy, inline="always")
@@ -26,8 +89,6 @@ def _call_builtin_policy(policy, kind, options, n_options, state, cards, params,
         return None
 
     def impl(policy, kind, options, n_options, state, cards, params, rng):
-        if policy == BuiltinId.GREEDY:
-            return greedy_nb(kind, options, n_options, state, cards, params, rng)
-        return random_nb(kind, options, n_options, state, cards, params, rng)
+        return call_at_address(policy, kind, options, n_options, state, cards, params, rng)
 
     return impl

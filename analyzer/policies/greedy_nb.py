@@ -34,7 +34,7 @@ from analyzer.core.codes import (
     PostcardKind,
     Side,
 )
-from analyzer.core.jit import inline_jit, jit
+from analyzer.core.jit import cached_jit, inline_jit, jit
 from analyzer.rules.books_nb import BOOK_PERFECT_BONUS
 from analyzer.rules.chaos_nb import REVEAL_COUNT
 from analyzer.rules.chromatic_nb import WISE_ROW
@@ -1145,7 +1145,7 @@ def swap_polarity_nb(layout, hands, info, cards, params):
     return 1 if mine + PARTNER_SHARE * theirs > params[W.SWAP] else 0
 
 
-@jit
+@cached_jit()
 def greedy_nb(kind, options, n_options, state, cards, params, rng):
     """The greedy policy (signature of docs/engine.md)."""
     layout, hands, info = state

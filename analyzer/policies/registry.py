@@ -9,7 +9,7 @@ import numpy as np
 
 from analyzer.cards import CardSet
 from analyzer.errors import PolicyError
-from analyzer.policies.builtin_nb import BuiltinId
+from analyzer.policies.builtin_nb import BuiltinId, builtin_address
 from analyzer.policies.greedy_nb import greedy_nb, greedy_params
 from analyzer.policies.random_nb import random_nb
 
@@ -52,11 +52,11 @@ class PolicySpec:
 
     @property
     def kernel_arg(self) -> int | Callable:
-        """What the entry kernels take as ``policy``: the built-in id, the engine policy,
-        or the function."""
+        """What the entry kernels take as ``policy``: the address of a built-in's compiled
+        code in this process, the engine policy, or the function."""
         if self.kernel is not None:
             return self.kernel
-        return self.func if self.builtin_id is None else self.builtin_id
+        return self.func if self.builtin_id is None else builtin_address(self.builtin_id)
 
 
 def _builtins() -> dict[str, PolicySpec]:

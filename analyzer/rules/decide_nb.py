@@ -1,10 +1,10 @@
 """Asking the policy: the one place a kernel calls a policy.
 
-A policy reaches the kernels as ``policy``, either a jitted function (a user's policy) or
-the integer id of a built-in one. ``call_policy`` is the extension point: its overload here
-calls a jitted function; ``policies/builtin_nb.py`` adds the overload for built-in ids,
-which calls the built-ins by name. Kernels that receive a jitted function cannot be cached
-on disk by numba; kernels that receive an id can.
+A policy reaches the kernels as ``policy``, either a jitted function (a user's policy) or,
+for a built-in one, the int64 address of its compiled code. ``call_policy`` is the
+extension point: its overload here calls a jitted function; ``policies/builtin_nb.py`` adds
+the overload for an address. Kernels that receive a jitted function cannot be cached on
+disk by numba; kernels that receive an address can.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def call_policy(policy, kind, options, n_options, state, cards, params, rng):
 @overload(call_policy, inline="always")
 def _call_jitted_policy(policy, kind, options, n_options, state, cards, params, rng):
     if isinstance(policy, types.Integer | types.Array | types.BaseNamedTuple):
-        return None  # built-in ids, rollout scripts and engine policies: policies/
+        return None  # built-in addresses, rollout scripts and engine policies: policies/
 
     def impl(policy, kind, options, n_options, state, cards, params, rng):
         return policy(kind, options, n_options, state, cards, params, rng)

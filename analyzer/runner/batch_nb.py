@@ -1,10 +1,11 @@
 """Entry kernels: a batch of games, and one game with its log.
 
 Each exists twice from one body: ``*_nb`` cached on disk, for built-in policies passed by
-id, and ``*_callable_nb`` compiled in memory, for a user's jitted policy (numba cannot cache
-a kernel that takes a function). The kernels release the GIL; the runner spreads slices of
-a batch over threads (a numba ``prange`` kernel would take several more seconds to compile
-and hide the worker count from the runner).
+the address of their code (policies/builtin_nb.py), and ``*_callable_nb`` compiled in
+memory, for a user's jitted policy (numba cannot cache a kernel that takes a function).
+The kernels release the GIL; the runner spreads slices of a batch over threads (a numba
+``prange`` kernel would take several more seconds to compile and hide the worker count
+from the runner).
 """
 
 from __future__ import annotations
