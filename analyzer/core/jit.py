@@ -21,8 +21,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import numba
-from numba.core import caching
+from numba.core import caching, types
+from numba.core.registry import CPUDispatcher
 
 JIT_OPTIONS = {"nogil": True, "cache": False}
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -100,9 +100,42 @@ if CACHE_DIR is not None:
     caching.CacheImpl._locator_classes.insert(0, _PackageCacheLocator)
 
 
+class KernelDispatcher(CPUDispatcher):
+    """numba's CPU dispatcher, compiling one version of a kernel per argument types.
+
+    numba compiles a kernel anew for every combination of constants a call from another
+    kernel passes (``set_option_nb(options, 0, 0, -1, -1, -1)`` and ``(.., 1, 0, -1, ..)``
+    are two versions): a fifth of the engine's versions were such copies. A kernel here is
+    typed with the constants' plain types instead; LLVM still folds a constant wherever it
+    inlines the call.
+    """
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(*_plain(args, kws))
+
+    def fold_argument_types(self, args, kws):
+        # typing a recursive call (a search policy plays turns inside a turn) folds here
+        return super().fold_argument_types(*_plain(args, kws))
+
+
+def _plain(args, kws):
+    """Argument types with constants' literal types made plain."""
+    return (tuple(types.unliteral(a) for a in args),
+            {name: types.unliteral(a) for name, a in kws.items()})
+
+
+def _kernel(func, **options):
+    options = {**JIT_OPTIONS, **options}
+    cache = options.pop("cache")
+    dispatcher = KernelDispatcher(py_func=func, locals={}, targetoptions=options)
+    if cache:
+        dispatcher.enable_caching()
+    return dispatcher
+
+
 def jit(func):
     """Compile a rules, policy or runner kernel with the project's options."""
-    return numba.njit(**JIT_OPTIONS)(func)
+    return _kernel(func)
 
 
 def inline_jit(func):
@@ -112,9 +145,9 @@ def inline_jit(func):
     kernels: a search policy compiles the turn a second time inside a decision, and with
     rules kernels inlined numba left symbols of that copy unresolved (tests/test_inlining.py
     keeps them out)."""
-    return numba.njit(**JIT_OPTIONS, inline="always")(func)
+    return _kernel(func, inline="always")
 
 
 def cached_jit():
     """Decorator for an entry kernel that takes no callables: cached on disk when possible."""
-    return numba.njit(**{**JIT_OPTIONS, "cache": CACHE_DIR is not None})
+    return lambda func: _kernel(func, cache=CACHE_DIR is not None)
