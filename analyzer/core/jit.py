@@ -1,8 +1,8 @@
 """Numba jit options, defined once for every kernel in the package.
 
-Kernels are compiled in memory (``jit``), except the entry kernels of the built-in policies
-(``cached_jit``): they take no callable argument, so numba can cache them on disk and a
-warm start costs about a second instead of half a minute.
+Kernels are compiled in memory (``jit``), except the entry kernels for the built-in
+policies and those policies themselves (``cached_jit``): they take no callable argument, so
+numba can cache them on disk and a warm start costs about a second instead of a minute.
 
 Numba keys a cache entry by the kernel's own source file only, so a change to a helper in
 another module would leave a stale entry behind. The package's kernels are therefore cached
@@ -24,7 +24,10 @@ from pathlib import Path
 from numba.core import caching, types
 from numba.core.registry import CPUDispatcher
 
-JIT_OPTIONS = {"nogil": True, "cache": False}
+#: No C-callable wrapper: nothing takes a kernel's C address (built-in policies are called at
+#: their numba entry point, policies/builtin_nb.py), and the wrappers cost about a tenth of
+#: the compile time.
+JIT_OPTIONS = {"nogil": True, "cache": False, "no_cfunc_wrapper": True}
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: The code compiled into the kernels: every file of core/, and the ``*_nb.py`` modules of
 #: the package (runner modules such as plan.py change without invalidating the cache).
