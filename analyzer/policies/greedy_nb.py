@@ -40,11 +40,12 @@ from analyzer.rules.chaos_nb import REVEAL_COUNT
 from analyzer.rules.chromatic_nb import WISE_ROW
 from analyzer.rules.postcards_nb import kind_met_nb
 from analyzer.rules.state_nb import (
-    can_take_side_nb,
     placed_value_nb,
     row_tally_nb,
     row_total_nb,
     side_count_nb,
+    type_takes_side_nb,
+    value_on_side_nb,
 )
 
 #: Inhabitant points of a postcard scored with its condition met, and otherwise or sent
@@ -326,12 +327,14 @@ def completes_nb(cards, layout, hand, skip, r, after, n_left, n_right, only_side
             continue
         if cards[c, CardField.ELEMENTS] & city_elements == 0:
             continue
+        ctype, value = cards[c, CardField.TYPE], cards[c, CardField.VALUE]
         for side in range(2):
             if only_side >= 0 and side != only_side:
                 continue
             room = n_left < SIDE_SLOTS if side == Side.L else n_right < SIDE_SLOTS
-            if room and can_take_side_nb(cards, c, side) and \
-                    after + placed_value_nb(cards, c, side) == 0:
+            if room and type_takes_side_nb(ctype, value, side) and \
+                    after + value_on_side_nb(ctype, value, cards[c, CardField.VALUE2],
+                                             side) == 0:
                 return True
     return False
 
@@ -350,22 +353,26 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
     a side other than ``side`` (-1: either) is -PASS. One pass serves both polarities."""
     n_rows = info[Info.N_ROWS]
     n_bal = facts[:, 3].sum()
+    pc = postcards_nb(info)
     best = (-params[W.PASS], -params[W.PASS])
     for k in range(HAND_SIZE):
         c = hand[k]
         if c == EMPTY:
             continue
+        ctype, cvalue, elements = cards[c, CardField.TYPE], cards[c, CardField.VALUE], \
+            cards[c, CardField.ELEMENTS]
         for s in range(2):
-            if (side >= 0 and s != side) or not can_take_side_nb(cards, c, s):
+            if (side >= 0 and s != side) or not type_takes_side_nb(ctype, cvalue, s):
                 continue
-            value = placed_value_nb(cards, c, s)
+            value = value_on_side_nb(ctype, cvalue, cards[c, CardField.VALUE2], s)
             for r in range(n_rows):
                 if layout[r, 0] == EMPTY or facts[r, 1 + s] >= SIDE_SLOTS or \
-                        cards[layout[r, 0], CardField.ELEMENTS] & cards[c, CardField.ELEMENTS] == 0:
+                        cards[layout[r, 0], CardField.ELEMENTS] & elements == 0:
                     continue
                 score = place_score_nb(facts, r, value, s, False, params, params[W.MAX_SOGNAE],
-                                       params[W.MAX_INCUBI], n_rows, n_bal) - \
-                    catcher_cost_nb(layout, info, cards, r, s, params)
+                                       params[W.MAX_INCUBI], n_rows, n_bal)
+                if pc:
+                    score -= catcher_cost_nb(layout, info, cards, r, s, params)
                 if s == Side.L:
                     best = (max(best[0], score), best[1])
                 else:
@@ -424,7 +431,9 @@ def exchange_inputs_nb(layout, cards, info, n, params):
             card = layout[r, 1 + pos]
             if card == EMPTY:
                 continue
-            values[side, p] = placed_value_nb(cards, card, side)
+            values[side, p] = value_on_side_nb(cards[card, CardField.TYPE],
+                                               cards[card, CardField.VALUE],
+                                               cards[card, CardField.VALUE2], side)
             if pc:
                 rockets[side, p] = rocket_cost_nb(info, cards, r, pos, params)
     return values, rockets

@@ -163,12 +163,18 @@ def side_count_nb(layout, row, side):
 def placed_value_nb(cards, card, side):
     """Influence of ``card`` lying on ``side`` (R01.2: Chaos and Chromatic Chaos +v left,
     -v right; R08.1: a Meta or Harmony takes the value of its side)."""
-    ctype = cards[card, CardField.TYPE]
-    value = cards[card, CardField.VALUE]
+    return value_on_side_nb(cards[card, CardField.TYPE], cards[card, CardField.VALUE],
+                            cards[card, CardField.VALUE2], side)
+
+
+@jit
+def value_on_side_nb(ctype, value, value2, side):
+    """``placed_value_nb`` from the card's type and values: scalars only, for inner loops
+    (each array passed to a kernel costs two atomic reference-count updates)."""
     if ctype == CardType.CHAOS or ctype == CardType.CHROMATIC:
         return value if side == Side.L else -value
     if ctype == CardType.META or ctype == CardType.HARMONY:
-        return value if side == Side.L else cards[card, CardField.VALUE2]
+        return value if side == Side.L else value2
     return value
 
 
@@ -201,7 +207,9 @@ def row_tally_nb(layout, cards, row):
             card = layout[row, slot_col_nb(side, k)]
             if card != EMPTY:
                 n += 1
-                total += placed_value_nb(cards, card, side)
+                total += value_on_side_nb(cards[card, CardField.TYPE],
+                                          cards[card, CardField.VALUE],
+                                          cards[card, CardField.VALUE2], side)
         counts = (n, counts[1]) if side == Side.L else (counts[0], n)
     return total, counts[0], counts[1]
 
@@ -275,7 +283,17 @@ def is_two_sided_nb(cards, card):
 @jit
 def can_take_side_nb(cards, card, side):
     """True when ``card`` may lie on ``side`` by its type (its sides, docs/engine.md)."""
-    return is_two_sided_nb(cards, card) or natural_side_nb(cards, card) == side
+    return type_takes_side_nb(cards[card, CardField.TYPE], cards[card, CardField.VALUE], side)
+
+
+@jit
+def type_takes_side_nb(ctype, value, side):
+    """``can_take_side_nb`` from the card's type and value: scalars only, for inner loops."""
+    if ctype == CardType.META or ctype == CardType.HARMONY:
+        return True
+    natural = Side.L if ctype == CardType.SOGNAE or (ctype == CardType.WIZARD and value > 0) \
+        else Side.R
+    return natural == side
 
 
 @jit
