@@ -128,7 +128,9 @@ def _plain(args, kws):
 
 
 def _kernel(func, **options):
-    options = {**JIT_OPTIONS, **options}
+    # nopython as numba.njit sets it: a kernel that does not type is an error, with no
+    # warning about object mode first
+    options = {"nopython": True, **JIT_OPTIONS, **options}
     cache = options.pop("cache")
     dispatcher = KernelDispatcher(py_func=func, locals={}, targetoptions=options)
     if cache:

@@ -51,6 +51,9 @@ def builtin_address(builtin_id: int) -> int:
     func = BUILTIN_FUNCTIONS[builtin_id]
     func.compile(POLICY_ARGS)
     compiled = func.overloads[POLICY_ARGS]
+    if compiled.signature.return_type != types.int64:  # the call reads an int64
+        raise RuntimeError(f"built-in policy {func.__name__} returns "
+                           f"{compiled.signature.return_type}, not int64")
     address = compiled.library.get_pointer_to_function(compiled.fndesc.mangled_name)
     if not address:
         raise RuntimeError(f"no machine code for built-in policy {func.__name__}")
