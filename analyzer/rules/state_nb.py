@@ -267,8 +267,13 @@ def find_in_row_nb(layout, row, card):
 @jit
 def natural_side_nb(cards, card):
     """Side a one-sided dream lies on (R01.1): Sognae and Sognae Wizards left."""
-    ctype = cards[card, CardField.TYPE]
-    if ctype == CardType.SOGNAE or (ctype == CardType.WIZARD and cards[card, CardField.VALUE] > 0):
+    return natural_side_of_nb(cards[card, CardField.TYPE], cards[card, CardField.VALUE])
+
+
+@jit
+def natural_side_of_nb(ctype, value):
+    """``natural_side_nb`` from the card's type and value."""
+    if ctype == CardType.SOGNAE or (ctype == CardType.WIZARD and value > 0):
         return Side.L
     return Side.R
 
@@ -276,7 +281,12 @@ def natural_side_nb(cards, card):
 @jit
 def is_two_sided_nb(cards, card):
     """True for a Meta or Harmony, whose side is chosen (R08.1)."""
-    ctype = cards[card, CardField.TYPE]
+    return is_two_sided_type_nb(cards[card, CardField.TYPE])
+
+
+@jit
+def is_two_sided_type_nb(ctype):
+    """``is_two_sided_nb`` from the card's type."""
     return ctype == CardType.META or ctype == CardType.HARMONY
 
 
@@ -289,11 +299,7 @@ def can_take_side_nb(cards, card, side):
 @jit
 def type_takes_side_nb(ctype, value, side):
     """``can_take_side_nb`` from the card's type and value: scalars only, for inner loops."""
-    if ctype == CardType.META or ctype == CardType.HARMONY:
-        return True
-    natural = Side.L if ctype == CardType.SOGNAE or (ctype == CardType.WIZARD and value > 0) \
-        else Side.R
-    return natural == side
+    return is_two_sided_type_nb(ctype) or natural_side_of_nb(ctype, value) == side
 
 
 @jit
