@@ -385,58 +385,70 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
 
 @jit
 def best_exchange_nb(layout, cards, facts, n_rows, params, info):
-    """Best Exchange as (gain, a, b); a and b are -1 when no pair helps."""
+    """Best Exchange as (gain, a, b); a and b are -1 when no pair helps.
+
+    Pairs are tried in option order (side, then position row-major), over the positions
+    that hold a dream only: ties go to the first pair, as in the option list (R04.4).
+    """
     best = -1e9
     best_a = EMPTY
     best_b = EMPTY
     worth = np.empty(MAX_ROWS, dtype=np.float64)
     for r in range(n_rows):
         worth[r] = city_value_nb(facts[r, 0], facts[r, 3] == 1, params)
-    n = n_rows * SIDE_SLOTS
-    values, rockets = exchange_inputs_nb(layout, cards, info, n, params)
+    balance, progress = params[W.BALANCE], params[W.PROGRESS]
+    dreams, rows, values, rockets, counts = exchange_inputs_nb(layout, cards, info, n_rows,
+                                                              params)
     for side in range(2):
-        for p in range(n):
-            ra = p // SIDE_SLOTS
-            a = layout[ra, 1 + side * SIDE_SLOTS + p % SIDE_SLOTS]
-            if a == EMPTY:
-                continue
-            for q in range(p + 1, n):
-                rb = q // SIDE_SLOTS
-                b = layout[rb, 1 + side * SIDE_SLOTS + q % SIDE_SLOTS]
-                if b == EMPTY or rb == ra:
+        m = counts[side]
+        for i in range(m):
+            ra, va = rows[side, i], values[side, i]
+            for j in range(i + 1, m):
+                rb, vb = rows[side, j], values[side, j]
+                if rb == ra:
                     continue
-                ta = facts[ra, 0] - values[side, p] + values[side, q]
-                tb = facts[rb, 0] - values[side, q] + values[side, p]
-                after = city_worth_nb(ta, ta == 0, params[W.BALANCE], params[W.PROGRESS]) + \
-                    city_worth_nb(tb, tb == 0, params[W.BALANCE], params[W.PROGRESS])
-                gain = after - (worth[ra] + worth[rb]) - rockets[side, p] - rockets[side, q]
+                ta = facts[ra, 0] - va + vb
+                tb = facts[rb, 0] - vb + va
+                after = city_worth_nb(ta, ta == 0, balance, progress) + \
+                    city_worth_nb(tb, tb == 0, balance, progress)
+                gain = after - (worth[ra] + worth[rb]) - rockets[side, i] - rockets[side, j]
                 if gain > best:
                     best = gain
-                    best_a = a
-                    best_b = b
+                    best_a = dreams[side, i]
+                    best_b = dreams[side, j]
     return best, best_a, best_b
 
 
 @inline_jit
-def exchange_inputs_nb(layout, cards, info, n, params):
-    """The placed value of each dream (int64 (2, n)) and what moving it costs (float64
-    (2, n)), by side and position (row-major); 0 where no dream lies."""
-    values = np.zeros((2, n), dtype=np.int64)
+def exchange_inputs_nb(layout, cards, info, n_rows, params):
+    """The dreams of each side in position order (row-major), as (dreams, rows, values,
+    rockets, counts): per side, the first ``counts[side]`` entries of each (2, n) array hold
+    a dream's card, row, placed value (int64) and what moving it costs (float64)."""
+    n = n_rows * SIDE_SLOTS
+    dreams = np.empty((2, n), dtype=np.int64)
+    rows = np.empty((2, n), dtype=np.int64)
+    values = np.empty((2, n), dtype=np.int64)
     rockets = np.zeros((2, n), dtype=np.float64)
+    counts = np.zeros(2, dtype=np.int64)
     pc = postcards_nb(info)
     for side in range(2):
+        m = 0
         for p in range(n):
             r = p // SIDE_SLOTS
             pos = side * SIDE_SLOTS + p % SIDE_SLOTS
             card = layout[r, 1 + pos]
             if card == EMPTY:
                 continue
-            values[side, p] = value_on_side_nb(cards[card, CardField.TYPE],
+            dreams[side, m] = card
+            rows[side, m] = r
+            values[side, m] = value_on_side_nb(cards[card, CardField.TYPE],
                                                cards[card, CardField.VALUE],
                                                cards[card, CardField.VALUE2], side)
             if pc:
-                rockets[side, p] = rocket_cost_nb(info, cards, r, pos, params)
-    return values, rockets
+                rockets[side, m] = rocket_cost_nb(info, cards, r, pos, params)
+            m += 1
+        counts[side] = m
+    return dreams, rows, values, rockets, counts
 
 
 @inline_jit
@@ -859,10 +871,11 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
     n_rows = info[Info.N_ROWS]
     facts = row_facts_nb(layout, cards, n_rows)
     keep = np.zeros(HAND_SIZE, dtype=np.float64)
+    n_bal = facts[:, 3].sum()
     for i in range(n_options):
         if options[i, 0] == Act.PLACE:
             scores[i] = placement_score_nb(options[i, 1], options[i, 2], options[i, 3], layout,
-                                           facts, mate, mate_side, info, cards, params)
+                                           facts, n_bal, mate, mate_side, info, cards, params)
             for k in range(HAND_SIZE):
                 if hand[k] == options[i, 1]:
                     keep[k] = max(keep[k], scores[i])
@@ -885,17 +898,19 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
             scores[i] = gains[act] - params[W.TURN] - k_value
 
 
-@jit
-def placement_score_nb(c, r, side, layout, facts, mate, mate_side, info, cards, params):
-    """Score of placing card ``c`` on ``side`` of row ``r`` from hand, with its postcards."""
-    value = placed_value_nb(cards, c, side)
+@inline_jit
+def placement_score_nb(c, r, side, layout, facts, n_bal, mate, mate_side, info, cards, params):
+    """Score of placing card ``c`` on ``side`` of row ``r`` from hand, with its postcards;
+    ``n_bal`` balanced cities. Inlined: it runs once per placement on offer."""
+    value = value_on_side_nb(cards[c, CardField.TYPE], cards[c, CardField.VALUE],
+                             cards[c, CardField.VALUE2], side)
     after = facts[r, 0] + value
     n_left = facts[r, 1] + (1 if side == Side.L else 0)
     n_right = facts[r, 2] + (1 if side == Side.R else 0)
     skip = c if mate_side == EMPTY else EMPTY
     other = completes_nb(cards, layout, mate, skip, r, after, n_left, n_right, mate_side)
     score = place_score_nb(facts, r, value, side, other, params, params[W.MAX_SOGNAE],
-                           params[W.MAX_INCUBI], info[Info.N_ROWS], facts[:, 3].sum())
+                           params[W.MAX_INCUBI], info[Info.N_ROWS], n_bal)
     if postcards_nb(info):
         score -= catcher_cost_nb(layout, info, cards, r, side, params)
         if after == 0 and facts[r, 3] == 0:

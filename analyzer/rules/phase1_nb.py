@@ -4,6 +4,8 @@ for a special action, or a Sognae and an Incubi to Ally against the Emptiness.""
 
 from __future__ import annotations
 
+import numpy as np
+
 from analyzer.core.codes import (
     EMPTY,
     HAND_SIZE,
@@ -35,6 +37,7 @@ from analyzer.rules.state_nb import (
     seat_side_nb,
     side_count_nb,
     slot_col_nb,
+    type_takes_side_nb,
 )
 
 
@@ -104,30 +107,46 @@ def book_options_nb(options, n, card, usable):
 
 
 @jit
-def can_ally_nb(cards, a, b):
-    """R12.3, R08.2: one card can be a Sognae and the other an Incubi."""
-    return (can_take_side_nb(cards, a, Side.L) and can_take_side_nb(cards, b, Side.R)) or \
-        (can_take_side_nb(cards, a, Side.R) and can_take_side_nb(cards, b, Side.L))
+def sides_mask_nb(ctype, value):
+    """The sides a card may lie on by its type, as bits: 1 left, 2 right (docs/engine.md)."""
+    return (1 if type_takes_side_nb(ctype, value, Side.L) else 0) | \
+        (2 if type_takes_side_nb(ctype, value, Side.R) else 0)
+
+
+@jit
+def can_ally_sides_nb(a_sides, b_sides):
+    """R12.3, R08.2: from two cards' ``sides_mask_nb``, one can be a Sognae and the other
+    an Incubi."""
+    return (a_sides & 1 != 0 and b_sides & 2 != 0) or (a_sides & 2 != 0 and b_sides & 1 != 0)
 
 
 @jit
 def pair_options_nb(g, cards, hand, n, rebuild, change):
-    """The actions paid with two hand cards: specials (R08.4), then Ally (R12.3)."""
+    """The actions paid with two hand cards: specials (R08.4), then Ally (R12.3).
+
+    The hand's elements and sides are read once: the pair loops pass no array."""
     options = g.options
     ally = g.info[Info.EMPTINESS_N] > 0
+    if not (rebuild or change or ally):
+        return n
+    elements = np.zeros(HAND_SIZE, dtype=np.int64)
+    sides = np.zeros(HAND_SIZE, dtype=np.int64)
+    m = 0
+    while m < HAND_SIZE and hand[m] != EMPTY:
+        card = hand[m]
+        elements[m] = cards[card, CardField.ELEMENTS]
+        sides[m] = sides_mask_nb(cards[card, CardField.TYPE], cards[card, CardField.VALUE])
+        m += 1
     if rebuild or change:
-        for i in range(HAND_SIZE):
-            for j in range(i + 1, HAND_SIZE):
-                a, b = hand[i], hand[j]
-                if a != EMPTY and b != EMPTY and \
-                        cards[a, CardField.ELEMENTS] & cards[b, CardField.ELEMENTS] != 0:
-                    n = special_options_nb(options, n, a, b, rebuild, change)
+        for i in range(m):
+            for j in range(i + 1, m):
+                if elements[i] & elements[j] != 0:
+                    n = special_options_nb(options, n, hand[i], hand[j], rebuild, change)
     if ally:
-        for i in range(HAND_SIZE):
-            for j in range(i + 1, HAND_SIZE):
-                a, b = hand[i], hand[j]
-                if a != EMPTY and b != EMPTY and can_ally_nb(cards, a, b):
-                    set_option_nb(options, n, Act.ALLY, a, b, EMPTY)
+        for i in range(m):
+            for j in range(i + 1, m):
+                if can_ally_sides_nb(sides[i], sides[j]):
+                    set_option_nb(options, n, Act.ALLY, hand[i], hand[j], EMPTY)
                     n += 1
     return n
 
