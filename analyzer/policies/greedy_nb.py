@@ -393,44 +393,45 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
     best = -1e9
     best_a = EMPTY
     best_b = EMPTY
-    worth = np.empty(MAX_ROWS, dtype=np.float64)
-    for r in range(n_rows):
-        worth[r] = city_value_nb(facts[r, 0], facts[r, 3] == 1, params)
     balance, progress = params[W.BALANCE], params[W.PROGRESS]
-    dreams, rows, values, rockets, counts = exchange_inputs_nb(layout, cards, info, n_rows,
-                                                              params)
+    dreams, rockets, n_left, n_right = exchange_inputs_nb(layout, cards, info, n_rows, params)
     for side in range(2):
-        m = counts[side]
+        m = n_left if side == Side.L else n_right
         for i in range(m):
-            ra, va = rows[side, i], values[side, i]
+            ra, va = dreams[side, ROW, i], dreams[side, VALUE, i]
+            worth_a = city_worth_nb(facts[ra, 0], facts[ra, 3] == 1, balance, progress)
             for j in range(i + 1, m):
-                rb, vb = rows[side, j], values[side, j]
+                rb, vb = dreams[side, ROW, j], dreams[side, VALUE, j]
                 if rb == ra:
                     continue
                 ta = facts[ra, 0] - va + vb
                 tb = facts[rb, 0] - vb + va
                 after = city_worth_nb(ta, ta == 0, balance, progress) + \
                     city_worth_nb(tb, tb == 0, balance, progress)
-                gain = after - (worth[ra] + worth[rb]) - rockets[side, i] - rockets[side, j]
+                worth_b = city_worth_nb(facts[rb, 0], facts[rb, 3] == 1, balance, progress)
+                gain = after - (worth_a + worth_b) - rockets[side, i] - rockets[side, j]
                 if gain > best:
                     best = gain
-                    best_a = dreams[side, i]
-                    best_b = dreams[side, j]
+                    best_a = dreams[side, CARD, i]
+                    best_b = dreams[side, CARD, j]
     return best, best_a, best_b
+
+
+#: Fields of ``exchange_inputs_nb``'s dreams table.
+CARD, ROW, VALUE = 0, 1, 2
 
 
 @inline_jit
 def exchange_inputs_nb(layout, cards, info, n_rows, params):
-    """The dreams of each side in position order (row-major), as (dreams, rows, values,
-    rockets, counts): per side, the first ``counts[side]`` entries of each (2, n) array hold
-    a dream's card, row, placed value (int64) and what moving it costs (float64)."""
+    """The dreams of each side in position order (row-major), as (dreams, rockets, n_left,
+    n_right): ``dreams[side, CARD | ROW | VALUE, k]`` (int64 (2, 3, n)) is the k-th dream's
+    card, row and placed value, ``rockets[side, k]`` (float64 (2, n)) what moving it costs;
+    a side's first n_left or n_right entries are used."""
     n = n_rows * SIDE_SLOTS
-    dreams = np.empty((2, n), dtype=np.int64)
-    rows = np.empty((2, n), dtype=np.int64)
-    values = np.empty((2, n), dtype=np.int64)
+    dreams = np.empty((2, 3, n), dtype=np.int64)
     rockets = np.zeros((2, n), dtype=np.float64)
-    counts = np.zeros(2, dtype=np.int64)
     pc = postcards_nb(info)
+    counts = (0, 0)
     for side in range(2):
         m = 0
         for p in range(n):
@@ -439,16 +440,16 @@ def exchange_inputs_nb(layout, cards, info, n_rows, params):
             card = layout[r, 1 + pos]
             if card == EMPTY:
                 continue
-            dreams[side, m] = card
-            rows[side, m] = r
-            values[side, m] = value_on_side_nb(cards[card, CardField.TYPE],
-                                               cards[card, CardField.VALUE],
-                                               cards[card, CardField.VALUE2], side)
+            dreams[side, CARD, m] = card
+            dreams[side, ROW, m] = r
+            dreams[side, VALUE, m] = value_on_side_nb(cards[card, CardField.TYPE],
+                                                      cards[card, CardField.VALUE],
+                                                      cards[card, CardField.VALUE2], side)
             if pc:
                 rockets[side, m] = rocket_cost_nb(info, cards, r, pos, params)
             m += 1
-        counts[side] = m
-    return dreams, rows, values, rockets, counts
+        counts = (m, counts[1]) if side == Side.L else (counts[0], m)
+    return dreams, rockets, counts[0], counts[1]
 
 
 @inline_jit

@@ -4,8 +4,6 @@ for a special action, or a Sognae and an Incubi to Ally against the Emptiness.""
 
 from __future__ import annotations
 
-import numpy as np
-
 from analyzer.core.codes import (
     EMPTY,
     HAND_SIZE,
@@ -122,31 +120,26 @@ def can_ally_sides_nb(a_sides, b_sides):
 
 @jit
 def pair_options_nb(g, cards, hand, n, rebuild, change):
-    """The actions paid with two hand cards: specials (R08.4), then Ally (R12.3).
-
-    The hand's elements and sides are read once: the pair loops pass no array."""
+    """The actions paid with two hand cards: specials (R08.4), then Ally (R12.3)."""
     options = g.options
     ally = g.info[Info.EMPTINESS_N] > 0
-    if not (rebuild or change or ally):
-        return n
-    elements = np.zeros(HAND_SIZE, dtype=np.int64)
-    sides = np.zeros(HAND_SIZE, dtype=np.int64)
     m = 0
     while m < HAND_SIZE and hand[m] != EMPTY:
-        card = hand[m]
-        elements[m] = cards[card, CardField.ELEMENTS]
-        sides[m] = sides_mask_nb(cards[card, CardField.TYPE], cards[card, CardField.VALUE])
         m += 1
     if rebuild or change:
         for i in range(m):
             for j in range(i + 1, m):
-                if elements[i] & elements[j] != 0:
-                    n = special_options_nb(options, n, hand[i], hand[j], rebuild, change)
+                a, b = hand[i], hand[j]
+                if cards[a, CardField.ELEMENTS] & cards[b, CardField.ELEMENTS] != 0:
+                    n = special_options_nb(options, n, a, b, rebuild, change)
     if ally:
         for i in range(m):
             for j in range(i + 1, m):
-                if can_ally_sides_nb(sides[i], sides[j]):
-                    set_option_nb(options, n, Act.ALLY, hand[i], hand[j], EMPTY)
+                a, b = hand[i], hand[j]
+                a_sides = sides_mask_nb(cards[a, CardField.TYPE], cards[a, CardField.VALUE])
+                b_sides = sides_mask_nb(cards[b, CardField.TYPE], cards[b, CardField.VALUE])
+                if can_ally_sides_nb(a_sides, b_sides):
+                    set_option_nb(options, n, Act.ALLY, a, b, EMPTY)
                     n += 1
     return n
 
