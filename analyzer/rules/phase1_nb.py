@@ -105,17 +105,13 @@ def book_options_nb(options, n, card, usable):
 
 
 @jit
-def sides_mask_nb(ctype, value):
-    """The sides a card may lie on by its type, as bits: 1 left, 2 right (docs/engine.md)."""
-    return (1 if type_takes_side_nb(ctype, value, Side.L) else 0) | \
-        (2 if type_takes_side_nb(ctype, value, Side.R) else 0)
-
-
-@jit
-def can_ally_sides_nb(a_sides, b_sides):
-    """R12.3, R08.2: from two cards' ``sides_mask_nb``, one can be a Sognae and the other
-    an Incubi."""
-    return (a_sides & 1 != 0 and b_sides & 2 != 0) or (a_sides & 2 != 0 and b_sides & 1 != 0)
+def can_ally_nb(a_type, a_value, b_type, b_value):
+    """R12.3, R08.2: one card can be a Sognae and the other an Incubi, from each card's type
+    and value (scalars: it runs once per pair of hand cards)."""
+    return (type_takes_side_nb(a_type, a_value, Side.L) and
+            type_takes_side_nb(b_type, b_value, Side.R)) or \
+        (type_takes_side_nb(a_type, a_value, Side.R) and
+         type_takes_side_nb(b_type, b_value, Side.L))
 
 
 @jit
@@ -136,9 +132,8 @@ def pair_options_nb(g, cards, hand, n, rebuild, change):
         for i in range(m):
             for j in range(i + 1, m):
                 a, b = hand[i], hand[j]
-                a_sides = sides_mask_nb(cards[a, CardField.TYPE], cards[a, CardField.VALUE])
-                b_sides = sides_mask_nb(cards[b, CardField.TYPE], cards[b, CardField.VALUE])
-                if can_ally_sides_nb(a_sides, b_sides):
+                if can_ally_nb(cards[a, CardField.TYPE], cards[a, CardField.VALUE],
+                               cards[b, CardField.TYPE], cards[b, CardField.VALUE]):
                     set_option_nb(options, n, Act.ALLY, a, b, EMPTY)
                     n += 1
     return n
