@@ -383,6 +383,10 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
 # --- exchanges, rebuilds, change sides -------------------------------------------------------
 
 
+#: Fields of ``exchange_inputs_nb``'s dreams table.
+CARD, ROW, VALUE = 0, 1, 2
+
+
 @jit
 def best_exchange_nb(layout, cards, facts, n_rows, params, info):
     """Best Exchange as (gain, a, b); a and b are -1 when no pair helps.
@@ -415,10 +419,6 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
                     best_a = dreams[side, CARD, i]
                     best_b = dreams[side, CARD, j]
     return best, best_a, best_b
-
-
-#: Fields of ``exchange_inputs_nb``'s dreams table.
-CARD, ROW, VALUE = 0, 1, 2
 
 
 @inline_jit

@@ -30,6 +30,7 @@ from analyzer.rules.state_nb import (
     can_take_side_nb,
     discard_nb,
     emptiness_row_nb,
+    hand_count_nb,
     remove_from_hand_nb,
     remove_from_side_nb,
     seat_side_nb,
@@ -115,13 +116,12 @@ def can_ally_nb(a_type, a_value, b_type, b_value):
 
 
 @jit
-def pair_options_nb(g, cards, hand, n, rebuild, change):
-    """The actions paid with two hand cards: specials (R08.4), then Ally (R12.3)."""
-    options = g.options
+def pair_options_nb(g, cards, seat, n, rebuild, change):
+    """The actions paid with two of ``seat``'s hand cards: specials (R08.4), then Ally
+    (R12.3)."""
+    options, hand = g.options, g.hands[seat]
     ally = g.info[Info.EMPTINESS_N] > 0
-    m = 0
-    while m < HAND_SIZE and hand[m] != EMPTY:
-        m += 1
+    m = hand_count_nb(g.hands, seat)  # a hand is packed: its cards come first
     if rebuild or change:
         for i in range(m):
             for j in range(i + 1, m):
@@ -180,7 +180,7 @@ def phase1_options_nb(g, cards, seat):
         if cards[card, CardField.TYPE] == CardType.WIZARD:
             n = special_options_nb(options, n, card, EMPTY, rebuild, change)
         n = book_options_nb(options, n, card, usable)
-    return pair_options_nb(g, cards, hand, n, rebuild, change)
+    return pair_options_nb(g, cards, seat, n, rebuild, change)
 
 
 @jit
