@@ -6,6 +6,8 @@ import os
 from collections.abc import Callable
 
 import numpy as np
+from numba.core import types
+from numba.core.dispatcher import Dispatcher
 
 from analyzer.cards import CardSet
 from analyzer.core.codes import N_RESULT, Decision, Info, Outcome, Result
@@ -17,6 +19,7 @@ from analyzer.runner.batch_nb import (
     play_one_callable_nb,
     play_one_nb,
 )
+from analyzer.runner.compile_aside import policy_compiled_aside
 
 
 def default_workers() -> int:
@@ -35,9 +38,23 @@ def one_game_kernel(policy: PolicySpec) -> Callable:
 
 
 def compile_kernels(card_set: CardSet, policy: PolicySpec) -> None:
-    """Compile (or load from the disk cache) the batch kernel by playing no game."""
-    batch_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards, card_set.city_ids,
-                         card_set.dream_ids, card_set.rules, 0, 0, 0)
+    """Compile (or load from the disk cache) the batch kernel and the policy, playing no
+    game. On a cold start a built-in policy compiles in a second process meanwhile
+    (runner/compile_aside.py)."""
+    kernel = batch_kernel(policy)
+    args = (policy.params, card_set.cards, card_set.city_ids, card_set.dream_ids,
+            card_set.rules, 0, 0, 0)
+    if policy.cacheable:
+        # the address is an int64 like any other; the policy is not compiled to take it
+        kernel_types = batch_kernel_types(kernel, args)
+        with policy_compiled_aside(policy.builtin_id, kernel, kernel_types):
+            kernel.compile(kernel_types)
+    kernel(policy.kernel_arg, *args)
+
+
+def batch_kernel_types(kernel: Dispatcher, args: tuple) -> tuple:
+    """The numba argument types of a call ``kernel(address, *args)``."""
+    return (types.int64, *(kernel.typeof_pyval(a) for a in args))
 
 
 def check_legal(rows: np.ndarray, card_set: CardSet, policy: PolicySpec, seed: int,
