@@ -20,11 +20,14 @@ from numba import types
 from numba.core import cgutils
 from numba.core.callconv import excinfo_t
 from numba.core.errors import TypingError
+from numba.experimental.structref import _Utils
 from numba.extending import intrinsic, overload
+from numba.np.arrayobj import populate_array
 
+from analyzer.core.codes import N_POLICY_INFO
 from analyzer.policies.greedy_nb import greedy_nb
 from analyzer.policies.random_nb import random_nb
-from analyzer.rules.decide_nb import call_policy
+from analyzer.rules.decide_nb import ask_policy, call_policy
 
 
 class _BuiltinId(NamedTuple):
@@ -68,22 +71,65 @@ def call_at_address(typingctx, address, kind, options, n_options, state, cards, 
         raise TypingError(f"a built-in policy is compiled for {POLICY_ARGS}, not {arg_types}")
 
     def codegen(context, builder, signature, args):
-        call_conv = context.call_conv
-        fnty = call_conv.get_function_type(types.int64, POLICY_ARGS)
-        callee = builder.inttoptr(args[0], ir.PointerType(fnty))
         casted = [context.cast(builder, v, t, u)
                   for v, t, u in zip(args[1:], signature.args[1:], POLICY_ARGS, strict=True)]
-        retty = call_conv.get_return_type(types.int64).pointee
-        retval = cgutils.alloca_once_value(builder, cgutils.get_null_value(retty))
-        excinfo = cgutils.alloca_once(builder, ir.PointerType(excinfo_t), name="excinfo")
-        packed = list(call_conv._get_arg_packer(POLICY_ARGS).as_arguments(builder, casted))
-        code = builder.call(callee, [retval, excinfo, *packed])
-        status = call_conv._get_return_status(builder, code, builder.load(excinfo))
-        with cgutils.if_unlikely(builder, status.is_error):
-            call_conv.return_status_propagate(builder, status)
-        return context.get_returned_value(builder, types.int64, builder.load(retval))
+        return _emit_call(context, builder, args[0], casted)
 
     return types.int64(types.int64, *arg_types), codegen
+
+
+@intrinsic
+def ask_game_at_address(typingctx, address, kind, n_options, g, cards):
+    """The policy at ``address`` asked about ``g``'s options: ``call_at_address`` with the
+    arguments taken from ``g`` without reference counts.
+
+    Reading an array out of ``g`` in numba code takes a reference (an atomic update, and
+    another to give it back), and a decision passes six: together the largest cost of a
+    decision after the policy itself. ``g`` holds every one of them for the whole call and a
+    policy keeps none (it returns an int), so here they are lent instead.
+    """
+    fields = getattr(g, "field_dict", {})
+    view_types = tuple(fields.get(name) for name in ("layout", "hands", "info"))
+    arg_types = (types.unliteral(kind), fields.get("options"), types.unliteral(n_options),
+                 types.Tuple(view_types) if None not in view_types else None, cards,
+                 fields.get("params"), fields.get("policy_rng"))
+    if arg_types != POLICY_ARGS:
+        raise TypingError(f"a built-in policy is compiled for {POLICY_ARGS}, not {arg_types}")
+
+    def codegen(context, builder, signature, args):
+        address, kind, n_options, game, cards = args
+        data = _Utils(context, builder, signature.args[3]).get_data_struct(game)
+        info_type = fields["info"]
+        info = context.make_array(info_type)(context, builder, value=data.info)
+        public = context.make_array(info_type)(context, builder)
+        item = context.get_constant(types.intp, info_type.dtype.bitwidth // 8)
+        populate_array(public, data=info.data, shape=[context.get_constant(types.intp,
+                                                                            N_POLICY_INFO)],
+                       strides=[item], itemsize=info.itemsize, meminfo=info.meminfo,
+                       parent=info.parent)
+        view = context.make_tuple(builder, POLICY_ARGS[3],
+                                  [data.layout, data.hands, public._getvalue()])
+        return _emit_call(context, builder, address, [kind, data.options, n_options, view,
+                                                      cards, data.params, data.policy_rng])
+
+    return types.int64(types.int64, kind, n_options, g, cards), codegen
+
+
+def _emit_call(context, builder, address, values):
+    """Call the policy at ``address`` on ``values`` (of ``POLICY_ARGS``), propagating an
+    exception it raises; the int64 it returns."""
+    call_conv = context.call_conv
+    fnty = call_conv.get_function_type(types.int64, POLICY_ARGS)
+    callee = builder.inttoptr(address, ir.PointerType(fnty))
+    retty = call_conv.get_return_type(types.int64).pointee
+    retval = cgutils.alloca_once_value(builder, cgutils.get_null_value(retty))
+    excinfo = cgutils.alloca_once(builder, ir.PointerType(excinfo_t), name="excinfo")
+    packed = list(call_conv._get_arg_packer(POLICY_ARGS).as_arguments(builder, values))
+    code = builder.call(callee, [retval, excinfo, *packed])
+    status = call_conv._get_return_status(builder, code, builder.load(excinfo))
+    with cgutils.if_unlikely(builder, status.is_error):
+        call_conv.return_status_propagate(builder, status)
+    return context.get_returned_value(builder, types.int64, builder.load(retval))
 
 
 @overload(call_policy, inline="always")
@@ -93,5 +139,16 @@ def _call_builtin_policy(policy, kind, options, n_options, state, cards, params,
 
     def impl(policy, kind, options, n_options, state, cards, params, rng):
         return call_at_address(policy, kind, options, n_options, state, cards, params, rng)
+
+    return impl
+
+
+@overload(ask_policy, inline="always")
+def _ask_builtin_policy(policy, g, cards, kind, n_options):
+    if not isinstance(policy, types.Integer):
+        return None
+
+    def impl(policy, g, cards, kind, n_options):
+        return ask_game_at_address(policy, kind, n_options, g, cards)
 
     return impl

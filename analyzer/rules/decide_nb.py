@@ -38,6 +38,28 @@ def _call_jitted_policy(policy, kind, options, n_options, state, cards, params, 
     return impl
 
 
+def ask_policy(policy, g, cards, kind, n_options):
+    """``call_policy`` with the arguments a decision on ``g`` passes (jitted code only).
+    Its overload here builds them; ``policies/builtin_nb.py`` adds one for an address that
+    lends them from ``g`` without reference counts.
+    """
+    raise NotImplementedError("ask_policy is for jitted code")
+
+
+@overload(ask_policy, inline="always")
+def _ask_with_arrays(policy, g, cards, kind, n_options):
+    if isinstance(policy, types.Integer):
+        return None  # built-in addresses: policies/builtin_nb.py
+
+    def impl(policy, g, cards, kind, n_options):
+        # the policy sees only the public block of info (docs/engine.md)
+        state = (g.layout, g.hands, g.info[:N_POLICY_INFO])
+        return call_policy(policy, kind, g.options, n_options, state, cards, g.params,
+                           g.policy_rng)
+
+    return impl
+
+
 NOT_AN_ENGINE_POLICY = -2
 
 
@@ -78,10 +100,7 @@ def ask_nb(policy, g, cards, kind, n_options):
         refresh_view_nb(g)
     choice = engine_choice(policy, g, cards, kind, n_options)
     if choice == NOT_AN_ENGINE_POLICY:
-        # the policy sees only the public block of info (docs/engine.md)
-        state = (g.layout, g.hands, g.info[:N_POLICY_INFO])
-        choice = call_policy(policy, kind, g.options, n_options, state, cards, g.params,
-                             g.policy_rng)
+        choice = ask_policy(policy, g, cards, kind, n_options)
     if choice < 0 or choice >= n_options:
         g.info[Info.OUTCOME] = Outcome.ERROR
         g.info[Info.REASON] = Reason.ILLEGAL_DECISION
