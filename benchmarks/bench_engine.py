@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -69,25 +70,31 @@ def peak_rss_big(games: int, env: dict) -> tuple[float, float]:
                                env)
 
 
-def report_ratio(cards, policy, n_games: int, repeats: int = 50) -> None:
+def report_ratio(cards, policy, n_games: int, repeats: int = 50, rounds: int = 5) -> None:
     """fast/reference speed on the same games, one thread each: the fast engine's batch
     kernel alone (engine against engine), and through the runner (thread pool, legality
-    check, structured results), which a 200-game batch feels more than a long run."""
+    check, structured results), which a 200-game batch feels more than a long run.
+
+    Each round times the reference once and the fast engine ``repeats`` times, one after
+    the other, so that the machine's noise falls on both; the median of the rounds' ratios
+    is printed with their range (a single round of the reference varied up to twofold)."""
     run_reference(cards, policy, 1, 2)  # compile the policy for calls from Python
-    _, ref_sec = timed(run_reference, cards, policy, 1, n_games)
     kernel = batch_kernel(policy)
     args = (policy.kernel_arg, policy.params, cards.cards, cards.city_ids, cards.dream_ids,
             cards.expansions, 1, 0, n_games)
     kernel(*args)
-    _, kernel_sec = timed(lambda: [kernel(*args) for _ in range(repeats)])
-    _, runner_sec = timed(lambda: [run_fast(cards, policy, 1, n_games, workers=1)
-                                   for _ in range(repeats)])
-    ref_rate = n_games / ref_sec
-    for what, sec in (("engine", kernel_sec), ("runner", runner_sec)):
-        rate = n_games * repeats / sec
+    ratios: dict[str, list[float]] = {"engine": [], "runner": []}
+    for _ in range(rounds):
+        _, ref_sec = timed(run_reference, cards, policy, 1, n_games)
+        _, kernel_sec = timed(lambda: [kernel(*args) for _ in range(repeats)])
+        _, runner_sec = timed(lambda: [run_fast(cards, policy, 1, n_games, workers=1)
+                                       for _ in range(repeats)])
+        for what, sec in (("engine", kernel_sec), ("runner", runner_sec)):
+            ratios[what].append(ref_sec * repeats / sec)
+    for what, values in ratios.items():
         print(f"fast/reference, {policy.name}, games 0-{n_games - 1} of seed 1, 1 thread, "
-              f"fast {what}: {rate / ref_rate:,.0f}x ({ref_rate:,.0f} vs {rate:,.0f} games/s)"
-              "      target >= 200x")
+              f"fast {what}: {statistics.median(values):,.0f}x (median of {rounds} rounds, "
+              f"{min(values):,.0f}x-{max(values):,.0f}x)      target >= 200x")
 
 
 def main() -> None:
