@@ -34,32 +34,39 @@ from analyzer.rules.state_nb import (
 N_POSITIONS = 2 * SIDE_SLOTS
 
 
+#: A dream's value packed in 5 bits for ``zero_sum_options_nb`` (the card loader keeps values
+#: within -9..9).
+VALUE_BITS = 5
+VALUE_OFFSET = 16
+
+
 @jit
 def zero_sum_options_nb(g, cards, row):
     """Masks over a row's 6 positions whose dreams sum to 0, with 0 first (R05.5)."""
     layout, options = g.layout, g.options  # read once: each read is a reference count
-    values = np.zeros(N_POSITIONS, dtype=np.int64)
+    packed = 0  # the positions' values, VALUE_BITS each: no array to allocate
     occupied = 0
     for pos in range(N_POSITIONS):
         card = layout[row, 1 + pos]
         if card != EMPTY:
             occupied |= 1 << pos
-            values[pos] = placed_value_nb(cards, card, pos // SIDE_SLOTS)
+            value = placed_value_nb(cards, card, pos // SIDE_SLOTS)
+            packed |= (value + VALUE_OFFSET) << (VALUE_BITS * pos)
     set_option_nb(options, 0, 0, row, -1, -1)
     n = 1
     left_bits = (1 << SIDE_SLOTS) - 1
     if occupied & left_bits == 0 or occupied & ~left_bits == 0:
         return n  # one side only: no non-empty set sums to 0
-    for mask in range(1, 1 << N_POSITIONS):
-        if mask & ~occupied:
-            continue
+    mask = (0 - occupied) & occupied  # the subsets of the occupied positions, ascending
+    while mask != 0:
         total = 0
         for pos in range(N_POSITIONS):
             if mask >> pos & 1:
-                total += values[pos]
+                total += (packed >> (VALUE_BITS * pos) & (1 << VALUE_BITS) - 1) - VALUE_OFFSET
         if total == 0:
             set_option_nb(options, n, mask, row, -1, -1)
             n += 1
+        mask = (mask - occupied) & occupied
     return n
 
 

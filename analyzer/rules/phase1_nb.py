@@ -27,7 +27,6 @@ from analyzer.rules.emptiness_nb import ally_nb
 from analyzer.rules.postcards_nb import dream_moved_nb
 from analyzer.rules.state_nb import (
     append_to_side_nb,
-    can_take_side_nb,
     discard_nb,
     emptiness_row_nb,
     hand_count_nb,
@@ -78,18 +77,32 @@ def specials_in_play_nb(g):
 
 
 @jit
-def place_options_nb(layout, cards, options, n, card, n_rows, seat_side):
-    """Append ``[PLACE, card, row, side]`` for every legal placement (R04.1, R08.1); in the
-    team game only on ``seat_side``, the seat's polarity (R10.3; -1: any side)."""
-    elements = cards[card, CardField.ELEMENTS]
+def place_targets_nb(layout, cards, n_rows, seat_side):
+    """Where a dream may go this Phase I, whatever the dream: bit ``2 * row + side`` set
+    when that side has room (R04.1), in the team game only on ``seat_side`` (R10.3; -1:
+    any side); and the elements of the rows' cities, 4 bits a row (bits ``4 * row``)."""
+    room = 0
+    elements = 0
     for row in range(n_rows):
-        if cards[layout[row, 0], CardField.ELEMENTS] & elements == 0:
+        elements |= cards[layout[row, 0], CardField.ELEMENTS] << (4 * row)
+        for side in range(2):
+            if (seat_side < 0 or side == seat_side) and \
+                    side_count_nb(layout, row, side) < SIDE_SLOTS:
+                room |= 1 << (2 * row + side)
+    return room, elements
+
+
+@jit
+def place_options_nb(cards, options, n, card, n_rows, room, city_elements):
+    """Append ``[PLACE, card, row, side]`` for every legal placement (R04.1, R08.1), by
+    row then side, given ``place_targets_nb``'s ``room`` and ``city_elements``."""
+    elements = cards[card, CardField.ELEMENTS]
+    ctype, value = cards[card, CardField.TYPE], cards[card, CardField.VALUE]
+    for row in range(n_rows):
+        if city_elements >> (4 * row) & elements == 0:
             continue
         for side in range(2):
-            if seat_side >= 0 and side != seat_side:
-                continue
-            if can_take_side_nb(cards, card, side) and \
-                    side_count_nb(layout, row, side) < SIDE_SLOTS:
+            if room >> (2 * row + side) & 1 and type_takes_side_nb(ctype, value, side):
                 set_option_nb(options, n, Act.PLACE, card, row, side)
                 n += 1
     return n
@@ -165,12 +178,12 @@ def phase1_options_nb(g, cards, seat):
     rebuild = specials and rebuild_rows_nb(g, options, False) > 0
     change = specials and change_sides_targets_nb(layout, cards, n_rows, options, False) > 0
     usable = usable_books_nb(g, cards) if g.info[Info.BOOKS] != 0 else 0
-    seat_side = seat_side_nb(g.info, seat)
+    room, city_elements = place_targets_nb(layout, cards, n_rows, seat_side_nb(g.info, seat))
     for k in range(HAND_SIZE):
         card = hand[k]
         if card == EMPTY:
             break
-        n = place_options_nb(layout, cards, options, n, card, n_rows, seat_side)
+        n = place_options_nb(cards, options, n, card, n_rows, room, city_elements)
         set_option_nb(options, n, Act.PASS, card, -1, -1)
         set_option_nb(options, n + 1, Act.CENSUS, card, -1, -1)
         n += 2
