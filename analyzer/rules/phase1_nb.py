@@ -192,8 +192,11 @@ def phase1_options_nb(g, cards, seat):
             n += 1
         if cards[card, CardField.TYPE] == CardType.WIZARD:
             n = special_options_nb(options, n, card, EMPTY, rebuild, change)
-        n = book_options_nb(options, n, card, usable)
-    return pair_options_nb(g, cards, seat, n, rebuild, change)
+        if usable != 0:
+            n = book_options_nb(options, n, card, usable)
+    if rebuild or change or g.info[Info.EMPTINESS_N] > 0:  # pairs pay for these only
+        n = pair_options_nb(g, cards, seat, n, rebuild, change)
+    return n
 
 
 @jit
@@ -210,21 +213,34 @@ def special_options_nb(options, n, card, second, rebuild, change):
 
 @jit
 def exchange_options_nb(g):
-    """Every pair of dreams on left sides, then on right sides (R04.4), in contract order."""
+    """Every pair of dreams on left sides, then on right sides (R04.4), in contract order:
+    by the first dream's position (row, then slot), then by the second's."""
     layout, options = g.layout, g.options
+    n_rows = g.info[Info.N_ROWS]
     n = 0
-    n_spots = g.info[Info.N_ROWS] * SIDE_SLOTS
     for side in range(2):
-        for p in range(n_spots):
-            a = layout[p // SIDE_SLOTS, slot_col_nb(side, p % SIDE_SLOTS)]
-            if a == EMPTY:
-                continue
-            for q in range(p + 1, n_spots):
-                b = layout[q // SIDE_SLOTS, slot_col_nb(side, q % SIDE_SLOTS)]
-                if b != EMPTY:
-                    set_option_nb(options, n, a, b, side, -1)
-                    n += 1
+        for row_a in range(n_rows):
+            for slot_a in range(SIDE_SLOTS):
+                a = layout[row_a, slot_col_nb(side, slot_a)]
+                if a == EMPTY:
+                    continue
+                for slot_b in range(slot_a + 1, SIDE_SLOTS):  # later in the same row
+                    b = layout[row_a, slot_col_nb(side, slot_b)]
+                    n = exchange_pair_option_nb(options, n, a, b, side)
+                for row_b in range(row_a + 1, n_rows):
+                    for slot_b in range(SIDE_SLOTS):
+                        b = layout[row_b, slot_col_nb(side, slot_b)]
+                        n = exchange_pair_option_nb(options, n, a, b, side)
     return n
+
+
+@jit
+def exchange_pair_option_nb(options, n, a, b, side):
+    """Append ``[a, b, side, -1]`` unless ``b`` is an empty position."""
+    if b == EMPTY:
+        return n
+    set_option_nb(options, n, a, b, side, -1)
+    return n + 1
 
 
 @jit
