@@ -340,17 +340,18 @@ def phase1_nb(policy, g, cards, seat):
     choice = ask_nb(policy, g, cards, Decision.PHASE1, n)
     if choice < 0:
         return
-    act = g.options[choice, 0]
-    card = g.options[choice, 1]
-    remove_from_hand_nb(g.hands, seat, card)
+    options, hands = g.options, g.hands  # read once: each read is a reference count
+    act, card, third, fourth = (options[choice, 0], options[choice, 1], options[choice, 2],
+                                options[choice, 3])
+    remove_from_hand_nb(hands, seat, card)
     if act == Act.PLACE:
-        append_to_side_nb(g.layout, g.options[choice, 2], g.options[choice, 3], card)
+        append_to_side_nb(g.layout, third, fourth, card)  # row, side
         return
     discard_nb(g, card)
     if act == Act.REBUILD or act == Act.CHANGE_SIDES or act == Act.ALLY:
-        second = g.options[choice, 2]
+        second = third
         if second != EMPTY:
-            remove_from_hand_nb(g.hands, seat, second)
+            remove_from_hand_nb(hands, seat, second)
             discard_nb(g, second)
         if act == Act.REBUILD:
             rebuild_nb(policy, g, cards)
@@ -360,7 +361,7 @@ def phase1_nb(policy, g, cards, seat):
             ally_nb(g)
             g.stats[Result.ALLIES] += 1
         return
-    action_nb(policy, g, cards, act, g.options[choice, 3])
+    action_nb(policy, g, cards, act, fourth)  # the Book, for a Book's action
     if act != Act.PASS and cards[card, CardField.TYPE] == CardType.WIZARD and \
             g.info[Info.OUTCOME] == 0:
         second_act_nb(policy, g, cards)
