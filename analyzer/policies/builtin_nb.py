@@ -101,12 +101,11 @@ def ask_game_at_address(typingctx, address, kind, n_options, g, cards):
         data = _Utils(context, builder, signature.args[3]).get_data_struct(game)
         info_type = fields["info"]
         info = context.make_array(info_type)(context, builder, value=data.info)
-        public = context.make_array(info_type)(context, builder)
+        public = context.make_array(info_type)(context, builder)  # info[:N_POLICY_INFO]
+        n_public = context.get_constant(types.intp, N_POLICY_INFO)
         item = context.get_constant(types.intp, info_type.dtype.bitwidth // 8)
-        populate_array(public, data=info.data, shape=[context.get_constant(types.intp,
-                                                                            N_POLICY_INFO)],
-                       strides=[item], itemsize=info.itemsize, meminfo=info.meminfo,
-                       parent=info.parent)
+        populate_array(public, data=info.data, shape=[n_public], strides=[item],
+                       itemsize=info.itemsize, meminfo=info.meminfo, parent=info.parent)
         view = context.make_tuple(builder, POLICY_ARGS[3],
                                   [data.layout, data.hands, public._getvalue()])
         return _emit_call(context, builder, address, [kind, data.options, n_options, view,

@@ -1,10 +1,11 @@
 """Asking the policy: the one place a kernel calls a policy.
 
 A policy reaches the kernels as ``policy``, either a jitted function (a user's policy) or,
-for a built-in one, the int64 address of its compiled code. ``call_policy`` is the
-extension point: its overload here calls a jitted function; ``policies/builtin_nb.py`` adds
-the overload for an address. Kernels that receive a jitted function cannot be cached on
-disk by numba; kernels that receive an address can.
+for a built-in one, the int64 address of its compiled code. ``ask_policy`` (a decision on
+the game) and ``call_policy`` (a policy on its arguments) are the extension points: their
+overloads here call a jitted function; ``policies/builtin_nb.py`` adds those for an
+address. Kernels that receive a jitted function cannot be cached on disk by numba; kernels
+that receive an address can.
 """
 
 from __future__ import annotations
