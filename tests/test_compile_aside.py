@@ -77,3 +77,15 @@ def test_the_kernel_is_compiled_ahead_for_the_types_a_run_calls_it_with():
     compiled = set(play_batch_nb.overloads)
     analyzer.simulate(games=20, seed=3, policy="random", workers=1)
     assert set(play_batch_nb.overloads) == compiled
+
+
+def test_a_child_that_cannot_start_leaves_the_policy_to_this_process(monkeypatch):
+    from analyzer.runner import compile_aside
+
+    def no_process(*args, **kwargs):
+        raise OSError("no process for you")
+
+    monkeypatch.setattr(compile_aside, "wants_child", lambda *args: True)
+    monkeypatch.setattr(compile_aside.subprocess, "Popen", no_process)
+    with compile_aside.policy_compiled_aside(1, play_batch_nb, ()) as child:
+        assert child is None

@@ -37,13 +37,18 @@ def in_disk_cache(kernel: Dispatcher, arg_types: tuple) -> bool:
         return True
 
 
-def _start_child(builtin_id: int) -> subprocess.Popen:
+def _start_child(builtin_id: int) -> subprocess.Popen | None:
+    """The child process, or None when it cannot be started (this process then compiles
+    the policy itself)."""
     package_parent = str(Path(jit.__file__).resolve().parents[2])
     path = os.pathsep.join(p for p in (package_parent, os.environ.get("PYTHONPATH")) if p)
-    return subprocess.Popen([sys.executable, "-c", _CHILD_CODE, str(builtin_id)],
-                            env={**os.environ, "PYTHONPATH": path},
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    try:
+        return subprocess.Popen([sys.executable, "-c", _CHILD_CODE, str(builtin_id)],
+                                env={**os.environ, "PYTHONPATH": path},
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
 
 
 def wants_child(builtin_id: int | None, kernel: Dispatcher, kernel_types: tuple) -> bool:
