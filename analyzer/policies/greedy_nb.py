@@ -294,25 +294,43 @@ def inhabitants_ok_nb(info, points):
 
 
 @inline_jit
-def place_score_nb(facts, r, value, side, other_fix, params, max_pos, max_neg, n_rows, n_bal):
-    """Score of adding a dream of ``value`` to ``side`` of row ``r``.
+def place_weights_nb(params):
+    """The weights ``place_score_nb`` reads, as a tuple of floats, read once per decision:
+    an array handed to an inlined helper with branches costs reference counts on every
+    call, a tuple of floats none."""
+    return (params[W.RUIN], params[W.PERFECT], params[W.BALANCE], params[W.PROGRESS],
+            params[W.SLOT], params[W.STUCK], params[W.SETUP], params[W.MAX_SOGNAE],
+            params[W.MAX_INCUBI])
+
+
+@inline_jit
+def facts_row_nb(facts, r):
+    """Row ``r`` of ``row_facts_nb`` as a tuple (total, left, right, balanced)."""
+    return facts[r, 0], facts[r, 1], facts[r, 2], facts[r, 3]
+
+
+@inline_jit
+def place_score_nb(row, value, side, other_fix, weights, n_rows, n_bal):
+    """Score of adding a dream of ``value`` to ``side`` of a row with facts ``row``
+    (``facts_row_nb``), under ``weights`` (``place_weights_nb``).
 
     ``other_fix`` is True when another hand card could then balance the row exactly.
     """
-    if facts[r, 3] == 1:
-        return -params[W.RUIN]
-    total = facts[r, 0]
+    total, n_left, n_right, balanced = row
+    ruin, perfect, balance, progress, slot, stuck, setup, max_pos, max_neg = weights
+    if balanced == 1:
+        return -ruin
     after = total + value
     if after == 0:
-        bonus = params[W.PERFECT] * 0.2 if n_bal + 1 == n_rows == MAX_ROWS else 0.0
-        return params[W.BALANCE] + bonus
-    n_left = facts[r, 1] + (1 if side == Side.L else 0)
-    n_right = facts[r, 2] + (1 if side == Side.R else 0)
-    score = params[W.PROGRESS] * (abs(total) - abs(after)) - params[W.SLOT]
+        bonus = perfect * 0.2 if n_bal + 1 == n_rows == MAX_ROWS else 0.0
+        return balance + bonus
+    n_left += 1 if side == Side.L else 0
+    n_right += 1 if side == Side.R else 0
+    score = progress * (abs(total) - abs(after)) - slot
     if not fixable_nb(after, n_left, n_right, max_pos, max_neg):
-        score -= params[W.STUCK]
+        score -= stuck
     if other_fix:
-        score += params[W.SETUP]
+        score += setup
     return score
 
 
@@ -354,25 +372,29 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
     n_rows = info[Info.N_ROWS]
     n_bal = facts[:, 3].sum()
     pc = postcards_nb(info)
+    weights = place_weights_nb(params)
     best = (-params[W.PASS], -params[W.PASS])
-    for k in range(HAND_SIZE):
-        c = hand[k]
-        if c == EMPTY:
+    for s in range(2):
+        if side >= 0 and s != side:
             continue
-        ctype, cvalue, elements = cards[c, CardField.TYPE], cards[c, CardField.VALUE], \
-            cards[c, CardField.ELEMENTS]
-        for s in range(2):
-            if (side >= 0 and s != side) or not type_takes_side_nb(ctype, cvalue, s):
+        for r in range(n_rows):
+            if layout[r, 0] == EMPTY or facts[r, 1 + s] >= SIDE_SLOTS:
                 continue
-            value = value_on_side_nb(ctype, cvalue, cards[c, CardField.VALUE2], s)
-            for r in range(n_rows):
-                if layout[r, 0] == EMPTY or facts[r, 1 + s] >= SIDE_SLOTS or \
-                        cards[layout[r, 0], CardField.ELEMENTS] & elements == 0:
+            city_elements = cards[layout[r, 0], CardField.ELEMENTS]
+            row = facts_row_nb(facts, r)
+            # once per side of a row, not per card: its postcards do not depend on the card
+            catcher = catcher_cost_nb(layout, info, cards, r, s, params) if pc else 0.0
+            for k in range(HAND_SIZE):
+                c = hand[k]
+                if c == EMPTY or cards[c, CardField.ELEMENTS] & city_elements == 0:
                     continue
-                score = place_score_nb(facts, r, value, s, False, params, params[W.MAX_SOGNAE],
-                                       params[W.MAX_INCUBI], n_rows, n_bal)
+                ctype, cvalue = cards[c, CardField.TYPE], cards[c, CardField.VALUE]
+                if not type_takes_side_nb(ctype, cvalue, s):
+                    continue
+                value = value_on_side_nb(ctype, cvalue, cards[c, CardField.VALUE2], s)
+                score = place_score_nb(row, value, s, False, weights, n_rows, n_bal)
                 if pc:
-                    score -= catcher_cost_nb(layout, info, cards, r, s, params)
+                    score -= catcher
                 if s == Side.L:
                     best = (max(best[0], score), best[1])
                 else:
@@ -873,10 +895,12 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
     facts = row_facts_nb(layout, cards, n_rows)
     keep = np.zeros(HAND_SIZE, dtype=np.float64)
     n_bal = facts[:, 3].sum()
+    weights = place_weights_nb(params)
     for i in range(n_options):
         if options[i, 0] == Act.PLACE:
             scores[i] = placement_score_nb(options[i, 1], options[i, 2], options[i, 3], layout,
-                                           facts, n_bal, mate, mate_side, info, cards, params)
+                                           facts, n_bal, mate, mate_side, info, cards, params,
+                                           weights)
             for k in range(HAND_SIZE):
                 if hand[k] == options[i, 1]:
                     keep[k] = max(keep[k], scores[i])
@@ -900,9 +924,11 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
 
 
 @inline_jit
-def placement_score_nb(c, r, side, layout, facts, n_bal, mate, mate_side, info, cards, params):
+def placement_score_nb(c, r, side, layout, facts, n_bal, mate, mate_side, info, cards, params,
+                       weights):
     """Score of placing card ``c`` on ``side`` of row ``r`` from hand, with its postcards;
-    ``n_bal`` balanced cities. Inlined: it runs once per placement on offer."""
+    ``n_bal`` balanced cities, ``weights`` from ``place_weights_nb``. Inlined: it runs once
+    per placement on offer."""
     value = value_on_side_nb(cards[c, CardField.TYPE], cards[c, CardField.VALUE],
                              cards[c, CardField.VALUE2], side)
     after = facts[r, 0] + value
@@ -910,8 +936,8 @@ def placement_score_nb(c, r, side, layout, facts, n_bal, mate, mate_side, info, 
     n_right = facts[r, 2] + (1 if side == Side.R else 0)
     skip = c if mate_side == EMPTY else EMPTY
     other = completes_nb(cards, layout, mate, skip, r, after, n_left, n_right, mate_side)
-    score = place_score_nb(facts, r, value, side, other, params, params[W.MAX_SOGNAE],
-                           params[W.MAX_INCUBI], info[Info.N_ROWS], n_bal)
+    score = place_score_nb(facts_row_nb(facts, r), value, side, other, weights,
+                           info[Info.N_ROWS], n_bal)
     if postcards_nb(info):
         score -= catcher_cost_nb(layout, info, cards, r, side, params)
         if after == 0 and facts[r, 3] == 0:
@@ -1064,16 +1090,15 @@ def revealed_choice_nb(options, n_options, layout, info, cards, params):
     n_rows = info[Info.N_ROWS]
     facts = row_facts_nb(layout, cards, n_rows)
     n_bal = facts[:, 3].sum()
-    max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
+    weights = place_weights_nb(params)
     best, best_score = 0, -1e18
     for i in range(n_options):
         r, side = options[i, 0], options[i, 1]
         if r == EMPTY:
             return i
         value = placed_value_nb(cards, options[i, 2], side)
-        score = place_score_nb(facts, r, value, side, False, params, max_pos, max_neg,
-                               n_rows, n_bal) - \
-            catcher_cost_nb(layout, info, cards, r, side, params)
+        score = place_score_nb(facts_row_nb(facts, r), value, side, False, weights, n_rows,
+                               n_bal) - catcher_cost_nb(layout, info, cards, r, side, params)
         if score > best_score:
             best, best_score = i, score
     return best
