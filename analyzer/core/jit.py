@@ -21,8 +21,18 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from numba.core import caching, types
+from numba.core import caching, sigutils, types
+from numba.core.caching import NullCache
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
+
+from analyzer.core.callee_codegen import (
+    DeferredEntry,
+    KernelCompiler,
+    lowering_as_callee,
+    typing_a_call,
+    typing_call,
+)
 
 #: No C-callable wrapper: nothing takes a kernel's C address (built-in policies are called at
 #: their numba entry point, policies/builtin_nb.py), and the wrappers cost about a tenth of
@@ -114,11 +124,44 @@ class KernelDispatcher(CPUDispatcher):
     """
 
     def get_call_template(self, args, kws):
-        return super().get_call_template(*_plain(args, kws))
+        with typing_call():
+            return super().get_call_template(*_plain(args, kws))
+
+    def compile(self, sig):
+        """Compile for ``sig``; a callee's machine code waits for a call from Python
+        (core/callee_codegen.py). A cached kernel is always emitted: its cache entry is its
+        machine code."""
+        as_callee = typing_a_call()
+        with lowering_as_callee(as_callee and isinstance(self._cache, NullCache)):
+            entry = super().compile(sig)
+        if isinstance(entry, DeferredEntry) and not as_callee:
+            entry = self._emit(sig)
+        return entry
+
+    def add_overload(self, cres):
+        if isinstance(cres.entry_point, DeferredEntry):
+            # numba's table of Python entry points takes compiled functions only
+            self.overloads[tuple(cres.signature.args)] = cres
+        else:
+            super().add_overload(cres)
+
+    def _emit(self, sig):
+        """Emit a deferred callee's machine code and make it callable from Python."""
+        with global_compiler_lock:
+            cres = self.overloads[_sig_args(sig)]
+            entry = self.targetctx.get_executable(cres.library, cres.fndesc, cres.environment)
+            self.targetctx.insert_user_function(entry, cres.fndesc, [cres.library])
+            self.add_overload(cres._replace(entry_point=entry))
+            return entry
 
     def fold_argument_types(self, args, kws):
         # typing a recursive call (a search policy plays turns inside a turn) folds here
         return super().fold_argument_types(*_plain(args, kws))
+
+
+def _sig_args(sig) -> tuple:
+    args, _ = sigutils.normalize_signature(sig)
+    return tuple(args)
 
 
 def _plain(args, kws):
@@ -132,7 +175,8 @@ def _kernel(func, **options):
     # warning about object mode first
     options = {"nopython": True, **JIT_OPTIONS, **options}
     cache = options.pop("cache")
-    dispatcher = KernelDispatcher(py_func=func, locals={}, targetoptions=options)
+    dispatcher = KernelDispatcher(py_func=func, locals={}, targetoptions=options,
+                                  pipeline_class=KernelCompiler)
     if cache:
         dispatcher.enable_caching()
     return dispatcher

@@ -1,0 +1,196 @@
+"""Code generation for kernels compiled as another kernel's callee.
+
+numba optimizes and emits machine code for every kernel it compiles, then links that
+optimized code into each caller, which optimizes and emits it again. The rules kernels form
+a chain about ten calls deep from the batch down to a Phase I option, so the code at the
+bottom was optimized and emitted about ten times, and LLVM spent most of a cold start on
+machine code that nothing ever called: only the entry kernels are called from Python.
+
+A kernel compiled while another kernel is being typed gets a ``CalleeLibrary`` instead: its
+LLVM module is linked into callers as it comes out of lowering (with numba's per-function
+passes), and LLVM optimizes the whole chain once, in the entry kernel. The callee's own
+machine code is emitted only if Python calls it directly (tests do), on that first call.
+Optimizing the chain once or at every level gives the same program: LLVM's passes keep the
+semantics of the IR, floating point included (the kernels use no fast-math).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from numba.core import compiler, typed_passes
+from numba.core.codegen import JITCodeLibrary
+from numba.core.compiler_lock import require_global_compiler_lock
+from numba.core.compiler_machinery import register_pass
+
+_STATE = threading.local()
+
+
+def typing_a_call() -> bool:
+    """Whether a kernel is being compiled for a call from another kernel's typing."""
+    return getattr(_STATE, "typing_depth", 0) > 0
+
+
+@contextmanager
+def typing_call() -> Iterator[None]:
+    """Mark the compiles started inside as callees of the kernel being typed."""
+    _STATE.typing_depth = getattr(_STATE, "typing_depth", 0) + 1
+    try:
+        yield
+    finally:
+        _STATE.typing_depth -= 1
+
+
+@contextmanager
+def lowering_as_callee(deferred: bool) -> Iterator[None]:
+    """Tell the lowering pass of the compile started inside whether to defer its code.
+
+    Compiles nest (typing a kernel compiles its callees first), and each pops its own value
+    before the enclosing kernel is lowered, so the top of the stack is always the value of
+    the compile being lowered.
+    """
+    stack = _STATE.__dict__.setdefault("deferred", [])
+    stack.append(deferred)
+    try:
+        yield
+    finally:
+        stack.pop()
+
+
+def _lowering_deferred() -> bool:
+    stack = getattr(_STATE, "deferred", None)
+    return bool(stack and stack[-1])
+
+
+#: Deferred callees by the symbol of their function, for ``emit_run_time_targets``.
+_DEFERRED_BY_SYMBOL: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def emit_run_time_targets(codegen) -> None:
+    """Emit the deferred callees that code in the engine calls through the run-time linker.
+
+    numba compiles a call to a kernel that is still being compiled (a search policy plays
+    turns inside a turn) as a load from a cell, filled when the engine defines the
+    target's symbol. A deferred callee defines nothing until emitted.
+    """
+    for symbol in list(codegen._rtlinker._unresolved):
+        library = _DEFERRED_BY_SYMBOL.get(symbol)
+        if library is not None:
+            library.emit()
+
+
+class KernelLibrary(JITCodeLibrary):
+    """numba's code library, optimizing callee code linked into it once more."""
+
+    def _finalize_specific(self) -> None:
+        super()._finalize_specific()
+        emit_run_time_targets(self._codegen)
+
+    def _optimize_final_module(self) -> None:
+        super()._optimize_final_module()
+        if any(isinstance(library, CalleeLibrary) for library in self._linking_libraries):
+            # numba optimized a callee at every level of the chain; optimized once, a
+            # chain kept 4% more reference counts per game, and one more pass takes out
+            # all but 1% of them for a tenth of the time saved
+            manager, builder = self._codegen._module_pass_manager()
+            manager.run(self._final_module, builder)
+
+
+class CalleeLibrary(KernelLibrary):
+    """A code library linked into callers unoptimized; optimized and emitted on demand."""
+
+    _emitted = False
+
+    def finalize(self) -> None:
+        """Link the libraries this one calls, and close it to additions."""
+        require_global_compiler_lock()
+        self._raise_if_finalized()
+        seen = set()
+        for library in self._linking_libraries:
+            if library not in seen:
+                self._reload_init.update(library._reload_init)
+                seen.add(library)
+                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+        self._finalized = True
+
+    def emit(self) -> None:
+        """Optimize the linked module and emit its machine code, once."""
+        require_global_compiler_lock()
+        self._ensure_finalized()
+        if self._emitted:
+            return
+        self._emitted = True
+        self._optimize_final_module()
+        self._final_module.verify()
+        self._finalize_final_module()
+
+    def get_pointer_to_function(self, name: str) -> int:
+        self.emit()
+        return super().get_pointer_to_function(name)
+
+    def get_asm_str(self) -> str:
+        self.emit()
+        return super().get_asm_str()
+
+    def serialize_using_object_code(self):
+        self.emit()
+        return super().serialize_using_object_code()
+
+
+class DeferredEntry:
+    """Stands for a callee's Python entry point until Python first calls it."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<deferred entry of {self.name}>"
+
+
+@register_pass(mutates_CFG=True, analysis_only=False)
+class CalleeLowering(typed_passes.NativeLowering):
+    """numba's native lowering into a ``KernelLibrary``; a callee's is a ``CalleeLibrary``,
+    not emitted."""
+
+    _name = "urbion_callee_lowering"
+
+    def run_pass(self, state) -> bool:
+        deferred = _lowering_deferred()
+        if state.library is None:
+            library_class = CalleeLibrary if deferred else KernelLibrary
+            state.library = library_class(state.targetctx.codegen(), state.func_id.func_qualname)
+            # as numba does, so that the library can be cached
+            state.library.enable_object_caching()
+        if not deferred:
+            return super().run_pass(state)
+        flags = state.flags
+        no_compile, flags.no_compile = flags.no_compile, True
+        try:
+            super().run_pass(state)
+        finally:
+            flags.no_compile = no_compile
+        lowered = state["cr"]
+        entry = DeferredEntry(state.func_id.func_qualname)
+        # what numba does after emitting, minus the emitting: callers find the callee by
+        # its entry object, and link its library
+        _DEFERRED_BY_SYMBOL[lowered.fndesc.mangled_name] = state.library
+        state.targetctx.insert_user_function(entry, lowered.fndesc, [state.library])
+        state.reload_init.extend(state.library._reload_init)
+        state["cr"] = lowered._replace(cfunc=entry)
+        return True
+
+
+class KernelCompiler(compiler.Compiler):
+    """numba's nopython pipeline with ``CalleeLowering`` for its native lowering."""
+
+    def define_pipelines(self):
+        pipelines = super().define_pipelines()
+        for manager in pipelines:
+            manager.passes = [(CalleeLowering if pass_ is typed_passes.NativeLowering else pass_,
+                               description) for pass_, description in manager.passes]
+        return pipelines
