@@ -2,7 +2,11 @@
 
 Kernels are compiled in memory (``jit``), except the entry kernels for the built-in
 policies and those policies themselves (``cached_jit``): they take no callable argument, so
-numba can cache them on disk and a warm start costs about a second instead of a minute.
+numba can cache them on disk and a warm start costs about a second instead of half a minute.
+
+A kernel compiled for another kernel's call is linked into that caller as it comes out of
+lowering and gets machine code of its own only if Python calls it (core/callee_codegen.py):
+LLVM optimizes the whole chain once, in the entry kernel.
 
 Numba keys a cache entry by the kernel's own source file only, so a change to a helper in
 another module would leave a stale entry behind. The package's kernels are therefore cached
