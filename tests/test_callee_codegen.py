@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+
+import numba
 from numba.core import types
 
 from analyzer.core.callee_codegen import CalleeLibrary, DeferredEntry, KernelLibrary
@@ -42,6 +47,36 @@ def _recursive_entry(n):
     return _countdown(n)
 
 
+@jit
+def _down(n):
+    if n <= 0:
+        return 0
+    return 1 + _up(n - 1)
+
+
+@jit
+def _up(n):
+    return _down(n)
+
+
+@jit
+def _down_again(n):
+    if n <= 0:
+        return 0
+    return 1 + _up_again(n - 1)
+
+
+@jit
+def _up_again(n):
+    return _down_again(n)
+
+
+@numba.njit
+def _plain_numba_entry(n):
+    # a user's policy is compiled by numba itself
+    return _down_again(n)
+
+
 def _library(kernel):
     (cres,) = kernel.overloads.values()
     return cres
@@ -73,3 +108,36 @@ def test_the_target_of_a_recursive_call_is_emitted_for_the_run_time_linker():
     assert _recursive_entry(7) == 7
     assert _library(_countdown).library._emitted
     assert not _library(_bounce).library._emitted
+
+
+def test_a_callee_that_prints_reaches_python_through_its_environment(tmp_path):
+    # print in nopython code goes through the function's environment; with a callee's
+    # environment left unset the entry kernel hung, so the check runs in a child process
+    (tmp_path / "noisy.py").write_text(textwrap.dedent("""
+        from analyzer.core.jit import jit
+
+        @jit
+        def say(x):
+            print("callee says", x)
+            return x + 1
+
+        @jit
+        def entry(x):
+            return say(x) * 2
+
+        print("entry gives", entry(3))
+    """))
+    child = subprocess.run([sys.executable, str(tmp_path / "noisy.py")], capture_output=True,
+                           text=True, timeout=300, cwd=tmp_path)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.split("\n")[:2] == ["callee says 3", "entry gives 8"]
+
+
+def test_a_recursive_kernel_called_from_python_finds_its_deferred_partner():
+    # _up is deferred and calls _down, being compiled for Python, through the run-time
+    # linker: by the symbol _down has, which must not depend on deferring
+    assert _down(6) == 6
+
+
+def test_a_kernel_compiled_by_numba_itself_runs_deferred_callees_in_a_cycle():
+    assert _plain_numba_entry(4) == 4

@@ -25,6 +25,7 @@ from numba.core import compiler, typed_passes
 from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler_lock import require_global_compiler_lock
 from numba.core.compiler_machinery import register_pass
+from numba.core.environment import lookup_environment
 
 _STATE = threading.local()
 
@@ -42,6 +43,18 @@ def typing_call() -> Iterator[None]:
         yield
     finally:
         _STATE.typing_depth -= 1
+
+
+@contextmanager
+def python_call() -> Iterator[None]:
+    """Mark a compile asked for by a call from Python (even from within a kernel's typing,
+    as an overload's typing function may make): its result must be callable."""
+    depth = getattr(_STATE, "typing_depth", 0)
+    _STATE.typing_depth = 0
+    try:
+        yield
+    finally:
+        _STATE.typing_depth = depth
 
 
 @contextmanager
@@ -67,6 +80,8 @@ def _lowering_deferred() -> bool:
 
 #: Deferred callees by the symbol of their function, for ``emit_run_time_targets``.
 _DEFERRED_BY_SYMBOL: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+#: The environment globals of deferred callees, for ``set_callee_envs``.
+_DEFERRED_ENV_NAMES: set[str] = set()
 
 
 def emit_run_time_targets(codegen) -> None:
@@ -82,12 +97,39 @@ def emit_run_time_targets(codegen) -> None:
             library.emit()
 
 
+def set_callee_envs(library: JITCodeLibrary) -> None:
+    """Point the environment globals of deferred callees in ``library`` at their
+    environments.
+
+    numba sets a function's environment (what ``print`` and object-mode blocks reach Python
+    through) right after emitting it, and code linked elsewhere shares that global; a
+    deferred callee's global is first emitted in a caller, so it is set there.
+    """
+    for gv in library._final_module.global_variables:
+        if gv.name in _DEFERRED_ENV_NAMES and not gv.is_declaration:
+            env = lookup_environment(gv.name)
+            if env is not None:
+                library.codegen.set_env(gv.name, env)
+
+
+_numba_finalize_specific = JITCodeLibrary._finalize_specific
+
+
+def _finalize_specific(self: JITCodeLibrary) -> None:
+    """numba's last step of emitting a library, then what deferred callees linked into it
+    need. Every library, not only the package's: a user's policy compiled by numba calls
+    the package's kernels."""
+    _numba_finalize_specific(self)
+    if _DEFERRED_ENV_NAMES:
+        set_callee_envs(self)
+        emit_run_time_targets(self._codegen)
+
+
+JITCodeLibrary._finalize_specific = _finalize_specific
+
+
 class KernelLibrary(JITCodeLibrary):
     """numba's code library, optimizing callee code linked into it once more."""
-
-    def _finalize_specific(self) -> None:
-        super()._finalize_specific()
-        emit_run_time_targets(self._codegen)
 
     def _optimize_final_module(self) -> None:
         super()._optimize_final_module()
@@ -168,20 +210,18 @@ class CalleeLowering(typed_passes.NativeLowering):
             state.library.enable_object_caching()
         if not deferred:
             return super().run_pass(state)
-        flags = state.flags
-        no_compile, flags.no_compile = flags.no_compile, True
+        entry = DeferredEntry(state.func_id.func_qualname)
+        # numba lowers, then takes the executable it registers for callers: here the
+        # placeholder. The context is this compile's own copy. (The flags must stay as they
+        # are: they are part of the function's symbol, which a recursive call names.)
+        state.targetctx.get_executable = lambda library, fndesc, env: entry
         try:
             super().run_pass(state)
         finally:
-            flags.no_compile = no_compile
+            del state.targetctx.get_executable
         lowered = state["cr"]
-        entry = DeferredEntry(state.func_id.func_qualname)
-        # what numba does after emitting, minus the emitting: callers find the callee by
-        # its entry object, and link its library
         _DEFERRED_BY_SYMBOL[lowered.fndesc.mangled_name] = state.library
-        state.targetctx.insert_user_function(entry, lowered.fndesc, [state.library])
-        state.reload_init.extend(state.library._reload_init)
-        state["cr"] = lowered._replace(cfunc=entry)
+        _DEFERRED_ENV_NAMES.add(lowered.fndesc.env_name)
         return True
 
 

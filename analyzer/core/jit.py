@@ -34,6 +34,7 @@ from analyzer.core.callee_codegen import (
     DeferredEntry,
     KernelCompiler,
     lowering_as_callee,
+    python_call,
     typing_a_call,
     typing_call,
 )
@@ -141,6 +142,10 @@ class KernelDispatcher(CPUDispatcher):
         if isinstance(entry, DeferredEntry) and not as_callee:
             entry = self._emit(sig)
         return entry
+
+    def _compile_for_args(self, *args, **kws):
+        with python_call():
+            return super()._compile_for_args(*args, **kws)
 
     def add_overload(self, cres):
         if isinstance(cres.entry_point, DeferredEntry):
