@@ -29,46 +29,30 @@ def _entry(x):
     return _middle(x) - 3
 
 
-@jit
-def _countdown(n):
-    if n <= 0:
-        return 0
-    return 1 + _bounce(n - 1)
+def _cycle():
+    """Two kernels calling each other; numba types the call back while the first is still
+    being compiled, and calls it through its run-time linker. A new pair for each test."""
+    @jit
+    def down(n):
+        if n <= 0:
+            return 0
+        return 1 + up(n - 1)
+
+    @jit
+    def up(n):
+        return down(n)
+
+    return down, up
 
 
-@jit
-def _bounce(n):
-    # typed while _countdown is being compiled: numba calls it through its run-time linker
-    return _countdown(n)
+_countdown, _bounce = _cycle()
+_down, _up = _cycle()
+_down_again, _up_again = _cycle()
 
 
 @jit
 def _recursive_entry(n):
     return _countdown(n)
-
-
-@jit
-def _down(n):
-    if n <= 0:
-        return 0
-    return 1 + _up(n - 1)
-
-
-@jit
-def _up(n):
-    return _down(n)
-
-
-@jit
-def _down_again(n):
-    if n <= 0:
-        return 0
-    return 1 + _up_again(n - 1)
-
-
-@jit
-def _up_again(n):
-    return _down_again(n)
 
 
 @numba.njit
