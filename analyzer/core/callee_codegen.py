@@ -12,6 +12,10 @@ passes), and LLVM optimizes the whole chain once, in the entry kernel. The calle
 machine code is emitted only if Python calls it directly (tests do), on that first call.
 Optimizing the chain once or at every level gives the same program: LLVM's passes keep the
 semantics of the IR, floating point included (the kernels use no fast-math).
+
+Importing this module wraps the last step of numba's ``JITCodeLibrary`` emission for every
+library in the process: a library compiled by numba itself (a user's policy) may link
+deferred callees, whose environments and recursive-call targets must be set up with it.
 """
 
 from __future__ import annotations
