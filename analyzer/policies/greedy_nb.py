@@ -896,11 +896,20 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
     keep = np.zeros(HAND_SIZE, dtype=np.float64)
     n_bal = facts[:, 3].sum()
     weights = place_weights_nb(params)
+    postcards = postcard_costs_nb(layout, info, cards, params, n_rows)
     for i in range(n_options):
         if options[i, 0] == Act.PLACE:
-            scores[i] = placement_score_nb(options[i, 1], options[i, 2], options[i, 3], layout,
-                                           facts, n_bal, mate, mate_side, info, cards, params,
-                                           weights)
+            c, r, side = options[i, 1], options[i, 2], options[i, 3]
+            score, after = placement_score_nb(c, r, side, layout, facts, n_bal, mate,
+                                              mate_side, cards, weights, n_rows)
+            if postcards.shape[0]:
+                score -= postcards[r, side]
+                if after == 0 and facts[r, 3] == 0:
+                    if np.isnan(postcards[r, BALANCE_GAIN]):
+                        postcards[r, BALANCE_GAIN] = balance_postcards_nb(layout, cards, info,
+                                                                          r, params)
+                    score += postcards[r, BALANCE_GAIN]
+            scores[i] = score
             for k in range(HAND_SIZE):
                 if hand[k] == options[i, 1]:
                     keep[k] = max(keep[k], scores[i])
@@ -924,11 +933,11 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
 
 
 @inline_jit
-def placement_score_nb(c, r, side, layout, facts, n_bal, mate, mate_side, info, cards, params,
-                       weights):
-    """Score of placing card ``c`` on ``side`` of row ``r`` from hand, with its postcards;
-    ``n_bal`` balanced cities, ``weights`` from ``place_weights_nb``. Inlined: it runs once
-    per placement on offer."""
+def placement_score_nb(c, r, side, layout, facts, n_bal, mate, mate_side, cards, weights,
+                       n_rows):
+    """Score of placing card ``c`` on ``side`` of row ``r`` from hand before its postcards,
+    and the row's total after it, as (score, after); ``n_bal`` balanced cities, ``weights``
+    from ``place_weights_nb``. Inlined: it runs once per placement on offer."""
     value = value_on_side_nb(cards[c, CardField.TYPE], cards[c, CardField.VALUE],
                              cards[c, CardField.VALUE2], side)
     after = facts[r, 0] + value
@@ -936,13 +945,35 @@ def placement_score_nb(c, r, side, layout, facts, n_bal, mate, mate_side, info, 
     n_right = facts[r, 2] + (1 if side == Side.R else 0)
     skip = c if mate_side == EMPTY else EMPTY
     other = completes_nb(cards, layout, mate, skip, r, after, n_left, n_right, mate_side)
-    score = place_score_nb(facts_row_nb(facts, r), value, side, other, weights,
-                           info[Info.N_ROWS], n_bal)
-    if postcards_nb(info):
-        score -= catcher_cost_nb(layout, info, cards, r, side, params)
-        if after == 0 and facts[r, 3] == 0:
-            score += balance_postcards_nb(layout, cards, info, r, params)
-    return score
+    return place_score_nb(facts_row_nb(facts, r), value, side, other, weights, n_rows,
+                          n_bal), after
+
+
+#: Column of ``postcard_costs_nb``'s table after the Dreamcatcher costs of the two sides.
+BALANCE_GAIN = 2
+
+
+@jit
+def postcard_costs_nb(layout, info, cards, params, n_rows):
+    """What a placement's postcards cost, per row, read once per decision instead of once per
+    placement (float64 (MAX_ROWS, 3), or (0, 3) without postcards): by side, a Dreamcatcher's
+    cost (``catcher_cost_nb``), then what pacifying the row gains (``balance_postcards_nb``),
+    NaN until a placement that balances the row fills it in."""
+    if not postcards_nb(info):
+        return np.empty((0, 3), dtype=np.float64)
+    costs = np.full((MAX_ROWS, 3), np.nan, dtype=np.float64)
+    broken = params[W.POSTCARD] * BROKEN_POINTS
+    for r in range(n_rows):
+        for side in range(2):
+            # catcher_cost_nb written out: arrays handed to a helper cost reference counts
+            n_dreams = 0
+            for k in range(SIDE_SLOTS):
+                n_dreams += layout[r, 1 + side * SIDE_SLOTS + k] != EMPTY
+            postcard = info[Info.POSTCARD_AT + r * N_SLOTS + side * SIDE_SLOTS]
+            alone = n_dreams == 1 and postcard != EMPTY and \
+                cards[postcard, CardField.KIND] == PostcardKind.DREAMCATCHER
+            costs[r, side] = broken if alone else 0.0
+    return costs
 
 
 @jit
