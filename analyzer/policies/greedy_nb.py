@@ -506,29 +506,34 @@ def flex_nb(cards, city):
     return n
 
 
-@jit
-def rebuild_gain_nb(layout, cards, facts, a, b, params):
-    """Gain of swapping the City cards of rows a and b: the elements that unbalanced
-    cities gain (a Hanging Garden moved onto balanced dreams is pacified by the next census,
-    a city with elements takes its place where cards from hand are needed)."""
-    fa, fb = flex_nb(cards, layout[a, 0]), flex_nb(cards, layout[b, 0])
+@inline_jit
+def rebuild_gain_nb(fa, fb, a_balanced, b_balanced, weight):
+    """Gain of swapping the City cards of rows a and b, whose cities show ``fa`` and ``fb``
+    elements (``flex_nb``): the elements that unbalanced cities gain (a Hanging Garden moved
+    onto balanced dreams is pacified by the next census, a city with elements takes its
+    place where cards from hand are needed). Scalars only: it runs once per pair of rows."""
     gain = 0.0
-    if facts[a, 3] == 0:
+    if not a_balanced:
         gain += fb - fa
-    if facts[b, 3] == 0:
+    if not b_balanced:
         gain += fa - fb
-    return params[W.FLEX] * gain
+    return weight * gain
 
 
 @jit
 def best_rebuild_nb(layout, cards, facts, n_rows, params, barred):
     """Best Rebuild as (gain, row a, row b); never the Emptiness row ``barred`` (R12)."""
     best, best_a, best_b = -1e9, 0, 1
+    weight = params[W.FLEX]
     for a in range(n_rows):
+        if a == barred:
+            continue
+        fa = flex_nb(cards, layout[a, 0])
         for b in range(a + 1, n_rows):
-            if a == barred or b == barred:
+            if b == barred:
                 continue
-            gain = rebuild_gain_nb(layout, cards, facts, a, b, params)
+            gain = rebuild_gain_nb(fa, flex_nb(cards, layout[b, 0]), facts[a, 3] == 1,
+                                   facts[b, 3] == 1, weight)
             if gain > best:
                 best, best_a, best_b = gain, a, b
     return best, best_a, best_b
@@ -539,7 +544,10 @@ def best_flip_nb(layout, cards, facts, n_rows, params, info):
     """Best Change Sides as (gain, card): a Chaos turned over changes its city's total by
     twice its value."""
     best, best_card = -1e9, EMPTY
+    balance, progress = params[W.BALANCE], params[W.PROGRESS]
+    pc = postcards_nb(info)
     for r in range(n_rows):
+        before = city_worth_nb(facts[r, 0], facts[r, 3] == 1, balance, progress)
         for side in range(2):
             if (facts[r, 2] if side == Side.L else facts[r, 1]) >= SIDE_SLOTS:
                 continue
@@ -548,9 +556,9 @@ def best_flip_nb(layout, cards, facts, n_rows, params, info):
                 if c == EMPTY or not is_chaos_like_nb(cards, c):
                     continue
                 after = facts[r, 0] - 2 * placed_value_nb(cards, c, side)
-                gain = city_value_nb(after, after == 0, params) - \
-                    city_value_nb(facts[r, 0], facts[r, 3] == 1, params) - \
-                    rocket_cost_nb(info, cards, r, side * SIDE_SLOTS + slot, params)
+                rocket = rocket_cost_nb(info, cards, r, side * SIDE_SLOTS + slot, params) \
+                    if pc else 0.0
+                gain = city_worth_nb(after, after == 0, balance, progress) - before - rocket
                 if gain > best:
                     best, best_card = gain, c
     return best, best_card
