@@ -167,11 +167,19 @@ def fixable_nb(total, n_left, n_right, max_pos, max_neg):
     return True
 
 
+#: Column of ``row_facts_nb`` for the left side's Dreamcatcher flag; the right's follows.
+CATCHER = 4
+
+
 @jit
-def row_facts_nb(layout, cards, n_rows):
-    """Per row: total, left and right counts, balanced flag (int64 (MAX_ROWS, 4))."""
-    facts = np.zeros((MAX_ROWS, 4), dtype=np.int64)
-    for r in range(n_rows):
+def row_facts_nb(layout, cards, info):
+    """Per row: total, left and right counts, balanced flag, then for the left and the right
+    side 1 when it holds a single dream carrying a Dreamcatcher (R11.5: a dream added there
+    turns its +1 into -2) (int64 (MAX_ROWS, 6)). Read once per decision, so that loops over
+    placements hand no array to a postcard helper."""
+    facts = np.zeros((MAX_ROWS, CATCHER + 2), dtype=np.int64)
+    pc = postcards_nb(info)
+    for r in range(info[Info.N_ROWS]):
         if layout[r, 0] == EMPTY:
             continue
         total, n_left, n_right = row_tally_nb(layout, cards, r)
@@ -179,6 +187,12 @@ def row_facts_nb(layout, cards, n_rows):
         facts[r, 1] = n_left
         facts[r, 2] = n_right
         facts[r, 3] = 1 if n_left + n_right > 0 and total == 0 else 0  # R01.3
+        if pc:
+            for side in range(2):
+                postcard = info[Info.POSTCARD_AT + r * N_SLOTS + side * SIDE_SLOTS]
+                alone = (n_left if side == Side.L else n_right) == 1 and postcard != EMPTY \
+                    and cards[postcard, CardField.KIND] == PostcardKind.DREAMCATCHER
+                facts[r, CATCHER + side] = 1 if alone else 0
     return facts
 
 
@@ -231,19 +245,10 @@ def pacify_points_nb(layout, cards, info, r, n_rows, perfect):
 
 
 @inline_jit
-def catcher_alone_nb(layout, info, cards, r, side):
-    """True when ``side`` of row ``r`` holds one dream, carrying a Dreamcatcher: a dream
-    added there turns its +1 into -2."""
-    return side_count_nb(layout, r, side) == 1 and \
-        postcard_kind_nb(info, cards, r, side * SIDE_SLOTS) == PostcardKind.DREAMCATCHER
-
-
-@inline_jit
-def catcher_cost_nb(layout, info, cards, r, side, params):
-    """Cost of adding a dream to ``side`` of row ``r`` for its postcards."""
-    if postcards_nb(info) and catcher_alone_nb(layout, info, cards, r, side):
-        return params[W.POSTCARD] * BROKEN_POINTS
-    return 0.0
+def catcher_cost_nb(facts, r, side, params):
+    """Cost of adding a dream to ``side`` of row ``r`` for its postcards, from
+    ``row_facts_nb``."""
+    return params[W.POSTCARD] * BROKEN_POINTS if facts[r, CATCHER + side] == 1 else 0.0
 
 
 @inline_jit
@@ -372,6 +377,7 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
     n_rows = info[Info.N_ROWS]
     n_bal = facts[:, 3].sum()
     pc = postcards_nb(info)
+    broken = params[W.POSTCARD] * BROKEN_POINTS
     weights = place_weights_nb(params)
     best = (-params[W.PASS], -params[W.PASS])
     for s in range(2):
@@ -383,7 +389,7 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
             city_elements = cards[layout[r, 0], CardField.ELEMENTS]
             row = facts_row_nb(facts, r)
             # once per side of a row, not per card: its postcards do not depend on the card
-            catcher = catcher_cost_nb(layout, info, cards, r, s, params) if pc else 0.0
+            catcher = broken if facts[r, CATCHER + s] == 1 else 0.0  # catcher_cost_nb
             for k in range(HAND_SIZE):
                 c = hand[k]
                 if c == EMPTY or cards[c, CardField.ELEMENTS] & city_elements == 0:
@@ -726,7 +732,7 @@ def best_flying_nb(layout, cards, facts, info, side, params):
                 tb = facts[rb, 0] + v
                 gain = gain_a + city_value_nb(tb, tb == 0, params) - \
                     city_value_nb(facts[rb, 0], facts[rb, 3] == 1, params) - \
-                    catcher_cost_nb(layout, info, cards, rb, side, params)
+                    catcher_cost_nb(facts, rb, side, params)
                 if gain > best:
                     best, best_card, best_to = gain, c, rb
     return best, best_card, best_to
@@ -797,7 +803,7 @@ def book_target_nb(options, n_options, layout, info, cards, params):
     """The target of a Book action, the one its Phase I score counted on: Flying options
     are ``[card, from, to, side]``, Invisible ``[card, row, side, -1]``, Freedom
     ``[row, -1, -1, -1]``."""
-    facts = row_facts_nb(layout, cards, info[Info.N_ROWS])
+    facts = row_facts_nb(layout, cards, info)
     if options[0, 3] != EMPTY:
         _, card, to = best_flying_nb(layout, cards, facts, info, options[0, 3], params)
         for i in range(n_options):
@@ -835,7 +841,7 @@ def draw_value_nb(card, layout, cards, facts, info, params):
 @jit
 def prophecy_order_nb(options, n_options, layout, info, cards, params):
     """R09.7: the order that draws the most welcome cards first (Chaos deepest)."""
-    facts = row_facts_nb(layout, cards, info[Info.N_ROWS])
+    facts = row_facts_nb(layout, cards, info)
     m = 0
     while m < 4 and options[0, m] != EMPTY:
         m += 1
@@ -900,23 +906,26 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
     placed on ``mate_side`` (-1: either): the seat's own hand in solo, the partner's, who
     plays next, in the team game (R10)."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, n_rows)
+    facts = row_facts_nb(layout, cards, info)
     keep = np.zeros(HAND_SIZE, dtype=np.float64)
     n_bal = facts[:, 3].sum()
     weights = place_weights_nb(params)
-    postcards = postcard_costs_nb(layout, info, cards, params, n_rows)
+    pc = postcards_nb(info)
+    broken = params[W.POSTCARD] * BROKEN_POINTS
+    # what pacifying a row gains for its postcards, worked out for the first placement
+    # that balances it (NaN until then)
+    balance_gains = np.full(MAX_ROWS if pc else 0, np.nan, dtype=np.float64)
     for i in range(n_options):
         if options[i, 0] == Act.PLACE:
             c, r, side = options[i, 1], options[i, 2], options[i, 3]
             score, after = placement_score_nb(c, r, side, layout, facts, n_bal, mate,
                                               mate_side, cards, weights, n_rows)
-            if postcards.shape[0]:
-                score -= postcards[r, side]
+            if pc:
+                score -= broken if facts[r, CATCHER + side] == 1 else 0.0  # catcher_cost_nb
                 if after == 0 and facts[r, 3] == 0:
-                    if np.isnan(postcards[r, BALANCE_GAIN]):
-                        postcards[r, BALANCE_GAIN] = balance_postcards_nb(layout, cards, info,
-                                                                          r, params)
-                    score += postcards[r, BALANCE_GAIN]
+                    if np.isnan(balance_gains[r]):
+                        balance_gains[r] = balance_postcards_nb(layout, cards, info, r, params)
+                    score += balance_gains[r]
             scores[i] = score
             for k in range(HAND_SIZE):
                 if hand[k] == options[i, 1]:
@@ -957,33 +966,6 @@ def placement_score_nb(c, r, side, layout, facts, n_bal, mate, mate_side, cards,
                           n_bal), after
 
 
-#: Column of ``postcard_costs_nb``'s table after the Dreamcatcher costs of the two sides.
-BALANCE_GAIN = 2
-
-
-@jit
-def postcard_costs_nb(layout, info, cards, params, n_rows):
-    """What a placement's postcards cost, per row, read once per decision instead of once per
-    placement (float64 (MAX_ROWS, 3), or (0, 3) without postcards): by side, a Dreamcatcher's
-    cost (``catcher_cost_nb``), then what pacifying the row gains (``balance_postcards_nb``),
-    NaN until a placement that balances the row fills it in."""
-    if not postcards_nb(info):
-        return np.empty((0, 3), dtype=np.float64)
-    costs = np.full((MAX_ROWS, 3), np.nan, dtype=np.float64)
-    broken = params[W.POSTCARD] * BROKEN_POINTS
-    for r in range(n_rows):
-        for side in range(2):
-            # catcher_cost_nb written out: arrays handed to a helper cost reference counts
-            n_dreams = 0
-            for k in range(SIDE_SLOTS):
-                n_dreams += layout[r, 1 + side * SIDE_SLOTS + k] != EMPTY
-            postcard = info[Info.POSTCARD_AT + r * N_SLOTS + side * SIDE_SLOTS]
-            alone = n_dreams == 1 and postcard != EMPTY and \
-                cards[postcard, CardField.KIND] == PostcardKind.DREAMCATCHER
-            costs[r, side] = broken if alone else 0.0
-    return costs
-
-
 @jit
 def phase1_nb(options, n_options, layout, hands, info, cards, params):
     """Best Phase I option (ties: the first in option order)."""
@@ -1007,7 +989,7 @@ def second_act_nb(options, n_options, layout, info, cards, params):
     """A Wizard's second action (R08.3, R09): a census (or Perfect Balance) that gains, else
     the exchange or Book action that gains most, else none."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, n_rows)
+    facts = row_facts_nb(layout, cards, info)
     best, best_gain = 0, 0.0
     best_other, other_gain = 0, 0.0
     for i in range(1, n_options):
@@ -1034,8 +1016,7 @@ def second_act_nb(options, n_options, layout, info, cards, params):
 def chaos_nb(options, n_options, layout, info, cards, params):
     """Best way to take a Chaos: the cheapest of placing, clearing and revealing; a Wise
     Chaos (R11.3) only when all of them cost more than ``WISE``."""
-    n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, n_rows)
+    facts = row_facts_nb(layout, cards, info)
     n_bal = facts[:, 3].sum()
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     best = 0
@@ -1050,7 +1031,7 @@ def chaos_nb(options, n_options, layout, info, cards, params):
             n_left = facts[r, 1] + (1 if side == Side.L else 0)
             n_right = facts[r, 2] + (1 if side == Side.R else 0)
             cost = params[W.CHAOS_POINT] * (abs(after) - abs(facts[r, 0])) + \
-                catcher_cost_nb(layout, info, cards, r, side, params)
+                catcher_cost_nb(facts, r, side, params)
             if not fixable_nb(after, n_left, n_right, max_pos, max_neg):
                 cost += params[W.STUCK]
         elif how == ChaosHow.CLEAR:
@@ -1088,8 +1069,7 @@ def deal_side_nb(options, layout, cards, params):
 def chromatic_choice_nb(options, n_options, layout, info, cards, params):
     """Where a Chromatic Chaos does least harm, or most good (it may balance a city); a Wise
     Chaos (row -2, R11.3) only when every side costs more than ``WISE``."""
-    n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, n_rows)
+    facts = row_facts_nb(layout, cards, info)
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     best, best_cost = 0, 1e18
     for i in range(n_options):
@@ -1111,7 +1091,7 @@ def chromatic_cost_nb(layout, info, cards, facts, r, side, card, params, max_pos
     """Cost of a Chromatic Chaos on ``side`` of row ``r`` (negative when it helps)."""
     after = facts[r, 0] + placed_value_nb(cards, card, side)
     cost = params[W.CHAOS_POINT] * (abs(after) - abs(facts[r, 0])) + \
-        catcher_cost_nb(layout, info, cards, r, side, params)
+        catcher_cost_nb(facts, r, side, params)
     if facts[r, 3] == 1:
         cost += params[W.RUIN]
     elif after == 0:
@@ -1127,7 +1107,7 @@ def chromatic_cost_nb(layout, info, cards, facts, r, side, card, params, max_pos
 def revealed_choice_nb(options, n_options, layout, info, cards, params):
     """A revealed card placed where a placement from hand would score best."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, n_rows)
+    facts = row_facts_nb(layout, cards, info)
     n_bal = facts[:, 3].sum()
     weights = place_weights_nb(params)
     best, best_score = 0, -1e18
@@ -1137,7 +1117,7 @@ def revealed_choice_nb(options, n_options, layout, info, cards, params):
             return i
         value = placed_value_nb(cards, options[i, 2], side)
         score = place_score_nb(facts_row_nb(facts, r), value, side, False, weights, n_rows,
-                               n_bal) - catcher_cost_nb(layout, info, cards, r, side, params)
+                               n_bal) - catcher_cost_nb(facts, r, side, params)
         if score > best_score:
             best, best_score = i, score
     return best
@@ -1150,7 +1130,7 @@ def revealed_choice_nb(options, n_options, layout, info, cards, params):
 def rebuild_rows_nb(options, n_options, layout, info, cards, params):
     """The pair of rows whose swap gains most."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, n_rows)
+    facts = row_facts_nb(layout, cards, info)
     _, a, b = best_rebuild_nb(layout, cards, facts, n_rows, params, figure_row_nb(info))
     for i in range(n_options):
         if options[i, 0] == a and options[i, 1] == b:
@@ -1162,7 +1142,7 @@ def rebuild_rows_nb(options, n_options, layout, info, cards, params):
 def change_sides_nb(options, n_options, layout, info, cards, params):
     """The Chaos whose turn-over gains most."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, n_rows)
+    facts = row_facts_nb(layout, cards, info)
     _, card = best_flip_nb(layout, cards, facts, n_rows, params, info)
     for i in range(n_options):
         if options[i, 0] == card:
@@ -1212,7 +1192,7 @@ def zero_sum_nb(options, n_options, layout, info, cards):
 def exchange_pair_nb(options, n_options, layout, info, cards, params):
     """The pair whose swap gains the most (the same reckoning as in Phase I)."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, n_rows)
+    facts = row_facts_nb(layout, cards, info)
     _, a, b = best_exchange_nb(layout, cards, facts, n_rows, params, info)
     for i in range(n_options):
         if options[i, 0] == a and options[i, 1] == b:
@@ -1224,7 +1204,7 @@ def exchange_pair_nb(options, n_options, layout, info, cards, params):
 def swap_polarity_nb(layout, hands, info, cards, params):
     """R10.4: swap (option 1) when the seat to play, and half as much its partner, would
     place clearly better with the other polarity."""
-    facts = row_facts_nb(layout, cards, info[Info.N_ROWS])
+    facts = row_facts_nb(layout, cards, info)
     seat = info[Info.SEAT]
     side = Side.L if info[Info.POLARITY] == seat else Side.R
     own = side_placements_nb(layout, cards, facts, info, hands[seat], EMPTY, params)
