@@ -411,8 +411,9 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
 # --- exchanges, rebuilds, change sides -------------------------------------------------------
 
 
-#: Fields of ``exchange_inputs_nb``'s dreams table.
-CARD, ROW, VALUE = 0, 1, 2
+#: Fields of ``exchange_inputs_nb``'s dreams table (int64) and worths table (float64).
+CARD, ROW, VALUE, TOTAL = 0, 1, 2, 3
+WORTH, ROCKET = 0, 1
 
 
 @jit
@@ -426,22 +427,24 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
     best_a = EMPTY
     best_b = EMPTY
     balance, progress = params[W.BALANCE], params[W.PROGRESS]
-    dreams, rockets, n_left, n_right = exchange_inputs_nb(layout, cards, info, n_rows, params)
+    dreams, worths, n_left, n_right = exchange_inputs_nb(layout, cards, facts, info, n_rows,
+                                                         params)
     for side in range(2):
         m = n_left if side == Side.L else n_right
         for i in range(m):
             ra, va = dreams[side, ROW, i], dreams[side, VALUE, i]
-            worth_a = city_worth_nb(facts[ra, 0], facts[ra, 3] == 1, balance, progress)
+            rest_a = dreams[side, TOTAL, i] - va
+            worth_a, rocket_a = worths[side, WORTH, i], worths[side, ROCKET, i]
             for j in range(i + 1, m):
-                rb, vb = dreams[side, ROW, j], dreams[side, VALUE, j]
-                if rb == ra:
+                if dreams[side, ROW, j] == ra:
                     continue
-                ta = facts[ra, 0] - va + vb
-                tb = facts[rb, 0] - vb + va
+                vb = dreams[side, VALUE, j]
+                ta = rest_a + vb
+                tb = dreams[side, TOTAL, j] - vb + va
                 after = city_worth_nb(ta, ta == 0, balance, progress) + \
                     city_worth_nb(tb, tb == 0, balance, progress)
-                worth_b = city_worth_nb(facts[rb, 0], facts[rb, 3] == 1, balance, progress)
-                gain = after - (worth_a + worth_b) - rockets[side, i] - rockets[side, j]
+                gain = after - (worth_a + worths[side, WORTH, j]) - rocket_a - \
+                    worths[side, ROCKET, j]
                 if gain > best:
                     best = gain
                     best_a = dreams[side, CARD, i]
@@ -450,14 +453,17 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
 
 
 @inline_jit
-def exchange_inputs_nb(layout, cards, info, n_rows, params):
-    """The dreams of each side in position order (row-major), as (dreams, rockets, n_left,
-    n_right): ``dreams[side, CARD | ROW | VALUE, k]`` (int64 (2, 3, n)) is the k-th dream's
-    card, row and placed value, ``rockets[side, k]`` (float64 (2, n)) what moving it costs;
-    a side's first n_left or n_right entries are used."""
+def exchange_inputs_nb(layout, cards, facts, info, n_rows, params):
+    """The dreams of each side in position order (row-major), as (dreams, worths, n_left,
+    n_right): ``dreams[side, CARD | ROW | VALUE | TOTAL, k]`` (int64 (2, 4, n)) is the k-th
+    dream's card, row, placed value and its city's total; ``worths[side, WORTH | ROCKET, k]``
+    (float64 (2, 2, n)) its city's ``city_worth_nb`` and what moving it costs. A side's first
+    n_left or n_right entries are used. Read once per call, so that the loop over pairs
+    reads contiguous rows of these tables only."""
     n = n_rows * SIDE_SLOTS
-    dreams = np.empty((2, 3, n), dtype=np.int64)
-    rockets = np.zeros((2, n), dtype=np.float64)
+    balance, progress = params[W.BALANCE], params[W.PROGRESS]
+    dreams = np.empty((2, 4, n), dtype=np.int64)
+    worths = np.zeros((2, 2, n), dtype=np.float64)
     pc = postcards_nb(info)
     counts = (0, 0)
     for side in range(2):
@@ -473,11 +479,14 @@ def exchange_inputs_nb(layout, cards, info, n_rows, params):
             dreams[side, VALUE, m] = value_on_side_nb(cards[card, CardField.TYPE],
                                                       cards[card, CardField.VALUE],
                                                       cards[card, CardField.VALUE2], side)
+            dreams[side, TOTAL, m] = facts[r, 0]
+            worths[side, WORTH, m] = city_worth_nb(facts[r, 0], facts[r, 3] == 1, balance,
+                                                   progress)
             if pc:
-                rockets[side, m] = rocket_cost_nb(info, cards, r, pos, params)
+                worths[side, ROCKET, m] = rocket_cost_nb(info, cards, r, pos, params)
             m += 1
         counts = (m, counts[1]) if side == Side.L else (counts[0], m)
-    return dreams, rockets, counts[0], counts[1]
+    return dreams, worths, counts[0], counts[1]
 
 
 @inline_jit
