@@ -383,24 +383,25 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
     for s in range(2):
         if side >= 0 and s != side:
             continue
-        for r in range(n_rows):
-            if layout[r, 0] == EMPTY or facts[r, 1 + s] >= SIDE_SLOTS:
+        # by card, then by row: what a card brings to a side is read once (the maxima do
+        # not depend on the order)
+        for k in range(HAND_SIZE):
+            c = hand[k]
+            if c == EMPTY:
                 continue
-            city_elements = cards[layout[r, 0], CardField.ELEMENTS]
-            row = facts_row_nb(facts, r)
-            # once per side of a row, not per card: its postcards do not depend on the card
-            catcher = broken if facts[r, CATCHER + s] == 1 else 0.0  # catcher_cost_nb
-            for k in range(HAND_SIZE):
-                c = hand[k]
-                if c == EMPTY or cards[c, CardField.ELEMENTS] & city_elements == 0:
+            ctype, cvalue = cards[c, CardField.TYPE], cards[c, CardField.VALUE]
+            if not type_takes_side_nb(ctype, cvalue, s):
+                continue
+            value = value_on_side_nb(ctype, cvalue, cards[c, CardField.VALUE2], s)
+            elements = cards[c, CardField.ELEMENTS]
+            for r in range(n_rows):
+                if layout[r, 0] == EMPTY or facts[r, 1 + s] >= SIDE_SLOTS or \
+                        cards[layout[r, 0], CardField.ELEMENTS] & elements == 0:
                     continue
-                ctype, cvalue = cards[c, CardField.TYPE], cards[c, CardField.VALUE]
-                if not type_takes_side_nb(ctype, cvalue, s):
-                    continue
-                value = value_on_side_nb(ctype, cvalue, cards[c, CardField.VALUE2], s)
-                score = place_score_nb(row, value, s, False, weights, n_rows, n_bal)
+                score = place_score_nb(facts_row_nb(facts, r), value, s, False, weights,
+                                       n_rows, n_bal)
                 if pc:
-                    score -= catcher
+                    score -= broken if facts[r, CATCHER + s] == 1 else 0.0  # catcher_cost_nb
                 if s == Side.L:
                     best = (max(best[0], score), best[1])
                 else:
