@@ -61,6 +61,16 @@ def _plain_numba_entry(n):
     return _down_again(n)
 
 
+@jit
+def _frozen_leaf(x):
+    return x - 1
+
+
+@jit
+def _frozen_entry(x):
+    return _frozen_leaf(x) * 3
+
+
 def _library(kernel):
     (cres,) = kernel.overloads.values()
     return cres
@@ -125,3 +135,13 @@ def test_a_recursive_kernel_called_from_python_finds_its_deferred_partner():
 
 def test_a_kernel_compiled_by_numba_itself_runs_deferred_callees_in_a_cycle():
     assert _plain_numba_entry(4) == 4
+
+
+def test_a_callee_stays_callable_from_python_after_compilation_is_disabled():
+    # with compilation disabled numba looks up emitted entries only: the callee's is
+    # emitted when compilation is disabled
+    assert _frozen_entry(2) == 3
+    assert isinstance(_library(_frozen_leaf).entry_point, DeferredEntry)
+    _frozen_leaf.disable_compile()
+    assert _frozen_leaf(5) == 4
+    assert _frozen_leaf.signatures == [(types.int64,)]

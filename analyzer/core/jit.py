@@ -154,10 +154,21 @@ class KernelDispatcher(CPUDispatcher):
         else:
             super().add_overload(cres)
 
+    def disable_compile(self, val=True):
+        """numba's ``disable_compile``; a callee compiled for a caller only is emitted first,
+        since Python calls then find compiled entries only."""
+        if val:
+            for args, cres in list(self.overloads.items()):
+                if isinstance(cres.entry_point, DeferredEntry):
+                    self._emit(args)
+        super().disable_compile(val)
+
     def _emit(self, sig):
         """Emit a deferred callee's machine code and make it callable from Python."""
         with global_compiler_lock:
             cres = self.overloads[_sig_args(sig)]
+            if not isinstance(cres.entry_point, DeferredEntry):  # another thread emitted it
+                return cres.entry_point
             entry = self.targetctx.get_executable(cres.library, cres.fndesc, cres.environment)
             self.targetctx.insert_user_function(entry, cres.fndesc, [cres.library])
             self.add_overload(cres._replace(entry_point=entry))
