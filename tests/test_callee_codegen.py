@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -69,6 +70,21 @@ def _frozen_leaf(x):
 @jit
 def _frozen_entry(x):
     return _frozen_leaf(x) * 3
+
+
+@jit
+def _inspected_deeper(x):
+    return x + 2
+
+
+@jit
+def _inspected_leaf(x):
+    return _inspected_deeper(x) * 7
+
+
+@jit
+def _inspected_entry(x):
+    return _inspected_leaf(x) + 1
 
 
 def _library(kernel):
@@ -145,3 +161,16 @@ def test_a_callee_stays_callable_from_python_after_compilation_is_disabled():
     _frozen_leaf.disable_compile()
     assert _frozen_leaf(5) == 4
     assert _frozen_leaf.signatures == [(types.int64,)]
+
+
+def test_inspect_llvm_on_a_callee_shows_its_optimized_module():
+    assert _inspected_entry(1) == 22
+    assert not _library(_inspected_leaf).library._emitted
+    (ir,) = _inspected_leaf.inspect_llvm().values()
+    functions = {re.search(r"@(\S+?)\(", block).group(1): block.split("\n}")[0]
+                 for block in ir.split("\ndefine ")[1:]}
+    (kernel,) = [body for name, body in functions.items()
+                 if "_inspected_leaf" in name and not name.startswith("_ZN7cpython")]
+    # the module optimized as a whole: the call to the kernel below is inlined
+    assert "_inspected_deeper" not in kernel
+    assert "call " not in kernel

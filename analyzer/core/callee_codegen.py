@@ -27,7 +27,7 @@ from contextlib import contextmanager
 
 from numba.core import compiler, typed_passes
 from numba.core.codegen import JITCodeLibrary
-from numba.core.compiler_lock import require_global_compiler_lock
+from numba.core.compiler_lock import global_compiler_lock, require_global_compiler_lock
 from numba.core.compiler_machinery import register_pass
 from numba.core.environment import lookup_environment
 
@@ -163,15 +163,16 @@ class CalleeLibrary(KernelLibrary):
         self._finalized = True
 
     def emit(self) -> None:
-        """Optimize the linked module and emit its machine code, once."""
-        require_global_compiler_lock()
-        self._ensure_finalized()
-        if self._emitted:
-            return
-        self._emitted = True
-        self._optimize_final_module()
-        self._final_module.verify()
-        self._finalize_final_module()
+        """Optimize the linked module and emit its machine code, once. Takes numba's
+        compiler lock (reentrant): inspecting a callee's code may come from outside it."""
+        with global_compiler_lock:
+            self._ensure_finalized()
+            if self._emitted:
+                return
+            self._emitted = True
+            self._optimize_final_module()
+            self._final_module.verify()
+            self._finalize_final_module()
 
     def get_pointer_to_function(self, name: str) -> int:
         self.emit()
@@ -180,6 +181,11 @@ class CalleeLibrary(KernelLibrary):
     def get_asm_str(self) -> str:
         self.emit()
         return super().get_asm_str()
+
+    def get_llvm_str(self) -> str:
+        # inspect_llvm shows the optimized module, as for any other kernel
+        self.emit()
+        return super().get_llvm_str()
 
     def serialize_using_object_code(self):
         self.emit()
