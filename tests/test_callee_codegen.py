@@ -15,19 +15,26 @@ from analyzer.core.callee_codegen import CalleeLibrary, DeferredEntry, KernelLib
 from analyzer.core.jit import jit
 
 
-@jit
-def _leaf(x):
-    return x + 1
+def _chain():
+    """Three kernels, each calling the next. A new chain for each test that needs one
+    whose callees are not emitted yet."""
+    @jit
+    def leaf(x):
+        return x + 1
+
+    @jit
+    def middle(x):
+        return leaf(x) * 2
+
+    @jit
+    def entry(x):
+        return middle(x) - 3
+
+    return entry, middle, leaf
 
 
-@jit
-def _middle(x):
-    return _leaf(x) * 2
-
-
-@jit
-def _entry(x):
-    return _middle(x) - 3
+_entry, _middle, _leaf = _chain()
+_inspected_entry, _inspected_middle, _ = _chain()
 
 
 def _cycle():
@@ -70,21 +77,6 @@ def _frozen_leaf(x):
 @jit
 def _frozen_entry(x):
     return _frozen_leaf(x) * 3
-
-
-@jit
-def _inspected_deeper(x):
-    return x + 2
-
-
-@jit
-def _inspected_leaf(x):
-    return _inspected_deeper(x) * 7
-
-
-@jit
-def _inspected_entry(x):
-    return _inspected_leaf(x) + 1
 
 
 def _library(kernel):
@@ -164,13 +156,13 @@ def test_a_callee_stays_callable_from_python_after_compilation_is_disabled():
 
 
 def test_inspect_llvm_on_a_callee_shows_its_optimized_module():
-    assert _inspected_entry(1) == 22
-    assert not _library(_inspected_leaf).library._emitted
-    (ir,) = _inspected_leaf.inspect_llvm().values()
+    assert _inspected_entry(1) == 1
+    assert not _library(_inspected_middle).library._emitted
+    (ir,) = _inspected_middle.inspect_llvm().values()
     functions = {re.search(r"@(\S+?)\(", block).group(1): block.split("\n}")[0]
                  for block in ir.split("\ndefine ")[1:]}
     (kernel,) = [body for name, body in functions.items()
-                 if "_inspected_leaf" in name and not name.startswith("_ZN7cpython")]
-    # the module optimized as a whole: the call to the kernel below is inlined
-    assert "_inspected_deeper" not in kernel
+                 if "middle" in name and not name.startswith("_ZN7cpython")]
+    # the module optimized as a whole: the call to the leaf is inlined
+    assert "leaf" not in kernel
     assert "call " not in kernel
