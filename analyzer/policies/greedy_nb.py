@@ -377,7 +377,6 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
     n_rows = info[Info.N_ROWS]
     n_bal = facts[:, 3].sum()
     pc = postcards_nb(info)
-    broken = params[W.POSTCARD] * BROKEN_POINTS
     weights = place_weights_nb(params)
     best = (-params[W.PASS], -params[W.PASS])
     for s in range(2):
@@ -401,7 +400,7 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
                 score = place_score_nb(facts_row_nb(facts, r), value, s, False, weights,
                                        n_rows, n_bal)
                 if pc:
-                    score -= broken if facts[r, CATCHER + s] == 1 else 0.0  # catcher_cost_nb
+                    score -= catcher_cost_nb(facts, r, s, params)
                 if s == Side.L:
                     best = (max(best[0], score), best[1])
                 else:
@@ -921,7 +920,6 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
     n_bal = facts[:, 3].sum()
     weights = place_weights_nb(params)
     pc = postcards_nb(info)
-    broken = params[W.POSTCARD] * BROKEN_POINTS
     # what pacifying a row gains for its postcards, worked out for the first placement
     # that balances it (NaN until then)
     balance_gains = np.full(MAX_ROWS if pc else 0, np.nan, dtype=np.float64)
@@ -931,7 +929,7 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
             score, after = placement_score_nb(c, r, side, layout, facts, n_bal, mate,
                                               mate_side, cards, weights, n_rows)
             if pc:
-                score -= broken if facts[r, CATCHER + side] == 1 else 0.0  # catcher_cost_nb
+                score -= catcher_cost_nb(facts, r, side, params)
                 if after == 0 and facts[r, 3] == 0:
                     if np.isnan(balance_gains[r]):
                         balance_gains[r] = balance_postcards_nb(layout, cards, info, r, params)
