@@ -79,6 +79,11 @@ def _frozen_entry(x):
     return _frozen_leaf(x) * 3
 
 
+def _defines(library, symbol: str) -> bool:
+    return any(f.name == symbol and not f.is_declaration
+               for f in library._final_module.functions)
+
+
 def _library(kernel):
     (cres,) = kernel.overloads.values()
     return cres
@@ -92,15 +97,17 @@ def test_callees_are_linked_into_the_entry_and_not_emitted():
         assert isinstance(callee.library, CalleeLibrary)
         assert not callee.library._emitted
         assert isinstance(callee.entry_point, DeferredEntry)
+        assert not _defines(callee.library, callee.fndesc.llvm_cpython_wrapper_name)
     # the entry's machine code holds the whole chain: nothing else was emitted to run it
     assert _entry(-2) == -5
 
 
-def test_a_callee_called_from_python_is_emitted_on_its_first_call():
+def test_a_callee_called_from_python_gets_its_wrapper_on_its_first_call():
     assert _entry(1) == 1
     assert _middle(4) == 10
-    assert _library(_middle).library._emitted
-    assert not isinstance(_library(_middle).entry_point, DeferredEntry)
+    middle = _library(_middle)
+    assert not isinstance(middle.entry_point, DeferredEntry)
+    assert middle.entry_point.__name__ == "middle"
     assert _middle(0) == 2  # now from numba's table of compiled entries
     assert _middle.signatures == [(types.int64,)]
 

@@ -8,8 +8,9 @@ machine code that nothing ever called: only the entry kernels are called from Py
 
 A kernel compiled while another kernel is being typed gets a ``CalleeLibrary`` instead: its
 LLVM module is linked into callers as it comes out of lowering (with numba's per-function
-passes), and LLVM optimizes the whole chain once, in the entry kernel. The callee's own
-machine code is emitted only if Python calls it directly (tests do), on that first call.
+passes), and LLVM optimizes the whole chain once, in the entry kernel. The wrapper Python
+calls a kernel through, and the machine code behind it, are made only if Python calls the
+callee directly (tests do), on that first call.
 Optimizing the chain once or at every level gives the same program: LLVM's passes keep the
 semantics of the IR, floating point included (the kernels use no fast-math).
 
@@ -192,6 +193,21 @@ class CalleeLibrary(KernelLibrary):
         return super().serialize_using_object_code()
 
 
+def _no_wrapper(*args, **kws) -> None:
+    """Stands for the context's ``create_cpython_wrapper`` while a callee is lowered."""
+
+
+def python_entry_library(cres: compiler.CompileResult, release_gil: bool) -> KernelLibrary:
+    """A library holding the CPython wrapper of the deferred callee compiled as ``cres``,
+    with the callee's code linked in: what Python calls it through."""
+    context = cres.target_context
+    library = KernelLibrary(context.codegen(), f"{cres.fndesc.qualname}.python_entry")
+    context.create_cpython_wrapper(library, cres.fndesc, cres.environment, cres.call_helper,
+                                   release_gil=release_gil)
+    library.add_linking_library(cres.library)
+    return library
+
+
 class DeferredEntry:
     """Stands for a callee's Python entry point until Python first calls it."""
 
@@ -225,10 +241,14 @@ class CalleeLowering(typed_passes.NativeLowering):
         # placeholder. The context is this compile's own copy. (The flags must stay as they
         # are: they are part of the function's symbol, which a recursive call names.)
         state.targetctx.get_executable = lambda library, fndesc, env: entry
+        # the wrapper that Python calls through waits for a call from Python
+        # (python_entry_library): for callees it was a tenth of the compile time
+        state.targetctx.create_cpython_wrapper = _no_wrapper
         try:
             super().run_pass(state)
         finally:
             del state.targetctx.get_executable
+            del state.targetctx.create_cpython_wrapper
         lowered = state["cr"]
         _DEFERRED_BY_SYMBOL[lowered.fndesc.mangled_name] = state.library
         _DEFERRED_ENV_NAMES.add(lowered.fndesc.env_name)

@@ -35,6 +35,7 @@ from analyzer.core.callee_codegen import (
     KernelCompiler,
     lowering_as_callee,
     python_call,
+    python_entry_library,
     typing_a_call,
     typing_call,
 )
@@ -169,7 +170,8 @@ class KernelDispatcher(CPUDispatcher):
             cres = self.overloads[_sig_args(sig)]
             if not isinstance(cres.entry_point, DeferredEntry):  # another thread emitted it
                 return cres.entry_point
-            entry = self.targetctx.get_executable(cres.library, cres.fndesc, cres.environment)
+            library = python_entry_library(cres, release_gil=bool(self.targetoptions.get("nogil")))
+            entry = self.targetctx.get_executable(library, cres.fndesc, cres.environment)
             self.targetctx.insert_user_function(entry, cres.fndesc, [cres.library])
             self.add_overload(cres._replace(entry_point=entry))
             return entry
