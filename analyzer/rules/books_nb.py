@@ -129,7 +129,11 @@ def next_permutation_nb(perm, m):
     while perm[j] < perm[i]:
         j -= 1
     perm[i], perm[j] = perm[j], perm[i]
-    perm[i + 1:m] = perm[i + 1:m][::-1]
+    lo, hi = i + 1, m - 1
+    while lo < hi:  # reverse perm[i + 1:m] in place
+        perm[lo], perm[hi] = perm[hi], perm[lo]
+        lo += 1
+        hi -= 1
     return True
 
 

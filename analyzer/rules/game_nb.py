@@ -20,7 +20,7 @@ from analyzer.rules.log_nb import log_check_nb, log_ids_nb
 from analyzer.rules.phase1_nb import phase1_nb
 from analyzer.rules.postcards_nb import sail_flagships_nb, turn_hourglasses_nb
 from analyzer.rules.setup_nb import setup_nb
-from analyzer.rules.state_nb import add_to_hand_nb, hand_count_nb, is_running_nb
+from analyzer.rules.state_nb import add_to_hand_nb, copy_into_nb, hand_count_nb, is_running_nb
 
 
 @jit
@@ -111,7 +111,7 @@ def play_game_nb(policy, g, cards, city_ids, dream_ids, rules):
 @jit
 def result_row_nb(g, out):
     """Write the game's result into ``out`` (int64, (N_RESULT,), columns per ``Result``)."""
-    out[:] = g.stats
+    copy_into_nb(out, g.stats, out.shape[0])
     out[Result.OUTCOME] = g.info[Info.OUTCOME]
     out[Result.REASON] = g.info[Info.REASON]
     out[Result.TURNS] = g.info[Info.TURN]

@@ -32,6 +32,7 @@ from analyzer.rules.postcards_nb import deal_postcard_nb, wise_chaos_count_nb
 from analyzer.rules.state_nb import (
     add_to_hand_nb,
     append_to_side_nb,
+    copy_into_nb,
     discard_nb,
     hand_count_nb,
     is_running_nb,
@@ -245,7 +246,7 @@ def shuffle_extra_decks_nb(g, cards, expansions):
         postcards = ids_of_type_nb(cards, CardType.POSTCARD)
         n = postcards.shape[0]
         shuffle_nb(postcards, 0, n, g.deal_rng)
-        g.postcard_deck[:n] = postcards
+        copy_into_nb(g.postcard_deck, postcards, n)
         g.info[Info.POSTCARD_N] = n
         log_ids_nb(g, LogEntry.POSTCARD_DECK, g.postcard_deck, 0, n)
     return books
@@ -273,9 +274,9 @@ def setup_nb(policy, g, cards, city_ids, dream_ids, rules):
     start_counters_nb(g, cards, rules)
     nc = city_ids.shape[0]
     nd = dream_ids.shape[0]
-    g.city_deck[:nc] = city_ids
+    copy_into_nb(g.city_deck, city_ids, nc)
     shuffle_nb(g.city_deck, 0, nc, g.deal_rng)
-    g.deck[:nd] = dream_ids
+    copy_into_nb(g.deck, dream_ids, nd)
     shuffle_nb(g.deck, 0, nd, g.deal_rng)
     log_ids_nb(g, LogEntry.CITY_DECK, g.city_deck, 0, nc)
     log_ids_nb(g, LogEntry.DREAM_DECK, g.deck, 0, nd)

@@ -144,6 +144,14 @@ def copy_game_nb(g):
 
 
 @jit
+def copy_into_nb(dest, src, n):
+    """``dest[:n] = src[:n]`` for 1-d arrays. Slice assignment from an array would compile
+    numba's shape-mismatch message, a string formatter worth a second of every cold start."""
+    for k in range(n):
+        dest[k] = src[k]
+
+
+@jit
 def slot_col_nb(side, slot):
     """Layout column of position ``slot`` on ``side``."""
     return 1 + side * SIDE_SLOTS + slot
