@@ -2,12 +2,12 @@
 
 Prints the machine and versions, then: games/s of `random` and `greedy` over 100,000 games
 (1 and all cores), the fast/reference speed ratio on the same seeds and policy, cold-start
-compile time, a warm `urbion simulate --games 1000` wall time, the peak RSS of a
-1,000,000-game run with --out, and greedy's win rate. Targets (issue: base game): greedy
->= 20,000 games/s on 2 cores, fast >= 200x reference, compile < 30 s, warm run < 3 s,
-peak RSS < 500 MB, greedy win rate >= 3%.
+compile time in one process (the median of 3), a warm `urbion simulate --games 1000` wall
+time, the peak RSS of a 1,000,000-game run with --out, and greedy's win rate. Targets
+(issue: base game): greedy >= 20,000 games/s on 2 cores, fast >= 200x reference, compile
+< 30 s, warm run < 3 s, peak RSS < 500 MB, greedy win rate >= 3%.
 
-Usage: python benchmarks/bench_engine.py [--games 100000] [--big 1000000]
+Usage: python benchmarks/bench_engine.py [--games 100000] [--big 1000000] [--compile-rounds 3]
 """
 
 from __future__ import annotations
@@ -102,12 +102,16 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--big", type=int, default=1_000_000)
     parser.add_argument("--reference-games", type=int, default=200)
+    parser.add_argument("--compile-rounds", type=int, default=3)
     args = parser.parse_args()
     print(machine())
     env = dict(os.environ)
 
-    print(f"compile (cold start, no disk cache): {compile_seconds(env):.1f} s"
-          f"      target < 30 s")
+    # one compile is at the mercy of this shared machine's noise (+-15%): the median of a few
+    compiles = [compile_seconds(env) for _ in range(args.compile_rounds)]
+    print(f"compile (cold start, no disk cache, one process): "
+          f"{statistics.median(compiles):.1f} s (median of {len(compiles)}, "
+          f"{min(compiles):.1f}-{max(compiles):.1f} s)      target < 30 s")
     cold, warm = cold_and_warm(env)
     print(f"cold start (empty cache) `urbion simulate --games 1000`: {cold:.1f} s wall "
           f"(compile, write the cache, play)")
