@@ -70,6 +70,17 @@ def _plain_numba_entry(n):
 
 
 @jit
+def _pair_with_flag(x):
+    # boxing the literal True reaches a context implementation, which links code
+    return (x, True)
+
+
+@jit
+def _first_of_pair(x):
+    return _pair_with_flag(x)[0]
+
+
+@jit
 def _frozen_leaf(x):
     return x - 1
 
@@ -108,8 +119,40 @@ def test_a_callee_called_from_python_gets_its_wrapper_on_its_first_call():
     middle = _library(_middle)
     assert not isinstance(middle.entry_point, DeferredEntry)
     assert middle.entry_point.__name__ == "middle"
-    assert _middle(0) == 2  # now from numba's table of compiled entries
-    assert _middle.signatures == [(types.int64,)]
+    # from now on inspecting it shows the wrapper, as for any kernel
+    (ir,) = _middle.inspect_llvm().values()
+    assert middle.fndesc.llvm_cpython_wrapper_name in ir
+
+
+def test_a_callee_wrapper_built_late_can_box_a_literal():
+    assert _first_of_pair(4) == 4
+    assert _pair_with_flag(2) == (2, True)
+
+
+def test_a_generator_callee_called_from_python_yields(tmp_path):
+    # a generator has two wrappers; leaving out one of them crashed the interpreter, so
+    # the check runs in a child process
+    (tmp_path / "counting.py").write_text(textwrap.dedent("""
+        from analyzer.core.jit import jit
+
+        @jit
+        def count_up(n):
+            for i in range(n):
+                yield i
+
+        @jit
+        def total(n):
+            s = 0
+            for i in count_up(n):
+                s += i
+            return s
+
+        print(total(4), list(count_up(3)))
+    """))
+    child = subprocess.run([sys.executable, str(tmp_path / "counting.py")], capture_output=True,
+                           text=True, timeout=300, cwd=tmp_path)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "6 [0, 1, 2]"
 
 
 def test_the_target_of_a_recursive_call_is_emitted_for_the_run_time_linker():

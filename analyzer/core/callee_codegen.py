@@ -150,6 +150,9 @@ class CalleeLibrary(KernelLibrary):
     """A code library linked into callers unoptimized; optimized and emitted on demand."""
 
     _emitted = False
+    #: True when the callee's CPython wrapper was left out, to be built on a call from
+    #: Python (python_entry_library)
+    wrapper_deferred = False
 
     def finalize(self) -> None:
         """Link the libraries this one calls, and close it to additions."""
@@ -198,12 +201,17 @@ def _no_wrapper(*args, **kws) -> None:
 
 
 def python_entry_library(cres: compiler.CompileResult, release_gil: bool) -> KernelLibrary:
-    """A library holding the CPython wrapper of the deferred callee compiled as ``cres``,
-    with the callee's code linked in: what Python calls it through."""
+    """The library Python calls the deferred callee compiled as ``cres`` through: its own
+    when that holds the CPython wrapper, else a new one holding the wrapper, built now, with
+    the callee's code linked in."""
+    if not getattr(cres.library, "wrapper_deferred", False):
+        return cres.library
     context = cres.target_context
     library = KernelLibrary(context.codegen(), f"{cres.fndesc.qualname}.python_entry")
-    context.create_cpython_wrapper(library, cres.fndesc, cres.environment, cres.call_helper,
-                                   release_gil=release_gil)
+    # as numba's lowering does: boxing a value may link in code of its own
+    with context.push_code_library(library):
+        context.create_cpython_wrapper(library, cres.fndesc, cres.environment,
+                                       cres.call_helper, release_gil=release_gil)
     library.add_linking_library(cres.library)
     return library
 
@@ -242,13 +250,16 @@ class CalleeLowering(typed_passes.NativeLowering):
         # are: they are part of the function's symbol, which a recursive call names.)
         state.targetctx.get_executable = lambda library, fndesc, env: entry
         # the wrapper that Python calls through waits for a call from Python
-        # (python_entry_library): for callees it was a tenth of the compile time
-        state.targetctx.create_cpython_wrapper = _no_wrapper
+        # (python_entry_library): for callees it was a tenth of the compile time. A
+        # generator has a second wrapper, for its generator object: built as numba does.
+        state.library.wrapper_deferred = not state.func_ir.is_generator
+        if state.library.wrapper_deferred:
+            state.targetctx.create_cpython_wrapper = _no_wrapper
         try:
             super().run_pass(state)
         finally:
             del state.targetctx.get_executable
-            del state.targetctx.create_cpython_wrapper
+            state.targetctx.__dict__.pop("create_cpython_wrapper", None)
         lowered = state["cr"]
         _DEFERRED_BY_SYMBOL[lowered.fndesc.mangled_name] = state.library
         _DEFERRED_ENV_NAMES.add(lowered.fndesc.env_name)

@@ -172,8 +172,9 @@ class KernelDispatcher(CPUDispatcher):
                 return cres.entry_point
             library = python_entry_library(cres, release_gil=bool(self.targetoptions.get("nogil")))
             entry = self.targetctx.get_executable(library, cres.fndesc, cres.environment)
-            self.targetctx.insert_user_function(entry, cres.fndesc, [cres.library])
-            self.add_overload(cres._replace(entry_point=entry))
+            # from now on the kernel is as any other: inspecting it shows its wrapper too
+            self.targetctx.insert_user_function(entry, cres.fndesc, [library])
+            self.add_overload(cres._replace(entry_point=entry, library=library))
             return entry
 
     def fold_argument_types(self, args, kws):
