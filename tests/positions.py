@@ -16,6 +16,7 @@ from analyzer.core.codes import (
     CardType,
     Info,
     LogEntry,
+    PostcardKind,
 )
 from analyzer.core.rng import shuffle_nb
 from analyzer.rules.state_nb import new_game_nb
@@ -127,6 +128,9 @@ def position(rows, hand=(), deck=(), city_deck=(), script=(), success=0, log_cap
     info[Info.EMPTINESS_ROW] = EMPTY
     for k in range(MAX_ROWS * N_SLOTS):
         info[Info.POSTCARD_AT + k] = EMPTY
+    kinds = [int(CARDS.cards[p, CardField.KIND]) for p in (postcards or {}).values()]
+    info[Info.HOURGLASS_N] = kinds.count(PostcardKind.HOURGLASS)  # as dealing counts them
+    info[Info.FLAGSHIP_N] = kinds.count(PostcardKind.FLAGSHIP)
     for kind in books:
         info[Info.BOOKS] |= 1 << kind
         if kind == BookKind.PROPHECIES:

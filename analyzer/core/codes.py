@@ -262,10 +262,14 @@ class _Info(NamedTuple):
     EMPTINESS_CITY: int = 55  # the City card the figure stands on, -1 when it does not
     REMOVED_N: int = 56  # discards removed from the game by polarity swaps (R10.4)
     PHASE2: int = 57  # 1 while Phase II draws (a Wise Chaos may be used, R11.3)
+    # at least the Hourglasses (Flagships) lying on dreams: each one dealt adds 1, and every
+    # end-of-turn (start-of-turn) pass sets the count it found, so a turn with none skips it
+    HOURGLASS_N: int = 58
+    FLAGSHIP_N: int = 59
 
 
 Info = _Info()
-N_INFO = 58
+N_INFO = 60
 N_POLICY_INFO = 42
 N_SLOTS = 6  # dream slots of a row: L0-L2, R0-R2 (POSTCARD_AT)
 

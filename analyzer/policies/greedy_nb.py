@@ -224,12 +224,6 @@ def postcard_kind_nb(info, cards, r, pos):
 
 
 @jit
-def postcard_met_nb(layout, cards, r, pos, kind, n_rows, perfect):
-    """Would this postcard score +1 if its city were pacified now (R11.4, R11.5)?"""
-    return kind_met_nb(layout, cards, n_rows, r, pos // SIDE_SLOTS, kind, perfect)
-
-
-@jit
 def pacify_points_nb(layout, cards, info, r, n_rows, perfect):
     """Inhabitant points the postcards of row ``r`` would score if pacified now (R11.4),
     and what that gains over their expected score (``EXPECTED_POINTS``)."""
@@ -238,7 +232,8 @@ def pacify_points_nb(layout, cards, info, r, n_rows, perfect):
     for pos in range(N_SLOTS):
         kind = postcard_kind_nb(info, cards, r, pos)
         if kind != EMPTY:
-            met = postcard_met_nb(layout, cards, r, pos, kind, n_rows, perfect)
+            # would it score +1 if its city were pacified now (R11.4, R11.5)?
+            met = kind_met_nb(layout, cards, n_rows, r, pos // SIDE_SLOTS, kind, perfect)
             points += MET_POINTS if met else SENT_POINTS
             gain += (MET_POINTS if met else SENT_POINTS) - EXPECTED_POINTS[kind]
     return points, gain

@@ -38,12 +38,17 @@ WISE_DEPTH = 3
 
 
 @jit
-def deal_postcard_nb(g, dream):
+def deal_postcard_nb(g, cards, dream):
     """R02.6: the top Postcard, if any, goes on the first dream dealt to a row."""
     postcard = take_top_nb(g.postcard_deck, g.info, Info.POSTCARD_TOP, Info.POSTCARD_N)
     if postcard != EMPTY:
         g.postcard_on[dream] = postcard
         g.hourglass[postcard] = 0
+        kind = cards[postcard, CardField.KIND]
+        if kind == PostcardKind.HOURGLASS:
+            g.info[Info.HOURGLASS_N] += 1
+        elif kind == PostcardKind.FLAGSHIP:
+            g.info[Info.FLAGSHIP_N] += 1
 
 
 @jit
@@ -177,9 +182,10 @@ def postcards_in_play_nb(g):
 @jit
 def turn_hourglasses_nb(g, cards):
     """R11.6, at the end of every turn: each Hourglass turns, or after 4 turns goes."""
-    if not postcards_in_play_nb(g):
+    if g.info[Info.HOURGLASS_N] == 0 or not postcards_in_play_nb(g):
         return
     layout, postcard_on, hourglass = g.layout, g.postcard_on, g.hourglass
+    left = 0
     for row in range(g.info[Info.N_ROWS]):
         for pos in range(2 * SIDE_SLOTS):
             dream = layout[row, 1 + pos]
@@ -190,6 +196,8 @@ def turn_hourglasses_nb(g, cards):
                 score_postcard_nb(g, dream, SENT_AWAY)
             else:
                 hourglass[postcard] += 1
+                left += 1
+    g.info[Info.HOURGLASS_N] = left
 
 
 @jit
@@ -209,14 +217,20 @@ def flagship_count_nb(g, cards, n_rows):
 def sail_flagships_nb(g, cards):
     """R11.7, at the start of every turn: each Flagship's dream moves one row down."""
     n_rows = g.info[Info.N_ROWS]
-    if n_rows < 2 or not postcards_in_play_nb(g):
+    if n_rows < 2 or g.info[Info.FLAGSHIP_N] == 0 or not postcards_in_play_nb(g):
         return
-    layout = g.layout
     n = flagship_count_nb(g, cards, n_rows)
-    if n == 0:  # most turns: no array to allocate
-        return
+    g.info[Info.FLAGSHIP_N] = n
+    if n > 0:
+        g.info[Info.FLAGSHIP_N] -= sail_fleet_nb(g, cards, n_rows, n)
+
+
+@jit
+def sail_fleet_nb(g, cards, n_rows, n):
+    """Move the ``n`` Flagships' dreams, listed first, then one at a time (R11.7); return
+    how many were sent away at a full side."""
+    layout, postcard_on = g.layout, g.postcard_on
     fleet = np.empty(n, dtype=np.int64)
-    postcard_on = g.postcard_on
     n = 0
     for row in range(n_rows):
         for pos in range(2 * SIDE_SLOTS):
@@ -224,6 +238,7 @@ def sail_flagships_nb(g, cards):
             if dream != EMPTY and kind_on_nb(postcard_on, cards, dream) == PostcardKind.FLAGSHIP:
                 fleet[n] = dream
                 n += 1
+    sent_away = 0
     for k in range(n):
         dream = fleet[k]
         for row in range(n_rows):
@@ -233,10 +248,12 @@ def sail_flagships_nb(g, cards):
             target = (row + 1) % n_rows
             if side_count_nb(layout, target, side) >= SIDE_SLOTS:
                 score_postcard_nb(g, dream, SENT_AWAY)
+                sent_away += 1
             else:
                 remove_from_side_nb(layout, row, side, slot)
                 append_to_side_nb(layout, target, side, dream)
             break
+    return sent_away
 
 
 @jit

@@ -86,7 +86,7 @@ def deal_row_nb(policy, g, cards, row):
     first = draw_for_deal_nb(g, cards)
     if first < 0:
         return
-    deal_postcard_nb(g, first)  # R02.6
+    deal_postcard_nb(g, cards, first)  # R02.6
     first_side = -1
     if not is_chaos_nb(cards, first):
         first_side = deal_one_nb(policy, g, cards, row, first)
