@@ -263,7 +263,8 @@ class _Info(NamedTuple):
     REMOVED_N: int = 56  # discards removed from the game by polarity swaps (R10.4)
     PHASE2: int = 57  # 1 while Phase II draws (a Wise Chaos may be used, R11.3)
     # at least the Hourglasses (Flagships) lying on dreams: each one dealt adds 1, and every
-    # end-of-turn (start-of-turn) pass sets the count it found, so a turn with none skips it
+    # end-of-turn (start-of-turn) pass sets the number it leaves there, so a turn with none
+    # skips the pass
     HOURGLASS_N: int = 58
     FLAGSHIP_N: int = 59
 
