@@ -262,9 +262,9 @@ class _Info(NamedTuple):
     EMPTINESS_CITY: int = 55  # the City card the figure stands on, -1 when it does not
     REMOVED_N: int = 56  # discards removed from the game by polarity swaps (R10.4)
     PHASE2: int = 57  # 1 while Phase II draws (a Wise Chaos may be used, R11.3)
-    # at least the Hourglasses (Flagships) lying on dreams: each one dealt adds 1, and every
-    # end-of-turn (start-of-turn) pass sets the number it leaves there, so a turn with none
-    # skips the pass
+    # at least the Hourglasses (R11.6) and Flagships (R11.7) lying on dreams: each one dealt
+    # adds 1, and every end-of-turn (start-of-turn) pass sets the number it leaves there, so
+    # a turn with none skips the pass
     HOURGLASS_N: int = 58
     FLAGSHIP_N: int = 59
 
