@@ -7,6 +7,8 @@ import numpy as np
 
 from analyzer.core.codes import (
     EMPTY,
+    MAX_ROWS,
+    N_SLOTS,
     SIDE_SLOTS,
     CardField,
     CardType,
@@ -201,36 +203,20 @@ def turn_hourglasses_nb(g, cards):
 
 
 @jit
-def flagship_count_nb(g, cards, n_rows):
-    """Number of dreams in the layout carrying a Flagship."""
-    layout, postcard_on = g.layout, g.postcard_on
-    n = 0
-    for row in range(n_rows):
-        for pos in range(2 * SIDE_SLOTS):
-            dream = layout[row, 1 + pos]
-            if dream != EMPTY and kind_on_nb(postcard_on, cards, dream) == PostcardKind.FLAGSHIP:
-                n += 1
-    return n
-
-
-@jit
 def sail_flagships_nb(g, cards):
     """R11.7, at the start of every turn: each Flagship's dream moves one row down."""
     n_rows = g.info[Info.N_ROWS]
     if n_rows < 2 or g.info[Info.FLAGSHIP_N] == 0 or not postcards_in_play_nb(g):
         return
-    n = flagship_count_nb(g, cards, n_rows)
-    g.info[Info.FLAGSHIP_N] = n
-    if n > 0:
-        g.info[Info.FLAGSHIP_N] -= sail_fleet_nb(g, cards, n_rows, n)
+    g.info[Info.FLAGSHIP_N] = sail_fleet_nb(g, cards, n_rows)
 
 
 @jit
-def sail_fleet_nb(g, cards, n_rows, n):
-    """Move the ``n`` Flagships' dreams, listed first, then one at a time (R11.7); return
-    how many were sent away at a full side."""
+def sail_fleet_nb(g, cards, n_rows):
+    """Move the Flagships' dreams, listed first, then one at a time (R11.7); return how
+    many Flagships are left on dreams (one pass over the layout counts and lists them)."""
     layout, postcard_on = g.layout, g.postcard_on
-    fleet = np.empty(n, dtype=np.int64)
+    fleet = np.empty(MAX_ROWS * N_SLOTS, dtype=np.int64)
     n = 0
     for row in range(n_rows):
         for pos in range(2 * SIDE_SLOTS):
@@ -238,7 +224,7 @@ def sail_fleet_nb(g, cards, n_rows, n):
             if dream != EMPTY and kind_on_nb(postcard_on, cards, dream) == PostcardKind.FLAGSHIP:
                 fleet[n] = dream
                 n += 1
-    sent_away = 0
+    left = n
     for k in range(n):
         dream = fleet[k]
         for row in range(n_rows):
@@ -248,12 +234,12 @@ def sail_fleet_nb(g, cards, n_rows, n):
             target = (row + 1) % n_rows
             if side_count_nb(layout, target, side) >= SIDE_SLOTS:
                 score_postcard_nb(g, dream, SENT_AWAY)
-                sent_away += 1
+                left -= 1
             else:
                 remove_from_side_nb(layout, row, side, slot)
                 append_to_side_nb(layout, target, side, dream)
             break
-    return sent_away
+    return left
 
 
 @jit
