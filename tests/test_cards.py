@@ -123,7 +123,9 @@ def test_a_card_file_without_an_expansions_cards_refuses_it(tmp_path):
     from importlib import resources
 
     text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
-    base_only = text.split("[dreams.chromatic]")[0].replace("square = 4\n", "")
+    base_only = text.split("[dreams.chromatic]")[0]
+    for line in ("square = 4\n", 'temple = ["earth", "water", "fire", "air"]\n', "garden = 4\n"):
+        base_only = base_only.replace(line, "")
     card_set = load_card_set(_write(tmp_path, base_only))
     assert len(card_set.dream_ids) == 72
     with pytest.raises(CardSetError, match="has no cards for expansion squares_metas"):
@@ -168,7 +170,10 @@ def test_the_r14_books_postcards_and_emptiness_cards():
 
 @pytest.mark.parametrize("section, message", [
     ('[books]\ncards = ["flying_sognae", "moon"]', "books.cards[1]: unknown Book 'moon'"),
-    ("[postcards]\nseer = -1", "postcards.seer: -1 is not a whole number from 0 to 16"),
+    ("[postcards]\n" + "".join(f"{k} = 3\n" for k in ["dreamcatcher", "doves", "magicians",
+                                                      "hourglass", "flagship", "rocket",
+                                                      "planbot"]) + "seer = -1",
+     "postcards.seer: -1 is not a whole number from 0 to 16"),
     ("[postcards]\nkite = 3", "postcards: unknown key 'kite'"),
     ("[emptiness]\ncards = 0", "emptiness.cards: 0 is not a whole number from 1 to 16"),
 ])
@@ -184,3 +189,33 @@ def test_bad_books_postcards_or_emptiness_sections_are_named(tmp_path, section, 
 def test_an_unknown_variant_is_named():
     with pytest.raises(CardSetError, match=re.escape("unknown variant 'trio' (valid: solo, team)")):
         DEFAULT.with_variant("trio")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("dreamcatcher = 3", "postcards.dreamcatcher: missing"),
+    ("earth = [1, 1, 2, 2, 3, 3, 4, 4]",
+     "dreams.sognae.earth: missing (a list of values; [] for none)"),
+    ("value = 5", "dreams.chaos.value: missing"),
+    ("square = 4", "cities.square: missing (expansion squares_metas needs cities.square and "
+                   "dreams.meta, or none of them)"),
+    ("garden = 4", "cities.garden: missing (expansion gardens_wizards"),
+    ("air = [2, 3, -1, -2]", "dreams.wizard.air: missing"),
+    ('name = "R14-default"', "name: missing"),
+])
+def test_a_deleted_line_is_an_error_not_zero_cards(tmp_path, line, message):
+    """A card file states every count: a line deleted by mistake must not quietly take a
+    kind of card out of the game."""
+    from importlib import resources
+
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    assert line + "\n" in text
+    with pytest.raises(CardSetError, match=re.escape(message)):
+        load_card_set(_write(tmp_path, text.replace(line + "\n", "", 1)))
+
+
+def test_a_name_of_the_wrong_type_is_named(tmp_path):
+    from importlib import resources
+
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    with pytest.raises(CardSetError, match=re.escape("name: expected a non-empty string, not 5")):
+        load_card_set(_write(tmp_path, text.replace('name = "R14-default"', "name = 5", 1)))

@@ -1162,9 +1162,9 @@ def tiny_expansion_set():
         "[dreams.sognae]\nearth = [1, 2]\nwater = [1]\nfire = [2]\nair = [1]\n"
         "[dreams.incubi]\nearth = [-1, -2]\nwater = [-1]\nfire = [-2]\nair = [-1]\n"
         "[dreams.chaos]\ncount = 2\nvalue = 5\n[dreams.chromatic]\ncount = 3\nvalue = 4\n"
-        "[dreams.meta]\nearth = [[2, -2]]\nfire = [[1, -1]]\n"
+        "[dreams.meta]\nearth = [[2, -2]]\nwater = []\nfire = [[1, -1]]\nair = []\n"
         "[dreams.harmony]\nvalues = [[1, -1], [2, -2]]\n"
-        "[dreams.wizard]\nearth = [1, -1]\nwater = [2]\nair = [-2]\n",
+        "[dreams.wizard]\nearth = [1, -1]\nwater = [2]\nfire = []\nair = [-2]\n",
         "test",
     )
 

@@ -221,6 +221,8 @@ def _card(ctype: int, elements: int = 0, value: int = 0, kind: int = 0,
 
 
 def _int_in(value: object, lo: int, hi: int, where: str) -> int:
+    if value is None:
+        raise CardSetError(f"{where}: missing (a whole number from {lo} to {hi})")
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise CardSetError(f"{where}: {value!r} is not a whole number from {lo} to {hi}")
     return value
@@ -231,6 +233,46 @@ def _table(data: dict, key: str, where: str) -> dict:
     if not isinstance(value, dict):
         raise CardSetError(f"{where}{key}: missing table [{where}{key}]")
     return value
+
+
+def _require(table: dict, key: str, where: str, hint: str) -> object:
+    """``table[key]``, or an error naming the key: a card file states every count, so that
+    a deleted line is not read as "none of these cards"."""
+    if key not in table:
+        raise CardSetError(f"{where}{key}: missing ({hint})")
+    return table[key]
+
+
+#: The keys that carry each expansion's cards: a file gives all of them or none.
+EXPANSION_KEYS = {
+    "squares_metas": ("cities.square", "dreams.meta"),
+    "chromatic_chaos": ("dreams.chromatic",),
+    "temples_harmony": ("cities.temple", "dreams.harmony"),
+    "gardens_wizards": ("cities.garden", "dreams.wizard"),
+    "books": ("books",),
+    "postcards": ("postcards",),
+    "emptiness": ("emptiness",),
+}
+
+
+def _has_key(data: dict, dotted: str) -> bool:
+    table: object = data
+    for part in dotted.split("."):
+        if not isinstance(table, dict) or part not in table:
+            return False
+        table = table[part]
+    return True
+
+
+def _check_expansion_keys(data: dict) -> None:
+    """An expansion's cards are described whole or not at all (its keys in
+    ``EXPANSION_KEYS``)."""
+    for expansion, keys in EXPANSION_KEYS.items():
+        present = [k for k in keys if _has_key(data, k)]
+        if present and len(present) < len(keys):
+            missing = next(k for k in keys if k not in present)
+            raise CardSetError(f"{missing}: missing (expansion {expansion} needs "
+                               f"{' and '.join(keys)}, or none of them)")
 
 
 def _check_keys(table: dict, allowed: set[str], where: str) -> None:
@@ -255,7 +297,7 @@ def _cities(data: dict) -> list[list[int]]:
 
 def _expansion_cities(cities: dict) -> list[tuple[int, list[int]]]:
     """(owner, card) of the City Squares (all elements), Temples (one element each) and
-    Hanging Gardens (none), each key optional."""
+    Hanging Gardens (none); a key is absent with its expansion (``EXPANSION_KEYS``)."""
     rows = []
     squares = _int_in(cities.get("square", 0), 0, 16, "cities.square")
     rows += [(Expansion.SQUARES_METAS, _card(CardType.CITY, ALL_ELEMENTS, kind=CityKind.SQUARE))
@@ -297,7 +339,7 @@ def _expansion_dreams(dreams: dict) -> list[tuple[int, list[int]]]:
     if "harmony" in dreams:
         table = _table(dreams, "harmony", "dreams.")
         _check_keys(table, {"values"}, "dreams.harmony")
-        values = table.get("values", [])
+        values = _require(table, "values", "dreams.harmony.", "a list of [Sognae, Incubi]")
         if not isinstance(values, list):
             raise CardSetError("dreams.harmony.values: expected a list of [Sognae, Incubi]")
         for i, pair in enumerate(values):
@@ -319,7 +361,7 @@ def _other_cards(data: dict) -> list[tuple[int, list[int]]]:
     if "books" in data:
         table = _table(data, "books", "")
         _check_keys(table, {"cards"}, "books")
-        names = table.get("cards", [])
+        names = _require(table, "cards", "books.", "a list of Book names")
         if not isinstance(names, list) or len(names) > 16:
             raise CardSetError("books.cards: expected a list of up to 16 Book names")
         for i, name in enumerate(names):
@@ -331,7 +373,7 @@ def _other_cards(data: dict) -> list[tuple[int, list[int]]]:
         table = _table(data, "postcards", "")
         _check_keys(table, set(POSTCARD_NAMES), "postcards")
         for kind, name in enumerate(POSTCARD_NAMES):
-            count = _int_in(table.get(name, 0), 0, 16, f"postcards.{name}")
+            count = _int_in(table.get(name), 0, 16, f"postcards.{name}")
             rows += [(Expansion.POSTCARDS, _card(CardType.POSTCARD, kind=kind))
                      for _ in range(count)]
     if "emptiness" in data:
@@ -348,7 +390,7 @@ def _per_element(dreams: dict, key: str) -> list[tuple[int, str, object]]:
     _check_keys(table, set(ELEMENTS), f"dreams.{key}")
     out = []
     for bit, element in enumerate(ELEMENTS):
-        values = table.get(element, [])
+        values = _require(table, element, f"dreams.{key}.", "a list; [] for none")
         if not isinstance(values, list):
             raise CardSetError(f"dreams.{key}.{element}: expected a list")
         out += [(bit, f"dreams.{key}.{element}[{i}]", v) for i, v in enumerate(values)]
@@ -360,7 +402,7 @@ def _dreams_by_element(dreams: dict, key: str, ctype: int, lo: int, hi: int) -> 
     _check_keys(table, set(ELEMENTS), f"dreams.{key}")
     rows = []
     for bit, element in enumerate(ELEMENTS):
-        values = table.get(element, [])
+        values = _require(table, element, f"dreams.{key}.", "a list of values; [] for none")
         if not isinstance(values, list):
             raise CardSetError(f"dreams.{key}.{element}: expected a list of values")
         for i, v in enumerate(values):
@@ -397,11 +439,12 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
     """Validate card-set data (a parsed card-set file) and build the card table."""
     _check_keys(data, {"name", "description", "cities", "dreams", "books", "postcards",
                        "emptiness"}, "top level")
-    name = data.get("name")
+    name = _require(data, "name", "", "the card set's name")
     if not isinstance(name, str) or not name.strip():
-        raise CardSetError("name: missing or empty")
+        raise CardSetError(f"name: expected a non-empty string, not {name!r}")
     rows = _cities(data)
     dreams = _table(data, "dreams", "")
+    _check_expansion_keys(data)
     _check_keys(dreams, {"sognae", "incubi", "chaos", "chromatic", "meta", "harmony",
                          "wizard"}, "dreams")
     rows += _dreams_by_element(dreams, "sognae", CardType.SOGNAE, 1, MAX_VALUE)
