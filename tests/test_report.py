@@ -119,3 +119,38 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
     lone = analyzer.report(files[:1], tmp_path / "lone")
     assert not (lone / "interactions.png").exists()
     assert "needs results of the base game" in (lone / "report.md").read_text()
+
+
+def test_a_report_folder_that_cannot_be_created_is_one_line_and_exit_2(results, tmp_path,
+                                                                         capsys, monkeypatch):
+    """The build folder beside ``--out`` cannot be made (a read-only or foreign folder; as
+    root a chmod does not stop us, so the refusal is simulated where it happens)."""
+    import tempfile
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refuse)
+    code, out, err = run(capsys, "report", str(results[0]), "--out", str(tmp_path / "rep"))
+    assert code == 2 and "Traceback" not in out + err
+    assert err.strip() == f"urbion: error: cannot write {tmp_path / 'rep'}: Permission denied"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sensitivity_into_a_folder_it_cannot_write_stops_before_playing(tmp_path, capsys,
+                                                                          monkeypatch):
+    import os
+
+    from analyzer import api
+
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if Path(path) == tmp_path
+                        else real_access(path, mode))
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("played games before refusing the destination")
+
+    monkeypatch.setattr(api, "simulate", no_games)
+    code, out, err = run(capsys, "sensitivity", "--games", "100", "--out", str(tmp_path / "s"))
+    assert code == 2 and "Traceback" not in out + err
+    assert "permission denied" in err and len(err.strip().splitlines()) == 1

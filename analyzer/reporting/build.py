@@ -10,6 +10,7 @@ import base64
 import datetime
 import html
 import io
+import os
 import shutil
 import subprocess
 import tempfile
@@ -169,15 +170,17 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
 def write_folder(out: Path, fill) -> Path:
     """Call ``fill(folder)`` on a new folder beside ``out``, then move it to ``out``
     (replacing an earlier report there): complete or not at all."""
-    build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    build = None
     try:
+        build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
         fill(build)
         build.chmod(0o777 & ~_umask())
         _swap_into_place(build, out)
     except OSError as err:
         raise UrbionError(f"cannot write {out}: {err.strerror or err}") from None
     finally:
-        shutil.rmtree(build, ignore_errors=True)
+        if build is not None:
+            shutil.rmtree(build, ignore_errors=True)
     return out
 
 
@@ -274,6 +277,8 @@ def _umask() -> int:
 def _check_destination(out: Path) -> None:
     if not out.parent.is_dir():
         raise UrbionError(f"cannot write report {out}: folder {out.parent} does not exist")
+    if not os.access(out.parent, os.W_OK | os.X_OK):
+        raise UrbionError(f"cannot write report {out}: permission denied in {out.parent}")
     if out.exists() and (not out.is_dir() or (any(out.iterdir())
                                               and not (out / "index.html").exists())):
         raise UrbionError(f"cannot write report {out}: it exists and is not a report folder")
