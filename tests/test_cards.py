@@ -113,6 +113,8 @@ def test_an_expansion_set_puts_its_cards_in_play(name, cities, dreams, others):
     ("squares_metas,moon", "unknown expansion 'moon' (valid: squares_metas, chromatic_chaos, "
                            "temples_harmony, gardens_wizards, books, postcards, emptiness, "
                            "all, none)"),
+    ("all,books", "'all' stands alone: it cannot be listed with expansion names"),
+    ("books, none", "'none' stands alone: it cannot be listed with expansion names"),
 ])
 def test_unknown_expansions_are_named(text, message):
     with pytest.raises(CardSetError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -89,6 +90,19 @@ def test_set_names():
         [(), ("squares_metas", "gardens_wizards")]
     with pytest.raises(UrbionError, match="unknown expansion 'moon'"):
         expansion_sets("base,moon+chromatic_chaos")
+    assert expansion_sets("base+books,books") == [(), ("books",)]
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("base,books+postcards,all", "'all' stands alone: it cannot be listed with other sets"),
+    ("singles,base", "'singles' stands alone: it cannot be listed with other sets"),
+    ("books+pairs", "'pairs' stands alone: it cannot be joined with expansions (in "
+                    "'books+pairs')"),
+    ("none+books", "'none' stands alone"),
+])
+def test_a_set_word_mixed_with_names_says_it_stands_alone(spec, message):
+    with pytest.raises(UrbionError, match=re.escape(message)):
+        expansion_sets(spec)
 
 
 def test_precision_adds_batches_until_each_interval_is_narrow_enough():

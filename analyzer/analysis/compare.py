@@ -46,7 +46,12 @@ def expansion_sets(spec: str, playable: tuple[str, ...] = PLAYABLE_EXPANSIONS
                 for mask in range(1 << len(playable))]
         sets.sort(key=len)
     else:
-        sets = [_parse_set(item, playable) for item in spec.split(",") if item.strip()]
+        items = [item for item in spec.split(",") if item.strip()]
+        for item in items:
+            if item.strip() in ("singles", "pairs", "all"):
+                raise UrbionError(f"--sets: {item.strip()!r} stands alone: it cannot be "
+                                  "listed with other sets")
+        sets = [_parse_set(item, playable) for item in items]
         if not sets:
             raise UrbionError("--sets: no expansion set given")
         if () not in sets:
@@ -61,7 +66,11 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
     if names in ([BASE], ["none"]):
         return ()
     valid = ", ".join([*playable, "singles", "pairs", "all", BASE])
+    names = [n for n in names if n != BASE]  # every set is played on the base game
     for name in names:
+        if name in ("singles", "pairs", "all", "none"):
+            raise UrbionError(f"--sets: {name!r} stands alone: it cannot be joined with "
+                              f"expansions (in {item.strip()!r})")
         if name not in playable:
             raise UrbionError(f"--sets: unknown expansion {name!r} in {item.strip()!r} "
                               f"(valid: {valid}; join a set's expansions with +)")

@@ -159,6 +159,9 @@ def parse_expansions(text: str | list[str] | tuple[str, ...] | None) -> int:
     mask = 0
     valid = ", ".join([*PLAYABLE_EXPANSIONS, "all", "none"])
     for name in names:
+        if name in ("all", "none"):
+            raise CardSetError(f"{name!r} stands alone: it cannot be listed with expansion "
+                               "names")
         if name not in PLAYABLE_EXPANSIONS:
             raise CardSetError(f"unknown expansion {name!r} (valid: {valid})")
         mask |= getattr(Expansion, name.upper())
