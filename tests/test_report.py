@@ -154,3 +154,40 @@ def test_sensitivity_into_a_folder_it_cannot_write_stops_before_playing(tmp_path
     code, out, err = run(capsys, "sensitivity", "--games", "100", "--out", str(tmp_path / "s"))
     assert code == 2 and "Traceback" not in out + err
     assert "permission denied" in err and len(err.strip().splitlines()) == 1
+
+
+def test_long_set_names_are_wrapped_whole_inside_the_chart():
+    """Seven expansions joined by + make a 100-character name: every tick label must lie
+    inside the figure, and no layout warning may be raised."""
+    import warnings
+
+    from analyzer.reporting import charts
+
+    long_name = ("squares_metas+chromatic_chaos+temples_harmony+gardens_wizards+books+"
+                 "postcards+emptiness")
+    table = pd.DataFrame({"win_rate": [0.09, 0.01, 0.02], "ci_low": [0.08, 0.0, 0.01],
+                          "ci_high": [0.10, 0.02, 0.03], "difference": [0.0, -0.08, -0.07],
+                          "diff_low": [0.0, -0.09, -0.08], "diff_high": [0.0, -0.07, -0.06]},
+                         index=["base", "books+postcards", long_name])
+    for make in (charts.win_rates, charts.differences):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            fig = make(table)
+            fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        width = fig.get_figwidth() * fig.dpi
+        labels = fig.axes[0].get_yticklabels()
+        assert long_name.replace("\n", "") in [t.get_text().replace("\n", "") for t in labels]
+        for label in labels:
+            box = label.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= width, label.get_text()
+
+
+def test_wrap_label_breaks_after_joints_and_keeps_the_name():
+    from analyzer.reporting.charts import wrap_label
+
+    name = "greedy / squares_metas+chromatic_chaos+temples_harmony / seed 5"
+    wrapped = wrap_label(name, width=30)
+    assert all(len(line) <= 30 for line in wrapped.splitlines())
+    assert "".join(wrapped.split()) == "".join(name.split())
+    assert wrap_label("base") == "base"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")  # files only: no screen is needed
@@ -14,10 +16,34 @@ from matplotlib.figure import Figure  # noqa: E402
 from analyzer.analysis import run_stats  # noqa: E402
 
 SIZE = (7.0, 3.6)
+#: Characters per line of a run's or set's name on an axis or in a legend.
+LABEL_WIDTH = 34
 
 
-def _figure(title: str) -> tuple[Figure, plt.Axes]:
-    fig, ax = plt.subplots(figsize=SIZE, layout="constrained")
+def wrap_label(label: str, width: int = LABEL_WIDTH) -> str:
+    """A long run or set name broken onto lines after its ``+`` and `` / `` joints, so that
+    a chart shows every name whole (seven expansions make a 100-character name)."""
+    lines = [""]
+    for part in re.split(r"(?<=\+)|(?<= / )", str(label)):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append(part)
+        else:
+            lines[-1] += part
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _wrapped(labels) -> list[str]:
+    return [wrap_label(label) for label in labels]
+
+
+def _bar_height(labels: list[str]) -> float:
+    """A figure height that gives each bar's wrapped name room."""
+    lines = sum(label.count("\n") + 1 for label in labels)
+    return max(SIZE[1], 0.22 * lines + 0.2 * len(labels) + 1.4)
+
+
+def _figure(title: str, height: float = SIZE[1]) -> tuple[Figure, plt.Axes]:
+    fig, ax = plt.subplots(figsize=(SIZE[0], height), layout="constrained")
     ax.set_title(title)
     ax.grid(alpha=0.3)
     return fig, ax
@@ -25,12 +51,13 @@ def _figure(title: str) -> tuple[Figure, plt.Axes]:
 
 def win_rates(table: pd.DataFrame) -> Figure:
     """Win rate of each run with its 95% interval."""
-    fig, ax = _figure("Win rate with 95% Wilson interval")
+    labels = _wrapped(table.index)
+    fig, ax = _figure("Win rate with 95% Wilson interval", _bar_height(labels))
     y = range(len(table))
     errors = [table["win_rate"] - table["ci_low"], table["ci_high"] - table["win_rate"]]
     ax.barh(y, table["win_rate"] * 100, xerr=[e * 100 for e in errors], capsize=4,
             color="tab:blue")
-    ax.set_yticks(list(y), table.index)
+    ax.set_yticks(list(y), labels)
     ax.invert_yaxis()
     ax.set_xlabel("games won (%)")
     return fig
@@ -41,7 +68,7 @@ def survival(runs: dict[str, pd.DataFrame]) -> Figure:
     fig, ax = _figure("Games still running")
     for label, df in runs.items():
         curve = run_stats.survival(df)
-        ax.step(curve.index, curve * 100, where="post", label=label)
+        ax.step(curve.index, curve * 100, where="post", label=wrap_label(label))
     ax.set_xlabel("turn")
     ax.set_ylabel("games still running (%)")
     ax.legend(fontsize="small")
@@ -50,9 +77,10 @@ def survival(runs: dict[str, pd.DataFrame]) -> Figure:
 
 def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
     """Why games are lost, as a share of each run's games."""
-    fig, ax = _figure("Loss reasons")
+    labels = _wrapped(runs)
+    fig, ax = _figure("Loss reasons", _bar_height(labels))
     shares = pd.DataFrame({label: run_stats.loss_reasons(df) / len(df) * 100
-                           for label, df in runs.items()}).fillna(0)
+                           for label, df in zip(labels, runs.values(), strict=True)}).fillna(0)
     shares.T.plot.barh(ax=ax, stacked=True)
     ax.invert_yaxis()
     ax.set_xlabel("games lost (% of games)")
@@ -67,7 +95,8 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
     for label, df in runs.items():
         counts = counts_of(df)
         if len(counts):
-            ax.plot(counts.index, counts / counts.sum() * 100, marker="o", label=label)
+            ax.plot(counts.index, counts / counts.sum() * 100, marker="o",
+                    label=wrap_label(label))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.legend(fontsize="small")
@@ -88,8 +117,10 @@ def pacified_at_defeat(runs: dict[str, pd.DataFrame]) -> Figure:
 
 def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
     """How a Chaos drawn in Phase II was taken, per game on average."""
-    fig, ax = _figure("Chaos options chosen (Phase II draws)")
-    table = pd.DataFrame({label: run_stats.chaos_choices(df) for label, df in runs.items()})
+    labels = _wrapped(runs)
+    fig, ax = _figure("Chaos options chosen (Phase II draws)", _bar_height(labels))
+    table = pd.DataFrame({label: run_stats.chaos_choices(df)
+                          for label, df in zip(labels, runs.values(), strict=True)})
     table.T.plot.barh(ax=ax)
     ax.invert_yaxis()
     ax.set_xlabel("times per game")
@@ -133,7 +164,9 @@ def sensitivity(table: pd.DataFrame, baseline_rate: float) -> Figure:
 def differences(table: pd.DataFrame) -> Figure:
     """Paired win-rate difference of each set to the base game, with its 95% interval."""
     rows = table.drop(index="base", errors="ignore")
-    fig, ax = plt.subplots(figsize=(7.0, 0.4 * len(rows) + 1.4), layout="constrained")
+    labels = _wrapped(rows.index)
+    fig, ax = plt.subplots(figsize=(7.0, max(0.4 * len(rows) + 1.4, _bar_height(labels))),
+                           layout="constrained")
     ax.set_title("Change of the win rate from the base game (same games), 95% intervals",
                  fontsize="medium")
     ax.grid(alpha=0.3)
@@ -142,7 +175,7 @@ def differences(table: pd.DataFrame) -> Figure:
               (rows["diff_high"] - rows["difference"]) * 100]
     ax.errorbar(rows["difference"] * 100, y, xerr=errors, fmt="o", capsize=4)
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_yticks(y, rows.index)
+    ax.set_yticks(y, labels)
     ax.invert_yaxis()
     ax.set_xlabel("change in games won (percentage points)")
     return fig
