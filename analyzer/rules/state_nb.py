@@ -81,7 +81,12 @@ class GameArrays(structref.StructRefProxy):
 
 
 def _python_getter(name: str):
-    getter = numba.njit(lambda g: getattr(g, name))  # noqa: B023 - name is bound per call
+    """A property reading field ``name`` through a kernel written as ``g.<name>``: numba's
+    ``getattr(g, name)`` with a constant name counts one reference too many, so each read
+    from Python kept its array alive for good (half a megabyte for a trace's log)."""
+    namespace: dict = {}
+    exec(f"def get(g):\n    return g.{name}\n", namespace)  # noqa: S102 - a field name
+    getter = numba.njit(namespace["get"])
     return property(lambda self: getter(self), doc=f"The ``{name}`` array.")
 
 
