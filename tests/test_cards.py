@@ -202,7 +202,7 @@ def test_an_unknown_variant_is_named():
                    "dreams.meta, or none of them)"),
     ("garden = 4", "cities.garden: missing (expansion gardens_wizards"),
     ("air = [2, 3, -1, -2]", "dreams.wizard.air: missing"),
-    ('name = "R14-default"', "name: missing"),
+    ('name = "R14-default"', "name: missing (the card set's name)"),
 ])
 def test_a_deleted_line_is_an_error_not_zero_cards(tmp_path, line, message):
     """A card file states every count: a line deleted by mistake must not quietly take a

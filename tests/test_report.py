@@ -191,3 +191,64 @@ def test_wrap_label_breaks_after_joints_and_keeps_the_name():
     assert all(len(line) <= 30 for line in wrapped.splitlines())
     assert "".join(wrapped.split()) == "".join(name.split())
     assert wrap_label("base") == "base"
+
+
+def test_an_unreadable_report_folder_is_one_line_and_exit_2(results, tmp_path, capsys,
+                                                             monkeypatch):
+    out = tmp_path / "rep"
+    out.mkdir()
+    real_iterdir = Path.iterdir
+
+    def refuse(self):
+        if self == out:
+            raise PermissionError(13, "Permission denied")
+        return real_iterdir(self)
+
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    code, text, err = run(capsys, "report", str(results[0]), "--out", str(out))
+    assert code == 2 and "Traceback" not in text + err
+    assert err.strip() == f"urbion: error: cannot write report {out}: Permission denied"
+
+
+def test_a_report_that_cannot_be_moved_in_leaves_the_earlier_one(results, tmp_path,
+                                                                  monkeypatch):
+    out = tmp_path / "rep"
+    analyzer.report(results[:1], out)
+    before = (out / "index.html").read_text()
+    real_rename = Path.rename
+
+    def refuse_build(self, target):
+        building = self.name.startswith(".rep.") and not self.name.endswith(".old")
+        if Path(target) == out and building:
+            raise OSError(28, "No space left on device")
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", refuse_build)
+    with pytest.raises(UrbionError, match="No space left on device"):
+        analyzer.report(results, out)
+    assert (out / "index.html").read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
+
+
+def test_another_users_report_in_a_sticky_folder_is_refused_before_playing(tmp_path, capsys,
+                                                                           monkeypatch):
+    """In a sticky folder such as /tmp only a folder's owner may move it: sensitivity must
+    say so before its games, not after."""
+    import os
+
+    from analyzer import api
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    (shared / "s").mkdir()
+    (shared / "s" / "index.html").write_text("earlier report")
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(shared).st_uid + 4321)
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("played games before refusing the destination")
+
+    monkeypatch.setattr(api, "simulate", no_games)
+    code, out, err = run(capsys, "sensitivity", "--games", "100", "--out", str(shared / "s"))
+    assert code == 2 and "Traceback" not in out + err
+    assert "cannot be replaced" in err and len(err.strip().splitlines()) == 1

@@ -12,6 +12,7 @@ import html
 import io
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
@@ -275,22 +276,46 @@ def _umask() -> int:
 
 
 def _check_destination(out: Path) -> None:
+    """Refuse, before any game is played, a report folder that could not be put in place."""
     if not out.parent.is_dir():
         raise UrbionError(f"cannot write report {out}: folder {out.parent} does not exist")
     if not os.access(out.parent, os.W_OK | os.X_OK):
         raise UrbionError(f"cannot write report {out}: permission denied in {out.parent}")
-    if out.exists() and (not out.is_dir() or (any(out.iterdir())
-                                              and not (out / "index.html").exists())):
+    if not out.exists():
+        return
+    try:
+        foreign = not out.is_dir() or (any(out.iterdir()) and not (out / "index.html").exists())
+    except OSError as err:
+        raise UrbionError(f"cannot write report {out}: {err.strerror or err}") from None
+    if foreign:
         raise UrbionError(f"cannot write report {out}: it exists and is not a report folder")
+    if not os.access(out, os.W_OK | os.X_OK) or _sticky_foreign(out):
+        raise UrbionError(f"cannot write report {out}: permission denied (it cannot be "
+                          "replaced)")
+
+
+def _sticky_foreign(out: Path) -> bool:
+    """True when ``out`` lies in a sticky folder (such as /tmp) and belongs to another user,
+    who alone may move it."""
+    uid = os.geteuid()
+    parent = out.parent.stat()
+    return (uid != 0 and parent.st_mode & stat.S_ISVTX != 0 and out.stat().st_uid != uid
+            and parent.st_uid != uid)
 
 
 def _swap_into_place(build: Path, out: Path) -> None:
+    """Move ``build`` to ``out``; an earlier ``out`` is put back if that fails."""
     old = None
     if out.exists():
         old = out.with_name(f".{out.name}.old")
         shutil.rmtree(old, ignore_errors=True)
         out.rename(old)
-    build.rename(out)
+    try:
+        build.rename(out)
+    except OSError:
+        if old is not None:
+            old.rename(out)
+        raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
