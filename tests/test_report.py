@@ -141,19 +141,26 @@ def test_sensitivity_into_a_folder_it_cannot_write_stops_before_playing(tmp_path
                                                                           monkeypatch):
     import os
 
-    from analyzer import api
 
     real_access = os.access
     monkeypatch.setattr(os, "access", lambda path, mode: False if Path(path) == tmp_path
                         else real_access(path, mode))
 
+    _sensitivity_refuses_before_playing(tmp_path / "s", "permission denied", capsys,
+                                        monkeypatch)
+
+
+def _sensitivity_refuses_before_playing(out, message, capsys, monkeypatch):
+    """``urbion sensitivity --out out`` exits 2 with ``message`` in one line, no game played."""
+    from analyzer import api
+
     def no_games(*args, **kwargs):
         raise AssertionError("played games before refusing the destination")
 
     monkeypatch.setattr(api, "simulate", no_games)
-    code, out, err = run(capsys, "sensitivity", "--games", "100", "--out", str(tmp_path / "s"))
-    assert code == 2 and "Traceback" not in out + err
-    assert "permission denied" in err and len(err.strip().splitlines()) == 1
+    code, text, err = run(capsys, "sensitivity", "--games", "100", "--out", str(out))
+    assert code == 2 and "Traceback" not in text + err
+    assert message in err and len(err.strip().splitlines()) == 1
 
 
 def test_long_set_names_are_wrapped_whole_inside_the_chart():
@@ -236,7 +243,6 @@ def test_another_users_report_in_a_sticky_folder_is_refused_before_playing(tmp_p
     say so before its games, not after."""
     import os
 
-    from analyzer import api
 
     shared = tmp_path / "shared"
     shared.mkdir()
@@ -244,11 +250,5 @@ def test_another_users_report_in_a_sticky_folder_is_refused_before_playing(tmp_p
     (shared / "s").mkdir()
     (shared / "s" / "index.html").write_text("earlier report")
     monkeypatch.setattr(os, "geteuid", lambda: os.stat(shared).st_uid + 4321)
-
-    def no_games(*args, **kwargs):
-        raise AssertionError("played games before refusing the destination")
-
-    monkeypatch.setattr(api, "simulate", no_games)
-    code, out, err = run(capsys, "sensitivity", "--games", "100", "--out", str(shared / "s"))
-    assert code == 2 and "Traceback" not in out + err
-    assert "cannot be replaced" in err and len(err.strip().splitlines()) == 1
+    _sensitivity_refuses_before_playing(shared / "s", "cannot be replaced", capsys,
+                                        monkeypatch)
