@@ -54,7 +54,7 @@ def test_interrupted_then_resumed_equals_uninterrupted(tmp_path):
     identity = plan.identity(summary_only=False)
     with pytest.raises(RunStopped, match="450 of 1,000 games saved.*--resume"):
         execute(plan, StopAfter(3), checkpoint=Checkpoint.start(out, identity, False))
-    assert sorted(p.name for p in partial_folder(out).glob("chunk-*")) == [
+    assert sorted(p.name for p in partial_folder(out).glob("chunk-*.npy")) == [
         "chunk-000000.npy", "chunk-000001.npy", "chunk-000002.npy"]
     resumed = analyzer.simulate(games=1000, seed=21, policy="random", chunk=150, out=out,
                                 resume=True)
@@ -75,6 +75,53 @@ def test_a_damaged_chunk_file_is_played_again(tmp_path):
     resumed = analyzer.simulate(games=600, seed=4, chunk=200, out=out, resume=True)
     assert resumed.attrs["games_resumed"] == 200
     assert np.array_equal(rows(resumed), rows(analyzer.simulate(games=600, seed=4)))
+
+
+def _copy_chunk_0_to_3(folder: Path) -> int:
+    for suffix in (".npy", ".sha256"):
+        (folder / f"chunk-000003{suffix}").write_bytes((folder / f"chunk-000000{suffix}")
+                                                        .read_bytes())
+    return 600
+
+
+def _flip_a_byte_of_chunk_1(folder: Path) -> int:
+    path = folder / "chunk-000001.npy"
+    data = bytearray(path.read_bytes())
+    data[-9] ^= 0x01
+    path.write_bytes(bytes(data))
+    return 400
+
+
+def _empty_chunk_2(folder: Path) -> int:
+    (folder / "chunk-000002.npy").write_bytes(b"")
+    return 400
+
+
+@pytest.mark.parametrize("summary_only", [False, True], ids=["rows", "summary"])
+@pytest.mark.parametrize("damage", [_copy_chunk_0_to_3, _flip_a_byte_of_chunk_1,
+                                    _empty_chunk_2], ids=["copied", "flipped", "empty"])
+def test_a_chunk_copied_changed_or_emptied_on_disk_is_played_again(tmp_path, damage,
+                                                                   summary_only):
+    """A resumed run must never count a chunk twice or trust changed bytes: its digest
+    names the chunk and its content."""
+    out = tmp_path / ("s.json" if summary_only else "r.parquet")
+    plan = RunPlan(default_card_set(), "random", 5, 1000, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(3), summary_only=summary_only,
+                checkpoint=Checkpoint.start(out, plan.identity(summary_only), False))
+    expected_resumed = damage(partial_folder(out))
+    whole = analyzer.simulate(games=1000, seed=5, policy="random")
+    if summary_only:
+        resumed = analyzer.simulate_summary(games=1000, seed=5, policy="random", chunk=200,
+                                            out=out, resume=True)
+        assert resumed["config"]["games_resumed"] == expected_resumed
+        assert resumed["wins"] == analyzer.summarize(whole)["wins"]
+        assert resumed["games"] == 1000
+    else:
+        resumed = analyzer.simulate(games=1000, seed=5, policy="random", chunk=200, out=out,
+                                    resume=True)
+        assert resumed.attrs["games_resumed"] == expected_resumed
+        assert np.array_equal(rows(resumed), rows(whole))
 
 
 def test_summary_only_run_resumes_to_the_same_summary(tmp_path):

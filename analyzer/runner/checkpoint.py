@@ -1,13 +1,15 @@
 """Finished chunks kept on disk beside a run's output, so an interrupted run can resume.
 
 A run writing ``results.parquet`` keeps its finished chunks in ``results.parquet.partial/``:
-``run.json`` (what the results depend on) and one ``chunk-NNNNNN.npy`` per chunk, each
-written to a temporary file and renamed, so a kill at any moment leaves whole chunks only.
+``run.json`` (what the results depend on) and one ``chunk-NNNNNN.npy`` per chunk with its
+``.sha256`` digest, each written to a temporary file and renamed, so a kill at any moment
+leaves whole chunks only; a chunk whose digest does not match is played again.
 The folder is removed once the output is written.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -78,30 +80,41 @@ class Checkpoint:
     def _path(self, index: int) -> Path:
         return self.folder / f"chunk-{index:06d}.npy"
 
+    def _digest_path(self, index: int) -> Path:
+        return self.folder / f"chunk-{index:06d}.sha256"
+
+    @staticmethod
+    def _digest(index: int, payload: np.ndarray) -> str:
+        """SHA-256 of the chunk's index and payload: a chunk copied to another index, or
+        changed on disk, no longer matches and is played again."""
+        return hashlib.sha256(str(index).encode() + payload.tobytes()).hexdigest()
+
     def save(self, index: int, payload: np.ndarray) -> None:
-        """Keep chunk ``index``'s payload (per-game results or a tally)."""
+        """Keep chunk ``index``'s payload (per-game results or a tally), then its digest."""
         def write(tmp: str) -> None:
             with open(tmp, "wb") as f:
                 np.save(f, payload, allow_pickle=False)
 
         write_atomically(self._path(index), write)
+        digest = self._digest(index, payload)
+        write_atomically(self._digest_path(index), lambda tmp: Path(tmp).write_text(digest))
 
-    def load(self, index: int, games: int) -> np.ndarray | None:
-        """Chunk ``index``'s saved payload, or None when it is missing or not whole."""
+    def load(self, index: int, first: int, games: int) -> np.ndarray | None:
+        """Chunk ``index``'s saved payload (games ``first`` .. ``first + games - 1``), or
+        None when it is missing, not whole or not the chunk its digest names."""
         path = self._path(index)
-        if not path.exists():
-            return None
         try:
             payload = np.load(path, allow_pickle=False)
-        except (OSError, ValueError):
+            digest = self._digest_path(index).read_text().strip()
+        except (OSError, ValueError, EOFError):  # EOFError: an empty file
             return None
         if self.identity["summary_only"]:
             whole = (payload.shape == (TALLY_SIZE,) and payload.dtype == np.int64
                      and int(payload[LAYOUT["games"]][0]) == games)
         else:
-            whole = payload.dtype == RESULT_DTYPE and payload.shape == (games,)
-        return payload if whole else None
-
+            whole = (payload.dtype == RESULT_DTYPE and payload.shape == (games,)
+                     and np.array_equal(payload["game"], np.arange(first, first + games)))
+        return payload if whole and digest == self._digest(index, payload) else None
 
 
 def partial_folder_remove(out: str | Path) -> None:

@@ -57,7 +57,7 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     collector = _Collector(summary_only)
     todo, saved_games = [], 0
     for index in range(plan.n_chunks):
-        payload = checkpoint.load(index, plan.chunk_games(index)[1]) if checkpoint else None
+        payload = checkpoint.load(index, *plan.chunk_games(index)) if checkpoint else None
         if payload is None:
             todo.append(index)
         else:
