@@ -90,14 +90,15 @@ class Checkpoint:
         return hashlib.sha256(str(index).encode() + payload.tobytes()).hexdigest()
 
     def save(self, index: int, payload: np.ndarray) -> None:
-        """Keep chunk ``index``'s payload (per-game results or a tally), then its digest."""
+        """Keep chunk ``index``'s digest, then its payload (per-game results or a tally): a
+        chunk file on disk always has its digest beside it."""
         def write(tmp: str) -> None:
             with open(tmp, "wb") as f:
                 np.save(f, payload, allow_pickle=False)
 
-        write_atomically(self._path(index), write)
         digest = self._digest(index, payload)
         write_atomically(self._digest_path(index), lambda tmp: Path(tmp).write_text(digest))
+        write_atomically(self._path(index), write)
 
     def load(self, index: int, first: int, games: int) -> np.ndarray | None:
         """Chunk ``index``'s saved payload (games ``first`` .. ``first + games - 1``), or
