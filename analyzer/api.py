@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analyzer import arguments
 from analyzer.analysis.duel import format_duel, format_p, pair_table, policy_table
 from analyzer.analysis.results_io import (
     check_summary_writable,
@@ -46,7 +47,10 @@ def load_cards(cards: str | Path | CardSet | None, expansions: Expansions = None
     ``"all"`` or ``"none"``; None keeps a loaded set's expansions (a file: the base game).
     ``variant``: ``"solo"`` or ``"team"`` (R10); None keeps the set's (solo for a file).
     """
-    card_set = _with_expansions(cards, expansions)
+    if cards is not None and not isinstance(cards, CardSet):
+        arguments.path("cards", cards)
+    card_set = _with_expansions(cards, arguments.names("expansions", expansions))
+    variant = arguments.text("variant", variant, optional=True)
     return card_set if variant is None else card_set.with_variant(variant)
 
 
@@ -63,32 +67,22 @@ def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions)
 
 
 def _policy(policy: str | PolicySpec) -> PolicySpec:
-    return policy if isinstance(policy, PolicySpec) else resolve_policy(policy)
-
-
-MAX_SEED = 2**63 - 1
-
-
-def _check_counts(games: int, seed: int, first_game: int = 0) -> None:
-    if games < 1:
-        raise UrbionError(f"games must be at least 1, not {games}")
-    for name, value in (("seed", seed), ("game", first_game + games - 1)):
-        if not 0 <= value <= MAX_SEED:
-            raise UrbionError(f"{name} must be a whole number from 0 to {MAX_SEED}")
+    if isinstance(policy, PolicySpec):
+        return policy
+    return resolve_policy(arguments.text("policy", policy))
 
 
 def _check_engine(engine: str) -> None:
-    if engine not in ENGINES:
+    if arguments.text("engine", engine) not in ENGINES:
         raise UrbionError(f"unknown engine {engine!r} (valid: {', '.join(ENGINES)})")
 
 
-def _prepare(games: int, seed: int, first_game: int, engine: str, policy: str | PolicySpec,
-             cards: str | Path | CardSet | None,
+def _prepare(engine: str, policy: str | PolicySpec, cards: str | Path | CardSet | None,
              expansions: Expansions = None,
              variant: str | None = None) -> tuple[CardSet, PolicySpec]:
-    """Check a run's arguments; the card set (with its expansions) and the policy fitted
+    """Check a run's engine, policy and cards (its counts are checked by
+    ``arguments.game_counts``); the card set (with its expansions) and the policy fitted
     to it."""
-    _check_counts(games, seed, first_game)
     _check_engine(engine)
     card_set = load_cards(cards, expansions, variant)
     spec = _policy(policy).for_cards(card_set)
@@ -172,11 +166,13 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         Bad input: unknown policy or engine, bad counts, unreadable card set, unwritable out,
         a resume that does not match; RunStopped when interrupted.
     """
+    options = _run_options(games, seed, first_game, workers, chunk, scheduler, resume,
+                           progress)
+    out = arguments.path("out", out)
     if out is not None:
         check_writable(out)
     card_set = load_cards(cards, expansions, variant)
-    results, attrs = _run(games, seed, policy, workers, engine, card_set, out, first_game,
-                          resume, scheduler, progress, chunk, summary_only=False)
+    results, attrs = _run(options, policy, engine, card_set, out, summary_only=False)
     df = results_frame(results, attrs)
     if out is not None:
         write_results(df, out)
@@ -216,11 +212,13 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
         The figures of :func:`summarize` (equal to summarizing the full rows), plus
         ``config`` (the run's configuration, ``seconds`` and ``compile_seconds``).
     """
+    options = _run_options(games, seed, first_game, workers, chunk, scheduler, resume,
+                           progress)
+    out = arguments.path("out", out)
     if out is not None:
         check_summary_writable(out)
     card_set = load_cards(cards, expansions, variant)
-    tally, attrs = _run(games, seed, policy, workers, engine, card_set, out, first_game,
-                        resume, scheduler, progress, chunk, summary_only=True)
+    tally, attrs = _run(options, policy, engine, card_set, out, summary_only=True)
     summary = summarize_tally(tally)
     if out is not None:
         write_summary(summary, tally, attrs, out)
@@ -228,25 +226,38 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
     return {**summary, "config": attrs}
 
 
-def _run(games, seed, policy, workers, engine, cards, out, first_game, resume, scheduler,
-         progress, chunk, summary_only) -> tuple[np.ndarray, dict]:
-    """Check the arguments, then play every chunk not saved yet; (payload, attrs)."""
-    card_set, spec = _prepare(games, seed, first_game, engine, policy, cards)
-    if resume and out is None:
+def _run_options(games, seed, first_game, workers, chunk, scheduler, resume,
+                 progress) -> dict:
+    """A run's counts and switches, checked, with whole numbers as Python ints."""
+    games, seed, first_game = arguments.game_counts(games, seed, first_game)
+    return dict(games=games, seed=seed, first_game=first_game,
+                workers=arguments.optional_count("workers", workers),
+                chunk=arguments.optional_count("chunk", chunk),
+                scheduler=arguments.text("scheduler", scheduler, optional=True),
+                resume=arguments.flag("resume", resume),
+                progress=arguments.flag("progress", progress))
+
+
+def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
+         summary_only: bool) -> tuple[np.ndarray, dict]:
+    """Check the policy and engine, then play every chunk not saved yet; (payload, attrs).
+    ``options``: from :func:`_run_options`."""
+    card_set, spec = _prepare(engine, policy, cards)
+    if options["resume"] and out is None:
         raise UrbionError("--resume needs --out: finished chunks are kept beside the output")
-    if chunk is not None and chunk < 1:
-        raise UrbionError(f"chunk must be at least 1 game, not {chunk}")
-    if scheduler is not None:
+    if options["scheduler"] is not None:
         check_by_name(spec, card_set)
-    plan = RunPlan.for_policy(card_set, spec, seed, games, first_game, engine, chunk)
-    executor = make_executor(scheduler, workers)
+    plan = RunPlan.for_policy(card_set, spec, options["seed"], options["games"],
+                              options["first_game"], engine, options["chunk"])
+    executor = make_executor(options["scheduler"], options["workers"])
     try:
-        checkpoint = (Checkpoint.start(out, plan.identity(summary_only), resume)
+        checkpoint = (Checkpoint.start(out, plan.identity(summary_only), options["resume"])
                       if out is not None else None)
         start = time.perf_counter()
         executor.prepare(plan)
         compiled = time.perf_counter()
-        payload, resumed = execute(plan, executor, summary_only, checkpoint, progress)
+        payload, resumed = execute(plan, executor, summary_only, checkpoint,
+                                   options["progress"])
     finally:
         executor.close()
     attrs = plan.config()
@@ -269,12 +280,15 @@ class DuelResult:
         return format_duel(self.policies, self.pairs, self.attrs)
 
 
-def duel(policies: list[str], games: int = 10_000, seed: int = 0,
+def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,
          workers: int | None = None, cards: str | Path | CardSet | None = None,
          scheduler: str | None = None, progress: bool = False,
          expansions: Expansions = None,
              variant: str | None = None) -> DuelResult:
     """Play every policy on the same deals (games 0..games-1 of ``seed``) and compare them.
+
+    ``policies``: a list of policy names, or one comma-separated string as ``urbion duel``
+    takes. Other parameters as for :func:`simulate`.
 
     Returns
     -------
@@ -282,12 +296,14 @@ def duel(policies: list[str], games: int = 10_000, seed: int = 0,
         Per policy the win rate with its 95% Wilson interval; per pair the games won by one
         policy and lost by the other, the paired difference and McNemar's exact p-value.
     """
-    names = list(dict.fromkeys(policies))
+    names = list(dict.fromkeys(arguments.name_list("policies", policies)))
     if len(names) < 2:
         raise UrbionError("a duel needs at least two different policies")
+    games, seed, _ = arguments.game_counts(games, seed)
+    workers = arguments.optional_count("workers", workers)
     card_set = load_cards(cards, expansions, variant)
     for name in names:
-        _prepare(games, seed, 0, "fast", name, card_set)  # every name checked before playing
+        _prepare("fast", name, card_set)  # every name checked before playing
     results = {name: simulate(games=games, seed=seed, policy=name, workers=workers,
                               cards=card_set, scheduler=scheduler, progress=progress)
                for name in names}
@@ -325,14 +341,17 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     from analyzer.policies.weights import write_weights
     from analyzer.runner.progress import progress_bar
 
-    _check_counts(games, seed)
-    _check_counts(heldout_games, seed, games)
-    if evaluations < 2:
-        raise UrbionError(f"evaluations must be at least 2, not {evaluations}")
+    games, seed, _ = arguments.game_counts(games, seed)
+    heldout_games = arguments.whole_number("heldout_games", heldout_games, 1)
+    arguments.game_counts(heldout_games, seed, games)
+    evaluations = arguments.whole_number("evaluations", evaluations, 2)
+    workers = arguments.optional_count("workers", workers)
+    progress = arguments.flag("progress", progress)
+    out = arguments.path("out", out)
     if out is not None:
         check_writable_weights(out)
     card_set = load_cards(cards, expansions, variant)
-    _prepare(games, seed, 0, "fast", "greedy", card_set)
+    _prepare("fast", "greedy", card_set)
     bar = progress_bar(evaluations, progress, "tuning")
     try:
         found = tune_weights(card_set, games, seed, evaluations, workers,
@@ -378,9 +397,10 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
     ]
 
 
-def report(results: list[str | Path], out: str | Path) -> Path:
-    """Write a balance report of one or more results files (``simulate --out``) of one card
-    set into the folder ``out``: index.html (self-contained), report.md, PNG and SVG charts.
+def report(results: str | Path | list[str | Path], out: str | Path) -> Path:
+    """Write a balance report of one or more results files (``simulate --out``; one path or
+    a list) of one card set into the folder ``out``: index.html (self-contained), report.md,
+    PNG and SVG charts.
 
     Returns
     -------
@@ -389,7 +409,12 @@ def report(results: list[str | Path], out: str | Path) -> Path:
     """
     from analyzer.reporting.build import write_report
 
-    return write_report(list(results), out)
+    if isinstance(results, str | Path):
+        results = [results]
+    if not isinstance(results, list | tuple):
+        raise UrbionError(f"results must be a list of results files, not {results!r}")
+    paths = [arguments.path("results file", item, optional=False) for item in results]
+    return write_report(paths, arguments.path("out", out, optional=False))
 
 
 @dataclass
@@ -434,7 +459,10 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
     """
     from analyzer.analysis.sensitivity import VARIANTS, effect_table, variant_card_set
 
-    _check_counts(games, seed)
+    games, seed, _ = arguments.game_counts(games, seed)
+    workers = arguments.optional_count("workers", workers)
+    _policy(policy)  # an unknown policy is refused before any game is played
+    out = arguments.path("out", out)
     if out is not None:
         from analyzer.reporting.build import _check_destination
 
@@ -474,7 +502,9 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     list of dict
         One ``urbion-trace/1`` trace per game (../shared/TRACE.md).
     """
-    card_set, spec = _prepare(games, seed, game, engine, policy, cards, expansions, variant)
+    games, seed, game = arguments.game_counts(games, seed, game, "game")
+    card_set, spec = _prepare(engine, policy, cards, expansions, variant)
+    out = arguments.path("out", out)
     if out is not None:
         check_trace_path(out)
     if engine == "fast":
@@ -531,7 +561,7 @@ class CompareResult:
         return figures
 
 
-def compare(sets: str = "singles", games: int = 10_000, seed: int = 0,
+def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 0,
             policy: str | PolicySpec = "greedy", workers: int | None = None,
             cards: str | Path | CardSet | None = None, out: str | Path | None = None,
             resume: bool = False, precision: float | None = None,
@@ -541,10 +571,10 @@ def compare(sets: str = "singles", games: int = 10_000, seed: int = 0,
 
     Parameters
     ----------
-    sets : str
+    sets : str or list of str
         ``singles`` (the base game and each expansion alone), ``pairs`` (and every pair),
-        ``all`` (every combination), or a comma-separated list of sets, each ``base`` or
-        expansion names joined by ``+``.
+        ``all`` (every combination), or a comma-separated list (or a list) of sets, each
+        ``base`` or expansion names joined by ``+``.
     games : int
         Games per set: games 0..games-1 of ``seed`` for every set (common random numbers).
         With ``precision``, the size of each added batch.
@@ -570,16 +600,19 @@ def compare(sets: str = "singles", games: int = 10_000, seed: int = 0,
         set_label,
     )
 
-    _check_counts(games, seed)
-    if precision is not None and not 0 < precision < 0.5:
-        raise UrbionError(f"precision must be between 0 and 0.5, not {precision}")
+    games, seed, _ = arguments.game_counts(games, seed)
+    if precision is not None:
+        precision = arguments.fraction("precision", precision, 0, 0.5)
+    max_games = arguments.whole_number("max_games", max_games, 1)
     if max_games < games:
         raise UrbionError(f"max-games ({max_games}) must be at least games ({games})")
-    chosen = expansion_sets(sets)
+    workers = arguments.optional_count("workers", workers)
+    resume = arguments.flag("resume", resume)
+    chosen = expansion_sets(",".join(arguments.name_list("sets", sets)))
     base_cards = load_cards(cards, variant=variant)
     card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
                  for s in chosen}
-    _, spec = _prepare(games, seed, 0, "fast", policy, base_cards)
+    _, spec = _prepare("fast", policy, base_cards)
     folder = _compare_folder(out) if out is not None else None
     parts: dict[str, list[pd.DataFrame]] = {label: [] for label in card_sets}
     active = list(card_sets)

@@ -7,6 +7,7 @@ import pandas as pd
 
 from analyzer.analysis.stats import wilson_interval
 from analyzer.core.codes import REASON_NAMES
+from analyzer.errors import UrbionError
 from analyzer.runner.tally import SUMMED, histogram_median, part
 
 #: Per-game means the summary shows when their expansion is in play: (expansion, column,
@@ -19,8 +20,22 @@ EXPANSION_MEANS = (("books", "books_kept", "Books kept"),
                    ("emptiness", "allies", "Allies against the Emptiness"))
 
 
+#: The columns :func:`summarize` reads.
+SUMMARIZED = ("won", "reason", "turns", "pacified")
+
+
 def summarize(df: pd.DataFrame) -> dict:
-    """Summary figures of a results DataFrame (one row per game)."""
+    """Summary figures of a results DataFrame (one row per game, as ``simulate`` returns).
+
+    Raises
+    ------
+    UrbionError
+        For anything but a DataFrame with the columns of :data:`SUMMARIZED`.
+    """
+    if not isinstance(df, pd.DataFrame) or not set(SUMMARIZED) <= set(df.columns):
+        raise UrbionError("summarize needs a results DataFrame as simulate returns it (columns "
+                          f"{', '.join(SUMMARIZED)}), not {type(df).__name__}"
+                          + (" without them" if isinstance(df, pd.DataFrame) else ""))
     games = len(df)
     wins = int(df["won"].sum())
     low, high = wilson_interval(wins, games)

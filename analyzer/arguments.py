@@ -1,0 +1,108 @@
+"""Checks of the Python API's arguments: the limits the CLI's options enforce, with the same
+one-line errors, so that a notebook gets an UrbionError rather than a deep TypeError.
+
+Whole numbers are returned as Python ints: a numpy integer is welcome, but the run's
+configuration is written as JSON (Parquet metadata, summary files) and must hold plain ints.
+"""
+
+from __future__ import annotations
+
+import numbers
+import operator
+from collections.abc import Sequence
+from pathlib import Path
+
+from analyzer.errors import UrbionError
+
+MAX_SEED = 2**63 - 1
+
+
+def whole_number(name: str, value: object, low: int = 0, high: int | None = None) -> int:
+    """``value`` as an int of at least ``low`` (and at most ``high``).
+
+    Floats, strings and bools are refused: a float seed would be truncated into another
+    batch's games.
+    """
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        number = operator.index(value)
+    except TypeError:
+        raise UrbionError(f"{name} must be a whole number, not {value!r}") from None
+    if number < low or (high is not None and number > high):
+        limit = f"at least {low}" if high is None else f"from {low} to {high}"
+        raise UrbionError(f"{name} must be {limit}, not {number}")
+    return number
+
+
+def game_counts(games: object, seed: object, first_game: object = 0,
+                first_name: str = "first_game") -> tuple[int, int, int]:
+    """``(games, seed, first_game)`` checked: at least one game, and every game number of
+    the batch (``first_game .. first_game + games - 1``) within 0..2**63-1. ``first_name``:
+    the first game's parameter name, for the error."""
+    games = whole_number("games", games, 1)
+    seed = whole_number("seed", seed, 0, MAX_SEED)
+    first_game = whole_number(first_name, first_game)
+    if first_game + games - 1 > MAX_SEED:
+        raise UrbionError(f"game numbers must stay below 2**63: {first_name} {first_game} "
+                          f"plus {games} games goes past it")
+    return games, seed, first_game
+
+
+def optional_count(name: str, value: object, low: int = 1) -> int | None:
+    """None, or a whole number of at least ``low`` (``workers``, ``chunk``)."""
+    return None if value is None else whole_number(name, value, low)
+
+
+def text(name: str, value: object, optional: bool = False) -> str | None:
+    """A string argument (a policy or engine name, a variant, a scheduler address)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise UrbionError(f"{name} must be a string, not {value!r}")
+    return value
+
+
+def path(name: str, value: object, optional: bool = True) -> Path | None:
+    """A file or folder argument: a string or a path (None when optional)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str | Path):
+        raise UrbionError(f"{name} must be a file path, not {value!r}")
+    return Path(value)
+
+
+def names(name: str, value: object, optional: bool = True) -> str | list[str] | None:
+    """Names given as one comma-separated string or as a list or tuple of strings."""
+    if value is None and optional:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Sequence) and all(isinstance(item, str) for item in value):
+        return list(value)
+    raise UrbionError(f"{name} must be a comma-separated string or a list of names, "
+                      f"not {value!r}")
+
+
+def name_list(name: str, value: object) -> list[str]:
+    """Names as a list, from a comma-separated string or a list of strings."""
+    given = names(name, value, optional=False)
+    if isinstance(given, str):
+        given = given.split(",")
+    return [item.strip() for item in given if item.strip()]
+
+
+def fraction(name: str, value: object, low: float, high: float) -> float:
+    """A real number strictly between ``low`` and ``high``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise UrbionError(f"{name} must be a number between {low} and {high}, not {value!r}")
+    if not low < float(value) < high:
+        raise UrbionError(f"{name} must be between {low} and {high}, not {value}")
+    return float(value)
+
+
+def flag(name: str, value: object) -> bool:
+    """A yes/no argument: True or False (a string such as "no" would read as yes)."""
+    if not isinstance(value, bool):
+        raise UrbionError(f"{name} must be True or False, not {value!r}")
+    return value

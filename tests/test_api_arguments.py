@@ -1,0 +1,119 @@
+"""The Python API checks its arguments as the CLI's options do: one UrbionError, nothing
+written, and whole numbers of any integer type (numpy's too) stored as plain ints."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+import analyzer
+from analyzer.errors import UrbionError
+
+
+def test_numpy_integers_play_and_write_like_python_ints(tmp_path):
+    out = tmp_path / "np.parquet"
+    mine = analyzer.simulate(games=np.int64(30), seed=np.int32(4), first_game=np.uint8(2),
+                             workers=np.int64(1), chunk=np.int16(7), out=out)
+    plain = analyzer.simulate(games=30, seed=4, first_game=2)
+    pd.testing.assert_frame_equal(mine, plain)
+    meta = json.loads(pq.read_schema(out).metadata[b"urbion"])
+    assert (meta["seed"], meta["games"], meta["first_game"]) == (4, 30, 2)
+    assert not (tmp_path / "np.parquet.partial").exists()
+
+
+def test_numpy_integers_in_a_summary_file(tmp_path):
+    out = tmp_path / "s.json"
+    summary = analyzer.simulate_summary(games=np.int64(20), seed=np.int64(1), out=out)
+    assert summary["games"] == 20
+    assert json.loads(out.read_text())["config"]["seed"] == 1
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: analyzer.simulate(games=10, seed=1.5), "seed must be a whole number, not 1.5"),
+    (lambda: analyzer.simulate(games=10, seed=True), "seed must be a whole number"),
+    (lambda: analyzer.simulate(games=10, seed="3"), "seed must be a whole number"),
+    (lambda: analyzer.simulate(games=2.5), "games must be a whole number"),
+    (lambda: analyzer.simulate(games=None), "games must be a whole number"),
+    (lambda: analyzer.simulate(games=0), "games must be at least 1, not 0"),
+    (lambda: analyzer.simulate(games=10, first_game=-3), "first_game must be at least 0"),
+    (lambda: analyzer.simulate(games=10, first_game=2**63 - 5), "must stay below 2\\*\\*63"),
+    (lambda: analyzer.simulate(games=10, seed=2**63), "seed must be from 0 to"),
+    (lambda: analyzer.simulate(games=10, workers=0), "workers must be at least 1, not 0"),
+    (lambda: analyzer.simulate(games=10, workers=-2), "workers must be at least 1"),
+    (lambda: analyzer.simulate(games=10, workers=1.5), "workers must be a whole number"),
+    (lambda: analyzer.simulate(games=10, chunk=0), "chunk must be at least 1"),
+    (lambda: analyzer.simulate(games=10, policy=None), "policy must be a string"),
+    (lambda: analyzer.simulate(games=10, policy=3), "policy must be a string"),
+    (lambda: analyzer.simulate(games=10, engine=None), "engine must be a string"),
+    (lambda: analyzer.simulate(games=10, expansions=5), "expansions must be a comma-sep"),
+    (lambda: analyzer.simulate(games=10, variant=2), "variant must be a string"),
+    (lambda: analyzer.simulate(games=10, cards=5), "cards must be a file path"),
+    (lambda: analyzer.simulate(games=10, progress="no"), "progress must be True or False"),
+    (lambda: analyzer.simulate_summary(games=1.0), "games must be a whole number"),
+    (lambda: analyzer.trace(game=1.5), "game must be a whole number, not 1.5"),
+    (lambda: analyzer.trace(game=-1), "game must be at least 0"),
+    (lambda: analyzer.show(seed=None), "seed must be a whole number"),
+    (lambda: analyzer.duel(["greedy", "random"], games="9"), "games must be a whole number"),
+    (lambda: analyzer.duel(5), "policies must be a comma-separated string or a list"),
+    (lambda: analyzer.compare(sets=5, games=10), "sets must be a comma-separated string"),
+    (lambda: analyzer.compare(games=10, precision="x"), "precision must be a number"),
+    (lambda: analyzer.compare(games=10, max_games=2.0), "max_games must be a whole number"),
+    (lambda: analyzer.tune(games=10, evaluations=2.5), "evaluations must be a whole number"),
+    (lambda: analyzer.tune(games=10, heldout_games=0), "heldout_games must be at least 1"),
+    (lambda: analyzer.sensitivity(games=10, seed=-1), "seed must be from 0 to"),
+    (lambda: analyzer.sensitivity(games=10, policy=None), "policy must be a string"),
+    (lambda: analyzer.summarize(None), "summarize needs a results DataFrame"),
+    (lambda: analyzer.summarize(pd.DataFrame()), "summarize needs a results DataFrame"),
+    (lambda: analyzer.report(5, "r"), "results must be a list of results files"),
+    (lambda: analyzer.load_cards(3.0), "cards must be a file path"),
+])
+def test_a_wrong_argument_is_one_urbion_error(call, message):
+    with pytest.raises(UrbionError, match=message):
+        call()
+
+
+@pytest.mark.parametrize("call", [
+    lambda out: analyzer.simulate(games=2.5, out=out / "r.parquet"),
+    lambda out: analyzer.simulate(games=10, workers=0, out=out / "r.parquet"),
+    lambda out: analyzer.simulate(games=10, policy=None, out=out / "r.parquet"),
+    lambda out: analyzer.simulate_summary(games=10, seed=0.5, out=out / "s.json"),
+    lambda out: analyzer.trace(game=0.5, out=out / "t.jsonl"),
+    lambda out: analyzer.compare(games=10, sets=7, out=out / "cmp"),
+    lambda out: analyzer.tune(games=10, evaluations="6", out=out / "w.toml"),
+])
+def test_a_wrong_argument_writes_nothing(tmp_path, call):
+    with pytest.raises(UrbionError):
+        call(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def _played(table: pd.DataFrame) -> pd.DataFrame:
+    """A table without its speed columns, which differ from run to run."""
+    return table.drop(columns=[c for c in table.columns if "per_s" in c or "seconds" in c])
+
+
+def test_a_duel_takes_the_clis_comma_separated_names():
+    as_text = analyzer.duel("greedy, random", games=60, seed=2)
+    as_list = analyzer.duel(["greedy", "random"], games=60, seed=2)
+    pd.testing.assert_frame_equal(_played(as_text.policies), _played(as_list.policies))
+    assert list(as_text.policies.index) == ["greedy", "random"]
+
+
+def test_compare_takes_its_sets_as_a_list():
+    as_list = analyzer.compare(sets=["base", "books+postcards"], games=40, seed=1)
+    as_text = analyzer.compare(sets="base,books+postcards", games=40, seed=1)
+    pd.testing.assert_frame_equal(_played(as_list.table), _played(as_text.table))
+    assert len(as_list.table) == 2
+
+
+def test_tune_plays_exactly_the_evaluations_asked_for(tmp_path):
+    played = []
+    from analyzer.analysis.tune import tune_weights
+
+    card_set = analyzer.load_cards(None)
+    found = tune_weights(card_set, 40, 5, 6, on_evaluation=lambda: played.append(1))
+    assert found.evaluations == len(played) == 6
