@@ -143,8 +143,7 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
               help="Games every candidate plays (the same deals for all).")
 @seed_option
 @click.option("--evaluations", type=click.IntRange(min=2), default=300, show_default=True,
-              help="Candidate weight sets to play (the last CMA-ES generation is played "
-                   "whole, so a few more).")
+              help="Candidate weight sets to play, greedy's own among them.")
 @click.option("--heldout-games", type=click.IntRange(min=1), default=50_000,
               show_default=True, help="Games, never seen in tuning, to judge the result.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,

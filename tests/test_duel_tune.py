@@ -128,7 +128,7 @@ def test_tune_writes_loadable_weights_and_is_reproducible(tmp_path):
     greedy_fitness = analyzer.simulate(games=300, seed=2, policy="greedy")
     floor = greedy_fitness["won"].mean() + 1e-3 * greedy_fitness["pacified"].mean()
     assert first.fitness >= floor - 1e-12  # never worse than where the search started
-    assert first.evaluations >= 12
+    assert first.evaluations == 12  # the budget is exact, not rounded up to generations
     assert set(first.heldout.policies.index) == {"greedy", "tuned"}
 
 

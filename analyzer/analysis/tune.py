@@ -59,7 +59,8 @@ class TuneOutcome:
 def tune_weights(card_set: CardSet, games: int, seed: int, evaluations: int,
                  workers: int | None = None,
                  on_evaluation: Callable[[], None] | None = None) -> TuneOutcome:
-    """Search weights with CMA-ES; every candidate plays games 0..games-1 of ``seed``."""
+    """Search weights with CMA-ES; every candidate plays games 0..games-1 of ``seed``, and
+    exactly ``evaluations`` candidates are played unless the search converges first."""
     import cma
 
     options = {"seed": seed % (2**31 - 2) + 1, "maxfevals": evaluations, "verbose": -9,
@@ -73,7 +74,9 @@ def tune_weights(card_set: CardSet, games: int, seed: int, evaluations: int,
     if on_evaluation:
         on_evaluation()
     while not strategy.stop() and done < evaluations:
-        candidates = strategy.ask()
+        # the budget is exact: a last generation it cannot pay for whole is played in part,
+        # and ends the search untold (CMA-ES learns only from whole generations)
+        candidates = strategy.ask()[:evaluations - done]
         scores = []
         for x in candidates:
             spec = weighted_spec(weights_from(x), card_set, "candidate")
@@ -84,5 +87,6 @@ def tune_weights(card_set: CardSet, games: int, seed: int, evaluations: int,
                 best_x, best_fit = np.array(x), score
             if on_evaluation:
                 on_evaluation()
-        strategy.tell(candidates, scores)
+        if len(candidates) == strategy.popsize:
+            strategy.tell(candidates, scores)
     return TuneOutcome(weights_from(best_x), best_fit, done)
