@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -64,6 +65,19 @@ def test_show_tells_decisions_draws_chaos_and_pacifications(capsys):
     assert out.count("for Census") == len(censuses)
     assert ("pacified" in out) == (trace["result"]["pacified"] > 0)
     assert out.count("  draw ") >= trace["result"]["turns"] - 1
+
+
+def test_R10_show_names_the_polarity_each_team_seat_plays_after_a_swap():
+    text = analyzer.show(seed=3, game=0, expansions="all", variant="team")
+    turns = re.findall(r"\nTurn \d+\n  seat (\d) plays \((\w+) polarity(.*?)\)\n(.*?)(?=\nTurn |"
+                       r"\nResult)", text, re.S)
+    swapped = 0
+    for seat, polarity, note, body in turns:
+        # the hands after the turn name each seat's polarity, swap included
+        assert f"hand of seat {seat} ({polarity})" in body
+        assert ("the seats swap polarities" in body) == (note == " after the swap below")
+        swapped += note != ""
+    assert len(turns) > 30 and swapped >= 2
 
 
 @pytest.mark.parametrize("args, message", [

@@ -311,6 +311,12 @@ def render_trace(trace: dict) -> str:
            "Setup"]
     postcards: dict[int, int] = {}
     books: list[int] = []
+    header: dict[str, int] = {}  # the team turn's header line: where, seat, Sognae's seat
+
+    def seat_line(swapped: bool = False) -> str:
+        polarity = POLARITY_NAMES[header["seat"] != header["sognae"]]
+        return (f"  seat {header['seat']} plays ({polarity} polarity"
+                f"{' after the swap below' if swapped else ''})")
 
     def narrate(event: str, details: dict) -> None:
         if event == "postcard":
@@ -320,8 +326,13 @@ def render_trace(trace: dict) -> str:
         elif event == "books":
             books.extend(details["kept"])
         elif event == "turn" and variant == "team":
-            out.append(f"  seat {details['seat']} plays "
-                       f"({POLARITY_NAMES[details['seat'] != details['polarity']]} polarity)")
+            header.update(line=len(out), seat=details["seat"], sognae=details["polarity"])
+            out.append(seat_line())
+        elif event == "decision" and isinstance(details["entry"], dict) and \
+                details["entry"].get("do") == "swap_polarity":
+            # the swap comes before Phase I (R10): the seat plays this turn swapped
+            header["sognae"] = 1 - header["sognae"]
+            out[header["line"]] = seat_line(swapped=True)
         line = event_text(event, details, names)
         if line:
             out.append(line)
