@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import sys
 
-import click
-
-import analyzer
-from analyzer.analysis.summary import format_summary
-from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
-from analyzer.errors import RunStopped, UrbionError
-from analyzer.policies.registry import BUILTIN_POLICIES
-
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+
+try:  # Ctrl-C while the libraries load is an interruption like any later one
+    import click
+
+    import analyzer
+    from analyzer.analysis.summary import format_summary
+    from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
+    from analyzer.errors import RunStopped, UrbionError
+    from analyzer.policies.registry import BUILTIN_POLICIES
+except KeyboardInterrupt:
+    sys.stderr.write("\nurbion: interrupted\n")
+    raise SystemExit(EXIT_INTERRUPTED) from None
 
 MAX_SEED = 2**63 - 1
 seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0,

@@ -121,6 +121,26 @@ def test_installed_command_exits_2_without_traceback():
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
 
 
+#: Run as ``python -c``: Ctrl-C arrives while pandas is being imported.
+_INTERRUPTED_IMPORT = """
+import sys
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == "pandas":
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, CtrlC())
+import cli
+cli.main()
+"""
+
+
+def test_ctrl_c_while_the_libraries_load_exits_130_without_traceback():
+    proc = subprocess.run([sys.executable, "-c", _INTERRUPTED_IMPORT, "simulate"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 130
+    assert proc.stderr.strip() == "urbion: interrupted"
+
+
 def test_output_files_follow_the_umask(capsys, tmp_path):
     import os
 
