@@ -6,6 +6,8 @@ import sys
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+#: ``replay``: a trace that does not replay is a finding, not a usage error.
+EXIT_FAILED_CHECK = 1
 
 try:  # Ctrl-C while the libraries load is an interruption like any later one
     import click
@@ -108,16 +110,36 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
 
 @cli.command()
 @seed_option
-@click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True)
+@click.option("--game", type=click.IntRange(0, MAX_SEED), default=None,
+              help="The game to show  [default: 0, or the trace file's first trace]")
 @policy_option
 @cards_option
 @expansions_option
 @variant_option
-def show(seed: int, game: int, policy: str, cards: str | None, expansions: str,
-         variant: str) -> None:
+@click.option("--trace-file", type=click.Path(dir_okay=False), default=None,
+              help="Show a trace from this JSON Lines file (urbion trace --out) instead of "
+                   "playing the game.")
+def show(seed: int, game: int | None, policy: str, cards: str | None, expansions: str,
+         variant: str, trace_file: str | None) -> None:
     """Print one game turn by turn."""
     click.echo(analyzer.show(seed=seed, game=game, policy=policy, cards=cards,
-                             expansions=expansions, variant=variant))
+                             expansions=expansions, variant=variant, trace_file=trace_file))
+
+
+@cli.command()
+@click.argument("traces", type=click.Path(dir_okay=False))
+def replay(traces: str) -> None:
+    """Check every trace of TRACES (JSON Lines) against the rules, decision by decision.
+
+    Exit code 0 when every trace replays, 1 when one does not, 2 when the file cannot be
+    read.
+    """
+    from analyzer.analysis.audit import format_audit
+
+    df = analyzer.replay(traces)
+    click.echo(format_audit(df, traces))
+    if not df["replays"].all():
+        sys.exit(EXIT_FAILED_CHECK)
 
 
 @cli.command()

@@ -9,6 +9,7 @@ from analyzer.api import (
     compare,
     duel,
     load_cards,
+    replay,
     report,
     sensitivity,
     show,
@@ -18,5 +19,5 @@ from analyzer.api import (
     tune,
 )
 
-__all__ = ["compare", "duel", "load_cards", "report", "sensitivity", "show", "simulate",
-           "simulate_summary", "summarize", "trace", "tune"]
+__all__ = ["compare", "duel", "load_cards", "replay", "report", "sensitivity", "show",
+           "simulate", "simulate_summary", "summarize", "trace", "tune"]

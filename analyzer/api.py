@@ -34,7 +34,7 @@ from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_traces
 
 __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "tune",
-           "report", "sensitivity", "trace", "show", "results_frame", "compare"]
+           "report", "sensitivity", "trace", "show", "replay", "results_frame", "compare"]
 
 
 Expansions = str | list[str] | tuple[str, ...] | None
@@ -516,10 +516,14 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     return traces
 
 
-def show(seed: int = 0, game: int = 0, policy: str | PolicySpec = "greedy",
+def show(seed: int = 0, game: int | None = None, policy: str | PolicySpec = "greedy",
          cards: str | Path | CardSet | None = None, expansions: Expansions = None,
-             variant: str | None = None) -> str:
-    """Game ``game`` of batch ``seed`` as text a player can follow, turn by turn.
+         variant: str | None = None, trace_file: str | Path | None = None) -> str:
+    """Game ``game`` (default 0) of batch ``seed`` as text a player can follow, turn by turn.
+
+    ``trace_file``: show a trace of this JSON Lines file instead of playing the game: the
+    one of game ``game`` (default: the file's first trace), replayed against the rules;
+    ``seed`` and the other arguments are not used then.
 
     Returns
     -------
@@ -527,10 +531,73 @@ def show(seed: int = 0, game: int = 0, policy: str | PolicySpec = "greedy",
         Each turn's decisions, then every row (city, elements, both sides, total), the hand
         with the cards drawn, and the counters; the result at the end.
     """
+    from analyzer.reference.replay import ReplayError
     from analyzer.trace.show import render_trace
 
-    return render_trace(trace(seed, game, 1, policy, cards, expansions=expansions,
-                              variant=variant)[0])
+    if trace_file is None:
+        return render_trace(trace(seed, game or 0, 1, policy, cards, expansions=expansions,
+                                  variant=variant)[0])
+    if game is not None:
+        game = arguments.whole_number("game", game)
+    line, chosen = _trace_of_game(arguments.path("trace_file", trace_file, optional=False),
+                                  game)
+    try:
+        return render_trace(chosen)
+    except ReplayError as err:
+        raise UrbionError(f"{trace_file}, line {line}: the trace does not replay ({err}); "
+                          "`urbion replay` checks every trace of a file") from None
+
+
+def _trace_of_game(path: Path, game: int | None) -> tuple[int, dict]:
+    """The line and trace of game ``game`` in a trace file (None: its first line)."""
+    from analyzer.trace.jsonl import read_traces
+
+    traces = read_traces(path)
+    if game is None:
+        line, first = traces[0]
+        if isinstance(first, str):
+            raise UrbionError(f"{path}, line {line}: {first}")
+        return line, first
+    for line, item in traces:
+        if isinstance(item, dict) and item.get("game") == game:
+            return line, item
+    games = [item.get("game") for _, item in traces if isinstance(item, dict)]
+    raise UrbionError(f"{path} holds no trace of game {game} (games: "
+                      f"{', '.join(map(str, games[:10])) or 'none'}"
+                      f"{', ...' if len(games) > 10 else ''})")
+
+
+def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
+    """Check traces against the rules: each is replayed decision by decision by the
+    reference replayer, whichever engine (or hand) wrote it.
+
+    Parameters
+    ----------
+    traces : path, dict or list of dict
+        A JSON Lines trace file (``urbion trace --out``), one trace, or a list of traces.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per trace (analysis.audit.COLUMNS): its line in the file (its position for
+        a list), seed, game, ``replays`` and, for a trace that does not, the ``error``
+        naming the log entry and what is wrong; the replayed outcome, reason and turns.
+        ``attrs["source"]`` names the file.
+    """
+    from analyzer.analysis.audit import audit
+    from analyzer.trace.jsonl import read_traces
+
+    if isinstance(traces, dict):
+        traces = [traces]
+    if isinstance(traces, list):
+        items: list[tuple[int, dict | str]] = list(enumerate(traces, start=1))
+        source = f"{len(traces)} trace(s)"
+    else:
+        path = arguments.path("traces", traces, optional=False)
+        items, source = read_traces(path), str(path)
+    df = audit(items)
+    df.attrs = {"source": source}
+    return df
 
 
 

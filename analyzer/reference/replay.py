@@ -502,6 +502,13 @@ class LogChecker:
                                   f"replay {_short(snapshot[key])}")
 
 
+def _text(entry: dict, key: str) -> str | None:
+    """A name-valued field (type, kind, polarity), or None when it is missing or not a
+    string (a list there must be refused, not looked up)."""
+    value = entry.get(key)
+    return value if isinstance(value, str) else None
+
+
 def _kind(entry: dict, where: str, names: tuple[str, ...]) -> int:
     """A Book's or Postcard's kind (``BookKind`` / ``PostcardKind``) from its name."""
     kind = entry.get("kind")
@@ -527,7 +534,7 @@ def _two_values(entry: dict, where: str, card_type: str) -> tuple[int, int]:
 
 
 def _city_from_trace(entry: dict, where: str, expansions: set[str]) -> Card:
-    kind = entry.get("kind")
+    kind = _text(entry, "kind")
     if kind not in CITY_KINDS:
         raise ReplayError(f"{where}: unknown City kind {kind!r} "
                           f"(valid: {', '.join(CITY_KINDS)})")
@@ -548,7 +555,7 @@ def _card_from_trace(position: int, entry: Any, expansions: set[str]) -> Card:
     where = f"cards[{position}]"
     if not isinstance(entry, dict) or not _is_int(entry.get("id")):
         raise ReplayError(f"{where}: expected an object with an integer id")
-    card_type = entry.get("type")
+    card_type = _text(entry, "type")
     card_id = entry["id"]
     if card_type == "city":
         return _city_from_trace(entry, where, expansions)
@@ -557,7 +564,7 @@ def _card_from_trace(position: int, entry: Any, expansions: set[str]) -> Card:
             raise ReplayError(f"{where}: a {card_type} card needs {TYPE_EXPANSION[card_type]} "
                               "in the trace's expansions")
     elif card_type not in DREAM_TYPES:
-        raise ReplayError(f"{where}: card type {card_type!r} is not part of the game "
+        raise ReplayError(f"{where}: card type {entry.get('type')!r} is not part of the game "
                           "with these expansions")
     if card_type == "book":
         return Card(card_id, CardType.BOOK, kind=_kind(entry, where, BOOK_NAMES))
@@ -573,11 +580,11 @@ def _card_from_trace(position: int, entry: Any, expansions: set[str]) -> Card:
         return Card(card_id, CardType.HARMONY, element_mask(ELEMENTS), sognae, incubi)
     value = entry.get("value")
     if card_type == "wizard":
-        polarity = entry.get("polarity")
+        polarity = _text(entry, "polarity")
         sign = {"sognae": 1, "incubi": -1}.get(polarity)
         if sign is None or not _is_int(value) or sign * value <= 0:
             raise ReplayError(f"{where}: a wizard needs polarity sognae or incubi and a value "
-                              f"of that sign, not {polarity!r} and {value!r}")
+                              f"of that sign, not {entry.get('polarity')!r} and {value!r}")
         return Card(card_id, CardType.WIZARD, _element(entry, where), value)
     sign = -1 if card_type == "incubi" else 1
     if not _is_int(value) or sign * value <= 0:
@@ -645,8 +652,8 @@ def _check_header(trace: Any) -> list[str]:
 def _check_own_cards(trace: dict, expansions: list[str]) -> None:
     """A trace naming the Books, Postcards or the Emptiness lists their cards."""
     cards = trace.get("cards")
-    types = {c.get("type") for c in cards if isinstance(c, dict)} if isinstance(cards, list) \
-        else set()
+    types = {_text(c, "type") for c in cards if isinstance(c, dict)} \
+        if isinstance(cards, list) else set()
     for name, what in OWN_CARDS.items():
         if name in expansions and what.lower() not in types:
             raise ReplayError(f"expansions: {name!r} cannot be replayed without its cards: "

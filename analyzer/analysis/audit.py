@@ -1,0 +1,81 @@
+"""Auditing traces: each one replayed against the rules by the reference replayer, with its
+verdict, whichever engine or hand wrote it."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from analyzer.reference.replay import ReplayError, replay
+
+#: One row per trace: where it is, what game it claims to be, and the verdict.
+COLUMNS = ("line", "seed", "game", "variant", "expansions", "policy", "card_set", "replays",
+           "error", "outcome", "reason", "turns")
+
+
+def audit(traces: list[tuple[int, dict | str]]) -> pd.DataFrame:
+    """Replay every trace; one row per trace (:data:`COLUMNS`).
+
+    Parameters
+    ----------
+    traces : list of (int, dict or str)
+        ``(line number, trace)``, or ``(line number, why it is not a trace)``, as
+        ``trace.jsonl.read_traces`` gives them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``replays`` True when the trace replays decision by decision to its own result;
+        otherwise ``error`` says where and why it does not. ``outcome``, ``reason`` and
+        ``turns`` are the replayed result (empty for a trace that does not replay).
+    """
+    df = pd.DataFrame([_verdict(line, trace) for line, trace in traces], columns=COLUMNS,
+                      dtype=object)
+    df["line"] = df["line"].astype("int64")
+    df["replays"] = df["replays"].astype(bool)
+    df["turns"] = df["turns"].astype("Int64")
+    for column in ("seed", "game"):  # a trace's own fields: whole numbers unless malformed
+        if all(value is None or (type(value) is int and -2**63 <= value < 2**63)
+               for value in df[column]):
+            df[column] = df[column].astype("Int64")
+    return df
+
+
+def _verdict(line: int, trace: dict | str) -> dict:
+    row = dict.fromkeys(COLUMNS, None)
+    row.update(line=line, replays=False, error="")
+    if isinstance(trace, dict):
+        row.update({key: trace.get(key) for key in ("seed", "game", "variant", "policy",
+                                                    "card_set")})
+        expansions = trace.get("expansions")
+        row["expansions"] = ",".join(map(str, expansions)) if isinstance(expansions, list) \
+            else None
+    if isinstance(trace, str):  # a line that is not JSON
+        row["error"] = trace
+        return row
+    try:
+        result = replay(trace)
+    except ReplayError as err:
+        row["error"] = str(err)
+        return row
+    row.update(replays=True, outcome=result["outcome"], reason=result["reason"],
+               turns=result["turns"])
+    return row
+
+
+def format_audit(df: pd.DataFrame, source: str) -> str:
+    """The audit as text: a line per trace, then the count."""
+    lines = []
+    for r in df.itertuples():
+        what = f"game {r.game} of seed {r.seed}" if _given(r.game) else "a trace"
+        if r.replays:
+            lines.append(f"line {r.line}: {what} replays: {r.outcome} ({r.reason}) after "
+                         f"{r.turns} turns")
+        else:
+            lines.append(f"line {r.line}: {what} does NOT replay: {r.error}")
+    bad = int((~df["replays"]).sum())
+    lines.append(f"{source}: {len(df)} trace(s), {len(df) - bad} replay, {bad} do not")
+    return "\n".join(lines)
+
+
+def _given(value: object) -> bool:
+    return value is not None and value is not pd.NA

@@ -1,0 +1,118 @@
+"""`urbion replay` and `show --trace-file`: auditing trace files against the rules."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+import analyzer
+from tests.test_cli import run
+
+TEAM = {"expansions": "all", "variant": "team"}
+
+
+@pytest.fixture(scope="module")
+def team_traces():
+    return analyzer.trace(seed=7, game=40, games=3, **TEAM)
+
+
+def _write(path, lines):
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n"
+                            for line in lines))
+    return path
+
+
+def _tampered(trace):
+    """The trace with its first placement moved to another row: a decision it did not take."""
+    bad = copy.deepcopy(trace)
+    entry = next(e for e in bad["log"] if e.get("do") == "place")
+    entry["row"] = (entry["row"] + 1) % 4
+    return bad
+
+
+def test_replay_accepts_every_trace_the_fast_engine_wrote(capsys, tmp_path, team_traces):
+    path = _write(tmp_path / "t.jsonl", team_traces)
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    for trace in team_traces:
+        r = trace["result"]
+        assert (f"game {trace['game']} of seed 7 replays: {r['outcome']} ({r['reason']}) "
+                f"after {r['turns']} turns") in out
+    assert "3 trace(s), 3 replay, 0 do not" in out
+
+
+def test_replay_names_each_bad_line_and_still_judges_the_others(capsys, tmp_path,
+                                                                team_traces):
+    path = _write(tmp_path / "t.jsonl", [team_traces[0], "{not json", "",
+                                         _tampered(team_traces[1]), 17])
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].startswith("line 1: game 40 of seed 7 replays")
+    assert lines[1].startswith("line 2: a trace does NOT replay: not JSON")
+    assert lines[2].startswith("line 4: game 41 of seed 7 does NOT replay: log entry ")
+    assert lines[3] == "line 5: a trace does NOT replay: trace: expected a JSON object"
+    assert lines[4].endswith("4 trace(s), 1 replay, 3 do not")
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "cannot read trace file"),
+    (b"\n\n", "holds no trace"),
+    (b"\xff\xfe{", "cannot read trace file"),
+])
+def test_replay_of_an_unreadable_file_is_one_line_and_exit_2(capsys, tmp_path, content,
+                                                             message):
+    path = tmp_path / "t.jsonl"
+    if content is not None:
+        path.write_bytes(content)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1
+
+
+def test_show_of_a_trace_file_is_the_show_of_the_game_it_holds(capsys, tmp_path,
+                                                                team_traces):
+    path = _write(tmp_path / "t.jsonl", team_traces)
+    code, out, _ = run(capsys, "show", "--trace-file", str(path), "--game", "41")
+    assert code == 0
+    assert out.rstrip("\n") == analyzer.show(seed=7, game=41, **TEAM)
+    assert analyzer.show(trace_file=path) == analyzer.show(seed=7, game=40, **TEAM)
+
+
+@pytest.mark.parametrize("lines, game, message", [
+    ("good", "4", "holds no trace of game 4 (games: 40, 41, 42)"),
+    ("tampered", "41", "line 2: the trace does not replay (log entry"),
+    ("not json", None, "line 1: not JSON"),
+])
+def test_show_of_a_bad_trace_file_is_one_line_and_exit_2(capsys, tmp_path, team_traces,
+                                                         lines, game, message):
+    content = {"good": team_traces,
+               "tampered": [team_traces[0], _tampered(team_traces[1])],
+               "not json": ["[1, 2"]}[lines]
+    path = _write(tmp_path / "t.jsonl", content)
+    args = ["show", "--trace-file", str(path)] + (["--game", game] if game else [])
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1
+
+
+def test_the_api_replays_one_trace_or_a_list(team_traces):
+    one = analyzer.replay(team_traces[2])
+    assert one["replays"].tolist() == [True]
+    assert one.loc[0, "turns"] == team_traces[2]["result"]["turns"]
+    many = analyzer.replay([team_traces[0], _tampered(team_traces[0])])
+    assert many["replays"].tolist() == [True, False]
+    assert many.loc[1, "error"].startswith("log entry ")
+    assert many["line"].tolist() == [1, 2]
+
+
+@pytest.mark.parametrize("field", ["type", "kind", "polarity"])
+def test_a_name_field_holding_a_list_is_a_replay_error_not_a_crash(team_traces, field):
+    trace = copy.deepcopy(team_traces[0])
+    card = next(c for c in trace["cards"] if field in c)
+    card[field] = [card[field]]
+    verdict = analyzer.replay(trace)
+    assert not verdict.loc[0, "replays"]
+    assert verdict.loc[0, "error"].startswith(("cards[", "cards: cards[", "expansions:"))
