@@ -22,11 +22,12 @@ from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.cards.loader import parse_expansions
 from analyzer.core.codes import REASON_NAMES, Outcome
-from analyzer.errors import PolicyError, UrbionError
+from analyzer.errors import PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner.checkpoint import Checkpoint, partial_folder_remove
 from analyzer.runner.config import ENGINES
 from analyzer.runner.executors import make_executor
+from analyzer.runner.interrupts import defer_interrupts_while_compiling
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.run import execute
@@ -38,6 +39,8 @@ __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "t
 
 
 Expansions = str | list[str] | tuple[str, ...] | None
+
+defer_interrupts_while_compiling()  # Ctrl-C inside LLVM would otherwise be dropped
 
 
 def load_cards(cards: str | Path | CardSet | None, expansions: Expansions = None,
@@ -250,6 +253,7 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
     plan = RunPlan.for_policy(card_set, spec, options["seed"], options["games"],
                               options["first_game"], engine, options["chunk"])
     executor = make_executor(options["scheduler"], options["workers"])
+    checkpoint = None
     try:
         checkpoint = (Checkpoint.start(out, plan.identity(summary_only), options["resume"])
                       if out is not None else None)
@@ -258,6 +262,12 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
         compiled = time.perf_counter()
         payload, resumed = execute(plan, executor, summary_only, checkpoint,
                                    options["progress"])
+    except RunStopped:
+        raise  # its chunks stay saved, to resume
+    except BaseException:
+        if checkpoint is not None:
+            checkpoint.discard_if_created()
+        raise
     finally:
         executor.close()
     attrs = plan.config()

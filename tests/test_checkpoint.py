@@ -16,8 +16,8 @@ import pytest
 import analyzer
 from analyzer.analysis.results_io import read_results
 from analyzer.cards import default_card_set
-from analyzer.errors import RunStopped, UrbionError
-from analyzer.policies.registry import resolve_policy
+from analyzer.errors import PolicyError, RunStopped, UrbionError
+from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner.checkpoint import Checkpoint, partial_folder
 from analyzer.runner.executors import LocalExecutor
 from analyzer.runner.plan import DEFAULT_CHUNK, SEARCH_CHUNK, RunPlan
@@ -241,3 +241,67 @@ def test_search_policies_get_small_chunks():
     cards = default_card_set()
     assert RunPlan.for_policy(cards, resolve_policy("search"), 0, 10).chunk == SEARCH_CHUNK
     assert RunPlan.for_policy(cards, resolve_policy("greedy"), 0, 10).chunk == DEFAULT_CHUNK
+
+
+def test_a_run_stopped_before_its_first_chunk_leaves_nothing(tmp_path):
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 3, 600, chunk=200)
+    with pytest.raises(RunStopped, match="after 0 of 600 games; nothing was saved"):
+        execute(plan, StopAfter(0), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    assert list(tmp_path.iterdir()) == []
+    assert len(analyzer.simulate(games=600, seed=3, policy="random", out=out)) == 600
+
+
+def test_a_policy_failing_mid_run_leaves_no_partial_folder(tmp_path):
+    from tests.test_policies import breaks_on_turn_3
+
+    out = tmp_path / "r.parquet"
+    spec = PolicySpec("breaker", breaks_on_turn_3, np.zeros(0))
+    with pytest.raises(PolicyError, match="illegal decision"):
+        analyzer.simulate(games=40, seed=4, policy=spec, chunk=10, workers=1, out=out)
+    assert list(tmp_path.iterdir()) == []  # its chunks could never be finished
+    assert len(analyzer.simulate(games=40, seed=4, out=out)) == 40
+
+
+def test_a_failed_resume_keeps_the_saved_chunks(tmp_path):
+    from tests.test_policies import breaks_on_turn_3
+
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 4, 40, chunk=10)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(2), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    spec = PolicySpec("breaker", breaks_on_turn_3, np.zeros(0))
+    with pytest.raises(UrbionError):
+        analyzer.simulate(games=40, seed=4, policy=spec, chunk=10, out=out, resume=True)
+    assert len(list(partial_folder(out).glob("chunk-*.npy"))) == 2  # not this run's to drop
+
+
+#: Run as ``python -c``: Ctrl-C arrives while LLVM is inside llvmlite's object-cache
+#: callback, where Python drops a KeyboardInterrupt.
+_CTRL_C_IN_LLVM = """
+import os, signal
+from numba.core import codegen
+original = codegen.CPUCodeLibrary._object_compiled_hook.__func__
+fired = []
+def hook(cls, ll_module, buf):
+    if not fired:
+        fired.append(1)
+        os.kill(os.getpid(), signal.SIGINT)
+    return original(cls, ll_module, buf)
+codegen.CPUCodeLibrary._object_compiled_hook = classmethod(hook)
+import cli
+cli.main()
+"""
+
+
+def test_ctrl_c_while_a_policy_compiles_stops_the_run(tmp_path):
+    out = tmp_path / "r.parquet"
+    proc = subprocess.run([sys.executable, "-c", _CTRL_C_IN_LLVM, "simulate", "--games",
+                           "50", "--policy", f"{EXAMPLE}:choose", "--out", str(out)],
+                          cwd=ROOT, capture_output=True, text=True,
+                          preexec_fn=_default_sigint)
+    assert proc.returncode == 130, proc.stderr
+    assert proc.stderr.strip() == "urbion: interrupted" and proc.stdout == ""
+    assert list(tmp_path.iterdir()) == []

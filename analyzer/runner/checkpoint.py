@@ -4,7 +4,8 @@ A run writing ``results.parquet`` keeps its finished chunks in ``results.parquet
 ``run.json`` (what the results depend on) and one ``chunk-NNNNNN.npy`` per chunk with its
 ``.sha256`` digest, each written to a temporary file and renamed, so a kill at any moment
 leaves whole chunks only; a chunk whose digest does not match is played again.
-The folder is removed once the output is written.
+The folder is made when the first chunk is saved (a run that stops or fails before that
+leaves nothing behind) and removed once the output is written.
 """
 
 from __future__ import annotations
@@ -33,9 +34,13 @@ def partial_folder(out: str | Path) -> Path:
 class Checkpoint:
     """The finished chunks of one run, on disk."""
 
-    def __init__(self, folder: Path, identity: dict) -> None:
+    def __init__(self, folder: Path, identity: dict, opened: bool) -> None:
         self.folder = folder
         self.identity = identity
+        #: the folder exists (resumed, or a chunk saved)
+        self.opened = opened
+        #: this run made the folder
+        self.created = False
 
     @classmethod
     def start(cls, out: str | Path, identity: dict, resume: bool) -> Checkpoint:
@@ -49,17 +54,28 @@ class Checkpoint:
             cls._check_saved(folder, identity)
             for stale in folder.glob(".*.tmp"):  # a write cut off by the interruption
                 stale.unlink()
-            return cls(folder, identity)
+            return cls(folder, identity, opened=True)
         if folder.exists():
             raise UrbionError(f"{folder} holds an interrupted run: add --resume to continue "
                               "it, or delete the folder")
+        return cls(folder, identity, opened=False)
+
+    def _open(self) -> None:
+        """Make the folder and its ``run.json``."""
         try:
-            folder.mkdir()
+            self.folder.mkdir()
         except OSError as err:
-            raise UrbionError(f"cannot create {folder}: {err.strerror or err}") from None
-        text = json.dumps(identity, sort_keys=True, indent=1)
-        write_atomically(folder / RUN_FILE, lambda tmp: Path(tmp).write_text(text))
-        return cls(folder, identity)
+            raise UrbionError(f"cannot create {self.folder}: {err.strerror or err}") from None
+        self.opened = self.created = True
+        text = json.dumps(self.identity, sort_keys=True, indent=1)
+        write_atomically(self.folder / RUN_FILE, lambda tmp: Path(tmp).write_text(text))
+
+    def discard_if_created(self) -> None:
+        """Remove the folder if this run made it: for a run that failed for good (an
+        illegal decision), whose chunks no resume could finish."""
+        if self.created:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.opened = self.created = False
 
     @staticmethod
     def _check_saved(folder: Path, identity: dict) -> None:
@@ -96,6 +112,8 @@ class Checkpoint:
             with open(tmp, "wb") as f:
                 np.save(f, payload, allow_pickle=False)
 
+        if not self.opened:
+            self._open()
         digest = self._digest(index, payload)
         write_atomically(self._digest_path(index), lambda tmp: Path(tmp).write_text(digest))
         write_atomically(self._path(index), write)
