@@ -11,6 +11,7 @@ EXIT_FAILED_CHECK = 1
 
 try:  # Ctrl-C while the libraries load is an interruption like any later one
     import click
+    from click.core import ParameterSource
 
     import analyzer
     from analyzer.analysis.summary import format_summary
@@ -109,21 +110,26 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
 
 
 @cli.command()
-@seed_option
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+              help="Batch seed  [default: 0; with --trace-file, any]")
 @click.option("--game", type=click.IntRange(0, MAX_SEED), default=None,
-              help="The game to show  [default: 0, or the trace file's first trace]")
+              help="The game to show  [default: 0; with --trace-file, the file's first]")
 @policy_option
 @cards_option
 @expansions_option
 @variant_option
 @click.option("--trace-file", type=click.Path(dir_okay=False), default=None,
-              help="Show a trace from this JSON Lines file (urbion trace --out) instead of "
-                   "playing the game.")
-def show(seed: int, game: int | None, policy: str, cards: str | None, expansions: str,
-         variant: str, trace_file: str | None) -> None:
+              help="Show a trace from this file (urbion trace --out) instead of playing the "
+                   "game; --seed and --game choose it.")
+def show(seed: int | None, game: int | None, policy: str, cards: str | None,
+         expansions: str, variant: str, trace_file: str | None) -> None:
     """Print one game turn by turn."""
-    click.echo(analyzer.show(seed=seed, game=game, policy=policy, cards=cards,
-                             expansions=expansions, variant=variant, trace_file=trace_file))
+    options = dict(policy=policy, cards=cards, expansions=expansions, variant=variant)
+    if trace_file is not None:  # only what was typed, so that the API can refuse it
+        context = click.get_current_context()
+        options = {name: value for name, value in options.items()
+                   if context.get_parameter_source(name) is not ParameterSource.DEFAULT}
+    click.echo(analyzer.show(seed=seed, game=game, trace_file=trace_file, **options))
 
 
 @cli.command()

@@ -526,14 +526,17 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     return traces
 
 
-def show(seed: int = 0, game: int | None = None, policy: str | PolicySpec = "greedy",
-         cards: str | Path | CardSet | None = None, expansions: Expansions = None,
-         variant: str | None = None, trace_file: str | Path | None = None) -> str:
-    """Game ``game`` (default 0) of batch ``seed`` as text a player can follow, turn by turn.
+def show(seed: int | None = None, game: int | None = None,
+         policy: str | PolicySpec | None = None, cards: str | Path | CardSet | None = None,
+         expansions: Expansions = None, variant: str | None = None,
+         trace_file: str | Path | None = None) -> str:
+    """Game ``game`` of batch ``seed`` (default 0 and 0) as text a player can follow, turn
+    by turn; ``policy`` default greedy, the others as for :func:`simulate`.
 
-    ``trace_file``: show a trace of this JSON Lines file instead of playing the game: the
-    one of game ``game`` (default: the file's first trace), replayed against the rules;
-    ``seed`` and the other arguments are not used then.
+    ``trace_file``: show a trace of this file (``urbion trace --out``) instead of playing
+    the game, replayed against the rules: the one of game ``game`` (and of seed ``seed``,
+    when given), or the file's first trace. ``policy``, ``cards``, ``expansions`` and
+    ``variant`` do not apply then: the trace holds them.
 
     Returns
     -------
@@ -541,40 +544,34 @@ def show(seed: int = 0, game: int | None = None, policy: str | PolicySpec = "gre
         Each turn's decisions, then every row (city, elements, both sides, total), the hand
         with the cards drawn, and the counters; the result at the end.
     """
-    from analyzer.reference.replay import ReplayError
     from analyzer.trace.show import render_trace
 
     if trace_file is None:
-        return render_trace(trace(seed, game or 0, 1, policy, cards, expansions=expansions,
-                                  variant=variant)[0])
-    if game is not None:
-        game = arguments.whole_number("game", game)
-    line, chosen = _trace_of_game(arguments.path("trace_file", trace_file, optional=False),
-                                  game)
+        return render_trace(trace(seed or 0, game or 0, 1, policy or "greedy", cards,
+                                  expansions=expansions, variant=variant)[0])
+    given = [name for name, value in (("policy", policy), ("cards", cards),
+                                      ("expansions", expansions), ("variant", variant))
+             if value is not None]
+    if given:
+        raise UrbionError(f"{', '.join(given)}: not for a trace file, whose trace names its "
+                          "own")
+    return _show_trace_file(arguments.path("trace_file", trace_file, optional=False),
+                            None if seed is None else arguments.whole_number("seed", seed),
+                            None if game is None else arguments.whole_number("game", game))
+
+
+def _show_trace_file(path: Path, seed: int | None, game: int | None) -> str:
+    from analyzer.reference.replay import ReplayError, replay
+    from analyzer.trace.jsonl import chosen_trace
+    from analyzer.trace.show import render_trace
+
+    line, chosen = chosen_trace(path, seed, game)
     try:
-        return render_trace(chosen)
+        replay(chosen)  # rendered only once known to be a whole, legal game
     except ReplayError as err:
-        raise UrbionError(f"{trace_file}, line {line}: the trace does not replay ({err}); "
+        raise UrbionError(f"{path}, line {line}: the trace does not replay ({err}); "
                           "`urbion replay` checks every trace of a file") from None
-
-
-def _trace_of_game(path: Path, game: int | None) -> tuple[int, dict]:
-    """The line and trace of game ``game`` in a trace file (None: its first line)."""
-    from analyzer.trace.jsonl import read_traces
-
-    traces = read_traces(path)
-    if game is None:
-        line, first = traces[0]
-        if isinstance(first, str):
-            raise UrbionError(f"{path}, line {line}: {first}")
-        return line, first
-    for line, item in traces:
-        if isinstance(item, dict) and item.get("game") == game:
-            return line, item
-    games = [item.get("game") for _, item in traces if isinstance(item, dict)]
-    raise UrbionError(f"{path} holds no trace of game {game} (games: "
-                      f"{', '.join(map(str, games[:10])) or 'none'}"
-                      f"{', ...' if len(games) > 10 else ''})")
+    return render_trace(chosen)
 
 
 def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
@@ -595,12 +592,12 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
         ``attrs["source"]`` names the file.
     """
     from analyzer.analysis.audit import audit
-    from analyzer.trace.jsonl import read_traces
+    from analyzer.trace.jsonl import TraceLine, read_traces
 
     if isinstance(traces, dict):
         traces = [traces]
     if isinstance(traces, list):
-        items: list[tuple[int, dict | str]] = list(enumerate(traces, start=1))
+        items = [TraceLine(number, item, None) for number, item in enumerate(traces, start=1)]
         source = f"{len(traces)} trace(s)"
     else:
         path = arguments.path("traces", traces, optional=False)

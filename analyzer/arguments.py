@@ -67,7 +67,7 @@ def path(name: str, value: object, optional: bool = True) -> Path | None:
     """A file or folder argument: a string or a path (None when optional)."""
     if value is None and optional:
         return None
-    if not isinstance(value, str | Path):
+    if not isinstance(value, str | Path) or value == "":
         raise UrbionError(f"{name} must be a file path, not {value!r}")
     return Path(value)
 

@@ -82,7 +82,8 @@ def test_show_of_a_trace_file_is_the_show_of_the_game_it_holds(capsys, tmp_path,
 
 
 @pytest.mark.parametrize("lines, game, message", [
-    ("good", "4", "holds no trace of game 4 (games: 40, 41, 42)"),
+    ("good", "4", "holds no trace of game 4 (it holds game 40 of seed 7, game 41 of seed 7, "
+                  "game 42 of seed 7)"),
     ("tampered", "41", "line 2: the trace does not replay (log entry"),
     ("not json", None, "line 1: not JSON"),
 ])
@@ -116,3 +117,84 @@ def test_a_name_field_holding_a_list_is_a_replay_error_not_a_crash(team_traces, 
     verdict = analyzer.replay(trace)
     assert not verdict.loc[0, "replays"]
     assert verdict.loc[0, "error"].startswith(("cards[", "cards: cards[", "expansions:"))
+
+
+@pytest.mark.parametrize("write, verdict", [
+    (lambda t: json.dumps(t, indent=2), "replays"),  # one trace over many lines (TRACE.md)
+    (lambda t: "\ufeff" + json.dumps(t), "replays"),  # a byte-order mark
+    (lambda t: '"hello"', "does NOT replay: trace: expected a JSON object"),
+    (lambda t: '{"seed": ' + "9" * 5000 + "}", "does NOT replay: not JSON that can be read"),
+    (lambda t: json.dumps({k: v for k, v in t.items() if k != "seed"}),
+     "does NOT replay: seed: null is not a whole number"),
+    (lambda t: json.dumps({**t, "game": "41"}), 'does NOT replay: game: "41" is not a whole'),
+    (lambda t: json.dumps({**t, "policy": 3}), "does NOT replay: policy: expected a name"),
+])
+def test_replay_and_show_agree_on_unusual_files(capsys, tmp_path, team_traces, write,
+                                                verdict):
+    path = tmp_path / "t.json"
+    path.write_text(write(team_traces[1]) + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "replay", str(path))
+    assert verdict in out.splitlines()[0]
+    assert code == (0 if verdict == "replays" else 1)
+    code, out, err = run(capsys, "show", "--trace-file", str(path))
+    if verdict == "replays":
+        assert code == 0 and out.rstrip("\n") == analyzer.show(seed=7, game=41, **TEAM)
+    else:
+        assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_show_chooses_a_trace_by_seed_and_game(capsys, tmp_path):
+    traces = analyzer.trace(seed=1, game=0) + analyzer.trace(seed=2, game=0)
+    path = _write(tmp_path / "t.jsonl", traces)
+    code, out, _ = run(capsys, "show", "--trace-file", str(path), "--seed", "2")
+    assert code == 0 and out.rstrip("\n") == analyzer.show(seed=2, game=0)
+    assert analyzer.show(trace_file=path, seed=1, game=0) == analyzer.show(seed=1)
+
+
+@pytest.mark.parametrize("option", [["--policy", "random"], ["--variant", "team"],
+                                    ["--expansions", "all"], ["--cards", "c.toml"]])
+def test_show_refuses_play_options_with_a_trace_file(capsys, tmp_path, team_traces, option):
+    path = _write(tmp_path / "t.jsonl", team_traces)
+    code, out, err = run(capsys, "show", "--trace-file", str(path), *option)
+    assert code == 2 and out == ""
+    assert f"{option[0][2:]}: not for a trace file" in err
+
+
+def test_replay_of_an_empty_path_is_refused(capsys):
+    code, _, err = run(capsys, "replay", "")
+    assert code == 2 and "must be a file path, not ''" in err
+
+
+def test_the_replayer_meets_random_damage_with_replay_errors_only(team_traces):
+    """Any field of a trace replaced or deleted: a ReplayError (a verdict), never a crash."""
+    import random
+
+    from analyzer.reference.replay import ReplayError, replay
+
+    rng = random.Random(5)
+    values = [None, -1, 0, 3, 2**70, "x", [], {}, True, 1.5, [1, 2], {"a": 1}]
+    trace = team_traces[0]
+    places = list(_places(trace))
+    for _ in range(300):
+        damaged = copy.deepcopy(trace)
+        *path, last = rng.choice(places)
+        parent = damaged
+        for key in path:
+            parent = parent[key]
+        if rng.random() < 0.2:
+            del parent[last]
+        else:
+            parent[last] = rng.choice(values)
+        try:
+            replay(damaged)
+        except ReplayError:
+            pass
+
+
+def _places(value, prefix=()):
+    """Every key path into a JSON value."""
+    items = value.items() if isinstance(value, dict) else \
+        enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        yield (*prefix, key)
+        yield from _places(child, (*prefix, key))

@@ -6,20 +6,20 @@ from __future__ import annotations
 import pandas as pd
 
 from analyzer.reference.replay import ReplayError, replay
+from analyzer.trace.jsonl import TraceLine
 
 #: One row per trace: where it is, what game it claims to be, and the verdict.
 COLUMNS = ("line", "seed", "game", "variant", "expansions", "policy", "card_set", "replays",
            "error", "outcome", "reason", "turns")
 
 
-def audit(traces: list[tuple[int, dict | str]]) -> pd.DataFrame:
+def audit(traces: list[TraceLine]) -> pd.DataFrame:
     """Replay every trace; one row per trace (:data:`COLUMNS`).
 
     Parameters
     ----------
-    traces : list of (int, dict or str)
-        ``(line number, trace)``, or ``(line number, why it is not a trace)``, as
-        ``trace.jsonl.read_traces`` gives them.
+    traces : list of TraceLine
+        ``(line number, trace, problem)`` as ``trace.jsonl.read_traces`` gives them.
 
     Returns
     -------
@@ -28,8 +28,7 @@ def audit(traces: list[tuple[int, dict | str]]) -> pd.DataFrame:
         otherwise ``error`` says where and why it does not. ``outcome``, ``reason`` and
         ``turns`` are the replayed result (empty for a trace that does not replay).
     """
-    df = pd.DataFrame([_verdict(line, trace) for line, trace in traces], columns=COLUMNS,
-                      dtype=object)
+    df = pd.DataFrame([_verdict(*item) for item in traces], columns=COLUMNS, dtype=object)
     df["line"] = df["line"].astype("int64")
     df["replays"] = df["replays"].astype(bool)
     df["turns"] = df["turns"].astype("Int64")
@@ -40,7 +39,7 @@ def audit(traces: list[tuple[int, dict | str]]) -> pd.DataFrame:
     return df
 
 
-def _verdict(line: int, trace: dict | str) -> dict:
+def _verdict(line: int, trace: object, problem: str | None) -> dict:
     row = dict.fromkeys(COLUMNS, None)
     row.update(line=line, replays=False, error="")
     if isinstance(trace, dict):
@@ -49,8 +48,8 @@ def _verdict(line: int, trace: dict | str) -> dict:
         expansions = trace.get("expansions")
         row["expansions"] = ",".join(map(str, expansions)) if isinstance(expansions, list) \
             else None
-    if isinstance(trace, str):  # a line that is not JSON
-        row["error"] = trace
+    if problem is not None:  # a line that is not JSON
+        row["error"] = problem
         return row
     try:
         result = replay(trace)

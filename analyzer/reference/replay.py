@@ -626,6 +626,13 @@ def _check_header(trace: Any) -> list[str]:
         raise ReplayError("trace: expected a JSON object")
     if trace.get("format") != TRACE_FORMAT:
         raise ReplayError(f"format: {trace.get('format')!r} is not {TRACE_FORMAT!r}")
+    for key in ("seed", "game"):  # which game of which batch the trace claims to be
+        value = trace.get(key)
+        if not _is_int(value) or not 0 <= value < 2**63:
+            raise ReplayError(f"{key}: {_short(value)} is not a whole number from 0 to 2**63-1")
+    for key in ("policy", "card_set"):
+        if not isinstance(trace.get(key), str):
+            raise ReplayError(f"{key}: expected a name, not {_short(trace.get(key))}")
     if trace.get("variant") not in VARIANT_NAMES:
         raise ReplayError(f"variant: {trace.get('variant')!r} is not one of "
                           f"{', '.join(VARIANT_NAMES)}")

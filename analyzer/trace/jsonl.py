@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from analyzer import atomic
 from analyzer.errors import UrbionError
@@ -23,10 +24,21 @@ def write_traces(traces: list[dict], path: str | Path) -> None:
     atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
-def read_traces(path: str | Path) -> list[tuple[int, dict | str]]:
-    """The traces of a JSON Lines file as ``(line number, trace)`` pairs, blank lines left
-    out; a line that is not JSON comes as ``(line number, why)``, so that one bad line does
-    not hide the verdict on the others.
+class TraceLine(NamedTuple):
+    """One trace of a file: its line, the JSON value read there (None when unreadable),
+    and why it could not be read (None when it could)."""
+
+    line: int
+    trace: Any
+    problem: str | None
+
+
+def read_traces(path: str | Path) -> list[TraceLine]:
+    """The traces of a file: JSON Lines, one trace a line (blank lines left out), or one
+    trace as a single JSON object over many lines (TRACE.md: one JSON object per game).
+
+    A line that is not JSON comes with its problem, so that one bad line does not hide the
+    verdict on the others.
 
     Raises
     ------
@@ -35,18 +47,61 @@ def read_traces(path: str | Path) -> list[tuple[int, dict | str]]:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not JSON's
     except (OSError, UnicodeDecodeError) as err:
-        why = getattr(err, "strerror", None) or err
+        why = err.strerror if isinstance(err, OSError) and err.strerror else err
         raise UrbionError(f"cannot read trace file {path}: {why}") from None
-    traces: list[tuple[int, dict | str]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            traces.append((number, json.loads(line)))
-        except json.JSONDecodeError as err:
-            traces.append((number, f"not JSON: {err.msg} at column {err.colno}"))
-    if not traces:
+    lines = [TraceLine(number, *_parsed(line))
+             for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not lines:
         raise UrbionError(f"{path} holds no trace")
-    return traces
+    if len(lines) > 1 and any(line.problem for line in lines):
+        whole, problem = _parsed(text)
+        if problem is None and isinstance(whole, dict):  # one trace, pretty-printed
+            return [TraceLine(1, whole, None)]
+    return lines
+
+
+def _parsed(text: str) -> tuple[Any, str | None]:
+    """(value, None) for JSON text, (None, why) otherwise."""
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as err:
+        return None, f"not JSON: {err.msg} at column {err.colno}"
+    except ValueError as err:  # numbers past Python's digit limit
+        return None, f"not JSON that can be read: {str(err).split(';')[0]}"
+
+
+def chosen_trace(path: str | Path, seed: int | None, game: int | None) -> tuple[int, Any]:
+    """The line and trace of game ``game`` (of seed ``seed`` when given) in a trace file;
+    with neither given, its first trace.
+
+    Raises
+    ------
+    UrbionError
+        When no trace matches, naming the games the file holds, or when the chosen line is
+        not JSON.
+    """
+    lines = read_traces(path)
+    if seed is None and game is None:
+        matches = lines[:1]
+    else:
+        matches = [t for t in lines if isinstance(t.trace, dict)
+                   and (game is None or _same_number(t.trace.get("game"), game))
+                   and (seed is None or _same_number(t.trace.get("seed"), seed))]
+    if not matches:
+        held = [f"game {t.trace.get('game')} of seed {t.trace.get('seed')}"
+                for t in lines if isinstance(t.trace, dict)]
+        wanted = " ".join(part for part in (f"game {game}" if game is not None else "",
+                                            f"seed {seed}" if seed is not None else "")
+                          if part)
+        raise UrbionError(f"{path} holds no trace of {wanted} (it holds "
+                          f"{', '.join(held[:5]) or 'none'}{', ...' if len(held) > 5 else ''})")
+    first = matches[0]
+    if first.problem is not None:
+        raise UrbionError(f"{path}, line {first.line}: {first.problem}")
+    return first.line, first.trace
+
+
+def _same_number(value: Any, number: int) -> bool:
+    return type(value) is int and value == number
