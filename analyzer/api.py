@@ -71,6 +71,10 @@ def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions)
 
 def _policy(policy: str | PolicySpec) -> PolicySpec:
     if isinstance(policy, PolicySpec):
+        if policy.builtin_id is None and policy.kernel is None:  # a user's own function
+            from analyzer.policies.loader import check_policy_function
+
+            check_policy_function(policy.name, policy.func)
         return policy
     return resolve_policy(arguments.text("policy", policy))
 

@@ -109,6 +109,15 @@ def test_malformed_cards_file_leaves_no_output(capsys, tmp_path):
     assert list(tmp_path.iterdir()) == [bad]
 
 
+def test_a_binary_cards_file_is_one_line(capsys, tmp_path):
+    bad = tmp_path / "bin.toml"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    code, out, err = run(capsys, "simulate", "--games", "5", "--cards", str(bad))
+    assert code == 2 and out == ""
+    assert err == f"urbion: error: cannot read card-set file {bad}: not UTF-8 text (a TOML " \
+                  "file is)\n"
+
+
 def test_out_that_is_a_folder_is_refused_before_running(capsys, tmp_path):
     code, _, err = run(capsys, "simulate", "--out", str(tmp_path))
     assert code == 2 and len(err.strip().splitlines()) == 1

@@ -103,7 +103,10 @@ def test_a_worker_refuses_a_policy_that_differs_from_the_runs(tmp_path):
 
 
 def test_a_policy_object_without_a_name_cannot_go_to_a_cluster():
-    spec = PolicySpec("greedy", run_fast, np.zeros(0))  # named like a built-in, but is not
+    from tests.test_policies import breaks_on_turn_3
+
+    # named like a built-in, but is not
+    spec = PolicySpec("greedy", breaks_on_turn_3, np.zeros(0))
     with pytest.raises(PolicyError, match="cannot be sent to a cluster"):
         analyzer.simulate(games=10, policy=spec, scheduler="local:1")
 

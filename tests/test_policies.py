@@ -86,3 +86,53 @@ def test_policies_command_lists_the_builtins(capsys):
     out = capsys.readouterr().out
     assert stop.value.code == 0
     assert all(name in out for name in BUILTIN_POLICIES)
+
+
+_BAD_POLICIES = '''
+import numba
+
+@numba.njit
+def returns_float(kind, options, n_options, state, cards, params, rng):
+    return 0.5
+
+@numba.njit
+def undefined_name(kind, options, n_options, state, cards, params, rng):
+    return nowhere + 1
+
+@numba.njit
+def two_arguments(kind, options):
+    return 0
+
+@numba.njit
+def bad_attribute(kind, options, n_options, state, cards, params, rng):
+    return options.foo
+
+def not_jitted(kind, options, n_options, state, cards, params, rng):
+    return 0
+'''
+
+
+@pytest.mark.parametrize("function, message", [
+    ("returns_float", "must return an integer (the index of an option), not float64"),
+    ("undefined_name", "does not compile as a policy (docs/policies.md): NameError: name "
+                       "'nowhere' is not defined"),
+    ("two_arguments", "Signature mismatch: 7 argument types given"),
+    ("bad_attribute", "Unknown attribute 'foo' of type array(int64, 2d, C) ("),
+    ("not_jitted", "not_jitted must be compiled with @numba.njit"),
+])
+def test_a_policy_that_cannot_play_is_one_line_naming_the_cause(tmp_path, function,
+                                                                 message):
+    path = tmp_path / "bad.py"
+    path.write_text(_BAD_POLICIES)
+    out = tmp_path / "r.parquet"
+    with pytest.raises(PolicyError) as err:
+        analyzer.simulate(games=5, policy=f"{path}:{function}", out=out)
+    assert message in str(err.value) and "\n" not in str(err.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["__pycache__", "bad.py"] or \
+        sorted(p.name for p in tmp_path.iterdir()) == ["bad.py"]
+
+
+def test_a_policy_object_of_a_plain_function_is_refused():
+    spec = PolicySpec("plain", lambda *args: 0, np.zeros(0))
+    with pytest.raises(PolicyError, match="must be compiled with @numba.njit"):
+        analyzer.simulate(games=5, policy=spec)

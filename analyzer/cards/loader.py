@@ -471,8 +471,11 @@ def load_card_set(path: str | Path) -> CardSet:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
+    except OSError as err:
         raise CardSetError(f"cannot read card-set file {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise CardSetError(f"cannot read card-set file {path}: not UTF-8 text (a TOML file "
+                           "is)") from None
     try:
         return parse_card_set(text, str(path))
     except CardSetError as err:

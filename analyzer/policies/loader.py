@@ -9,9 +9,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from numba.core import types
+from numba.core.errors import NumbaError
 from numba.core.registry import CPUDispatcher
 
 from analyzer.errors import PolicyError
+from analyzer.policies.builtin_nb import POLICY_ARGS
 from analyzer.policies.registry import PolicySpec
 
 
@@ -44,11 +47,42 @@ def load_user_policy(name: str) -> PolicySpec:
     func = getattr(module, function, None)
     if func is None:
         raise PolicyError(f"policy {name!r}: {where} has no function {function!r}")
-    if not isinstance(func, CPUDispatcher):
-        raise PolicyError(f"policy {name!r}: {function} must be compiled with @numba.njit "
-                          "(docs/policies.md)")
+    check_policy_function(name, func)
     return PolicySpec(name, func, np.zeros(0, dtype=np.float64), f"user policy {name}",
                       source_digest=_source_digest(module))
+
+
+def check_policy_function(name: str, func: object) -> None:
+    """Check a user's policy function: jitted, and compiling for the signature every choice
+    point calls it with, returning an integer; so that a mistake in it is one line naming
+    its cause, not numba's page about the kernel.
+
+    Raises
+    ------
+    PolicyError
+    """
+    if not isinstance(func, CPUDispatcher):
+        raise PolicyError(f"policy {name!r}: {getattr(func, '__name__', func)} must be "
+                          "compiled with @numba.njit (docs/policies.md)")
+    try:
+        func.compile(POLICY_ARGS)
+    except (NumbaError, TypeError) as err:
+        raise PolicyError(f"policy {name!r} does not compile as a policy (docs/policies.md): "
+                          f"{_first_cause(str(err))}") from None
+    returned = func.overloads[POLICY_ARGS].signature.return_type
+    if not isinstance(returned, types.Integer):
+        raise PolicyError(f"policy {name!r} must return an integer (the index of an option), "
+                          f"not {returned}")
+
+
+def _first_cause(message: str) -> str:
+    """numba's error message cut to its cause and where in the user's file it lies."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    causes = [line for line in lines if not line.startswith(("Failed in ", "During:",
+                                                             "File ", "^"))]
+    where = next((line for line in lines if line.startswith("File ")), None)
+    cause = causes[0] if causes else lines[0] if lines else "unknown error"
+    return cause + (f" ({where.removeprefix('File ').rstrip(':')})" if where else "")
 
 
 def _source_digest(module) -> str:
