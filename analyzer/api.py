@@ -686,6 +686,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         raise UrbionError(f"max-games ({max_games}) must be at least games ({games})")
     workers = arguments.optional_count("workers", workers)
     resume = arguments.flag("resume", resume)
+    out = arguments.path("out", out)
     chosen = expansion_sets(",".join(arguments.name_list("sets", sets)))
     base_cards = load_cards(cards, variant=variant)
     card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))

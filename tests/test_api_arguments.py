@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import analyzer
-from analyzer.errors import UrbionError
+from analyzer.errors import RunStopped, UrbionError
 
 
 def test_numpy_integers_play_and_write_like_python_ints(tmp_path):
@@ -56,12 +56,13 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
     (lambda: analyzer.simulate_summary(games=1.0), "games must be a whole number"),
     (lambda: analyzer.trace(game=1.5), "game must be a whole number, not 1.5"),
     (lambda: analyzer.trace(game=-1), "game must be at least 0"),
-    (lambda: analyzer.show(seed=None), "seed must be a whole number"),
+    (lambda: analyzer.show(seed="7"), "seed must be a whole number"),
     (lambda: analyzer.duel(["greedy", "random"], games="9"), "games must be a whole number"),
     (lambda: analyzer.duel(5), "policies must be a comma-separated string or a list"),
     (lambda: analyzer.compare(sets=5, games=10), "sets must be a comma-separated string"),
     (lambda: analyzer.compare(games=10, precision="x"), "precision must be a number"),
     (lambda: analyzer.compare(games=10, max_games=2.0), "max_games must be a whole number"),
+    (lambda: analyzer.compare(sets="base", games=3, out=5), "out must be a file path"),
     (lambda: analyzer.tune(games=10, evaluations=2.5), "evaluations must be a whole number"),
     (lambda: analyzer.tune(games=10, heldout_games=0), "heldout_games must be at least 1"),
     (lambda: analyzer.sensitivity(games=10, seed=-1), "seed must be from 0 to"),
@@ -117,3 +118,28 @@ def test_tune_plays_exactly_the_evaluations_asked_for(tmp_path):
     card_set = analyzer.load_cards(None)
     found = tune_weights(card_set, 40, 5, 6, on_evaluation=lambda: played.append(1))
     assert found.evaluations == len(played) == 6
+
+
+def test_the_last_games_of_a_batch_keep_their_numbers(tmp_path):
+    last = 2**63 - 1
+    out = tmp_path / "r.parquet"
+    df = analyzer.simulate(games=3, first_game=last - 2, policy="random", chunk=1, out=out)
+    assert df["game"].tolist() == [last - 2, last - 1, last]
+    traces = analyzer.trace(game=last - 2, games=3, policy="random")
+    assert df["turns"].tolist() == [t["result"]["turns"] for t in traces]
+    # a resume checks each saved chunk's game numbers, the last one's too
+    from analyzer.cards import default_card_set
+    from analyzer.runner.checkpoint import Checkpoint
+    from analyzer.runner.plan import RunPlan
+    from analyzer.runner.run import execute
+    from tests.test_checkpoint import StopAfter
+
+    again = tmp_path / "again.parquet"
+    plan = RunPlan(default_card_set(), "random", 0, 3, last - 2, chunk=1)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(2), checkpoint=Checkpoint.start(again, plan.identity(False),
+                                                                False))
+    resumed = analyzer.simulate(games=3, first_game=last - 2, policy="random", chunk=1,
+                                out=again, resume=True)
+    assert resumed.attrs["games_resumed"] == 2
+    pd.testing.assert_frame_equal(_played(resumed), _played(df))

@@ -19,7 +19,7 @@ import numpy as np
 
 from analyzer.atomic import write_atomically
 from analyzer.errors import UrbionError
-from analyzer.runner.results import RESULT_DTYPE
+from analyzer.runner.results import RESULT_DTYPE, game_numbers
 from analyzer.runner.tally import LAYOUT, TALLY_SIZE
 
 RUN_FILE = "run.json"
@@ -132,7 +132,7 @@ class Checkpoint:
                      and int(payload[LAYOUT["games"]][0]) == games)
         else:
             whole = (payload.dtype == RESULT_DTYPE and payload.shape == (games,)
-                     and np.array_equal(payload["game"], np.arange(first, first + games)))
+                     and np.array_equal(payload["game"], game_numbers(first, games)))
         return payload if whole and digest == self._digest(index, payload) else None
 
 

@@ -60,10 +60,16 @@ TRACE_TALLIES = ("chaos_placed", "chaos_cleared", "chaos_revealed", "censuses", 
                  "book_actions", "allies", "polarity_swaps")
 
 
+def game_numbers(first_game: int, games: int) -> np.ndarray:
+    """Games ``first_game .. first_game + games - 1`` as int64, (games,); the last may be
+    2**63-1 (``np.arange`` would first compute the end, one past it, and overflow)."""
+    return np.int64(first_game) + np.arange(games, dtype=np.int64)
+
+
 def from_kernel_rows(rows: np.ndarray, first_game: int) -> np.ndarray:
     """Structured results from the batch kernel's int64 (n, N_RESULT) matrix."""
     out = np.empty(len(rows), dtype=RESULT_DTYPE)
-    out["game"] = np.arange(first_game, first_game + len(rows))
+    out["game"] = game_numbers(first_game, len(rows))
     for name, col in _COLUMNS.items():
         out[name] = rows[:, col]
     return out
