@@ -449,7 +449,8 @@ class SensitivityResult:
         b = self.baseline
         lines = [f"baseline   {b['card_set']}: {b['win_rate']:.2%} ({b['ci_low']:.2%} to "
                  f"{b['ci_high']:.2%}), policy {b['policy']}, expansions "
-                 f"{', '.join(b.get('expansions') or []) or 'none'}, {b['games']} games, "
+                 f"{', '.join(b.get('expansions') or []) or 'none'}, the "
+                 f"{b.get('variant', 'solo')} game, {b['games']} games, "
                  f"seed {b['seed']}", "",
                  f"{'factor':<16} {'level':<58} {'win rate':>9} {'change (95% interval)':>30}"]
         for r in self.table.itertuples():
@@ -489,7 +490,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
             for change in VARIANTS}
     baseline = {**summarize(base), **{k: base.attrs[k] for k in
                                       ("card_set", "card_set_sha256", "policy", "seed",
-                                       "expansions")}}
+                                       "expansions", "variant")}}
     result = SensitivityResult(baseline, effect_table(base, runs))
     if out is not None:
         from analyzer.reporting.build import write_sensitivity
@@ -712,7 +713,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     if precision is not None:
         table["precise"] = (table["ci_high"] - table["ci_low"]) / 2 <= precision
     first = runs[set_label(())].attrs
-    attrs = {key: first[key] for key in ("card_set", "card_set_sha256", "policy",
+    attrs = {key: first[key] for key in ("card_set", "card_set_sha256", "variant", "policy",
                                          "policy_params_sha256", "seed", "rules_version",
                                          "package_version")}
     attrs.update(sets=list(runs), games_per_batch=games, precision=precision,

@@ -145,8 +145,8 @@ def interactions(table: pd.DataFrame) -> pd.DataFrame:
 def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     """The comparison as text for the terminal."""
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
-             f"policy {attrs['policy']}    seed {attrs['seed']}    the same games for every "
-             "set", "",
+             f"{attrs.get('variant', 'solo')} game    policy {attrs['policy']}    seed "
+             f"{attrs['seed']}    the same games for every set", "",
              f"{'set':<42} {'games':>8} {'win rate':>8}  {'95% interval':<16} "
              f"{'vs base':>8}  {'95% interval':<17} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
     for label, r in table.iterrows():

@@ -41,18 +41,21 @@ def format_p(p: float) -> str:
 
 def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str:
     """The duel as text for the terminal."""
+    expansions = ", ".join(attrs.get("expansions") or []) or "none (base game)"
+    width = max(20, *(len(str(name)) for name in policies.index))  # long FILE.py names
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
              f"seed {attrs['seed']}    games {attrs['games']} (the same deals for every "
-             "policy)", "",
-             f"{'policy':<24} {'wins':>7} {'win rate':>9}  {'95% interval':<17} "
+             "policy)",
+             f"expansions {expansions}    {attrs.get('variant', 'solo')} game", "",
+             f"{'policy':<{width + 4}} {'wins':>7} {'win rate':>9}  {'95% interval':<17} "
              f"{'pacified':>8} {'games/s':>9}"]
     for row in policies.reset_index().itertuples():
-        lines.append(f"{row.policy:<24} {row.wins:>7} {row.win_rate:>9.2%}  "
+        lines.append(f"{row.policy:<{width + 4}} {row.wins:>7} {row.win_rate:>9.2%}  "
                      f"{row.ci_low:>6.2%} to {row.ci_high:<7.2%} {row.mean_pacified:>8.2f} "
                      f"{row.games_per_s:>9,.0f}")
-    lines += ["", f"{'A':<20} {'B':<20} {'A only':>7} {'B only':>7} {'A - B':>8} "
+    lines += ["", f"{'A':<{width}} {'B':<{width}} {'A only':>7} {'B only':>7} {'A - B':>8} "
                   f"{'McNemar p':>10}"]
     for row in pairs.itertuples():
-        lines.append(f"{row.a:<20} {row.b:<20} {row.a_only:>7} {row.b_only:>7} "
+        lines.append(f"{row.a:<{width}} {row.b:<{width}} {row.a_only:>7} {row.b_only:>7} "
                      f"{row.difference:>+8.2%} {format_p(row.mcnemar_p):>10}")
     return "\n".join(lines)

@@ -10,9 +10,11 @@ from analyzer.analysis.stats import wilson_interval
 
 
 def run_label(attrs: dict, fallback: str) -> str:
-    """A short name for a run: its policy, expansions and seed."""
+    """A short name for a run: its policy, expansions, variant (team only) and seed."""
     expansions = "+".join(attrs.get("expansions") or []) or "base"
-    return f"{attrs.get('policy', fallback)} / {expansions} / seed {attrs.get('seed', '?')}"
+    team = " / team" if attrs.get("variant") == "team" else ""
+    return (f"{attrs.get('policy', fallback)} / {expansions}{team} / seed "
+            f"{attrs.get('seed', '?')}")
 
 
 def headline(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:

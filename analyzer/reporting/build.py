@@ -69,7 +69,8 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
         "runs": "; ".join(f"{label}: seed {df.attrs.get('seed')}, games "
                           f"{df.attrs.get('first_game', 0)}-"
                           f"{df.attrs.get('first_game', 0) + len(df) - 1}, policy "
-                          f"{df.attrs.get('policy')}, engine {df.attrs.get('engine')}"
+                          f"{df.attrs.get('policy')}, engine {df.attrs.get('engine')}, "
+                          f"{df.attrs.get('variant', 'solo')} game"
                           for label, df in runs.items()),
         "rules version": str(first.get("rules_version")),
         "package version": str(first.get("package_version")),
@@ -253,6 +254,7 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
     lines = ["# Sensitivity of the win rate to the card set", "",
              f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
              f"expansions {', '.join(baseline.get('expansions') or []) or 'none'}, "
+             f"the {baseline.get('variant', 'solo')} game, "
              f"policy {baseline['policy']}, games 0-{baseline['games'] - 1} of seed "
              f"{baseline['seed']}: {baseline['win_rate']:.2%} "
              f"({baseline['ci_low']:.2%} to {baseline['ci_high']:.2%}).", "",
@@ -342,6 +344,7 @@ def compare_facts(attrs: dict) -> dict[str, str]:
     """Provenance of a comparison."""
     facts = {
         "card set": f"{attrs['card_set']} (sha256 {attrs['card_set_sha256']})",
+        "variant": f"the {attrs.get('variant', 'solo')} game",
         "policy": f"{attrs['policy']} (parameters sha256 {attrs['policy_params_sha256'][:12]})",
         "games": f"games 0.. of seed {attrs['seed']} for every set, in batches of "
                  f"{attrs['games_per_batch']:,}",
