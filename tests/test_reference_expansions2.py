@@ -740,7 +740,7 @@ def test_R09_1_each_book_revealed_is_shown_to_the_policy_at_once():
     for ids in (list(card_set.city_ids), list(card_set.dream_ids)):
         deal.shuffle(ids)
     books = [int(c) for c in card_set.other_ids]
-    deal.shuffle(books)
+    deal.derived(Stream.BOOK_DECK).shuffle(books)  # its own stream, apart from DEAL's draws
     assert trace["setup"]["book_deck"] == books and trace["setup"]["postcard_deck"] == []
     kinds = [int(card_set.cards[c, CardField.KIND]) for c in books[:4]]
     expected = [(sum(1 << k for k in set(kinds[:n])), kinds[:n].count(BookKind.PROPHECIES))
@@ -922,6 +922,14 @@ def test_R10_4_replay_refuses_a_polarity_swap_that_is_not_offered():
     trace["log"].insert(first, {"do": "swap_polarity", "removed": pile_guess, "seat": 0})
     _expect_replay_error(trace, f"log entry {first}:", "swap_polarity is not allowed here",
                          "R10.4")
+
+
+def test_R10_4_replay_refuses_a_second_polarity_swap_in_one_turn_and_says_so():
+    trace = team_trace()
+    swap = next(i for i, e in enumerate(trace["log"]) if e.get("do") == "swap_polarity")
+    trace["log"].insert(swap + 1, copy.deepcopy(trace["log"][swap]))
+    _expect_replay_error(trace, f"log entry {swap + 1}:", "swap_polarity is not allowed here",
+                         "at most once a turn", "R10.4")
 
 
 def test_R10_every_team_decision_names_its_seat_and_checks_show_both_hands():

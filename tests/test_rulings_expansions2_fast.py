@@ -30,7 +30,9 @@ from analyzer.core.codes import (
     Reason,
     Result,
     Side,
+    Stream,
 )
+from analyzer.core.rng import derived_stream_nb
 from analyzer.rules.books_nb import book_action_nb, usable_books_nb
 from analyzer.rules.census_nb import census_nb
 from analyzer.rules.chaos_nb import draw_chaos_options_nb, resolve_draw_chaos_nb
@@ -808,7 +810,8 @@ def books_setup(script, burnt, rest=()):
     g = fresh_game(script=script, log_cap=1024)
     order = [*burnt, *rest]
     city_ids, dream_ids, rng = stacked_setup_rng(g, SETUP_ROWS, order)
-    book_deck = shuffled(BOOK_IDS, rng)
+    # the Book deck's stream is derived from the deal stream, which it leaves as it was
+    book_deck = shuffled(BOOK_IDS, derived_stream_nb(rng, Stream.BOOK_DECK))
     setup_nb(scripted_nb, g, C, city_ids, dream_ids, BK)
     return g, book_deck, rng
 

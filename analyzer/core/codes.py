@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-RULES_VERSION = "urbion-2e/expansions-2"
+RULES_VERSION = "urbion-2e/expansions-3"
 TRACE_FORMAT = "urbion-trace/1"
 
 
@@ -348,6 +348,11 @@ class _Stream(NamedTuple):
     DEAL: int = 0  # shuffles of the decks
     POLICY: int = 1  # a policy's own randomness
     ROLLOUT: int = 2  # a search's imagined orders of the unseen cards (keyed per decision)
+    # The Book and Postcard decks' shuffles, derived from the DEAL stream's key: apart from
+    # it, so that the Dream deck's reshuffles are the same with or without these expansions
+    # (common random numbers when expansion sets are compared).
+    BOOK_DECK: int = 3
+    POSTCARD_DECK: int = 4
 
 
 Stream = _Stream()

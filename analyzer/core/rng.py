@@ -53,6 +53,16 @@ def new_stream_nb(seed, game, stream):
 
 
 @jit
+def derived_stream_nb(parent, stream):
+    """A fresh stream keyed on ``parent``'s key and ``stream``, whatever ``parent`` has
+    drawn: independent of it, and of every other stream derived from it."""
+    out = np.empty(2, dtype=np.uint64)
+    out[0] = mix64_nb(parent[0] ^ (np.uint64(stream) * _MIX1 + _ONE))
+    out[1] = np.uint64(0)
+    return out
+
+
+@jit
 def next_u64_nb(rng):
     """Next uint64 of the stream (advances the counter)."""
     rng[1] += _ONE
@@ -89,6 +99,13 @@ class PyStream:
         k = _mix64(k ^ ((game * GAMMA + 1) & MASK64))
         self.key = _mix64(k ^ ((stream * MIX1 + 1) & MASK64))
         self.counter = 0
+
+    def derived(self, stream: int) -> PyStream:
+        """A fresh stream keyed on this one's key and ``stream`` (``derived_stream_nb``)."""
+        child = object.__new__(PyStream)
+        child.key = _mix64(self.key ^ ((stream * MIX1 + 1) & MASK64))
+        child.counter = 0
+        return child
 
     def next_u64(self) -> int:
         self.counter += 1

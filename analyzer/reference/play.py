@@ -287,10 +287,11 @@ def play_reference(
     deal.shuffle(city_deck)
     dream_deck = [int(card) for card in card_set.dream_ids]
     deal.shuffle(dream_deck)
+    # The Book and Postcard decks: each its own stream, derived from DEAL's key.
     book_deck = _ids_of_type(card_set, CardType.BOOK)
-    deal.shuffle(book_deck)
+    deal.derived(Stream.BOOK_DECK).shuffle(book_deck)
     postcard_deck = _ids_of_type(card_set, CardType.POSTCARD)
-    deal.shuffle(postcard_deck)
+    deal.derived(Stream.POSTCARD_DECK).shuffle(postcard_deck)
     log: list = []
     decider = PolicyDecider(policy, policy_name, seed, game, card_set.cards,
                             PyStream(seed, game, Stream.POLICY), log, params)

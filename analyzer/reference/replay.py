@@ -49,7 +49,7 @@ from analyzer.core.codes import (
     Expansion,
 )
 from analyzer.reference.cards import Card, CardBook, element_mask
-from analyzer.reference.engine import BOOKS_SHOWN, Option, SoloGame
+from analyzer.reference.engine import BOOKS_SHOWN, POLARITY_SWAP_CARDS, Option, SoloGame
 
 MESSAGE_LIMIT = 240
 DREAM_TYPES = {"sognae": CardType.SOGNAE, "incubi": CardType.INCUBI, "chaos": CardType.CHAOS}
@@ -222,9 +222,9 @@ class LogDecider:
                               f"found {_short(entry)}")
         if entry["do"] == "swap_polarity":
             raise ReplayError(f"log entry {index}: swap_polarity is not allowed here: only in "
-                              "the team game, before the turn's Phase I decision, with 8 or "
-                              f"more cards in the discard pile (it holds {len(game.discard)}; "
-                              "R10.4)")
+                              "the team game, at most once a turn, before the turn's Phase I "
+                              f"decision, with {POLARITY_SWAP_CARDS} or more cards in the "
+                              f"discard pile (it holds {len(game.discard)}); R10.4")
         for choice, option in enumerate(options):
             if _same_decision(option.entry, entry):
                 self._check_seat(index, entry, game)

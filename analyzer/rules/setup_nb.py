@@ -21,9 +21,10 @@ from analyzer.core.codes import (
     LogEntry,
     Result,
     Side,
+    Stream,
 )
 from analyzer.core.jit import jit
-from analyzer.core.rng import shuffle_nb
+from analyzer.core.rng import derived_stream_nb, shuffle_nb
 from analyzer.rules.chaos_nb import chaos_place_options_nb, resolve_draw_chaos_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import draw_city_nb, draw_dream_nb, is_chaos_nb, is_chromatic_nb
@@ -235,17 +236,17 @@ def burn_for_books_nb(g, cards, kept):
 
 @jit
 def shuffle_extra_decks_nb(g, cards, expansions):
-    """Shuffle the Book deck and the Postcard deck of the expansions in play (after the
-    Dream deck, docs/engine.md); return the Book deck."""
+    """Shuffle the Book deck and the Postcard deck of the expansions in play, each with its
+    own stream derived from the DEAL stream (docs/engine.md); return the Book deck."""
     books = np.zeros(0, dtype=np.int64)
     if expansions & Expansion.BOOKS:
         books = ids_of_type_nb(cards, CardType.BOOK)
-        shuffle_nb(books, 0, books.shape[0], g.deal_rng)
+        shuffle_nb(books, 0, books.shape[0], derived_stream_nb(g.deal_rng, Stream.BOOK_DECK))
         log_ids_nb(g, LogEntry.BOOK_DECK, books, 0, books.shape[0])
     if expansions & Expansion.POSTCARDS:
         postcards = ids_of_type_nb(cards, CardType.POSTCARD)
         n = postcards.shape[0]
-        shuffle_nb(postcards, 0, n, g.deal_rng)
+        shuffle_nb(postcards, 0, n, derived_stream_nb(g.deal_rng, Stream.POSTCARD_DECK))
         copy_into_nb(g.postcard_deck, postcards, n)
         g.info[Info.POSTCARD_N] = n
         log_ids_nb(g, LogEntry.POSTCARD_DECK, g.postcard_deck, 0, n)
