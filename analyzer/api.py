@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -187,6 +189,18 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     return df
 
 
+@contextmanager
+def _part_of(what: str | Callable[[], str]) -> Iterator[None]:
+    """Name the part of a command of many runs (duel, tune, sensitivity, compare) that a
+    stop cut short (``what``, or what it returns then): the run's own message counts only
+    that run's games."""
+    try:
+        yield
+    except RunStopped as err:
+        label = what() if callable(what) else what
+        raise RunStopped(f"{label}: {err}", err.interrupted) from None
+
+
 def check_by_name(spec: PolicySpec, card_set: CardSet) -> None:
     """A cluster's workers resolve the policy by its name: it must name this very policy."""
     try:
@@ -318,9 +332,11 @@ def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,
     card_set = load_cards(cards, expansions, variant)
     for name in names:
         _prepare("fast", name, card_set)  # every name checked before playing
-    results = {name: simulate(games=games, seed=seed, policy=name, workers=workers,
-                              cards=card_set, scheduler=scheduler, progress=progress)
-               for name in names}
+    results = {}
+    for number, name in enumerate(names, start=1):
+        with _part_of(f"duel, policy {name} ({number} of {len(names)})"):
+            results[name] = simulate(games=games, seed=seed, policy=name, workers=workers,
+                                     cards=card_set, scheduler=scheduler, progress=progress)
     attrs = {key: value for key, value in results[names[0]].attrs.items()
              if key not in ("policy", "policy_params_sha256", "seconds", "compile_seconds",
                             "games_resumed")}
@@ -367,15 +383,24 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     card_set = load_cards(cards, expansions, variant)
     _prepare("fast", "greedy", card_set)
     bar = progress_bar(evaluations, progress, "tuning")
+    played: list[int] = []
+
+    def one_more() -> None:
+        played.append(1)
+        bar.update(1)
+
     try:
-        found = tune_weights(card_set, games, seed, evaluations, workers,
-                             lambda: bar.update(1))
+        with _part_of(lambda: f"tuning, after {len(played)} of {evaluations} candidates"):
+            found = tune_weights(card_set, games, seed, evaluations, workers, one_more)
     finally:
         bar.close()
     tuned = weighted_spec(found.weights, card_set, "tuned")
-    results = {name: simulate(games=heldout_games, seed=seed, first_game=games, policy=spec,
-                              workers=workers, cards=card_set, progress=progress)
-               for name, spec in (("greedy", "greedy"), ("tuned", tuned))}
+    results = {}
+    for name, spec in (("greedy", "greedy"), ("tuned", tuned)):
+        with _part_of(f"tuning, the held-out games of {name}"):
+            results[name] = simulate(games=heldout_games, seed=seed, first_game=games,
+                                     policy=spec, workers=workers, cards=card_set,
+                                     progress=progress)
     attrs = {**results["greedy"].attrs, "policies": list(results)}
     heldout = DuelResult(policy_table(results), pair_table(results), attrs)
     outcome = TuneResult(found.weights, found.fitness, found.evaluations, heldout)
@@ -482,12 +507,16 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
         from analyzer.reporting.build import _check_destination
 
         _check_destination(Path(out))
-    base = simulate(games=games, seed=seed, policy=policy, workers=workers, progress=progress,
-                    expansions=expansions, variant=variant)
-    runs = {change: simulate(games=games, seed=seed, policy=policy, workers=workers,
-                             cards=variant_card_set(change), progress=progress,
-                             expansions=expansions, variant=variant)
-            for change in VARIANTS}
+    sets = len(VARIANTS) + 1
+    with _part_of(f"sensitivity, card set 1 of {sets} (the baseline)"):
+        base = simulate(games=games, seed=seed, policy=policy, workers=workers,
+                        progress=progress, expansions=expansions, variant=variant)
+    runs = {}
+    for number, change in enumerate(VARIANTS, start=2):
+        with _part_of(f"sensitivity, card set {number} of {sets}"):
+            runs[change] = simulate(games=games, seed=seed, policy=policy, workers=workers,
+                                    cards=variant_card_set(change), progress=progress,
+                                    expansions=expansions, variant=variant)
     baseline = {**summarize(base), **{k: base.attrs[k] for k in
                                       ("card_set", "card_set_sha256", "policy", "seed",
                                        "expansions", "variant")}}
@@ -699,9 +728,11 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     batch = 0
     while active:
         for label in active:
-            parts[label].append(_compare_batch(card_sets[label], spec, seed, batch * games,
-                                               games, workers, scheduler, progress, folder,
-                                               label, resume))
+            with _part_of(f"compare, set {label} (games {batch * games:,} to "
+                          f"{(batch + 1) * games - 1:,})"):
+                parts[label].append(_compare_batch(card_sets[label], spec, seed,
+                                                   batch * games, games, workers, scheduler,
+                                                   progress, folder, label, resume))
         batch += 1
         if precision is None:
             break

@@ -12,6 +12,8 @@ import operator
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 from analyzer.errors import UrbionError
 
 MAX_SEED = 2**63 - 1
@@ -102,7 +104,8 @@ def fraction(name: str, value: object, low: float, high: float) -> float:
 
 
 def flag(name: str, value: object) -> bool:
-    """A yes/no argument: True or False (a string such as "no" would read as yes)."""
-    if not isinstance(value, bool):
+    """A yes/no argument: True or False, numpy's too (a string such as "no" would read as
+    yes)."""
+    if not isinstance(value, bool | np.bool_):
         raise UrbionError(f"{name} must be True or False, not {value!r}")
-    return value
+    return bool(value)

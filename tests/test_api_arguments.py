@@ -25,6 +25,10 @@ def test_numpy_integers_play_and_write_like_python_ints(tmp_path):
     assert not (tmp_path / "np.parquet.partial").exists()
 
 
+def test_numpy_bools_are_flags():
+    assert len(analyzer.simulate(games=5, progress=np.False_)) == 5
+
+
 def test_numpy_integers_in_a_summary_file(tmp_path):
     out = tmp_path / "s.json"
     summary = analyzer.simulate_summary(games=np.int64(20), seed=np.int64(1), out=out)

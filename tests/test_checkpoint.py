@@ -305,3 +305,25 @@ def test_ctrl_c_while_a_policy_compiles_stops_the_run(tmp_path):
     assert proc.returncode == 130, proc.stderr
     assert proc.stderr.strip() == "urbion: interrupted" and proc.stdout == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_stop_in_a_command_of_many_runs_names_the_run(monkeypatch):
+    import analyzer.api as api
+
+    calls = []
+
+    def stop_on_third(**kwargs):
+        calls.append(kwargs)
+        if len(calls) == 3:
+            raise RunStopped("interrupted after 0 of 50 games; nothing was saved", True)
+        return real(**kwargs)
+
+    real = api.simulate
+    monkeypatch.setattr(api, "simulate", stop_on_third)
+    with pytest.raises(RunStopped, match=r"^sensitivity, card set 3 of \d+: interrupted "
+                                         "after 0 of 50 games") as err:
+        api.sensitivity(games=50)
+    assert err.value.interrupted
+    calls.clear()
+    with pytest.raises(RunStopped, match=r"^duel, policy weighted \(3 of 3\): interrupted"):
+        api.duel("greedy,random,weighted", games=50)

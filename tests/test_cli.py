@@ -78,6 +78,13 @@ def test_R10_show_names_the_polarity_each_team_seat_plays_after_a_swap():
         assert ("the seats swap polarities" in body) == (note == " after the swap below")
         swapped += note != ""
     assert len(turns) > 30 and swapped >= 2
+    draws = [line for line in text.splitlines() if line.startswith("  draw ")]
+    assert draws and all(line.endswith(("(seat 0)", "(seat 1)")) for line in draws)
+    assert "(seat 0)" in text and "(seat 1)" in text
+
+
+def test_show_of_a_solo_game_names_no_seat():
+    assert "(seat" not in analyzer.show(seed=3, game=0, expansions="all")
 
 
 @pytest.mark.parametrize("args, message", [

@@ -199,14 +199,16 @@ def _emptiness_text(event: str, details: dict, names: CardNames) -> str:
             "empty": f"  {where} has no dream: the game is lost"}[details["result"]]
 
 
-def event_text(event: str, details: dict, names: CardNames) -> str | None:
-    """One narrated event as a line, or None for events told elsewhere."""
+def event_text(event: str, details: dict, names: CardNames,
+               team: bool = False) -> str | None:
+    """One narrated event as a line, or None for events told elsewhere; in the ``team``
+    game a draw names the seat drawing."""
     if event == "decision":
         return _decision_event(details, names)
     if event == "draw":
         seat = details.get("seat")
         return f"  draw {names.name(details['card'])}" + (
-            f" (seat {seat})" if seat and seat > 0 else "")
+            f" (seat {seat})" if team and seat is not None else "")
     if event == "hold":
         return (f"  {names.name(details['card'])} is set aside until the setup or census is "
                 "done, a replacement drawn")
@@ -333,7 +335,7 @@ def render_trace(trace: dict) -> str:
             # the swap comes before Phase I (R10): the seat plays this turn swapped
             header["sognae"] = 1 - header["sognae"]
             out[header["line"]] = seat_line(swapped=True)
-        line = event_text(event, details, names)
+        line = event_text(event, details, names, team=variant == "team")
         if line:
             out.append(line)
 
