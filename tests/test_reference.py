@@ -644,7 +644,8 @@ def test_replay_rejects_a_wrong_result(random_traces):
         if isinstance(value, int):
             value += trace["result"][key]
         trace["result"][key] = value
-        _expect_replay_error(trace, "result:", key)
+        _expect_replay_error(trace, f"result: {key} is {json.dumps(value)} in the trace's "
+                                    "result, ")
 
 
 def test_replay_rejects_missing_and_left_over_entries(random_traces):

@@ -678,8 +678,9 @@ def _expansion_mask(names: list[str]) -> int:
 def _compare_result(expected: dict, replayed: dict) -> None:
     for key, value in replayed.items():
         if key not in expected or not _strict_equal(expected[key], value):
-            raise ReplayError(f"result: {key} is {_short(expected.get(key))} in the trace, "
-                              f"{_short(value)} on replay")
+            source = " (the trace's card_set)" if key == "card_set" else ""
+            raise ReplayError(f"result: {key} is {_short(expected.get(key))} in the trace's "
+                              f"result, {_short(value)} on replay{source}")
 
 
 def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
