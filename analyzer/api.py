@@ -26,10 +26,10 @@ from analyzer.cards.loader import parse_expansions
 from analyzer.core.codes import REASON_NAMES, Outcome
 from analyzer.errors import PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
+from analyzer.runner import interrupts
 from analyzer.runner.checkpoint import Checkpoint, partial_folder_remove
 from analyzer.runner.config import ENGINES
 from analyzer.runner.executors import make_executor
-from analyzer.runner.interrupts import defer_interrupts_while_compiling
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.run import execute
@@ -41,8 +41,6 @@ __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "t
 
 
 Expansions = str | list[str] | tuple[str, ...] | None
-
-defer_interrupts_while_compiling()  # Ctrl-C inside LLVM would otherwise be dropped
 
 
 def load_cards(cards: str | Path | CardSet | None, expansions: Expansions = None,
@@ -94,7 +92,8 @@ def _prepare(engine: str, policy: str | PolicySpec, cards: str | Path | CardSet 
     to it."""
     _check_engine(engine)
     card_set = load_cards(cards, expansions, variant)
-    spec = _policy(policy).for_cards(card_set)
+    with interrupts.holding():  # a user's policy is compiled as it is loaded
+        spec = _policy(policy).for_cards(card_set)
     if engine == "reference" and not spec.reference_ok:
         raise PolicyError(f"policy {spec.name!r} reads the whole game and plays on the fast "
                           "engine only")
@@ -275,14 +274,14 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
     try:
         checkpoint = (Checkpoint.start(out, plan.identity(summary_only), options["resume"])
                       if out is not None else None)
-        start = time.perf_counter()
-        executor.prepare(plan)
-        compiled = time.perf_counter()
-        payload, resumed = execute(plan, executor, summary_only, checkpoint,
-                                   options["progress"])
-    except RunStopped:
-        raise  # its chunks stay saved, to resume
-    except BaseException:
+        with interrupts.holding():  # Ctrl-C inside LLVM would otherwise be dropped
+            start = time.perf_counter()
+            executor.prepare(plan)
+            compiled = time.perf_counter()
+            payload, resumed = execute(plan, executor, summary_only, checkpoint,
+                                       options["progress"])
+    except PolicyError:
+        # an illegal decision comes back on every resume: this run's chunks are of no use
         if checkpoint is not None:
             checkpoint.discard_if_created()
         raise
@@ -390,7 +389,8 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         bar.update(1)
 
     try:
-        with _part_of(lambda: f"tuning, after {len(played)} of {evaluations} candidates"):
+        with _part_of(lambda: f"tuning, after {len(played)} of {evaluations} candidates"), \
+                interrupts.holding():
             found = tune_weights(card_set, games, seed, evaluations, workers, one_more)
     finally:
         bar.close()
@@ -551,10 +551,12 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     out = arguments.path("out", out)
     if out is not None:
         check_trace_path(out)
-    if engine == "fast":
-        traces = [fast_trace(card_set, spec, seed, g) for g in range(game, game + games)]
-    else:
-        traces = run_reference(card_set, spec, seed, games, game, variant=card_set.variant)
+    with interrupts.holding():
+        if engine == "fast":
+            traces = [fast_trace(card_set, spec, seed, g) for g in range(game, game + games)]
+        else:
+            traces = run_reference(card_set, spec, seed, games, game,
+                                   variant=card_set.variant)
     if out is not None:
         write_traces(traces, out)
     return traces
@@ -581,7 +583,8 @@ def show(seed: int | None = None, game: int | None = None,
     from analyzer.trace.show import render_trace
 
     if trace_file is None:
-        return render_trace(trace(seed or 0, game or 0, 1, policy or "greedy", cards,
+        return render_trace(trace(0 if seed is None else seed, 0 if game is None else game,
+                                  1, "greedy" if policy is None else policy, cards,
                                   expansions=expansions, variant=variant)[0])
     given = [name for name, value in (("policy", policy), ("cards", cards),
                                       ("expansions", expansions), ("variant", variant))
@@ -615,7 +618,7 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
     Parameters
     ----------
     traces : path, dict or list of dict
-        A JSON Lines trace file (``urbion trace --out``), one trace, or a list of traces.
+        A trace file (``urbion trace --out``), one trace, or a list (or tuple) of traces.
 
     Returns
     -------
@@ -630,7 +633,7 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
 
     if isinstance(traces, dict):
         traces = [traces]
-    if isinstance(traces, list):
+    if isinstance(traces, list | tuple):
         items = [TraceLine(number, item, None) for number, item in enumerate(traces, start=1)]
         source = f"{len(traces)} trace(s)"
     else:
@@ -772,7 +775,8 @@ def _compare_folder(out: str | Path) -> Path:
 
 #: What a finished batch of a comparison must share with the run that would replace it.
 _BATCH_IDENTITY = ("seed", "first_game", "games", "policy", "policy_params_sha256",
-                   "expansions", "card_set_sha256", "rules_version", "engine")
+                   "policy_source_sha256", "expansions", "variant", "card_set_sha256",
+                   "rules_version", "engine")
 
 
 def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, games: int,
@@ -792,9 +796,9 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
         df = read_results(path)
         expected = RunPlan.for_policy(card_set, spec, seed, games, first).config()
         for key in _BATCH_IDENTITY:
-            if df.attrs.get(key) != expected[key]:
+            if df.attrs.get(key) != expected.get(key):
                 raise UrbionError(f"cannot resume: {path} was made with another {key} "
-                                  f"({df.attrs.get(key)!r}, this run {expected[key]!r})")
+                                  f"({df.attrs.get(key)!r}, this run {expected.get(key)!r})")
         return df
     return simulate(games=games, seed=seed, policy=spec, workers=workers, cards=card_set,
                     first_game=first, scheduler=scheduler, progress=progress, out=path,

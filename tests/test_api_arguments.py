@@ -61,6 +61,9 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
     (lambda: analyzer.trace(game=1.5), "game must be a whole number, not 1.5"),
     (lambda: analyzer.trace(game=-1), "game must be at least 0"),
     (lambda: analyzer.show(seed="7"), "seed must be a whole number"),
+    (lambda: analyzer.show(seed=0.0), "seed must be a whole number"),
+    (lambda: analyzer.show(game=False), "game must be a whole number"),
+    (lambda: analyzer.show(policy=""), "unknown policy ''"),
     (lambda: analyzer.duel(["greedy", "random"], games="9"), "games must be a whole number"),
     (lambda: analyzer.duel(5), "policies must be a comma-separated string or a list"),
     (lambda: analyzer.compare(sets=5, games=10), "sets must be a comma-separated string"),
@@ -115,7 +118,7 @@ def test_compare_takes_its_sets_as_a_list():
     assert len(as_list.table) == 2
 
 
-def test_tune_plays_exactly_the_evaluations_asked_for(tmp_path):
+def test_tune_plays_exactly_the_evaluations_asked_for():
     played = []
     from analyzer.analysis.tune import tune_weights
 

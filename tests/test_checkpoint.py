@@ -265,17 +265,43 @@ def test_a_policy_failing_mid_run_leaves_no_partial_folder(tmp_path):
 
 
 def test_a_failed_resume_keeps_the_saved_chunks(tmp_path):
+    from analyzer.runner.results import RESULT_DTYPE, game_numbers
     from tests.test_policies import breaks_on_turn_3
 
     out = tmp_path / "r.parquet"
-    plan = RunPlan(default_card_set(), "random", 4, 40, chunk=10)
-    with pytest.raises(RunStopped):
-        execute(plan, StopAfter(2), checkpoint=Checkpoint.start(out, plan.identity(False),
-                                                                False))
     spec = PolicySpec("breaker", breaks_on_turn_3, np.zeros(0))
-    with pytest.raises(UrbionError):
+    plan = RunPlan.for_policy(default_card_set(), spec, 4, 40, chunk=10)
+    saved = Checkpoint.start(out, plan.identity(False), False)
+    rows = np.zeros(10, dtype=RESULT_DTYPE)
+    rows["game"] = game_numbers(0, 10)
+    saved.save(0, rows)  # as if an earlier part of the run had finished chunk 0
+    with pytest.raises(PolicyError, match="illegal decision"):
         analyzer.simulate(games=40, seed=4, policy=spec, chunk=10, out=out, resume=True)
-    assert len(list(partial_folder(out).glob("chunk-*.npy"))) == 2  # not this run's to drop
+    assert (partial_folder(out) / "chunk-000000.npy").exists()  # not this run's to drop
+
+
+def test_a_chunk_that_cannot_be_saved_stops_the_run_with_the_others_kept(tmp_path,
+                                                                          monkeypatch):
+    import analyzer.runner.checkpoint as checkpoint
+
+    out = tmp_path / "r.parquet"
+    real = checkpoint.write_atomically
+
+    def disk_full_at_chunk_3(path, write):
+        if path.name.startswith("chunk-000003"):
+            raise UrbionError(f"cannot write {path}: No space left on device")
+        real(path, write)
+
+    monkeypatch.setattr(checkpoint, "write_atomically", disk_full_at_chunk_3)
+    with pytest.raises(RunStopped, match="No space left on device.*30 of 60 games saved.*"
+                                         "--resume") as err:
+        analyzer.simulate(games=60, seed=2, policy="random", chunk=10, workers=1, out=out)
+    assert not err.value.interrupted
+    assert len(list(partial_folder(out).glob("chunk-*.npy"))) == 3
+    monkeypatch.undo()
+    resumed = analyzer.simulate(games=60, seed=2, policy="random", chunk=10, out=out,
+                                resume=True)
+    assert resumed.attrs["games_resumed"] == 30
 
 
 #: Run as ``python -c``: Ctrl-C arrives while LLVM is inside llvmlite's object-cache
@@ -303,7 +329,10 @@ def test_ctrl_c_while_a_policy_compiles_stops_the_run(tmp_path):
                           cwd=ROOT, capture_output=True, text=True,
                           preexec_fn=_default_sigint)
     assert proc.returncode == 130, proc.stderr
-    assert proc.stderr.strip() == "urbion: interrupted" and proc.stdout == ""
+    assert [line for line in proc.stderr.splitlines() if line] == [
+        "stopping once the compile in progress ends (Ctrl-C again to stop now)",
+        "urbion: interrupted"]
+    assert proc.stdout == ""
     assert list(tmp_path.iterdir()) == []
 
 

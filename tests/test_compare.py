@@ -207,3 +207,10 @@ def test_runs_without_a_single_win_still_chart(tmp_path):
                               out=tmp_path / "c")
     assert result.table.at["base", "wins"] == 0
     assert (tmp_path / "c" / "win_rates.png").stat().st_size > 1000
+
+
+def test_a_resumed_comparison_refuses_batches_of_the_other_variant(tmp_path):
+    out = tmp_path / "cmp"
+    analyzer.compare(sets="base", games=40, out=out)
+    with pytest.raises(UrbionError, match="another variant \\('solo', this run 'team'\\)"):
+        analyzer.compare(sets="base", games=40, out=out, resume=True, variant="team")

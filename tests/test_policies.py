@@ -136,3 +136,30 @@ def test_a_policy_object_of_a_plain_function_is_refused():
     spec = PolicySpec("plain", lambda *args: 0, np.zeros(0))
     with pytest.raises(PolicyError, match="must be compiled with @numba.njit"):
         analyzer.simulate(games=5, policy=spec)
+
+
+_DECLARED = '''
+import numba
+from analyzer.policies.builtin_nb import POLICY_ARGS
+
+@numba.njit(numba.types.int64(*POLICY_ARGS))
+def declared(kind, options, n_options, state, cards, params, rng):
+    return 0
+
+@numba.njit("int64(int64)")
+def declared_otherwise(kind):
+    return 0
+
+@numba.njit(cache=True)
+def cached(kind, options, n_options, state, cards, params, rng):
+    return 0
+'''
+
+
+def test_policies_declared_with_the_signature_or_cached_play(tmp_path):
+    path = tmp_path / "declared.py"
+    path.write_text(_DECLARED)
+    for function in ("declared", "cached"):
+        assert len(analyzer.simulate(games=5, policy=f"{path}:{function}")) == 5
+    with pytest.raises(PolicyError, match="declares its signatures, and none is the policy"):
+        analyzer.simulate(games=5, policy=f"{path}:declared_otherwise")

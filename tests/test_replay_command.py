@@ -198,3 +198,17 @@ def _places(value, prefix=()):
     for key, child in items:
         yield (*prefix, key)
         yield from _places(child, (*prefix, key))
+
+
+def test_a_line_separator_inside_a_json_string_does_not_split_the_trace(tmp_path,
+                                                                         team_traces):
+    path = tmp_path / "t.jsonl"
+    noted = {**team_traces[0], "note": "a\u2028b\x0cc"}  # extra keys are allowed (TRACE.md)
+    path.write_text(json.dumps(noted, ensure_ascii=False) + "\n" + json.dumps(team_traces[1])
+                    + "\n", encoding="utf-8")
+    verdicts = analyzer.replay(path)
+    assert verdicts["line"].tolist() == [1, 2] and verdicts["replays"].all()
+
+
+def test_the_api_replays_a_tuple_of_traces(team_traces):
+    assert analyzer.replay(tuple(team_traces[:2]))["replays"].tolist() == [True, True]

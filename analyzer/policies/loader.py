@@ -21,7 +21,10 @@ from analyzer.policies.registry import PolicySpec
 def _module_from_file(path: Path):
     if not path.is_file():
         raise PolicyError(f"policy file {path} does not exist")
-    name = f"urbion_user_policy_{abs(hash(path.resolve()))}"
+    # a name that is the same in every process: numba's disk cache (cache=True) finds a
+    # function's module again by it
+    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    name = f"urbion_user_policy_{digest}"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -64,11 +67,18 @@ def check_policy_function(name: str, func: object) -> None:
     if not isinstance(func, CPUDispatcher):
         raise PolicyError(f"policy {name!r}: {getattr(func, '__name__', func)} must be "
                           "compiled with @numba.njit (docs/policies.md)")
+    if POLICY_ARGS not in func.overloads and not func._can_compile:
+        raise PolicyError(f"policy {name!r} declares its signatures, and none is the policy "
+                          "signature (docs/policies.md): leave them out")
     try:
-        func.compile(POLICY_ARGS)
+        if POLICY_ARGS not in func.overloads:  # one declared with the signature is ready
+            func.compile(POLICY_ARGS)
     except (NumbaError, TypeError) as err:
         raise PolicyError(f"policy {name!r} does not compile as a policy (docs/policies.md): "
                           f"{_first_cause(str(err))}") from None
+    except Exception as err:  # the user's code may fail in any way while compiling
+        raise PolicyError(f"policy {name!r} does not compile as a policy: "
+                          f"{type(err).__name__}: {_first_cause(str(err))}") from None
     returned = func.overloads[POLICY_ARGS].signature.return_type
     if not isinstance(returned, types.Integer):
         raise PolicyError(f"policy {name!r} must return an integer (the index of an option), "

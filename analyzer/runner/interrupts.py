@@ -1,62 +1,88 @@
-"""Ctrl-C while numba compiles: held back until the compile is over, then delivered.
+"""Ctrl-C while numba compiles the package's kernels: held back until the compile is over.
 
 LLVM calls back into Python while it emits machine code (llvmlite's object cache), and a
 KeyboardInterrupt raised inside such a callback is printed and dropped: the run would go
-on as if Ctrl-C had not been pressed. While numba holds its compiler or LLVM lock in the
-main thread, SIGINT is therefore only recorded, and raised again once the lock is let go,
-where Python code can stop cleanly.
+on as if Ctrl-C had not been pressed. While a package call is running (``holding``) and
+numba holds its compiler lock in the main thread, a first SIGINT is therefore only
+recorded, and raised again once the lock is let go, where Python code can stop cleanly. A
+second SIGINT during the same compile is not held back: it stops at once (and may, rarely,
+be dropped as before).
+
+Only numba's compiler lock is watched: its end event comes after the lock is released, so
+raising then leaves no lock held (llvmlite's own lock signals its end before releasing).
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
 
 from numba.core import event
 
-#: The numba events during which a compile may be inside LLVM.
-COMPILING_EVENTS = ("numba:compiler_lock", "numba:llvm_lock")
+COMPILER_LOCK = "numba:compiler_lock"
 
 
 class _Deferral(event.Listener):
-    """Counts nested compile locks taken by the main thread; holds SIGINT back meanwhile."""
+    """Counts nested compiler locks taken by the main thread; holds SIGINT back meanwhile."""
 
     def __init__(self) -> None:
         self.depth = 0
         self.pending = False
-        self.previous = None
+        self.installed = False
 
-    def on_start(self, _event) -> None:
+    def on_start(self, _event: event.Event) -> None:
         if threading.current_thread() is not threading.main_thread():
             return
         self.depth += 1
-        if self.depth == 1:
-            self.previous = signal.getsignal(signal.SIGINT)
-            if self.previous is signal.default_int_handler:  # ignored or custom: left alone
-                signal.signal(signal.SIGINT, self._record)
+        # only Python's own handler is replaced: an ignored or custom one is left alone
+        if self.depth == 1 and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, self._record)
+            self.installed = True
 
-    def on_end(self, _event) -> None:
+    def on_end(self, _event: event.Event) -> None:
         if threading.current_thread() is not threading.main_thread() or self.depth == 0:
             return
         self.depth -= 1
         if self.depth == 0:
-            if self.previous is signal.default_int_handler:
-                signal.signal(signal.SIGINT, self.previous)
+            self._restore()
             if self.pending:
                 self.pending = False
-                signal.raise_signal(signal.SIGINT)  # raised at the next line of Python
+                raise KeyboardInterrupt
 
-    def _record(self, _signum, _frame) -> None:
+    def _restore(self) -> None:
+        if self.installed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            self.installed = False
+
+    def _record(self, _signum: int, _frame: FrameType | None) -> None:
+        if self.pending:  # pressed again: stop now
+            self.pending = False
+            self._restore()
+            raise KeyboardInterrupt
         self.pending = True
+        sys.stderr.write("\nstopping once the compile in progress ends "
+                         "(Ctrl-C again to stop now)\n")
 
 
-_deferral: _Deferral | None = None
+_deferral = _Deferral()
+_holders = 0
 
 
-def defer_interrupts_while_compiling() -> None:
-    """Hold Ctrl-C back while numba compiles in the main thread (idempotent)."""
-    global _deferral
-    if _deferral is None:
-        _deferral = _Deferral()
-        for kind in COMPILING_EVENTS:
-            event.register(kind, _deferral)
+@contextmanager
+def holding() -> Iterator[None]:
+    """While the body runs, hold a first Ctrl-C back during numba compiles in the main
+    thread (re-entrant: nested package calls share one listener)."""
+    global _holders
+    if _holders == 0:
+        event.register(COMPILER_LOCK, _deferral)
+    _holders += 1
+    try:
+        yield
+    finally:
+        _holders -= 1
+        if _holders == 0:
+            event.unregister(COMPILER_LOCK, _deferral)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from analyzer.cards import CardSet
-from analyzer.errors import ClusterError, RunStopped
+from analyzer.errors import ClusterError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec
 from analyzer.runner.checkpoint import Checkpoint
 from analyzer.runner.executors import Executor, make_executor
@@ -69,7 +69,11 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     try:
         for index, payload in executor.imap(plan, todo, summary_only):
             if checkpoint:
-                checkpoint.save(index, payload)
+                try:
+                    checkpoint.save(index, payload)
+                except UrbionError as err:  # a full disk, say: what is saved can resume
+                    raise RunStopped(_stopped(str(err), done, plan, checkpoint),
+                                     False) from None
             collector.add(index, payload)
             done += plan.chunk_games(index)[1]
             bar.update(plan.chunk_games(index)[1])

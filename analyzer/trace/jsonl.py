@@ -51,8 +51,10 @@ def read_traces(path: str | Path) -> list[TraceLine]:
     except (OSError, UnicodeDecodeError) as err:
         why = err.strerror if isinstance(err, OSError) and err.strerror else err
         raise UrbionError(f"cannot read trace file {path}: {why}") from None
-    lines = [TraceLine(number, *_parsed(line))
-             for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    # only "\n" ends a line: JSON strings may hold U+2028 and the like, which splitlines()
+    # would also split at
+    lines = [TraceLine(number, *_parsed(line.removesuffix("\r")))
+             for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
     if not lines:
         raise UrbionError(f"{path} holds no trace")
     if len(lines) > 1 and any(line.problem for line in lines):
