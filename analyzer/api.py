@@ -504,9 +504,9 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
     _policy(policy)  # an unknown policy is refused before any game is played
     out = arguments.path("out", out)
     if out is not None:
-        from analyzer.reporting.build import _check_destination
+        from analyzer.reporting.build import check_destination
 
-        _check_destination(Path(out))
+        check_destination(Path(out), "sensitivity")
     sets = len(VARIANTS) + 1
     with _part_of(f"sensitivity, card set 1 of {sets} (the baseline)"):
         base = simulate(games=games, seed=seed, policy=policy, workers=workers,
@@ -725,7 +725,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
                  for s in chosen}
     _, spec = _prepare("fast", policy, base_cards)
-    folder = _compare_folder(out) if out is not None else None
+    folder = _compare_folder(out, resume, games) if out is not None else None
     parts: dict[str, list[pd.DataFrame]] = {label: [] for label in card_sets}
     active = list(card_sets)
     batch = 0
@@ -760,17 +760,42 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     return result
 
 
-def _compare_folder(out: str | Path) -> Path:
+def _compare_folder(out: str | Path, resume: bool, games: int) -> Path:
+    """The comparison's folder, made: a new or empty one, or with ``resume`` one an
+    interrupted comparison of the same batch size left (a folder is never mixed with
+    another comparison's files)."""
+    from analyzer.reporting.build import FOLDER_MARK, folder_mark
+
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
         raise UrbionError(f"cannot write {folder}: it is a file, not a folder")
     if not folder.parent.is_dir():
         raise UrbionError(f"cannot write {folder}: folder {folder.parent} does not exist")
     try:
+        held = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+        if held and not resume:
+            raise UrbionError(f"cannot write {folder}: it is not empty (add --resume to "
+                              "continue the comparison in it, or choose another folder)")
+        if held and folder_mark(folder) != "compare":
+            raise UrbionError(f"cannot resume in {folder}: it was not written by "
+                              "`urbion compare`")
+        for path in (folder / "results").glob("*.parquet") if held else ():
+            _check_batch_size(path, games)
         (folder / "results").mkdir(parents=True, exist_ok=True)
+        (folder / FOLDER_MARK).write_text("compare\n")
     except OSError as err:
-        raise UrbionError(f"cannot create {folder}: {err.strerror or err}") from None
+        raise UrbionError(f"cannot use {folder}: {err.strerror or err}") from None
     return folder
+
+
+def _check_batch_size(path: Path, games: int) -> None:
+    """A finished batch file (``SET.games-FIRST-LAST.parquet``) must be one of this run's
+    batches of ``games``: other sizes would overlap them."""
+    first, _, last = path.stem.rpartition(".games-")[2].partition("-")
+    if not (first.isdigit() and last.isdigit()) or \
+            int(last) - int(first) + 1 != games or int(first) % games:
+        raise UrbionError(f"cannot resume: {path} is not a batch of {games:,} games (--games "
+                          "must be the interrupted comparison's)")
 
 
 #: What a finished batch of a comparison must share with the run that would replace it.

@@ -214,3 +214,20 @@ def test_a_resumed_comparison_refuses_batches_of_the_other_variant(tmp_path):
     analyzer.compare(sets="base", games=40, out=out)
     with pytest.raises(UrbionError, match="another variant \\('solo', this run 'team'\\)"):
         analyzer.compare(sets="base", games=40, out=out, resume=True, variant="team")
+
+
+def test_a_comparison_never_mixes_its_files_with_another_folders(tmp_path):
+    out = tmp_path / "cmp"
+    analyzer.compare(sets="base", games=40, out=out)
+    with pytest.raises(UrbionError, match="it is not empty \\(add --resume"):
+        analyzer.compare(sets="base", games=20, out=out)
+    with pytest.raises(UrbionError, match="is not a batch of 20 games"):
+        analyzer.compare(sets="base", games=20, out=out, resume=True)
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    with pytest.raises(UrbionError, match="was not written by `urbion compare`"):
+        analyzer.compare(sets="base", games=20, out=other, resume=True)
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+    again = analyzer.compare(sets="base", games=40, out=out, resume=True)
+    assert int(again.table.loc["base", "games"]) == 40

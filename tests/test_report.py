@@ -249,6 +249,41 @@ def test_another_users_report_in_a_sticky_folder_is_refused_before_playing(tmp_p
     shared.chmod(0o1777)
     (shared / "s").mkdir()
     (shared / "s" / "index.html").write_text("earlier report")
+    (shared / "s" / ".urbion-folder").write_text("sensitivity\n")
     monkeypatch.setattr(os, "geteuid", lambda: os.stat(shared).st_uid + 4321)
     _sensitivity_refuses_before_playing(shared / "s", "cannot be replaced", capsys,
                                         monkeypatch)
+
+
+def test_a_folder_not_written_by_the_same_command_is_never_replaced(tmp_path, capsys):
+    """A compare folder (with its results), a sensitivity folder and a web page folder all
+    hold an index.html: none is a report folder to replace."""
+    compare_out = tmp_path / "cmp"
+    analyzer.compare(sets="base", games=30, out=compare_out)
+    inside = next((compare_out / "results").glob("*.parquet"))
+    web = tmp_path / "site"
+    web.mkdir()
+    (web / "index.html").write_text("my page")
+    for folder in (compare_out, web):
+        before = sorted(p.name for p in folder.rglob("*"))
+        code, _, err = run(capsys, "report", str(inside), "--out", str(folder))
+        assert code == 2 and "was not written by `urbion report`" in err
+        assert sorted(p.name for p in folder.rglob("*")) == before
+    code, _, _ = run(capsys, "sensitivity", "--games", "20", "--out", str(tmp_path / "s"))
+    assert code == 0
+    code, _, err = run(capsys, "report", str(inside), "--out", str(tmp_path / "s"))
+    assert code == 2 and "was not written by `urbion report`" in err
+
+
+def test_a_report_is_replaced_by_the_next_but_never_over_its_own_inputs(tmp_path, capsys):
+    results = tmp_path / "r.parquet"
+    analyzer.simulate(games=30, out=results)
+    out = tmp_path / "rep"
+    for _ in range(2):
+        code, _, _ = run(capsys, "report", str(results), "--out", str(out))
+        assert code == 0
+    kept = out / "r.parquet"
+    kept.write_bytes(results.read_bytes())
+    code, _, err = run(capsys, "report", str(kept), "--out", str(out))
+    assert code == 2 and f"it holds {kept}, which the report reads" in err
+    assert kept.exists()

@@ -169,13 +169,18 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     return html_page("Urbion balance report", body, facts)
 
 
-def write_folder(out: Path, fill) -> Path:
+#: The file that says which command wrote a folder: only such a folder is ever replaced.
+FOLDER_MARK = ".urbion-folder"
+
+
+def write_folder(out: Path, fill, kind: str) -> Path:
     """Call ``fill(folder)`` on a new folder beside ``out``, then move it to ``out``
-    (replacing an earlier report there): complete or not at all."""
+    (replacing an earlier folder of the same ``kind`` there): complete or not at all."""
     build = None
     try:
         build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
         fill(build)
+        (build / FOLDER_MARK).write_text(kind + "\n")
         build.chmod(0o777 & ~_umask())
         _swap_into_place(build, out)
     except OSError as err:
@@ -199,7 +204,7 @@ def save_chart(fig, folder: Path, stem: str) -> bytes:
 def write_report(paths: list[str | Path], out: str | Path) -> Path:
     """Build the report of the results files ``paths`` into the folder ``out``."""
     out = Path(out)
-    _check_destination(out)
+    check_destination(out, "report", paths)
     runs = load_runs(paths)
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
@@ -216,7 +221,7 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
         (folder / "report.md").write_text(markdown(rows, facts, titles))
         (folder / "index.html").write_text(page(rows, images, facts, titles))
 
-    return write_folder(out, fill)
+    return write_folder(out, fill, "report")
 
 
 def interaction_matrix(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
@@ -237,7 +242,7 @@ def interaction_matrix(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
 def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> Path:
     """The sensitivity analysis into folder ``out``: sensitivity.csv, .png, .svg, .md."""
     out = Path(out)
-    _check_destination(out)
+    check_destination(out, "sensitivity")
 
     def fill(folder: Path) -> None:
         save_chart(charts.sensitivity(table, baseline["win_rate"]), folder, "sensitivity")
@@ -246,7 +251,7 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> P
                                            "<a href='sensitivity.md'>sensitivity.md</a>\n")
         (folder / "sensitivity.md").write_text(sensitivity_markdown(table, baseline))
 
-    return write_folder(out, fill)
+    return write_folder(out, fill, "sensitivity")
 
 
 def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
@@ -277,23 +282,38 @@ def _umask() -> int:
     return mask
 
 
-def _check_destination(out: Path) -> None:
-    """Refuse, before any game is played, a report folder that could not be put in place."""
+def check_destination(out: Path, kind: str, inputs: list[str | Path] = ()) -> None:
+    """Refuse, before any game is played, a ``kind`` folder (report, sensitivity) that
+    could not be put in place: an existing folder is replaced only if the same command
+    wrote it, and never when it holds one of the ``inputs``."""
     if not out.parent.is_dir():
-        raise UrbionError(f"cannot write report {out}: folder {out.parent} does not exist")
+        raise UrbionError(f"cannot write {kind} {out}: folder {out.parent} does not exist")
     if not os.access(out.parent, os.W_OK | os.X_OK):
-        raise UrbionError(f"cannot write report {out}: permission denied in {out.parent}")
+        raise UrbionError(f"cannot write {kind} {out}: permission denied in {out.parent}")
     if not out.exists():
         return
     try:
-        foreign = not out.is_dir() or (any(out.iterdir()) and not (out / "index.html").exists())
+        foreign = not out.is_dir() or (any(out.iterdir()) and folder_mark(out) != kind)
     except OSError as err:
-        raise UrbionError(f"cannot write report {out}: {err.strerror or err}") from None
+        raise UrbionError(f"cannot write {kind} {out}: {err.strerror or err}") from None
     if foreign:
-        raise UrbionError(f"cannot write report {out}: it exists and is not a report folder")
+        raise UrbionError(f"cannot write {kind} {out}: it exists and was not written by "
+                          f"`urbion {kind}` (only such a folder is replaced)")
+    for path in inputs:
+        if out.resolve() in Path(path).resolve().parents:
+            raise UrbionError(f"cannot write {kind} {out}: it holds {path}, which the "
+                              f"{kind} reads (replacing the folder would delete it)")
     if not os.access(out, os.W_OK | os.X_OK) or _sticky_foreign(out):
         raise UrbionError(f"cannot write report {out}: permission denied (it cannot be "
                           "replaced)")
+
+
+def folder_mark(folder: Path) -> str | None:
+    """The command that wrote ``folder`` (its FOLDER_MARK), or None."""
+    try:
+        return (folder / FOLDER_MARK).read_text().strip()
+    except OSError:
+        return None
 
 
 def _sticky_foreign(out: Path) -> bool:
