@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from importlib import resources
 
 import pytest
 
@@ -221,3 +222,18 @@ def test_a_name_of_the_wrong_type_is_named(tmp_path):
     text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
     with pytest.raises(CardSetError, match=re.escape("name: expected a non-empty string, not 5")):
         load_card_set(_write(tmp_path, text.replace('name = "R14-default"', "name = 5", 1)))
+
+
+def test_a_changed_copy_of_the_shipped_file_is_named_as_edited(tmp_path):
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    same = _write(tmp_path, text)
+    assert load_card_set(same).name == "R14-default"  # an exact copy is the R14 set
+    (tmp_path / "six.toml").write_text(text.replace("[dreams.chaos]\ncount = 8",
+                                                    "[dreams.chaos]\ncount = 6", 1))
+    edited = load_card_set(tmp_path / "six.toml")
+    assert edited.name == "R14-default (edited)"
+    assert edited.digest != default_card_set().digest
+    renamed = text.replace('name = "R14-default"', 'name = "six chaos"').replace(
+        "[dreams.chaos]\ncount = 8", "[dreams.chaos]\ncount = 6", 1)
+    (tmp_path / "named.toml").write_text(renamed)
+    assert load_card_set(tmp_path / "named.toml").name == "six chaos"

@@ -477,7 +477,14 @@ def load_card_set(path: str | Path) -> CardSet:
         raise CardSetError(f"cannot read card-set file {path}: not UTF-8 text (a TOML file "
                            "is)") from None
     try:
-        return parse_card_set(text, str(path))
+        card_set = parse_card_set(text, str(path))
+        shipped = default_card_set()
+        if card_set.name == shipped.name and card_set.digest != shipped.digest:
+            # a changed copy of the shipped file must not pass for it in any result
+            data = tomllib.loads(text)
+            data["name"] = f"{card_set.name} (edited)"
+            card_set = card_set_from_data(data, str(path))
+        return card_set
     except CardSetError as err:
         raise CardSetError(f"card-set file {path}: {err}") from None
 
