@@ -231,3 +231,17 @@ def test_a_comparison_never_mixes_its_files_with_another_folders(tmp_path):
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
     again = analyzer.compare(sets="base", games=40, out=out, resume=True)
     assert int(again.table.loc["base", "games"]) == 40
+
+
+def test_a_set_stopped_by_max_games_is_marked_in_every_table():
+    from analyzer.reporting.build import compare_facts, compare_rows
+
+    result = analyzer.compare(sets="base,chromatic_chaos", games=100, precision=0.01,
+                              max_games=200)
+    assert not result.table["precise"].any()  # +-1% needs thousands of games
+    text = str(result)
+    assert "200*" in text and "* stopped at max-games (200)" in text
+    assert all(row[1] == "200*" for row in compare_rows(result.table)[1:])
+    assert "* marks a set stopped by that limit" in compare_facts(result.attrs)["precision"]
+    loose = analyzer.compare(sets="base", games=100, precision=0.49, max_games=200)
+    assert loose.table["precise"].all() and "*" not in str(loose)

@@ -146,7 +146,8 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     """The comparison as text for the terminal."""
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
              f"{attrs.get('variant', 'solo')} game    policy {attrs['policy']}    seed "
-             f"{attrs['seed']}    the same games for every set", "",
+             f"{attrs['seed']}    rules {attrs.get('rules_version')}    the same games for "
+             "every set", "",
              f"{'set':<42} {'games':>8} {'win rate':>8}  {'95% interval':<16} "
              f"{'vs base':>8}  {'95% interval':<17} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
     for label, r in table.iterrows():
@@ -154,9 +155,13 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
         vs = "" if label == BASE else f"{r.difference * 100:+7.2f}pp"
         band = "" if label == BASE else \
             f"{r.diff_low * 100:+.2f} to {r.diff_high * 100:+.2f}"
-        lines.append(f"{label:<42} {int(r.games):>8,} {r.win_rate:>8.2%}  "
+        short = "*" if not r.get("precise", True) else " "  # max-games came first
+        lines.append(f"{label:<42} {int(r.games):>7,}{short} {r.win_rate:>8.2%}  "
                      f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>8}  {band:<17} "
                      f"{holm:>8} {r.mean_turns:>6.1f} {int(r['rank']):>4}")
+    if "precise" in table and not table["precise"].all():
+        lines += ["", f"* stopped at max-games ({attrs.get('max_games', 0):,}) before its "
+                      f"95% interval was within +-{attrs.get('precision', 0):.2%}"]
     return "\n".join(lines)
 
 

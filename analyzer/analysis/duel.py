@@ -46,7 +46,8 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
              f"seed {attrs['seed']}    games {attrs['games']} (the same deals for every "
              "policy)",
-             f"expansions {expansions}    {attrs.get('variant', 'solo')} game", "",
+             f"expansions {expansions}    {attrs.get('variant', 'solo')} game    rules "
+             f"{attrs.get('rules_version')}", "",
              f"{'policy':<{width + 4}} {'wins':>7} {'win rate':>9}  {'95% interval':<17} "
              f"{'pacified':>8} {'games/s':>9}"]
     for row in policies.reset_index().itertuples():

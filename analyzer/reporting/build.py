@@ -350,7 +350,8 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
              "McNemar p", "Holm p", "mean turns", "rank"]]
     for label, r in table.iterrows():
         base = label == "base"
-        rows.append([label, f"{int(r.games):,}", _percent(r.win_rate),
+        short = "*" if not r.get("precise", True) else ""  # max-games came first
+        rows.append([label, f"{int(r.games):,}{short}", _percent(r.win_rate),
                      f"{_percent(r.ci_low)} to {_percent(r.ci_high)}",
                      "" if base else f"{r.difference * 100:+.2f} pp",
                      "" if base else f"{r.diff_low * 100:+.2f} to {r.diff_high * 100:+.2f} pp",
@@ -376,7 +377,8 @@ def compare_facts(attrs: dict) -> dict[str, str]:
     if attrs.get("precision") is not None:
         facts["precision"] = (f"each set played until its 95% interval's half-width was at "
                               f"most {attrs['precision']:.2%} or it had "
-                              f"{attrs['max_games']:,} games")
+                              f"{attrs['max_games']:,} games; * marks a set stopped by "
+                              "that limit, its interval wider")
     return facts
 
 
