@@ -468,7 +468,8 @@ class SensitivityResult:
         """The effects with their intervals as a matplotlib Figure."""
         from analyzer.reporting import charts
 
-        return charts.sensitivity(self.table, self.baseline["win_rate"])
+        return charts.caption(charts.sensitivity(self.table, self.baseline["win_rate"]),
+                              charts.source_line(self.baseline))
 
     def __str__(self) -> str:
         b = self.baseline
@@ -669,7 +670,8 @@ class CompareResult:
                    "differences": charts.differences(self.table)}
         if self.interactions.notna().any().any():
             figures["interactions"] = charts.interactions(self.interactions)
-        return figures
+        source = charts.source_line(self.attrs)
+        return {stem: charts.caption(fig, source) for stem, fig in figures.items()}
 
 
 def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 0,

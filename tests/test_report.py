@@ -12,7 +12,7 @@ import analyzer
 from analyzer.analysis import run_stats
 from analyzer.analysis.stats import holm_adjust
 from analyzer.errors import ResultsFileError, UrbionError
-from analyzer.reporting.build import CHARTS
+from analyzer.reporting.build import CHARTS, load_runs
 from tests.test_cli import run
 
 TINY_CARDS = Path(__file__).resolve().parents[1] / "analyzer" / "cards" / "r14-default.toml"
@@ -287,3 +287,33 @@ def test_a_report_is_replaced_by_the_next_but_never_over_its_own_inputs(tmp_path
     code, _, err = run(capsys, "report", str(kept), "--out", str(out))
     assert code == 2 and f"it holds {kept}, which the report reads" in err
     assert kept.exists()
+
+
+def test_every_chart_says_where_its_numbers_come_from_and_many_runs_fit(tmp_path):
+    """A chart copied out of its report still names the card set, policy, seed, variant and
+    rules version; eight runs lay out without matplotlib warnings, and a margin line never
+    crosses values no game had."""
+    import warnings
+
+    from analyzer.reporting import charts
+
+    paths = []
+    for number, expansions in enumerate(["none", "books", "chromatic_chaos", "squares_metas",
+                                         "postcards", "emptiness", "gardens_wizards",
+                                         "temples_harmony"]):
+        paths.append(tmp_path / f"r{number}.parquet")
+        analyzer.simulate(games=200, expansions=expansions, out=paths[-1])
+    runs = load_runs(paths)
+    source = charts.source_line(runs[next(iter(runs))].attrs)
+    assert all(part in source for part in ("card set R14-default (sha256 ", "policy greedy",
+                                           "seed 0", "solo game", "rules urbion-2e/"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        analyzer.report(paths, tmp_path / "rep")
+        compare = analyzer.compare(sets="base,books", games=50)
+        figures = list(compare.figures().values())
+    for fig in figures:
+        assert "rules urbion-2e/" in fig.get_supxlabel().replace("\n", " ")
+    fig = charts.margin_at_victory({"a": runs[next(iter(runs))]})
+    xs = fig.axes[0].lines[0].get_xdata()
+    assert list(xs) == list(range(int(xs[0]), int(xs[-1]) + 1))  # no gap bridged

@@ -209,11 +209,12 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
     matrix = interaction_matrix(runs)
-    charts_drawn = [(stem, title, (lambda draw=draw: draw(runs, table)))
+    source = charts.source_line(_shared_attrs(runs))
+    charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(draw(runs, table), source)))
                     for stem, title, draw in CHARTS]
     if matrix is not None:
         charts_drawn.append(("interactions", INTERACTIONS_TITLE,
-                             lambda: charts.interactions(matrix)))
+                             lambda: charts.caption(charts.interactions(matrix), source)))
     titles = [(stem, title) for stem, title, _ in charts_drawn]
 
     def fill(folder: Path) -> None:
@@ -222,6 +223,14 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
         (folder / "index.html").write_text(page(rows, images, facts, titles))
 
     return write_folder(out, fill, "report")
+
+
+def _shared_attrs(runs: dict[str, pd.DataFrame]) -> dict:
+    """The configuration every run shares (card set, seed, variant, ...): what a chart of
+    all of them can name once."""
+    first, *others = [df.attrs for df in runs.values()]
+    return {key: value for key, value in first.items()
+            if all(other.get(key) == value for other in others)}
 
 
 def interaction_matrix(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
@@ -245,7 +254,8 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> P
     check_destination(out, "sensitivity")
 
     def fill(folder: Path) -> None:
-        save_chart(charts.sensitivity(table, baseline["win_rate"]), folder, "sensitivity")
+        save_chart(charts.caption(charts.sensitivity(table, baseline["win_rate"]),
+                                  charts.source_line(baseline)), folder, "sensitivity")
         table.to_csv(folder / "sensitivity.csv", index=False)
         (folder / "index.html").write_text("<!doctype html><meta charset='utf-8'>"
                                            "<a href='sensitivity.md'>sensitivity.md</a>\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import textwrap
 
 import matplotlib
 
@@ -42,11 +43,54 @@ def _bar_height(labels: list[str]) -> float:
     return max(SIZE[1], 0.22 * lines + 0.2 * len(labels) + 1.4)
 
 
+#: Characters per line of a chart's title.
+TITLE_WIDTH = 60
+#: Above this many runs a legend goes beside the plot, not over the lines.
+LEGEND_INSIDE = 5
+
+
 def _figure(title: str, height: float = SIZE[1]) -> tuple[Figure, plt.Axes]:
     fig, ax = plt.subplots(figsize=(SIZE[0], height), layout="constrained")
-    ax.set_title(title)
+    ax.set_title(textwrap.fill(title, TITLE_WIDTH))
     ax.grid(alpha=0.3)
     return fig, ax
+
+
+def _legend(ax: plt.Axes, entries: int) -> None:
+    """The legend over the plot for a few runs, beside it for more (the figure widens)."""
+    if entries <= LEGEND_INSIDE:
+        ax.legend(fontsize="small")
+        return
+    ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig = ax.get_figure()
+    fig.set_size_inches(SIZE[0] + 3.0, max(fig.get_size_inches()[1], 0.3 * entries + 1.0))
+
+
+def source_line(attrs: dict) -> str:
+    """Where a chart's numbers come from, from a run's configuration (``df.attrs``): card
+    set, policy, seed, games, variant and rules version, whichever are known."""
+    parts = []
+    if attrs.get("card_set"):
+        parts.append(f"card set {attrs['card_set']} "
+                     f"(sha256 {str(attrs.get('card_set_sha256', ''))[:12]})")
+    for key, label in (("policy", "policy"), ("seed", "seed"), ("games", "games")):
+        if attrs.get(key) is not None:
+            value = attrs[key]
+            parts.append(f"{label} {value:,}" if isinstance(value, int) else
+                         f"{label} {value}")
+    if attrs.get("variant"):
+        parts.append(f"{attrs['variant']} game")
+    if attrs.get("rules_version"):
+        parts.append(f"rules {attrs['rules_version']}")
+    return " · ".join(parts)
+
+
+def caption(fig: Figure, text: str) -> Figure:
+    """Put ``text`` (see :func:`source_line`) under the chart, so that a copied image
+    still says where its numbers come from."""
+    if text:
+        fig.supxlabel(textwrap.fill(text, 110), fontsize="x-small", color="0.35")
+    return fig
 
 
 def win_rates(table: pd.DataFrame) -> Figure:
@@ -71,7 +115,7 @@ def survival(runs: dict[str, pd.DataFrame]) -> Figure:
         ax.step(curve.index, curve * 100, where="post", label=wrap_label(label))
     ax.set_xlabel("turn")
     ax.set_ylabel("games still running (%)")
-    ax.legend(fontsize="small")
+    _legend(ax, len(runs))
     return fig
 
 
@@ -95,11 +139,15 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
     for label, df in runs.items():
         counts = counts_of(df)
         if len(counts):
+            # every value between the extremes, zeros included: a line drawn across a gap
+            # would show games where there are none
+            counts = counts.reindex(range(int(counts.index.min()),
+                                          int(counts.index.max()) + 1), fill_value=0)
             ax.plot(counts.index, counts / counts.sum() * 100, marker="o",
                     label=wrap_label(label))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.legend(fontsize="small")
+    _legend(ax, len(runs))
     return fig
 
 
@@ -133,13 +181,13 @@ def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
     fig, ax = _figure("Convergence of the win-rate estimate")
     for label, df in runs.items():
         curve = run_stats.convergence(df)
-        line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=label)
+        line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=wrap_label(label))
         ax.fill_between(curve["games"], curve["ci_low"] * 100, curve["ci_high"] * 100,
                         alpha=0.2, color=line.get_color())
     ax.set_xscale("log")
     ax.set_xlabel("games played")
     ax.set_ylabel("win rate (%)")
-    ax.legend(fontsize="small")
+    _legend(ax, len(runs))
     return fig
 
 
@@ -167,8 +215,8 @@ def differences(table: pd.DataFrame) -> Figure:
     labels = _wrapped(rows.index)
     fig, ax = plt.subplots(figsize=(7.0, max(0.4 * len(rows) + 1.4, _bar_height(labels))),
                            layout="constrained")
-    ax.set_title("Change of the win rate from the base game (same games), 95% intervals",
-                 fontsize="medium")
+    ax.set_title(textwrap.fill("Change of the win rate from the base game (same games), 95% "
+                               "intervals", TITLE_WIDTH), fontsize="medium")
     ax.grid(alpha=0.3)
     y = list(range(len(rows)))
     errors = [(rows["difference"] - rows["diff_low"]) * 100,
