@@ -60,7 +60,7 @@ def test_show_tells_decisions_draws_chaos_and_pacifications(capsys):
     drawn = sum(1 for e in trace["log"] if e.get("do") == "chaos")
     assert out.count("Chaos") >= drawn
     reveals = sum(1 for e in trace["log"] if e.get("how") == "reveal")
-    assert out.count("the Chaos reveals") == reveals
+    assert len(re.findall(r"^  Chaos#\d+ reveals ", out, re.M)) == reveals
     censuses = [e for e in trace["log"] if e.get("do") == "act" and "census" in e["acts"][0]]
     assert out.count("for Census") == len(censuses)
     assert ("pacified" in out) == (trace["result"]["pacified"] > 0)
@@ -220,3 +220,20 @@ def test_simulate_with_expansions_names_them_in_summary_and_file(capsys, tmp_pat
     assert (df.loc[df["won"], "pacified"] == 20).all()  # R08.6: 12 + 4 Squares + 4 Gardens
     code, out, _ = run(capsys, "show", "--game", "3", "--expansions", "all")
     assert code == 0 and "Result:" in out
+
+
+def test_show_names_each_revealing_chaos_the_city_deck_and_rows_removed():
+    """Seed 7 game 42: a chain of four Chaos reveals on turn 19, and the City deck runs out
+    at the end (R01.5)."""
+    trace = analyzer.trace(seed=7, game=42)[0]
+    text = analyzer.show(seed=7, game=42)
+    reveals = [e for e in trace["log"] if e.get("how") == "reveal"]
+    revealing = re.findall(r"^  (Chaos#\d+) reveals ", text, re.M)
+    assert len(revealing) == len(reveals) >= 4 and len(set(revealing)) == len(revealing)
+    cities = sum(1 for c in trace["cards"] if c["type"] == "city")
+    checks = [e["check"] for e in trace["log"] if "check" in e]
+    shown = [int(n) for n in re.findall(r"City deck (\d+),", text)]
+    assert shown == [cities - c["success"] - len(c["rows"]) for c in checks]
+    removed = re.findall(r"^  row (\d) is removed: the City deck is empty", text, re.M)
+    rows_lost = len(checks[0]["rows"]) - len(checks[-1]["rows"])
+    assert len(removed) == rows_lost > 0

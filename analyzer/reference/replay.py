@@ -698,9 +698,10 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         Called as ``narrate(event, details)`` for every decision taken (``decision``: kind
         and trace entry), card drawn (``draw``, with the ``seat``), dreams dealt to a row
         (``deal``), Chaos reveal (``reveal``), city pacified (``pacify``), City card brought
-        by a Perfect Balance or the last Emptiness card (``bonus``, ``why``) and new City
-        card (``new_city``), Chromatic Chaos held while dealing (``hold``) and the card a
-        Chromatic Chaos reveals (``chromatic_reveal``), the start of a turn (``turn``: seat
+        by a Perfect Balance or the last Emptiness card (``bonus``, ``why``), new City
+        card (``new_city``) and a row removed for want of one (``row_removed``), Chromatic
+        Chaos held while dealing (``hold``) and the card a Chromatic Chaos reveals
+        (``chromatic_reveal``), the start of a turn (``turn``: seat
         and polarity), the Books kept (``books``) and the Dream cards burnt (``burn``), a
         postcard dealt (``postcard``), scored or sent away (``postcard_scored``: points,
         why) and a Flagship's move (``flagship``), a Wise Chaos used (``wise``), the

@@ -31,6 +31,12 @@ class CardNames:
 
     def __init__(self, cards: list[dict]) -> None:
         self.cards = {c["id"]: c for c in cards}
+        self.n_cities = sum(1 for c in cards if c["type"] == "city")
+
+    def city_deck_left(self, check: dict) -> int:
+        """City cards still in the City deck at a check: those neither on the table nor in
+        the Success pile."""
+        return self.n_cities - check["success"] - len(check["rows"])
 
     def name(self, card_id: int) -> str:
         c = self.cards[card_id]
@@ -215,8 +221,8 @@ def event_text(event: str, details: dict, names: CardNames,
     if event == "deal":
         return f"  row {details['row']} is dealt {names.names(details['cards'])}"
     if event == "reveal":
-        return (f"  the Chaos reveals {names.names(details['revealed'])}; the cards among "
-                "them other than Chaos are discarded")
+        return (f"  {names.name(details['card'])} reveals {names.names(details['revealed'])}; "
+                "the cards among them other than Chaos are discarded")
     if event == "chromatic_reveal":
         return f"  the Chromatic Chaos reveals {names.name(details['revealed'])}"
     if event == "pacify":
@@ -228,6 +234,9 @@ def event_text(event: str, details: dict, names: CardNames,
         return f"  Perfect Balance: {names.name(details['city'])} joins the Success pile"
     if event == "new_city":
         return f"  row {details['row']} takes {names.name(details['city'])}"
+    if event == "row_removed":
+        return (f"  row {details['row']} is removed: the City deck is empty (R01.5); the rows "
+                "below move up")
     if event == "books":
         kept = details["kept"]
         return f"  Books laid out: {names.names(kept)}" if kept else "  no Book is laid out"
@@ -257,9 +266,10 @@ def _hand_lines(check: dict, names: CardNames) -> list[str]:
             f"{names.names(hand)}" for seat, hand in enumerate(check["hands"])]
 
 
-def _counters(check: dict) -> str:
-    text = (f"    Dream deck {check['dream_deck']}, Success {check['success']}, "
-            f"discard {check['discard']}")
+def _counters(check: dict, city_deck: int | None = None) -> str:
+    text = (f"    Dream deck {check['dream_deck']}, "
+            + (f"City deck {city_deck}, " if city_deck is not None else "")
+            + f"Success {check['success']}, discard {check['discard']}")
     if "inhabitants" in check:
         text += f", inhabitants {check['inhabitants']:+d}, Wise Chaos {check['wise_chaos']}"
     if "emptiness" in check:
@@ -299,7 +309,7 @@ def table_text(check: dict, names: CardNames, postcards: dict[int, int] | None =
     if books:
         lines.append(f"    Books: {names.names(books)}")
     lines.extend(_hand_lines(check, names))
-    lines.append(_counters(check))
+    lines.append(_counters(check, names.city_deck_left(check)))
     return lines
 
 
