@@ -131,8 +131,10 @@ def test_a_card_file_without_an_expansions_cards_refuses_it(tmp_path):
         base_only = base_only.replace(line, "")
     card_set = load_card_set(_write(tmp_path, base_only))
     assert len(card_set.dream_ids) == 72
-    with pytest.raises(CardSetError, match="has no cards for expansion squares_metas"):
+    with pytest.raises(CardSetError, match="has no cards for expansion squares_metas: its "
+                                           "file needs cities.square and dreams.meta"):
         card_set.with_expansions(Expansion.SQUARES_METAS)
+    assert str(tmp_path) in card_set.source
     with pytest.raises(CardSetError, match="has no cards for expansion chromatic_chaos"):
         card_set.with_expansions(Expansion.CHROMATIC_CHAOS)
 

@@ -317,3 +317,18 @@ def test_every_chart_says_where_its_numbers_come_from_and_many_runs_fit(tmp_path
     fig = charts.margin_at_victory({"a": runs[next(iter(runs))]})
     xs = fig.axes[0].lines[0].get_xdata()
     assert list(xs) == list(range(int(xs[0]), int(xs[-1]) + 1))  # no gap bridged
+
+
+def test_runs_that_share_a_label_are_told_apart_by_what_differs(tmp_path):
+    paths = {name: tmp_path / f"{name}.parquet" for name in ("fast", "ref", "later", "copy")}
+    analyzer.simulate(games=20, out=paths["fast"])
+    analyzer.simulate(games=20, engine="reference", out=paths["ref"])
+    analyzer.simulate(games=20, first_game=20, out=paths["later"])
+    paths["copy"].write_bytes(paths["fast"].read_bytes())
+    labels = list(load_runs(list(paths.values())))
+    assert labels == ["greedy / base / seed 0 / engine fast / games 0-19 / fast.parquet",
+                      "greedy / base / seed 0 / engine reference",
+                      "greedy / base / seed 0 / engine fast / games 20-39",
+                      "greedy / base / seed 0 / engine fast / games 0-19 / copy.parquet"]
+    alone = load_runs([paths["fast"]])
+    assert list(alone) == ["greedy / base / seed 0"]

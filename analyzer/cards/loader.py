@@ -123,8 +123,10 @@ class CardSet:
         """
         missing = expansions & ~self.available_expansions()
         if missing:
-            raise CardSetError(f"card set {self.name!r} has no cards for expansion "
-                               f"{expansion_names(missing)[0]}")
+            name = expansion_names(missing)[0]
+            raise CardSetError(f"card set {self.name!r} ({self.source}) has no cards for "
+                               f"expansion {name}: its file needs "
+                               f"{' and '.join(EXPANSION_KEYS[name])}")
         in_play = (self.owner == 0) | ((self.owner & expansions) != 0)
         ctype = self.cards[:, CardField.TYPE]
         is_city = ctype == CardType.CITY

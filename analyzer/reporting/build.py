@@ -15,6 +15,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -40,15 +41,28 @@ CHARTS = [
 ]
 
 
+#: What is added to the labels of runs that would otherwise share one, in turn.
+_LABEL_DETAILS = (
+    lambda path, df: f"engine {df.attrs.get('engine')}",
+    lambda path, df: (f"games {df.attrs.get('first_game', 0)}-"
+                      f"{df.attrs.get('first_game', 0) + len(df) - 1}"),
+    lambda path, df: path.name,
+)
+
+
 def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
     """Results files by run label; all must share one card set (else ResultsFileError)."""
     if not paths:
         raise UrbionError("a report needs at least one results file")
+    frames = [(Path(path), read_results(path)) for path in paths]
+    labels = [run_stats.run_label(df.attrs, path.stem) for path, df in frames]
+    for detail in _LABEL_DETAILS:  # runs that share a label are told apart by what differs
+        counts = Counter(labels)
+        labels = [f"{label} / {detail(path, df)}" if counts[label] > 1 else label
+                  for label, (path, df) in zip(labels, frames, strict=True)]
     runs: dict[str, pd.DataFrame] = {}
-    for path in paths:
-        df = read_results(path)
-        label = run_stats.run_label(df.attrs, Path(path).stem)
-        while label in runs:
+    for label, (_, df) in zip(labels, frames, strict=True):
+        while label in runs:  # the same file twice
             label += "'"
         runs[label] = df
     digests = {df.attrs.get("card_set_sha256") for df in runs.values()}
