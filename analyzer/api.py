@@ -520,7 +520,8 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
                                     expansions=expansions, variant=variant)
     baseline = {**summarize(base), **{k: base.attrs[k] for k in
                                       ("card_set", "card_set_sha256", "policy", "seed",
-                                       "expansions", "variant")}}
+                                       "expansions", "variant", "rules_version",
+                                       "package_version")}}
     result = SensitivityResult(baseline, effect_table(base, runs))
     if out is not None:
         from analyzer.reporting.build import write_sensitivity

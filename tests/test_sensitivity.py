@@ -57,6 +57,10 @@ def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
     assert md.count("| Chaos") == 4 and "R14-default" in md
     assert all((tmp_path / "sens" / f).is_file()
                for f in re.findall(r"\]\(([^)]+)\)", md))
+    assert "**rules version**: urbion-2e/" in md and "**package version**" in md
+    page = (tmp_path / "sens" / "index.html").read_text()
+    assert page.count("<tr>") == len(VARIANTS) + 1 + 7  # the table, then the provenance
+    assert "data:image/png;base64," in page and "urbion-2e/" in page
     result = analyzer.sensitivity(games=600, seed=2)
     table = result.table
     assert len(table) == len(VARIANTS)

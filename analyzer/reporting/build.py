@@ -268,34 +268,64 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> P
     check_destination(out, "sensitivity")
 
     def fill(folder: Path) -> None:
-        save_chart(charts.caption(charts.sensitivity(table, baseline["win_rate"]),
-                                  charts.source_line(baseline)), folder, "sensitivity")
+        png = save_chart(charts.caption(charts.sensitivity(table, baseline["win_rate"]),
+                                        charts.source_line(baseline)), folder, "sensitivity")
         table.to_csv(folder / "sensitivity.csv", index=False)
-        (folder / "index.html").write_text("<!doctype html><meta charset='utf-8'>"
-                                           "<a href='sensitivity.md'>sensitivity.md</a>\n")
+        (folder / "index.html").write_text(sensitivity_page(table, baseline, png))
         (folder / "sensitivity.md").write_text(sensitivity_markdown(table, baseline))
 
     return write_folder(out, fill, "sensitivity")
 
 
-def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
-    """sensitivity.md: the baseline, the effect table and the chart."""
-    lines = ["# Sensitivity of the win rate to the card set", "",
-             f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
-             f"expansions {', '.join(baseline.get('expansions') or []) or 'none'}, "
-             f"the {baseline.get('variant', 'solo')} game, "
-             f"policy {baseline['policy']}, games 0-{baseline['games'] - 1} of seed "
-             f"{baseline['seed']}: {baseline['win_rate']:.2%} "
-             f"({baseline['ci_low']:.2%} to {baseline['ci_high']:.2%}).", "",
-             "| factor | level | win rate | 95% interval | change | 95% interval |",
-             "|---|---|---|---|---|---|"]
+SENSITIVITY_TITLE = "Sensitivity of the win rate to the card set"
+
+
+def _sensitivity_rows(table: pd.DataFrame) -> list[list[str]]:
+    """The effect table as text cells, header first."""
+    rows = [["factor", "level", "win rate", "95% interval", "change", "95% interval"]]
     for r in table.itertuples():
-        lines.append(f"| {r.factor} | {r.level} | {r.win_rate:.2%} | {r.ci_low:.2%} to "
-                     f"{r.ci_high:.2%} | {r.effect * 100:+.2f} pp | "
-                     f"{r.effect_low * 100:+.2f} to {r.effect_high * 100:+.2f} pp |")
+        rows.append([r.factor, r.level, f"{r.win_rate:.2%}",
+                     f"{r.ci_low:.2%} to {r.ci_high:.2%}", f"{r.effect * 100:+.2f} pp",
+                     f"{r.effect_low * 100:+.2f} to {r.effect_high * 100:+.2f} pp"])
+    return rows
+
+
+def _sensitivity_facts(baseline: dict) -> dict[str, str]:
+    """The baseline run: its card set, play, games, result and versions."""
+    return {
+        "baseline": f"{baseline['card_set']} (sha256 {baseline['card_set_sha256']})",
+        "played": f"expansions {', '.join(baseline.get('expansions') or []) or 'none'}, the "
+                  f"{baseline.get('variant', 'solo')} game, policy {baseline['policy']}, "
+                  f"games 0-{baseline['games'] - 1} of seed {baseline['seed']}",
+        "baseline win rate": f"{baseline['win_rate']:.2%} ({baseline['ci_low']:.2%} to "
+                             f"{baseline['ci_high']:.2%})",
+        "rules version": str(baseline.get("rules_version")),
+        "package version": str(baseline.get("package_version")),
+        "commit": _commit(),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
+    """sensitivity.md: the baseline, the effect table, the chart and the provenance."""
+    rows = _sensitivity_rows(table)
+    facts = _sensitivity_facts(baseline)
+    lines = [f"# {SENSITIVITY_TITLE}", "",
+             f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
+             f"{facts['played']}: {facts['baseline win rate']}.", "",
+             "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
     lines += ["", "![Win-rate change](sensitivity.png)", "", "[SVG](sensitivity.svg), "
-              "[CSV](sensitivity.csv)"]
+              "[CSV](sensitivity.csv)", "", "## Provenance", ""]
+    lines += [f"- **{k}**: {v}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
+
+
+def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
+    """index.html of a sensitivity analysis: self-contained, the chart embedded."""
+    body = (html_table(_sensitivity_rows(table), "sensitivity")
+            + html_figures({"sensitivity": png}, [("sensitivity", "Win-rate change")]))
+    return html_page(SENSITIVITY_TITLE, body, _sensitivity_facts(baseline))
 
 
 def _umask() -> int:
