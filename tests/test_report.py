@@ -11,7 +11,7 @@ import pytest
 import analyzer
 from analyzer.analysis import run_stats
 from analyzer.analysis.stats import holm_adjust
-from analyzer.errors import ResultsFileError, UrbionError
+from analyzer.errors import UrbionError
 from analyzer.reporting.build import CHARTS, load_runs
 from tests.test_cli import run
 
@@ -60,15 +60,18 @@ def test_a_report_replaces_an_earlier_one_in_place(results, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
 
 
-def test_results_of_another_card_set_are_refused(results, tmp_path):
+def test_a_designer_puts_two_card_sets_side_by_side(results, tmp_path):
     other_cards = tmp_path / "other.toml"
     other_cards.write_text(TINY_CARDS.read_text().replace('name = "R14-default"',
                                                           'name = "what-if"'))
     other = tmp_path / "other.parquet"
     analyzer.simulate(games=50, seed=1, cards=other_cards, out=other)
-    with pytest.raises(ResultsFileError, match="different card sets.*what-if"):
-        analyzer.report([results[0], other], tmp_path / "rep")
-    assert not (tmp_path / "rep").exists()
+    same = tmp_path / "same.parquet"
+    analyzer.simulate(games=50, seed=1, out=same)
+    analyzer.report([same, other], tmp_path / "rep")
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "card set R14-default" in md and "card set what-if" in md
+    assert "**card sets**: R14-default (sha256 " in md and "; what-if (sha256 " in md
 
 
 def test_cli_report_errors_are_one_line(results, tmp_path, capsys):

@@ -15,7 +15,6 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from collections import Counter
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -23,7 +22,7 @@ import pandas as pd
 
 from analyzer.analysis import run_stats
 from analyzer.analysis.results_io import read_results
-from analyzer.errors import ResultsFileError, UrbionError
+from analyzer.errors import UrbionError
 from analyzer.reporting import charts
 
 #: (file stem, title, chart function taking the runs or the headline table)
@@ -43,6 +42,7 @@ CHARTS = [
 
 #: What is added to the labels of runs that would otherwise share one, in turn.
 _LABEL_DETAILS = (
+    lambda path, df: f"card set {df.attrs.get('card_set')}",
     lambda path, df: f"engine {df.attrs.get('engine')}",
     lambda path, df: (f"games {df.attrs.get('first_game', 0)}-"
                       f"{df.attrs.get('first_game', 0) + len(df) - 1}"),
@@ -51,35 +51,36 @@ _LABEL_DETAILS = (
 
 
 def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
-    """Results files by run label; all must share one card set (else ResultsFileError)."""
+    """Results files by run label: runs that would share a label are told apart by their
+    card set, engine, games or file name (a designer puts card sets side by side)."""
     if not paths:
         raise UrbionError("a report needs at least one results file")
     frames = [(Path(path), read_results(path)) for path in paths]
     labels = [run_stats.run_label(df.attrs, path.stem) for path, df in frames]
     for detail in _LABEL_DETAILS:  # runs that share a label are told apart by what differs
-        counts = Counter(labels)
-        labels = [f"{label} / {detail(path, df)}" if counts[label] > 1 else label
-                  for label, (path, df) in zip(labels, frames, strict=True)]
+        groups: dict[str, list[int]] = {}
+        for index, label in enumerate(labels):
+            groups.setdefault(label, []).append(index)
+        for label, members in groups.items():
+            values = [detail(*frames[index]) for index in members]
+            if len(set(values)) > 1:
+                for index, value in zip(members, values, strict=True):
+                    labels[index] = f"{label} / {value}"
     runs: dict[str, pd.DataFrame] = {}
     for label, (_, df) in zip(labels, frames, strict=True):
         while label in runs:  # the same file twice
             label += "'"
         runs[label] = df
-    digests = {df.attrs.get("card_set_sha256") for df in runs.values()}
-    if len(digests) > 1:
-        names = ", ".join(sorted({f"{df.attrs.get('card_set')} "
-                                  f"({str(df.attrs.get('card_set_sha256'))[:12]})"
-                                  for df in runs.values()}))
-        raise ResultsFileError(f"the results files come from different card sets ({names}): "
-                               "one report compares runs of one card set")
     return runs
 
 
 def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
     """Where the numbers come from: card set, runs, versions, commit, date."""
     first = next(iter(runs.values())).attrs
+    card_sets = dict.fromkeys(f"{df.attrs.get('card_set')} (sha256 "
+                              f"{df.attrs.get('card_set_sha256')})" for df in runs.values())
     return {
-        "card set": f"{first.get('card_set')} (sha256 {first.get('card_set_sha256')})",
+        "card set" if len(card_sets) == 1 else "card sets": "; ".join(card_sets),
         "runs": "; ".join(f"{label}: seed {df.attrs.get('seed')}, games "
                           f"{df.attrs.get('first_game', 0)}-"
                           f"{df.attrs.get('first_game', 0) + len(df) - 1}, policy "
@@ -253,7 +254,8 @@ def interaction_matrix(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
     from analyzer.analysis.compare import compare_table, interactions, set_label
 
     keys = {(df.attrs.get("policy"), df.attrs.get("policy_params_sha256"),
-             df.attrs.get("seed")) for df in runs.values()}
+             df.attrs.get("seed"), df.attrs.get("card_set_sha256"), df.attrs.get("variant"))
+            for df in runs.values()}
     by_set = {set_label(tuple(df.attrs.get("expansions") or [])): df
               for df in runs.values()}
     if len(keys) != 1 or len(by_set) != len(runs) or "base" not in by_set:
