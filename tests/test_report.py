@@ -335,3 +335,13 @@ def test_runs_that_share_a_label_are_told_apart_by_what_differs(tmp_path):
                       "greedy / base / seed 0 / engine fast / games 0-19 / copy.parquet"]
     alone = load_runs([paths["fast"]])
     assert list(alone) == ["greedy / base / seed 0"]
+
+
+def test_the_pages_show_code_as_code_and_link_the_data(results, tmp_path):
+    analyzer.report(results[:1], tmp_path / "rep")
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "`" not in page and "<code>urbion compare --sets pairs --out DIR</code>" in page
+    analyzer.compare(sets="base,books", games=30, out=tmp_path / "cmp")
+    page = (tmp_path / "cmp" / "index.html").read_text()
+    for name in ("compare.csv", "interactions.csv", "win_rates.svg", "differences.svg"):
+        assert f"href='{name}'" in page and (tmp_path / "cmp" / name).is_file()

@@ -173,6 +173,12 @@ def html_page(title: str, body: str, facts: dict[str, str]) -> str:
             f"<h2>Provenance</h2><table id='provenance'>{facts_html}</table></body></html>\n")
 
 
+def _code_spans(text: str) -> str:
+    """Markdown's `code` spans of ``text`` as HTML <code>, the rest escaped."""
+    parts = html.escape(text).split("`")
+    return "".join(f"<code>{part}</code>" if i % 2 else part for i, part in enumerate(parts))
+
+
 def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          titles: list[tuple[str, str]] | None = None) -> str:
     """index.html: one self-contained page, the charts embedded as PNG data."""
@@ -180,7 +186,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     body = "<h2>Headline</h2>" + html_table(rows, "headline") + html_figures(images, titles)
     if "interactions" not in dict(titles):
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
-                 f"<p>{html.escape(INTERACTIONS_NOTE)}</p>")
+                 f"<p>{_code_spans(INTERACTIONS_NOTE)}</p>")
     return html_page("Urbion balance report", body, facts)
 
 
@@ -488,5 +494,9 @@ def compare_page(rows: list[list[str]], images: dict[str, bytes],
                  facts: dict[str, str]) -> str:
     """index.html of a comparison: self-contained, the charts embedded."""
     titles = [(stem, COMPARE_TITLES[stem]) for stem in images]
+    data = ("<p>Data: <a href='compare.csv'>compare.csv</a>, <a href='interactions.csv'>"
+            "interactions.csv</a>, per-game results in <code>results/</code>; each chart "
+            "also as " + ", ".join(f"<a href='{stem}.svg'>{stem}.svg</a>" for stem in images)
+            + ".</p>")
     return html_page("Urbion expansion sets compared",
-                     html_table(rows, "compare") + html_figures(images, titles), facts)
+                     html_table(rows, "compare") + html_figures(images, titles) + data, facts)
