@@ -728,7 +728,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
                  for s in chosen}
     _, spec = _prepare("fast", policy, base_cards)
-    folder = _compare_folder(out, resume, games) if out is not None else None
+    folder = _compare_folder(out, resume, games, list(card_sets)) \
+        if out is not None else None
     parts: dict[str, list[pd.DataFrame]] = {label: [] for label in card_sets}
     active = list(card_sets)
     batch = 0
@@ -763,7 +764,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     return result
 
 
-def _compare_folder(out: str | Path, resume: bool, games: int) -> Path:
+def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]) -> Path:
     """The comparison's folder, made: a new or empty one, or with ``resume`` one an
     interrupted comparison of the same batch size left (a folder is never mixed with
     another comparison's files)."""
@@ -776,14 +777,14 @@ def _compare_folder(out: str | Path, resume: bool, games: int) -> Path:
         raise UrbionError(f"cannot write {folder}: folder {folder.parent} does not exist")
     try:
         held = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
-        if held and not resume:
-            raise UrbionError(f"cannot write {folder}: it is not empty (add --resume to "
-                              "continue the comparison in it, or choose another folder)")
         if held and folder_mark(folder) != "compare":
-            raise UrbionError(f"cannot resume in {folder}: it was not written by "
-                              "`urbion compare`")
-        for path in (folder / "results").glob("*.parquet") if held else ():
-            _check_batch_size(path, games)
+            raise UrbionError(f"cannot write {folder}: it is not empty and not a comparison's "
+                              "folder (choose another folder)")
+        if held and not resume:
+            raise UrbionError(f"cannot write {folder}: it holds an earlier comparison (add "
+                              "--resume to continue it, or choose another folder)")
+        for path in (folder / "results").glob("*.parquet*") if held else ():
+            _check_batch(path, games, labels)
         (folder / "results").mkdir(parents=True, exist_ok=True)
         (folder / FOLDER_MARK).write_text("compare\n")
     except OSError as err:
@@ -791,10 +792,15 @@ def _compare_folder(out: str | Path, resume: bool, games: int) -> Path:
     return folder
 
 
-def _check_batch_size(path: Path, games: int) -> None:
-    """A finished batch file (``SET.games-FIRST-LAST.parquet``) must be one of this run's
-    batches of ``games``: other sizes would overlap them."""
-    first, _, last = path.stem.rpartition(".games-")[2].partition("-")
+def _check_batch(path: Path, games: int, labels: list[str]) -> None:
+    """A batch file or its chunks (``SET.games-FIRST-LAST.parquet[.partial]``) must be one of
+    this run's: a set it plays, a batch of ``games`` (other sizes would overlap them)."""
+    name = path.name.removesuffix(".partial").removesuffix(".parquet")
+    label, _, span = name.rpartition(".games-")
+    if label not in labels:
+        raise UrbionError(f"cannot resume: {path} holds games of set {label!r}, which this "
+                          "comparison does not play (--sets must be the interrupted one's)")
+    first, _, last = span.partition("-")
     if not (first.isdigit() and last.isdigit()) or \
             int(last) - int(first) + 1 != games or int(first) % games:
         raise UrbionError(f"cannot resume: {path} is not a batch of {games:,} games (--games "

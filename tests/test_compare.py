@@ -219,14 +219,14 @@ def test_a_resumed_comparison_refuses_batches_of_the_other_variant(tmp_path):
 def test_a_comparison_never_mixes_its_files_with_another_folders(tmp_path):
     out = tmp_path / "cmp"
     analyzer.compare(sets="base", games=40, out=out)
-    with pytest.raises(UrbionError, match="it is not empty \\(add --resume"):
+    with pytest.raises(UrbionError, match="holds an earlier comparison \\(add --resume"):
         analyzer.compare(sets="base", games=20, out=out)
     with pytest.raises(UrbionError, match="is not a batch of 20 games"):
         analyzer.compare(sets="base", games=20, out=out, resume=True)
     other = tmp_path / "mine"
     other.mkdir()
     (other / "notes.txt").write_text("mine")
-    with pytest.raises(UrbionError, match="was not written by `urbion compare`"):
+    with pytest.raises(UrbionError, match="not a comparison's folder"):
         analyzer.compare(sets="base", games=20, out=other, resume=True)
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
     again = analyzer.compare(sets="base", games=40, out=out, resume=True)
@@ -240,8 +240,21 @@ def test_a_set_stopped_by_max_games_is_marked_in_every_table():
                               max_games=200)
     assert not result.table["precise"].any()  # +-1% needs thousands of games
     text = str(result)
-    assert "200*" in text and "* stopped at max-games (200)" in text
+    assert "200*" in text and "another batch of 100 would pass max-games (200)" in text
     assert all(row[1] == "200*" for row in compare_rows(result.table)[1:])
-    assert "* marks a set stopped by that limit" in compare_facts(result.attrs)["precision"]
+    assert "* marks a set stopped because another batch would pass that limit" in \
+        compare_facts(result.attrs)["precision"]
     loose = analyzer.compare(sets="base", games=100, precision=0.49, max_games=200)
     assert loose.table["precise"].all() and "*" not in str(loose)
+
+
+def test_a_resumed_comparison_refuses_other_sets_and_other_batches_in_progress(tmp_path):
+    out = tmp_path / "cmp"
+    analyzer.compare(sets="base,books", games=40, out=out)
+    with pytest.raises(UrbionError, match="holds games of set 'books', which this comparison "
+                                          "does not play"):
+        analyzer.compare(sets="base,postcards", games=40, out=out, resume=True)
+    (out / "results" / "base.games-0-999.parquet.partial").mkdir()  # an interrupted batch
+    with pytest.raises(UrbionError, match="base.games-0-999.parquet.partial is not a batch "
+                                          "of 40 games"):
+        analyzer.compare(sets="base,books", games=40, out=out, resume=True)

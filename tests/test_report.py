@@ -228,7 +228,7 @@ def test_a_report_that_cannot_be_moved_in_leaves_the_earlier_one(results, tmp_pa
     real_rename = Path.rename
 
     def refuse_build(self, target):
-        building = self.name.startswith(".rep.") and not self.name.endswith(".old")
+        building = self.name.startswith(".rep.") and ".old-" not in self.name
         if Path(target) == out and building:
             raise OSError(28, "No space left on device")
         return real_rename(self, target)
@@ -252,7 +252,7 @@ def test_another_users_report_in_a_sticky_folder_is_refused_before_playing(tmp_p
     shared.chmod(0o1777)
     (shared / "s").mkdir()
     (shared / "s" / "index.html").write_text("earlier report")
-    (shared / "s" / ".urbion-folder").write_text("sensitivity\n")
+    (shared / "s" / ".urbion-folder").write_text("sensitivity\nindex.html\n")
     monkeypatch.setattr(os, "geteuid", lambda: os.stat(shared).st_uid + 4321)
     _sensitivity_refuses_before_playing(shared / "s", "cannot be replaced", capsys,
                                         monkeypatch)
@@ -270,12 +270,12 @@ def test_a_folder_not_written_by_the_same_command_is_never_replaced(tmp_path, ca
     for folder in (compare_out, web):
         before = sorted(p.name for p in folder.rglob("*"))
         code, _, err = run(capsys, "report", str(inside), "--out", str(folder))
-        assert code == 2 and "was not written by `urbion report`" in err
+        assert code == 2 and "is not a folder `urbion report` wrote" in err
         assert sorted(p.name for p in folder.rglob("*")) == before
     code, _, _ = run(capsys, "sensitivity", "--games", "20", "--out", str(tmp_path / "s"))
     assert code == 0
     code, _, err = run(capsys, "report", str(inside), "--out", str(tmp_path / "s"))
-    assert code == 2 and "was not written by `urbion report`" in err
+    assert code == 2 and "is not a folder `urbion report` wrote" in err
 
 
 def test_a_report_is_replaced_by_the_next_but_never_over_its_own_inputs(tmp_path, capsys):
@@ -287,9 +287,50 @@ def test_a_report_is_replaced_by_the_next_but_never_over_its_own_inputs(tmp_path
         assert code == 0
     kept = out / "r.parquet"
     kept.write_bytes(results.read_bytes())
-    code, _, err = run(capsys, "report", str(kept), "--out", str(out))
-    assert code == 2 and f"it holds {kept}, which the report reads" in err
-    assert kept.exists()
+    for given in (kept, results):  # the report's own input, or any file of the user's
+        code, _, err = run(capsys, "report", str(given), "--out", str(out))
+        assert code == 2 and "it holds r.parquet, which `urbion report` did not write" in err
+        assert kept.exists()
+
+
+def test_a_user_folder_named_like_the_old_report_is_left_alone(tmp_path, capsys):
+    results = tmp_path / "r.parquet"
+    analyzer.simulate(games=30, out=results)
+    (tmp_path / ".rep.old").mkdir()
+    (tmp_path / ".rep.old" / "keep.txt").write_text("mine")
+    for _ in range(2):
+        assert run(capsys, "report", str(results), "--out", str(tmp_path / "rep"))[0] == 0
+    assert (tmp_path / ".rep.old" / "keep.txt").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".rep.old", "r.parquet", "rep"]
+
+
+def test_the_current_folder_or_a_link_is_not_a_destination(tmp_path, capsys, monkeypatch):
+    results = tmp_path / "r.parquet"
+    analyzer.simulate(games=30, out=results)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "here").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    monkeypatch.chdir(tmp_path / "here")
+    for out, message in ((".", "it is the current folder"), (str(tmp_path), "holds it"),
+                         (str(tmp_path / "link"), "it is a symbolic link")):
+        code, _, err = run(capsys, "report", str(results), "--out", out)
+        assert code == 2 and message in err and "Traceback" not in err
+    assert list((tmp_path / "real").iterdir()) == [] == list((tmp_path / "here").iterdir())
+
+
+def test_runs_of_two_card_sets_each_name_theirs(tmp_path):
+    mine = tmp_path / "mine.toml"
+    mine.write_text(TINY_CARDS.read_text().replace('name = "R14-default"', 'name = "Mine"'))
+    paths = [tmp_path / "a" / "r.parquet", tmp_path / "b" / "r.parquet", tmp_path / "m.parquet"]
+    for path in paths[:2]:
+        path.parent.mkdir()
+    analyzer.simulate(games=20, out=paths[0])
+    analyzer.simulate(games=20, out=paths[1])
+    analyzer.simulate(games=20, seed=1, cards=mine, out=paths[2])
+    labels = list(load_runs(paths))
+    assert labels[2] == "greedy / base / seed 1 / card set Mine"
+    assert all("card set R14-default" in label for label in labels[:2])
+    assert labels[0].endswith(str(paths[0])) and labels[1].endswith(str(paths[1]))
 
 
 def test_every_chart_says_where_its_numbers_come_from_and_many_runs_fit(tmp_path):

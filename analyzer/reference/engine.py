@@ -901,10 +901,11 @@ class SoloGame:
     def _refill_rows(self) -> None:
         """Each pacified row takes the top City card, or is removed when none is left (R01.5)."""
         kept = []
-        for index, row in enumerate(self.rows):
+        for row in self.rows:
             if row.is_placeholder:
                 if not self.city_deck:
-                    self.narrate("row_removed", {"row": index})
+                    # numbered as the rows stand now, as new_city numbers them
+                    self.narrate("row_removed", {"row": len(kept)})
                     continue
                 row.city = self.city_deck.pop(0)
                 self.narrate("new_city", {"row": len(kept), "city": row.city})

@@ -15,6 +15,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import uuid
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -47,6 +48,7 @@ _LABEL_DETAILS = (
     lambda path, df: (f"games {df.attrs.get('first_game', 0)}-"
                       f"{df.attrs.get('first_game', 0) + len(df) - 1}"),
     lambda path, df: path.name,
+    lambda path, df: str(path),
 )
 
 
@@ -57,6 +59,10 @@ def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
         raise UrbionError("a report needs at least one results file")
     frames = [(Path(path), read_results(path)) for path in paths]
     labels = [run_stats.run_label(df.attrs, path.stem) for path, df in frames]
+    if len({df.attrs.get("card_set_sha256") for _, df in frames}) > 1:
+        # card sets side by side: every run names its own
+        labels = [f"{label} / {_LABEL_DETAILS[0](path, df)}"
+                  for label, (path, df) in zip(labels, frames, strict=True)]
     for detail in _LABEL_DETAILS:  # runs that share a label are told apart by what differs
         groups: dict[str, list[int]] = {}
         for index, label in enumerate(labels):
@@ -81,7 +87,8 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
                               f"{df.attrs.get('card_set_sha256')})" for df in runs.values())
     return {
         "card set" if len(card_sets) == 1 else "card sets": "; ".join(card_sets),
-        "runs": "; ".join(f"{label}: seed {df.attrs.get('seed')}, games "
+        "runs": "; ".join(f"{label}: card set {df.attrs.get('card_set')}, seed "
+                          f"{df.attrs.get('seed')}, games "
                           f"{df.attrs.get('first_game', 0)}-"
                           f"{df.attrs.get('first_game', 0) + len(df) - 1}, policy "
                           f"{df.attrs.get('policy')}, engine {df.attrs.get('engine')}, "
@@ -201,7 +208,10 @@ def write_folder(out: Path, fill, kind: str) -> Path:
     try:
         build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
         fill(build)
-        (build / FOLDER_MARK).write_text(kind + "\n")
+        # the kind, then every file written: a file not listed is the user's, and stops a
+        # later replacement
+        written = sorted(p.name for p in build.iterdir())
+        (build / FOLDER_MARK).write_text("\n".join([kind, *written]) + "\n")
         build.chmod(0o777 & ~_umask())
         _swap_into_place(build, out)
     except OSError as err:
@@ -348,6 +358,13 @@ def check_destination(out: Path, kind: str, inputs: list[str | Path] = ()) -> No
     """Refuse, before any game is played, a ``kind`` folder (report, sensitivity) that
     could not be put in place: an existing folder is replaced only if the same command
     wrote it, and never when it holds one of the ``inputs``."""
+    cwd = Path.cwd()
+    if out.resolve() == cwd or out.resolve() in cwd.parents:
+        raise UrbionError(f"cannot write {kind} {out}: it is the current folder or holds it; "
+                          "give the name of a folder for the output")
+    if out.is_symlink():
+        raise UrbionError(f"cannot write {kind} {out}: it is a symbolic link; give the "
+                          "folder itself")
     if not out.parent.is_dir():
         raise UrbionError(f"cannot write {kind} {out}: folder {out.parent} does not exist")
     if not os.access(out.parent, os.W_OK | os.X_OK):
@@ -355,12 +372,17 @@ def check_destination(out: Path, kind: str, inputs: list[str | Path] = ()) -> No
     if not out.exists():
         return
     try:
-        foreign = not out.is_dir() or (any(out.iterdir()) and folder_mark(out) != kind)
+        held = sorted(p.name for p in out.iterdir()) if out.is_dir() else None
     except OSError as err:
         raise UrbionError(f"cannot write {kind} {out}: {err.strerror or err}") from None
-    if foreign:
-        raise UrbionError(f"cannot write {kind} {out}: it exists and was not written by "
-                          f"`urbion {kind}` (only such a folder is replaced)")
+    if held is None or (held and folder_mark(out) != kind):
+        raise UrbionError(f"cannot write {kind} {out}: it exists and is not a folder "
+                          f"`urbion {kind}` wrote (remove it, or choose another folder)")
+    others = [name for name in held if name != FOLDER_MARK and name not in _written(out)]
+    if others:
+        raise UrbionError(f"cannot write {kind} {out}: it holds {others[0]}, which "
+                          f"`urbion {kind}` did not write (move it away, or choose another "
+                          "folder)")
     for path in inputs:
         if out.resolve() in Path(path).resolve().parents:
             raise UrbionError(f"cannot write {kind} {out}: it holds {path}, which the "
@@ -371,11 +393,19 @@ def check_destination(out: Path, kind: str, inputs: list[str | Path] = ()) -> No
 
 
 def folder_mark(folder: Path) -> str | None:
-    """The command that wrote ``folder`` (its FOLDER_MARK), or None."""
+    """The command that wrote ``folder`` (its FOLDER_MARK's first line), or None."""
     try:
-        return (folder / FOLDER_MARK).read_text().strip()
-    except OSError:
+        return (folder / FOLDER_MARK).read_text().splitlines()[0].strip()
+    except (OSError, IndexError):
         return None
+
+
+def _written(folder: Path) -> set[str]:
+    """The files the command wrote into ``folder`` (its FOLDER_MARK's other lines)."""
+    try:
+        return set((folder / FOLDER_MARK).read_text().splitlines()[1:])
+    except OSError:
+        return set()
 
 
 def _sticky_foreign(out: Path) -> bool:
@@ -391,8 +421,8 @@ def _swap_into_place(build: Path, out: Path) -> None:
     """Move ``build`` to ``out``; an earlier ``out`` is put back if that fails."""
     old = None
     if out.exists():
-        old = out.with_name(f".{out.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
+        # a name of its own: an existing .NAME.old may be the user's
+        old = out.with_name(f".{out.name}.old-{uuid.uuid4().hex[:12]}")
         out.rename(old)
     try:
         build.rename(out)
@@ -439,8 +469,8 @@ def compare_facts(attrs: dict) -> dict[str, str]:
     if attrs.get("precision") is not None:
         facts["precision"] = (f"each set played until its 95% interval's half-width was at "
                               f"most {attrs['precision']:.2%} or it had "
-                              f"{attrs['max_games']:,} games; * marks a set stopped by "
-                              "that limit, its interval wider")
+                              f"{attrs['max_games']:,} games; * marks a set stopped because "
+                              "another batch would pass that limit, its interval wider")
     return facts
 
 

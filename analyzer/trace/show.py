@@ -221,6 +221,8 @@ def event_text(event: str, details: dict, names: CardNames,
     if event == "deal":
         return f"  row {details['row']} is dealt {names.names(details['cards'])}"
     if event == "reveal":
+        if not details["revealed"]:
+            return f"  {names.name(details['card'])} reveals nothing: the Dream deck is empty"
         return (f"  {names.name(details['card'])} reveals {names.names(details['revealed'])}; "
                 "the cards among them other than Chaos are discarded")
     if event == "chromatic_reveal":
