@@ -220,7 +220,8 @@ def report(results: tuple[str, ...], out: str) -> None:
 @expansions_option
 @variant_option
 @click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Folder for sensitivity.md, .csv and the chart (e.g. reports/NAME/).")
+              help="Folder for index.html, sensitivity.md, .csv and the chart (e.g. "
+                   "reports/NAME/).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansions: str,
                 variant: str, out: str | None, quiet: bool) -> None:
@@ -230,7 +231,8 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansi
                                   variant=variant)
     click.echo(str(result))
     if out:
-        click.echo(f"\nreport     {out}/sensitivity.md")
+        click.echo(f"\nreport     {out}/index.html")
+        click.echo(f"           {out}/sensitivity.md")
 
 
 @cli.command()

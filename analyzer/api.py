@@ -831,6 +831,12 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
         expected = RunPlan.for_policy(card_set, spec, seed, games, first).config()
         for key in _BATCH_IDENTITY:
             if df.attrs.get(key) != expected.get(key):
+                if key == "card_set_sha256":  # named as a user knows them, hash shortened
+                    there, here = (f"{attrs.get('card_set')} "
+                                   f"({str(attrs.get('card_set_sha256'))[:12]})"
+                                   for attrs in (df.attrs, expected))
+                    raise UrbionError(f"cannot resume: {path} was made with another card set "
+                                      f"({there}, this run {here})")
                 raise UrbionError(f"cannot resume: {path} was made with another {key} "
                                   f"({df.attrs.get(key)!r}, this run {expected.get(key)!r})")
         return df

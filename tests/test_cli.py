@@ -237,3 +237,9 @@ def test_show_names_each_revealing_chaos_the_city_deck_and_rows_removed():
     removed = re.findall(r"^  row (\d) is removed: the City deck is empty", text, re.M)
     rows_lost = len(checks[0]["rows"]) - len(checks[-1]["rows"])
     assert len(removed) == rows_lost > 0
+
+
+def test_show_names_the_chaos_each_chaos_decision_moves():
+    text = analyzer.show(seed=7, game=1, policy="random")
+    moves = re.findall(r"^ +(.*) goes to the more influential side", text, re.M)
+    assert moves and all(re.fullmatch(r"Chaos#\d+", who) for who in moves)

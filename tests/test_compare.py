@@ -258,3 +258,17 @@ def test_a_resumed_comparison_refuses_other_sets_and_other_batches_in_progress(t
     with pytest.raises(UrbionError, match="base.games-0-999.parquet.partial is not a batch "
                                           "of 40 games"):
         analyzer.compare(sets="base,books", games=40, out=out, resume=True)
+
+
+def test_a_resume_with_another_card_set_names_both_sets(tmp_path):
+    from analyzer.cards.loader import card_set_from_data, default_card_data
+
+    out = tmp_path / "cmp"
+    analyzer.compare(sets="base", games=40, out=out)
+    data = default_card_data()
+    data["name"] = "six chaos"
+    data["dreams"]["chaos"]["count"] = 6
+    six = card_set_from_data(data, "test")
+    with pytest.raises(UrbionError, match=r"another card set \(R14-default \([0-9a-f]{12}\), "
+                                          r"this run six chaos \([0-9a-f]{12}\)\)"):
+        analyzer.compare(sets="base", games=40, out=out, resume=True, cards=six)

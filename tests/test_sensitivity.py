@@ -61,6 +61,9 @@ def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
     page = (tmp_path / "sens" / "index.html").read_text()
     assert page.count("<tr>") == len(VARIANTS) + 1 + 7  # the table, then the provenance
     assert "data:image/png;base64," in page and "urbion-2e/" in page
+    for name in ("sensitivity.csv", "sensitivity.svg", "sensitivity.md"):
+        assert f"href='{name}'" in page and (tmp_path / "sens" / name).is_file()
+    assert f"report     {tmp_path / 'sens'}/index.html" in out
     result = analyzer.sensitivity(games=600, seed=2)
     table = result.table
     assert len(table) == len(VARIANTS)

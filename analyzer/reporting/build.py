@@ -342,7 +342,10 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
 def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
     """index.html of a sensitivity analysis: self-contained, the chart embedded."""
     body = (html_table(_sensitivity_rows(table), "sensitivity")
-            + html_figures({"sensitivity": png}, [("sensitivity", "Win-rate change")]))
+            + html_figures({"sensitivity": png}, [("sensitivity", "Win-rate change")])
+            + "<p>Data: <a href='sensitivity.csv'>sensitivity.csv</a>, the chart as <a "
+              "href='sensitivity.svg'>sensitivity.svg</a>, the same page as <a "
+              "href='sensitivity.md'>sensitivity.md</a>.</p>")
     return html_page(SENSITIVITY_TITLE, body, _sensitivity_facts(baseline))
 
 

@@ -132,12 +132,15 @@ def decision_text(entry: dict, names: CardNames, code: tuple | None = None) -> s
             return f"  {what} cannot be placed anywhere: discarded"
         return f"  {what} goes to {_where(entry)}"
     how = entry.get("how")
+    # the option's code names the Chaos (docs/engine.md): after a chain of reveals, which
+    # one goes where
+    chaos = names.name(code[3]) if code is not None and code[3] >= 0 else "the Chaos"
     if how == "place":
-        return f"  the Chaos goes to the more influential side of row {entry['row']}"
+        return f"  {chaos} goes to the more influential side of row {entry['row']}"
     if how == "clear":
-        return f"  the Chaos clears the balanced city in row {entry['row']}"
+        return f"  {chaos} clears the balanced city in row {entry['row']}"
     if how == "aside":
-        return "  no city can take the Chaos: set aside"
+        return f"  no city can take {chaos}: set aside"
     return ""  # a reveal or a Wise Chaos is told by its own event
 
 
