@@ -62,8 +62,11 @@ def _legend(ax: plt.Axes, entries: int) -> None:
         ax.legend(fontsize="small")
         return
     ax.legend(fontsize="x-small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    # tall enough for every entry, each wrapped label taking its lines
+    lines = sum(label.count("\n") + 1 for label in ax.get_legend_handles_labels()[1])
     fig = ax.get_figure()
-    fig.set_size_inches(SIZE[0] + 3.0, max(fig.get_size_inches()[1], 0.3 * entries + 1.0))
+    fig.set_size_inches(SIZE[0] + 3.0,
+                        max(fig.get_size_inches()[1], 0.16 * lines + 0.1 * entries + 1.2))
 
 
 def source_line(attrs: dict) -> str:
