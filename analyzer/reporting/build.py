@@ -235,7 +235,7 @@ def save_chart(fig, folder: Path, stem: str) -> bytes:
 def write_report(paths: list[str | Path], out: str | Path) -> Path:
     """Build the report of the results files ``paths`` into the folder ``out``."""
     out = Path(out)
-    check_destination(out, "report", paths)
+    check_destination(out, "report")
     runs = load_runs(paths)
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
@@ -357,10 +357,10 @@ def _umask() -> int:
     return mask
 
 
-def check_destination(out: Path, kind: str, inputs: list[str | Path] = ()) -> None:
+def check_destination(out: Path, kind: str) -> None:
     """Refuse, before any game is played, a ``kind`` folder (report, sensitivity) that
     could not be put in place: an existing folder is replaced only if the same command
-    wrote it, and never when it holds one of the ``inputs``."""
+    wrote it and it holds nothing else (so never a file the report reads)."""
     cwd = Path.cwd()
     if out.resolve() == cwd or out.resolve() in cwd.parents:
         raise UrbionError(f"cannot write {kind} {out}: it is the current folder or holds it; "
@@ -386,10 +386,6 @@ def check_destination(out: Path, kind: str, inputs: list[str | Path] = ()) -> No
         raise UrbionError(f"cannot write {kind} {out}: it holds {others[0]}, which "
                           f"`urbion {kind}` did not write (move it away, or choose another "
                           "folder)")
-    for path in inputs:
-        if out.resolve() in Path(path).resolve().parents:
-            raise UrbionError(f"cannot write {kind} {out}: it holds {path}, which the "
-                              f"{kind} reads (replacing the folder would delete it)")
     if not os.access(out, os.W_OK | os.X_OK) or _sticky_foreign(out):
         raise UrbionError(f"cannot write report {out}: permission denied (it cannot be "
                           "replaced)")
