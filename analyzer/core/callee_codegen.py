@@ -228,6 +228,21 @@ class DeferredEntry:
         return f"<deferred entry of {self.name}>"
 
 
+class _SymbolFlags(compiler.Flags):
+    """A kernel's flags, mangled into its symbol as if it counted references.
+
+    numba names the target of a recursive call (a search policy plays turns inside a turn)
+    with the caller's flags, so a counting kernel calling a borrowing one (core/jit.py,
+    ``borrowing_jit``) named a symbol that never existed. A dispatcher compiles with one
+    setting only, so no two versions of a kernel share a symbol.
+    """
+
+    def get_mangle_string(self) -> str:
+        counted = compiler.Flags(self)
+        counted.nrt = True
+        return counted.get_mangle_string()
+
+
 @register_pass(mutates_CFG=True, analysis_only=False)
 class CalleeLowering(typed_passes.NativeLowering):
     """numba's native lowering into a ``KernelLibrary``; a callee's is a ``CalleeLibrary``,
@@ -236,6 +251,14 @@ class CalleeLowering(typed_passes.NativeLowering):
     _name = "urbion_callee_lowering"
 
     def run_pass(self, state) -> bool:
+        flags = state.flags
+        state.flags = _SymbolFlags(flags)
+        try:
+            return self._lower(state)
+        finally:
+            state.flags = flags
+
+    def _lower(self, state) -> bool:
         deferred = _lowering_deferred()
         if state.library is None:
             library_class = CalleeLibrary if deferred else KernelLibrary

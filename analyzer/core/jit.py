@@ -42,8 +42,9 @@ from analyzer.core.callee_codegen import (
 
 #: No C-callable wrapper: nothing takes a kernel's C address (built-in policies are called at
 #: their numba entry point, policies/builtin_nb.py), and the wrappers cost about a tenth of
-#: the compile time.
-JIT_OPTIONS = {"nogil": True, "cache": False, "no_cfunc_wrapper": True}
+#: the compile time. Reference counting (numba's NRT) is set on every kernel: numba would
+#: otherwise let a kernel compiled for a caller take the caller's setting (``borrowing_jit``).
+JIT_OPTIONS = {"nogil": True, "cache": False, "no_cfunc_wrapper": True, "_nrt": True}
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: The code compiled into the kernels: every file of core/, and the ``*_nb.py`` modules of
 #: the package (runner modules such as plan.py change without invalidating the cache).
@@ -223,3 +224,17 @@ def inline_jit(func):
 def cached_jit():
     """Decorator for an entry kernel that takes no callables: cached on disk when possible."""
     return lambda func: _kernel(func, cache=CACHE_DIR is not None)
+
+
+def borrowing_jit(func):
+    """``jit`` for a kernel that only borrows arrays: it creates none (no ``np.empty``, no
+    ``copy``), returns none, keeps none a kernel returns, and stores none in ``g``.
+
+    Such a kernel is compiled without numba's reference counting. Every array a kernel
+    reads otherwise costs an atomic count update on the way in and out: more than half of
+    a base game's time went to them. numba refuses to compile an allocation or a store into
+    ``g`` without counting; keeping an array returned by a counting kernel would leak it, and
+    returning a borrowed array would free it early, which tests/test_borrowing_kernels.py
+    checks for every borrowing kernel.
+    """
+    return _kernel(func, _nrt=False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit, jit
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -62,20 +62,20 @@ def derived_stream_nb(parent, stream):
     return out
 
 
-@jit
+@borrowing_jit
 def next_u64_nb(rng):
     """Next uint64 of the stream (advances the counter)."""
     rng[1] += _ONE
     return mix64_nb(rng[0] + rng[1] * _GAMMA)
 
 
-@jit
+@borrowing_jit
 def below_nb(rng, n):
     """Uniform integer in [0, n) as int64 (bias below n / 2**64)."""
     return np.int64(next_u64_nb(rng) % np.uint64(n))
 
 
-@jit
+@borrowing_jit
 def shuffle_nb(values, lo, hi, rng):
     """Fisher-Yates shuffle of ``values[lo:hi]`` in place (index lo is the top card)."""
     for i in range(hi - lo - 1, 0, -1):

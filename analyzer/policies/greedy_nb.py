@@ -34,7 +34,7 @@ from analyzer.core.codes import (
     PostcardKind,
     Side,
 )
-from analyzer.core.jit import cached_jit, inline_jit, jit
+from analyzer.core.jit import borrowing_jit, cached_jit, inline_jit, jit
 from analyzer.rules.books_nb import BOOK_PERFECT_BONUS
 from analyzer.rules.chaos_nb import REVEAL_COUNT
 from analyzer.rules.chromatic_nb import WISE_ROW
@@ -223,7 +223,7 @@ def postcard_kind_nb(info, cards, r, pos):
     return EMPTY if postcard == EMPTY else cards[postcard, CardField.KIND]
 
 
-@jit
+@borrowing_jit
 def pacify_points_nb(layout, cards, info, r, n_rows, perfect):
     """Inhabitant points the postcards of row ``r`` would score if pacified now (R11.4),
     and what that gains over their expected score (``EXPECTED_POINTS``)."""
@@ -267,7 +267,7 @@ def rocket_cost_nb(info, cards, r, pos, params):
     return 0.0
 
 
-@jit
+@borrowing_jit
 def row_sent_away_cost_nb(info, cards, r, params):
     """Cost of discarding every dream of row ``r`` other than by pacifying it."""
     cost = 0.0
@@ -276,7 +276,7 @@ def row_sent_away_cost_nb(info, cards, r, params):
     return cost
 
 
-@jit
+@borrowing_jit
 def balance_postcards_nb(layout, cards, info, r, params):
     """What pacifying row ``r`` at the next census gains for its postcards (a placement
     that balances it; R11.4)."""
@@ -357,7 +357,7 @@ def completes_nb(cards, layout, hand, skip, r, after, n_left, n_right, only_side
     return False
 
 
-@jit
+@borrowing_jit
 def best_placement_nb(layout, cards, facts, info, hand, side, params):
     """Best score of placing a card of ``hand`` on ``side`` (-1: either), or -PASS when
     none can be placed: what a seat of that polarity makes of its hand (R10.3)."""
@@ -365,7 +365,7 @@ def best_placement_nb(layout, cards, facts, info, hand, side, params):
     return max(best_left, best_right)
 
 
-@jit
+@borrowing_jit
 def side_placements_nb(layout, cards, facts, info, hand, side, params):
     """``best_placement_nb`` on the left and on the right side at once, as (left, right);
     a side other than ``side`` (-1: either) is -PASS. One pass serves both polarities."""
@@ -497,7 +497,7 @@ def city_value_nb(total, balanced, params):
     return city_worth_nb(total, balanced, params[W.BALANCE], params[W.PROGRESS])
 
 
-@jit
+@borrowing_jit
 def pressure_nb(info, n_bal):
     """Deck cards still needed per card left (about 1 when the deck is just enough)."""
     unbalanced = info[Info.TOTAL_CITIES] - info[Info.SUCCESS_N] - n_bal
@@ -505,7 +505,7 @@ def pressure_nb(info, n_bal):
     return need / max(info[Info.DECK_N], 1)
 
 
-@jit
+@borrowing_jit
 def flex_nb(cards, city):
     """Elements a City card shows: how many hand cards can reach it."""
     m = cards[city, CardField.ELEMENTS]
@@ -530,7 +530,7 @@ def rebuild_gain_nb(fa, fb, a_balanced, b_balanced, weight):
     return weight * gain
 
 
-@jit
+@borrowing_jit
 def best_rebuild_nb(layout, cards, facts, n_rows, params, barred):
     """Best Rebuild as (gain, row a, row b); never the Emptiness row ``barred`` (R12)."""
     best, best_a, best_b = -1e9, 0, 1
@@ -549,7 +549,7 @@ def best_rebuild_nb(layout, cards, facts, n_rows, params, barred):
     return best, best_a, best_b
 
 
-@jit
+@borrowing_jit
 def best_flip_nb(layout, cards, facts, n_rows, params, info):
     """Best Change Sides as (gain, card): a Chaos turned over changes its city's total by
     twice its value."""
@@ -595,7 +595,7 @@ def next_figure_row_nb(info):
     return 0 if row == EMPTY or row + 1 >= info[Info.N_ROWS] else row + 1
 
 
-@jit
+@borrowing_jit
 def emptiness_card_nb(info, params):
     """Value of an Emptiness card leaving: the last brings the top City card (R12.4)."""
     gain = params[W.EMPTINESS_CARD]
@@ -604,7 +604,7 @@ def emptiness_card_nb(info, params):
     return gain
 
 
-@jit
+@borrowing_jit
 def figure_loss_nb(layout, cards, facts, info, r, params):
     """What the Emptiness check brings on row ``r`` when not balanced (R12.2): the loss of
     its dreams and their postcards (a relief when they are stuck); LOSING when it has
@@ -619,7 +619,7 @@ def figure_loss_nb(layout, cards, facts, info, r, params):
     return -loss
 
 
-@jit
+@borrowing_jit
 def figure_check_nb(layout, cards, facts, info, params):
     """The Emptiness check of a census now, as (score, City cards it brings)."""
     e = figure_row_nb(info)
@@ -631,7 +631,7 @@ def figure_check_nb(layout, cards, facts, info, params):
     return figure_loss_nb(layout, cards, facts, info, e, params), 0
 
 
-@jit
+@borrowing_jit
 def census_gain_nb(layout, cards, facts, info, params, bonus):
     """Value of a census now, before the turn it costs: cities pacified, Perfect Balance
     (``bonus`` City cards, R09.6), their postcards, the Emptiness check, a win."""
@@ -668,7 +668,7 @@ def census_gain_nb(layout, cards, facts, info, params, bonus):
     return gain
 
 
-@jit
+@borrowing_jit
 def ally_gain_nb(layout, cards, facts, info, params):
     """Value of Ally against the Emptiness (R12.3) before the turn and cards it costs: an
     Emptiness card (the last brings a City card), and, when a census now would pay for the
@@ -693,7 +693,7 @@ def ally_gain_nb(layout, cards, facts, info, params):
 # --- Books of Power (R09) --------------------------------------------------------------------
 
 
-@jit
+@borrowing_jit
 def best_invisible_nb(layout, cards, facts, info, side, params):
     """Best dream for an Invisible Book on ``side`` as (gain, card): the city nearest to
     balance once it is gone, less its postcard (R09.4)."""
@@ -713,7 +713,7 @@ def best_invisible_nb(layout, cards, facts, info, side, params):
     return best, best_card
 
 
-@jit
+@borrowing_jit
 def best_flying_nb(layout, cards, facts, info, side, params):
     """Best move for a Flying Book on ``side`` as (gain, card, to_row), valued like an
     Exchange, less a Resting Rocket or a lone Dreamcatcher it spoils (R09.3)."""
@@ -742,7 +742,7 @@ def best_flying_nb(layout, cards, facts, info, side, params):
     return best, best_card, best_to
 
 
-@jit
+@borrowing_jit
 def freedom_row_nb(layout, facts, info):
     """The dreamless city the Book of Freedom pacifies: the Emptiness's (R12.5), else the
     top one; -1 when there is none."""
@@ -757,7 +757,7 @@ def freedom_row_nb(layout, facts, info):
     return best
 
 
-@jit
+@borrowing_jit
 def freedom_gain_nb(layout, facts, info, params):
     """A City card for a Book of Freedom action (R09.5); a win when it is the last."""
     if freedom_row_nb(layout, facts, info) == EMPTY:
@@ -768,7 +768,7 @@ def freedom_gain_nb(layout, facts, info, params):
     return gain
 
 
-@jit
+@borrowing_jit
 def book_gain_nb(kind, layout, cards, facts, info, params):
     """Value of the best action of Book ``kind`` now, before the turn it costs: scored like
     an Exchange (Flying, Invisible), a City card (Freedom), a census (Perfect Balance), or
@@ -788,7 +788,7 @@ def book_gain_nb(kind, layout, cards, facts, info, params):
     return params[W.TURN] - params[W.PASS] + params[W.PROPHECY]
 
 
-@jit
+@borrowing_jit
 def books_nb(options, info, params):
     """R09.1: reveal Books while that keeps their number at or below ``BOOKS_KEEP`` (each
     burns 4 Dream cards, which costs greedy more than an average Book brings: 0.5, none, by
@@ -896,7 +896,7 @@ def act_gains_nb(options, n_options, layout, info, cards, facts, params, books):
     return gains
 
 
-@jit
+@borrowing_jit
 def phase1_scores_nb(options, n_options, layout, hand, info, cards, params, scores):
     """Score every Phase I option into ``scores`` (float64, (n_options,)); higher is better.
     A placement sets up a balance for another card of ``hand``."""
@@ -1054,7 +1054,7 @@ def chaos_nb(options, n_options, layout, info, cards, params):
     return best
 
 
-@jit
+@borrowing_jit
 def deal_side_nb(options, layout, cards, params):
     """Two Chaos dealt together: the side the other side's cards can best answer. A Meta
     or Harmony dealt: the side that brings its city nearer to balance (ties: left)."""
@@ -1089,7 +1089,7 @@ def chromatic_choice_nb(options, n_options, layout, info, cards, params):
     return best
 
 
-@jit
+@borrowing_jit
 def chromatic_cost_nb(layout, info, cards, facts, r, side, card, params, max_pos, max_neg):
     """Cost of a Chromatic Chaos on ``side`` of row ``r`` (negative when it helps)."""
     after = facts[r, 0] + placed_value_nb(cards, card, side)
@@ -1153,7 +1153,7 @@ def change_sides_nb(options, n_options, layout, info, cards, params):
     return 0
 
 
-@jit
+@borrowing_jit
 def zero_sum_score_nb(mask, row, layout, info, cards):
     """A zero-sum set's worth (R05.5): the room it frees, and ``ZERO_SUM_POINT`` per
     Inhabitant point: less for the postcards it sends away, more for a Dreamcatcher it
@@ -1177,7 +1177,7 @@ def zero_sum_score_nb(mask, row, layout, info, cards):
     return score
 
 
-@jit
+@borrowing_jit
 def zero_sum_nb(options, n_options, layout, info, cards):
     """Discard the largest zero-sum set: it frees the most room and keeps the total (and
     spares the postcards)."""

@@ -15,7 +15,7 @@ from analyzer.core.codes import (
     Result,
     Side,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit, jit
 from analyzer.rules.census_nb import census_nb, pacify_nb, refill_rows_nb
 from analyzer.rules.chaos_nb import is_any_chaos_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
@@ -38,7 +38,7 @@ BOOK_PERFECT_BONUS = 2
 PROPHECY_CARDS = 2
 
 
-@jit
+@borrowing_jit
 def book_side_nb(kind):
     """The side a Flying or Invisible Book works on."""
     if kind == BookKind.FLYING_SOGNAE or kind == BookKind.INVISIBLE_SOGNAE:
@@ -46,7 +46,7 @@ def book_side_nb(kind):
     return Side.R
 
 
-@jit
+@borrowing_jit
 def flying_options_nb(g, cards, side, options, write):
     """R09.3: ``[card, from_row, to_row, side]`` for each non-Chaos dream on ``side`` (rows,
     positions) and each other row with room on ``side``; counted, or with ``write`` listed."""
@@ -66,7 +66,7 @@ def flying_options_nb(g, cards, side, options, write):
     return n
 
 
-@jit
+@borrowing_jit
 def invisible_options_nb(g, cards, side, options, write):
     """R09.4: ``[card, row, side, -1]`` for each non-Chaos dream on ``side``."""
     layout = g.layout
@@ -81,7 +81,7 @@ def invisible_options_nb(g, cards, side, options, write):
     return n
 
 
-@jit
+@borrowing_jit
 def freedom_options_nb(g, options, write):
     """R09.5: ``[row, -1, -1, -1]`` for each city without dreams."""
     n = 0
@@ -93,7 +93,7 @@ def freedom_options_nb(g, options, write):
     return n
 
 
-@jit
+@borrowing_jit
 def target_options_nb(g, cards, kind, write):
     """The targets of a Book that has them (counted, or with ``write`` listed)."""
     if kind == BookKind.FLYING_SOGNAE or kind == BookKind.FLYING_INCUBI:
@@ -103,7 +103,7 @@ def target_options_nb(g, cards, kind, write):
     return freedom_options_nb(g, g.options, write)
 
 
-@jit
+@borrowing_jit
 def usable_books_nb(g, cards):
     """Bit mask of the Book kinds in the layout that can act now (docs/engine.md)."""
     kept = g.info[Info.BOOKS]
@@ -117,7 +117,7 @@ def usable_books_nb(g, cards):
     return usable
 
 
-@jit
+@borrowing_jit
 def next_permutation_nb(perm, m):
     """Step ``perm[:m]`` to the next permutation in lexicographic order; False at the end."""
     i = m - 2
@@ -176,7 +176,7 @@ def freedom_nb(policy, g, cards, row):
         resolve_held_nb(policy, g, cards)
 
 
-@jit
+@borrowing_jit
 def book_action_nb(policy, g, cards, kind):
     """Carry out the action of the Book ``kind`` (R09.3-R09.7)."""
     g.stats[Result.BOOK_ACTIONS] += 1

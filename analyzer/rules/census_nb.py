@@ -13,7 +13,7 @@ from analyzer.core.codes import (
     Info,
     LogEntry,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit, jit
 from analyzer.rules.chaos_nb import clear_row_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import add_success_nb, draw_city_nb
@@ -40,7 +40,7 @@ VALUE_BITS = 5
 VALUE_OFFSET = 16
 
 
-@jit
+@borrowing_jit
 def zero_sum_options_nb(g, cards, row):
     """Masks over a row's 6 positions whose dreams sum to 0, with 0 first (R05.5)."""
     layout, options = g.layout, g.options  # read once: each read is a reference count
@@ -88,7 +88,7 @@ def discard_positions_nb(g, row, mask):
         remove_from_side_nb(g.layout, row, side, slot)
 
 
-@jit
+@borrowing_jit
 def pacify_nb(g, row):
     """R05.3: City card to Success, its dreams to the discard pile, the row a placeholder.
 
@@ -98,7 +98,7 @@ def pacify_nb(g, row):
     add_success_nb(g)
 
 
-@jit
+@borrowing_jit
 def refill_rows_nb(g, pacified):
     """R05.8 / R01.5: pacified rows take new City cards; with none left the row goes."""
     n_rows = g.info[Info.N_ROWS]

@@ -4,7 +4,7 @@ one stack on which Chaos and Chromatic Chaos (R07) are resolved, depth first."""
 from __future__ import annotations
 
 from analyzer.core.codes import SIDE_SLOTS, ChaosHow, Decision, Info, Result, Side
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit
 from analyzer.rules.chromatic_nb import chromatic_step_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb, is_chromatic_nb
@@ -24,7 +24,7 @@ REVEAL_COUNT = 4
 _FINISH_BASE = 2
 
 
-@jit
+@borrowing_jit
 def chaos_place_options_nb(g, cards, chaos, start):
     """Write PLACE options from index ``start``: rows with a more influential side with room.
 
@@ -40,7 +40,7 @@ def chaos_place_options_nb(g, cards, chaos, start):
     return n
 
 
-@jit
+@borrowing_jit
 def draw_chaos_options_nb(g, cards, chaos, wise):
     """All options of a Chaos drawn in Phase II: places, clears, reveal (R06.2), and with
     ``wise`` the Wise Chaos (R11.3)."""
@@ -58,7 +58,7 @@ def draw_chaos_options_nb(g, cards, chaos, wise):
     return n
 
 
-@jit
+@borrowing_jit
 def clear_row_nb(g, row):
     """Discard every dream of a row, left side then right side."""
     for side in (Side.L, Side.R):
@@ -66,19 +66,19 @@ def clear_row_nb(g, row):
             discard_nb(g, remove_from_side_nb(g.layout, row, side, 0))
 
 
-@jit
+@borrowing_jit
 def push_pending_nb(g, entry):
     g.pending[g.info[Info.PENDING_N]] = entry
     g.info[Info.PENDING_N] += 1
 
 
-@jit
+@borrowing_jit
 def is_any_chaos_nb(cards, card):
     """A Chaos or a Chromatic Chaos: what a reveal keeps to resolve (R06.2 c, R07.2)."""
     return is_chaos_nb(cards, card) or is_chromatic_nb(cards, card)
 
 
-@jit
+@borrowing_jit
 def reveal_nb(g, cards, chaos):
     """R06.2 c: reveal up to 4 cards, discard the others, queue each Chaos and Chromatic
     Chaos among them to be resolved in the order revealed."""
@@ -94,7 +94,7 @@ def reveal_nb(g, cards, chaos):
             push_pending_nb(g, g.deck[k])
 
 
-@jit
+@borrowing_jit
 def resolve_draw_chaos_nb(policy, g, cards, chaos, drawn):
     """Resolve a Chaos or Chromatic Chaos drawn in Phase II, with everything it reveals,
     depth first (R06.2, R07). ``drawn``: drawn into the hand in Phase II, so a Wise Chaos

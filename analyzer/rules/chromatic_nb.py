@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from analyzer.core.codes import EMPTY, SIDE_SLOTS, CardField, Decision, Info, Result
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import draw_dream_nb, is_chaos_nb, is_chromatic_nb
 from analyzer.rules.postcards_nb import put_back_fourth_nb
@@ -13,7 +13,7 @@ from analyzer.rules.state_nb import append_to_side_nb, can_take_side_nb, discard
 WISE_ROW = -2
 
 
-@jit
+@borrowing_jit
 def chromatic_options_nb(g, chromatic, wise):
     """R07.1: every side with room, rows top to bottom, L then R; else the discard; then,
     with ``wise``, the Wise Chaos (R11.3)."""
@@ -33,7 +33,7 @@ def chromatic_options_nb(g, chromatic, wise):
     return n
 
 
-@jit
+@borrowing_jit
 def side_options_nb(g, cards, card, by_element):
     """``[row, side, card, -1]`` for the sides ``card`` can take with room; with
     ``by_element`` only next to cities showing its element (placement rule 1)."""
@@ -51,7 +51,7 @@ def side_options_nb(g, cards, card, by_element):
     return n
 
 
-@jit
+@borrowing_jit
 def revealed_options_nb(g, cards, card):
     """R07.2: by the placement rules; else ignoring the element; else the discard."""
     n = side_options_nb(g, cards, card, True)
@@ -63,7 +63,7 @@ def revealed_options_nb(g, cards, card):
     return n
 
 
-@jit
+@borrowing_jit
 def place_or_discard_nb(g, choice):
     """Apply a ``[row, side, card, -1]`` option: the card to that side, or (row -1) discarded."""
     row = g.options[choice, 0]
@@ -74,7 +74,7 @@ def place_or_discard_nb(g, choice):
         append_to_side_nb(g.layout, row, g.options[choice, 1], card)
 
 
-@jit
+@borrowing_jit
 def chromatic_step_nb(policy, g, cards, chromatic, wise):
     """Resolve a Chromatic Chaos up to the card it reveals (R07); with ``wise`` a Wise
     Chaos may put it back instead (R11.3).

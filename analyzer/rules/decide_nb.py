@@ -14,7 +14,7 @@ from numba import types
 from numba.extending import overload
 
 from analyzer.core.codes import N_POLICY_INFO, EnginePolicy, Expansion, Info, Outcome, Reason
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit
 from analyzer.rules.log_nb import log_decision_nb
 from analyzer.rules.state_nb import refresh_view_nb
 
@@ -87,7 +87,7 @@ def _not_an_engine_policy(policy, g, cards, kind, n_options):
     return impl
 
 
-@jit
+@borrowing_jit
 def ask_nb(policy, g, cards, kind, n_options):
     """Ask ``policy`` to choose among ``g.options[:n_options]``; log and return the index.
 
@@ -112,7 +112,7 @@ def ask_nb(policy, g, cards, kind, n_options):
     return choice
 
 
-@jit
+@borrowing_jit
 def set_option_nb(options, i, a, b, c, d):
     """Write option row ``i``."""
     options[i, 0] = a

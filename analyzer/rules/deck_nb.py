@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from analyzer.core.codes import EMPTY, CardField, CardType, Info, Outcome, Reason
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit
 
 
-@jit
+@borrowing_jit
 def end_game_nb(g, outcome, reason):
     """Finish the game (only the first end counts)."""
     if g.info[Info.OUTCOME] == Outcome.RUNNING:
@@ -14,7 +14,7 @@ def end_game_nb(g, outcome, reason):
         g.info[Info.REASON] = reason
 
 
-@jit
+@borrowing_jit
 def take_top_nb(deck, info, top_field, count_field):
     """Take the top card of a deck kept as ``deck[info[top_field]:][:info[count_field]]``.
 
@@ -29,7 +29,7 @@ def take_top_nb(deck, info, top_field, count_field):
     return deck[top]
 
 
-@jit
+@borrowing_jit
 def draw_dream_nb(g):
     """Top Dream card, or -1 and a loss when the deck is empty (R13.2, R06.3)."""
     card = take_top_nb(g.deck, g.info, Info.DECK_TOP, Info.DECK_N)
@@ -38,13 +38,13 @@ def draw_dream_nb(g):
     return card
 
 
-@jit
+@borrowing_jit
 def draw_city_nb(g):
     """Top City card, or -1 when the City deck is empty (not a loss)."""
     return take_top_nb(g.city_deck, g.info, Info.CITY_TOP, Info.CITY_DECK_N)
 
 
-@jit
+@borrowing_jit
 def add_success_nb(g):
     """One more City card in the Success pile; the game ends the moment all are there
     (R13.1): won, unless the Inhabitant pile sums below 0 (R11.9)."""
@@ -56,13 +56,13 @@ def add_success_nb(g):
             end_game_nb(g, Outcome.WIN, Reason.ALL_PACIFIED)
 
 
-@jit
+@borrowing_jit
 def is_chaos_nb(cards, card):
     """True for a (plain) Chaos card."""
     return cards[card, CardField.TYPE] == CardType.CHAOS
 
 
-@jit
+@borrowing_jit
 def is_chromatic_nb(cards, card):
     """True for a Chromatic Chaos (R07)."""
     return cards[card, CardField.TYPE] == CardType.CHROMATIC

@@ -4,13 +4,13 @@ Emptiness, and the bonus City card of the last Emptiness card."""
 from __future__ import annotations
 
 from analyzer.core.codes import EMPTY, Info, Outcome, Reason
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit
 from analyzer.rules.chaos_nb import clear_row_nb
 from analyzer.rules.deck_nb import add_success_nb, draw_city_nb, end_game_nb
 from analyzer.rules.state_nb import emptiness_row_nb, is_balanced_nb, row_dreams_nb
 
 
-@jit
+@borrowing_jit
 def move_emptiness_nb(g):
     """R12.1, at the start of every turn (after the Flagships, R13.3)."""
     info = g.info
@@ -24,7 +24,7 @@ def move_emptiness_nb(g):
     info[Info.EMPTINESS_CITY] = g.layout[target, 0]
 
 
-@jit
+@borrowing_jit
 def remove_emptiness_card_nb(g, flat):
     """The top Emptiness card leaves the game; the figure goes to the pile (lying ``flat``
     after an Ally), or with the last card leaves too and the top City card goes to Success
@@ -40,7 +40,7 @@ def remove_emptiness_card_nb(g, flat):
         add_success_nb(g)
 
 
-@jit
+@borrowing_jit
 def check_emptiness_city_nb(g, cards, row):
     """R12.2, at a census: balanced, a card leaves; dreams, they are discarded; none, the
     game is lost."""
@@ -52,7 +52,7 @@ def check_emptiness_city_nb(g, cards, row):
         end_game_nb(g, Outcome.LOSS, Reason.EMPTINESS)
 
 
-@jit
+@borrowing_jit
 def ally_nb(g):
     """R12.3 Ally against the Emptiness (its two cards are paid by Phase I)."""
     remove_emptiness_card_nb(g, 1)

@@ -11,7 +11,7 @@ from analyzer.core.codes import (
     Outcome,
     Result,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit
 from analyzer.rules.chaos_nb import is_any_chaos_nb, resolve_draw_chaos_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import draw_dream_nb
@@ -23,7 +23,7 @@ from analyzer.rules.setup_nb import setup_nb
 from analyzer.rules.state_nb import add_to_hand_nb, copy_into_nb, hand_count_nb, is_running_nb
 
 
-@jit
+@borrowing_jit
 def phase2_nb(policy, g, cards, seat):
     """R06.1: draw until the hand holds 4 cards, resolving each Chaos and Chromatic Chaos
     drawn (R06.2, R07; a Wise Chaos may put it back, R11.3)."""
@@ -39,7 +39,7 @@ def phase2_nb(policy, g, cards, seat):
             add_to_hand_nb(g.hands, seat, card)
 
 
-@jit
+@borrowing_jit
 def swap_polarity_nb(policy, g, cards):
     """R10.4: with 8 or more discards, the seat may remove the 8 most recent from the game
     and swap polarities."""
@@ -59,7 +59,7 @@ def swap_polarity_nb(policy, g, cards):
     g.stats[Result.POLARITY_SWAPS] += 1
 
 
-@jit
+@borrowing_jit
 def start_turn_nb(policy, g, cards):
     """A turn's first steps (R13.3): its number and seat, the Flagships (R11.7), the
     Emptiness (R12.1), and in the team game the polarity swap (R10.4)."""
@@ -72,7 +72,7 @@ def start_turn_nb(policy, g, cards):
         swap_polarity_nb(policy, g, cards)
 
 
-@jit
+@borrowing_jit
 def finish_turn_nb(policy, g, cards):
     """Phase I, Phase II, the Hourglasses (R11.6), the check; nothing once it is over."""
     seat = g.info[Info.SEAT]
@@ -85,7 +85,7 @@ def finish_turn_nb(policy, g, cards):
         log_check_nb(g)
 
 
-@jit
+@borrowing_jit
 def play_turn_nb(policy, g, cards):
     """One whole turn (R13.3); nothing once the game is over."""
     if not is_running_nb(g):
@@ -94,7 +94,7 @@ def play_turn_nb(policy, g, cards):
     finish_turn_nb(policy, g, cards)
 
 
-@jit
+@borrowing_jit
 def play_game_nb(policy, g, cards, city_ids, dream_ids, rules):
     """Play a game on the fresh arrays ``g`` to its end; finish with one last check.
 
@@ -108,7 +108,7 @@ def play_game_nb(policy, g, cards, city_ids, dream_ids, rules):
         log_check_nb(g)
 
 
-@jit
+@borrowing_jit
 def result_row_nb(g, out):
     """Write the game's result into ``out`` (int64, (N_RESULT,), columns per ``Result``)."""
     copy_into_nb(out, g.stats, out.shape[0])

@@ -14,17 +14,17 @@ from analyzer.core.codes import (
     Info,
     LogEntry,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit
 from analyzer.rules.state_nb import refresh_view_nb
 
 
-@jit
+@borrowing_jit
 def logging_nb(g):
     """True when this game keeps a log."""
     return g.log.shape[0] > 0
 
 
-@jit
+@borrowing_jit
 def next_log_row_nb(g):
     """Index of a fresh log row, or -1 (and the overflow flag) when the log is full."""
     n = g.info[Info.LOG_N]
@@ -37,7 +37,7 @@ def next_log_row_nb(g):
     return n
 
 
-@jit
+@borrowing_jit
 def log_decision_nb(g, kind, option):
     """Record the option row ``option`` chosen for a decision of ``kind``."""
     if not logging_nb(g):
@@ -53,7 +53,7 @@ def log_decision_nb(g, kind, option):
     g.log[i, 7] = g.info[Info.TURN]
 
 
-@jit
+@borrowing_jit
 def log_ids_nb(g, entry, ids, lo, hi):
     """Record a header ``entry`` with the count, then ``ids[lo:hi]`` in DATA rows of 7."""
     if not logging_nb(g):
@@ -72,7 +72,7 @@ def log_ids_nb(g, entry, ids, lo, hi):
             g.log[j, 1 + k] = ids[start + k]
 
 
-@jit
+@borrowing_jit
 def log_check_nb(g):
     """Record a check entry: counters, then one ROW per row and one HAND per seat."""
     if not logging_nb(g):
@@ -107,7 +107,7 @@ def log_check_nb(g):
         log_extra_check_nb(g)
 
 
-@jit
+@borrowing_jit
 def log_extra_check_nb(g):
     """The check's row for the expansions' counters and the team's polarity."""
     refresh_view_nb(g)

@@ -18,7 +18,7 @@ from analyzer.core.codes import (
     Result,
     Side,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit
 from analyzer.rules.books_nb import book_action_nb, usable_books_nb
 from analyzer.rules.census_nb import census_nb
 from analyzer.rules.chaos_nb import is_any_chaos_nb
@@ -39,7 +39,7 @@ from analyzer.rules.state_nb import (
 )
 
 
-@jit
+@borrowing_jit
 def can_exchange_nb(layout, n_rows):
     """True when some side type holds two dreams in the layout (R04.4)."""
     for side in range(2):
@@ -51,7 +51,7 @@ def can_exchange_nb(layout, n_rows):
     return False
 
 
-@jit
+@borrowing_jit
 def change_sides_targets_nb(layout, cards, n_rows, options, write):
     """Count the Chaos and Chromatic Chaos with room on their city's other side (R08.4), by
     row, side L then R, position; with ``write`` also list them as ``[card, row, side, -1]``
@@ -70,13 +70,13 @@ def change_sides_targets_nb(layout, cards, n_rows, options, write):
     return n
 
 
-@jit
+@borrowing_jit
 def specials_in_play_nb(g):
     """Special actions exist only with Hanging Gardens & Wizards (R08.4)."""
     return g.info[Info.EXPANSIONS] & Expansion.GARDENS_WIZARDS != 0
 
 
-@jit
+@borrowing_jit
 def place_targets_nb(layout, cards, n_rows, seat_side):
     """Where a dream may go this Phase I, whatever the dream: bit ``2 * row + side`` set
     when that side has room (R04.1), in the team game only on ``seat_side`` (R10.3; -1:
@@ -92,7 +92,7 @@ def place_targets_nb(layout, cards, n_rows, seat_side):
     return room, elements
 
 
-@jit
+@borrowing_jit
 def place_options_nb(cards, options, n, card, n_rows, room, city_elements):
     """Append ``[PLACE, card, row, side]`` for every legal placement (R04.1, R08.1), by
     row then side, given ``place_targets_nb``'s ``room`` and ``city_elements``."""
@@ -108,7 +108,7 @@ def place_options_nb(cards, options, n, card, n_rows, room, city_elements):
     return n
 
 
-@jit
+@borrowing_jit
 def book_options_nb(options, n, card, usable):
     """Append ``[BOOK, card, -1, kind]`` for each usable Book kind (R09.2)."""
     for kind in range(N_BOOK_KINDS):
@@ -118,7 +118,7 @@ def book_options_nb(options, n, card, usable):
     return n
 
 
-@jit
+@borrowing_jit
 def can_ally_nb(a_type, a_value, b_type, b_value):
     """R12.3, R08.2: one card can be a Sognae and the other an Incubi, from each card's type
     and value (scalars: it runs once per pair of hand cards)."""
@@ -128,7 +128,7 @@ def can_ally_nb(a_type, a_value, b_type, b_value):
          type_takes_side_nb(b_type, b_value, Side.L))
 
 
-@jit
+@borrowing_jit
 def pair_options_nb(g, cards, seat, n, rebuild, change):
     """The actions paid with two of ``seat``'s hand cards: specials (R08.4), then Ally
     (R12.3)."""
@@ -152,7 +152,7 @@ def pair_options_nb(g, cards, seat, n, rebuild, change):
     return n
 
 
-@jit
+@borrowing_jit
 def rebuild_rows_nb(g, options, write):
     """R08.4 Rebuild's row pairs, never the Emptiness row (R12); counted or listed."""
     n_rows = g.info[Info.N_ROWS]
@@ -167,7 +167,7 @@ def rebuild_rows_nb(g, options, write):
     return n
 
 
-@jit
+@borrowing_jit
 def phase1_options_nb(g, cards, seat):
     """The Phase I options of ``seat`` in contract order (docs/engine.md)."""
     layout, options, hand = g.layout, g.options, g.hands[seat]
@@ -199,7 +199,7 @@ def phase1_options_nb(g, cards, seat):
     return n
 
 
-@jit
+@borrowing_jit
 def special_options_nb(options, n, card, second, rebuild, change):
     """Append the special actions paid with ``card`` (a Wizard) or ``card`` and ``second``."""
     if rebuild:
@@ -211,7 +211,7 @@ def special_options_nb(options, n, card, second, rebuild, change):
     return n
 
 
-@jit
+@borrowing_jit
 def exchange_options_nb(g):
     """Every pair of dreams on left sides, then on right sides (R04.4), in contract order:
     by the first dream's position (row, then slot), then by the second's."""
@@ -234,7 +234,7 @@ def exchange_options_nb(g):
     return n
 
 
-@jit
+@borrowing_jit
 def exchange_pair_option_nb(options, n, a, b, side):
     """Append ``[a, b, side, -1]`` unless ``b`` is an empty position."""
     if b == EMPTY:
@@ -243,7 +243,7 @@ def exchange_pair_option_nb(options, n, a, b, side):
     return n + 1
 
 
-@jit
+@borrowing_jit
 def swap_nb(g, side, a, b):
     """Swap dreams ``a`` and ``b`` on ``side`` in place (each takes the other's position)."""
     layout = g.layout
@@ -256,7 +256,7 @@ def swap_nb(g, side, a, b):
                 layout[row, col] = a
 
 
-@jit
+@borrowing_jit
 def exchange_nb(policy, g, cards):
     """Ask which two dreams to swap and swap them."""
     n = exchange_options_nb(g)
@@ -270,7 +270,7 @@ def exchange_nb(policy, g, cards):
     g.stats[Result.EXCHANGES] += 1
 
 
-@jit
+@borrowing_jit
 def rebuild_nb(policy, g, cards):
     """R08.4 Rebuild: two rows swap City cards; their dreams stay."""
     n = rebuild_rows_nb(g, g.options, True)
@@ -282,7 +282,7 @@ def rebuild_nb(policy, g, cards):
     g.stats[Result.REBUILDS] += 1
 
 
-@jit
+@borrowing_jit
 def change_sides_nb(policy, g, cards):
     """R08.4 Change Sides: a Chaos or Chromatic Chaos to the other side of its city."""
     layout = g.layout
@@ -300,7 +300,7 @@ def change_sides_nb(policy, g, cards):
     g.stats[Result.SIDES_CHANGED] += 1
 
 
-@jit
+@borrowing_jit
 def action_nb(policy, g, cards, act, book):
     """Carry out a Census, an Exchange, or the action of Book ``book`` (R04, R09)."""
     if act == Act.CENSUS:
@@ -312,7 +312,7 @@ def action_nb(policy, g, cards, act, book):
         book_action_nb(policy, g, cards, book)
 
 
-@jit
+@borrowing_jit
 def second_act_nb(policy, g, cards):
     """R08.3, R09: after a Wizard's first action, a second base or Book action, or none."""
     options = g.options
@@ -333,7 +333,7 @@ def second_act_nb(policy, g, cards):
         action_nb(policy, g, cards, g.options[choice, 0], g.options[choice, 3])
 
 
-@jit
+@borrowing_jit
 def phase1_nb(policy, g, cards, seat):
     """Ask for the turn's Phase I decision and carry it out."""
     n = phase1_options_nb(g, cards, seat)

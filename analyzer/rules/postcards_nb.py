@@ -16,7 +16,7 @@ from analyzer.core.codes import (
     Info,
     PostcardKind,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit, jit
 from analyzer.rules.deck_nb import take_top_nb
 from analyzer.rules.state_nb import (
     CONDITION_MET,
@@ -39,7 +39,7 @@ PLANBOT_ROWS = 4
 WISE_DEPTH = 3
 
 
-@jit
+@borrowing_jit
 def deal_postcard_nb(g, cards, dream):
     """R02.6: the top Postcard, if any, goes on the first dream dealt to a row."""
     postcard = take_top_nb(g.postcard_deck, g.info, Info.POSTCARD_TOP, Info.POSTCARD_N)
@@ -53,13 +53,13 @@ def deal_postcard_nb(g, cards, dream):
             g.info[Info.FLAGSHIP_N] += 1
 
 
-@jit
+@borrowing_jit
 def postcard_kind_nb(g, cards, dream):
     """The kind of the postcard on ``dream``, or -1."""
     return kind_on_nb(g.postcard_on, cards, dream)
 
 
-@jit
+@borrowing_jit
 def kind_on_nb(postcard_on, cards, dream):
     """``postcard_kind_nb`` from the ``postcard_on`` table (int64, (n_cards,)), for loops
     over the layout: a field of ``g`` read in a loop costs reference counts each time."""
@@ -67,14 +67,14 @@ def kind_on_nb(postcard_on, cards, dream):
     return -1 if postcard == EMPTY else cards[postcard, CardField.KIND]
 
 
-@jit
+@borrowing_jit
 def dream_moved_nb(g, cards, dream):
     """R11.8: a Resting Rocket is sent away the moment its dream moves."""
     if postcard_kind_nb(g, cards, dream) == PostcardKind.ROCKET:
         score_postcard_nb(g, dream, SENT_AWAY)
 
 
-@jit
+@borrowing_jit
 def count_chaos_nb(noted, cards, n_rows):
     """Plain Chaos lying in the noted layout (Magicians on Holiday)."""
     n = 0
@@ -86,7 +86,7 @@ def count_chaos_nb(noted, cards, n_rows):
     return n
 
 
-@jit
+@borrowing_jit
 def seer_met_nb(noted, cards, row):
     """Seer: the city's dreams show all 4 elements, a Harmony counting as any one."""
     elements = 0
@@ -106,7 +106,7 @@ def seer_met_nb(noted, cards, row):
     return shown + wild >= 4
 
 
-@jit
+@borrowing_jit
 def abs_values_nb(noted, cards, row):
     """Bit v set when a dream of absolute value v >= 1 lies in ``row`` (values stay below
     10, so the bits fit; no sequence holds a 0)."""
@@ -119,7 +119,7 @@ def abs_values_nb(noted, cards, row):
     return bits & ~1
 
 
-@jit
+@borrowing_jit
 def planbot_met_nb(noted, cards, n_rows):
     """Planbot (R11.5): 4 rows, one dream each, whose absolute values read top to bottom
     (cyclically, from any row) run up or down by one."""
@@ -140,14 +140,14 @@ def planbot_met_nb(noted, cards, n_rows):
     return False
 
 
-@jit
+@borrowing_jit
 def condition_met_nb(g, cards, noted, n_rows, row, side, dream, perfect):
     """Whether the postcard on ``dream`` scores +1 when its city is pacified (R11.4, R11.5)."""
     return kind_met_nb(noted, cards, n_rows, row, side, postcard_kind_nb(g, cards, dream),
                        perfect)
 
 
-@jit
+@borrowing_jit
 def kind_met_nb(noted, cards, n_rows, row, side, kind, perfect):
     """Whether a postcard of ``kind`` on ``side`` of ``row`` meets its condition in the
     ``noted`` layout of ``n_rows`` rows; ``perfect``: the census is a Perfect Balance."""
@@ -164,7 +164,7 @@ def kind_met_nb(noted, cards, n_rows, row, side, kind, perfect):
     return True  # Hourglass, Flagship, Resting Rocket: special rules, +1 on pacifying
 
 
-@jit
+@borrowing_jit
 def score_pacified_nb(g, cards, row, noted, n_rows, perfect):
     """Score the postcards on a city being pacified, L then R, by position (R05.3)."""
     for side in range(2):
@@ -175,13 +175,13 @@ def score_pacified_nb(g, cards, row, noted, n_rows, perfect):
                 score_postcard_nb(g, dream, CONDITION_MET if met else SENT_AWAY)
 
 
-@jit
+@borrowing_jit
 def postcards_in_play_nb(g):
     """True with Postcards to the Oniverse in play."""
     return g.info[Info.EXPANSIONS] & Expansion.POSTCARDS != 0
 
 
-@jit
+@borrowing_jit
 def turn_hourglasses_nb(g, cards):
     """R11.6, at the end of every turn: each Hourglass turns, or after 4 turns goes."""
     if g.info[Info.HOURGLASS_N] == 0 or not postcards_in_play_nb(g):
@@ -202,7 +202,7 @@ def turn_hourglasses_nb(g, cards):
     g.info[Info.HOURGLASS_N] = left
 
 
-@jit
+@borrowing_jit
 def sail_flagships_nb(g, cards):
     """R11.7, at the start of every turn: each Flagship's dream moves one row down."""
     n_rows = g.info[Info.N_ROWS]
@@ -242,7 +242,7 @@ def sail_fleet_nb(g, cards, n_rows):
     return left
 
 
-@jit
+@borrowing_jit
 def wise_chaos_count_nb(expansions):
     """R11.2: 3, plus 1 for each City expansion in play (squares, temples, gardens)."""
     n = WISE_BASE
@@ -252,7 +252,7 @@ def wise_chaos_count_nb(expansions):
     return n
 
 
-@jit
+@borrowing_jit
 def put_back_fourth_nb(g, card):
     """R11.3: ``card`` goes back into the Dream deck below its top 3 cards (at the bottom
     when it holds 3 or fewer). The deck's top index is at least 1: ``card`` was just drawn."""

@@ -23,7 +23,7 @@ from analyzer.core.codes import (
     Side,
     Stream,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit, jit
 from analyzer.core.rng import derived_stream_nb, shuffle_nb
 from analyzer.rules.chaos_nb import chaos_place_options_nb, resolve_draw_chaos_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
@@ -47,14 +47,14 @@ BOOKS_REVEALABLE = 4
 BURN_PER_BOOK = 4
 
 
-@jit
+@borrowing_jit
 def hold_nb(g, card):
     """R02.5: a Chromatic Chaos drawn while dealing waits on the held list."""
     g.held[g.info[Info.HELD_N]] = card
     g.info[Info.HELD_N] += 1
 
 
-@jit
+@borrowing_jit
 def draw_for_deal_nb(g, cards):
     """Draw a card to deal; each Chromatic Chaos drawn is held and replaced (R02.5)."""
     card = draw_dream_nb(g)
@@ -64,7 +64,7 @@ def draw_for_deal_nb(g, cards):
     return card
 
 
-@jit
+@borrowing_jit
 def deal_one_nb(policy, g, cards, row, card):
     """Place a dealt non-Chaos card by its type, or a Meta/Harmony on the side the policy
     chooses (R02.4); return its side, or -1 when the policy failed."""
@@ -81,7 +81,7 @@ def deal_one_nb(policy, g, cards, row, card):
     return side
 
 
-@jit
+@borrowing_jit
 def deal_row_nb(policy, g, cards, row):
     """Deal 2 dreams to ``row``, ignoring elements (R02.1-R02.5)."""
     first = draw_for_deal_nb(g, cards)
@@ -115,7 +115,7 @@ def deal_row_nb(policy, g, cards, row):
         deal_one_nb(policy, g, cards, row, second)
 
 
-@jit
+@borrowing_jit
 def resolve_held_nb(policy, g, cards):
     """Resolve the held Chromatic Chaos in the order drawn (R02.5, R05.10)."""
     k = 0
@@ -125,7 +125,7 @@ def resolve_held_nb(policy, g, cards):
     g.info[Info.HELD_N] = 0
 
 
-@jit
+@borrowing_jit
 def deal_empty_rows_nb(policy, g, cards):
     """Deal 2 dreams to every row without dreams, top to bottom (R05.9)."""
     for row in range(g.info[Info.N_ROWS]):
@@ -135,7 +135,7 @@ def deal_empty_rows_nb(policy, g, cards):
                 return
 
 
-@jit
+@borrowing_jit
 def opening_hand_nb(policy, g, cards, seat):
     """Draw 4 cards; a Chaos is placed at once or set aside and shuffled back (R03)."""
     while hand_count_nb(g.hands, seat) < HAND_SIZE:
@@ -165,7 +165,7 @@ def opening_hand_nb(policy, g, cards, seat):
         shuffle_aside_back_nb(g)
 
 
-@jit
+@borrowing_jit
 def shuffle_aside_back_nb(g):
     """R03.2: the deck, then the set-aside Chaos, shuffled together."""
     top = g.info[Info.DECK_TOP]
@@ -198,7 +198,7 @@ def ids_of_type_nb(cards, ctype):
     return ids
 
 
-@jit
+@borrowing_jit
 def reveal_books_nb(policy, g, cards, books):
     """R09.1: reveal Books from the shuffled Book deck ``books`` while the policy wants more
     (at most 4); return how many were laid out."""
@@ -217,7 +217,7 @@ def reveal_books_nb(policy, g, cards, books):
     return kept
 
 
-@jit
+@borrowing_jit
 def burn_for_books_nb(g, cards, kept):
     """R09.1: 4 Dream cards a Book; the Chaos and Chromatic Chaos among them go back and
     the deck is shuffled, the others are discarded."""

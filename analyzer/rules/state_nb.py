@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba.core import types
+from numba.core import cgutils, types
+from numba.core.runtime.nrtdynmod import _meminfo_struct_type
 from numba.experimental import structref
 
 from analyzer.core.codes import (
@@ -47,7 +48,7 @@ from analyzer.core.codes import (
     Side,
     Stream,
 )
-from analyzer.core.jit import jit
+from analyzer.core.jit import borrowing_jit, jit
 from analyzer.core.rng import new_stream_nb
 
 #: Inhabitant points of a postcard scored on pacifying with its condition met, and otherwise
@@ -58,6 +59,26 @@ SENT_AWAY = -2
 _FIELDS = ("layout", "hands", "info", "deck", "city_deck", "discard", "aside", "pending",
            "held", "postcard_deck", "postcard_on", "hourglass", "options", "deal_rng",
            "policy_rng", "log", "stats", "params")
+
+
+_counted_data_pointer = structref._Utils.get_data_pointer
+
+
+def _data_pointer(self, val):
+    """A StructRef's payload pointer, also in a kernel compiled without reference counting
+    (core/jit.py, ``borrowing_jit``): numba asks NRT for it, which such a kernel lacks, so
+    it is read from the MemInfo's ``data`` field, as NRT_MemInfo_data_fast does."""
+    if self.context.enable_nrt:
+        return _counted_data_pointer(self, val)
+    builder = self.builder
+    meminfo = self.get_struct_ref(val).meminfo
+    fields = builder.bitcast(meminfo, _meminfo_struct_type.as_pointer())
+    data = builder.load(cgutils.gep(builder, fields, 0, 3, inbounds=True))
+    payload = self.context.data_model_manager[self.struct_type.get_data_type()]
+    return builder.bitcast(data, payload.get_value_type().as_pointer())
+
+
+structref._Utils.get_data_pointer = _data_pointer
 
 
 @structref.register
@@ -148,7 +169,7 @@ def copy_game_nb(g):
     )
 
 
-@jit
+@borrowing_jit
 def copy_into_nb(dest, src, n):
     """``dest[:n] = src[:n]`` for 1-d arrays. Slice assignment from an array compiles
     numba's shape-mismatch message, and with it numba's string formatting: about 2 s of a
@@ -157,13 +178,13 @@ def copy_into_nb(dest, src, n):
         dest[k] = src[k]
 
 
-@jit
+@borrowing_jit
 def slot_col_nb(side, slot):
     """Layout column of position ``slot`` on ``side``."""
     return 1 + side * SIDE_SLOTS + slot
 
 
-@jit
+@borrowing_jit
 def side_count_nb(layout, row, side):
     """Number of dreams on one side of a row."""
     n = 0
@@ -173,7 +194,7 @@ def side_count_nb(layout, row, side):
     return n
 
 
-@jit
+@borrowing_jit
 def placed_value_nb(cards, card, side):
     """Influence of ``card`` lying on ``side`` (R01.2: Chaos and Chromatic Chaos +v left,
     -v right; R08.1: a Meta or Harmony takes the value of its side)."""
@@ -181,7 +202,7 @@ def placed_value_nb(cards, card, side):
                             cards[card, CardField.VALUE2], side)
 
 
-@jit
+@borrowing_jit
 def value_on_side_nb(ctype, value, value2, side):
     """``placed_value_nb`` from the card's type and values: scalars only, for inner loops
     (each array passed to a kernel costs two atomic reference-count updates)."""
@@ -192,7 +213,7 @@ def value_on_side_nb(ctype, value, value2, side):
     return value
 
 
-@jit
+@borrowing_jit
 def side_sum_nb(layout, cards, row, side):
     """Signed sum of the dreams on one side of a row."""
     total = 0
@@ -203,13 +224,13 @@ def side_sum_nb(layout, cards, row, side):
     return total
 
 
-@jit
+@borrowing_jit
 def row_total_nb(layout, cards, row):
     """A city's total: every dream value on both sides (R01.2)."""
     return side_sum_nb(layout, cards, row, Side.L) + side_sum_nb(layout, cards, row, Side.R)
 
 
-@jit
+@borrowing_jit
 def row_tally_nb(layout, cards, row):
     """A city's total (R01.2) and its dreams on the left and on the right, in one pass,
     as (total, n_left, n_right): for kernels that need all three of every row."""
@@ -228,19 +249,19 @@ def row_tally_nb(layout, cards, row):
     return total, counts[0], counts[1]
 
 
-@jit
+@borrowing_jit
 def row_dreams_nb(layout, row):
     """Number of dreams on both sides of a row."""
     return side_count_nb(layout, row, Side.L) + side_count_nb(layout, row, Side.R)
 
 
-@jit
+@borrowing_jit
 def is_balanced_nb(layout, cards, row):
     """R01.3: at least one dream and a total of 0."""
     return row_dreams_nb(layout, row) > 0 and row_total_nb(layout, cards, row) == 0
 
 
-@jit
+@borrowing_jit
 def influential_side_nb(layout, cards, row):
     """R01.4: the side with the larger absolute total, or -1 when they are equal."""
     left = side_sum_nb(layout, cards, row, Side.L)
@@ -252,13 +273,13 @@ def influential_side_nb(layout, cards, row):
     return -1
 
 
-@jit
+@borrowing_jit
 def append_to_side_nb(layout, row, side, card):
     """Put ``card`` at the end of a side (caller checks the room)."""
     layout[row, slot_col_nb(side, side_count_nb(layout, row, side))] = card
 
 
-@jit
+@borrowing_jit
 def remove_from_side_nb(layout, row, side, slot):
     """Take the dream at ``slot`` off a side, keeping the others' order; return it."""
     card = layout[row, slot_col_nb(side, slot)]
@@ -268,7 +289,7 @@ def remove_from_side_nb(layout, row, side, slot):
     return card
 
 
-@jit
+@borrowing_jit
 def find_in_row_nb(layout, row, card):
     """(side, slot) of ``card`` in ``row``, or (-1, -1)."""
     for side in range(2):
@@ -278,13 +299,13 @@ def find_in_row_nb(layout, row, card):
     return -1, -1
 
 
-@jit
+@borrowing_jit
 def natural_side_nb(cards, card):
     """Side a one-sided dream lies on (R01.1): Sognae and Sognae Wizards left."""
     return natural_side_of_nb(cards[card, CardField.TYPE], cards[card, CardField.VALUE])
 
 
-@jit
+@borrowing_jit
 def natural_side_of_nb(ctype, value):
     """``natural_side_nb`` from the card's type and value."""
     if ctype == CardType.SOGNAE or (ctype == CardType.WIZARD and value > 0):
@@ -292,31 +313,31 @@ def natural_side_of_nb(ctype, value):
     return Side.R
 
 
-@jit
+@borrowing_jit
 def is_two_sided_nb(cards, card):
     """True for a Meta or Harmony, whose side is chosen (R08.1)."""
     return is_two_sided_type_nb(cards[card, CardField.TYPE])
 
 
-@jit
+@borrowing_jit
 def is_two_sided_type_nb(ctype):
     """``is_two_sided_nb`` from the card's type."""
     return ctype == CardType.META or ctype == CardType.HARMONY
 
 
-@jit
+@borrowing_jit
 def can_take_side_nb(cards, card, side):
     """True when ``card`` may lie on ``side`` by its type (its sides, docs/engine.md)."""
     return type_takes_side_nb(cards[card, CardField.TYPE], cards[card, CardField.VALUE], side)
 
 
-@jit
+@borrowing_jit
 def type_takes_side_nb(ctype, value, side):
     """``can_take_side_nb`` from the card's type and value: scalars only, for inner loops."""
     return is_two_sided_type_nb(ctype) or natural_side_of_nb(ctype, value) == side
 
 
-@jit
+@borrowing_jit
 def hand_count_nb(hands, seat):
     """Cards in a seat's hand."""
     n = 0
@@ -326,7 +347,7 @@ def hand_count_nb(hands, seat):
     return n
 
 
-@jit
+@borrowing_jit
 def remove_from_hand_nb(hands, seat, card):
     """Take ``card`` out of a hand, keeping the others' order."""
     j = 0
@@ -339,20 +360,20 @@ def remove_from_hand_nb(hands, seat, card):
         hands[seat, k] = EMPTY
 
 
-@jit
+@borrowing_jit
 def add_to_hand_nb(hands, seat, card):
     """Append ``card`` to a hand."""
     hands[seat, hand_count_nb(hands, seat)] = card
 
 
-@jit
+@borrowing_jit
 def score_postcard_nb(g, dream, points):
     """The postcard on ``dream`` goes to the Inhabitant pile with ``points`` (R11.4)."""
     g.info[Info.INHABITANTS] += points
     g.postcard_on[dream] = EMPTY
 
 
-@jit
+@borrowing_jit
 def discard_nb(g, card):
     """Put ``card`` on the discard pile; a postcard on it is sent away (-2, R11.4).
 
@@ -364,7 +385,7 @@ def discard_nb(g, card):
     g.info[Info.DISCARD_N] += 1
 
 
-@jit
+@borrowing_jit
 def seat_side_nb(info, seat):
     """Team: the side ``seat`` may place on, by its polarity (R10.3); -1 in solo."""
     if info[Info.SEATS] < 2:
@@ -372,7 +393,7 @@ def seat_side_nb(info, seat):
     return Side.L if info[Info.POLARITY] == seat else Side.R
 
 
-@jit
+@borrowing_jit
 def emptiness_row_nb(g):
     """The row of the City card the Emptiness figure stands on, or -1 (R12.1)."""
     city = g.info[Info.EMPTINESS_CITY]
@@ -384,7 +405,7 @@ def emptiness_row_nb(g):
     return EMPTY
 
 
-@jit
+@borrowing_jit
 def refresh_view_nb(g):
     """Write the derived policy-visible fields: the Emptiness row and, with postcards, the
     postcard on each layout slot (docs/engine.md)."""
@@ -400,7 +421,7 @@ def refresh_view_nb(g):
                 EMPTY if card == EMPTY else postcard_on[card]
 
 
-@jit
+@borrowing_jit
 def is_running_nb(g):
     """True while the game has neither ended nor failed."""
     return g.info[Info.OUTCOME] == 0
