@@ -665,6 +665,7 @@ class CompareResult:
 
     def figures(self) -> dict:
         """The comparison's charts as matplotlib Figures, by file stem."""
+        from analyzer.analysis.compare import BASE, imprecise_note
         from analyzer.reporting import charts
 
         figures = {"win_rates": charts.win_rates(self.table),
@@ -672,7 +673,13 @@ class CompareResult:
         if self.interactions.notna().any().any():
             figures["interactions"] = charts.interactions(self.interactions)
         source = charts.source_line(self.attrs)
-        return {stem: charts.caption(fig, source) for stem, fig in figures.items()}
+        # the sets each chart names: one that marks a set stopped at max-games explains
+        # the mark, as the table does
+        named = {"win_rates": self.table, "differences": self.table.drop(index=BASE)}
+        return {stem: charts.caption(fig, f"{source}\n{imprecise_note(self.attrs)}"
+                                     if stem in named and charts.marks_imprecise(named[stem])
+                                     else source)
+                for stem, fig in figures.items()}
 
 
 def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 0,

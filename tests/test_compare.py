@@ -248,6 +248,29 @@ def test_a_set_stopped_by_max_games_is_marked_in_every_table():
     assert loose.table["precise"].all() and "*" not in str(loose)
 
 
+def test_a_set_stopped_by_max_games_is_marked_in_the_charts_too():
+    """base reaches +-5% in 200 games (~8% won), chromatic_chaos (~30%) does not: only its
+    name carries the table's *, and the charts naming it explain the mark."""
+    import matplotlib.pyplot as plt
+
+    result = analyzer.compare(sets="base,chromatic_chaos", games=100, precision=0.05,
+                              max_games=200)
+    assert list(result.table["precise"]) == [True, False]
+    note = "* stopped before its 95% interval was within +-5.00%: another batch of 100 " \
+           "would pass max-games (200)"
+    figures = result.figures()
+    for stem, names in (("win_rates", ["base", "chromatic_chaos*"]),
+                        ("differences", ["chromatic_chaos*"])):
+        fig = figures[stem]
+        assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == names, stem
+        assert fig.get_supxlabel().splitlines()[-1] == note, stem
+        plt.close(fig)
+    alone = analyzer.compare(sets="base", games=100, precision=0.05, max_games=200)
+    fig = alone.figures()["win_rates"]
+    assert "*" not in fig.get_supxlabel()
+    plt.close(fig)
+
+
 def test_a_resumed_comparison_refuses_other_sets_and_other_batches_in_progress(tmp_path):
     out = tmp_path / "cmp"
     analyzer.compare(sets="base,books", games=40, out=out)

@@ -160,11 +160,17 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
                      f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>8}  {band:<17} "
                      f"{holm:>8} {r.mean_turns:>6.1f} {int(r['rank']):>4}")
     if "precise" in table and not table["precise"].all():
-        lines += ["", f"* stopped before its 95% interval was within "
-                      f"+-{attrs.get('precision', 0):.2%}: another batch of "
-                      f"{attrs.get('games_per_batch', 0):,} would pass max-games "
-                      f"({attrs.get('max_games', 0):,})"]
+        lines += ["", imprecise_note(attrs)]
     return "\n".join(lines)
+
+
+def imprecise_note(attrs: dict) -> str:
+    """What the ``*`` after a set means: ``--precision`` stopped it at ``--max-games``, its
+    interval still wider than asked (the terminal table and the charts say it alike)."""
+    return (f"* stopped before its 95% interval was within "
+            f"+-{attrs.get('precision', 0):.2%}: another batch of "
+            f"{attrs.get('games_per_batch', 0):,} would pass max-games "
+            f"({attrs.get('max_games', 0):,})")
 
 
 def _format_p(p: float) -> str:

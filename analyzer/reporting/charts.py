@@ -37,6 +37,19 @@ def _wrapped(labels) -> list[str]:
     return [wrap_label(label) for label in labels]
 
 
+def _set_labels(table: pd.DataFrame) -> list[str]:
+    """The rows' names wrapped, a set that ``compare --precision`` stopped at
+    ``--max-games`` (``precise`` False) marked ``*`` as in the comparison's table."""
+    precise = table["precise"] if "precise" in table else [True] * len(table)
+    return [wrap_label(label) + ("" if ok else "*")
+            for label, ok in zip(table.index, precise, strict=True)]
+
+
+def marks_imprecise(table: pd.DataFrame) -> bool:
+    """Whether a chart of ``table``'s rows marks a set stopped at ``--max-games``."""
+    return "precise" in table and not table["precise"].all()
+
+
 def _bar_height(labels: list[str]) -> float:
     """A figure height that gives each bar's wrapped name room."""
     lines = sum(label.count("\n") + 1 for label in labels)
@@ -92,13 +105,15 @@ def caption(fig: Figure, text: str) -> Figure:
     """Put ``text`` (see :func:`source_line`) under the chart, so that a copied image
     still says where its numbers come from."""
     if text:
-        fig.supxlabel(textwrap.fill(text, 110), fontsize="x-small", color="0.35")
+        # each line wrapped alone: a footnote keeps a line of its own
+        fig.supxlabel("\n".join(textwrap.fill(line, 110) for line in text.splitlines()),
+                      fontsize="x-small", color="0.35")
     return fig
 
 
 def win_rates(table: pd.DataFrame) -> Figure:
     """Win rate of each run with its 95% interval."""
-    labels = _wrapped(table.index)
+    labels = _set_labels(table)
     fig, ax = _figure("Win rate with 95% Wilson interval", _bar_height(labels))
     y = range(len(table))
     errors = [table["win_rate"] - table["ci_low"], table["ci_high"] - table["win_rate"]]
@@ -215,7 +230,7 @@ def sensitivity(table: pd.DataFrame, baseline_rate: float) -> Figure:
 def differences(table: pd.DataFrame) -> Figure:
     """Paired win-rate difference of each set to the base game, with its 95% interval."""
     rows = table.drop(index="base", errors="ignore")
-    labels = _wrapped(rows.index)
+    labels = _set_labels(rows)
     fig, ax = plt.subplots(figsize=(7.0, max(0.4 * len(rows) + 1.4, _bar_height(labels))),
                            layout="constrained")
     ax.set_title(textwrap.fill("Change of the win rate from the base game (same games), 95% "
