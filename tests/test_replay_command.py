@@ -212,3 +212,43 @@ def test_a_line_separator_inside_a_json_string_does_not_split_the_trace(tmp_path
 
 def test_the_api_replays_a_tuple_of_traces(team_traces):
     assert analyzer.replay(tuple(team_traces[:2]))["replays"].tolist() == [True, True]
+
+
+@pytest.mark.parametrize("card_type, key, value, limits", [
+    ("sognae", "value", 99, "from 1 to 9"),
+    ("incubi", "value", -10, "from -9 to -1"),
+    ("chaos", "value", 10, "from 1 to 9"),
+    ("chromatic", "value", 12, "from 1 to 9"),
+    ("meta", "incubi_value", -10, "from -9 to -1"),
+    ("harmony", "sognae_value", 10, "from 1 to 9"),
+    ("wizard", "value", 10, "from 1 to 9"),
+])
+def test_a_card_value_a_card_file_could_not_give_does_not_replay(team_traces, card_type, key,
+                                                                 value, limits):
+    """The replayer holds a trace's cards to the card-file loader's limits."""
+    trace = copy.deepcopy(team_traces[0])
+    position, card = next((i, c) for i, c in enumerate(trace["cards"])
+                          if c["type"] == card_type and c.get("polarity") != "incubi")
+    card[key] = value
+    verdict = analyzer.replay(trace)
+    assert not verdict.loc[0, "replays"]
+    assert verdict.loc[0, "error"] == (f"cards: cards[{position}]: {card_type} card "
+                                       f"{card['id']} {key}: {value} is not a whole number "
+                                       f"{limits} (a card file's limits)")
+
+
+@pytest.mark.parametrize("expansion, cards", [
+    ("squares_metas", "City Square or Meta"), ("chromatic_chaos", "Chromatic Chaos"),
+    ("temples_harmony", "Temple or Harmony"), ("gardens_wizards", "Hanging Garden or Wizard"),
+])
+def test_a_header_expansion_whose_cards_the_trace_lacks_does_not_replay(expansion, cards):
+    """A base game renamed a game of an expansion whose cards join the decks: the cards
+    table holds none of them, so no card file could have dealt it."""
+    trace = copy.deepcopy(analyzer.trace(seed=3, game=0)[0])
+    assert analyzer.replay(trace)["replays"].all()
+    trace["expansions"] = [expansion]
+    verdict = analyzer.replay(trace)
+    assert not verdict.loc[0, "replays"]
+    assert verdict.loc[0, "error"] == (f"expansions: {expansion!r} cannot be replayed without "
+                                       "its cards: the cards table of this solo variant "
+                                       f"trace holds no {cards} card")

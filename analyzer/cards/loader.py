@@ -233,6 +233,21 @@ def _int_in(value: object, lo: int, hi: int, where: str) -> int:
     return value
 
 
+def dream_value(value: object, negative: bool, where: str) -> int:
+    """A Dream card's value within a card file's limits: 1 to ``MAX_VALUE``, or
+    ``-MAX_VALUE`` to -1 for an Incubi value (an Incubi, the Incubi side of a Meta or
+    Harmony, an Incubi Wizard). The replayer holds a trace's cards to the same limits.
+
+    Raises
+    ------
+    CardSetError
+        Naming ``where``, the value and the limits.
+    """
+    if negative:
+        return _int_in(value, -MAX_VALUE, -1, where)
+    return _int_in(value, 1, MAX_VALUE, where)
+
+
 def _table(data: dict, key: str, where: str) -> dict:
     value = data.get(key)
     if not isinstance(value, dict):
@@ -323,8 +338,8 @@ def _two_sided(value: object, where: str) -> tuple[int, int]:
     """A Meta's or Harmony's [Sognae value, Incubi value]."""
     if not isinstance(value, list) or len(value) != 2:
         raise CardSetError(f"{where}: expected [Sognae value, Incubi value]")
-    return (_int_in(value[0], 1, MAX_VALUE, f"{where}[0]"),
-            _int_in(value[1], -MAX_VALUE, -1, f"{where}[1]"))
+    return (dream_value(value[0], False, f"{where}[0]"),
+            dream_value(value[1], True, f"{where}[1]"))
 
 
 def _expansion_dreams(dreams: dict) -> list[tuple[int, list[int]]]:
@@ -334,7 +349,7 @@ def _expansion_dreams(dreams: dict) -> list[tuple[int, list[int]]]:
         table = _table(dreams, "chromatic", "dreams.")
         _check_keys(table, {"count", "value"}, "dreams.chromatic")
         count = _int_in(table.get("count"), 0, 64, "dreams.chromatic.count")
-        value = _int_in(table.get("value"), 1, MAX_VALUE, "dreams.chromatic.value")
+        value = dream_value(table.get("value"), False, "dreams.chromatic.value")
         rows += [(Expansion.CHROMATIC_CHAOS, _card(CardType.CHROMATIC, 0, value))
                  for _ in range(count)]
     if "meta" in dreams:
@@ -402,7 +417,7 @@ def _per_element(dreams: dict, key: str) -> list[tuple[int, str, object]]:
     return out
 
 
-def _dreams_by_element(dreams: dict, key: str, ctype: int, lo: int, hi: int) -> list[list[int]]:
+def _dreams_by_element(dreams: dict, key: str, ctype: int, negative: bool) -> list[list[int]]:
     table = _table(dreams, key, "dreams.")
     _check_keys(table, set(ELEMENTS), f"dreams.{key}")
     rows = []
@@ -411,7 +426,8 @@ def _dreams_by_element(dreams: dict, key: str, ctype: int, lo: int, hi: int) -> 
         if not isinstance(values, list):
             raise CardSetError(f"dreams.{key}.{element}: expected a list of values")
         for i, v in enumerate(values):
-            rows.append(_card(ctype, 1 << bit, _int_in(v, lo, hi, f"dreams.{key}.{element}[{i}]")))
+            where = f"dreams.{key}.{element}[{i}]"
+            rows.append(_card(ctype, 1 << bit, dream_value(v, negative, where)))
     if not rows:
         raise CardSetError(f"dreams.{key}: no cards")
     return rows
@@ -421,7 +437,7 @@ def _chaos(dreams: dict) -> list[list[int]]:
     table = _table(dreams, "chaos", "dreams.")
     _check_keys(table, {"count", "value"}, "dreams.chaos")
     count = _int_in(table.get("count"), 0, 64, "dreams.chaos.count")
-    value = _int_in(table.get("value"), 1, MAX_VALUE, "dreams.chaos.value")
+    value = dream_value(table.get("value"), False, "dreams.chaos.value")
     return [_card(CardType.CHAOS, 0, value) for _ in range(count)]
 
 
@@ -452,8 +468,8 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
     _check_expansion_keys(data)
     _check_keys(dreams, {"sognae", "incubi", "chaos", "chromatic", "meta", "harmony",
                          "wizard"}, "dreams")
-    rows += _dreams_by_element(dreams, "sognae", CardType.SOGNAE, 1, MAX_VALUE)
-    rows += _dreams_by_element(dreams, "incubi", CardType.INCUBI, -MAX_VALUE, -1)
+    rows += _dreams_by_element(dreams, "sognae", CardType.SOGNAE, False)
+    rows += _dreams_by_element(dreams, "incubi", CardType.INCUBI, True)
     rows += _chaos(dreams)
     extra = _expansion_cities(data["cities"]) + _expansion_dreams(dreams) + _other_cards(data)
     owner = [0] * len(rows) + [bit for bit, _ in extra]

@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from analyzer.cards.loader import CardSetError, dream_value
 from analyzer.core.codes import (
     BOOK_NAMES,
     ELEMENTS,
@@ -57,9 +58,14 @@ DREAM_TYPES = {"sognae": CardType.SOGNAE, "incubi": CardType.INCUBI, "chaos": Ca
 TYPE_EXPANSION = {"chromatic": "chromatic_chaos", "meta": "squares_metas",
                   "harmony": "temples_harmony", "wizard": "gardens_wizards", "book": "books",
                   "postcard": "postcards", "emptiness": "emptiness"}
-#: Expansions whose cards lie apart from the decks (R09.1, R11, R12): a trace naming one
-#: must list its cards. The name each kind of card goes by in a message.
-OWN_CARDS = {"books": "Book", "postcards": "Postcard", "emptiness": "Emptiness"}
+#: The cards of each expansion, as a message names them: a trace naming an expansion must
+#: list some, as a card file must to play it (CardSet.with_expansions). Without them a
+#: game of the expansion would be a base game under the expansion's name.
+EXPANSION_CARDS = {"squares_metas": "City Square or Meta",
+                   "chromatic_chaos": "Chromatic Chaos",
+                   "temples_harmony": "Temple or Harmony",
+                   "gardens_wizards": "Hanging Garden or Wizard",
+                   "books": "Book", "postcards": "Postcard", "emptiness": "Emptiness"}
 CITY_KINDS = {"base": (CityKind.BASE, None, None),
               "square": (CityKind.SQUARE, "squares_metas", len(ELEMENTS)),
               "temple": (CityKind.TEMPLE, "temples_harmony", 1),
@@ -524,13 +530,19 @@ def _element(entry: dict, where: str) -> int:
     return element_mask([entry["element"]])
 
 
-def _two_values(entry: dict, where: str, card_type: str) -> tuple[int, int]:
+def _value(entry: dict, key: str, negative: bool, where: str) -> int:
+    """A card's value (``key``), held to the limits of a card file (the loader's)."""
+    try:
+        return dream_value(entry.get(key), negative,
+                           f"{where}: {entry['type']} card {entry['id']} {key}")
+    except CardSetError as err:
+        raise ReplayError(f"{err} (a card file's limits)") from None
+
+
+def _two_values(entry: dict, where: str) -> tuple[int, int]:
     """A Meta's or Harmony's Sognae value (positive) and Incubi value (negative)."""
-    sognae, incubi = entry.get("sognae_value"), entry.get("incubi_value")
-    if not _is_int(sognae) or not _is_int(incubi) or sognae <= 0 or incubi >= 0:
-        raise ReplayError(f"{where}: a {card_type} needs a positive sognae_value and a "
-                          f"negative incubi_value, not {sognae!r} and {incubi!r}")
-    return sognae, incubi
+    return (_value(entry, "sognae_value", False, where),
+            _value(entry, "incubi_value", True, where))
 
 
 def _city_from_trace(entry: dict, where: str, expansions: set[str]) -> Card:
@@ -573,10 +585,10 @@ def _card_from_trace(position: int, entry: Any, expansions: set[str]) -> Card:
     if card_type == "emptiness":
         return Card(card_id, CardType.EMPTINESS)
     if card_type == "meta":
-        sognae, incubi = _two_values(entry, where, "Meta")
+        sognae, incubi = _two_values(entry, where)
         return Card(card_id, CardType.META, _element(entry, where), sognae, incubi)
     if card_type == "harmony":
-        sognae, incubi = _two_values(entry, where, "Harmony")
+        sognae, incubi = _two_values(entry, where)
         return Card(card_id, CardType.HARMONY, element_mask(ELEMENTS), sognae, incubi)
     value = entry.get("value")
     if card_type == "wizard":
@@ -585,10 +597,9 @@ def _card_from_trace(position: int, entry: Any, expansions: set[str]) -> Card:
         if sign is None or not _is_int(value) or sign * value <= 0:
             raise ReplayError(f"{where}: a wizard needs polarity sognae or incubi and a value "
                               f"of that sign, not {entry.get('polarity')!r} and {value!r}")
-        return Card(card_id, CardType.WIZARD, _element(entry, where), value)
-    sign = -1 if card_type == "incubi" else 1
-    if not _is_int(value) or sign * value <= 0:
-        raise ReplayError(f"{where}: bad value {value!r} for a {card_type} card")
+        return Card(card_id, CardType.WIZARD, _element(entry, where),
+                    _value(entry, "value", sign < 0, where))
+    value = _value(entry, "value", card_type == "incubi", where)
     if card_type == "chaos":
         return Card(card_id, CardType.CHAOS, 0, value)
     if card_type == "chromatic":
@@ -601,7 +612,8 @@ def book_from_trace(cards: Any, expansions: list[str] | None = None) -> CardBook
 
     A card of an expansion (a City Square, Temple or Hanging Garden, a Book, a Postcard,
     an Emptiness card, ...) is accepted only when that expansion is among ``expansions``
-    (the trace header's names).
+    (the trace header's names), and a value only within a card file's limits (the
+    loader's ``dream_value``): no card file could deal a Sognae of 99.
     """
     if not isinstance(cards, list):
         raise ReplayError("cards: expected a list of cards")
@@ -657,15 +669,24 @@ def _check_header(trace: Any) -> list[str]:
 
 
 def _check_own_cards(trace: dict, expansions: list[str]) -> None:
-    """A trace naming the Books, Postcards or the Emptiness lists their cards."""
+    """A trace naming an expansion lists some of its cards (``EXPANSION_CARDS``)."""
     cards = trace.get("cards")
-    types = {_text(c, "type") for c in cards if isinstance(c, dict)} \
+    held = {_card_expansion(c) for c in cards if isinstance(c, dict)} \
         if isinstance(cards, list) else set()
-    for name, what in OWN_CARDS.items():
-        if name in expansions and what.lower() not in types:
+    for name, what in EXPANSION_CARDS.items():
+        if name in expansions and name not in held:
             raise ReplayError(f"expansions: {name!r} cannot be replayed without its cards: "
                               f"the cards table of this {trace['variant']} variant trace "
                               f"holds no {what} card")
+
+
+def _card_expansion(entry: dict) -> str | None:
+    """The expansion a ``cards`` entry belongs to, by its type or City kind (None for a
+    card of the base game or an unknown one, which building the cards refuses)."""
+    card_type = _text(entry, "type")
+    if card_type == "city":
+        return CITY_KINDS.get(_text(entry, "kind"), (None, None, None))[1]
+    return TYPE_EXPANSION.get(card_type)
 
 
 def _expansion_mask(names: list[str]) -> int:
