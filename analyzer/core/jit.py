@@ -221,9 +221,10 @@ def inline_jit(func):
     return _kernel(func, inline="always")
 
 
-def cached_jit():
-    """Decorator for an entry kernel that takes no callables: cached on disk when possible."""
-    return lambda func: _kernel(func, cache=CACHE_DIR is not None)
+def cached_jit(borrowing: bool = False):
+    """Decorator for an entry kernel that takes no callables: cached on disk when possible;
+    compiled without reference counting if ``borrowing`` (see ``borrowing_jit``)."""
+    return lambda func: _kernel(func, cache=CACHE_DIR is not None, _nrt=not borrowing)
 
 
 def borrowing_jit(func):

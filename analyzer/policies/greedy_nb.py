@@ -7,6 +7,10 @@ can be changed without recompiling; ``GREEDY_WEIGHTS`` holds the defaults.
 It reads the policy view only (docs/engine.md): with Books of Power, Postcards & Wise Chaos,
 The Emptiness and the team game it also reads the Books laid out, the Wise Chaos left, the
 Inhabitant sum, the Emptiness figure and cards, the postcard on each dream, and both hands.
+
+A decision's tables (row facts, scores, gains) live on the stack of the kernel that fills
+them (``stack_array``), so that no helper allocates and all of them compile without
+reference counting (core/jit.py, ``borrowing_jit``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import numpy as np
 from analyzer.core.codes import (
     EMPTY,
     HAND_SIZE,
+    MAX_OPTIONS,
     MAX_ROWS,
     N_BOOK_KINDS,
     N_SLOTS,
@@ -34,7 +39,8 @@ from analyzer.core.codes import (
     PostcardKind,
     Side,
 )
-from analyzer.core.jit import borrowing_jit, cached_jit, inline_jit, jit
+from analyzer.core.jit import borrowing_jit, cached_jit, inline_jit
+from analyzer.core.scratch import stack_array
 from analyzer.rules.books_nb import BOOK_PERFECT_BONUS
 from analyzer.rules.chaos_nb import REVEAL_COUNT
 from analyzer.rules.chromatic_nb import WISE_ROW
@@ -167,17 +173,26 @@ def fixable_nb(total, n_left, n_right, max_pos, max_neg):
     return True
 
 
-#: Column of ``row_facts_nb`` for the left side's Dreamcatcher flag; the right's follows.
+#: Column of ``fill_row_facts_nb`` for the left side's Dreamcatcher flag; the right's follows.
 CATCHER = 4
+#: Columns of the row facts.
+FACT_COLS = CATCHER + 2
+#: Slots of one side over all rows: the most dreams ``exchange_inputs_nb`` lists.
+SIDE_POSITIONS = MAX_ROWS * SIDE_SLOTS
+#: Entries of the gains of the actions on offer, by ``Act``; with a flag per Book kind,
+#: the kinds of action ``act_gains_nb`` has weighed.
+N_ACT_GAINS = Act.ALLY + 1
+N_ACT_KINDS = N_ACT_GAINS + N_BOOK_KINDS
 
 
-@jit
-def row_facts_nb(layout, cards, info):
-    """Per row: total, left and right counts, balanced flag, then for the left and the right
-    side 1 when it holds a single dream carrying a Dreamcatcher (R11.5: a dream added there
-    turns its +1 into -2) (int64 (MAX_ROWS, 6)). Read once per decision, so that loops over
-    placements hand no array to a postcard helper."""
-    facts = np.zeros((MAX_ROWS, CATCHER + 2), dtype=np.int64)
+@borrowing_jit
+def fill_row_facts_nb(facts, layout, cards, info):
+    """Fill ``facts`` (int64 (MAX_ROWS, FACT_COLS), a ``stack_array``) per row: total, left
+    and right counts, balanced flag, then for the left and the right side 1 when it holds a
+    single dream carrying a Dreamcatcher (R11.5: a dream added there turns its +1 into -2);
+    rows not in play all 0. Read once per decision, so that loops over placements hand no
+    array to a postcard helper."""
+    facts[:] = 0
     pc = postcards_nb(info)
     for r in range(info[Info.N_ROWS]):
         if layout[r, 0] == EMPTY:
@@ -193,7 +208,6 @@ def row_facts_nb(layout, cards, info):
                 alone = (n_left if side == Side.L else n_right) == 1 and postcard != EMPTY \
                     and cards[postcard, CardField.KIND] == PostcardKind.DREAMCATCHER
                 facts[r, CATCHER + side] = 1 if alone else 0
-    return facts
 
 
 @inline_jit
@@ -242,7 +256,7 @@ def pacify_points_nb(layout, cards, info, r, n_rows, perfect):
 @inline_jit
 def catcher_cost_nb(facts, r, side, params):
     """Cost of adding a dream to ``side`` of row ``r`` for its postcards, from
-    ``row_facts_nb``."""
+    ``fill_row_facts_nb``."""
     return params[W.POSTCARD] * BROKEN_POINTS if facts[r, CATCHER + side] == 1 else 0.0
 
 
@@ -305,7 +319,7 @@ def place_weights_nb(params):
 
 @inline_jit
 def facts_row_nb(facts, r):
-    """Row ``r`` of ``row_facts_nb`` as a tuple (total, left, right, balanced)."""
+    """Row ``r`` of ``fill_row_facts_nb`` as a tuple (total, left, right, balanced)."""
     return facts[r, 0], facts[r, 1], facts[r, 2], facts[r, 3]
 
 
@@ -411,7 +425,7 @@ CARD, ROW, VALUE, TOTAL = 0, 1, 2, 3
 WORTH, ROCKET = 0, 1
 
 
-@jit
+@borrowing_jit
 def best_exchange_nb(layout, cards, facts, n_rows, params, info):
     """Best Exchange as (gain, a, b); a and b are -1 when no pair helps.
 
@@ -422,8 +436,10 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
     best_a = EMPTY
     best_b = EMPTY
     balance, progress = params[W.BALANCE], params[W.PROGRESS]
-    dreams, worths, n_left, n_right = exchange_inputs_nb(layout, cards, facts, info, n_rows,
-                                                         params)
+    dreams = stack_array((2, 4, SIDE_POSITIONS), np.int64)
+    worths = stack_array((2, 2, SIDE_POSITIONS), np.float64)
+    n_left, n_right = exchange_inputs_nb(dreams, worths, layout, cards, facts, info, n_rows,
+                                         params)
     for side in range(2):
         m = n_left if side == Side.L else n_right
         for i in range(m):
@@ -448,17 +464,16 @@ def best_exchange_nb(layout, cards, facts, n_rows, params, info):
 
 
 @inline_jit
-def exchange_inputs_nb(layout, cards, facts, info, n_rows, params):
-    """The dreams of each side in position order (row-major), as (dreams, worths, n_left,
-    n_right): ``dreams[side, CARD | ROW | VALUE | TOTAL, k]`` (int64 (2, 4, n)) is the k-th
-    dream's card, row, placed value and its city's total; ``worths[side, WORTH | ROCKET, k]``
-    (float64 (2, 2, n)) its city's ``city_worth_nb`` and what moving it costs. A side's first
-    n_left or n_right entries are used. Read once per call, so that the loop over pairs
-    reads contiguous rows of these tables only."""
+def exchange_inputs_nb(dreams, worths, layout, cards, facts, info, n_rows, params):
+    """Fill the tables of the dreams of each side in position order (row-major) and return
+    how many each side holds, as (n_left, n_right): ``dreams[side, CARD | ROW | VALUE |
+    TOTAL, k]`` (int64 (2, 4, SIDE_POSITIONS)) is the k-th dream's card, row, placed value
+    and its city's total; ``worths[side, WORTH | ROCKET, k]`` (float64 (2, 2,
+    SIDE_POSITIONS)) its city's ``city_worth_nb`` and what moving it costs. Read once per
+    call, so that the loop over pairs reads contiguous rows of these tables only."""
     n = n_rows * SIDE_SLOTS
     balance, progress = params[W.BALANCE], params[W.PROGRESS]
-    dreams = np.empty((2, 4, n), dtype=np.int64)
-    worths = np.zeros((2, 2, n), dtype=np.float64)
+    worths[:] = 0.0
     pc = postcards_nb(info)
     counts = (0, 0)
     for side in range(2):
@@ -481,7 +496,7 @@ def exchange_inputs_nb(layout, cards, facts, info, n_rows, params):
                 worths[side, ROCKET, m] = rocket_cost_nb(info, cards, r, pos, params)
             m += 1
         counts = (m, counts[1]) if side == Side.L else (counts[0], m)
-    return dreams, worths, counts[0], counts[1]
+    return counts[0], counts[1]
 
 
 @inline_jit
@@ -802,12 +817,13 @@ def books_nb(options, info, params):
     return 1 if options[1, 0] == want else 0
 
 
-@jit
+@borrowing_jit
 def book_target_nb(options, n_options, layout, info, cards, params):
     """The target of a Book action, the one its Phase I score counted on: Flying options
     are ``[card, from, to, side]``, Invisible ``[card, row, side, -1]``, Freedom
     ``[row, -1, -1, -1]``."""
-    facts = row_facts_nb(layout, cards, info)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
     if options[0, 3] != EMPTY:
         _, card, to = best_flying_nb(layout, cards, facts, info, options[0, 3], params)
         for i in range(n_options):
@@ -827,7 +843,7 @@ def book_target_nb(options, n_options, layout, info, cards, params):
     return 0
 
 
-@jit
+@borrowing_jit
 def draw_value_nb(card, layout, cards, facts, info, params):
     """How welcome ``card`` is as the next card drawn: a Chaos costs its points, another
     card is worth its best placement for the seat that draws (R09.7)."""
@@ -837,19 +853,22 @@ def draw_value_nb(card, layout, cards, facts, info, params):
     side = EMPTY
     if info[Info.SEATS] > 1:
         side = Side.L if info[Info.POLARITY] == seat else Side.R
-    hand = np.full(HAND_SIZE, EMPTY, dtype=np.int64)
+    hand = stack_array(HAND_SIZE, np.int64)
+    hand[:] = EMPTY
     hand[0] = card
     return best_placement_nb(layout, cards, facts, info, hand, side, params)
 
 
-@jit
+@borrowing_jit
 def prophecy_order_nb(options, n_options, layout, info, cards, params):
     """R09.7: the order that draws the most welcome cards first (Chaos deepest)."""
-    facts = row_facts_nb(layout, cards, info)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
     m = 0
     while m < 4 and options[0, m] != EMPTY:
         m += 1
-    values = np.zeros(4, dtype=np.float64)
+    values = stack_array(4, np.float64)
+    values[:] = 0.0
     for k in range(m):
         values[k] = draw_value_nb(options[0, k], layout, cards, facts, info, params)
     best, best_score = 0, -1e18
@@ -867,13 +886,14 @@ def prophecy_order_nb(options, n_options, layout, info, cards, params):
 # --- Phase I ---------------------------------------------------------------------------------
 
 
-@jit
-def act_gains_nb(options, n_options, layout, info, cards, facts, params, books):
-    """Gains of the actions on offer, before the turn and cards they cost, by ``Act``
-    (float64 (8,)); those of the Book actions by ``BookKind`` into ``books``."""
+@borrowing_jit
+def act_gains_nb(options, n_options, layout, info, cards, facts, params, gains, books):
+    """Gains of the actions on offer, before the turn and cards they cost, into ``gains``
+    by ``Act`` (float64 (N_ACT_GAINS,)); those of the Book actions by ``BookKind`` into
+    ``books``. Actions not on offer keep the values they had."""
     n_rows = info[Info.N_ROWS]
-    gains = np.full(Act.ALLY + 1, -1e9, dtype=np.float64)
-    done = np.zeros(Act.ALLY + 1 + N_BOOK_KINDS, dtype=np.bool_)
+    done = stack_array(N_ACT_KINDS, np.bool_)
+    done[:] = False
     gains[Act.CENSUS] = census_gain_nb(layout, cards, facts, info, params, 1)
     for i in range(n_options):
         act = options[i, 0]
@@ -893,7 +913,6 @@ def act_gains_nb(options, n_options, layout, info, cards, facts, params, books):
         else:
             books[options[i, 3]] = book_gain_nb(options[i, 3], layout, cards, facts, info,
                                                 params)
-    return gains
 
 
 @borrowing_jit
@@ -903,21 +922,24 @@ def phase1_scores_nb(options, n_options, layout, hand, info, cards, params, scor
     team_scores_nb(options, n_options, layout, hand, hand, EMPTY, info, cards, params, scores)
 
 
-@jit
+@borrowing_jit
 def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, cards, params,
                    scores):
     """``phase1_scores_nb``, where a placement sets up a balance for a card of ``mate``
     placed on ``mate_side`` (-1: either): the seat's own hand in solo, the partner's, who
     plays next, in the team game (R10)."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, info)
-    keep = np.zeros(HAND_SIZE, dtype=np.float64)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
+    keep = stack_array(HAND_SIZE, np.float64)
+    keep[:] = 0.0
     n_bal = facts[:, 3].sum()
     weights = place_weights_nb(params)
     pc = postcards_nb(info)
     # what pacifying a row gains for its postcards, worked out for the first placement
     # that balances it (NaN until then)
-    balance_gains = np.full(MAX_ROWS if pc else 0, np.nan, dtype=np.float64)
+    balance_gains = stack_array(MAX_ROWS, np.float64)
+    balance_gains[:] = np.nan
     for i in range(n_options):
         if options[i, 0] == Act.PLACE:
             c, r, side = options[i, 1], options[i, 2], options[i, 3]
@@ -933,8 +955,11 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
             for k in range(HAND_SIZE):
                 if hand[k] == options[i, 1]:
                     keep[k] = max(keep[k], scores[i])
-    books = np.full(N_BOOK_KINDS, -1e9, dtype=np.float64)
-    gains = act_gains_nb(options, n_options, layout, info, cards, facts, params, books)
+    books = stack_array(N_BOOK_KINDS, np.float64)
+    books[:] = -1e9
+    gains = stack_array(N_ACT_GAINS, np.float64)
+    gains[:] = -1e9
+    act_gains_nb(options, n_options, layout, info, cards, facts, params, gains, books)
     for i in range(n_options):
         act = options[i, 0]
         if act == Act.PLACE:
@@ -969,11 +994,11 @@ def placement_score_nb(c, r, side, layout, facts, n_bal, mate, mate_side, cards,
                           n_bal), after
 
 
-@jit
+@borrowing_jit
 def phase1_nb(options, n_options, layout, hands, info, cards, params):
     """Best Phase I option (ties: the first in option order)."""
     seat = info[Info.SEAT]
-    scores = np.empty(n_options, dtype=np.float64)
+    scores = stack_array(MAX_OPTIONS, np.float64)
     if info[Info.SEATS] > 1:
         mate_side = Side.R if info[Info.POLARITY] == seat else Side.L
         team_scores_nb(options, n_options, layout, hands[seat], hands[1 - seat], mate_side,
@@ -987,12 +1012,13 @@ def phase1_nb(options, n_options, layout, hands, info, cards, params):
     return best
 
 
-@jit
+@borrowing_jit
 def second_act_nb(options, n_options, layout, info, cards, params):
     """A Wizard's second action (R08.3, R09): a census (or Perfect Balance) that gains, else
     the exchange or Book action that gains most, else none."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, info)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
     best, best_gain = 0, 0.0
     best_other, other_gain = 0, 0.0
     for i in range(1, n_options):
@@ -1015,11 +1041,12 @@ def second_act_nb(options, n_options, layout, info, cards, params):
 # --- Chaos, Chromatic Chaos, the card a Chromatic reveals -----------------------------------
 
 
-@jit
+@borrowing_jit
 def chaos_nb(options, n_options, layout, info, cards, params):
     """Best way to take a Chaos: the cheapest of placing, clearing and revealing; a Wise
     Chaos (R11.3) only when all of them cost more than ``WISE``."""
-    facts = row_facts_nb(layout, cards, info)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
     n_bal = facts[:, 3].sum()
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     best = 0
@@ -1068,11 +1095,12 @@ def deal_side_nb(options, layout, cards, params):
     return 1 if right < left else 0
 
 
-@jit
+@borrowing_jit
 def chromatic_choice_nb(options, n_options, layout, info, cards, params):
     """Where a Chromatic Chaos does least harm, or most good (it may balance a city); a Wise
     Chaos (row -2, R11.3) only when every side costs more than ``WISE``."""
-    facts = row_facts_nb(layout, cards, info)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     best, best_cost = 0, 1e18
     for i in range(n_options):
@@ -1106,11 +1134,12 @@ def chromatic_cost_nb(layout, info, cards, facts, r, side, card, params, max_pos
     return cost
 
 
-@jit
+@borrowing_jit
 def revealed_choice_nb(options, n_options, layout, info, cards, params):
     """A revealed card placed where a placement from hand would score best."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, info)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
     n_bal = facts[:, 3].sum()
     weights = place_weights_nb(params)
     best, best_score = 0, -1e18
@@ -1129,11 +1158,12 @@ def revealed_choice_nb(options, n_options, layout, info, cards, params):
 # --- the other decisions ----------------------------------------------------------------------
 
 
-@jit
+@borrowing_jit
 def rebuild_rows_nb(options, n_options, layout, info, cards, params):
     """The pair of rows whose swap gains most."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, info)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
     _, a, b = best_rebuild_nb(layout, cards, facts, n_rows, params, figure_row_nb(info))
     for i in range(n_options):
         if options[i, 0] == a and options[i, 1] == b:
@@ -1141,11 +1171,12 @@ def rebuild_rows_nb(options, n_options, layout, info, cards, params):
     return 0
 
 
-@jit
+@borrowing_jit
 def change_sides_nb(options, n_options, layout, info, cards, params):
     """The Chaos whose turn-over gains most."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, info)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
     _, card = best_flip_nb(layout, cards, facts, n_rows, params, info)
     for i in range(n_options):
         if options[i, 0] == card:
@@ -1191,11 +1222,12 @@ def zero_sum_nb(options, n_options, layout, info, cards):
     return best
 
 
-@jit
+@borrowing_jit
 def exchange_pair_nb(options, n_options, layout, info, cards, params):
     """The pair whose swap gains the most (the same reckoning as in Phase I)."""
     n_rows = info[Info.N_ROWS]
-    facts = row_facts_nb(layout, cards, info)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
     _, a, b = best_exchange_nb(layout, cards, facts, n_rows, params, info)
     for i in range(n_options):
         if options[i, 0] == a and options[i, 1] == b:
@@ -1203,11 +1235,12 @@ def exchange_pair_nb(options, n_options, layout, info, cards, params):
     return 0
 
 
-@jit
+@borrowing_jit
 def swap_polarity_nb(layout, hands, info, cards, params):
     """R10.4: swap (option 1) when the seat to play, and half as much its partner, would
     place clearly better with the other polarity."""
-    facts = row_facts_nb(layout, cards, info)
+    facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
+    fill_row_facts_nb(facts, layout, cards, info)
     seat = info[Info.SEAT]
     side = Side.L if info[Info.POLARITY] == seat else Side.R
     own = side_placements_nb(layout, cards, facts, info, hands[seat], EMPTY, params)
@@ -1217,7 +1250,7 @@ def swap_polarity_nb(layout, hands, info, cards, params):
     return 1 if mine + PARTNER_SHARE * theirs > params[W.SWAP] else 0
 
 
-@cached_jit()
+@cached_jit(borrowing=True)
 def greedy_nb(kind, options, n_options, state, cards, params, rng):
     """The greedy policy (signature of docs/engine.md)."""
     layout, hands, info = state
