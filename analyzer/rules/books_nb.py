@@ -15,7 +15,8 @@ from analyzer.core.codes import (
     Result,
     Side,
 )
-from analyzer.core.jit import borrowing_jit, jit
+from analyzer.core.jit import borrowing_jit
+from analyzer.core.scratch import stack_array
 from analyzer.rules.census_nb import census_nb, pacify_nb, refill_rows_nb
 from analyzer.rules.chaos_nb import is_any_chaos_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
@@ -36,6 +37,8 @@ from analyzer.rules.state_nb import (
 BOOK_PERFECT_BONUS = 2
 #: Dream cards a Book of Prophecies looks at (R09.7).
 PROPHECY_CARDS = 2
+#: The most cards the Prophecies look at: both Books (R09.7).
+PROPHECY_MOST = 2 * PROPHECY_CARDS
 
 
 @borrowing_jit
@@ -137,7 +140,7 @@ def next_permutation_nb(perm, m):
     return True
 
 
-@jit
+@borrowing_jit
 def prophecies_nb(policy, g, cards):
     """R09.7: look at the top 2 Dream cards (4 with both Books) and put them back in the
     order the policy chooses."""
@@ -145,7 +148,9 @@ def prophecies_nb(policy, g, cards):
     if m == 0:
         return
     top = g.info[Info.DECK_TOP]
-    perm = np.arange(m)
+    perm = stack_array(PROPHECY_MOST, np.int64)
+    for k in range(m):
+        perm[k] = k
     n = 0
     while True:
         for k in range(4):
@@ -159,7 +164,7 @@ def prophecies_nb(policy, g, cards):
             g.deck[top + k] = g.options[choice, k]
 
 
-@jit
+@borrowing_jit
 def freedom_nb(policy, g, cards, row):
     """R09.5: pacify a dreamless city, refill its row, deal the dreamless rows (R05.8-R05.10);
     the Emptiness on it goes back to its pile (R12.5)."""
@@ -168,7 +173,8 @@ def freedom_nb(policy, g, cards, row):
     pacify_nb(g, row)
     if not is_running_nb(g):
         return
-    pacified = np.zeros(MAX_ROWS, dtype=np.bool_)
+    pacified = stack_array(MAX_ROWS, np.bool_)
+    pacified[:] = False
     pacified[row] = True
     refill_rows_nb(g, pacified)
     deal_empty_rows_nb(policy, g, cards)

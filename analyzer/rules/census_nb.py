@@ -13,7 +13,8 @@ from analyzer.core.codes import (
     Info,
     LogEntry,
 )
-from analyzer.core.jit import borrowing_jit, jit
+from analyzer.core.jit import borrowing_jit
+from analyzer.core.scratch import stack_array
 from analyzer.rules.chaos_nb import clear_row_nb
 from analyzer.rules.decide_nb import ask_nb, set_option_nb
 from analyzer.rules.deck_nb import add_success_nb, draw_city_nb
@@ -22,6 +23,7 @@ from analyzer.rules.log_nb import log_ids_nb
 from analyzer.rules.postcards_nb import postcards_in_play_nb, score_pacified_nb
 from analyzer.rules.setup_nb import deal_empty_rows_nb, resolve_held_nb
 from analyzer.rules.state_nb import (
+    copy_into_nb,
     discard_nb,
     emptiness_row_nb,
     find_in_row_nb,
@@ -70,12 +72,12 @@ def zero_sum_options_nb(g, cards, row):
     return n
 
 
-@jit
+@borrowing_jit
 def discard_positions_nb(g, row, mask):
     """Discard the dreams of ``row`` at the positions in ``mask``, left then right."""
     if mask == 0:
         return
-    chosen = np.empty(N_POSITIONS, dtype=np.int64)
+    chosen = stack_array(N_POSITIONS, np.int64)
     k = 0
     for pos in range(N_POSITIONS):
         if mask >> pos & 1:
@@ -116,29 +118,33 @@ def refill_rows_nb(g, pacified):
     g.info[Info.N_ROWS] = keep
 
 
-@jit
-def balanced_rows_nb(g, cards, skip):
-    """Rows to pacify (R05.3): balanced, and not the Emptiness row ``skip`` (R05.1)."""
-    pacified = np.zeros(MAX_ROWS, dtype=np.bool_)
+@borrowing_jit
+def mark_balanced_rows_nb(pacified, g, cards, skip):
+    """Mark in ``pacified`` (bool (MAX_ROWS,)) the rows to pacify (R05.3): balanced, and not
+    the Emptiness row ``skip`` (R05.1)."""
+    pacified[:] = False
     for row in range(g.info[Info.N_ROWS]):
         pacified[row] = row != skip and is_balanced_nb(g.layout, cards, row)
-    return pacified
 
 
-@jit
+@borrowing_jit
 def census_nb(policy, g, cards, bonus):
     """Carry out a Census (R05.1-R05.10); Perfect Balance brings ``bonus`` City cards
     (1, or 2 with the Book of Perfect Balance, R09.6)."""
     n_rows = g.info[Info.N_ROWS]
     skip = emptiness_row_nb(g)
-    pacified = balanced_rows_nb(g, cards, skip)
+    pacified = stack_array(MAX_ROWS, np.bool_)
+    mark_balanced_rows_nb(pacified, g, cards, skip)
     count = 0
     for row in range(n_rows):
         count += pacified[row]
     perfect = n_rows == MAX_ROWS and count == MAX_ROWS
     scoring = postcards_in_play_nb(g)
     # R05.2: postcard conditions read the layout as it stood
-    noted = g.layout.copy() if scoring else g.layout
+    noted = stack_array((MAX_ROWS, LAYOUT_COLS), np.int64)
+    if scoring:
+        for row in range(MAX_ROWS):
+            copy_into_nb(noted[row], g.layout[row], LAYOUT_COLS)
     for row in range(n_rows):
         if pacified[row]:
             if scoring:

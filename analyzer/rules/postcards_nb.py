@@ -16,7 +16,8 @@ from analyzer.core.codes import (
     Info,
     PostcardKind,
 )
-from analyzer.core.jit import borrowing_jit, jit
+from analyzer.core.jit import borrowing_jit
+from analyzer.core.scratch import stack_array
 from analyzer.rules.deck_nb import take_top_nb
 from analyzer.rules.state_nb import (
     CONDITION_MET,
@@ -32,6 +33,8 @@ from analyzer.rules.state_nb import (
 
 #: A Hourglass turned this often is sent away at the next end of turn (R11.6).
 HOURGLASS_TURNS = 4
+#: Dream positions of the whole layout: the most Flagships a turn can move.
+LAYOUT_SLOTS = MAX_ROWS * N_SLOTS
 #: Wise Chaos in play: this many, plus one per City expansion in play (R11.2).
 WISE_BASE = 3
 PLANBOT_ROWS = 4
@@ -211,12 +214,12 @@ def sail_flagships_nb(g, cards):
     g.info[Info.FLAGSHIP_N] = sail_fleet_nb(g, cards, n_rows)
 
 
-@jit
+@borrowing_jit
 def sail_fleet_nb(g, cards, n_rows):
     """Move the Flagships' dreams, listed first, then one at a time (R11.7); return how
     many Flagships are left on dreams (one pass over the layout counts and lists them)."""
     layout, postcard_on = g.layout, g.postcard_on
-    fleet = np.empty(MAX_ROWS * N_SLOTS, dtype=np.int64)
+    fleet = stack_array(LAYOUT_SLOTS, np.int64)
     n = 0
     for row in range(n_rows):
         for pos in range(2 * SIDE_SLOTS):
