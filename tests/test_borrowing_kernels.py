@@ -1,12 +1,13 @@
 """Kernels compiled without reference counting (``borrowing_jit``, core/jit.py) stay sound.
 
 A borrowing kernel must not return an array (its caller would free it early) and must not
-keep an array a counting kernel returns (nothing would free it). numba refuses the rest
-(allocating, storing into ``g``) at compile time. One process, with no disk cache so that
-every kernel is compiled and can be inspected, compiles the engine for each kind of policy
-(a built-in's address, greedy linked into a search policy, a user's jitted function, the
-traced game), checks every compiled borrowing kernel's types, then plays games of every
-rule and counts numba's allocations: each must be freed.
+keep an array a counting kernel returns (nothing would free it). A table on a kernel's
+stack (core/scratch.py) is made in borrowing kernels only, so that it cannot be returned
+either. numba refuses the rest (allocating, storing into ``g``) at compile time. One
+process, with no disk cache so that every kernel is compiled and can be inspected, compiles
+the engine for each kind of policy (a built-in's address, greedy linked into a search
+policy, a user's jitted function, the traced game), checks every compiled kernel's types,
+then plays games of every rule and counts numba's allocations: each must be freed.
 """
 
 from __future__ import annotations
@@ -47,6 +48,12 @@ PROBE = textwrap.dedent('''
                     found.append(f"{name} keeps {sig.return_type} from {expr.loc.short()}")
         return found
 
+    def makes_stack_tables(dispatcher):
+        return any("stack_array" in str(cres.type_annotation.typemap.get(expr.func.name))
+                   for cres in list(dispatcher.overloads.values())
+                   for expr in cres.type_annotation.calltypes
+                   if getattr(expr, "op", None) == "call")
+
     games = []
     for policy in ("random", "greedy", "search:rollouts=1,candidates=2", sys.argv[1]):
         for expansions, variant in ((None, "solo"), ("all", "solo"), ("all", "team")):
@@ -59,6 +66,9 @@ PROBE = textwrap.dedent('''
     kernels = [d for d in gc.get_objects() if isinstance(d, KernelDispatcher)]
     borrowing = [d for d in kernels if d.targetoptions.get("_nrt") is False]
     found = [f for d in borrowing for f in faults(d)]
+    # a stack table lives in a borrowing kernel only, so that it cannot be returned
+    found += [f"{d.py_func.__qualname__} makes a stack table but counts references"
+              for d in kernels if d not in borrowing and makes_stack_tables(d)]
     stats = {}
     for policy, expansions, variant, n in games:
         before = rtsys.get_allocation_stats()
@@ -72,6 +82,8 @@ PROBE = textwrap.dedent('''
         stats[f"{policy} {expansions} {variant}"] = [after.alloc - before.alloc,
                                                     after.free - before.free]
     print(json.dumps({"borrowing": sorted({d.py_func.__qualname__ for d in borrowing}),
+                      "stack_tables": sorted({d.py_func.__qualname__ for d in kernels
+                                              if makes_stack_tables(d)}),
                       "overloads": sum(len(d.overloads) for d in borrowing),
                       "faults": found, "allocations": stats}))
 ''')
@@ -100,6 +112,7 @@ def test_borrowing_kernels_return_and_keep_no_array_and_every_allocation_is_free
     assert {"play_game_nb", "resolve_draw_chaos_nb", "shuffle_nb",
             "phase1_scores_nb"} <= set(report["borrowing"])
     assert report["overloads"] > 300
+    assert {"census_nb", "team_scores_nb", "best_exchange_nb"} <= set(report["stack_tables"])
     assert report["faults"] == []
     for run, (allocated, freed) in report["allocations"].items():
         assert allocated > 0, run
