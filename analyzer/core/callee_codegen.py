@@ -200,13 +200,24 @@ def _no_wrapper(*args, **kws) -> None:
     """Stands for the context's ``create_cpython_wrapper`` while a callee is lowered."""
 
 
+def counting_context(context):
+    """``context``, or a copy of it that counts references.
+
+    The wrapper Python calls a kernel through takes a reference to a StructRef argument (a
+    game) and gives it back only with counting on: a kernel compiled without counting
+    (core/jit.py, ``borrowing_jit``) gets its wrapper from this copy, else each call from
+    Python would keep its game alive for good.
+    """
+    return context if context.enable_nrt else context.subtarget(enable_nrt=True)
+
+
 def python_entry_library(cres: compiler.CompileResult, release_gil: bool) -> KernelLibrary:
     """The library Python calls the deferred callee compiled as ``cres`` through: its own
     when that holds the CPython wrapper, else a new one holding the wrapper, built now, with
     the callee's code linked in."""
     if not getattr(cres.library, "wrapper_deferred", False):
         return cres.library
-    context = cres.target_context
+    context = counting_context(cres.target_context)
     library = KernelLibrary(context.codegen(), f"{cres.fndesc.qualname}.python_entry")
     # as numba's lowering does: boxing a value may link in code of its own
     with context.push_code_library(library):
@@ -266,11 +277,17 @@ class CalleeLowering(typed_passes.NativeLowering):
             # as numba does, so that the library can be cached
             state.library.enable_object_caching()
         if not deferred:
-            return super().run_pass(state)
+            # the context is this compile's own copy
+            state.targetctx.create_cpython_wrapper = \
+                counting_context(state.targetctx).create_cpython_wrapper
+            try:
+                return super().run_pass(state)
+            finally:
+                state.targetctx.__dict__.pop("create_cpython_wrapper", None)
         entry = DeferredEntry(state.func_id.func_qualname)
         # numba lowers, then takes the executable it registers for callers: here the
-        # placeholder. The context is this compile's own copy. (The flags must stay as they
-        # are: they are part of the function's symbol, which a recursive call names.)
+        # placeholder. The context is this compile's own copy. (Its symbol is mangled from
+        # the flags as ``_SymbolFlags`` gives them: a recursive call names it so.)
         state.targetctx.get_executable = lambda library, fndesc, env: entry
         # the wrapper that Python calls through waits for a call from Python
         # (python_entry_library): for callees it was a tenth of the compile time. A
