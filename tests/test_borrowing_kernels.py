@@ -7,7 +7,8 @@ either. numba refuses the rest (allocating, storing into ``g``) at compile time.
 process, with no disk cache so that every kernel is compiled and can be inspected, compiles
 the engine for each kind of policy (a built-in's address, greedy linked into a search
 policy, a user's jitted function, the traced game), checks every compiled kernel's types,
-then plays games of every rule and counts numba's allocations: each must be freed.
+then plays games of every rule, bounds checked, and counts numba's allocations: each must
+be freed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,13 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import numpy as np
+
+from analyzer.cards import default_card_set
+from analyzer.core.codes import Info
+from analyzer.core.jit import borrowing_jit
+from analyzer.rules.state_nb import new_game_nb
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -99,7 +107,10 @@ USER_POLICY = textwrap.dedent('''
 
 def _probe(tmp_path) -> dict:
     (tmp_path / "last_option.py").write_text(USER_POLICY)
-    env = {**os.environ, "URBION_NO_CACHE": "1", "NUMBA_NRT_STATS": "1"}
+    # bounds checked: a table on the stack sized for fewer entries than a rule writes
+    # would overwrite the kernel's frame instead of raising
+    env = {**os.environ, "URBION_NO_CACHE": "1", "NUMBA_NRT_STATS": "1",
+           "NUMBA_BOUNDSCHECK": "1"}
     proc = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path / "last_option.py:last")],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -117,3 +128,30 @@ def test_borrowing_kernels_return_and_keep_no_array_and_every_allocation_is_free
     for run, (allocated, freed) in report["allocations"].items():
         assert allocated > 0, run
         assert allocated == freed, run
+
+
+@borrowing_jit
+def _turn_of(g):
+    return g.info[Info.TURN]
+
+
+@borrowing_jit
+def _turn_through_a_callee(g):
+    return _turn_of_callee(g)
+
+
+@borrowing_jit
+def _turn_of_callee(g):
+    return g.info[Info.TURN]
+
+
+def test_a_game_passed_from_python_to_a_borrowing_kernel_is_not_kept():
+    """The wrapper of a kernel compiled without counting takes a reference to the game
+    and must give it back, whether Python compiled the kernel or a caller did first."""
+    g = new_game_nb(default_card_set().cards.shape[0], 0, 0, 0, np.zeros(0))
+    _turn_through_a_callee(g)  # compiles _turn_of_callee as a callee first
+    before = g._meminfo.refcount
+    for _ in range(50):
+        assert _turn_of(g) == 0
+        assert _turn_of_callee(g) == 0
+    assert g._meminfo.refcount == before

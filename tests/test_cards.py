@@ -181,6 +181,9 @@ def test_the_r14_books_postcards_and_emptiness_cards():
      "postcards.seer: -1 is not a whole number from 0 to 16"),
     ("[postcards]\nkite = 3", "postcards: unknown key 'kite'"),
     ("[emptiness]\ncards = 0", "emptiness.cards: 0 is not a whole number from 1 to 16"),
+    ('[books]\ncards = ["prophecies", "freedom", "prophecies", "prophecies"]',
+     "books.cards: at most 2 Books of Prophecies (the rulebook prints two, whose looks add "
+     "up), not 3"),
 ])
 def test_bad_books_postcards_or_emptiness_sections_are_named(tmp_path, section, message):
     from importlib import resources

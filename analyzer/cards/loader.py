@@ -39,6 +39,9 @@ from analyzer.errors import UrbionError
 DEFAULT_CARD_FILE = "r14-default.toml"
 MAX_VALUE = 9
 MAX_CARDS = 400
+#: Books of Prophecies a card set may hold: the rulebook's two (R09.7: each looks at 2 more
+#: Dream cards, and the engine lists every order of the cards looked at as an option).
+MAX_PROPHECIES = 2
 
 
 class CardSetError(UrbionError):
@@ -389,6 +392,10 @@ def _other_cards(data: dict) -> list[tuple[int, list[int]]]:
                 raise CardSetError(f"books.cards[{i}]: unknown Book {name!r} "
                                    f"(valid: {', '.join(BOOK_NAMES)})")
             rows.append((Expansion.BOOKS, _card(CardType.BOOK, kind=BOOK_NAMES.index(name))))
+        if names.count("prophecies") > MAX_PROPHECIES:
+            raise CardSetError(f"books.cards: at most {MAX_PROPHECIES} Books of Prophecies "
+                               f"(the rulebook prints two, whose looks add up), not "
+                               f"{names.count('prophecies')}")
     if "postcards" in data:
         table = _table(data, "postcards", "")
         _check_keys(table, set(POSTCARD_NAMES), "postcards")
