@@ -236,6 +236,7 @@ def borrowing_jit(func):
     a base game's time went to them. numba refuses to compile an allocation or a store into
     ``g`` without counting; keeping an array returned by a counting kernel would leak it, and
     returning a borrowed array would free it early, which tests/test_borrowing_kernels.py
-    checks for every borrowing kernel.
+    checks for every borrowing kernel. The wrapper Python calls such a kernel through still
+    counts (core/callee_codegen.py, ``counting_context``).
     """
     return _kernel(func, _nrt=False)
