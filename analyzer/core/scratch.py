@@ -1,8 +1,9 @@
 """Scratch arrays on the stack of the kernel that uses them.
 
-A policy scores each decision with a few small tables (row facts, scores per option). Made
-with ``np.empty``, each costs an allocation and a free, and the kernel that makes it must
-count references (core/jit.py, ``borrowing_jit``). ``stack_array`` gives an uninitialized
+A policy scores a decision, and a census weighs the rows, with a few small tables (row
+facts, scores per option, rows to pacify). Made with ``np.empty``, each costs an allocation
+and a free, and the kernel that makes it must count references (core/jit.py,
+``borrowing_jit``). ``stack_array`` gives an uninitialized
 C-contiguous array of a size known at compile time in the calling kernel's stack frame,
 with no MemInfo: reference counts on it do nothing, and it is gone when the kernel returns.
 
