@@ -348,25 +348,45 @@ def place_score_nb(row, value, side, other_fix, weights, n_rows, n_bal):
     return score
 
 
+#: Columns of ``fill_mate_nb``'s table: the card, its elements, then per side 1 when its
+#: type takes that side and its value there.
+MATE_CARD, MATE_ELEMENTS, MATE_TAKES, MATE_VALUE = 0, 1, 2, 4
+MATE_COLS = 6
+
+
 @inline_jit
-def completes_nb(cards, layout, hand, skip, r, after, n_left, n_right, only_side):
-    """True when a card of ``hand`` other than ``skip`` could balance row ``r`` at
-    ``after`` (on ``only_side``; -1: either side)."""
-    city_elements = cards[layout[r, 0], CardField.ELEMENTS]
+def fill_mate_nb(table, cards, hand):
+    """Fill ``table`` (int64 (HAND_SIZE, MATE_COLS), a ``stack_array``) with what each card
+    of ``hand`` brings to a side, read once per decision for ``completes_nb``."""
     for k in range(HAND_SIZE):
         c = hand[k]
-        if c == EMPTY or c == skip:
-            continue
-        if cards[c, CardField.ELEMENTS] & city_elements == 0:
+        table[k, MATE_CARD] = c
+        if c == EMPTY:
             continue
         ctype, value = cards[c, CardField.TYPE], cards[c, CardField.VALUE]
+        table[k, MATE_ELEMENTS] = cards[c, CardField.ELEMENTS]
+        for side in range(2):
+            table[k, MATE_TAKES + side] = 1 if type_takes_side_nb(ctype, value, side) else 0
+            table[k, MATE_VALUE + side] = value_on_side_nb(ctype, value,
+                                                           cards[c, CardField.VALUE2], side)
+
+
+@inline_jit
+def completes_nb(mates, city_elements, skip, after, n_left, n_right, only_side):
+    """True when a card of the ``fill_mate_nb`` table ``mates`` other than ``skip`` could
+    balance a row of ``city_elements`` at ``after`` (on ``only_side``; -1: either side)."""
+    for k in range(HAND_SIZE):
+        c = mates[k, MATE_CARD]
+        if c == EMPTY or c == skip:
+            continue
+        if mates[k, MATE_ELEMENTS] & city_elements == 0:
+            continue
         for side in range(2):
             if only_side >= 0 and side != only_side:
                 continue
             room = n_left < SIDE_SLOTS if side == Side.L else n_right < SIDE_SLOTS
-            if room and type_takes_side_nb(ctype, value, side) and \
-                    after + value_on_side_nb(ctype, value, cards[c, CardField.VALUE2],
-                                             side) == 0:
+            if room and mates[k, MATE_TAKES + side] == 1 and \
+                    after + mates[k, MATE_VALUE + side] == 0:
                 return True
     return False
 
@@ -385,36 +405,41 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
     a side other than ``side`` (-1: either) is -PASS. One pass serves both polarities."""
     n_rows = info[Info.N_ROWS]
     n_bal = facts[:, 3].sum()
-    pc = postcards_nb(info)
     weights = place_weights_nb(params)
-    best = (-params[W.PASS], -params[W.PASS])
+    # what a row offers each side, read once: its city's elements (0: no room or no city)
+    # and the cost of its postcards
+    reach = stack_array((2, MAX_ROWS), np.int64)
+    catcher = stack_array((2, MAX_ROWS), np.float64)
+    pc = postcards_nb(info)
     for s in range(2):
-        if side >= 0 and s != side:
+        for r in range(n_rows):
+            open_side = layout[r, 0] != EMPTY and facts[r, 1 + s] < SIDE_SLOTS and \
+                (side < 0 or s == side)
+            reach[s, r] = cards[layout[r, 0], CardField.ELEMENTS] if open_side else 0
+            catcher[s, r] = catcher_cost_nb(facts, r, s, params) if pc else 0.0
+    best_left = best_right = -params[W.PASS]
+    for k in range(HAND_SIZE):
+        c = hand[k]
+        if c == EMPTY:
             continue
-        # by card, then by row: what a card brings to a side is read once (the maxima do
-        # not depend on the order)
-        for k in range(HAND_SIZE):
-            c = hand[k]
-            if c == EMPTY:
-                continue
-            ctype, cvalue = cards[c, CardField.TYPE], cards[c, CardField.VALUE]
+        ctype, cvalue = cards[c, CardField.TYPE], cards[c, CardField.VALUE]
+        elements = cards[c, CardField.ELEMENTS]
+        for s in range(2):
             if not type_takes_side_nb(ctype, cvalue, s):
                 continue
             value = value_on_side_nb(ctype, cvalue, cards[c, CardField.VALUE2], s)
-            elements = cards[c, CardField.ELEMENTS]
+            best = best_left if s == Side.L else best_right
             for r in range(n_rows):
-                if layout[r, 0] == EMPTY or facts[r, 1 + s] >= SIDE_SLOTS or \
-                        cards[layout[r, 0], CardField.ELEMENTS] & elements == 0:
+                if reach[s, r] & elements == 0:
                     continue
                 score = place_score_nb(facts_row_nb(facts, r), value, s, False, weights,
-                                       n_rows, n_bal)
-                if pc:
-                    score -= catcher_cost_nb(facts, r, s, params)
-                if s == Side.L:
-                    best = (max(best[0], score), best[1])
-                else:
-                    best = (best[0], max(best[1], score))
-    return best
+                                       n_rows, n_bal) - catcher[s, r]
+                best = max(best, score)
+            if s == Side.L:
+                best_left = best
+            else:
+                best_right = best
+    return best_left, best_right
 
 
 # --- exchanges, rebuilds, change sides -------------------------------------------------------
@@ -471,32 +496,34 @@ def exchange_inputs_nb(dreams, worths, layout, cards, facts, info, n_rows, param
     and its city's total; ``worths[side, WORTH | ROCKET, k]`` (float64 (2, 2,
     SIDE_POSITIONS)) its city's ``city_worth_nb`` and what moving it costs. Read once per
     call, so that the loop over pairs reads contiguous rows of these tables only."""
-    n = n_rows * SIDE_SLOTS
     balance, progress = params[W.BALANCE], params[W.PROGRESS]
-    worths[:] = 0.0
     pc = postcards_nb(info)
-    counts = (0, 0)
-    for side in range(2):
-        m = 0
-        for p in range(n):
-            r = p // SIDE_SLOTS
-            pos = side * SIDE_SLOTS + p % SIDE_SLOTS
+    n_left = 0
+    n_right = 0
+    # one pass over the rows fills both sides' lists, each still in position order
+    for r in range(n_rows):
+        total = facts[r, 0]
+        worth = city_worth_nb(total, facts[r, 3] == 1, balance, progress)
+        for pos in range(N_SLOTS):
             card = layout[r, 1 + pos]
             if card == EMPTY:
                 continue
+            side = pos // SIDE_SLOTS
+            m = n_left if side == Side.L else n_right
             dreams[side, CARD, m] = card
             dreams[side, ROW, m] = r
             dreams[side, VALUE, m] = value_on_side_nb(cards[card, CardField.TYPE],
                                                       cards[card, CardField.VALUE],
                                                       cards[card, CardField.VALUE2], side)
-            dreams[side, TOTAL, m] = facts[r, 0]
-            worths[side, WORTH, m] = city_worth_nb(facts[r, 0], facts[r, 3] == 1, balance,
-                                                   progress)
-            if pc:
-                worths[side, ROCKET, m] = rocket_cost_nb(info, cards, r, pos, params)
-            m += 1
-        counts = (m, counts[1]) if side == Side.L else (counts[0], m)
-    return counts[0], counts[1]
+            dreams[side, TOTAL, m] = total
+            worths[side, WORTH, m] = worth
+            worths[side, ROCKET, m] = rocket_cost_nb(info, cards, r, pos, params) if pc \
+                else 0.0
+            if side == Side.L:
+                n_left += 1
+            else:
+                n_right += 1
+    return n_left, n_right
 
 
 @inline_jit
@@ -550,15 +577,17 @@ def best_rebuild_nb(layout, cards, facts, n_rows, params, barred):
     """Best Rebuild as (gain, row a, row b); never the Emptiness row ``barred`` (R12)."""
     best, best_a, best_b = -1e9, 0, 1
     weight = params[W.FLEX]
+    flex = stack_array(MAX_ROWS, np.int64)
+    for r in range(n_rows):
+        flex[r] = flex_nb(cards, layout[r, 0])
     for a in range(n_rows):
         if a == barred:
             continue
-        fa = flex_nb(cards, layout[a, 0])
         for b in range(a + 1, n_rows):
             if b == barred:
                 continue
-            gain = rebuild_gain_nb(fa, flex_nb(cards, layout[b, 0]), facts[a, 3] == 1,
-                                   facts[b, 3] == 1, weight)
+            gain = rebuild_gain_nb(flex[a], flex[b], facts[a, 3] == 1, facts[b, 3] == 1,
+                                   weight)
             if gain > best:
                 best, best_a, best_b = gain, a, b
     return best, best_a, best_b
@@ -931,6 +960,8 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
     n_rows = info[Info.N_ROWS]
     facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
     fill_row_facts_nb(facts, layout, cards, info)
+    mates = stack_array((HAND_SIZE, MATE_COLS), np.int64)
+    fill_mate_nb(mates, cards, mate)
     keep = stack_array(HAND_SIZE, np.float64)
     keep[:] = 0.0
     n_bal = facts[:, 3].sum()
@@ -943,7 +974,7 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
     for i in range(n_options):
         if options[i, 0] == Act.PLACE:
             c, r, side = options[i, 1], options[i, 2], options[i, 3]
-            score, after = placement_score_nb(c, r, side, layout, facts, n_bal, mate,
+            score, after = placement_score_nb(c, r, side, layout, facts, n_bal, mates,
                                               mate_side, cards, weights, n_rows)
             if pc:
                 score -= catcher_cost_nb(facts, r, side, params)
@@ -978,18 +1009,20 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
 
 
 @inline_jit
-def placement_score_nb(c, r, side, layout, facts, n_bal, mate, mate_side, cards, weights,
+def placement_score_nb(c, r, side, layout, facts, n_bal, mates, mate_side, cards, weights,
                        n_rows):
     """Score of placing card ``c`` on ``side`` of row ``r`` from hand before its postcards,
-    and the row's total after it, as (score, after); ``n_bal`` balanced cities, ``weights``
-    from ``place_weights_nb``. Inlined: it runs once per placement on offer."""
+    and the row's total after it, as (score, after); ``n_bal`` balanced cities, ``mates``
+    the ``fill_mate_nb`` table of the hand that may then balance it, ``weights`` from
+    ``place_weights_nb``. Inlined: it runs once per placement on offer."""
     value = value_on_side_nb(cards[c, CardField.TYPE], cards[c, CardField.VALUE],
                              cards[c, CardField.VALUE2], side)
     after = facts[r, 0] + value
     n_left = facts[r, 1] + (1 if side == Side.L else 0)
     n_right = facts[r, 2] + (1 if side == Side.R else 0)
     skip = c if mate_side == EMPTY else EMPTY
-    other = completes_nb(cards, layout, mate, skip, r, after, n_left, n_right, mate_side)
+    other = completes_nb(mates, cards[layout[r, 0], CardField.ELEMENTS], skip, after, n_left,
+                         n_right, mate_side)
     return place_score_nb(facts_row_nb(facts, r), value, side, other, weights, n_rows,
                           n_bal), after
 
