@@ -53,9 +53,10 @@ def can_exchange_nb(layout, n_rows):
 
 @borrowing_jit
 def change_sides_targets_nb(layout, cards, n_rows, options, write):
-    """Count the Chaos and Chromatic Chaos with room on their city's other side (R08.4), by
-    row, side L then R, position; with ``write`` also list them as ``[card, row, side, -1]``
-    options (without, ``options`` is left alone: Phase I is still filling it)."""
+    """List the Chaos and Chromatic Chaos with room on their city's other side (R08.4) as
+    ``[card, row, side, -1]`` options, by row, side L then R, position, and return how many;
+    without ``write``, return 1 at the first one and leave ``options`` alone (Phase I, still
+    filling it, only asks whether there is one), 0 when there is none."""
     n = 0
     for row in range(n_rows):
         for side in range(2):
@@ -64,8 +65,9 @@ def change_sides_targets_nb(layout, cards, n_rows, options, write):
             for slot in range(SIDE_SLOTS):
                 card = layout[row, slot_col_nb(side, slot)]
                 if card != EMPTY and is_any_chaos_nb(cards, card):
-                    if write:
-                        set_option_nb(options, n, card, row, side, EMPTY)
+                    if not write:
+                        return 1
+                    set_option_nb(options, n, card, row, side, EMPTY)
                     n += 1
     return n
 
