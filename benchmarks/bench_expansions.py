@@ -3,9 +3,12 @@
 Prints the machine and versions, then for the base game, each of the seven expansions
 alone, the first four together, all seven together and the team game with all seven:
 greedy's games/s on all cores (the median of interleaved rounds, so that the machine's noise
-falls on every set alike), the ratio to the base game, and the win rate with its 95%
-interval. Targets: no single expansion or the first four below half the base game's games/s
-(Expansions I); all seven together at least a third of it (Expansions II).
+falls on every set alike), the ratio to the base game, the mean turns a game lasts and the
+turns played per second against the base game's (games/s over the base game's is the
+second ratio over the first: how much dearer a turn is, and how many more of them a game
+has), and the win rate with its 95% interval. Targets: no single expansion or the first
+four below half the base game's games/s (Expansions I); all seven together at least a third
+of it (Expansions II).
 
 Usage: python benchmarks/bench_expansions.py [--games 50000] [--rounds 5]
 """
@@ -42,21 +45,26 @@ def main() -> None:
         analyzer.simulate(games=10, policy=args.policy, expansions=names, variant=variant)
     rates: dict[str, list[float]] = {label: [] for label, _, _ in SETS}
     wins: dict[str, tuple[int, int]] = {}
+    turns: dict[str, float] = {}
     for _ in range(args.rounds):
         for label, names, variant in SETS:
             df, seconds = timed(analyzer.simulate, games=args.games, seed=1,
                                 policy=args.policy, expansions=names, variant=variant)
             rates[label].append(args.games / seconds)
             wins[label] = (int(df["won"].sum()), len(df))
+            turns[label] = float(df["turns"].mean())
     ratio = {label: statistics.median(r) / statistics.median(rates["none"])
              for label, r in rates.items()}
     print(f"{args.policy}, {args.games:,} games of seed 1 per set, median of {args.rounds} "
           "interleaved rounds, all cores")
-    print(f"{'expansions':<18} {'games/s':>10} {'vs base':>8}   win rate (95% interval)")
+    print(f"{'expansions':<18} {'games/s':>10} {'vs base':>8} {'turns':>6} "
+          f"{'turns/s vs base':>16}   win rate (95% interval)")
     for label, _, _ in SETS:
         won, n = wins[label]
         low, high = wilson_interval(won, n)
-        print(f"{label:<18} {statistics.median(rates[label]):>10,.0f} {ratio[label]:>7.2f}x   "
+        turn_ratio = ratio[label] * turns[label] / turns["none"]
+        print(f"{label:<18} {statistics.median(rates[label]):>10,.0f} {ratio[label]:>7.2f}x "
+              f"{turns[label]:>6.1f} {turn_ratio:>15.2f}x   "
               f"{won / n:.2%} ({low:.2%}-{high:.2%})")
     half = min(ratio[label] for label in HALF_TARGET)
     third = min(ratio[label] for label in THIRD_TARGET)
