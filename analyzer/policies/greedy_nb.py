@@ -348,8 +348,9 @@ def place_score_nb(row, value, side, other_fix, weights, n_rows, n_bal):
     return score
 
 
-#: Columns of ``fill_mate_nb``'s table: the card, its elements, then per side 1 when its
-#: type takes that side and its value there.
+#: Columns of ``fill_mate_nb``'s table: the card, its elements, then 1 when its type takes
+#: the left side and the right side (two columns), then its value on the left and on the
+#: right (two columns).
 MATE_CARD, MATE_ELEMENTS, MATE_TAKES, MATE_VALUE = 0, 1, 2, 4
 MATE_COLS = 6
 
@@ -357,7 +358,8 @@ MATE_COLS = 6
 @inline_jit
 def fill_mate_nb(table, cards, hand):
     """Fill ``table`` (int64 (HAND_SIZE, MATE_COLS), a ``stack_array``) with what each card
-    of ``hand`` brings to a side, read once per decision for ``completes_nb``."""
+    of ``hand`` brings to a side, read once per decision for ``completes_nb``; for an empty
+    hand slot only the card column (-1) is written."""
     for k in range(HAND_SIZE):
         c = hand[k]
         table[k, MATE_CARD] = c
@@ -374,7 +376,8 @@ def fill_mate_nb(table, cards, hand):
 @inline_jit
 def completes_nb(mates, city_elements, skip, after, n_left, n_right, only_side):
     """True when a card of the ``fill_mate_nb`` table ``mates`` other than ``skip`` could
-    balance a row of ``city_elements`` at ``after`` (on ``only_side``; -1: either side)."""
+    balance a row whose city shows ``city_elements`` at ``after`` (on ``only_side``; -1:
+    either side)."""
     for k in range(HAND_SIZE):
         c = mates[k, MATE_CARD]
         if c == EMPTY or c == skip:
@@ -406,8 +409,8 @@ def side_placements_nb(layout, cards, facts, info, hand, side, params):
     n_rows = info[Info.N_ROWS]
     n_bal = facts[:, 3].sum()
     weights = place_weights_nb(params)
-    # what a row offers each side, read once: its city's elements (0: no room or no city)
-    # and the cost of its postcards
+    # what a row offers each side, read once: its city's elements (0: no city, no room, or
+    # a side not asked for) and the cost of its postcards
     reach = stack_array((2, MAX_ROWS), np.int64)
     catcher = stack_array((2, MAX_ROWS), np.float64)
     pc = postcards_nb(info)
