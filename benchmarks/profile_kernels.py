@@ -67,6 +67,8 @@ def write_symbol_map(path: Path) -> int:
             if address:
                 addresses[address] = function.name
     starts = sorted(addresses)
+    if not starts:
+        return 0
     with path.open("w") as out:
         for start, end in zip(starts, [*starts[1:], starts[-1] + 4096], strict=True):
             out.write(f"{start:x} {min(end - start, 1 << 20):x} {addresses[start]}\n")
