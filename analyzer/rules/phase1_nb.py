@@ -4,6 +4,8 @@ for a special action, or a Sognae and an Incubi to Ally against the Emptiness.""
 
 from __future__ import annotations
 
+import numpy as np
+
 from analyzer.core.codes import (
     EMPTY,
     HAND_SIZE,
@@ -19,6 +21,7 @@ from analyzer.core.codes import (
     Side,
 )
 from analyzer.core.jit import borrowing_jit
+from analyzer.core.scratch import stack_array
 from analyzer.rules.books_nb import book_action_nb, usable_books_nb
 from analyzer.rules.census_nb import census_nb
 from analyzer.rules.chaos_nb import is_any_chaos_nb
@@ -121,13 +124,18 @@ def book_options_nb(options, n, card, usable):
 
 
 @borrowing_jit
-def can_ally_nb(a_type, a_value, b_type, b_value):
-    """R12.3, R08.2: one card can be a Sognae and the other an Incubi, from each card's type
-    and value (scalars: it runs once per pair of hand cards)."""
-    return (type_takes_side_nb(a_type, a_value, Side.L) and
-            type_takes_side_nb(b_type, b_value, Side.R)) or \
-        (type_takes_side_nb(a_type, a_value, Side.R) and
-         type_takes_side_nb(b_type, b_value, Side.L))
+def sides_mask_nb(ctype, value):
+    """The sides a card of type ``ctype`` and value ``value`` may lie on: bit 0 the left,
+    bit 1 the right (R08.1, R08.2)."""
+    return (1 if type_takes_side_nb(ctype, value, Side.L) else 0) | \
+        (2 if type_takes_side_nb(ctype, value, Side.R) else 0)
+
+
+@borrowing_jit
+def can_ally_nb(a_sides, b_sides):
+    """R12.3, R08.2: one card can be a Sognae and the other an Incubi, from each card's
+    ``sides_mask_nb`` (scalars: it runs once per pair of hand cards)."""
+    return (a_sides & 1 != 0 and b_sides & 2 != 0) or (a_sides & 2 != 0 and b_sides & 1 != 0)
 
 
 @borrowing_jit
@@ -137,19 +145,23 @@ def pair_options_nb(g, cards, seat, n, rebuild, change):
     options, hand = g.options, g.hands[seat]
     ally = g.info[Info.EMPTINESS_N] > 0
     m = hand_count_nb(g.hands, seat)  # a hand is packed: its cards come first
+    # each card's elements and sides (bit 0 left, bit 1 right), read once for its pairs
+    elements = stack_array(HAND_SIZE, np.int64)
+    sides = stack_array(HAND_SIZE, np.int64)
+    for k in range(m):
+        card = hand[k]
+        elements[k] = cards[card, CardField.ELEMENTS]
+        sides[k] = sides_mask_nb(cards[card, CardField.TYPE], cards[card, CardField.VALUE])
     if rebuild or change:
         for i in range(m):
             for j in range(i + 1, m):
-                a, b = hand[i], hand[j]
-                if cards[a, CardField.ELEMENTS] & cards[b, CardField.ELEMENTS] != 0:
-                    n = special_options_nb(options, n, a, b, rebuild, change)
+                if elements[i] & elements[j] != 0:
+                    n = special_options_nb(options, n, hand[i], hand[j], rebuild, change)
     if ally:
         for i in range(m):
             for j in range(i + 1, m):
-                a, b = hand[i], hand[j]
-                if can_ally_nb(cards[a, CardField.TYPE], cards[a, CardField.VALUE],
-                               cards[b, CardField.TYPE], cards[b, CardField.VALUE]):
-                    set_option_nb(options, n, Act.ALLY, a, b, EMPTY)
+                if can_ally_nb(sides[i], sides[j]):
+                    set_option_nb(options, n, Act.ALLY, hand[i], hand[j], EMPTY)
                     n += 1
     return n
 
