@@ -3,10 +3,10 @@
 Prints the machine and versions, then for the base game, each of the seven expansions
 alone, the first four together, all seven together and the team game with all seven:
 greedy's games/s on all cores (the median of interleaved rounds, so that the machine's noise
-falls on every set alike), the ratio to the base game, the mean turns a game lasts and the
-turns played per second against the base game's (games/s over the base game's is the
-second ratio over the first: how much dearer a turn is, and how many more of them a game
-has), and the win rate with its 95% interval. Targets: no single expansion or the first
+falls on every set alike), the ratio to the base game, the mean turns a game lasts, the
+turns played per second against the base game's, and the win rate with its 95% interval.
+The games/s ratio is the turns/s ratio (how much dearer a turn is) over how many times as
+many turns a game lasts. Targets: no single expansion or the first
 four below half the base game's games/s (Expansions I); all seven together at least a third
 of it (Expansions II).
 
