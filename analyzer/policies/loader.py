@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import inspect
+import re
 import sys
 from pathlib import Path
 
@@ -75,24 +77,44 @@ def check_policy_function(name: str, func: object) -> None:
             func.compile(POLICY_ARGS)
     except (NumbaError, TypeError) as err:
         raise PolicyError(f"policy {name!r} does not compile as a policy (docs/policies.md): "
-                          f"{_first_cause(str(err))}") from None
+                          f"{_first_cause(str(err), func)}") from None
     except Exception as err:  # the user's code may fail in any way while compiling
         raise PolicyError(f"policy {name!r} does not compile as a policy: "
-                          f"{type(err).__name__}: {_first_cause(str(err))}") from None
+                          f"{type(err).__name__}: {_first_cause(str(err), func)}") from None
     returned = func.overloads[POLICY_ARGS].signature.return_type
     if not isinstance(returned, types.Integer):
         raise PolicyError(f"policy {name!r} must return an integer (the index of an option), "
                           f"not {returned}")
 
 
-def _first_cause(message: str) -> str:
+def _first_cause(message: str, func: CPUDispatcher) -> str:
     """numba's error message cut to its cause and where in the user's file it lies."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     causes = [line for line in lines if not line.startswith(("Failed in ", "During:",
                                                              "File ", "^"))]
     where = next((line for line in lines if line.startswith("File ")), None)
     cause = causes[0] if causes else lines[0] if lines else "unknown error"
-    return cause + (f" ({where.removeprefix('File ').rstrip(':')})" if where else "")
+    if where:
+        return f"{cause} ({where.removeprefix('File ').rstrip(':')})"
+    return f"{cause} ({_line_of(func, cause)})"
+
+
+def _line_of(func: CPUDispatcher, cause: str) -> str:
+    """Where ``cause`` lies in ``func``'s file when numba does not say (a NameError): the
+    first line of the function that names the missing name, else the function's first."""
+    code = func.py_func.__code__
+    where = f'"{code.co_filename}", line {{}}'
+    missing = re.match(r"NameError: name '(\w+)' is not defined", cause)
+    try:
+        source, first = inspect.getsourcelines(func.py_func)
+    except (OSError, TypeError):
+        return where.format(code.co_firstlineno)
+    if missing:
+        word = re.compile(rf"\b{re.escape(missing.group(1))}\b")
+        for offset, line in enumerate(source):
+            if word.search(line.split("#", 1)[0]):
+                return where.format(first + offset)
+    return where.format(first)
 
 
 def _source_digest(module) -> str:
