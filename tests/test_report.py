@@ -84,6 +84,37 @@ def test_cli_report_errors_are_one_line(results, tmp_path, capsys):
     assert code == 0 and "index.html" in out
 
 
+def _damaged_results(source: Path, folder: Path) -> list[Path]:
+    """Copies of a results file, each damaged in one way a report cannot read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(source)
+    meta = {b"urbion": table.schema.metadata[b"urbion"]}
+    won = table.schema.get_field_index("won")
+    damaged = {
+        "no_turns": table.drop_columns(["turns"]),
+        "text_won": table.set_column(won, "won", pa.array(["x"] * table.num_rows)),
+        "no_games": table.slice(0, 0),
+    }
+    paths = []
+    for name, damage in damaged.items():
+        paths.append(folder / f"{name}.parquet")
+        pq.write_table(damage.replace_schema_metadata(meta), paths[-1])
+    paths.append(folder / "bad_config.parquet")
+    pq.write_table(table.replace_schema_metadata({b"urbion": b"{not json"}), paths[-1])
+    return [*paths, folder / "missing.parquet"]
+
+
+def test_a_damaged_results_file_is_one_line_and_exit_2(tmp_path, capsys):
+    good = tmp_path / "good.parquet"
+    analyzer.simulate(games=50, seed=1, out=good)
+    for path in _damaged_results(good, tmp_path):
+        code, _, err = run(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
+        assert code == 2 and err.count("\n") == 1 and str(path) in err, (path, err)
+        assert "Traceback" not in err and not (tmp_path / "rep").exists()
+
+
 def test_holm_matches_a_hand_computed_case():
     # sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.04 -> monotone
     assert holm_adjust([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])

@@ -12,6 +12,7 @@ import pyarrow.parquet as pq
 
 from analyzer import atomic
 from analyzer.errors import ResultsFileError
+from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.tally import LAYOUT, part
 
 METADATA_KEY = b"urbion"
@@ -53,9 +54,20 @@ def write_summary(summary: dict, tally: np.ndarray, config: dict, path: str | Pa
     atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text))
 
 
+#: The columns every results file has had, which reports and summaries read.
+REQUIRED_COLUMNS = ("game", "won", "reason", "turns", "pacified", "deck_left",
+                    "chaos_placed", "chaos_cleared", "chaos_revealed")
+
+
 def read_results(path: str | Path) -> pd.DataFrame:
-    """Read a results file written by :func:`write_results` (configuration in ``attrs``)."""
+    """Read a results file written by :func:`write_results` (configuration in ``attrs``).
+
+    Raises ResultsFileError for a file that cannot be read or is not a whole results file
+    (a configuration, the columns a report reads with their kinds, at least one game)."""
     path = Path(path)
+    if not path.is_file():
+        raise ResultsFileError(f"cannot read results file {path}: "
+                               f"{'not a file' if path.exists() else 'no such file'}")
     try:
         table = pq.read_table(path)
     except (OSError, pa.ArrowInvalid) as err:
@@ -63,6 +75,40 @@ def read_results(path: str | Path) -> pd.DataFrame:
     raw = (table.schema.metadata or {}).get(METADATA_KEY)
     if raw is None:
         raise ResultsFileError(f"{path} is not an urbion results file (no run configuration)")
-    df = table.to_pandas()
-    df.attrs = json.loads(raw)
+    try:
+        attrs = json.loads(raw)
+    except ValueError:
+        attrs = None
+    if not isinstance(attrs, dict):
+        raise ResultsFileError(f"{path} is not an urbion results file (its run configuration "
+                               "is not a JSON object)")
+    try:
+        df = table.to_pandas()
+    except (pa.ArrowException, ValueError, TypeError) as err:
+        raise ResultsFileError(f"cannot read results file {path}: {err}") from None
+    _check_columns(path, df)
+    df.attrs = attrs
     return df
+
+
+def _check_columns(path: Path, df: pd.DataFrame) -> None:
+    """A results file's rows: the required columns, of their kinds, and one game or more."""
+    missing = [name for name in REQUIRED_COLUMNS if name not in df.columns]
+    if missing:
+        raise ResultsFileError(f"{path} is not an urbion results file (no column "
+                               f"{', '.join(missing)})")
+    integer = [name for name in RESULT_DTYPE.names if name not in ("outcome", "reason")]
+    for name in df.columns:
+        kind = df[name].dtype
+        if name == "won":
+            wrong = not pd.api.types.is_bool_dtype(kind)
+        elif name in integer:
+            wrong = not pd.api.types.is_integer_dtype(kind)
+        else:
+            continue
+        if wrong:
+            want = "true/false" if name == "won" else "whole numbers"
+            raise ResultsFileError(f"{path} is not an urbion results file (column {name} "
+                                   f"holds {kind}, not {want})")
+    if not len(df):
+        raise ResultsFileError(f"{path} holds no games")
