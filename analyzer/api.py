@@ -285,6 +285,16 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
         if checkpoint is not None:
             checkpoint.discard_if_created()
         raise
+    except Exception as err:
+        from analyzer.policies.loader import policy_failure
+
+        failure = policy_failure(spec, err)
+        if failure is None:
+            raise
+        # a user's policy that raised will raise again on resume, as an illegal decision
+        if checkpoint is not None:
+            checkpoint.discard_if_created()
+        raise failure from None
     finally:
         executor.close()
     attrs = plan.config()
@@ -553,12 +563,21 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     out = arguments.path("out", out)
     if out is not None:
         check_trace_path(out)
-    with interrupts.holding():
-        if engine == "fast":
-            traces = [fast_trace(card_set, spec, seed, g) for g in range(game, game + games)]
-        else:
-            traces = run_reference(card_set, spec, seed, games, game,
-                                   variant=card_set.variant)
+    try:
+        with interrupts.holding():
+            if engine == "fast":
+                traces = [fast_trace(card_set, spec, seed, g)
+                          for g in range(game, game + games)]
+            else:
+                traces = run_reference(card_set, spec, seed, games, game,
+                                       variant=card_set.variant)
+    except Exception as err:
+        from analyzer.policies.loader import policy_failure
+
+        failure = policy_failure(spec, err)
+        if failure is None:
+            raise
+        raise failure from None
     if out is not None:
         write_traces(traces, out)
     return traces

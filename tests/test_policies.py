@@ -133,6 +133,36 @@ def test_a_policy_that_cannot_play_is_one_line_naming_the_cause(tmp_path, functi
         sorted(p.name for p in tmp_path.iterdir()) == ["bad.py"]
 
 
+_RAISING_POLICY = '''
+import numba
+
+@numba.njit
+def choose(kind, options, n_options, state, cards, params, rng):
+    if n_options > 2:
+        raise ValueError("no plan for this")
+    return 0
+'''
+
+
+def test_a_policy_that_raises_while_playing_is_one_line_and_leaves_nothing(tmp_path, capsys):
+    import cli
+
+    path = tmp_path / "raising.py"
+    path.write_text(_RAISING_POLICY)
+    policy = f"{path}:choose"
+    where = f'ValueError: no plan for this ("{path}", line 7)'
+    # the reference engine calls the policy from Python, without compiling a whole kernel
+    for command, out in (("simulate", "r.parquet"), ("trace", "t.jsonl")):
+        with pytest.raises(SystemExit) as stop:
+            cli.main([command, "--engine", "reference", "--policy", policy, "--games", "3",
+                      "--out", str(tmp_path / out)])
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and err.count("\n") == 1, err
+        assert f"urbion: error: policy '{policy}' raised {where}" in err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "__pycache__") == \
+        ["raising.py"]
+
+
 def test_a_policy_object_of_a_plain_function_is_refused():
     spec = PolicySpec("plain", lambda *args: 0, np.zeros(0))
     with pytest.raises(PolicyError, match="must be compiled with @numba.njit"):

@@ -8,6 +8,7 @@ import importlib.util
 import inspect
 import re
 import sys
+import traceback
 from pathlib import Path
 
 import numpy as np
@@ -85,6 +86,24 @@ def check_policy_function(name: str, func: object) -> None:
     if not isinstance(returned, types.Integer):
         raise PolicyError(f"policy {name!r} must return an integer (the index of an option), "
                           f"not {returned}")
+
+
+def policy_failure(spec: PolicySpec, err: BaseException) -> PolicyError | None:
+    """The one-line error for ``err`` when a user's policy raised it while playing (numba
+    puts the line of the policy's ``raise`` in the traceback), else None: an exception
+    from anywhere else is not the user's and keeps its traceback."""
+    if spec.builtin_id is not None or isinstance(err, PolicyError):
+        return None
+    code = getattr(getattr(spec.func, "py_func", None), "__code__", None)
+    if code is None:
+        return None
+    lines = [frame.lineno for frame in traceback.extract_tb(err.__traceback__)
+             if frame.filename == code.co_filename]
+    if not lines:
+        return None
+    cause = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+    return PolicyError(f"policy {spec.name!r} raised {cause} "
+                       f'("{code.co_filename}", line {lines[-1]})')
 
 
 def _first_cause(message: str, func: CPUDispatcher) -> str:
