@@ -102,6 +102,30 @@ def test_a_worker_refuses_a_policy_that_differs_from_the_runs(tmp_path):
         shipped.policy_spec()
 
 
+_FILE_POLICY = '''
+import numba
+
+@numba.njit
+def choose(kind, options, n_options, state, cards, params, rng):
+    return {choice}
+'''
+
+
+def test_a_policy_file_given_by_its_name_may_go_to_a_cluster(tmp_path):
+    from analyzer.api import check_by_name
+
+    path = tmp_path / "mine.py"
+    path.write_text(_FILE_POLICY.format(choice=0))
+    name = f"{path}:choose"
+    first = resolve_policy(name)
+    # the workers load the file by its name: the name resolves to this very policy
+    check_by_name(first, default_card_set())
+    assert resolve_policy(name).func is first.func
+    path.write_text(_FILE_POLICY.format(choice="n_options - 1"))  # an edited file is new
+    edited = resolve_policy(name)
+    assert edited.func is not first.func and edited.source_digest != first.source_digest
+
+
 def test_a_policy_object_without_a_name_cannot_go_to_a_cluster():
     from tests.test_policies import breaks_on_turn_3
 

@@ -20,6 +20,9 @@ from analyzer.errors import PolicyError
 from analyzer.policies.builtin_nb import POLICY_ARGS
 from analyzer.policies.registry import PolicySpec
 
+#: set on a user's policy module once it has loaded: the SHA-256 of the source it ran
+_LOADED_SOURCE = "__urbion_source_sha256__"
+
 
 def _module_from_file(path: Path):
     if not path.is_file():
@@ -28,6 +31,15 @@ def _module_from_file(path: Path):
     # function's module again by it
     digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
     name = f"urbion_user_policy_{digest}"
+    try:
+        source = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as err:
+        raise PolicyError(f"policy file {path} cannot be read: {err.strerror or err}") from None
+    loaded = sys.modules.get(name)
+    if loaded is not None and getattr(loaded, _LOADED_SOURCE, None) == source:
+        # the file as loaded before in this process: the same functions, compiled once, and
+        # a policy that resolves by its name to itself (a cluster run checks that)
+        return loaded
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -35,6 +47,7 @@ def _module_from_file(path: Path):
         spec.loader.exec_module(module)
     except Exception as err:  # the user's file may fail in any way
         raise PolicyError(f"policy file {path} failed to load: {err}") from None
+    setattr(module, _LOADED_SOURCE, source)
     return module
 
 
