@@ -280,9 +280,11 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
 @cli.command()
 def policies() -> None:
     """List the built-in policies."""
-    for spec in BUILTIN_POLICIES.values():
-        click.echo(f"{spec.name:10s} {spec.description}")
-    click.echo(f"{'FILE.py:FN':10s} your own jitted policy (docs/policies.md)")
+    rows = [(spec.name, spec.description) for spec in BUILTIN_POLICIES.values()]
+    rows.append(("FILE.py:FN", "your own jitted policy (docs/policies.md)"))
+    width = max(len(name) for name, _ in rows)
+    for name, description in rows:
+        click.echo(f"{name:{width}s}  {description}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -86,6 +86,9 @@ def test_policies_command_lists_the_builtins(capsys):
     out = capsys.readouterr().out
     assert stop.value.code == 0
     assert all(name in out for name in BUILTIN_POLICIES)
+    # the descriptions form one column, after the longest name
+    starts = {len(line) - len(line.split(None, 1)[1]) for line in out.splitlines()}
+    assert len(starts) == 1, out
 
 
 _BAD_POLICIES = '''
