@@ -57,6 +57,11 @@ def test_search_uses_its_play_outs():
     ("search:depth=3", "unknown option 'depth'"),
     ("clairvoyant:candidates=x", "candidates must be a whole number"),
     ("search:rollouts=\u00b2", "rollouts must be a whole number"),
+    # the true deck order plays out the same at every rollout
+    ("clairvoyant:rollouts=3", "unknown option 'rollouts' \\(valid: candidates\\)"),
+    # a function's name holds no "=": these are options, not MODULE:FUNCTION
+    ("greedy:foo=1", "policy greedy takes no options"),
+    ("random:rollouts=2", "policy random takes no options"),
 ])
 def test_bad_search_options_are_refused(name, message):
     with pytest.raises(PolicyError, match=message):

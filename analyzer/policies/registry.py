@@ -77,6 +77,9 @@ WEIGHTED_PREFIX = "weighted:"
 SEARCH_DEFAULTS = {"search": {"rollouts": 8, "candidates": 3},
                    "clairvoyant": {"rollouts": 1, "candidates": 1024}}
 SEARCH_LIMITS = {"rollouts": 4096, "candidates": 1024}
+#: The options each takes: clairvoyant plays out the true deck order, the same at every
+#: rollout, so it takes no rollouts.
+SEARCH_OPTIONS = {"search": ("rollouts", "candidates"), "clairvoyant": ("candidates",)}
 
 
 def search_policy(kind: str, options: str) -> PolicySpec:
@@ -88,9 +91,9 @@ def search_policy(kind: str, options: str) -> PolicySpec:
     settings = dict(SEARCH_DEFAULTS[kind])
     for item in filter(None, (part.strip() for part in options.split(","))):
         key, _, value = item.partition("=")
-        if key not in settings:
+        if key not in SEARCH_OPTIONS[kind]:
             raise PolicyError(f"policy {kind}: unknown option {key!r} (valid: "
-                              f"{', '.join(settings)})")
+                              f"{', '.join(SEARCH_OPTIONS[kind])})")
         if not (value.isascii() and value.isdigit()) or \
                 not 1 <= int(value) <= SEARCH_LIMITS[key]:
             raise PolicyError(f"policy {kind}: {key} must be a whole number from 1 to "
@@ -103,8 +106,8 @@ def search_policy(kind: str, options: str) -> PolicySpec:
     def params_for(cards: np.ndarray | None) -> np.ndarray:
         return np.concatenate([greedy_params(weights, cards), tail])
 
-    name = kind if not options else f"{kind}:" + ",".join(f"{k}={v}"
-                                                           for k, v in settings.items())
+    name = kind if not options else f"{kind}:" + ",".join(f"{k}={settings[k]}"
+                                                           for k in SEARCH_OPTIONS[kind])
     engine_id = EnginePolicyId.SEARCH if kind == "search" else EnginePolicyId.CLAIRVOYANT
     description = {"search": "plays each candidate out on imagined orders of the unseen "
                              "cards (search:rollouts=N,candidates=K)",
@@ -139,6 +142,9 @@ def resolve_policy(name: str) -> PolicySpec:
     kind, _, options = name.partition(":")
     if kind in SEARCH_DEFAULTS and (not options or "=" in options):
         return search_policy(kind, options)  # else a user's module named search or similar
+    if kind in BUILTIN_POLICIES and "=" in options:  # a function's name holds no "="
+        raise PolicyError(f"policy {kind} takes no options (only search and clairvoyant do), "
+                          f"not {options!r}")
     if ":" in name:
         from analyzer.policies.loader import load_user_policy
 
