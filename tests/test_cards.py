@@ -116,6 +116,10 @@ def test_an_expansion_set_puts_its_cards_in_play(name, cities, dreams, others):
                            "all, none)"),
     ("all,books", "'all' stands alone: it cannot be listed with expansion names"),
     ("books, none", "'none' stands alone: it cannot be listed with expansion names"),
+    # an empty shell variable or a stray comma must not quietly play fewer expansions
+    ("", "an empty expansion name in '' (the base game alone is 'none')"),
+    ("books,,postcards", "an empty expansion name in 'books,,postcards'"),
+    ("books,", "an empty expansion name in 'books,'"),
 ])
 def test_unknown_expansions_are_named(text, message):
     with pytest.raises(CardSetError, match=message.replace("(", r"\(").replace(")", r"\)")):

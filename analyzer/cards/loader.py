@@ -151,12 +151,16 @@ def parse_expansions(text: str | list[str] | tuple[str, ...] | None) -> int:
     Raises
     ------
     CardSetError
-        Naming an unknown expansion and listing the valid names.
+        Naming an unknown expansion and listing the valid names, or an empty name.
     """
     if text is None:
         return 0
     names = text.split(",") if isinstance(text, str) else list(text)
-    names = [n.strip().lower() for n in names if n.strip()]
+    if any(not n.strip() for n in names):
+        # an empty shell variable, or a stray comma, would otherwise quietly drop a name
+        raise CardSetError(f"an empty expansion name in {text!r} (the base game alone is "
+                           "'none')")
+    names = [n.strip().lower() for n in names]
     if names in (["none"], []):
         return 0
     if names == ["all"]:
