@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,6 +33,7 @@ from analyzer.runner.config import ENGINES
 from analyzer.runner.executors import make_executor
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
+from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.run import execute
 from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_traces
@@ -258,6 +260,20 @@ def _run_options(games, seed, first_game, workers, chunk, scheduler, resume,
                 progress=arguments.flag("progress", progress))
 
 
+def _check_results_fit(games: int) -> None:
+    """Refuse a run whose per-game results cannot fit in this machine's memory, before it
+    plays for hours and fails: ``--summary-only`` keeps a tally of fixed size instead."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # a system that does not say
+        return
+    need = games * RESULT_DTYPE.itemsize
+    if need > memory:
+        raise UrbionError(f"{games:,} games keep {need / 1e9:,.1f} GB of per-game results in "
+                          f"memory, more than this machine's {memory / 1e9:,.1f} GB: play "
+                          "them with --summary-only")
+
+
 def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
          summary_only: bool) -> tuple[np.ndarray, dict]:
     """Check the policy and engine, then play every chunk not saved yet; (payload, attrs).
@@ -265,6 +281,8 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
     card_set, spec = _prepare(engine, policy, cards)
     if options["resume"] and out is None:
         raise UrbionError("--resume needs --out: finished chunks are kept beside the output")
+    if not summary_only:
+        _check_results_fit(options["games"])
     if options["scheduler"] is not None:
         check_by_name(spec, card_set)
     plan = RunPlan.for_policy(card_set, spec, options["seed"], options["games"],

@@ -150,3 +150,20 @@ def test_the_last_games_of_a_batch_keep_their_numbers(tmp_path):
                                 out=again, resume=True)
     assert resumed.attrs["games_resumed"] == 2
     pd.testing.assert_frame_equal(_played(resumed), _played(df))
+
+
+def test_a_run_whose_results_cannot_fit_in_memory_is_refused_before_it_plays(tmp_path,
+                                                                              monkeypatch):
+    import os
+
+    real = os.sysconf
+    pages = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 10}  # a machine of 40 KB
+    monkeypatch.setattr(os, "sysconf", lambda name: pages.get(name) or real(name))
+    out = tmp_path / "big.parquet"
+    with pytest.raises(UrbionError, match=r"1,000 games keep 0\.0 GB of per-game results in "
+                                          r"memory, more than this machine's 0\.0 GB: play "
+                                          r"them with --summary-only"):
+        analyzer.simulate(games=1000, out=out)
+    assert list(tmp_path.iterdir()) == []
+    # the tally of a summary-only run does not grow with the games
+    assert analyzer.simulate_summary(games=1000)["games"] == 1000

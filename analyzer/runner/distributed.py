@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
 
 import numpy as np
@@ -70,7 +70,7 @@ class DaskExecutor:
             raise ClusterError(f"the cluster failed to prepare the engine: "
                                f"{one_line(err)}") from None
 
-    def imap(self, plan: RunPlan, indices: list[int],
+    def imap(self, plan: RunPlan, indices: Sequence[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
         run = uuid.uuid4().hex[:12]
         futures = {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Protocol
 
@@ -18,7 +18,7 @@ class Executor(Protocol):
 
     def prepare(self, plan: RunPlan) -> None: ...
 
-    def imap(self, plan: RunPlan, indices: list[int],
+    def imap(self, plan: RunPlan, indices: Sequence[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]: ...
 
     def close(self) -> None: ...
@@ -39,7 +39,7 @@ class LocalExecutor:
         """Compile or load the kernels in this process."""
         prepare_kernels(plan)
 
-    def imap(self, plan: RunPlan, indices: list[int],
+    def imap(self, plan: RunPlan, indices: Sequence[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
         window = 2 * self.threads
         with ThreadPoolExecutor(max_workers=self.threads) as pool:

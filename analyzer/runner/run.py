@@ -55,14 +55,19 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
         On Ctrl-C or a failure of the cluster; the chunks finished so far stay saved.
     """
     collector = _Collector(summary_only)
-    todo, saved_games = [], 0
-    for index in range(plan.n_chunks):
-        payload = checkpoint.load(index, *plan.chunk_games(index)) if checkpoint else None
-        if payload is None:
-            todo.append(index)
-        else:
-            collector.add(index, payload)
-            saved_games += plan.chunk_games(index)[1]
+    # without a checkpoint every chunk is to play: a range, not a list as long as a very
+    # long run has chunks
+    todo: range | list[int] = range(plan.n_chunks)
+    saved_games = 0
+    if checkpoint:
+        todo = []
+        for index in range(plan.n_chunks):
+            payload = checkpoint.load(index, *plan.chunk_games(index))
+            if payload is None:
+                todo.append(index)
+            else:
+                collector.add(index, payload)
+                saved_games += plan.chunk_games(index)[1]
     done = saved_games
     bar = progress_bar(plan.games, progress)
     bar.update(saved_games)
