@@ -122,7 +122,9 @@ def test_borrowing_kernels_return_and_keep_no_array_and_every_allocation_is_free
     # the scan saw the rules kernels, the random streams and greedy's helpers
     assert {"play_game_nb", "resolve_draw_chaos_nb", "shuffle_nb",
             "phase1_scores_nb"} <= set(report["borrowing"])
-    assert report["overloads"] > 300
+    # each kind of policy compiles the kernels that take it once (249 overloads here; a
+    # user's policy file loaded again used to compile them all again)
+    assert report["overloads"] > 200
     assert {"census_nb", "team_scores_nb", "best_exchange_nb"} <= set(report["stack_tables"])
     assert report["faults"] == []
     for run, (allocated, freed) in report["allocations"].items():
