@@ -580,7 +580,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     card_set, spec = _prepare(engine, policy, cards, expansions, variant)
     out = arguments.path("out", out)
     if out is not None:
-        check_trace_path(out)
+        check_trace_path(out, games)
     try:
         with interrupts.holding():
             if engine == "fast":

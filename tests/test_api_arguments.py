@@ -167,3 +167,15 @@ def test_a_run_whose_results_cannot_fit_in_memory_is_refused_before_it_plays(tmp
     assert list(tmp_path.iterdir()) == []
     # the tally of a summary-only run does not grow with the games
     assert analyzer.simulate_summary(games=1000)["games"] == 1000
+
+
+def test_several_traces_go_to_a_jsonl_file_not_a_json_one(tmp_path):
+    # TRACE.md: one JSON object per game, JSON Lines for many; a .json file is one object
+    with pytest.raises(UrbionError, match=r"3 traces are JSON Lines, one per line: write "
+                                          r"them to a \.jsonl file"):
+        analyzer.trace(seed=1, games=3, out=tmp_path / "t.json")
+    assert list(tmp_path.iterdir()) == []
+    analyzer.trace(seed=1, games=1, out=tmp_path / "one.json")
+    assert json.loads((tmp_path / "one.json").read_text())["game"] == 0
+    analyzer.trace(seed=1, games=3, out=tmp_path / "t.jsonl")
+    assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 3

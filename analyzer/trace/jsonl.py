@@ -12,14 +12,19 @@ from analyzer.errors import UrbionError
 TRACE_SUFFIXES = (".jsonl", ".json")
 
 
-def check_trace_path(path: str | Path) -> Path:
-    """Fail early when the trace file cannot be written."""
-    return atomic.check_writable(path, TRACE_SUFFIXES)
+def check_trace_path(path: str | Path, traces: int = 1) -> Path:
+    """Fail early when the file for ``traces`` traces cannot be written: several are JSON
+    Lines (TRACE.md), which a ``.json`` file would not be."""
+    checked = atomic.check_writable(path, TRACE_SUFFIXES)
+    if traces > 1 and checked.suffix == ".json":
+        raise UrbionError(f"{path}: {traces} traces are JSON Lines, one per line: write them "
+                          "to a .jsonl file (a .json file holds one trace)")
+    return checked
 
 
 def write_traces(traces: list[dict], path: str | Path) -> None:
     """Write ``traces`` as JSON Lines, complete or not at all."""
-    path = check_trace_path(path)
+    path = check_trace_path(path, len(traces))
     text = "".join(json.dumps(t) + "\n" for t in traces)
     atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
