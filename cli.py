@@ -298,7 +298,8 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"urbion: error: {err.format_message()}", err=True)
         sys.exit(EXIT_USAGE)
     except RunStopped as err:
-        click.echo(f"urbion: {err}", err=True)
+        # Ctrl-C is the user's own stop; a full disk or a lost cluster is an error
+        click.echo(f"urbion: {err}" if err.interrupted else f"urbion: error: {err}", err=True)
         sys.exit(EXIT_INTERRUPTED if err.interrupted else EXIT_USAGE)
     except UrbionError as err:
         click.echo(f"urbion: error: {err}", err=True)

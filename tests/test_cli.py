@@ -243,3 +243,26 @@ def test_show_names_the_chaos_each_chaos_decision_moves():
     text = analyzer.show(seed=7, game=1, policy="random")
     moves = re.findall(r"^ +(.*) goes to the more influential side", text, re.M)
     assert moves and all(re.fullmatch(r"Chaos#\d+", who) for who in moves)
+
+
+@pytest.mark.parametrize("interrupted, line, code", [
+    (False, "urbion: error: No space left on device: 30 of 60 games saved", 2),
+    (True, "urbion: interrupted: 30 of 60 games saved", 130),
+])
+def test_a_run_stopped_by_a_failure_is_an_error_and_ctrl_c_is_not(monkeypatch, capsys,
+                                                                  interrupted, line, code):
+    import analyzer
+    import cli
+    from analyzer.errors import RunStopped
+
+    why = "interrupted" if interrupted else "No space left on device"
+
+    def stop(**options):
+        raise RunStopped(f"{why}: 30 of 60 games saved in r.parquet.partial; run the same "
+                         "command with --resume to continue", interrupted)
+
+    monkeypatch.setattr(analyzer, "simulate", stop)
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["simulate", "--games", "60", "--quiet"])
+    assert stopped.value.code == code
+    assert capsys.readouterr().err.startswith(line)
