@@ -105,6 +105,13 @@ def test_a_set_word_mixed_with_names_says_it_stands_alone(spec, message):
         expansion_sets(spec)
 
 
+def test_an_expansion_named_twice_in_a_set_is_refused():
+    # most likely a slip for another expansion: the set asked for is not the one meant
+    with pytest.raises(UrbionError, match=re.escape("'books' is named twice in "
+                                                    "'emptiness+books+books'")):
+        expansion_sets("books+postcards,emptiness+books+books")
+
+
 def test_precision_adds_batches_until_each_interval_is_narrow_enough():
     result = analyzer.compare(sets="chromatic_chaos", games=400, seed=3, precision=0.03,
                               max_games=4000)

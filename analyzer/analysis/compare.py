@@ -74,6 +74,8 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
         if name not in playable:
             raise UrbionError(f"--sets: unknown expansion {name!r} in {item.strip()!r} "
                               f"(valid: {valid}; join a set's expansions with +)")
+        if names.count(name) > 1:  # a slip for another expansion, most likely
+            raise UrbionError(f"--sets: {name!r} is named twice in {item.strip()!r}")
     return tuple(name for name in playable if name in names)
 
 
