@@ -274,6 +274,21 @@ def _check_results_fit(games: int) -> None:
                           "them with --summary-only")
 
 
+def _raise_if_the_policy_raised(spec: PolicySpec, err: Exception,
+                                checkpoint: Checkpoint | None = None) -> None:
+    """When a user's policy raised ``err`` while playing, raise its one-line PolicyError
+    instead (and drop the run's checkpoint: a resume would raise again, as after an illegal
+    decision); return for any other exception, which keeps its traceback."""
+    from analyzer.policies.loader import policy_failure
+
+    failure = policy_failure(spec, err)
+    if failure is None:
+        return
+    if checkpoint is not None:
+        checkpoint.discard_if_created()
+    raise failure from None
+
+
 def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
          summary_only: bool) -> tuple[np.ndarray, dict]:
     """Check the policy and engine, then play every chunk not saved yet; (payload, attrs).
@@ -304,15 +319,8 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
             checkpoint.discard_if_created()
         raise
     except Exception as err:
-        from analyzer.policies.loader import policy_failure
-
-        failure = policy_failure(spec, err)
-        if failure is None:
-            raise
-        # a user's policy that raised will raise again on resume, as an illegal decision
-        if checkpoint is not None:
-            checkpoint.discard_if_created()
-        raise failure from None
+        _raise_if_the_policy_raised(spec, err, checkpoint)
+        raise
     finally:
         executor.close()
     attrs = plan.config()
@@ -590,12 +598,8 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
                 traces = run_reference(card_set, spec, seed, games, game,
                                        variant=card_set.variant)
     except Exception as err:
-        from analyzer.policies.loader import policy_failure
-
-        failure = policy_failure(spec, err)
-        if failure is None:
-            raise
-        raise failure from None
+        _raise_if_the_policy_raised(spec, err)
+        raise
     if out is not None:
         write_traces(traces, out)
     return traces
