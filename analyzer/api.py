@@ -20,7 +20,6 @@ from analyzer.analysis.results_io import (
     write_results,
     write_summary,
 )
-from analyzer.analysis.stats import wilson_interval
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.cards.loader import parse_expansions
@@ -691,7 +690,8 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
 @dataclass
 class CompareResult:
     """Expansion sets on the same deals: ``table`` (one row per set, the base game first;
-    analysis.compare.compare_table), ``interactions`` (pair effect minus single effects),
+    analysis.compare.compare_table), ``interactions`` (one row per pair of expansions: the
+    pair effect minus the single effects, with its interval; analysis.compare.interactions),
     ``runs`` (the per-game results of each set) and ``attrs`` (the shared configuration)."""
 
     table: pd.DataFrame
@@ -711,7 +711,7 @@ class CompareResult:
 
         figures = {"win_rates": charts.win_rates(self.table),
                    "differences": charts.differences(self.table)}
-        if self.interactions.notna().any().any():
+        if len(self.interactions):
             figures["interactions"] = charts.interactions(self.interactions)
         source = charts.source_line(self.attrs)
         # the sets each chart names: one that marks a set stopped at max-games explains
@@ -742,7 +742,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         With ``precision``, the size of each added batch.
     precision : float, optional
         Keep adding batches of ``games`` (the next games of the seed) to each set until the
-        half-width of its 95% interval is at most this, or it has ``max_games``.
+        half-widths of its 95% interval and of its difference to the base game's are at
+        most this, or it has ``max_games``; the base game plays as long as any set does.
     out : path, optional
         Folder for the results of every set (``results/``, Parquet, written as each batch
         finishes) and the comparison (compare.csv, interactions.csv, compare.md,
@@ -791,20 +792,22 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         batch += 1
         if precision is None:
             break
-        active = [label for label in active
-                  if _half_width(parts[label]) > precision
-                  and (batch + 1) * games <= max_games]
+        precise = _precise(compare_table({label: _joined(frames)
+                                          for label, frames in parts.items()}), precision)
+        active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
     runs = {label: _joined(frames) for label, frames in parts.items()}
     table = compare_table(runs)
     if precision is not None:
-        table["precise"] = (table["ci_high"] - table["ci_low"]) / 2 <= precision
+        table["precise"] = _precise(table, precision)
     first = runs[set_label(())].attrs
     attrs = {key: first[key] for key in ("card_set", "card_set_sha256", "variant", "policy",
                                          "policy_params_sha256", "seed", "rules_version",
                                          "package_version")}
     attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
                  max_games=max_games)
-    result = CompareResult(table, interactions(table), runs, attrs)
+    if table["games"].nunique() == 1:  # the charts' captions then name it
+        attrs["games"] = int(table["games"].iloc[0])
+    result = CompareResult(table, interactions(runs), runs, attrs)
     if folder is not None:
         from analyzer.reporting.build import write_compare
 
@@ -893,11 +896,27 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
                     resume=resume and partial_folder(path).exists())
 
 
-def _half_width(frames: list[pd.DataFrame]) -> float:
-    wins = sum(int(df["won"].sum()) for df in frames)
-    games = sum(len(df) for df in frames)
-    low, high = wilson_interval(wins, games)
-    return (high - low) / 2
+def _precise(table: pd.DataFrame, precision: float) -> pd.Series:
+    """Per set of a compare table: whether the half-widths of its win rate's interval and
+    of its difference to the base game's interval are both at most ``precision``."""
+    from analyzer.analysis.compare import BASE
+
+    own = (table["ci_high"] - table["ci_low"]) / 2 <= precision
+    difference = (table["diff_high"] - table["diff_low"]) / 2 <= precision
+    return own & (difference | (table.index == BASE))
+
+
+def _still_imprecise(active: list[str], precise: pd.Series, room: bool) -> list[str]:
+    """The sets that play another batch: those not yet precise while another batch fits
+    under max-games, and the base game as long as any other set plays, so that every
+    difference is taken over all of that set's games."""
+    from analyzer.analysis.compare import BASE
+
+    if not room:
+        return []
+    others = [label for label in active if label != BASE and not precise[label]]
+    base = BASE in active and (others or not precise[BASE])
+    return [label for label in active if label in others or (label == BASE and base)]
 
 
 def _joined(frames: list[pd.DataFrame]) -> pd.DataFrame:

@@ -13,9 +13,11 @@ import analyzer
 from analyzer.analysis.compare import (
     compare_table,
     expansion_sets,
+    interaction_matrix,
     interactions,
     paired_difference,
 )
+from analyzer.analysis.stats import paired_difference_interval
 from analyzer.errors import UrbionError
 from tests.test_cli import run
 
@@ -62,24 +64,77 @@ def test_table_counts_and_holm_by_hand():
     assert math.isnan(table.at["base", "holm_p"])
 
 
-def test_paired_interval_by_hand():
+def test_paired_interval_matches_altmans_worked_example():
+    """Altman et al., Statistics with Confidence (2000), table 6.2: 14 pairs both positive,
+    5 positive only first, none only second, 22 neither: difference 0.122, 95% interval
+    0.011 to 0.226 by Newcombe's method."""
+    low, high = paired_difference_interval(14, 5, 0, 22)
+    assert (round(low, 3), round(high, 3)) == (0.011, 0.226)
+
+
+def test_paired_interval_has_width_when_no_game_differs():
+    """The Wald interval was [0, 0] here: no uncertainty claimed from 100 games."""
+    low, high = paired_difference_interval(10, 0, 0, 90)
+    assert low < -0.01 and high > 0.01 and low == pytest.approx(-high)
+    assert paired_difference_interval(0, 1, 0, 0) == (pytest.approx(-0.1221, abs=1e-4), 1.0)
+    assert paired_difference_interval(0, 9, 0, 1)[1] <= 1.0
+
+
+def test_paired_interval_agrees_with_mcnemar_on_few_discordant_games():
+    """4 games won only by the set, none only by the base game, of 1,000: McNemar's p is
+    0.125, so the interval must hold zero (Wald's was +0.0001 to +0.0079)."""
+    low, high = paired_difference_interval(0, 4, 0, 996)
+    assert low < 0 < high
+
+
+def test_paired_interval_covers_at_its_level_where_games_rarely_differ():
+    """Simulated paired tables with rare discordance (0.4% and 0.2% of 500 games)."""
+    rng = np.random.default_rng(7)
+    probs = [0.05, 0.004, 0.002, 0.944]  # both, set only, base only, neither
+    tables = rng.multinomial(500, probs, size=3000)
+    true = probs[1] - probs[2]
+    covered = 0
+    for both, only_a, only_b, neither in tables:
+        low, high = paired_difference_interval(both, only_a, only_b, neither)
+        covered += low <= true <= high
+    assert covered / len(tables) >= 0.93
+
+
+def test_paired_difference_counts_the_discordant_games():
     won = np.array([1, 1, 1, 0, 0, 1, 0, 0], dtype=bool)
     base = np.array([0, 1, 0, 0, 1, 1, 0, 0], dtype=bool)
     d = paired_difference(won, base)
-    # discordant: 2 for the set, 1 for the base; d = 1/8, var = (3/8 - 1/64) / 8
-    half = 1.959963984540054 * math.sqrt((3 / 8 - 1 / 64) / 8)
-    assert (d["set_only"], d["base_only"]) == (2, 1)
-    assert d["diff_low"] == pytest.approx(1 / 8 - half)
-    assert d["diff_high"] == pytest.approx(1 / 8 + half)
+    assert (d["paired_games"], d["set_only"], d["base_only"]) == (8, 2, 1)
+    assert d["difference"] == pytest.approx(1 / 8)
+    assert (d["diff_low"], d["diff_high"]) == paired_difference_interval(2, 2, 1, 3)
 
 
-def test_interaction_is_the_pair_effect_minus_the_single_effects():
-    table = pd.DataFrame({"difference": [0.0, 0.10, -0.05, 0.02]},
-                         index=["base", "x", "y", "x+y"])
-    matrix = interactions(table)
-    assert matrix.loc["x", "y"] == pytest.approx(0.02 - 0.10 + 0.05)
-    assert matrix.loc["y", "x"] == matrix.loc["x", "y"]
+def _run(won: list[int]) -> pd.DataFrame:
+    return pd.DataFrame({"game": np.arange(len(won)), "won": np.array(won, dtype=bool)})
+
+
+def test_interaction_is_the_pair_effect_minus_the_single_effects_game_by_game():
+    runs = {"base": _run([1, 0, 0, 1, 0, 0]), "x": _run([1, 1, 0, 1, 0, 0]),
+            "y": _run([0, 0, 0, 1, 0, 0]), "x+y": _run([1, 1, 1, 0, 0, 0])}
+    table = interactions(runs)
+    row = table.loc["x+y"]
+    # per game: pair - x - y + base = [1, 0, 1, -1, 0, 0]
+    contrast = np.array([1, 0, 1, -1, 0, 0])
+    half = 1.959963984540054 * contrast.std(ddof=1) / math.sqrt(6)
+    assert (row["first"], row["second"], row["games"]) == ("x", "y", 6)
+    assert row["interaction"] == pytest.approx(1 / 6)
+    assert (row["low"], row["high"]) == (pytest.approx(1 / 6 - half), pytest.approx(1 / 6 + half))
+    assert row["pair_win_rate"] == pytest.approx(0.5)
+    assert row["multiplied"] == pytest.approx((3 / 6) * (1 / 6) / (2 / 6))
+    matrix = interaction_matrix(table)
+    assert matrix.loc["y", "x"] == matrix.loc["x", "y"] == row["interaction"]
     assert math.isnan(matrix.loc["x", "x"])
+
+
+def test_interaction_uses_only_the_games_all_four_sets_played():
+    runs = {"base": _run([1, 0, 0, 1]), "x": _run([1, 1, 0]), "y": _run([0, 0, 0, 1]),
+            "x+y": _run([1, 1, 1, 1])}
+    assert interactions(runs).at["x+y", "games"] == 3
 
 
 def test_set_names():
@@ -119,20 +174,29 @@ def test_precision_adds_batches_until_each_interval_is_narrow_enough():
     for label, row in table.iterrows():
         assert row.games % 400 == 0 and row.games <= 4000
         half = (row.ci_high - row.ci_low) / 2
-        assert row.precise == (half <= 0.03)
+        diff_half = (row.diff_high - row.diff_low) / 2
+        assert row.precise == (half <= 0.03 and (label == "base" or diff_half <= 0.03))
         assert row.precise or row.games == 4000
-        if row.games > 400:  # one batch fewer was not enough
-            fewer = result.runs[label].iloc[: int(row.games) - 400]
-            w, n = int(fewer["won"].sum()), len(fewer)
-            from analyzer.analysis.stats import wilson_interval
-
-            low, high = wilson_interval(w, n)
-            assert (high - low) / 2 > 0.03
-    # chromatic_chaos wins ~29%: it needs more games than the base game (~9%)
-    assert table.at["chromatic_chaos", "games"] > table.at["base", "games"]
+        assert row.paired_games == row.games  # the base game kept pace
+    set_games = int(table.at["chromatic_chaos", "games"])
+    assert table.at["base", "games"] == set_games
+    if set_games > 400:  # one batch fewer was not enough for one of the two intervals
+        fewer = {label: result.runs[label].iloc[: set_games - 400] for label in result.runs}
+        before = compare_table(fewer).loc["chromatic_chaos"]
+        assert max(before.ci_high - before.ci_low, before.diff_high - before.diff_low) > 0.06
     again = analyzer.compare(sets="chromatic_chaos", games=400, seed=3, precision=0.03,
                              max_games=4000)
     assert again.table.equals(table), "deterministic"
+
+
+def test_precision_bounds_the_difference_to_the_base_game_not_only_the_win_rates():
+    """base (~9%) and chromatic_chaos (~29%) reach +-0.6% win-rate intervals at different
+    sizes; the difference was once taken over the base game's fewer games, +-1.05%."""
+    result = analyzer.compare(sets="chromatic_chaos", games=5000, seed=0, precision=0.006,
+                              max_games=60_000)
+    row = result.table.loc["chromatic_chaos"]
+    assert row.precise and (row.diff_high - row.diff_low) / 2 <= 0.006
+    assert row.paired_games == row.games == result.table.at["base", "games"]
 
 
 def test_out_folder_files_and_resume(tmp_path):
@@ -263,7 +327,7 @@ def test_a_set_stopped_by_max_games_is_marked_in_the_charts_too():
     result = analyzer.compare(sets="base,chromatic_chaos", games=100, precision=0.05,
                               max_games=200)
     assert list(result.table["precise"]) == [True, False]
-    note = "* stopped before its 95% interval was within +-5.00%: another batch of 100 " \
+    note = "* stopped with a 95% interval wider than +-5.00%: another batch of 100 " \
            "would pass max-games (200)"
     figures = result.figures()
     for stem, names in (("win_rates", ["base", "chromatic_chaos*"]),

@@ -145,7 +145,7 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
     md = (out / "report.md").read_text()
     assert "## Pairwise interactions of expansions" in md and "(interactions.png)" in md
     assert all((out / link).is_file() for link in re.findall(r"\]\(([^)]+)\)", md))
-    expected = result.interactions.loc["chromatic_chaos", "gardens_wizards"]
+    expected = result.interactions.at["chromatic_chaos+gardens_wizards", "interaction"]
     table = result.table
     assert expected == pytest.approx(
         table.at["chromatic_chaos+gardens_wizards", "difference"]

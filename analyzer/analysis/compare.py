@@ -14,7 +14,13 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.stats import Z95, holm_adjust, mcnemar_exact, wilson_interval
+from analyzer.analysis.stats import (
+    Z95,
+    holm_adjust,
+    mcnemar_exact,
+    paired_difference_interval,
+    wilson_interval,
+)
 from analyzer.core.codes import PLAYABLE_EXPANSIONS
 from analyzer.errors import UrbionError
 
@@ -82,17 +88,17 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
 def paired_difference(won: np.ndarray, base_won: np.ndarray) -> dict:
     """Win-rate difference of a set against the base game on the same games.
 
-    Returns the discordant counts, the difference, its 95% Wald interval for paired
-    proportions, and McNemar's exact p-value.
+    Returns the games compared, the discordant counts, the difference, its 95% interval
+    for paired proportions (Newcombe's square-and-add) and McNemar's exact p-value.
     """
     n = len(won)
+    both = int((won & base_won).sum())
     only_set = int((won & ~base_won).sum())
     only_base = int((base_won & ~won).sum())
-    diff = (only_set - only_base) / n
-    var = max((only_set + only_base) / n - diff * diff, 0.0) / n
-    half = Z95 * math.sqrt(var)
+    low, high = paired_difference_interval(both, only_set, only_base,
+                                           n - both - only_set - only_base)
     return {"paired_games": n, "set_only": only_set, "base_only": only_base,
-            "difference": diff, "diff_low": diff - half, "diff_high": diff + half,
+            "difference": (only_set - only_base) / n, "diff_low": low, "diff_high": high,
             "mcnemar_p": mcnemar_exact(only_set, only_base)}
 
 
@@ -127,20 +133,60 @@ def compare_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return table
 
 
-def interactions(table: pd.DataFrame) -> pd.DataFrame:
-    """Pairwise interaction of expansions: the pair's effect on the win rate minus the two
-    single effects (effects are paired differences to the base game). A square table over
-    the expansions whose singles are in ``table``; NaN where the pair was not played."""
-    singles = [label for label in table.index
-               if label != BASE and SET_SEPARATOR not in label]
-    matrix = pd.DataFrame(np.nan, index=singles, columns=singles)
+def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """How each pair of expansions played alone and together departs from their single
+    effects, one row per pair (index: the pair's label).
+
+    Columns: ``first``, ``second`` (the expansions), ``games`` (those all four sets played),
+    ``interaction`` (the pair's effect minus the two single effects, each against the base
+    game: the mean over games of won(AB) - won(A) - won(B) + won(base)), ``low``, ``high``
+    (its 95% interval, from the games' spread: the four sets share each game's deal),
+    ``pair_win_rate`` and ``multiplied`` (the pair's win rate if the two singles' ratios to
+    the base game multiplied: p_A * p_B / p_base). The additive interaction cannot fall
+    below p_base - p_A - p_B, so where the singles alone take the win rate near zero it is
+    positive whatever the pair does; ``multiplied`` shows that case.
+    """
+    if BASE not in runs:
+        raise UrbionError("interactions need the base game among the sets")
+    singles = [label for label in runs if label != BASE and SET_SEPARATOR not in label]
+    rows = []
     for a, b in combinations(singles, 2):
-        pair = next((label for label in table.index
+        pair = next((label for label in runs
                      if set(label.split(SET_SEPARATOR)) == {a, b}), None)
         if pair is not None:
-            value = (table.at[pair, "difference"] - table.at[a, "difference"]
-                     - table.at[b, "difference"])
-            matrix.loc[a, b] = matrix.loc[b, a] = value
+            rows.append({"pair": pair, "first": a, "second": b,
+                         **_interaction(runs[BASE], runs[a], runs[b], runs[pair])})
+    columns = ["first", "second", "games", "interaction", "low", "high", "pair_win_rate",
+               "multiplied"]
+    return pd.DataFrame(rows, columns=["pair", *columns]).set_index("pair")
+
+
+def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
+                 pair: pd.DataFrame) -> dict:
+    """The interaction of one pair on the games all four sets played."""
+    won = [df.set_index("game")["won"] for df in (pair, a, b, base)]
+    common = won[0].index
+    for series in won[1:]:
+        common = common.intersection(series.index)
+    w_pair, w_a, w_b, w_base = (s.loc[common].to_numpy(dtype=float) for s in won)
+    contrast = w_pair - w_a - w_b + w_base
+    n = len(contrast)
+    mean = float(contrast.mean())
+    half = Z95 * float(contrast.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    p_base = w_base.mean()
+    return {"games": n, "interaction": mean, "low": mean - half, "high": mean + half,
+            "pair_win_rate": float(w_pair.mean()),
+            "multiplied": float(w_a.mean() * w_b.mean() / p_base) if p_base > 0 else math.nan}
+
+
+def interaction_matrix(table: pd.DataFrame, column: str = "interaction") -> pd.DataFrame:
+    """``column`` of an :func:`interactions` table as a square, symmetric table over the
+    expansions; NaN where a pair was not played."""
+    names = list(dict.fromkeys([*table["first"], *table["second"]]))
+    matrix = pd.DataFrame(np.nan, index=names, columns=names)
+    for _, row in table.iterrows():
+        matrix.loc[row["first"], row["second"]] = row[column]
+        matrix.loc[row["second"], row["first"]] = row[column]
     return matrix
 
 
@@ -167,10 +213,10 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
 
 
 def imprecise_note(attrs: dict) -> str:
-    """What the ``*`` after a set means: ``--precision`` stopped it at ``--max-games``, its
+    """What the ``*`` after a set means: ``--precision`` stopped it at ``--max-games``, an
     interval still wider than asked (the terminal table and the charts say it alike)."""
-    return (f"* stopped before its 95% interval was within "
-            f"+-{attrs.get('precision', 0):.2%}: another batch of "
+    return (f"* stopped with a 95% interval wider than +-{attrs.get('precision', 0):.2%}: "
+            "another batch of "
             f"{attrs.get('games_per_batch', 0):,} would pass max-games "
             f"({attrs.get('max_games', 0):,})")
 

@@ -1,4 +1,4 @@
-"""Interval estimates for win rates."""
+"""Interval estimates and tests for win rates and their differences."""
 
 from __future__ import annotations
 
@@ -22,6 +22,61 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
     low = 0.0 if wins == 0 else min(p, max(0.0, centre - half))
     high = 1.0 if wins == games else max(p, min(1.0, centre + half))
     return (low, high)
+
+
+def newcombe_difference(wins_a: int, n_a: int, wins_b: int, n_b: int,
+                        z: float = Z95) -> tuple[float, float]:
+    """Interval of p_a - p_b for independent samples: Newcombe's hybrid score method,
+    built from the two Wilson intervals (Newcombe 1998, method 10)."""
+    p_a, p_b = wins_a / n_a, wins_b / n_b
+    low_a, high_a = wilson_interval(wins_a, n_a, z)
+    low_b, high_b = wilson_interval(wins_b, n_b, z)
+    diff = p_a - p_b
+    return (max(-1.0, diff - math.hypot(p_a - low_a, high_b - p_b)),
+            min(1.0, diff + math.hypot(high_a - p_a, p_b - low_b)))
+
+
+def paired_difference_interval(both: int, only_a: int, only_b: int, neither: int,
+                               z: float = Z95) -> tuple[float, float]:
+    """Interval of p_a - p_b when each game was played by A and by B (paired data).
+
+    Newcombe's square-and-add interval for paired proportions (Newcombe 1998b, method 10),
+    which Fagerland, Lydersen and Laake (2014) recommend: the two Wilson intervals combined
+    with the estimated correlation of the two win rates (phi, continuity-corrected). Unlike
+    the Wald interval it never has zero width when no game differs, and stays in [-1, 1].
+    ``both``, ``only_a``, ``only_b``, ``neither`` count the games won by both, by A alone,
+    by B alone, by neither.
+    """
+    n = both + only_a + only_b + neither
+    if n == 0:
+        return (math.nan, math.nan)
+    wins_a, wins_b = both + only_a, both + only_b
+    p_a, p_b = wins_a / n, wins_b / n
+    low_a, high_a = wilson_interval(wins_a, n, z)
+    low_b, high_b = wilson_interval(wins_b, n, z)
+    phi = _paired_phi(both, only_a, only_b, neither)
+    diff = p_a - p_b
+    below = _square_and_add(p_a - low_a, high_b - p_b, phi)
+    above = _square_and_add(high_a - p_a, p_b - low_b, phi)
+    return (max(-1.0, diff - below), min(1.0, diff + above))
+
+
+def _paired_phi(both: int, only_a: int, only_b: int, neither: int) -> float:
+    """Correlation of the two wins, with Newcombe's continuity correction: an association
+    within n/2 of none counts as none, and a margin of zero gives zero."""
+    n = both + only_a + only_b + neither
+    margins = ((both + only_a) * (only_b + neither) * (both + only_b)
+               * (only_a + neither))
+    if margins == 0:
+        return 0.0
+    cross = both * neither - only_a * only_b
+    if 0 <= cross <= n / 2:
+        return 0.0
+    return (cross - n / 2 if cross > 0 else cross) / math.sqrt(margins)
+
+
+def _square_and_add(a: float, b: float, phi: float) -> float:
+    return math.sqrt(max(a * a + b * b - 2.0 * phi * a * b, 0.0))
 
 
 def mcnemar_exact(only_a: int, only_b: int) -> float:

@@ -239,13 +239,13 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     runs = load_runs(paths)
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
-    matrix = interaction_matrix(runs)
+    pairs = interaction_table(runs)
     source = charts.source_line(_shared_attrs(runs))
     charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(draw(runs, table), source)))
                     for stem, title, draw in CHARTS]
-    if matrix is not None:
+    if pairs is not None:
         charts_drawn.append(("interactions", INTERACTIONS_TITLE,
-                             lambda: charts.caption(charts.interactions(matrix), source)))
+                             lambda: charts.caption(charts.interactions(pairs), source)))
     titles = [(stem, title) for stem, title, _ in charts_drawn]
 
     def fill(folder: Path) -> None:
@@ -264,10 +264,10 @@ def _shared_attrs(runs: dict[str, pd.DataFrame]) -> dict:
             if all(other.get(key) == value for other in others)}
 
 
-def interaction_matrix(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
+def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
     """The pairwise interactions of the expansions in ``runs``, or None when the runs are
     not the base game, singles and pairs of one policy and seed."""
-    from analyzer.analysis.compare import compare_table, interactions, set_label
+    from analyzer.analysis.compare import interactions, set_label
 
     keys = {(df.attrs.get("policy"), df.attrs.get("policy_params_sha256"),
              df.attrs.get("seed"), df.attrs.get("card_set_sha256"), df.attrs.get("variant"))
@@ -276,8 +276,8 @@ def interaction_matrix(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
               for df in runs.values()}
     if len(keys) != 1 or len(by_set) != len(runs) or "base" not in by_set:
         return None
-    matrix = interactions(compare_table(by_set))
-    return matrix if matrix.notna().any().any() else None
+    table = interactions(by_set)
+    return table if len(table) else None
 
 
 def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> Path:
@@ -466,10 +466,12 @@ def compare_facts(attrs: dict) -> dict[str, str]:
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
     if attrs.get("precision") is not None:
-        facts["precision"] = (f"each set played until its 95% interval's half-width was at "
-                              f"most {attrs['precision']:.2%} or it had "
-                              f"{attrs['max_games']:,} games; * marks a set stopped because "
-                              "another batch would pass that limit, its interval wider")
+        facts["precision"] = (f"each set played until the half-widths of its 95% intervals "
+                              "(win rate, difference to the base game) were at most "
+                              f"{attrs['precision']:.2%} or it had {attrs['max_games']:,} "
+                              "games, the base game as long as any set; * marks a set "
+                              "stopped because another batch would pass that limit, an "
+                              "interval wider")
     return facts
 
 

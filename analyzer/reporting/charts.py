@@ -84,11 +84,13 @@ def _legend(ax: plt.Axes, entries: int) -> None:
 
 def source_line(attrs: dict) -> str:
     """Where a chart's numbers come from, from a run's configuration (``df.attrs``): card
-    set, policy, seed, games, variant and rules version, whichever are known."""
+    set, expansions, policy, seed, games, variant and rules version, whichever are known."""
     parts = []
     if attrs.get("card_set"):
         parts.append(f"card set {attrs['card_set']} "
                      f"(sha256 {str(attrs.get('card_set_sha256', ''))[:12]})")
+    if "expansions" in attrs:
+        parts.append("expansions " + (", ".join(attrs["expansions"] or []) or "none"))
     for key, label in (("policy", "policy"), ("seed", "seed"), ("games", "games")):
         if attrs.get(key) is not None:
             value = attrs[key]
@@ -247,21 +249,30 @@ def differences(table: pd.DataFrame) -> Figure:
     return fig
 
 
-def interactions(matrix: pd.DataFrame) -> Figure:
-    """Heatmap of pairwise interactions: the pair's effect minus the two single effects."""
+def interactions(table: pd.DataFrame) -> Figure:
+    """Heatmap of pairwise interactions (an ``analysis.compare.interactions`` table): the
+    pair's effect minus the two single effects, each cell with its 95% interval's
+    half-width; a cell whose interval holds zero is drawn in grey."""
+    from analyzer.analysis.compare import interaction_matrix
+
+    matrix = interaction_matrix(table)
+    half = interaction_matrix(table.assign(half=(table["high"] - table["low"]) / 2), "half")
     n = len(matrix)
     fig, ax = plt.subplots(figsize=(1.3 * n + 3.0, 1.0 * n + 1.6), layout="constrained")
-    ax.set_title("Interaction of two expansions (pp): pair effect minus single effects",
-                 fontsize="medium")
+    ax.set_title("Interaction of two expansions (pp): pair effect minus single effects\n"
+                 "(+- its 95% interval; grey: the interval holds zero)", fontsize="medium")
     values = matrix.to_numpy(dtype=float) * 100
+    halves = half.to_numpy(dtype=float) * 100
     limit = max(float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0, 0.5)
-    image = ax.imshow(values, cmap="RdBu", vmin=-limit, vmax=limit)
+    shown = np.where(np.abs(values) > halves, values, np.nan)
+    ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
+    image = ax.imshow(shown, cmap="RdBu", vmin=-limit, vmax=limit)
     for i in range(n):
         for j in range(n):
             if np.isfinite(values[i, j]):
-                dark = abs(values[i, j]) > 0.6 * limit
-                ax.text(j, i, f"{values[i, j]:+.1f}", ha="center", va="center",
-                        fontsize="small", color="white" if dark else "black")
+                dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
+                ax.text(j, i, f"{values[i, j]:+.1f}\n+-{halves[i, j]:.1f}", ha="center",
+                        va="center", fontsize="small", color="white" if dark else "black")
     ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
     ax.set_yticks(range(n), matrix.index)
     fig.colorbar(image, ax=ax, label="percentage points")
