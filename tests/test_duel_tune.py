@@ -10,7 +10,7 @@ import pytest
 import analyzer
 import cli
 from analyzer.analysis.duel import pair_table
-from analyzer.analysis.stats import mcnemar_exact
+from analyzer.analysis.stats import holm_adjust, mcnemar_exact, paired_difference_interval
 from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
 from analyzer.policies.registry import resolve_policy
@@ -40,6 +40,21 @@ def test_pair_counts_come_from_the_same_games():
     assert (row.a_only, row.b_only, row.both) == (2, 1, 1)
     assert row.difference == pytest.approx(1 / 6)
     assert row.mcnemar_p == pytest.approx(mcnemar_exact(2, 1))
+    assert (row.diff_low, row.diff_high) == paired_difference_interval(1, 2, 1, 2)
+
+
+def test_duel_adjusts_its_pairs_p_values_by_holm():
+    """Three policies make three tests: each McNemar p is adjusted for the family."""
+    games = 40
+    a = _frame([True] * 12 + [False] * 28)                    # 12 only a against c
+    b = _frame([False] * 2 + [True] * 2 + [False] * 36)       # 2 against a's 12
+    c = _frame([False] * games)
+    pairs = pair_table({"a": a, "b": b, "c": c}).set_index(["a", "b"])
+    raw = [pairs.at[("a", "b"), "mcnemar_p"], pairs.at[("a", "c"), "mcnemar_p"],
+           pairs.at[("b", "c"), "mcnemar_p"]]
+    assert list(pairs["holm_p"]) == pytest.approx(holm_adjust(raw))
+    # a against c: 12 discordant games, all a's: p = 2 / 2^12, the smallest of three
+    assert pairs.at[("a", "c"), "holm_p"] == pytest.approx(3 * 2 * 0.5 ** 12)
 
 
 def test_duel_pairs_add_up_and_a_policy_ties_with_itself():
@@ -53,6 +68,9 @@ def test_duel_pairs_add_up_and_a_policy_ties_with_itself():
         assert row.difference == pytest.approx((wins_a - wins_b) / 1500)
     same = pairs[(pairs.a == "greedy") & (pairs.b.str.startswith("weighted"))].iloc[0]
     assert same.a_only == 0 and same.b_only == 0 and same.mcnemar_p == 1.0
+    assert same.diff_low < 0 < same.diff_high  # no game differs, yet 1,500 games are few
+    text = str(duel)
+    assert "Holm p" in text and "adjusted for the 3 pairs tested" in text
     assert table.loc["greedy", "wins"] > 0 and table.loc["random", "wins"] == 0
 
 

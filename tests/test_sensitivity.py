@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import analyzer
-from analyzer.analysis.sensitivity import VARIANTS, newcombe_difference, variant_card_set
+from analyzer.analysis.sensitivity import VARIANTS, variant_card_set
+from analyzer.analysis.stats import newcombe_difference
 from analyzer.cards import default_card_set
 from analyzer.core.codes import CardField, CardType
 from tests.test_cli import run
@@ -85,3 +86,26 @@ def test_sensitivity_on_an_expansion_set_plays_every_variant_with_it():
     assert "expansions chromatic_chaos" in str(result)
     plain = analyzer.sensitivity(games=300, seed=4)
     assert not result.table["win_rate"].equals(plain.table["win_rate"])
+
+
+def test_a_variant_is_compared_with_R14_game_by_game():
+    """The variants play R14's games: the change gets the paired interval and McNemar's p
+    from the games one set won and the other lost."""
+    import numpy as np
+    import pandas as pd
+
+    from analyzer.analysis.sensitivity import effect_table
+    from analyzer.analysis.stats import mcnemar_exact, paired_difference_interval
+
+    def frame(won):
+        df = pd.DataFrame({"game": np.arange(len(won)), "won": np.array(won, dtype=bool)})
+        df.attrs["card_set_sha256"] = "0" * 64
+        return df
+
+    base = frame([1, 1, 0, 0, 0, 1, 0, 0, 0, 0])
+    variant = frame([1, 0, 1, 1, 1, 1, 0, 0, 0, 0])
+    row = effect_table(base, {VARIANTS[0]: variant}).iloc[0]
+    assert row["effect"] == pytest.approx(0.2)
+    # both won 2, only the variant 3, only R14 1, neither 4
+    assert (row["effect_low"], row["effect_high"]) == paired_difference_interval(2, 3, 1, 4)
+    assert row["mcnemar_p"] == pytest.approx(mcnemar_exact(3, 1))

@@ -7,7 +7,7 @@ from itertools import combinations
 import pandas as pd
 
 from analyzer.analysis.run_stats import headline
-from analyzer.analysis.stats import mcnemar_exact
+from analyzer.analysis.stats import holm_adjust, mcnemar_exact, paired_difference_interval
 
 
 def policy_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -19,19 +19,27 @@ def policy_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per pair (A, B): games won by A only and by B only on the same deal, the paired
-    difference of win rates and McNemar's exact two-sided p-value."""
+    """Per pair (A, B): games won by A only, by B only and by both on the same deal, the
+    paired difference of win rates with its 95% interval (Newcombe's square-and-add for
+    paired proportions), McNemar's exact two-sided p-value, and that p-value adjusted by
+    Holm's method over all the pairs (k policies make k(k-1)/2 tests)."""
     rows = []
     for a, b in combinations(results, 2):
         won_a = results[a].set_index("game")["won"]
         won_b = results[b].set_index("game")["won"].reindex(won_a.index)
         only_a = int((won_a & ~won_b).sum())
         only_b = int((won_b & ~won_a).sum())
+        both = int((won_a & won_b).sum())
+        low, high = paired_difference_interval(both, only_a, only_b,
+                                               len(won_a) - both - only_a - only_b)
         rows.append({"a": a, "b": b, "games": len(won_a), "a_only": only_a,
-                     "b_only": only_b, "both": int((won_a & won_b).sum()),
-                     "difference": (only_a - only_b) / len(won_a),
-                     "mcnemar_p": mcnemar_exact(only_a, only_b)})
-    return pd.DataFrame(rows)
+                     "b_only": only_b, "both": both,
+                     "difference": (only_a - only_b) / len(won_a), "diff_low": low,
+                     "diff_high": high, "mcnemar_p": mcnemar_exact(only_a, only_b)})
+    table = pd.DataFrame(rows, columns=["a", "b", "games", "a_only", "b_only", "both",
+                                        "difference", "diff_low", "diff_high", "mcnemar_p"])
+    table["holm_p"] = holm_adjust(table["mcnemar_p"].tolist())
+    return table
 
 
 def format_p(p: float) -> str:
@@ -54,9 +62,14 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
         lines.append(f"{row.policy:<{width + 4}} {row.wins:>7} {row.win_rate:>9.2%}  "
                      f"{row.ci_low:>6.2%} to {row.ci_high:<7.2%} {row.mean_pacified:>8.2f} "
                      f"{row.games_per_s:>9,.0f}")
-    lines += ["", f"{'A':<{width}} {'B':<{width}} {'A only':>7} {'B only':>7} {'A - B':>8} "
-                  f"{'McNemar p':>10}"]
+    lines += ["", f"{'A':<{width}} {'B':<{width}} {'A only':>7} {'B only':>7} {'A - B':>8}  "
+                  f"{'95% interval':<18} {'McNemar p':>10} {'Holm p':>8}"]
     for row in pairs.itertuples():
+        band = f"{row.diff_low * 100:+.2f} to {row.diff_high * 100:+.2f}pp"
         lines.append(f"{row.a:<{width}} {row.b:<{width}} {row.a_only:>7} {row.b_only:>7} "
-                     f"{row.difference:>+8.2%} {format_p(row.mcnemar_p):>10}")
+                     f"{row.difference:>+8.2%}  {band:<18} {format_p(row.mcnemar_p):>10} "
+                     f"{format_p(row.holm_p):>8}")
+    if len(pairs) > 1:
+        lines += ["", f"Holm p: McNemar's p adjusted for the {len(pairs)} pairs tested; a pair "
+                      "differs with the family error held at 5% when it is below 0.05."]
     return "\n".join(lines)

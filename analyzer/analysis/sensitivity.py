@@ -2,19 +2,21 @@
 
 Each variant changes one thing of the R14 card set (RULINGS R14 is an assumption: the
 printed card list is not known), and plays the same games of the same seed as the R14
-set. The decks differ, so the runs are compared as independent samples: the difference of
-win rates gets Newcombe's hybrid score interval, built from the two Wilson intervals.
+set. Game g of a variant is paired with game g of the R14 set (they share the random
+streams of (seed, g)), so the change of win rate gets the paired interval of
+``analysis.compare`` (Newcombe's square-and-add), as expansion sets against the base game do.
 """
 
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
+from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.stats import wilson_interval
 from analyzer.cards.loader import CardSet, card_set_from_data, default_card_data
 
@@ -82,26 +84,23 @@ def variant_card_set(variant: Variant) -> CardSet:
     return card_set_from_data(data, f"variant of R14: {variant.factor}: {variant.level}")
 
 
-def newcombe_difference(wins_a: int, n_a: int, wins_b: int, n_b: int) -> tuple[float, float]:
-    """95% interval of p_a - p_b for independent samples (Newcombe's hybrid score method)."""
-    p_a, p_b = wins_a / n_a, wins_b / n_b
-    low_a, high_a = wilson_interval(wins_a, n_a)
-    low_b, high_b = wilson_interval(wins_b, n_b)
-    diff = p_a - p_b
-    return (diff - math.sqrt((p_a - low_a) ** 2 + (high_b - p_b) ** 2),
-            diff + math.sqrt((high_a - p_a) ** 2 + (p_b - low_b) ** 2))
-
-
 def effect_table(baseline: pd.DataFrame, runs: dict[Variant, pd.DataFrame]) -> pd.DataFrame:
-    """Per variant: win rate with its interval, and the change from R14 with its interval."""
-    base_wins, base_n = int(baseline["won"].sum()), len(baseline)
+    """Per variant: win rate with its interval, and the change from R14 on the same games
+    with its interval and McNemar's p."""
+    base = baseline.sort_values("game")
+    base_wins, base_n = int(base["won"].sum()), len(base)
     rows = []
     for variant, df in runs.items():
+        df = df.sort_values("game")
+        if not np.array_equal(df["game"].to_numpy(), base["game"].to_numpy()):
+            raise ValueError(f"variant {variant.factor}: {variant.level} was not played on "
+                             "the R14 set's games")
         wins, n = int(df["won"].sum()), len(df)
         low, high = wilson_interval(wins, n)
-        d_low, d_high = newcombe_difference(wins, n, base_wins, base_n)
+        paired = paired_difference(df["won"].to_numpy(), base["won"].to_numpy())
         rows.append({"factor": variant.factor, "level": variant.level, "games": n,
                      "win_rate": wins / n, "ci_low": low, "ci_high": high,
-                     "effect": wins / n - base_wins / base_n, "effect_low": d_low,
-                     "effect_high": d_high, "card_set_sha256": df.attrs["card_set_sha256"]})
+                     "effect": wins / n - base_wins / base_n, "effect_low": paired["diff_low"],
+                     "effect_high": paired["diff_high"], "mcnemar_p": paired["mcnemar_p"],
+                     "card_set_sha256": df.attrs["card_set_sha256"]})
     return pd.DataFrame(rows)
