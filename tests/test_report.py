@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 import analyzer
 from analyzer.analysis import run_stats
-from analyzer.analysis.stats import holm_adjust
+from analyzer.analysis.stats import holm_adjust, mcnemar_exact
 from analyzer.errors import UrbionError
 from analyzer.reporting.build import CHARTS, load_runs
 from tests.test_cli import run
@@ -72,6 +73,53 @@ def test_a_designer_puts_two_card_sets_side_by_side(results, tmp_path):
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "card set R14-default" in md and "card set what-if" in md
     assert "**card sets**: R14-default (sha256 " in md and "; what-if (sha256 " in md
+
+
+def test_a_report_of_several_runs_gives_each_ones_difference_from_the_first(results,
+                                                                           tmp_path):
+    """greedy and random played the same games of seed 5: paired; a run of another seed is
+    an independent sample. Overlapping win-rate intervals do not make two runs alike."""
+    other_seed = tmp_path / "seed6.parquet"
+    analyzer.simulate(games=2000, seed=6, policy="greedy", out=other_seed)
+    out = analyzer.report([*results, other_seed], tmp_path / "rep")
+    md = (out / "report.md").read_text()
+    section = md[md.index("## Differences from the first run"):].split("\n## ")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    assert rows[0].startswith("| run | against | difference | 95% interval | compared")
+    greedy = pd.read_parquet(results[0])
+    rand = pd.read_parquet(results[1])
+    only_greedy = int((greedy["won"] & ~rand["won"]).sum())
+    assert "| random / base / seed 5 | greedy / base / seed 5 | " in rows[1]
+    assert f"-{greedy['won'].mean() * 100:.2f} pp" in rows[1]
+    assert "paired, 3,000 games" in rows[1]
+    assert f"| {mcnemar_exact(0, only_greedy):.3g} |" in rows[1]
+    assert "| greedy / base / seed 6 |" in rows[2] and "| independent |  |" in rows[2]
+    page = (out / "index.html").read_text()
+    assert "<table id='differences'>" in page and "paired, 3,000 games" in page
+    lone = analyzer.report(results[:1], tmp_path / "lone")
+    assert "Differences from the first run" not in (lone / "report.md").read_text()
+
+
+def test_differences_pair_runs_of_one_seed_and_games_only():
+    from analyzer.analysis.run_stats import differences
+    from analyzer.analysis.stats import newcombe_difference, paired_difference_interval
+
+    def run_of(won, seed, first=0):
+        df = pd.DataFrame({"game": np.arange(first, first + len(won)),
+                           "won": np.array(won, dtype=bool)})
+        df.attrs["seed"] = seed
+        return df
+
+    a = run_of([1, 1, 0, 0, 1, 0, 0, 0], seed=3)
+    same_games = run_of([1, 0, 1, 1, 1, 0, 0, 0], seed=3)
+    other_games = run_of([1, 0, 1, 1, 1, 0, 0, 0], seed=3, first=8)
+    table = differences({"a": a, "b": same_games, "c": other_games})
+    assert table.at["b", "paired"] and not table.at["c", "paired"]
+    assert table.at["b", "difference"] == pytest.approx(1 / 8)
+    # both 2, only b 2, only a 1, neither 3
+    assert (table.at["b", "low"], table.at["b", "high"]) == paired_difference_interval(2, 2, 1, 3)
+    assert (table.at["c", "low"], table.at["c", "high"]) == newcombe_difference(4, 8, 3, 8)
+    assert np.isnan(table.at["c", "mcnemar_p"])
 
 
 def test_cli_report_errors_are_one_line(results, tmp_path, capsys):

@@ -6,7 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.stats import wilson_interval
+from analyzer.analysis.stats import (
+    mcnemar_exact,
+    newcombe_difference,
+    paired_difference_interval,
+    wilson_interval,
+)
 
 
 def run_label(attrs: dict, fallback: str) -> str:
@@ -28,6 +33,43 @@ def headline(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
                      "ci_low": low, "ci_high": high, "mean_turns": df["turns"].mean(),
                      "mean_pacified": df["pacified"].mean()})
     return pd.DataFrame(rows).set_index("run")
+
+
+def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Each run's win rate against the first run's, one row per later run.
+
+    Runs of the same seed over the same game numbers are paired game by game (their games
+    share the random streams of (seed, g)): Newcombe's square-and-add interval for paired
+    proportions and McNemar's exact p. Other runs are independent samples: Newcombe's
+    hybrid score interval, and no p-value. Columns: ``against``, ``games``, ``difference``,
+    ``low``, ``high``, ``paired`` (bool), ``mcnemar_p``.
+    """
+    (first_label, first), *others = runs.items()
+    rows = []
+    for label, df in others:
+        row = {"run": label, "against": first_label, "games": len(df),
+               "difference": df["won"].mean() - first["won"].mean()}
+        if _paired(first, df):
+            a = df.sort_values("game")["won"].to_numpy()
+            b = first.sort_values("game")["won"].to_numpy()
+            both, only_a, only_b = int((a & b).sum()), int((a & ~b).sum()), int((b & ~a).sum())
+            low, high = paired_difference_interval(both, only_a, only_b,
+                                                   len(a) - both - only_a - only_b)
+            row.update(low=low, high=high, paired=True, mcnemar_p=mcnemar_exact(only_a, only_b))
+        else:
+            low, high = newcombe_difference(int(df["won"].sum()), len(df),
+                                            int(first["won"].sum()), len(first))
+            row.update(low=low, high=high, paired=False, mcnemar_p=np.nan)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["run", "against", "games", "difference", "low", "high",
+                                       "paired", "mcnemar_p"]).set_index("run")
+
+
+def _paired(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    """Whether two runs played the same games of the same seed."""
+    return (a.attrs.get("seed") is not None and a.attrs.get("seed") == b.attrs.get("seed")
+            and len(a) == len(b)
+            and np.array_equal(np.sort(a["game"].to_numpy()), np.sort(b["game"].to_numpy())))
 
 
 def survival(df: pd.DataFrame) -> pd.Series:

@@ -125,6 +125,26 @@ def headline_rows(table: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
+DIFFERENCES_TITLE = "Differences from the first run"
+DIFFERENCES_NOTE = ("Runs of the first run's seed over the same games are compared game by "
+                    "game (paired: Newcombe's square-and-add interval, McNemar's exact p); "
+                    "other runs as independent samples (Newcombe's hybrid score interval). "
+                    "Two runs can differ even where their win-rate intervals overlap.")
+
+
+def difference_rows(table: pd.DataFrame) -> list[list[str]]:
+    """The differences table (``run_stats.differences``) as text cells, header first."""
+    from analyzer.analysis.duel import format_p
+
+    rows = [["run", "against", "difference", "95% interval", "compared", "McNemar p"]]
+    for label, r in table.iterrows():
+        rows.append([label, r.against, f"{r.difference * 100:+.2f} pp",
+                     f"{r.low * 100:+.2f} to {r.high * 100:+.2f} pp",
+                     f"paired, {int(r.games):,} games" if r.paired else "independent",
+                     format_p(r.mcnemar_p) if r.paired else ""])
+    return rows
+
+
 INTERACTIONS_TITLE = "Pairwise interactions of expansions"
 INTERACTIONS_NOTE = ("The interaction of two expansions (the pair's effect on the win rate "
                      "minus the two single effects, each against the base game on the same "
@@ -134,12 +154,17 @@ INTERACTIONS_NOTE = ("The interaction of two expansions (the pair's effect on th
 
 
 def markdown(rows: list[list[str]], facts: dict[str, str],
-             titles: list[tuple[str, str]] | None = None) -> str:
+             titles: list[tuple[str, str]] | None = None,
+             differences: list[list[str]] | None = None) -> str:
     """report.md: headline table, charts (PNG, with the SVG linked), provenance."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     lines = ["# Urbion balance report", "", "## Headline", "",
              "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    if differences:
+        lines += ["", f"## {DIFFERENCES_TITLE}", "", DIFFERENCES_NOTE, "",
+                  "| " + " | ".join(differences[0]) + " |", "|" + "---|" * len(differences[0])]
+        lines += ["| " + " | ".join(row) + " |" for row in differences[1:]]
     for stem, title in titles:
         lines += ["", f"## {title}", "", f"![{title}]({stem}.png)", "",
                   f"[SVG]({stem}.svg)"]
@@ -187,10 +212,15 @@ def _code_spans(text: str) -> str:
 
 
 def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
-         titles: list[tuple[str, str]] | None = None) -> str:
+         titles: list[tuple[str, str]] | None = None,
+         differences: list[list[str]] | None = None) -> str:
     """index.html: one self-contained page, the charts embedded as PNG data."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
-    body = "<h2>Headline</h2>" + html_table(rows, "headline") + html_figures(images, titles)
+    body = "<h2>Headline</h2>" + html_table(rows, "headline")
+    if differences:
+        body += (f"<h2>{html.escape(DIFFERENCES_TITLE)}</h2><p>{html.escape(DIFFERENCES_NOTE)}"
+                 "</p>" + html_table(differences, "differences"))
+    body += html_figures(images, titles)
     if "interactions" not in dict(titles):
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
                  f"<p>{_code_spans(INTERACTIONS_NOTE)}</p>")
@@ -239,6 +269,7 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     runs = load_runs(paths)
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
+    differences = difference_rows(run_stats.differences(runs)) if len(runs) > 1 else None
     pairs = interaction_table(runs)
     source = charts.source_line(_shared_attrs(runs))
     charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(draw(runs, table), source)))
@@ -250,8 +281,8 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
 
     def fill(folder: Path) -> None:
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
-        (folder / "report.md").write_text(markdown(rows, facts, titles))
-        (folder / "index.html").write_text(page(rows, images, facts, titles))
+        (folder / "report.md").write_text(markdown(rows, facts, titles, differences))
+        (folder / "index.html").write_text(page(rows, images, facts, titles, differences))
 
     return write_folder(out, fill, "report")
 
