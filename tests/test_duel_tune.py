@@ -166,3 +166,18 @@ def test_tune_on_an_expansion_set_plays_that_set(tmp_path):
     start = analyzer.simulate(games=200, seed=3, policy="greedy", expansions="gardens_wizards")
     floor = start["won"].mean() + 1e-3 * start["pacified"].mean()
     assert result.fitness >= floor - 1e-12  # greedy on this set is the first candidate
+
+
+def test_tune_says_its_fitness_is_in_sample_and_the_held_out_games_are_the_estimate(
+        tmp_path, capsys):
+    """The best of many candidates on the tuning games flatters them: only the held-out
+    comparison estimates how the weights play."""
+    from tests.test_cli import run
+
+    code, out, err = run(capsys, "tune", "--games", "100", "--evaluations", "2",
+                         "--heldout-games", "100", "--out", str(tmp_path / "w.toml"),
+                         "--quiet")
+    assert code == 0, err
+    assert "on those games (the best of many tries on the same games" in out
+    assert "not an estimate" in out
+    assert "held-out comparison (games never seen in tuning: the estimate):" in out
