@@ -674,6 +674,10 @@ def test_R12_2_R12_4_the_last_emptiness_card_brings_the_top_city_card():
     (0, Outcome.WIN, Reason.ALL_PACIFIED), (-2, Outcome.LOSS, Reason.INHABITANTS)])
 def test_R12_4_R13_1_the_last_emptiness_card_may_bring_the_last_city_card(
         inhabitants, outcome, reason):
+    """A position play cannot reach (11 City cards in Success, the Emptiness city in the
+    layout and one in the deck make 13 of 12): the Emptiness city is never pacified, so the
+    bonus card is never the twelfth. It checks that the win test of R13.1 runs on this path
+    too, as for any City card entering Success."""
     g = position([(CITY_EW, [S2], [I2])], city_deck=[CITY_FA], emptiness_n=1, success=11,
                  emptiness_city=CITY_EW, inhabitants=inhabitants, expansions=EM | PC)
     census_nb(scripted_nb, g, C, 1)
