@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -135,6 +136,16 @@ def test_interaction_uses_only_the_games_all_four_sets_played():
     runs = {"base": _run([1, 0, 0, 1]), "x": _run([1, 1, 0]), "y": _run([0, 0, 0, 1]),
             "x+y": _run([1, 1, 1, 1])}
     assert interactions(runs).at["x+y", "games"] == 3
+
+
+def test_interaction_of_sets_that_share_no_game_is_blank_and_quiet():
+    """urbion report of batches of other games (base 0-1, x 2-3): no game to pair."""
+    runs = {"base": _run([1, 0]), "x": _run([1, 1]), "y": _run([0, 0]), "x+y": _run([1, 0])}
+    runs["x"]["game"] += 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        row = interactions(runs).loc["x+y"]
+    assert row["games"] == 0 and row[["interaction", "low", "high", "multiplied"]].isna().all()
 
 
 def test_set_names():

@@ -171,6 +171,9 @@ def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     w_pair, w_a, w_b, w_base = (s.loc[common].to_numpy(dtype=float) for s in won)
     contrast = w_pair - w_a - w_b + w_base
     n = len(contrast)
+    if n == 0:  # results of other games (urbion report of mixed batches): nothing to pair
+        return {"games": 0, "interaction": math.nan, "low": math.nan, "high": math.nan,
+                "pair_win_rate": math.nan, "multiplied": math.nan}
     mean = float(contrast.mean())
     half = Z95 * float(contrast.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
     p_base = w_base.mean()

@@ -308,6 +308,7 @@ def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
     if len(keys) != 1 or len(by_set) != len(runs) or "base" not in by_set:
         return None
     table = interactions(by_set)
+    table = table[table["games"] > 0]  # a pair whose four sets share no game is not drawn
     return table if len(table) else None
 
 
