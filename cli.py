@@ -252,8 +252,9 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansi
 @variant_option
 @click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
               default=None,
-              help="Add batches of --games to each set until its 95% interval's half-width "
-                   "is at most this (e.g. 0.005).")
+              help="Add batches of --games to each set until the half-widths of its 95% "
+                   "intervals (win rate, difference to the base game) are at most this "
+                   "(e.g. 0.005); the base game plays as long as any set.")
 @click.option("--max-games", type=click.IntRange(min=1), default=1_000_000,
               show_default=True, help="With --precision: the most games a set plays.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
