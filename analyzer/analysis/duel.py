@@ -67,7 +67,7 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
     for row in pairs.itertuples():
         band = f"{row.diff_low * 100:+.2f} to {row.diff_high * 100:+.2f}pp"
         lines.append(f"{row.a:<{width}} {row.b:<{width}} {row.a_only:>7} {row.b_only:>7} "
-                     f"{row.difference:>+8.2%}  {band:<18} {format_p(row.mcnemar_p):>10} "
+                     f"{row.difference * 100:>+6.2f}pp  {band:<18} {format_p(row.mcnemar_p):>10} "
                      f"{format_p(row.holm_p):>8}")
     if len(pairs) > 1:
         lines += ["", f"Holm p: McNemar's p adjusted for the {len(pairs)} pairs tested; a pair "
