@@ -198,6 +198,18 @@ def test_precision_adds_batches_until_each_interval_is_narrow_enough():
     again = analyzer.compare(sets="chromatic_chaos", games=400, seed=3, precision=0.03,
                              max_games=4000)
     assert again.table.equals(table), "deterministic"
+    assert "against the base game's first as many" not in str(result)  # the same games
+
+
+def test_a_set_that_stopped_before_the_base_game_says_over_which_games_it_differs():
+    """base ~9% and books (the base game's very games under greedy) reach +-5% within 200
+    games; chromatic_chaos (~29%) needs more, so the base game plays on past books."""
+    result = analyzer.compare(sets="books,chromatic_chaos", games=100, seed=3,
+                              precision=0.05, max_games=2000)
+    table = result.table
+    assert table.at["books", "paired_games"] < table.at["base", "games"]
+    assert "vs base: the difference over the set's own games, against the base game's " \
+           "first as many" in str(result)
 
 
 def test_precision_bounds_the_difference_to_the_base_game_not_only_the_win_rates():

@@ -210,6 +210,10 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
         lines.append(f"{label:<42} {int(r.games):>7,}{short} {r.win_rate:>8.2%}  "
                      f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>8}  {band:<17} "
                      f"{holm:>8} {r.mean_turns:>6.1f} {int(r['rank']):>4}")
+    if (table["paired_games"] < table.at[BASE, "games"]).any():
+        lines += ["", "vs base: the difference over the set's own games, against the base "
+                      "game's first as many (its win rate over those can differ from the "
+                      "one shown above)"]
     if "precise" in table and not table["precise"].all():
         lines += ["", imprecise_note(attrs)]
     return "\n".join(lines)
