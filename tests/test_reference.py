@@ -663,10 +663,19 @@ def test_replay_rejects_missing_and_left_over_entries(random_traces):
     _expect_replay_error(trace, f"log entry {i}:")
 
 
-def test_replay_rejects_an_unknown_check_key(random_traces):
+def test_replay_rejects_an_expansions_check_key_outside_it(random_traces):
     trace = copy.deepcopy(random_traces[5])
     trace["log"][-1]["check"]["wise_chaos"] = 3
     _expect_replay_error(trace, "wise_chaos")
+
+
+def test_replay_leaves_a_check_key_trace_md_does_not_list_alone(random_traces):
+    """TRACE.md: extend the format only by adding keys; a checker compares the keys present
+    (it knows)."""
+    trace = copy.deepcopy(random_traces[5])
+    i = _first(trace, lambda e: "check" in e)
+    trace["log"][i]["check"]["aside"] = [3, 4]
+    assert replay(trace) == trace["result"]
 
 
 def test_replay_rejects_a_setup_deck_that_is_not_a_permutation(random_traces):
