@@ -252,3 +252,17 @@ def test_a_header_expansion_whose_cards_the_trace_lacks_does_not_replay(expansio
     assert verdict.loc[0, "error"] == (f"expansions: {expansion!r} cannot be replayed without "
                                        "its cards: the cards table of this solo variant "
                                        f"trace holds no {cards} card")
+
+
+def test_replay_spells_a_traces_values_as_its_file_does(capsys, tmp_path, team_traces):
+    """A bad seed or format is quoted in JSON (true, null), not as Python prints it."""
+    odd_seed = copy.deepcopy(team_traces[0])
+    odd_seed["seed"] = True
+    no_format = copy.deepcopy(team_traces[1])
+    no_format["format"] = None
+    code, out, _ = run(capsys, "replay", str(_write(tmp_path / "t.jsonl",
+                                                    [odd_seed, no_format])))
+    assert code == 1
+    assert f"game {team_traces[0]['game']} of seed true does NOT replay" in out
+    assert 'format: null is not "urbion-trace/1"' in out
+    assert "True" not in out and "None" not in out

@@ -3,6 +3,9 @@ verdict, whichever engine or hand wrote it."""
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import pandas as pd
 
 from analyzer.reference.replay import ReplayError, replay
@@ -65,7 +68,8 @@ def format_audit(df: pd.DataFrame, source: str) -> str:
     """The audit as text: a line per trace, then the count."""
     lines = []
     for r in df.itertuples():
-        what = f"game {r.game} of seed {r.seed}" if _given(r.game) else "a trace"
+        what = f"game {_json(r.game)} of seed {_json(r.seed)}" if _given(r.game) \
+            else "a trace"
         if r.replays:
             lines.append(f"line {r.line}: {what} replays: {r.outcome} ({r.reason}) after "
                          f"{r.turns} turns")
@@ -74,6 +78,15 @@ def format_audit(df: pd.DataFrame, source: str) -> str:
     bad = int((~df["replays"]).sum())
     lines.append(f"{source}: {len(df)} trace(s), {len(df) - bad} replay, {bad} do not")
     return "\n".join(lines)
+
+
+def _json(value: object) -> str:
+    """A trace's value as the file spells it (true, null), numpy's integers as numbers."""
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    return "null" if not _given(value) else json.dumps(value, default=str)
 
 
 def _given(value: object) -> bool:

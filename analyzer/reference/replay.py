@@ -646,7 +646,7 @@ def _check_header(trace: Any) -> list[str]:
     if not isinstance(trace, dict):
         raise ReplayError("trace: expected a JSON object")
     if trace.get("format") != TRACE_FORMAT:
-        raise ReplayError(f"format: {trace.get('format')!r} is not {TRACE_FORMAT!r}")
+        raise ReplayError(f"format: {json.dumps(trace.get('format'))} is not \"{TRACE_FORMAT}\"")
     for key in ("seed", "game"):  # which game of which batch the trace claims to be
         value = trace.get(key)
         if not _is_int(value) or not 0 <= value < 2**63:
