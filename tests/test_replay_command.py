@@ -266,3 +266,20 @@ def test_replay_spells_a_traces_values_as_its_file_does(capsys, tmp_path, team_t
     assert f"game {team_traces[0]['game']} of seed true does NOT replay" in out
     assert 'format: null is not "urbion-trace/1"' in out
     assert "True" not in out and "None" not in out
+
+
+def test_replay_reads_several_pretty_printed_traces(capsys, tmp_path, team_traces):
+    """As `jq . FILE.jsonl` writes them: each trace over many lines, one after the other;
+    each verdict names the line its trace begins on."""
+    text = "".join(json.dumps(t, indent=2) + "\n" for t in team_traces[:2])
+    path = tmp_path / "pretty.json"
+    path.write_text(text)
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0, out
+    second = json.dumps(team_traces[0], indent=2).count("\n") + 2
+    assert out.startswith("line 1: game 40 of seed 7 replays")
+    assert f"line {second}: game 41 of seed 7 replays" in out
+    assert "2 trace(s), 2 replay, 0 do not" in out
+    path.write_text(text + "{broken\n")
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1 and out.count("not JSON") < 20  # no longer a line per physical line

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -39,8 +40,8 @@ class TraceLine(NamedTuple):
 
 
 def read_traces(path: str | Path) -> list[TraceLine]:
-    """The traces of a file: JSON Lines, one trace a line (blank lines left out), or one
-    trace as a single JSON object over many lines (TRACE.md: one JSON object per game).
+    """The traces of a file: JSON Lines, one trace a line (blank lines left out), or
+    traces as JSON objects over many lines each (TRACE.md: one JSON object per game).
 
     A line that is not JSON comes with its problem, so that one bad line does not hide the
     verdict on the others.
@@ -66,7 +67,40 @@ def read_traces(path: str | Path) -> list[TraceLine]:
         whole, problem = _parsed(text)
         if problem is None and isinstance(whole, dict):  # one trace, pretty-printed
             return [TraceLine(1, whole, None)]
+        if not any(isinstance(line.trace, dict) for line in lines):
+            # several traces, each pretty-printed (as `jq . FILE.jsonl` writes them): no
+            # line of the file is a trace of its own
+            return _concatenated(text) or lines
     return lines
+
+
+_BLANK = re.compile(r"\s*")
+
+
+def _concatenated(text: str) -> list[TraceLine] | None:
+    """The JSON objects of ``text`` written one after the other, each at the line where it
+    begins, and what stops the reading, if anything, as a last problem line; None unless
+    the text begins with such an object and holds more than it."""
+    decoder = json.JSONDecoder()
+    found: list[TraceLine] = []
+    pos, line, counted = 0, 1, 0
+    while (pos := _BLANK.match(text, pos).end()) < len(text):
+        line += text.count("\n", counted, pos)
+        counted = pos
+        try:
+            value, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as err:
+            problem = f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}"
+        except ValueError as err:  # numbers past Python's digit limit
+            problem = f"not JSON that can be read: {str(err).split(';')[0]}"
+        else:
+            if isinstance(value, dict):
+                found.append(TraceLine(line, value, None))
+                pos = end
+                continue
+            problem = "not a JSON object"
+        return [*found, TraceLine(line, None, problem)] if found else None
+    return found if len(found) > 1 else None
 
 
 def _parsed(text: str) -> tuple[Any, str | None]:
