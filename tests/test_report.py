@@ -198,6 +198,13 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
     assert expected == pytest.approx(
         table.at["chromatic_chaos+gardens_wizards", "difference"]
         - table.at["chromatic_chaos", "difference"] - table.at["gardens_wizards", "difference"])
+    row = result.interactions.loc["chromatic_chaos+gardens_wizards"]
+    compare_md = (tmp_path / "cmp" / "compare.md").read_text()
+    assert "## Interactions, pair by pair" in compare_md
+    assert (f"| chromatic_chaos+gardens_wizards | 500 | {row.interaction * 100:+.2f} pp | "
+            f"{row.low * 100:+.2f} to {row.high * 100:+.2f} pp | {row.pair_win_rate:.2%} | "
+            f"{row.multiplied:.2%} |") in compare_md
+    assert "<table id='interactions'>" in (tmp_path / "cmp" / "index.html").read_text()
     lone = analyzer.report(files[:1], tmp_path / "lone")
     assert not (lone / "interactions.png").exists()
     assert "needs results of the base game" in (lone / "report.md").read_text()

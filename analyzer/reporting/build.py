@@ -518,6 +518,7 @@ def write_compare(result, folder: Path) -> None:
     from analyzer.atomic import write_atomically
 
     rows, facts = compare_rows(result.table), compare_facts(result.attrs)
+    pairs = interaction_rows(result.interactions)
     images = {}
     for stem, fig in result.figures().items():
         buffer = io.BytesIO()
@@ -531,22 +532,47 @@ def write_compare(result, folder: Path) -> None:
     texts = {
         "compare.csv": result.table.to_csv(),
         "interactions.csv": result.interactions.to_csv(),
-        "compare.md": compare_markdown(rows, images, facts),
-        "index.html": compare_page(rows, images, facts),
+        "compare.md": compare_markdown(rows, images, facts, pairs),
+        "index.html": compare_page(rows, images, facts, pairs),
     }
     for name, text in texts.items():
         write_atomically(folder / name, lambda tmp, t=text: Path(tmp).write_text(t))
 
 
+INTERACTION_TABLE_TITLE = "Interactions, pair by pair"
+INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two single "
+                          "effects, game by game. A win rate cannot fall below zero, so where "
+                          "the singles alone take it near zero the interaction is positive "
+                          "whatever the pair does: compare the pair's win rate with the one "
+                          "predicted if the single effects multiplied (p_A * p_B / p_base).")
+
+
+def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
+    """An ``analysis.compare.interactions`` table as text cells, header first."""
+    rows = [["pair", "games", "interaction", "95% interval", "pair win rate",
+             "if the effects multiplied"]]
+    for label, r in table.iterrows():
+        if r.games > 0:
+            rows.append([label, f"{int(r.games):,}", f"{r.interaction * 100:+.2f} pp",
+                         f"{r.low * 100:+.2f} to {r.high * 100:+.2f} pp",
+                         _percent(r.pair_win_rate),
+                         _percent(r.multiplied) if pd.notna(r.multiplied) else "n/a"])
+    return rows
+
+
 def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
-                     facts: dict[str, str]) -> str:
-    """compare.md: the table, the charts, provenance."""
+                     facts: dict[str, str], pairs: list[list[str]] | None = None) -> str:
+    """compare.md: the table, the charts, the interactions pair by pair, provenance."""
     lines = ["# Urbion expansion sets compared", "",
              "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
     for stem in images:
         lines += ["", f"## {COMPARE_TITLES[stem]}", "", f"![{COMPARE_TITLES[stem]}]({stem}.png)",
                   "", f"[SVG]({stem}.svg)"]
+    if pairs and len(pairs) > 1:
+        lines += ["", f"## {INTERACTION_TABLE_TITLE}", "", INTERACTION_TABLE_NOTE, "",
+                  "| " + " | ".join(pairs[0]) + " |", "|" + "---|" * len(pairs[0])]
+        lines += ["| " + " | ".join(row) + " |" for row in pairs[1:]]
     lines += ["", "Data: [compare.csv](compare.csv), [interactions.csv](interactions.csv), "
               "per-game results in `results/`.", "", "## Provenance", ""]
     lines += [f"- **{k}**: {v}" for k, v in facts.items()]
@@ -554,12 +580,18 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
 
 
 def compare_page(rows: list[list[str]], images: dict[str, bytes],
-                 facts: dict[str, str]) -> str:
+                 facts: dict[str, str], pairs: list[list[str]] | None = None) -> str:
     """index.html of a comparison: self-contained, the charts embedded."""
     titles = [(stem, COMPARE_TITLES[stem]) for stem in images]
     data = ("<p>Data: <a href='compare.csv'>compare.csv</a>, <a href='interactions.csv'>"
             "interactions.csv</a>, per-game results in <code>results/</code>; each chart "
             "also as " + ", ".join(f"<a href='{stem}.svg'>{stem}.svg</a>" for stem in images)
             + ".</p>")
+    interaction_html = ""
+    if pairs and len(pairs) > 1:
+        interaction_html = (f"<h2>{html.escape(INTERACTION_TABLE_TITLE)}</h2><p>"
+                            f"{html.escape(INTERACTION_TABLE_NOTE)}</p>"
+                            + html_table(pairs, "interactions"))
     return html_page("Urbion expansion sets compared",
-                     html_table(rows, "compare") + html_figures(images, titles) + data, facts)
+                     html_table(rows, "compare") + html_figures(images, titles)
+                     + interaction_html + data, facts)
