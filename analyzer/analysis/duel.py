@@ -6,8 +6,9 @@ from itertools import combinations
 
 import pandas as pd
 
+from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.run_stats import headline
-from analyzer.analysis.stats import holm_adjust, mcnemar_exact, paired_difference_interval
+from analyzer.analysis.stats import holm_adjust
 
 
 def policy_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -27,15 +28,11 @@ def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
     for a, b in combinations(results, 2):
         won_a = results[a].set_index("game")["won"]
         won_b = results[b].set_index("game")["won"].reindex(won_a.index)
-        only_a = int((won_a & ~won_b).sum())
-        only_b = int((won_b & ~won_a).sum())
-        both = int((won_a & won_b).sum())
-        low, high = paired_difference_interval(both, only_a, only_b,
-                                               len(won_a) - both - only_a - only_b)
-        rows.append({"a": a, "b": b, "games": len(won_a), "a_only": only_a,
-                     "b_only": only_b, "both": both,
-                     "difference": (only_a - only_b) / len(won_a), "diff_low": low,
-                     "diff_high": high, "mcnemar_p": mcnemar_exact(only_a, only_b)})
+        paired = paired_difference(won_a.to_numpy(), won_b.to_numpy())
+        rows.append({"a": a, "b": b, "games": len(won_a), "a_only": paired["set_only"],
+                     "b_only": paired["base_only"], "both": int((won_a & won_b).sum()),
+                     **{key: paired[key] for key in ("difference", "diff_low", "diff_high",
+                                                     "mcnemar_p")}})
     table = pd.DataFrame(rows, columns=["a", "b", "games", "a_only", "b_only", "both",
                                         "difference", "diff_low", "diff_high", "mcnemar_p"])
     table["holm_p"] = holm_adjust(table["mcnemar_p"].tolist())

@@ -6,12 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.stats import (
-    mcnemar_exact,
-    newcombe_difference,
-    paired_difference_interval,
-    wilson_interval,
-)
+from analyzer.analysis.compare import paired_difference
+from analyzer.analysis.stats import newcombe_difference, wilson_interval
 
 
 def run_label(attrs: dict, fallback: str) -> str:
@@ -50,12 +46,10 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
         row = {"run": label, "against": first_label, "games": len(df),
                "difference": df["won"].mean() - first["won"].mean()}
         if _paired(first, df):
-            a = df.sort_values("game")["won"].to_numpy()
-            b = first.sort_values("game")["won"].to_numpy()
-            both, only_a, only_b = int((a & b).sum()), int((a & ~b).sum()), int((b & ~a).sum())
-            low, high = paired_difference_interval(both, only_a, only_b,
-                                                   len(a) - both - only_a - only_b)
-            row.update(low=low, high=high, paired=True, mcnemar_p=mcnemar_exact(only_a, only_b))
+            paired = paired_difference(df.sort_values("game")["won"].to_numpy(),
+                                       first.sort_values("game")["won"].to_numpy())
+            row.update(low=paired["diff_low"], high=paired["diff_high"], paired=True,
+                       mcnemar_p=paired["mcnemar_p"])
         else:
             low, high = newcombe_difference(int(df["won"].sum()), len(df),
                                             int(first["won"].sum()), len(first))
