@@ -472,3 +472,44 @@ def test_the_pages_show_code_as_code_and_link_the_data(results, tmp_path):
     page = (tmp_path / "cmp" / "index.html").read_text()
     for name in ("compare.csv", "interactions.csv", "win_rates.svg", "differences.svg"):
         assert f"href='{name}'" in page and (tmp_path / "cmp" / name).is_file()
+
+
+def test_pieces_of_one_run_are_joined_into_it(tmp_path):
+    """A run played in parts (games 0-9, 10-19, 20-29, given out of order) is the run of
+    games 0-29: same games, same results, provenance naming its pieces."""
+    whole = analyzer.simulate(games=30, seed=4)
+    paths = [tmp_path / f"part{first}.parquet" for first in (20, 0, 10)]
+    for path, first in zip(paths, (20, 0, 10), strict=True):
+        analyzer.simulate(games=10, seed=4, first_game=first, out=path)
+    runs = load_runs(paths)
+    assert list(runs) == ["greedy / base / seed 4"]
+    joined = runs["greedy / base / seed 4"]
+    pd.testing.assert_frame_equal(joined.reset_index(drop=True), whole)
+    assert joined.attrs["first_game"] == 0 and joined.attrs["games"] == 30
+    analyzer.report(paths, tmp_path / "rep")
+    assert "games 0-29 (joined from 3 files)" in (tmp_path / "rep" / "report.md").read_text()
+
+
+def test_pieces_with_a_gap_or_of_another_configuration_stay_apart(tmp_path):
+    paths = {name: tmp_path / f"{name}.parquet" for name in ("first", "gap", "other")}
+    analyzer.simulate(games=10, seed=4, out=paths["first"])
+    analyzer.simulate(games=10, seed=4, first_game=20, out=paths["gap"])
+    analyzer.simulate(games=10, seed=5, first_game=10, out=paths["other"])
+    labels = list(load_runs(list(paths.values())))
+    assert labels == ["greedy / base / seed 4 / games 0-9", "greedy / base / seed 4 / games 20-29",
+                      "greedy / base / seed 5"]
+
+
+def test_a_precision_comparisons_batches_report_as_one_run_a_set(tmp_path):
+    """``compare --precision`` writes a file per batch; its report has one run per set, and
+    the base game and Books are compared paired over all their games."""
+    analyzer.compare(sets="base,books", games=20, precision=0.01, max_games=60,
+                     out=tmp_path / "cmp")
+    files = sorted((tmp_path / "cmp" / "results").glob("*.parquet"))
+    assert len(files) == 6
+    runs = load_runs(files)
+    assert sorted(len(df) for df in runs.values()) == [60, 60]
+    from analyzer.analysis import run_stats
+
+    difference = run_stats.differences(runs)
+    assert difference["paired"].all() and (difference["games"] == 60).all()

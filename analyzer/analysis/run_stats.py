@@ -3,6 +3,8 @@ out): headline, survival by turn, convergence of the estimate, loss reasons, mar
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -16,6 +18,70 @@ def run_label(attrs: dict, fallback: str) -> str:
     team = " / team" if attrs.get("variant") == "team" else ""
     return (f"{attrs.get('policy', fallback)} / {expansions}{team} / seed "
             f"{attrs.get('seed', '?')}")
+
+
+#: What the pieces of one run share: results files that agree on all of these and cover
+#: consecutive games are one run played in parts (``compare --precision`` batches).
+RUN_IDENTITY = ("seed", "policy", "policy_params_sha256", "policy_source_sha256",
+                "expansions", "variant", "card_set_sha256", "engine", "rules_version",
+                "package_version")
+
+
+def join_pieces(frames: list[tuple[Path, pd.DataFrame]]) -> list[tuple[Path, pd.DataFrame]]:
+    """Join the results files that are pieces of one run, keeping the order of first
+    appearance: files that share every ``RUN_IDENTITY`` value and whose games, sorted,
+    follow one another without gap or overlap. A group whose games overlap or leave a gap
+    is left as separate runs (the same file twice, runs a user compares on purpose).
+
+    Parameters
+    ----------
+    frames : list of (path, DataFrame)
+        Results files as read by ``read_results``, with their configuration in ``attrs``.
+
+    Returns
+    -------
+    list of (path, DataFrame)
+        One entry per run; a joined run carries the first piece's path, its games in game
+        order, and ``attrs`` with ``first_game``, ``games``, ``games_resumed`` and
+        ``seconds`` of the whole and ``joined_files``, the number of pieces.
+    """
+    groups: dict[tuple, list[int]] = {}
+    for index, (_, df) in enumerate(frames):
+        key = tuple(repr(df.attrs.get(name)) for name in RUN_IDENTITY)
+        groups.setdefault(key, []).append(index)
+    joined: dict[int, tuple[Path, pd.DataFrame]] = {}
+    for members in groups.values():
+        ordered = sorted(members, key=lambda i: frames[i][1].attrs.get("first_game", 0))
+        if len(members) > 1 and _consecutive([frames[i][1] for i in ordered]):
+            joined[min(members)] = (frames[min(members)][0],
+                                    _joined_run([frames[i][1] for i in ordered]))
+        else:
+            joined.update((i, frames[i]) for i in members)
+    return [joined[i] for i in sorted(joined)]
+
+
+def _consecutive(pieces: list[pd.DataFrame]) -> bool:
+    """Whether each piece (sorted by first game) holds exactly the games that follow the
+    previous one's."""
+    start = pieces[0].attrs.get("first_game", 0)
+    for df in pieces:
+        games = np.sort(df["game"].to_numpy())
+        if df.attrs.get("first_game", 0) != start or \
+                not np.array_equal(games, np.arange(start, start + len(df))):
+            return False
+        start += len(df)
+    return True
+
+
+def _joined_run(pieces: list[pd.DataFrame]) -> pd.DataFrame:
+    """One run's pieces, in order, as one results frame with the whole run's attrs."""
+    df = pd.concat(pieces, ignore_index=True)
+    attrs = dict(pieces[0].attrs)
+    attrs.update(games=len(df), joined_files=len(pieces),
+                 games_resumed=sum(p.attrs.get("games_resumed", 0) for p in pieces),
+                 seconds=sum(p.attrs.get("seconds", 0.0) for p in pieces))
+    df.attrs = attrs
+    return df
 
 
 def headline(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:

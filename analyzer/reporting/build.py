@@ -53,11 +53,12 @@ _LABEL_DETAILS = (
 
 
 def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
-    """Results files by run label: runs that would share a label are told apart by their
-    card set, engine, games or file name (a designer puts card sets side by side)."""
+    """Results files by run label: the pieces of one run (``run_stats.join_pieces``) are
+    joined, and runs that would share a label are told apart by their card set, engine,
+    games or file name (a designer puts card sets side by side)."""
     if not paths:
         raise UrbionError("a report needs at least one results file")
-    frames = [(Path(path), read_results(path)) for path in paths]
+    frames = run_stats.join_pieces([(Path(path), read_results(path)) for path in paths])
     labels = [run_stats.run_label(df.attrs, path.stem) for path, df in frames]
     if len({df.attrs.get("card_set_sha256") for _, df in frames}) > 1:
         # card sets side by side: every run names its own
@@ -90,7 +91,8 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
         "runs": "; ".join(f"{label}: card set {df.attrs.get('card_set')}, seed "
                           f"{df.attrs.get('seed')}, games "
                           f"{df.attrs.get('first_game', 0)}-"
-                          f"{df.attrs.get('first_game', 0) + len(df) - 1}, policy "
+                          f"{df.attrs.get('first_game', 0) + len(df) - 1}"
+                          f"{_pieces(df.attrs)}, policy "
                           f"{df.attrs.get('policy')}, engine {df.attrs.get('engine')}, "
                           f"{df.attrs.get('variant', 'solo')} game"
                           for label, df in runs.items()),
@@ -99,6 +101,12 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
         "commit": _commit(),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def _pieces(attrs: dict) -> str:
+    """Of how many results files a joined run is made, for its provenance line."""
+    pieces = attrs.get("joined_files", 1)
+    return f" (joined from {pieces} files)" if pieces > 1 else ""
 
 
 def _commit() -> str:
