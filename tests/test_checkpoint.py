@@ -157,6 +157,15 @@ def test_resume_with_another_configuration_is_refused(tmp_path, change, word):
     assert (partial_folder(out) / "chunk-000000.npy").exists()  # the saved work is kept
 
 
+@pytest.mark.parametrize("text", ["[]", "null", "3", '"run"'])
+def test_a_run_file_that_is_not_a_json_object_is_refused_in_one_line(tmp_path, text):
+    out = tmp_path / "r.parquet"
+    partial_folder(out).mkdir()
+    (partial_folder(out) / "run.json").write_text(text)
+    with pytest.raises(UrbionError, match="cannot resume.*unreadable run.json"):
+        analyzer.simulate(games=10, out=out, resume=True)
+
+
 def test_a_new_run_refuses_to_overwrite_an_interrupted_one(tmp_path):
     out = tmp_path / "r.parquet"
     partial_folder(out).mkdir()

@@ -86,6 +86,9 @@ class Checkpoint:
         except (OSError, ValueError) as err:
             raise UrbionError(f"cannot resume from {folder}: unreadable {RUN_FILE} "
                               f"({err})") from None
+        if not isinstance(saved, dict):
+            raise UrbionError(f"cannot resume from {folder}: unreadable {RUN_FILE} (not a "
+                              "JSON object)")
         differ = sorted(k for k in set(saved) | set(identity) if saved.get(k) != identity.get(k))
         if differ:
             what = "; ".join(f"{k} {saved.get(k)!r} there, {identity.get(k)!r} here"
