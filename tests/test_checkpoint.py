@@ -313,6 +313,32 @@ def test_a_chunk_that_cannot_be_saved_stops_the_run_with_the_others_kept(tmp_pat
     assert resumed.attrs["games_resumed"] == 30
 
 
+def test_a_run_stopped_while_its_chunks_are_removed_still_resumes(tmp_path, monkeypatch):
+    out = tmp_path / "r.parquet"
+    args = {"games": 60, "seed": 2, "policy": "random", "chunk": 10, "workers": 1}
+    whole = analyzer.simulate(**args)
+    real = os.unlink
+    for stop_at in range(1, 14):  # run.json and six chunks with their digests
+        removed = []
+
+        def unlink(path, *more, stop_at=stop_at, removed=removed, **options):
+            if out.exists():  # the results are written: the chunks are being removed
+                removed.append(path)
+                if len(removed) == stop_at:
+                    raise KeyboardInterrupt  # as if the process were killed here
+            real(path, *more, **options)
+
+        monkeypatch.setattr(os, "unlink", unlink)
+        with pytest.raises(KeyboardInterrupt):
+            analyzer.simulate(out=out, **args)
+        monkeypatch.undo()
+        resumed = analyzer.simulate(out=out, resume=True, **args)
+        assert np.array_equal(rows(resumed), rows(whole))
+        assert np.array_equal(rows(read_results(out)), rows(whole))
+        assert sorted(os.listdir(tmp_path)) == ["r.parquet"]
+        out.unlink()
+
+
 #: Run as ``python -c``: Ctrl-C arrives while LLVM is inside llvmlite's object-cache
 #: callback, where Python drops a KeyboardInterrupt.
 _CTRL_C_IN_LLVM = """

@@ -10,6 +10,7 @@ leaves nothing behind) and removed once the output is written.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -140,5 +141,20 @@ class Checkpoint:
 
 
 def partial_folder_remove(out: str | Path) -> None:
-    """Delete the finished chunks of the run writing ``out``, once ``out`` is written."""
-    shutil.rmtree(partial_folder(out), ignore_errors=True)
+    """Delete the finished chunks of the run writing ``out``, once ``out`` is written.
+
+    ``run.json`` goes last: a removal cut short (a killed process) leaves a folder that
+    ``--resume`` still reads, to play the removed chunks again and write ``out`` anew.
+    """
+    folder = partial_folder(out)
+    try:
+        paths = [path for path in folder.iterdir() if path.name != RUN_FILE]
+    except OSError:
+        paths = []
+    for path in paths:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+    shutil.rmtree(folder, ignore_errors=True)
