@@ -339,6 +339,18 @@ def test_a_run_stopped_while_its_chunks_are_removed_still_resumes(tmp_path, monk
         out.unlink()
 
 
+def test_a_resume_removes_the_results_file_a_killed_write_left_half_done(tmp_path):
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 5, 600, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    (tmp_path / ".r.parquet.k1ll3d.tmp").write_bytes(b"PAR1 cut short")  # its temporary
+    (tmp_path / ".other.parquet.x.tmp").write_bytes(b"")  # another run's: left alone
+    analyzer.simulate(games=600, seed=5, policy="random", chunk=200, out=out, resume=True)
+    assert sorted(os.listdir(tmp_path)) == [".other.parquet.x.tmp", "r.parquet"]
+
+
 #: Run as ``python -c``: Ctrl-C arrives while LLVM is inside llvmlite's object-cache
 #: callback, where Python drops a KeyboardInterrupt.
 _CTRL_C_IN_LLVM = """

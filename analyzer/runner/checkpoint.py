@@ -11,6 +11,7 @@ leaves nothing behind) and removed once the output is written.
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import json
 import shutil
@@ -53,8 +54,11 @@ class Checkpoint:
         folder = partial_folder(out)
         if resume:
             cls._check_saved(folder, identity)
-            for stale in folder.glob(".*.tmp"):  # a write cut off by the interruption
-                stale.unlink()
+            out = Path(out)
+            # writes cut off by the interruption: of a chunk, or of ``out`` itself
+            for stale in [*folder.glob(".*.tmp"),
+                          *out.parent.glob(f".{glob.escape(out.name)}.*.tmp")]:
+                stale.unlink(missing_ok=True)
             return cls(folder, identity, opened=True)
         if folder.exists():
             raise UrbionError(f"{folder} holds an interrupted run: add --resume to continue "
