@@ -161,3 +161,31 @@ def test_a_lost_cluster_stops_the_run_with_what_was_saved(tmp_path):
     assert not stop.value.interrupted
     assert "\n" not in str(stop.value)
     assert (partial_folder(out) / "chunk-000000.npy").exists()
+
+
+def test_ctrl_c_in_a_terminal_stops_a_local_cluster_run_in_one_line(tmp_path):
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from analyzer.runner.checkpoint import partial_folder
+
+    # A terminal sends Ctrl-C to every process of the foreground group, the cluster's
+    # worker processes too: only the run itself may speak
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path / "r.parquet"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import cli; cli.main()", "simulate", "--games", "400000",
+         "--chunk", "4000", "--scheduler", "local:2", "--quiet", "--out", str(out)],
+        cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while not list(partial_folder(out).glob("chunk-*.npy")):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert len(err.strip().splitlines()) == 1 and "--resume" in err, err

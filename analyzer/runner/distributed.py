@@ -8,9 +8,12 @@ chunk's results depend only on (seed, game), so a lost worker changes nothing.
 from __future__ import annotations
 
 import logging
+import signal
+import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
+from contextlib import contextmanager
 
 import numpy as np
 from distributed import Client, KilledWorker, LocalCluster, as_completed
@@ -42,6 +45,22 @@ def parse_scheduler(scheduler: str) -> tuple[str, int | str]:
     return "address", scheduler
 
 
+@contextmanager
+def _ctrl_c_ignored_by_new_processes() -> Iterator[None]:
+    """Start processes that ignore Ctrl-C: a terminal sends it to the whole foreground
+    group, and each worker of a local cluster would print a traceback, while this process
+    stops the run (one line) and closes the cluster. A Ctrl-C meanwhile is ignored here too
+    (the cluster starts in seconds); another thread than the main one changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class DaskExecutor:
     """Chunks as tasks on a Dask cluster, yielded as they finish."""
 
@@ -50,9 +69,10 @@ class DaskExecutor:
         self.cluster = None
         try:
             if kind == "local":
-                self.cluster = LocalCluster(n_workers=value, threads_per_worker=1,
-                                            processes=True, dashboard_address=":0",
-                                            silence_logs=logging.ERROR)
+                with _ctrl_c_ignored_by_new_processes():
+                    self.cluster = LocalCluster(n_workers=value, threads_per_worker=1,
+                                                processes=True, dashboard_address=":0",
+                                                silence_logs=logging.ERROR)
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(value, timeout=CONNECT_TIMEOUT)
