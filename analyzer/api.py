@@ -27,7 +27,7 @@ from analyzer.core.codes import REASON_NAMES, Outcome
 from analyzer.errors import PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner import interrupts
-from analyzer.runner.checkpoint import Checkpoint, partial_folder_remove
+from analyzer.runner.checkpoint import Checkpoint, partial_folder, partial_folder_remove
 from analyzer.runner.config import ENGINES
 from analyzer.runner.executors import make_executor
 from analyzer.runner.plan import RunPlan
@@ -182,11 +182,30 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         check_writable(out)
     card_set = load_cards(cards, expansions, variant)
     results, attrs = _run(options, policy, engine, card_set, out, summary_only=False)
-    df = results_frame(results, attrs)
-    if out is not None:
+    if out is None:
+        return results_frame(results, attrs)
+    with _kept_for_resume(out, options["games"]):
+        df = results_frame(results, attrs)
         write_results(df, out)
-        partial_folder_remove(out)
+    partial_folder_remove(out)
     return df
+
+
+@contextmanager
+def _kept_for_resume(out: Path, games: int) -> Iterator[None]:
+    """Write a finished run's output in the body; when Ctrl-C or an error (a full disk)
+    stops it, raise RunStopped saying that the games wait in ``OUT.partial/`` for
+    ``--resume``, which then only writes the output."""
+    try:
+        yield
+    except (KeyboardInterrupt, UrbionError) as err:
+        folder = partial_folder(out)
+        if not folder.is_dir():
+            raise
+        interrupted = isinstance(err, KeyboardInterrupt)
+        why = f"interrupted while writing {out}" if interrupted else str(err)
+        raise RunStopped(f"{why}: the {games:,} games stay saved in {folder}; run the same "
+                         "command with --resume to write it", interrupted) from None
 
 
 @contextmanager
@@ -242,7 +261,8 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
     tally, attrs = _run(options, policy, engine, card_set, out, summary_only=True)
     summary = summarize_tally(tally)
     if out is not None:
-        write_summary(summary, tally, attrs, out)
+        with _kept_for_resume(out, options["games"]):
+            write_summary(summary, tally, attrs, out)
         partial_folder_remove(out)
     return {**summary, "config": attrs}
 

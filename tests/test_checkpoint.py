@@ -351,6 +351,30 @@ def test_a_resume_removes_the_results_file_a_killed_write_left_half_done(tmp_pat
     assert sorted(os.listdir(tmp_path)) == [".other.parquet.x.tmp", "r.parquet"]
 
 
+@pytest.mark.parametrize("summary_only", [False, True])
+@pytest.mark.parametrize("mishap", [KeyboardInterrupt,
+                                    UrbionError("cannot write: No space left on device")])
+def test_a_final_write_that_stops_says_the_games_wait_for_resume(tmp_path, monkeypatch,
+                                                                  mishap, summary_only):
+    import analyzer.analysis.results_io as results_io
+
+    out = tmp_path / ("r.json" if summary_only else "r.parquet")
+    play = analyzer.simulate_summary if summary_only else analyzer.simulate
+    args = {"games": 60, "seed": 2, "policy": "random", "chunk": 10, "out": out}
+
+    def stopped(*_args):
+        raise mishap
+
+    monkeypatch.setattr(results_io.atomic, "write_atomically", stopped)
+    with pytest.raises(RunStopped, match="60 games stay saved in .*--resume") as stop:
+        play(**args)
+    assert stop.value.interrupted == (mishap is KeyboardInterrupt)
+    assert not out.exists()
+    monkeypatch.undo()
+    assert play(resume=True, **args) is not None
+    assert sorted(os.listdir(tmp_path)) == [out.name]
+
+
 #: Run as ``python -c``: Ctrl-C arrives while LLVM is inside llvmlite's object-cache
 #: callback, where Python drops a KeyboardInterrupt.
 _CTRL_C_IN_LLVM = """
