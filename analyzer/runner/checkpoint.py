@@ -58,7 +58,8 @@ class Checkpoint:
             # writes cut off by the interruption: of a chunk, or of ``out`` itself
             for stale in [*folder.glob(".*.tmp"),
                           *out.parent.glob(f".{glob.escape(out.name)}.*.tmp")]:
-                stale.unlink(missing_ok=True)
+                with contextlib.suppress(OSError):  # one that stays only takes room
+                    stale.unlink(missing_ok=True)
             return cls(folder, identity, opened=True)
         if folder.exists():
             raise UrbionError(f"{folder} holds an interrupted run: add --resume to continue "
