@@ -271,12 +271,17 @@ def _run_options(games, seed, first_game, workers, chunk, scheduler, resume,
                  progress) -> dict:
     """A run's counts and switches, checked, with whole numbers as Python ints."""
     games, seed, first_game = arguments.game_counts(games, seed, first_game)
-    return dict(games=games, seed=seed, first_game=first_game,
-                workers=arguments.optional_count("workers", workers),
-                chunk=arguments.optional_count("chunk", chunk),
-                scheduler=arguments.text("scheduler", scheduler, optional=True),
-                resume=arguments.flag("resume", resume),
-                progress=arguments.flag("progress", progress))
+    options = dict(games=games, seed=seed, first_game=first_game,
+                   workers=arguments.optional_count("workers", workers),
+                   chunk=arguments.optional_count("chunk", chunk),
+                   scheduler=arguments.text("scheduler", scheduler, optional=True),
+                   resume=arguments.flag("resume", resume),
+                   progress=arguments.flag("progress", progress))
+    if options["workers"] is not None and options["scheduler"] is not None:
+        # the cluster's processes play: a thread count here would be silently ignored
+        raise UrbionError("--workers counts this machine's threads and has no effect with "
+                          "--scheduler, where the cluster's workers play: leave one out")
+    return options
 
 
 def _check_results_fit(games: int) -> None:
@@ -899,6 +904,7 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
     path = folder / "results" / f"{label}.games-{first}-{first + games - 1}.parquet"
     if resume and path.exists():
         df = read_results(path)
+        partial_folder_remove(path)  # chunks of a removal a kill cut short
         expected = RunPlan.for_policy(card_set, spec, seed, games, first).config()
         for key in _BATCH_IDENTITY:
             if df.attrs.get(key) != expected.get(key):

@@ -234,9 +234,13 @@ def test_out_folder_files_and_resume(tmp_path):
     for link in [part.split(")")[0] for part in md.split("](")[1:]]:
         assert (out / link).exists(), link
     (out / "results" / saved[1]).unlink()
+    # chunks left by a kill that cut short their removal once the batch was written
+    (out / "results" / f"{saved[0]}.partial").mkdir()
+    (out / "results" / f"{saved[0]}.partial" / "run.json").write_text("{}")
     resumed = analyzer.compare(sets="temples_harmony", games=300, seed=2, out=out,
                                resume=True)
     assert resumed.table.equals(first.table)
+    assert sorted(p.name for p in (out / "results").iterdir()) == saved
     with pytest.raises(UrbionError, match="another seed"):
         analyzer.compare(sets="temples_harmony", games=300, seed=9, out=out, resume=True)
 
