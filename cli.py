@@ -138,7 +138,7 @@ def replay(traces: str) -> None:
     """Check every trace of TRACES (JSON Lines) against the rules, decision by decision.
 
     Exit code 0 when every trace replays, 1 when one does not, 2 when the file cannot be
-    read.
+    read or is no trace file.
     """
     from analyzer.analysis.audit import format_audit
 

@@ -72,6 +72,23 @@ def test_replay_of_an_unreadable_file_is_one_line_and_exit_2(capsys, tmp_path, c
     assert message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("content", [
+    'name = "mine"\n[dreams.chaos]\ncount = 6\nvalue = 5\n',  # a card file
+    "game,won,turns\n0,True,25\n1,False,24\n",  # a results table as CSV
+    "hello\n",
+])
+def test_replay_of_a_file_that_is_no_trace_file_is_one_line_and_exit_2(capsys, tmp_path,
+                                                                        content):
+    """Not a verdict per line of some other file: no line of it is JSON, and it does not
+    begin as a trace would."""
+    path = tmp_path / "other.txt"
+    path.write_text(content)
+    for command in (["replay"], ["show", "--trace-file"]):
+        code, out, err = run(capsys, *command, str(path))
+        assert code == 2 and out == ""
+        assert f"{path} is not a trace file" in err and err.count("\n") == 1
+
+
 def test_show_of_a_trace_file_is_the_show_of_the_game_it_holds(capsys, tmp_path,
                                                                 team_traces):
     path = _write(tmp_path / "t.jsonl", team_traces)

@@ -49,7 +49,9 @@ def read_traces(path: str | Path) -> list[TraceLine]:
     Raises
     ------
     UrbionError
-        For a file that cannot be read, is not UTF-8 text, or holds no line at all.
+        For a file that cannot be read, is not UTF-8 text, holds no line at all, or is no
+        trace file: none of its lines is JSON and it does not begin as a trace does, with
+        ``{`` (a card file, a CSV table).
     """
     path = Path(path)
     try:
@@ -63,6 +65,9 @@ def read_traces(path: str | Path) -> list[TraceLine]:
              for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
     if not lines:
         raise UrbionError(f"{path} holds no trace")
+    if all(line.problem for line in lines) and not text.lstrip().startswith("{"):
+        raise UrbionError(f"{path} is not a trace file: no line of it is JSON (line "
+                          f"{lines[0].line}: {lines[0].problem})")
     if len(lines) > 1 and any(line.problem for line in lines):
         whole, problem = _parsed(text)
         if problem is None and isinstance(whole, dict):  # one trace, pretty-printed
