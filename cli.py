@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -43,7 +44,8 @@ variant_option = click.option(
 @click.group()
 @click.version_option(package_name="urbion-analyzer")
 def cli() -> None:
-    """How winnable is Urbion (Second Edition)? Seeded simulation of the solo game."""
+    """How winnable is Urbion (Second Edition)? Seeded simulation of the solo and team
+    games."""
 
 
 @cli.command()
@@ -68,7 +70,7 @@ def cli() -> None:
               help="Keep running totals only: bounded memory for any number of games.")
 @click.option("--chunk", type=click.IntRange(min=1), default=None,
               help="Games per chunk: the unit of work, checkpoints and progress "
-                   "[default: 20000].")
+                   "[default: 20000; 200 for search and clairvoyant].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(games: int, seed: int, policy: str, workers: int | None, engine: str,
              cards: str | None, expansions: str, variant: str, out: str | None, resume: bool,
@@ -103,7 +105,7 @@ def simulate(games: int, seed: int, policy: str, workers: int | None, engine: st
               help="JSON Lines file, one urbion-trace/1 trace per game.")
 def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expansions: str,
           variant: str, engine: str, out: str) -> None:
-    """Write traces of games GAME .. GAME+GAMES-1 of the batch with SEED."""
+    """Write the traces of games GAME to GAME+GAMES-1 of the batch with SEED."""
     traces = analyzer.trace(seed=seed, game=game, games=games, policy=policy, cards=cards,
                             engine=engine, out=out, expansions=expansions, variant=variant)
     click.echo(f"{len(traces)} trace(s) written to {out}")
@@ -233,8 +235,8 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansi
                                   variant=variant)
     click.echo(str(result))
     if out:
-        click.echo(f"\nreport     {out}/index.html")
-        click.echo(f"           {out}/sensitivity.md")
+        click.echo(f"\nreport     {Path(out) / 'index.html'}")
+        click.echo(f"           {Path(out) / 'sensitivity.md'}")
 
 
 @cli.command()
@@ -276,8 +278,8 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
                               scheduler=scheduler, progress=not quiet, variant=variant)
     click.echo(str(result))
     if out:
-        click.echo(f"\nreport     {out}/index.html")
-        click.echo(f"           {out}/compare.md")
+        click.echo(f"\nreport     {Path(out) / 'index.html'}")
+        click.echo(f"           {Path(out) / 'compare.md'}")
 
 
 @cli.command()

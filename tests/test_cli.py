@@ -125,6 +125,15 @@ def test_a_binary_cards_file_is_one_line(capsys, tmp_path):
                   "file is)\n"
 
 
+def test_the_help_says_what_the_commands_do(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "team" in out.split("Options:")[0]
+    trace_line = next(line for line in out.splitlines() if line.strip().startswith("trace"))
+    assert "GAME .." not in trace_line and "trace" in trace_line.split(maxsplit=1)[1]
+    code, out, _ = run(capsys, "simulate", "--help")
+    assert code == 0 and "200 for search" in " ".join(out.split())
+
+
 def test_out_that_is_a_folder_is_refused_before_running(capsys, tmp_path):
     code, _, err = run(capsys, "simulate", "--out", str(tmp_path))
     assert code == 2 and len(err.strip().splitlines()) == 1

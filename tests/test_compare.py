@@ -254,6 +254,11 @@ def test_cli_compare_and_its_errors(capsys, tmp_path):
     assert code == 2 and len(err.strip().splitlines()) == 1 and "unknown expansion" in err
     code, _, err = run(capsys, "compare", "--resume", "--games", "200")
     assert code == 2 and "--resume needs --out" in err
+    folder = tmp_path / "cmp"
+    code, out, err = run(capsys, "compare", "--sets", "base", "--games", "50", "--quiet",
+                         "--out", f"{folder}/")  # as the docs write it
+    assert code == 0, err
+    assert f"report     {folder / 'index.html'}\n" in out and "//" not in out
 
 
 def test_a_killed_compare_resumes_to_the_uninterrupted_table(tmp_path):
