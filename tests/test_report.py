@@ -132,6 +132,20 @@ def test_cli_report_errors_are_one_line(results, tmp_path, capsys):
     assert code == 0 and "index.html" in out
 
 
+def test_a_file_that_is_not_parquet_is_named_as_such(tmp_path, capsys):
+    """A trace file, a CSV or a --summary-only summary given to report: what it is, in
+    words, not the Parquet reader's complaint about footers and magic bytes."""
+    summary = tmp_path / "s.json"
+    analyzer.simulate_summary(games=20, seed=1, out=summary)
+    table = tmp_path / "compare.csv"
+    table.write_text("set,games,wins\nbase,20,2\n")
+    for path, what in [(summary, "the summary of a --summary-only run"),
+                       (table, "not a Parquet file")]:
+        code, _, err = run(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
+        assert code == 2 and err.count("\n") == 1 and what in err, err
+        assert "magic bytes" not in err and not (tmp_path / "rep").exists()
+
+
 def _damaged_results(source: Path, folder: Path) -> list[Path]:
     """Copies of a results file, each damaged in one way a report cannot read."""
     import pyarrow as pa

@@ -71,7 +71,8 @@ def read_results(path: str | Path) -> pd.DataFrame:
     try:
         table = pq.read_table(path)
     except (OSError, pa.ArrowInvalid) as err:
-        raise ResultsFileError(f"cannot read results file {path}: {err}") from None
+        raise ResultsFileError(f"cannot read results file {path}: "
+                               f"{_not_parquet(path) or err}") from None
     raw = (table.schema.metadata or {}).get(METADATA_KEY)
     if raw is None:
         raise ResultsFileError(f"{path} is not an urbion results file (no run configuration)")
@@ -89,6 +90,24 @@ def read_results(path: str | Path) -> pd.DataFrame:
     _check_columns(path, df)
     df.attrs = attrs
     return df
+
+
+def _not_parquet(path: Path) -> str | None:
+    """What a file that does not begin as Parquet does is, in words; None for one that
+    does (a damaged Parquet file, which the reader's own message describes)."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(4)
+            if head == b"PAR1":
+                return None
+            file.seek(0)
+            document = json.loads(file.read(1 << 20))
+    except (OSError, ValueError):
+        document = None
+    if isinstance(document, dict) and document.get("format") == SUMMARY_FORMAT:
+        return ("it is the summary of a --summary-only run, which keeps no rows per game "
+                "(a report reads the .parquet file a run without --summary-only writes)")
+    return "not a Parquet file (urbion simulate --out FILE.parquet writes results files)"
 
 
 def _check_columns(path: Path, df: pd.DataFrame) -> None:
