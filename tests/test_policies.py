@@ -78,6 +78,13 @@ def test_bad_user_policies_are_named_in_one_line(name, message):
         resolve_policy(name)
 
 
+@pytest.mark.parametrize("name", ["weighted:", "weighted: "])
+def test_weighted_with_no_file_after_the_colon_says_so(name):
+    """Not 'cannot read weights file .: Is a directory'."""
+    with pytest.raises(PolicyError, match=r"names no weights file \(weighted:FILE\.toml"):
+        resolve_policy(name)
+
+
 def test_policies_command_lists_the_builtins(capsys):
     import cli
 

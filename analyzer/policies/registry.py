@@ -138,7 +138,11 @@ def resolve_policy(name: str) -> PolicySpec:
     if name in BUILTIN_POLICIES:
         return BUILTIN_POLICIES[name]
     if name.startswith(WEIGHTED_PREFIX):
-        return weighted_policy(name.removeprefix(WEIGHTED_PREFIX))
+        path = name.removeprefix(WEIGHTED_PREFIX)
+        if not path.strip():
+            raise PolicyError(f"policy {name!r} names no weights file (weighted:FILE.toml, or "
+                              "weighted for the shipped weights)")
+        return weighted_policy(path)
     kind, _, options = name.partition(":")
     if kind in SEARCH_DEFAULTS and (not options or "=" in options):
         return search_policy(kind, options)  # else a user's module named search or similar
