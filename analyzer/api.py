@@ -797,29 +797,43 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     workers = arguments.optional_count("workers", workers)
     resume = arguments.flag("resume", resume)
     out = arguments.path("out", out)
+    scheduler = arguments.text("scheduler", scheduler, optional=True)
     chosen = expansion_sets(",".join(arguments.name_list("sets", sets)))
     base_cards = load_cards(cards, variant=variant)
     card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
                  for s in chosen}
     _, spec = _prepare("fast", policy, base_cards)
+    if scheduler is not None:  # refused before the folder is made, as by simulate
+        from analyzer.runner.distributed import parse_scheduler
+
+        parse_scheduler(scheduler)
+        check_by_name(spec, base_cards)
+    made = out is not None and not Path(out).exists()
     folder = _compare_folder(out, resume, games, list(card_sets)) \
         if out is not None else None
     parts: dict[str, list[pd.DataFrame]] = {label: [] for label in card_sets}
     active = list(card_sets)
     batch = 0
-    while active:
-        for label in active:
-            with _part_of(f"compare, set {label} (games {batch * games:,} to "
-                          f"{(batch + 1) * games - 1:,})"):
-                parts[label].append(_compare_batch(card_sets[label], spec, seed,
-                                                   batch * games, games, workers, scheduler,
-                                                   progress, folder, label, resume))
-        batch += 1
-        if precision is None:
-            break
-        precise = _precise(compare_table({label: _joined(frames)
-                                          for label, frames in parts.items()}), precision)
-        active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
+    try:
+        while active:
+            for label in active:
+                with _part_of(f"compare, set {label} (games {batch * games:,} to "
+                              f"{(batch + 1) * games - 1:,})"):
+                    parts[label].append(_compare_batch(card_sets[label], spec, seed,
+                                                       batch * games, games, workers,
+                                                       scheduler, progress, folder, label,
+                                                       resume))
+            batch += 1
+            if precision is None:
+                break
+            precise = _precise(compare_table({label: _joined(frames)
+                                              for label, frames in parts.items()}),
+                               precision)
+            active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
+    except BaseException:
+        if folder is not None:
+            _unmake_if_unused(folder, made)
+        raise
     runs = {label: _joined(frames) for label, frames in parts.items()}
     table = compare_table(runs)
     if precision is not None:
@@ -866,6 +880,24 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
     except OSError as err:
         raise UrbionError(f"cannot use {folder}: {err.strerror or err}") from None
     return folder
+
+
+def _unmake_if_unused(folder: Path, made: bool) -> None:
+    """After a comparison stopped before it saved anything (no batch, no chunk in
+    ``results/``): take back what :func:`_compare_folder` added, and the folder itself if
+    it made it, so that the same command runs again as a new comparison."""
+    from analyzer.reporting.build import FOLDER_MARK
+
+    results = folder / "results"
+    try:
+        if any(results.iterdir()):
+            return
+        results.rmdir()
+        (folder / FOLDER_MARK).unlink(missing_ok=True)
+        if made:
+            folder.rmdir()
+    except OSError:  # something of the user's there, or gone already: leave it as it is
+        pass
 
 
 def _check_batch(path: Path, games: int, labels: list[str]) -> None:

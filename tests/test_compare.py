@@ -261,6 +261,34 @@ def test_cli_compare_and_its_errors(capsys, tmp_path):
     assert f"report     {folder / 'index.html'}\n" in out and "//" not in out
 
 
+@pytest.mark.parametrize("scheduler", ["bogus", "local:0"])
+def test_compare_with_a_bad_scheduler_writes_no_folder(capsys, tmp_path, scheduler):
+    folder = tmp_path / "cmp"
+    code, out, err = run(capsys, "compare", "--sets", "base", "--games", "20", "--out",
+                         str(folder), "--scheduler", scheduler)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "scheduler" in err
+    assert not folder.exists()
+
+
+def test_a_comparison_stopped_before_any_batch_leaves_no_folder(tmp_path, monkeypatch):
+    """As a run stopped before its first chunk: nothing saved, nothing left (a lost
+    cluster, a Ctrl-C while the policy compiles); the same command then runs as new."""
+    import analyzer.api as api
+
+    def unreachable(**_):
+        raise UrbionError("cannot reach the Dask scheduler tcp://nowhere:8786")
+
+    for folder in (tmp_path / "new", tmp_path / "empty"):
+        (tmp_path / "empty").mkdir(exist_ok=True)
+        with monkeypatch.context() as patch:
+            patch.setattr(api, "simulate", unreachable)
+            with pytest.raises(UrbionError, match="cannot reach"):
+                analyzer.compare(sets="base", games=20, out=folder)
+        assert not folder.exists() if folder.name == "new" else \
+            list(folder.iterdir()) == []
+        analyzer.compare(sets="base", games=20, out=folder)
+
+
 def test_a_killed_compare_resumes_to_the_uninterrupted_table(tmp_path):
     """SIGKILL part-way through the second set, then --resume: the table of an
     uninterrupted run, the first set read back, the second continued from its chunks."""
