@@ -277,11 +277,16 @@ def _run_options(games, seed, first_game, workers, chunk, scheduler, resume,
                    scheduler=arguments.text("scheduler", scheduler, optional=True),
                    resume=arguments.flag("resume", resume),
                    progress=arguments.flag("progress", progress))
-    if options["workers"] is not None and options["scheduler"] is not None:
-        # the cluster's processes play: a thread count here would be silently ignored
+    _check_one_executor(options["workers"], options["scheduler"])
+    return options
+
+
+def _check_one_executor(workers: int | None, scheduler: str | None) -> None:
+    """Refuse a thread count beside a cluster, whose processes play: it would be silently
+    ignored."""
+    if workers is not None and scheduler is not None:
         raise UrbionError("--workers counts this machine's threads and has no effect with "
                           "--scheduler, where the cluster's workers play: leave one out")
-    return options
 
 
 def _check_results_fit(games: int) -> None:
@@ -803,6 +808,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
                  for s in chosen}
     _, spec = _prepare("fast", policy, base_cards)
+    _check_one_executor(workers, scheduler)
     if scheduler is not None:  # refused before the folder is made, as by simulate
         from analyzer.runner.distributed import parse_scheduler
 

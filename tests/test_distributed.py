@@ -92,6 +92,8 @@ def test_bad_scheduler_addresses_are_one_line_errors(monkeypatch):
         analyzer.simulate(games=10, scheduler="tcp://127.0.0.1:1")
     with pytest.raises(UrbionError, match="no effect with --scheduler"):
         analyzer.simulate(games=10, workers=2, scheduler="local:1")
+    with pytest.raises(UrbionError, match="no effect with --scheduler"):
+        analyzer.compare(sets="base", games=10, workers=2, scheduler="local:1")
 
 
 def test_a_worker_refuses_a_policy_that_differs_from_the_runs(tmp_path):
