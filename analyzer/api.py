@@ -803,7 +803,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     resume = arguments.flag("resume", resume)
     out = arguments.path("out", out)
     scheduler = arguments.text("scheduler", scheduler, optional=True)
-    chosen = expansion_sets(",".join(arguments.name_list("sets", sets)))
+    listed = arguments.name_list("sets", sets)  # a slip such as "books," is kept, refused
+    chosen = expansion_sets(sets if isinstance(sets, str) else ",".join(listed))
     base_cards = load_cards(cards, variant=variant)
     card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
                  for s in chosen}

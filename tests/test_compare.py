@@ -171,6 +171,18 @@ def test_a_set_word_mixed_with_names_says_it_stands_alone(spec, message):
         expansion_sets(spec)
 
 
+@pytest.mark.parametrize("spec, message", [
+    ("books+", "an empty expansion name in 'books+'"),
+    ("base,books++emptiness", "an empty expansion name in 'books++emptiness'"),
+    ("base,books,", "an empty set in 'base,books,'"),
+])
+def test_an_empty_name_in_sets_is_refused_as_in_expansions(spec, message):
+    with pytest.raises(UrbionError, match=re.escape(message)):
+        expansion_sets(spec)
+    with pytest.raises(UrbionError, match=re.escape(message)):
+        analyzer.compare(sets=spec, games=10)
+
+
 def test_an_expansion_named_twice_in_a_set_is_refused():
     # most likely a slip for another expansion: the set asked for is not the one meant
     with pytest.raises(UrbionError, match=re.escape("'books' is named twice in "

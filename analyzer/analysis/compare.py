@@ -52,7 +52,9 @@ def expansion_sets(spec: str, playable: tuple[str, ...] = PLAYABLE_EXPANSIONS
                 for mask in range(1 << len(playable))]
         sets.sort(key=len)
     else:
-        items = [item for item in spec.split(",") if item.strip()]
+        items = spec.split(",") if spec else []
+        if any(not item.strip() for item in items):
+            raise UrbionError(f"--sets: an empty set in {spec!r} (separate sets with ,)")
         for item in items:
             if item.strip() in ("singles", "pairs", "all"):
                 raise UrbionError(f"--sets: {item.strip()!r} stands alone: it cannot be "
@@ -68,7 +70,10 @@ def expansion_sets(spec: str, playable: tuple[str, ...] = PLAYABLE_EXPANSIONS
 
 
 def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
-    names = [n.strip() for n in item.split(SET_SEPARATOR) if n.strip()]
+    names = [n.strip() for n in item.split(SET_SEPARATOR)]
+    if "" in names:  # "books+" is a slip, as an empty name in --expansions is
+        raise UrbionError(f"--sets: an empty expansion name in {item.strip()!r} (join a "
+                          "set's expansions with +)")
     if names in ([BASE], ["none"]):
         return ()
     valid = ", ".join([*playable, "singles", "pairs", "all", BASE])
