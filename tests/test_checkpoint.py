@@ -252,6 +252,20 @@ def test_search_policies_get_small_chunks():
     assert RunPlan.for_policy(cards, resolve_policy("greedy"), 0, 10).chunk == DEFAULT_CHUNK
 
 
+def test_a_first_chunk_that_cannot_be_saved_reads_as_one_sentence(tmp_path, monkeypatch):
+    """The error's own reason ends its part of the line; what was played follows."""
+    def refuse(self, index, payload):
+        raise UrbionError(f"cannot create {self.folder}: No such file or directory")
+
+    monkeypatch.setattr(Checkpoint, "save", refuse)
+    out = tmp_path / "r.parquet"
+    with pytest.raises(RunStopped) as stopped:
+        analyzer.simulate(games=50, policy="random", out=out)
+    assert str(stopped.value) == (f"cannot create {out}.partial: No such file or directory; "
+                                  "stopped after 0 of 50 games; nothing was saved")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_run_stopped_before_its_first_chunk_leaves_nothing(tmp_path):
     out = tmp_path / "r.parquet"
     plan = RunPlan(default_card_set(), "random", 3, 600, chunk=200)

@@ -93,7 +93,9 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
 
 def _stopped(why: str, done: int, plan: RunPlan, checkpoint: Checkpoint | None) -> str:
     if checkpoint is None or not checkpoint.opened:
-        return f"{why} after {done:,} of {plan.games:,} games; nothing was saved"
+        # an error's own message ends in its reason: "after" would read as part of it
+        stop = " after" if why == "interrupted" else "; stopped after"
+        return f"{why}{stop} {done:,} of {plan.games:,} games; nothing was saved"
     return (f"{why}: {done:,} of {plan.games:,} games saved in {checkpoint.folder}; run the "
             "same command with --resume to continue")
 
