@@ -125,6 +125,13 @@ def test_bad_weights_files_are_refused_naming_the_key(tmp_path, text, message):
         resolve_policy(f"weighted:{path}")
 
 
+def test_a_weights_file_that_is_not_text_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "w.toml"
+    path.write_bytes(b"\xff\xfe[weights]\n")
+    with pytest.raises(PolicyError, match=f"cannot read weights file {path}: .*utf-8"):
+        resolve_policy(f"weighted:{path}")
+
+
 def test_weights_change_play(tmp_path):
     path = tmp_path / "w.toml"
     path.write_text("[weights]\nCENSUS_CITY = 0.5\nTURN = 80.0\n")

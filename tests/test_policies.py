@@ -119,17 +119,23 @@ def bad_attribute(kind, options, n_options, state, cards, params, rng):
 
 def not_jitted(kind, options, n_options, state, cards, params, rng):
     return 0
+
+@numba.njit
+def unsigned(kind, options, n_options, state, cards, params, rng):
+    return numba.uint64(0)
 '''
 
 
 @pytest.mark.parametrize("function, message", [
-    ("returns_float", "must return an integer (the index of an option), not float64"),
+    ("returns_float", "must return a signed integer (the index of an option), not float64"),
     # numba names no place for a NameError: the loader finds the line that names it
     ("undefined_name", "does not compile as a policy (docs/policies.md): NameError: name "
                        "'nowhere' is not defined (\"{path}\", line 10)"),
     ("two_arguments", "Signature mismatch: 7 argument types given"),
     ("bad_attribute", "Unknown attribute 'foo' of type array(int64, 2d, C) ("),
     ("not_jitted", "not_jitted must be compiled with @numba.njit"),
+    # the kernels count options in int64: a uint64 index does not mix with them
+    ("unsigned", "must return a signed integer (the index of an option), not uint64"),
 ])
 def test_a_policy_that_cannot_play_is_one_line_naming_the_cause(tmp_path, function,
                                                                  message):

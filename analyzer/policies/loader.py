@@ -73,7 +73,7 @@ def load_user_policy(name: str) -> PolicySpec:
 
 def check_policy_function(name: str, func: object) -> None:
     """Check a user's policy function: jitted, and compiling for the signature every choice
-    point calls it with, returning an integer; so that a mistake in it is one line naming
+    point calls it with, returning a signed integer; so that a mistake in it is one line naming
     its cause, not numba's page about the kernel.
 
     Raises
@@ -96,9 +96,11 @@ def check_policy_function(name: str, func: object) -> None:
         raise PolicyError(f"policy {name!r} does not compile as a policy: "
                           f"{type(err).__name__}: {_first_cause(str(err), func)}") from None
     returned = func.overloads[POLICY_ARGS].signature.return_type
-    if not isinstance(returned, types.Integer):
-        raise PolicyError(f"policy {name!r} must return an integer (the index of an option), "
-                          f"not {returned}")
+    # the kernels compare and index with it among int64 counts, which a uint64 does not mix
+    # with (numba makes the mix a float)
+    if not isinstance(returned, types.Integer) or not returned.signed:
+        raise PolicyError(f"policy {name!r} must return a signed integer (the index of an "
+                          f"option), not {returned}")
 
 
 def policy_failure(spec: PolicySpec, err: BaseException) -> PolicyError | None:

@@ -60,8 +60,9 @@ def load_weights(path: str | Path | None = None) -> dict[str, float]:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise PolicyError(f"cannot read weights file {path}: {err.strerror or err}") from None
+    except (OSError, UnicodeDecodeError) as err:  # a UnicodeDecodeError has no strerror
+        raise PolicyError(f"cannot read weights file {path}: "
+                          f"{getattr(err, 'strerror', None) or err}") from None
     return parse_weights(text, str(path))
 
 
