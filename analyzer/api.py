@@ -401,11 +401,23 @@ def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,
         with _part_of(f"duel, policy {name} ({number} of {len(names)})"):
             results[name] = simulate(games=games, seed=seed, policy=name, workers=workers,
                                      cards=card_set, scheduler=scheduler, progress=progress)
-    attrs = {key: value for key, value in results[names[0]].attrs.items()
-             if key not in ("policy", "policy_params_sha256", "seconds", "compile_seconds",
-                            "games_resumed")}
-    attrs["policies"] = names
-    return DuelResult(policy_table(results), pair_table(results), attrs)
+    return DuelResult(policy_table(results), pair_table(results), _duel_attrs(results))
+
+
+#: What each policy's run of a duel records of itself, not shared by the others.
+_PER_POLICY = ("policy", "policy_params_sha256", "policy_source_sha256", "seconds",
+               "compile_seconds", "games_resumed")
+
+
+def _duel_attrs(results: dict[str, pd.DataFrame]) -> dict:
+    """A duel's attrs: the configuration its runs share, the policies' names, and by name
+    each policy's parameter and source hashes (the source "" for a built-in)."""
+    first = next(iter(results.values())).attrs
+    attrs = {key: value for key, value in first.items() if key not in _PER_POLICY}
+    attrs["policies"] = list(results)
+    for key in ("policy_params_sha256", "policy_source_sha256"):
+        attrs[key] = {name: df.attrs.get(key, "") for name, df in results.items()}
+    return attrs
 
 
 @dataclass
@@ -466,8 +478,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
             results[name] = simulate(games=heldout_games, seed=seed, first_game=games,
                                      policy=spec, workers=workers, cards=card_set,
                                      progress=progress)
-    attrs = {**results["greedy"].attrs, "policies": list(results)}
-    heldout = DuelResult(policy_table(results), pair_table(results), attrs)
+    heldout = DuelResult(policy_table(results), pair_table(results), _duel_attrs(results))
     outcome = TuneResult(found.weights, found.fitness, found.evaluations, heldout)
     if out is not None:
         write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed))

@@ -74,6 +74,23 @@ def test_duel_pairs_add_up_and_a_policy_ties_with_itself():
     assert table.loc["greedy", "wins"] > 0 and table.loc["random", "wins"] == 0
 
 
+
+def test_a_duel_records_each_policys_hashes_and_shares_none_of_them(tmp_path):
+    path = tmp_path / "w.toml"
+    path.write_text("[weights]\nTURN = 80.0\n")
+    mine = tmp_path / "first.py"
+    mine.write_text("import numba\n\n@numba.njit\n"
+                    "def choose(kind, options, n_options, state, cards, params, rng):\n"
+                    "    return 0\n")
+    # the first policy's source hash is its own, not the duel's
+    names = [f"{mine}:choose", f"weighted:{path}", "greedy"]
+    duel = analyzer.duel(names, games=20)
+    alone = {name: analyzer.simulate(games=20, policy=name).attrs for name in names}
+    for key in ("policy_params_sha256", "policy_source_sha256"):
+        assert duel.attrs[key] == {name: alone[name].get(key, "") for name in names}
+    assert "policy" not in duel.attrs and duel.attrs["policies"] == names
+
+
 _FILES: list[str] = []
 
 
