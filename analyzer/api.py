@@ -595,9 +595,10 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
                                     cards=variant_card_set(change), progress=progress,
                                     expansions=expansions, variant=variant)
     baseline = {**summarize(base), **{k: base.attrs[k] for k in
-                                      ("card_set", "card_set_sha256", "policy", "seed",
-                                       "expansions", "variant", "rules_version",
-                                       "package_version")}}
+                                      ("card_set", "card_set_sha256", "policy",
+                                       "policy_params_sha256", "seed", "expansions",
+                                       "variant", "rules_version", "package_version")},
+                "policy_source_sha256": base.attrs.get("policy_source_sha256", "")}
     result = SensitivityResult(baseline, effect_table(base, runs))
     if out is not None:
         from analyzer.reporting.build import write_sensitivity
@@ -860,6 +861,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     attrs = {key: first[key] for key in ("card_set", "card_set_sha256", "variant", "policy",
                                          "policy_params_sha256", "seed", "rules_version",
                                          "package_version")}
+    attrs["policy_source_sha256"] = first.get("policy_source_sha256", "")  # "": a built-in
     attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
                  max_games=max_games)
     if table["games"].nunique() == 1:  # the charts' captions then name it

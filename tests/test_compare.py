@@ -438,3 +438,19 @@ def test_a_resume_with_another_card_set_names_both_sets(tmp_path):
     with pytest.raises(UrbionError, match=r"another card set \(R14-default \([0-9a-f]{12}\), "
                                           r"this run six chaos \([0-9a-f]{12}\)\)"):
         analyzer.compare(sets="base", games=40, out=out, resume=True, cards=six)
+
+
+def test_a_comparison_with_a_users_policy_records_its_source(tmp_path):
+    from analyzer.reporting.build import compare_facts
+
+    path = tmp_path / "mine.py"
+    path.write_text("import numba\n\n@numba.njit\n"
+                    "def choose(kind, options, n_options, state, cards, params, rng):\n"
+                    "    return 0\n")
+    result = analyzer.compare(sets="books", games=50, policy=f"{path}:choose")
+    source = result.runs["base"].attrs["policy_source_sha256"]
+    assert result.attrs["policy_source_sha256"] == source
+    assert f"source sha256 {source[:12]}" in compare_facts(result.attrs)["policy"]
+    # a built-in has no source of its own: the rules version and package version cover it
+    assert "source" not in compare_facts({**result.attrs, "policy_source_sha256": ""})[
+        "policy"]

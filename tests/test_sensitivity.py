@@ -72,6 +72,7 @@ def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
     assert np.all(table["effect"] <= table["effect_high"])
     base = analyzer.simulate(games=600, seed=2)
     assert result.baseline["wins"] == int(base["won"].sum())
+    assert result.baseline["policy_params_sha256"] == base.attrs["policy_params_sha256"]
     six = table[(table.factor == "Chaos count") & (table.level == "6")].iloc[0]
     assert six.effect == pytest.approx(six.win_rate - base["won"].mean())
     figure = result.figure()
@@ -82,6 +83,7 @@ def test_sensitivity_on_an_expansion_set_plays_every_variant_with_it():
     result = analyzer.sensitivity(games=300, seed=4, expansions="chromatic_chaos")
     base = analyzer.simulate(games=300, seed=4, expansions="chromatic_chaos")
     assert result.baseline["wins"] == int(base["won"].sum())
+    assert result.baseline["policy_params_sha256"] == base.attrs["policy_params_sha256"]
     assert result.baseline["expansions"] == ["chromatic_chaos"]
     assert "expansions chromatic_chaos" in str(result)
     plain = analyzer.sensitivity(games=300, seed=4)
@@ -109,3 +111,13 @@ def test_a_variant_is_compared_with_R14_game_by_game():
     # both won 2, only the variant 3, only R14 1, neither 4
     assert (row["effect_low"], row["effect_high"]) == paired_difference_interval(2, 3, 1, 4)
     assert row["mcnemar_p"] == pytest.approx(mcnemar_exact(3, 1))
+
+
+def test_the_sensitivity_facts_name_the_policys_parameters_and_source():
+    from analyzer.reporting.build import _sensitivity_facts
+
+    baseline = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "mine",
+                "policy_params_sha256": "cd" * 32, "policy_source_sha256": "ef" * 32,
+                "games": 10, "seed": 0, "win_rate": 0.1, "ci_low": 0.0, "ci_high": 0.2}
+    played = _sensitivity_facts(baseline)["played"]
+    assert "policy mine (parameters sha256 cdcdcdcdcdcd, source sha256 efefefefefef)" in played

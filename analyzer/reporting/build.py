@@ -353,7 +353,7 @@ def _sensitivity_facts(baseline: dict) -> dict[str, str]:
     return {
         "baseline": f"{baseline['card_set']} (sha256 {baseline['card_set_sha256']})",
         "played": f"expansions {', '.join(baseline.get('expansions') or []) or 'none'}, the "
-                  f"{baseline.get('variant', 'solo')} game, policy {baseline['policy']}, "
+                  f"{baseline.get('variant', 'solo')} game, policy {policy_fact(baseline)}, "
                   f"games 0-{baseline['games'] - 1} of seed {baseline['seed']}",
         "baseline win rate": f"{baseline['win_rate']:.2%} ({baseline['ci_low']:.2%} to "
                              f"{baseline['ci_high']:.2%})",
@@ -492,12 +492,21 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
+def policy_fact(attrs: dict) -> str:
+    """The policy of a run's configuration, with its parameter hash and, for a user's
+    policy, the hash of its source file (two versions of one file share a name)."""
+    hashes = [f"parameters sha256 {str(attrs.get('policy_params_sha256', ''))[:12]}"]
+    if attrs.get("policy_source_sha256"):
+        hashes.append(f"source sha256 {attrs['policy_source_sha256'][:12]}")
+    return f"{attrs['policy']} ({', '.join(hashes)})"
+
+
 def compare_facts(attrs: dict) -> dict[str, str]:
     """Provenance of a comparison."""
     facts = {
         "card set": f"{attrs['card_set']} (sha256 {attrs['card_set_sha256']})",
         "variant": f"the {attrs.get('variant', 'solo')} game",
-        "policy": f"{attrs['policy']} (parameters sha256 {attrs['policy_params_sha256'][:12]})",
+        "policy": policy_fact(attrs),
         "games": f"games 0.. of seed {attrs['seed']} for every set, in batches of "
                  f"{attrs['games_per_batch']:,}",
         "rules version": str(attrs["rules_version"]),
