@@ -210,3 +210,14 @@ def test_policies_declared_with_the_signature_or_cached_play(tmp_path):
         assert len(analyzer.simulate(games=5, policy=f"{path}:{function}")) == 5
     with pytest.raises(PolicyError, match="declares its signatures, and none is the policy"):
         analyzer.simulate(games=5, policy=f"{path}:declared_otherwise")
+
+
+def test_a_policy_object_is_fingerprinted_by_the_file_of_its_function():
+    import hashlib
+
+    from analyzer.runner.plan import policy_fingerprint
+
+    # a resume or a results file must tell an edited function apart under the same name
+    spec = PolicySpec("breaker", breaks_on_turn_3, np.zeros(0))
+    assert policy_fingerprint(spec)[1] == hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    assert policy_fingerprint(BUILTIN_POLICIES["greedy"])[1] == ""

@@ -151,6 +151,17 @@ def _line_of(func: CPUDispatcher, cause: str) -> str:
     return where.format(first)
 
 
+def function_source_digest(func: object) -> str:
+    """SHA-256 of the file a (jitted) function was defined in, "" when it has none on disk
+    (a function typed at a prompt)."""
+    code = getattr(getattr(func, "py_func", func), "__code__", None)
+    path = Path(code.co_filename) if code is not None else None
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest() if path else ""
+    except OSError:
+        return ""
+
+
 def _source_digest(module) -> str:
     """SHA-256 of the module's source file, so results and resumes tell versions apart."""
     path = getattr(module, "__file__", None)

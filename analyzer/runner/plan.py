@@ -16,6 +16,7 @@ import numpy as np
 from analyzer.cards import CardSet
 from analyzer.core.jit import source_hash
 from analyzer.errors import PolicyError
+from analyzer.policies.loader import function_source_digest
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner.config import run_config
 
@@ -35,8 +36,13 @@ def default_chunk(spec: PolicySpec) -> int:
 
 
 def policy_fingerprint(spec: PolicySpec) -> tuple[str, str]:
-    """(SHA-256 of the parameters, SHA-256 of a user policy's source file or "")."""
-    return hashlib.sha256(spec.params.tobytes()).hexdigest(), spec.source_digest
+    """(SHA-256 of the parameters, SHA-256 of a user policy's source file or ""). A
+    PolicySpec made in Python without a source digest is fingerprinted by the file its
+    function was defined in, so that an edited function does not pass for the same one."""
+    source = spec.source_digest
+    if not source and spec.builtin_id is None and spec.kernel is None:
+        source = function_source_digest(spec.func)
+    return hashlib.sha256(spec.params.tobytes()).hexdigest(), source
 
 
 _RESOLVED: dict[tuple[str, str, tuple[str, str]], PolicySpec] = {}
