@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numba
@@ -76,6 +77,16 @@ def test_the_documented_example_policy_runs_through_the_cli(capsys):
 def test_bad_user_policies_are_named_in_one_line(name, message):
     with pytest.raises(PolicyError, match=message):
         resolve_policy(name)
+
+
+def test_a_module_name_for_a_file_here_points_to_the_file_form(tmp_path, monkeypatch):
+    """The current folder is not on the import path of an installed command."""
+    (tmp_path / "placer.py").write_text(Path(EXAMPLE).read_text())
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PolicyError, match=re.escape("(to load the file placer.py here, "
+                                                    "name it placer.py:choose)")):
+        resolve_policy("placer:choose")
+    assert resolve_policy("placer.py:choose").name == "placer.py:choose"
 
 
 @pytest.mark.parametrize("name", ["weighted:", "weighted: "])

@@ -62,7 +62,10 @@ def load_user_policy(name: str) -> PolicySpec:
         try:
             module = importlib.import_module(where)
         except ImportError as err:
-            raise PolicyError(f"policy {name!r}: cannot import {where}: {err}") from None
+            file = Path(*where.split(".")).with_suffix(".py")
+            hint = f" (to load the file {file} here, name it {file}:{function})" \
+                if file.is_file() else ""
+            raise PolicyError(f"policy {name!r}: cannot import {where}: {err}{hint}") from None
     func = getattr(module, function, None)
     if func is None:
         raise PolicyError(f"policy {name!r}: {where} has no function {function!r}")
