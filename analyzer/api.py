@@ -641,9 +641,33 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     except Exception as err:
         _raise_if_the_policy_raised(spec, err)
         raise
+    provenance = _trace_provenance(card_set, spec, seed, games, game, engine)
+    traces = [_with_provenance(one, provenance) for one in traces]
     if out is not None:
         write_traces(traces, out)
     return traces
+
+
+#: Keys a trace adds to TRACE.md's header (an extension by added keys): which engine,
+#: card set content, policy version and rules made it, as a results file records them.
+TRACE_PROVENANCE = ("engine", "card_set_sha256", "policy_params_sha256",
+                    "policy_source_sha256", "rules_version", "package_version")
+
+
+def _trace_provenance(card_set: CardSet, spec: PolicySpec, seed: int, games: int,
+                      game: int, engine: str) -> dict:
+    """The ``TRACE_PROVENANCE`` values of traced games (the source hash only for a
+    user's policy)."""
+    config = RunPlan.for_policy(card_set, spec, seed, games, game, engine).config()
+    return {key: config[key] for key in TRACE_PROVENANCE if key in config}
+
+
+def _with_provenance(one: dict, provenance: dict) -> dict:
+    """``one`` with ``provenance`` after its ``card_set`` key, the header's last name."""
+    keys = list(one)
+    cut = keys.index("card_set") + 1
+    return {**{key: one[key] for key in keys[:cut]}, **provenance,
+            **{key: one[key] for key in keys[cut:]}}
 
 
 def show(seed: int | None = None, game: int | None = None,

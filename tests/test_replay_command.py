@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
 
 import pytest
 
@@ -300,3 +301,27 @@ def test_replay_reads_several_pretty_printed_traces(capsys, tmp_path, team_trace
     path.write_text(text + "{broken\n")
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 1 and out.count("not JSON") < 20  # no longer a line per physical line
+
+
+def test_traces_name_the_engine_card_set_policy_and_rules_that_made_them(tmp_path):
+    """Beside TRACE.md's names, a trace records what a results file records (added keys,
+    which a replayer reads past): two card files of one name, or two versions of one
+    policy file, are told apart."""
+    from analyzer.cards import default_card_set
+    from analyzer.core.codes import RULES_VERSION
+
+    policy = tmp_path / "mine.py"
+    policy.write_text((Path(__file__).parents[1] / "docs" / "examples" /
+                       "cautious.py").read_text())
+    fast, = analyzer.trace(seed=3, game=1)
+    reference, = analyzer.trace(seed=3, game=1, engine="reference")
+    mine, = analyzer.trace(seed=3, game=1, policy=f"{policy}:choose")
+    assert (fast["engine"], reference["engine"]) == ("fast", "reference")
+    assert fast["card_set_sha256"] == default_card_set().digest
+    assert fast["rules_version"] == RULES_VERSION and "policy_source_sha256" not in fast
+    assert len(mine["policy_source_sha256"]) == 64
+    assert mine["policy_params_sha256"] != fast["policy_params_sha256"]
+    assert list(fast)[:8] == ["format", "seed", "game", "variant", "expansions", "policy",
+                              "card_set", "engine"]
+    path = _write(tmp_path / "t.jsonl", [fast, reference, mine])
+    assert analyzer.replay(path)["replays"].all()
