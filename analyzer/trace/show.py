@@ -24,6 +24,12 @@ POSTCARD_TITLES = {"dreamcatcher": "Dreamcatcher", "doves": "Doves", "seer": "Se
 SENT_AWAY_WHY = {"discarded": "its dream is discarded", "rocket": "its dream moved",
                  "flagship": "no room in the next row", "hourglass": "turned a fifth time"}
 POLARITY_NAMES = ("Sognae", "Incubi")
+#: why a game ended, by the result's ``reason`` (R13)
+REASON_TEXTS = {"all_pacified": "every City card is in the Success pile",
+                "deck_empty": "a card had to be drawn from the empty Dream deck",
+                "emptiness": "the Emptiness stood on a city without a dream at a census",
+                "inhabitants": "every City card is pacified, but the Inhabitant pile sums "
+                               "below 0"}
 
 
 class CardNames:
@@ -354,13 +360,28 @@ def render_trace(trace: dict) -> str:
         if line:
             out.append(line)
 
+    last_check: dict = {}
+
     def observe(check: dict) -> None:
+        last_check.clear()
+        last_check.update(check)
         out.extend(table_text(check, names, postcards, books))
         out.append(f"Turn {check['turn'] + 1}")
 
     replay(trace, observe=observe, narrate=narrate)
     out.pop()  # no turn follows the final check
     r = trace["result"]
-    out.append(f"Result: {r['outcome'].upper()} ({r['reason']}) after {r['turns']} turns, "
-               f"{r['pacified']} City cards pacified, {r['deck_left']} Dream cards left")
+    out.append(result_text(r, last_check))
     return "\n".join(out)
+
+
+def result_text(result: dict, check: dict) -> str:
+    """The result line: outcome, why the game ended and, with the postcards, the
+    Inhabitant pile's sum at the final ``check`` (R11.9, R13)."""
+    why = REASON_TEXTS.get(result["reason"])
+    reason = f"{result['reason']}: {why}" if why else result["reason"]
+    text = (f"Result: {result['outcome'].upper()} ({reason}) after {result['turns']} turns, "
+            f"{result['pacified']} City cards pacified, {result['deck_left']} Dream cards left")
+    if "inhabitants" in check:
+        text += f", inhabitants {check['inhabitants']:+d}"
+    return text
