@@ -3,6 +3,8 @@ trace of the same game."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import analyzer
@@ -37,3 +39,29 @@ def test_R13_2_a_base_game_loss_names_the_empty_dream_deck_and_no_inhabitants():
     line = _result_line(render_trace(trace))
     assert "(deck_empty: a card had to be drawn from the empty Dream deck)" in line
     assert "inhabitants" not in line
+
+
+
+def _turn_blocks(text: str) -> dict[int, str]:
+    """The text of each turn (0 for the setup), by turn number."""
+    parts = re.split(r"^(?:Setup|Turn (\d+))$", text, flags=re.M)
+    pairs = zip(parts[1::2], parts[2::2], strict=True)
+    return {int(number or 0): body for number, body in pairs}
+
+
+def test_R11_6_every_turn_of_a_repentant_hourglass_is_told_before_it_is_sent_away():
+    """Seed 5 game 3, all expansions, random: the Hourglass dealt at setup is turned at the
+    end of turns 1 to 4 and sent away at the end of turn 5 (R11.6)."""
+    trace = analyzer.trace(seed=5, game=3, policy="random", expansions="all")[0]
+    text = render_trace(trace)
+    blocks = _turn_blocks(text)
+    hourglass = int(re.search(r"Hourglass#(\d+) is dealt", blocks[0]).group(1))
+    name = f"Postcard Repentant Hourglass#{hourglass} on "
+    turned = {turn: re.findall(rf"^  {name}.* is turned \((\d) of 4 turns\)$", body, re.M)
+              for turn, body in blocks.items()}
+    assert {turn: k for turn, k in turned.items() if k} == {1: ["1"], 2: ["2"], 3: ["3"],
+                                                           4: ["4"]}
+    last = blocks[5].splitlines()
+    sent = next(i for i, line in enumerate(last) if line.startswith(f"  {name}"))
+    assert last[sent].endswith("is sent away (turned a fifth time): -2")
+    assert last[sent + 1].startswith("    row 0:")  # at the end of the turn, after the draws

@@ -24,6 +24,7 @@ POSTCARD_TITLES = {"dreamcatcher": "Dreamcatcher", "doves": "Doves", "seer": "Se
 SENT_AWAY_WHY = {"discarded": "its dream is discarded", "rocket": "its dream moved",
                  "flagship": "no room in the next row", "hourglass": "turned a fifth time"}
 POLARITY_NAMES = ("Sognae", "Incubi")
+HOURGLASS_TURNS = 4  # R11.6: turned 4 times, sent away at the 5th end of turn
 #: why a game ended, by the result's ``reason`` (R13)
 REASON_TEXTS = {"all_pacified": "every City card is in the Success pile",
                 "deck_empty": "a card had to be drawn from the empty Dream deck",
@@ -333,6 +334,7 @@ def render_trace(trace: dict) -> str:
            f"{trace['policy']}, card set {trace['card_set']}, expansions: {expansions}",
            "Setup"]
     postcards: dict[int, int] = {}
+    hourglasses: dict[int, int] = {}  # each Hourglass on the table: times turned (R11.6)
     books: list[int] = []
     header: dict[str, int] = {}  # the team turn's header line: where, seat, Sognae's seat
 
@@ -344,8 +346,10 @@ def render_trace(trace: dict) -> str:
     def narrate(event: str, details: dict) -> None:
         if event == "postcard":
             postcards[details["card"]] = details["postcard"]
+            if names.cards[details["postcard"]]["kind"] == "hourglass":
+                hourglasses[details["postcard"]] = 0
         elif event == "postcard_scored":
-            postcards.pop(details["card"], None)
+            hourglasses.pop(postcards.pop(details["card"], None), None)
         elif event == "books":
             books.extend(details["kept"])
         elif event == "turn" and variant == "team":
@@ -365,6 +369,9 @@ def render_trace(trace: dict) -> str:
     def observe(check: dict) -> None:
         last_check.clear()
         last_check.update(check)
+        if 0 < check["turn"] < trace["result"]["turns"]:
+            # the turn ended (the final check follows a game that ended mid-turn)
+            out.extend(_hourglass_lines(check, names, postcards, hourglasses))
         out.extend(table_text(check, names, postcards, books))
         out.append(f"Turn {check['turn'] + 1}")
 
@@ -373,6 +380,21 @@ def render_trace(trace: dict) -> str:
     r = trace["result"]
     out.append(result_text(r, last_check))
     return "\n".join(out)
+
+
+def _hourglass_lines(check: dict, names: CardNames, postcards: dict[int, int],
+                     hourglasses: dict[int, int]) -> list[str]:
+    """Turn each Hourglass still on the table at the end of a turn, rows top down, L then R
+    (R11.6); ``hourglasses`` counts the turns."""
+    lines = []
+    for row in check["rows"]:
+        for card in row["L"] + row["R"]:
+            postcard = postcards.get(card)
+            if postcard in hourglasses:
+                hourglasses[postcard] += 1
+                lines.append(f"  {names.name(postcard)} on {names.name(card)} is turned "
+                             f"({hourglasses[postcard]} of {HOURGLASS_TURNS} turns)")
+    return lines
 
 
 def result_text(result: dict, check: dict) -> str:
