@@ -65,3 +65,19 @@ def test_R11_6_every_turn_of_a_repentant_hourglass_is_told_before_it_is_sent_awa
     sent = next(i for i, line in enumerate(last) if line.startswith(f"  {name}"))
     assert last[sent].endswith("is sent away (turned a fifth time): -2")
     assert last[sent + 1].startswith("    row 0:")  # at the end of the turn, after the draws
+
+
+def test_R09_5_a_city_freed_by_the_book_is_not_called_balanced():
+    """Seed 11 game 26, Books, random: turn 6 frees the dreamless city in row 2. A city
+    with no dream is not in balance (R01.3)."""
+    trace = analyzer.trace(seed=11, game=26, policy="random", expansions="books")[0]
+    freed = [e for e in trace["log"] if e.get("do") == "act"
+             and any(a.get("book") == "freedom" for a in e["acts"])]
+    text = render_trace(trace)
+    lines = text.splitlines()
+    frees = [i for i, line in enumerate(lines) if "the Book frees the dreamless city" in line]
+    assert len(frees) == len(freed) > 0
+    for i in frees:
+        row = lines[i].split()[-1]
+        assert re.fullmatch(rf"  row {row} has no dream: City#\d+\(\w+/\w+\) pacified by the "
+                            "Book", lines[i + 1]), lines[i + 1]

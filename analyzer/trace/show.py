@@ -336,6 +336,7 @@ def render_trace(trace: dict) -> str:
     postcards: dict[int, int] = {}
     hourglasses: dict[int, int] = {}  # each Hourglass on the table: times turned (R11.6)
     books: list[int] = []
+    freeing: list[int] = []  # the row a Book of Freedom-Loving Dreams frees (R09.5)
     header: dict[str, int] = {}  # the team turn's header line: where, seat, Sognae's seat
 
     def seat_line(swapped: bool = False) -> str:
@@ -360,6 +361,14 @@ def render_trace(trace: dict) -> str:
             # the swap comes before Phase I (R10): the seat plays this turn swapped
             header["sognae"] = 1 - header["sognae"]
             out[header["line"]] = seat_line(swapped=True)
+        elif event == "decision" and details["kind"] == Decision.BOOK_TARGET and \
+                "card" not in details["entry"]:
+            freeing.append(details["entry"]["row"])
+        elif event == "pacify" and freeing:
+            # no dream, so not balanced (R01.3): the Book pacifies it
+            out.append(f"  row {freeing.pop()} has no dream: {names.name(details['city'])} "
+                       "pacified by the Book")
+            return
         line = event_text(event, details, names, team=variant == "team")
         if line:
             out.append(line)
