@@ -81,3 +81,16 @@ def test_R09_5_a_city_freed_by_the_book_is_not_called_balanced():
         row = lines[i].split()[-1]
         assert re.fullmatch(rf"  row {row} has no dream: City#\d+\(\w+/\w+\) pacified by the "
                             "Book", lines[i + 1]), lines[i + 1]
+
+
+def test_R07_2_each_chromatic_chaos_of_a_chain_is_named_with_what_it_reveals():
+    """Seed 5 game 3, all expansions, random: on turn 9 a drawn Chromatic Chaos reveals
+    another, which reveals a Harmony."""
+    trace = analyzer.trace(seed=5, game=3, policy="random", expansions="all")[0]
+    turn = _turn_blocks(render_trace(trace))[9].splitlines()
+    assert turn[3:9] == ["  draw Chromatic#98",
+                         "    Chromatic#98 goes to row 0, side R",
+                         "  Chromatic#98 reveals Chromatic#100",
+                         "    Chromatic#100 goes to row 2, side R",
+                         "  Chromatic#100 reveals Harmony +1/-1#116",
+                         "    Harmony +1/-1#116 goes to row 1, side L"]

@@ -236,7 +236,8 @@ def event_text(event: str, details: dict, names: CardNames,
         return (f"  {names.name(details['card'])} reveals {names.names(details['revealed'])}; "
                 "the cards among them other than Chaos are discarded")
     if event == "chromatic_reveal":
-        return f"  the Chromatic Chaos reveals {names.name(details['revealed'])}"
+        # named: in a chain of Chromatic Chaos, which one reveals what
+        return f"  {names.name(details['card'])} reveals {names.name(details['revealed'])}"
     if event == "pacify":
         return f"  row {details['row']} is balanced: {names.name(details['city'])} pacified"
     if event == "bonus":
