@@ -94,3 +94,18 @@ def test_R07_2_each_chromatic_chaos_of_a_chain_is_named_with_what_it_reveals():
                          "    Chromatic#100 goes to row 2, side R",
                          "  Chromatic#100 reveals Harmony +1/-1#116",
                          "    Harmony +1/-1#116 goes to row 1, side L"]
+
+
+def test_R02_3_R05_5_the_row_of_two_chaos_dealt_together_and_of_a_zero_sum_discard():
+    """Seed 1 game 9, base game: row 2 is dealt two Chaos at setup; seed 11 game 3, Books,
+    random: a Book of Perfect Balance census discards a zero-sum set from row 3 on turn 10."""
+    setup = _turn_blocks(analyzer.show(seed=1, game=9))[0].splitlines()
+    assert setup[3:5] == ["  the two Chaos dealt together to row 2 go to side R",
+                          "  row 2 is dealt Chaos#78, Chaos#81"]
+    trace = analyzer.trace(seed=11, game=3, policy="random", expansions="books")[0]
+    blocks = _turn_blocks(render_trace(trace))
+    assert ("  zero-sum discard from row 3: Chaos#83, Incubi -2 earth#47, Incubi -3 air#75"
+            in blocks[10].splitlines())
+    rows = [r for turn, body in blocks.items() if turn < 10 for r in body.splitlines()
+            if r.startswith("    row 3: ")]
+    assert "C+5 +4e" in rows[-1] and "-2e -3a" in rows[-1]  # the row the cards left

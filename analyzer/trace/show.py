@@ -125,7 +125,8 @@ def decision_text(entry: dict, names: CardNames, code: tuple | None = None) -> s
         if card >= 0:
             role = "a Sognae" if entry["side"] == "L" else "an Incubi"
             return f"{names.name(card)} is dealt as {role}, to side {entry['side']}"
-        return f"the two Chaos dealt together go to side {entry['side']}"
+        row = f" to row {code[1]}" if code is not None else ""
+        return f"the two Chaos dealt together{row} go to side {entry['side']}"
     if do in ("chromatic", "revealed"):
         what = names.name(card) if card >= 0 else f"the {do} card"
     if do == "chromatic":
@@ -164,7 +165,7 @@ def _book_target_text(entry: dict, code: tuple, names: CardNames) -> str:
 def _decision_event(details: dict, names: CardNames) -> str | None:
     kind, entry, code = details["kind"], details["entry"], details.get("code")
     if kind == Decision.ZERO_SUM:
-        return f"  zero-sum discard: {names.names(entry)}" if entry else None
+        return f"  zero-sum discard from row {code[1]}: {names.names(entry)}" if entry else None
     if kind == Decision.EXCHANGE_PAIR:
         return f"  swap {names.name(entry[0])} <-> {names.name(entry[1])}"
     if kind == Decision.SECOND_ACT:
