@@ -109,3 +109,12 @@ def test_R02_3_R05_5_the_row_of_two_chaos_dealt_together_and_of_a_zero_sum_disca
     rows = [r for turn, body in blocks.items() if turn < 10 for r in body.splitlines()
             if r.startswith("    row 3: ")]
     assert "C+5 +4e" in rows[-1] and "-2e -3a" in rows[-1]  # the row the cards left
+
+
+def test_R11_4_a_scored_postcard_says_whether_its_condition_held(postcard_traces):
+    """Game 6's last census: the Magicians on Holiday score +1, the Dreamcatcher -2."""
+    last = list(_turn_blocks(render_trace(postcard_traces[6])).values())[-1]
+    scored = re.findall(r"^  Postcard (.*)#\d+ on .* goes to the Inhabitant pile \((.*)\): "
+                        r"([+-]\d)$", last, re.M)
+    assert scored == [("Magicians on Holiday", "condition met", "+1"),
+                      ("Dreamcatcher", "condition not met", "-2")]

@@ -23,6 +23,8 @@ POSTCARD_TITLES = {"dreamcatcher": "Dreamcatcher", "doves": "Doves", "seer": "Se
                    "flagship": "Flagship", "rocket": "Resting Rocket", "planbot": "Planbot"}
 SENT_AWAY_WHY = {"discarded": "its dream is discarded", "rocket": "its dream moved",
                  "flagship": "no room in the next row", "hourglass": "turned a fifth time"}
+#: the postcards with a special rule instead of a condition: +1 when their city is pacified
+SPECIAL_RULE_KINDS = frozenset({"hourglass", "flagship", "rocket"})
 POLARITY_NAMES = ("Sognae", "Incubi")
 HOURGLASS_TURNS = 4  # R11.6: turned 4 times, sent away at the 5th end of turn
 #: why a game ended, by the result's ``reason`` (R13)
@@ -196,7 +198,12 @@ def _postcard_text(details: dict, names: CardNames) -> str:
     postcard, card, points = details["postcard"], details["card"], details["points"]
     what = f"{names.name(postcard)} on {names.name(card)}"
     if details["why"] == "pacified":
-        return f"  {what} goes to the Inhabitant pile: {points:+d}"
+        kind = names.cards[postcard]["kind"]
+        if kind in SPECIAL_RULE_KINDS:
+            why = "its city is pacified"
+        else:
+            why = "condition met" if points > 0 else "condition not met"
+        return f"  {what} goes to the Inhabitant pile ({why}): {points:+d}"
     return f"  {what} is sent away ({SENT_AWAY_WHY[details['why']]}): {points:+d}"
 
 
