@@ -118,3 +118,12 @@ def test_R11_4_a_scored_postcard_says_whether_its_condition_held(postcard_traces
                         r"([+-]\d)$", last, re.M)
     assert scored == [("Magicians on Holiday", "condition met", "+1"),
                       ("Dreamcatcher", "condition not met", "-2")]
+
+
+def test_the_text_says_how_to_read_the_letters_of_a_table_row():
+    text = analyzer.show(seed=5, game=3, policy="random", expansions="all")
+    key = text.splitlines()[1]
+    assert re.search(r"    row \d: .*X\+4", text)  # a Chromatic Chaos on a table row
+    for letters in ("C Chaos", "X Chromatic Chaos", "M Meta", "H Harmony", "W Wizard",
+                    "L the Sognae side", "R the Incubi side"):
+        assert letters in key, letters

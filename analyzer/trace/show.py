@@ -26,6 +26,10 @@ SENT_AWAY_WHY = {"discarded": "its dream is discarded", "rocket": "its dream mov
 #: the postcards with a special rule instead of a condition: +1 when their city is pacified
 SPECIAL_RULE_KINDS = frozenset({"hourglass", "flagship", "rocket"})
 POLARITY_NAMES = ("Sognae", "Incubi")
+#: how to read a table row (CardNames.short)
+TABLE_KEY = ("Table rows: L the Sognae side, R the Incubi side; each dream as its influence "
+             "there and its element's initial (earth, water, fire, air); C Chaos, "
+             "X Chromatic Chaos, M Meta, H Harmony, W Wizard")
 HOURGLASS_TURNS = 4  # R11.6: turned 4 times, sent away at the 5th end of turn
 #: why a game ended, by the result's ``reason`` (R13)
 REASON_TEXTS = {"all_pacified": "every City card is in the Success pile",
@@ -341,7 +345,7 @@ def render_trace(trace: dict) -> str:
     variant = trace.get("variant", "solo")
     out = [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
            f"{trace['policy']}, card set {trace['card_set']}, expansions: {expansions}",
-           "Setup"]
+           TABLE_KEY, "Setup"]
     postcards: dict[int, int] = {}
     hourglasses: dict[int, int] = {}  # each Hourglass on the table: times turned (R11.6)
     books: list[int] = []
