@@ -127,3 +127,11 @@ def test_the_text_says_how_to_read_the_letters_of_a_table_row():
     for letters in ("C Chaos", "X Chromatic Chaos", "M Meta", "H Harmony", "W Wizard",
                     "L the Sognae side", "R the Incubi side"):
         assert letters in key, letters
+
+
+def test_R06_2c_a_reveal_says_what_is_discarded_and_that_the_revealing_chaos_goes_too():
+    """Seed 1 game 9, base game, turn 7: Chaos#82 reveals Chaos#83 among 4 cards."""
+    turn = _turn_blocks(analyzer.show(seed=1, game=9))[7]
+    assert ("  Chaos#82 reveals Incubi -2 water#57, Incubi -3 air#75, Chaos#83, Sognae +4 "
+            "air#42; the cards among them other than Chaos and Chromatic Chaos are discarded, "
+            "the others resolved in turn, then Chaos#82 is discarded") in turn.splitlines()

@@ -245,8 +245,10 @@ def event_text(event: str, details: dict, names: CardNames,
     if event == "reveal":
         if not details["revealed"]:
             return f"  {names.name(details['card'])} reveals nothing: the Dream deck is empty"
-        return (f"  {names.name(details['card'])} reveals {names.names(details['revealed'])}; "
-                "the cards among them other than Chaos are discarded")
+        chaos = names.name(details["card"])
+        return (f"  {chaos} reveals {names.names(details['revealed'])}; the cards among them "
+                "other than Chaos and Chromatic Chaos are discarded, the others resolved in "
+                f"turn, then {chaos} is discarded")
     if event == "chromatic_reveal":
         # named: in a chain of Chromatic Chaos, which one reveals what
         return f"  {names.name(details['card'])} reveals {names.name(details['revealed'])}"
