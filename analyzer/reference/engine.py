@@ -1109,6 +1109,8 @@ class SoloGame:
                     self._postcard_leaves(card, SENT_AWAY, "hourglass")
                 else:
                     self.hourglass_turns[postcard] += 1
+                    self.narrate("hourglass_turned", {"postcard": postcard, "card": card,
+                                                      "turns": self.hourglass_turns[postcard]})
 
     # ------------------------------------------------------------------ the Emptiness (R12)
 

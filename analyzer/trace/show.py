@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from analyzer.core.codes import Act, Decision
 from analyzer.reference import replay
+from analyzer.reference.engine import HOURGLASS_TURNS
 
 CITY_KIND_NAMES = {"square": "City Square", "temple": "Temple", "garden": "Hanging Garden"}
 ACT_NAMES = {Act.PASS: "none", Act.CENSUS: "Census", Act.EXCHANGE: "Exchange"}
@@ -30,7 +31,6 @@ POLARITY_NAMES = ("Sognae", "Incubi")
 TABLE_KEY = ("Table rows: L the Sognae side, R the Incubi side; each dream as its influence "
              "there and its element's initial (earth, water, fire, air); C Chaos, "
              "X Chromatic Chaos, M Meta, H Harmony, W Wizard")
-HOURGLASS_TURNS = 4  # R11.6: turned 4 times, sent away at the 5th end of turn
 #: why a game ended, by the result's ``reason`` (R13)
 REASON_TEXTS = {"all_pacified": "every City card is in the Success pile",
                 "deck_empty": "a card had to be drawn from the empty Dream deck",
@@ -275,6 +275,9 @@ def event_text(event: str, details: dict, names: CardNames,
                 f"{names.name(details['card'])} in row {details['row']}")
     if event == "postcard_scored":
         return _postcard_text(details, names)
+    if event == "hourglass_turned":  # R11.6: sent away at the end of turn after the last
+        return (f"  {names.name(details['postcard'])} on {names.name(details['card'])} is "
+                f"turned ({details['turns']} of {HOURGLASS_TURNS} turns)")
     if event == "flagship":
         return (f"  {names.name(details['postcard'])} sails {names.name(details['card'])} "
                 f"from row {details['from']} to row {details['to']}")
@@ -349,7 +352,6 @@ def render_trace(trace: dict) -> str:
            f"{trace['policy']}, card set {trace['card_set']}, expansions: {expansions}",
            TABLE_KEY, "Setup"]
     postcards: dict[int, int] = {}
-    hourglasses: dict[int, int] = {}  # each Hourglass on the table: times turned (R11.6)
     books: list[int] = []
     freeing: list[int] = []  # the row a Book of Freedom-Loving Dreams frees (R09.5)
     header: dict[str, int] = {}  # the team turn's header line: where, seat, Sognae's seat
@@ -362,10 +364,8 @@ def render_trace(trace: dict) -> str:
     def narrate(event: str, details: dict) -> None:
         if event == "postcard":
             postcards[details["card"]] = details["postcard"]
-            if names.cards[details["postcard"]]["kind"] == "hourglass":
-                hourglasses[details["postcard"]] = 0
         elif event == "postcard_scored":
-            hourglasses.pop(postcards.pop(details["card"], None), None)
+            postcards.pop(details["card"], None)
         elif event == "books":
             books.extend(details["kept"])
         elif event == "turn" and variant == "team":
@@ -393,9 +393,6 @@ def render_trace(trace: dict) -> str:
     def observe(check: dict) -> None:
         last_check.clear()
         last_check.update(check)
-        if 0 < check["turn"] < trace["result"]["turns"]:
-            # the turn ended (the final check follows a game that ended mid-turn)
-            out.extend(_hourglass_lines(check, names, postcards, hourglasses))
         out.extend(table_text(check, names, postcards, books))
         out.append(f"Turn {check['turn'] + 1}")
 
@@ -404,21 +401,6 @@ def render_trace(trace: dict) -> str:
     r = trace["result"]
     out.append(result_text(r, last_check))
     return "\n".join(out)
-
-
-def _hourglass_lines(check: dict, names: CardNames, postcards: dict[int, int],
-                     hourglasses: dict[int, int]) -> list[str]:
-    """Turn each Hourglass still on the table at the end of a turn, rows top down, L then R
-    (R11.6); ``hourglasses`` counts the turns."""
-    lines = []
-    for row in check["rows"]:
-        for card in row["L"] + row["R"]:
-            postcard = postcards.get(card)
-            if postcard in hourglasses:
-                hourglasses[postcard] += 1
-                lines.append(f"  {names.name(postcard)} on {names.name(card)} is turned "
-                             f"({hourglasses[postcard]} of {HOURGLASS_TURNS} turns)")
-    return lines
 
 
 def result_text(result: dict, check: dict) -> str:
