@@ -135,3 +135,36 @@ def test_R06_2c_a_reveal_says_what_is_discarded_and_that_the_revealing_chaos_goe
     assert ("  Chaos#82 reveals Incubi -2 water#57, Incubi -3 air#75, Chaos#83, Sognae +4 "
             "air#42; the cards among them other than Chaos and Chromatic Chaos are discarded, "
             "the others resolved in turn, then Chaos#82 is discarded") in turn.splitlines()
+
+
+@pytest.mark.parametrize("depth, bottom, place", [
+    (3, False, "back below the top 3 Dream cards"),
+    (3, True, "back at the bottom of the Dream deck, below its 3 cards"),
+    (1, True, "back at the bottom of the Dream deck, below its 1 card"),
+    (0, True, "back as the only Dream card"),
+])
+def test_R11_3_a_wise_chaos_says_where_its_card_went_back(depth, bottom, place):
+    """Below the top 3 Dream cards, or at the bottom of a deck of 3 or fewer."""
+    from analyzer.trace.show import CardNames, event_text
+
+    trace = analyzer.trace(seed=1, game=0)[0]
+    names = CardNames(trace["cards"])
+    chaos = next(c["id"] for c in trace["cards"] if c["type"] == "chaos")
+    line = event_text("wise", {"card": chaos, "left": 1, "depth": depth, "bottom": bottom},
+                      names)
+    assert line == f"  a Wise Chaos puts {names.name(chaos)} {place} (1 Wise Chaos left)"
+
+
+def test_R11_3_the_engine_tells_where_a_wise_chaos_put_its_card():
+    """Every Wise Chaos of some random postcard games goes back 3 cards deep, or to the
+    bottom of a shorter deck."""
+    from analyzer.reference.replay import replay
+
+    seen = []
+    for trace in analyzer.trace(seed=2, game=0, games=40, policy="random",
+                                expansions="postcards"):
+        replay(trace, narrate=lambda event, details: seen.append(details)
+               if event == "wise" else None)
+    assert len(seen) >= 5
+    assert all(d["depth"] == 3 or (d["bottom"] and d["depth"] < 3) for d in seen)
+    assert any(not d["bottom"] for d in seen)

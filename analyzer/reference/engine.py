@@ -793,8 +793,10 @@ class SoloGame:
         when the deck holds 3 or fewer), R11.3."""
         self.wise_left -= 1
         self.in_transit.remove(card)
-        self.dream_deck.insert(min(WISE_DEPTH, len(self.dream_deck)), card)
-        self.narrate("wise", {"card": card, "left": self.wise_left})
+        depth = min(WISE_DEPTH, len(self.dream_deck))
+        self.dream_deck.insert(depth, card)
+        self.narrate("wise", {"card": card, "left": self.wise_left, "depth": depth,
+                              "bottom": depth == len(self.dream_deck) - 1})
 
     # ------------------------------------------------------------------ Exchange (R04.4)
 

@@ -734,7 +734,9 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         (``chromatic_reveal``), the start of a turn (``turn``: seat
         and polarity), the Books kept (``books``) and the Dream cards burnt (``burn``), a
         postcard dealt (``postcard``), scored or sent away (``postcard_scored``: points,
-        why) and a Flagship's move (``flagship``), a Wise Chaos used (``wise``), the
+        why), a Hourglass turned (``hourglass_turned``: the turns so far) and a Flagship's
+        move (``flagship``), a Wise Chaos used (``wise``: the depth its card went back
+        to, and whether that is the bottom of the Dream deck), the
         Emptiness figure's move (``emptiness``: row -1 for the pile), its census check
         (``emptiness_check``) and an Emptiness card leaving (``emptiness_card``), in game
         order: what a text view of the game needs. A ``decision`` also carries the option's

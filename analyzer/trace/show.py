@@ -282,8 +282,8 @@ def event_text(event: str, details: dict, names: CardNames,
         return (f"  {names.name(details['postcard'])} sails {names.name(details['card'])} "
                 f"from row {details['from']} to row {details['to']}")
     if event == "wise":
-        return (f"  a Wise Chaos puts {names.name(details['card'])} back below the top 3 "
-                f"Dream cards ({details['left']} left)")
+        return (f"  a Wise Chaos puts {names.name(details['card'])} back {_wise_place(details)} "
+                f"({details['left']} Wise Chaos left)")
     if event in ("emptiness", "emptiness_check", "emptiness_card"):
         return _emptiness_text(event, details, names)
     return None
@@ -401,6 +401,17 @@ def render_trace(trace: dict) -> str:
     r = trace["result"]
     out.append(result_text(r, last_check))
     return "\n".join(out)
+
+
+def _wise_place(details: dict) -> str:
+    """Where a Wise Chaos put its card back (R11.3): below the top 3 Dream cards, or at the
+    bottom of a deck of 3 or fewer."""
+    depth = details["depth"]
+    if not details["bottom"]:
+        return f"below the top {depth} Dream cards"
+    if depth == 0:
+        return "as the only Dream card"
+    return f"at the bottom of the Dream deck, below its {depth} card{'s' if depth > 1 else ''}"
 
 
 def result_text(result: dict, check: dict) -> str:
