@@ -168,3 +168,19 @@ def test_R11_3_the_engine_tells_where_a_wise_chaos_put_its_card():
     assert len(seen) >= 5
     assert all(d["depth"] == 3 or (d["bottom"] and d["depth"] < 3) for d in seen)
     assert any(not d["bottom"] for d in seen)
+
+
+def test_R06_2_b_a_chaos_that_clears_a_city_lists_the_dreams_it_discards():
+    """Seed 1 game 42, greedy: a drawn Chaos clears the balanced city of row 2; the text
+    names the three dreams the next check no longer shows there, then the Chaos."""
+    trace = analyzer.trace(seed=1, game=42)[0]
+    lines = render_trace(trace).splitlines()
+    at = next(i for i, line in enumerate(lines) if "clears the balanced city in row 2" in line)
+    chaos = re.search(r"(Chaos#\d+) clears", lines[at]).group(1)
+    cleared = lines[at + 1]
+    assert cleared.startswith("    ") and cleared.endswith(f"go to the discard pile, then {chaos}")
+    ids = [int(i) for i in re.findall(r"#(\d+)", cleared.split(" go to ")[0])]
+    assert len(ids) == 3
+    checks = [e["check"] for e in trace["log"] if "check" in e]
+    on_table = {c for check in checks for row in check["rows"] for c in row["L"] + row["R"]}
+    assert set(ids) <= on_table

@@ -1194,6 +1194,7 @@ class SoloGame:
             self._to_side(row_index, side, chaos)
         elif how == ChaosHow.CLEAR:
             row = self.rows[row_index]
+            self.narrate("clear", {"card": chaos, "row": row_index, "dreams": row.dreams()})
             self._discard_from_row(row, row.dreams())
             self._to_discard(chaos)
         elif how == ChaosHow.WISE:

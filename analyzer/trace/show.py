@@ -249,6 +249,9 @@ def event_text(event: str, details: dict, names: CardNames,
         return (f"  {chaos} reveals {names.names(details['revealed'])}; the cards among them "
                 "other than Chaos and Chromatic Chaos are discarded, the others resolved in "
                 f"turn, then {chaos} is discarded")
+    if event == "clear":  # R06.2 b
+        return (f"    {names.names(details['dreams'])} go to the discard pile, then "
+                f"{names.name(details['card'])}")
     if event == "chromatic_reveal":
         # named: in a chain of Chromatic Chaos, which one reveals what
         return f"  {names.name(details['card'])} reveals {names.name(details['revealed'])}"
