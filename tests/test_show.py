@@ -184,3 +184,16 @@ def test_R06_2_b_a_chaos_that_clears_a_city_lists_the_dreams_it_discards():
     checks = [e["check"] for e in trace["log"] if "check" in e]
     on_table = {c for check in checks for row in check["rows"] for c in row["L"] + row["R"]}
     assert set(ids) <= on_table
+
+
+def test_R12_2_a_balanced_emptiness_city_says_once_that_a_card_leaves():
+    """The check's line and the card's line do not both say an Emptiness card goes."""
+    for trace in analyzer.trace(seed=3, game=0, games=30, expansions="emptiness"):
+        lines = render_trace(trace).splitlines()
+        for at, line in enumerate(lines):
+            if "is balanced: not pacified, the figure returns to its pile" in line:
+                assert "an Emptiness card leaves the game" in lines[at + 1] or \
+                    "the last Emptiness card leaves" in lines[at + 1]
+                assert "Emptiness card" not in line
+                return
+    pytest.fail("no balanced Emptiness city at a census in 30 games")

@@ -222,7 +222,8 @@ def _emptiness_text(event: str, details: dict, names: CardNames) -> str:
         flat = ", the figure lies flat" if details["flat"] else ""
         return f"  an Emptiness card leaves the game ({details['left']} left{flat})"
     where = f"the Emptiness city in row {details['row']}"
-    return {"balanced": f"  {where} is balanced: not pacified, an Emptiness card goes",
+    return {"balanced": f"  {where} is balanced: not pacified, the figure returns to its "
+                        "pile",
             "cleared": f"  {where} is not balanced: its dreams are discarded",
             "empty": f"  {where} has no dream: the game is lost"}[details["result"]]
 
