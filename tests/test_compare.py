@@ -454,3 +454,25 @@ def test_a_comparison_with_a_users_policy_records_its_source(tmp_path):
     # a built-in has no source of its own: the rules version and package version cover it
     assert "source" not in compare_facts({**result.attrs, "policy_source_sha256": ""})[
         "policy"]
+
+
+def test_the_pages_name_each_interval_and_test_and_say_when_a_difference_is_real(singles,
+                                                                               tmp_path):
+    """A reader of compare.md or index.html alone learns which interval is which (Wilson
+    for a win rate, Newcombe's paired one for a difference), that the intervals are not
+    adjusted for the sets compared while Holm's p is, and what a rank does not test."""
+    from analyzer.reporting.build import write_compare
+
+    write_compare(singles, tmp_path)
+    md = (tmp_path / "compare.md").read_text()
+    header = md.splitlines()[2]
+    assert "95% Wilson interval" in header and "Newcombe" in header
+    page = (tmp_path / "index.html").read_text()
+    assert "<th>95% Wilson interval</th>" in page
+    for text in (md, page):
+        assert "Holm p is below 0.05" in text
+        assert "the 2 sets compared with the base game" in text
+        assert "not adjusted" in text and "rank 1" in text
+    figures = singles.figures()
+    assert "Newcombe" in figures["differences"].axes[0].get_title()
+    assert "Wilson" in figures["win_rates"].axes[0].get_title()

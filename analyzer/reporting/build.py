@@ -477,8 +477,8 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
     """The comparison table as text cells, header first."""
     from analyzer.analysis.duel import format_p
 
-    rows = [["set", "games", "win rate", "95% interval", "vs base", "95% interval",
-             "McNemar p", "Holm p", "mean turns", "rank"]]
+    rows = [["set", "games", "win rate", "95% Wilson interval", "vs base",
+             "95% interval (paired, Newcombe)", "McNemar p", "Holm p", "mean turns", "rank"]]
     for label, r in table.iterrows():
         base = label == "base"
         short = "*" if not r.get("precise", True) else ""  # max-games came first
@@ -490,6 +490,23 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
                      "" if base else format_p(r.holm_p), f"{r.mean_turns:.1f}",
                      str(int(r["rank"]))])
     return rows
+
+
+def compare_note(table: pd.DataFrame) -> str:
+    """What the comparison table's intervals, p-values and ranks are, and what it takes to
+    call a set harder or easier than the base game."""
+    tested = len(table.drop(index="base", errors="ignore"))
+    return ("Win rate: the share of games won, with its 95% Wilson interval. vs base: the "
+            "difference from the base game's win rate on the same games, in percentage "
+            "points, with Newcombe's 95% square-and-add interval for paired proportions; "
+            "McNemar p: McNemar's exact test of that difference; Holm p: the same adjusted "
+            f"by Holm's method for the {tested} sets compared with the base game. A set is "
+            "harder or easier than the base game, with the family error held at 5%, when "
+            "its Holm p is below 0.05: the intervals are not adjusted for the number of "
+            "sets, so an interval that just excludes zero is not enough on its own. rank 1 "
+            "is the lowest win rate (the hardest set), equal win rates sharing the lowest "
+            "rank: ranks order the estimates only, and no two sets other than the base game "
+            "are tested against each other here.")
 
 
 def policy_fact(attrs: dict) -> str:
@@ -535,6 +552,7 @@ def write_compare(result, folder: Path) -> None:
     from analyzer.atomic import write_atomically
 
     rows, facts = compare_rows(result.table), compare_facts(result.attrs)
+    note = compare_note(result.table)
     pairs = interaction_rows(result.interactions)
     images = {}
     for stem, fig in result.figures().items():
@@ -549,8 +567,8 @@ def write_compare(result, folder: Path) -> None:
     texts = {
         "compare.csv": result.table.to_csv(),
         "interactions.csv": result.interactions.to_csv(),
-        "compare.md": compare_markdown(rows, images, facts, pairs),
-        "index.html": compare_page(rows, images, facts, pairs),
+        "compare.md": compare_markdown(rows, images, facts, pairs, note),
+        "index.html": compare_page(rows, images, facts, pairs, note),
     }
     for name, text in texts.items():
         write_atomically(folder / name, lambda tmp, t=text: Path(tmp).write_text(t))
@@ -578,11 +596,15 @@ def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
 
 
 def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
-                     facts: dict[str, str], pairs: list[list[str]] | None = None) -> str:
-    """compare.md: the table, the charts, the interactions pair by pair, provenance."""
+                     facts: dict[str, str], pairs: list[list[str]] | None = None,
+                     note: str = "") -> str:
+    """compare.md: the table and what its columns are (``note``), the charts, the
+    interactions pair by pair, provenance."""
     lines = ["# Urbion expansion sets compared", "",
              "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+    if note:
+        lines += ["", note]
     for stem in images:
         lines += ["", f"## {COMPARE_TITLES[stem]}", "", f"![{COMPARE_TITLES[stem]}]({stem}.png)",
                   "", f"[SVG]({stem}.svg)"]
@@ -597,8 +619,10 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
 
 
 def compare_page(rows: list[list[str]], images: dict[str, bytes],
-                 facts: dict[str, str], pairs: list[list[str]] | None = None) -> str:
-    """index.html of a comparison: self-contained, the charts embedded."""
+                 facts: dict[str, str], pairs: list[list[str]] | None = None,
+                 note: str = "") -> str:
+    """index.html of a comparison: self-contained, the charts embedded, the table followed
+    by what its columns are (``note``)."""
     titles = [(stem, COMPARE_TITLES[stem]) for stem in images]
     data = ("<p>Data: <a href='compare.csv'>compare.csv</a>, <a href='interactions.csv'>"
             "interactions.csv</a>, per-game results in <code>results/</code>; each chart "
@@ -610,5 +634,7 @@ def compare_page(rows: list[list[str]], images: dict[str, bytes],
                             f"{html.escape(INTERACTION_TABLE_NOTE)}</p>"
                             + html_table(pairs, "interactions"))
     return html_page("Urbion expansion sets compared",
-                     html_table(rows, "compare") + html_figures(images, titles)
+                     html_table(rows, "compare")
+                     + (f"<p>{html.escape(note)}</p>" if note else "")
+                     + html_figures(images, titles)
                      + interaction_html + data, facts)
