@@ -527,3 +527,29 @@ def test_a_precision_comparisons_batches_report_as_one_run_a_set(tmp_path):
 
     difference = run_stats.differences(runs)
     assert difference["paired"].all() and (difference["games"] == 60).all()
+
+
+def test_a_chart_of_every_set_has_no_empty_band_and_an_axis_at_both_ends():
+    """128 sets make a chart thousands of pixels tall: the bars fill it from the top to the
+    bottom (no margin of several bars' height), and the scale and its unit are read at the
+    top as well as at the bottom."""
+    from analyzer.analysis.compare import expansion_sets, set_label
+    from analyzer.reporting import charts
+
+    labels = [set_label(s) for s in expansion_sets("all")]
+    rates = np.linspace(0.0, 0.3, len(labels))
+    table = pd.DataFrame({"win_rate": rates, "ci_low": rates * 0.9, "ci_high": rates * 1.1,
+                          "difference": rates - 0.08, "diff_low": rates - 0.09,
+                          "diff_high": rates - 0.07}, index=labels)
+    for make in (charts.win_rates, charts.differences):
+        fig = make(table)
+        ax = fig.axes[0]
+        rows = len(ax.get_yticks())
+        assert ax.get_ylim() == (rows - 0.5, -0.5), make.__name__
+        tops = [child for child in ax.get_children()
+                if type(child).__name__ == "SecondaryAxis"]
+        assert len(tops) == 1 and tops[0].get_xlabel() == ax.get_xlabel(), make.__name__
+    small = charts.win_rates(table.iloc[:3])
+    assert small.axes[0].get_ylim() == (2.5, -0.5)
+    assert not [child for child in small.axes[0].get_children()
+                if type(child).__name__ == "SecondaryAxis"]

@@ -113,6 +113,20 @@ def caption(fig: Figure, text: str) -> Figure:
     return fig
 
 
+#: Above this height (inches) a chart of sets repeats its scale at the top.
+TALL = 12.0
+
+
+def _set_rows(ax: plt.Axes, rows: int) -> None:
+    """One row per set from the top down, the first and last set at the edges (matplotlib's
+    margin of 5% of the rows is several rows of blank with 128 sets), and on a tall chart
+    the value scale, with its unit, at the top as well as at the bottom."""
+    ax.set_ylim(max(rows, 1) - 0.5, -0.5)  # no set (a comparison of the base game alone)
+    if ax.get_figure().get_figheight() > TALL:
+        top = ax.secondary_xaxis("top")
+        top.set_xlabel(ax.get_xlabel())
+
+
 def win_rates(table: pd.DataFrame) -> Figure:
     """Win rate of each run with its 95% interval."""
     labels = _set_labels(table)
@@ -122,8 +136,8 @@ def win_rates(table: pd.DataFrame) -> Figure:
     ax.barh(y, table["win_rate"] * 100, xerr=[e * 100 for e in errors], capsize=4,
             color="tab:blue")
     ax.set_yticks(list(y), labels)
-    ax.invert_yaxis()
     ax.set_xlabel("games won (%)")
+    _set_rows(ax, len(table))
     return fig
 
 
@@ -244,8 +258,8 @@ def differences(table: pd.DataFrame) -> Figure:
     ax.errorbar(rows["difference"] * 100, y, xerr=errors, fmt="o", capsize=4)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, labels)
-    ax.invert_yaxis()
     ax.set_xlabel("change in games won (percentage points)")
+    _set_rows(ax, len(rows))
     return fig
 
 
