@@ -553,3 +553,53 @@ def test_a_chart_of_every_set_has_no_empty_band_and_an_axis_at_both_ends():
     assert small.axes[0].get_ylim() == (2.5, -0.5)
     assert not [child for child in small.axes[0].get_children()
                 if type(child).__name__ == "SecondaryAxis"]
+
+
+def _fake_run(wins: int, games: int = 40, turns: int = 20) -> pd.DataFrame:
+    """A results frame with what the charts read: ``wins`` won games out of ``games``."""
+    won = np.arange(games) < wins
+    return pd.DataFrame({"game": np.arange(games), "won": won,
+                         "turns": turns + np.arange(games) % 7,
+                         "reason": np.where(won, "", np.where(np.arange(games) % 5, "deck_empty",
+                                                              "inhabitants")),
+                         "deck_left": np.where(won, np.arange(games) % 4, 0),
+                         "pacified": 8 + np.arange(games) % 3, "chaos_placed": 1.0,
+                         "chaos_cleared": 0.5, "chaos_revealed": 4.0})
+
+
+def test_a_run_keeps_its_line_style_on_every_chart_and_many_runs_stay_distinct():
+    """A run with no win draws no margin line, yet the runs after it keep the colours the
+    other charts give them, and it is still listed; more runs than colours are told apart
+    by the line's dash."""
+    from analyzer.reporting import charts
+
+    runs = {f"run {n}": _fake_run(0 if n == 0 else n) for n in range(12)}
+
+    def styles(fig):
+        return {line.get_label(): (line.get_color(), line.get_linestyle())
+                for line in fig.axes[0].get_lines() if not line.get_label().startswith("_")}
+
+    survival = styles(charts.survival(runs))
+    assert len(set(survival.values())) == len(runs)
+    margin = styles(charts.margin_at_victory(runs))
+    for label in list(runs)[1:]:
+        assert margin[label] == survival[label], label
+    legend = [t.get_text() for t in charts.margin_at_victory(runs).axes[0]
+              .get_legend().get_texts()]
+    assert any(text.startswith("run 0") for text in legend)
+    assert styles(charts.convergence(runs)) == survival
+
+
+def test_a_bar_charts_legend_covers_no_bar():
+    """Loss reasons and Chaos choices reach across the plot: their legend lies beside it."""
+    from analyzer.reporting import charts
+
+    runs = {f"run {n}": _fake_run(1) for n in range(4)}
+    for make in (charts.loss_reasons, charts.chaos_choices):
+        fig = make(runs)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        legend = fig.axes[0].get_legend().get_window_extent(renderer)
+        for bar in fig.axes[0].patches:
+            box = bar.get_window_extent(renderer)
+            assert not legend.overlaps(box) or box.width == 0, make.__name__

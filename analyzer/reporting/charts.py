@@ -82,6 +82,21 @@ def _legend(ax: plt.Axes, entries: int) -> None:
                         max(fig.get_size_inches()[1], 0.16 * lines + 0.1 * entries + 1.2))
 
 
+#: Dashes that tell apart runs sharing one of the ten colours.
+DASHES = ("-", "--", ":", "-.")
+
+
+def _line_style(index: int) -> dict:
+    """The colour and dash of the ``index``-th run, the same on every chart (a run drawn
+    on none of a chart's lines still takes its place) and distinct for 40 runs."""
+    return {"color": f"C{index % 10}", "linestyle": DASHES[index // 10 % len(DASHES)]}
+
+
+def _bar_legend(ax: plt.Axes) -> None:
+    """A bar chart's legend beside the plot: bars may reach into every corner of it."""
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
+
+
 def source_line(attrs: dict) -> str:
     """Where a chart's numbers come from, from a run's configuration (``df.attrs``): card
     set, expansions, policy, seed, games, variant and rules version, whichever are known."""
@@ -144,9 +159,10 @@ def win_rates(table: pd.DataFrame) -> Figure:
 def survival(runs: dict[str, pd.DataFrame]) -> Figure:
     """Share of games still running by turn."""
     fig, ax = _figure("Games still running")
-    for label, df in runs.items():
+    for index, (label, df) in enumerate(runs.items()):
         curve = run_stats.survival(df)
-        ax.step(curve.index, curve * 100, where="post", label=wrap_label(label))
+        ax.step(curve.index, curve * 100, where="post", label=wrap_label(label),
+                **_line_style(index))
     ax.set_xlabel("turn")
     ax.set_ylabel("games still running (%)")
     _legend(ax, len(runs))
@@ -162,23 +178,26 @@ def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
     shares.T.plot.barh(ax=ax, stacked=True)
     ax.invert_yaxis()
     ax.set_xlabel("games lost (% of games)")
-    ax.legend(fontsize="small")
+    _bar_legend(ax)
     return fig
 
 
 def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
-            ylabel: str) -> Figure:
-    """One line per run: the share of its games at each value ``counts_of(df)`` counts."""
+            ylabel: str, none: str) -> Figure:
+    """One line per run: the share of its games at each value ``counts_of(df)`` counts; a
+    run with no such game is listed in the legend with ``none`` after its name."""
     fig, ax = _figure(title)
-    for label, df in runs.items():
+    for index, (label, df) in enumerate(runs.items()):
         counts = counts_of(df)
-        if len(counts):
+        if not len(counts):
+            ax.plot([], [], label=f"{wrap_label(label)} ({none})", **_line_style(index))
+        else:
             # every value between the extremes, zeros included: a line drawn across a gap
             # would show games where there are none
             counts = counts.reindex(range(int(counts.index.min()),
                                           int(counts.index.max()) + 1), fill_value=0)
             ax.plot(counts.index, counts / counts.sum() * 100, marker="o",
-                    label=wrap_label(label))
+                    label=wrap_label(label), **_line_style(index))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     _legend(ax, len(runs))
@@ -188,13 +207,13 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
 def margin_at_victory(runs: dict[str, pd.DataFrame]) -> Figure:
     """Dream cards left in the deck when the game was won."""
     return _shares(runs, "Margin at victory", run_stats.margin_at_victory,
-                   "Dream cards left at the win", "wins (%)")
+                   "Dream cards left at the win", "wins (%)", "no win")
 
 
 def pacified_at_defeat(runs: dict[str, pd.DataFrame]) -> Figure:
     """City cards pacified in lost games."""
     return _shares(runs, "Cities pacified at defeat", run_stats.pacified_at_defeat,
-                   "City cards pacified", "lost games (%)")
+                   "City cards pacified", "lost games (%)", "no game lost")
 
 
 def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
@@ -206,16 +225,17 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
     table.T.plot.barh(ax=ax)
     ax.invert_yaxis()
     ax.set_xlabel("times per game")
-    ax.legend(fontsize="small")
+    _bar_legend(ax)
     return fig
 
 
 def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
     """The win-rate estimate as games are added, with its 95% band."""
     fig, ax = _figure("Convergence of the win-rate estimate")
-    for label, df in runs.items():
+    for index, (label, df) in enumerate(runs.items()):
         curve = run_stats.convergence(df)
-        line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=wrap_label(label))
+        line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=wrap_label(label),
+                        **_line_style(index))
         ax.fill_between(curve["games"], curve["ci_low"] * 100, curve["ci_high"] * 100,
                         alpha=0.2, color=line.get_color())
     ax.set_xscale("log")
