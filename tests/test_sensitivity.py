@@ -121,3 +121,32 @@ def test_the_sensitivity_facts_name_the_policys_parameters_and_source():
                 "games": 10, "seed": 0, "win_rate": 0.1, "ci_low": 0.0, "ci_high": 0.2}
     played = _sensitivity_facts(baseline)["played"]
     assert "policy mine (parameters sha256 cdcdcdcdcdcd, source sha256 efefefefefef)" in played
+
+
+def test_the_sensitivity_pages_name_each_interval_and_test_each_change():
+    """The Markdown and HTML tables say which interval is which, give McNemar's p and
+    Holm's adjustment over the variants (in the CSV, McNemar's p was the only test, and on
+    no page), and say when a change is real."""
+    import pandas as pd
+
+    from analyzer.analysis.stats import holm_adjust
+    from analyzer.reporting.build import sensitivity_markdown, sensitivity_page
+
+    table = pd.DataFrame({"factor": ["Chaos count", "Chaos count"], "level": ["6", "10"],
+                          "games": [100, 100], "win_rate": [0.2, 0.05],
+                          "ci_low": [0.13, 0.02], "ci_high": [0.29, 0.11],
+                          "effect": [0.12, -0.03], "effect_low": [0.03, -0.09],
+                          "effect_high": [0.21, 0.03], "mcnemar_p": [0.004, 0.45]})
+    baseline = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "greedy",
+                "policy_params_sha256": "cd" * 32, "games": 100, "seed": 0,
+                "win_rate": 0.08, "ci_low": 0.04, "ci_high": 0.15}
+    md = sensitivity_markdown(table, baseline)
+    page = sensitivity_page(table, baseline, b"")
+    holm = holm_adjust([0.004, 0.45])
+    header = next(line for line in md.splitlines() if line.startswith("| factor"))
+    assert "| 95% Wilson interval |" in header and "Newcombe" in header
+    assert "| McNemar p | Holm p |" in md
+    assert f"| 0.004 | {holm[0]:.3g} |" in md and f"| 0.45 | {holm[1]:.3g} |" in md
+    assert "<th>McNemar p</th><th>Holm p</th>" in page
+    for text in (md, page):
+        assert "Holm p is below 0.05" in text and "the 2 variants" in text

@@ -339,13 +339,31 @@ SENSITIVITY_TITLE = "Sensitivity of the win rate to the card set"
 
 
 def _sensitivity_rows(table: pd.DataFrame) -> list[list[str]]:
-    """The effect table as text cells, header first."""
-    rows = [["factor", "level", "win rate", "95% interval", "change", "95% interval"]]
-    for r in table.itertuples():
+    """The effect table as text cells, header first, with McNemar's p adjusted by Holm's
+    method over the variants."""
+    from analyzer.analysis.duel import format_p
+    from analyzer.analysis.stats import holm_adjust
+
+    rows = [["factor", "level", "win rate", "95% Wilson interval", "change",
+             "95% interval (paired, Newcombe)", "McNemar p", "Holm p"]]
+    holm = holm_adjust(table["mcnemar_p"].tolist())
+    for r, adjusted in zip(table.itertuples(), holm, strict=True):
         rows.append([r.factor, r.level, f"{r.win_rate:.2%}",
                      f"{r.ci_low:.2%} to {r.ci_high:.2%}", f"{r.effect * 100:+.2f} pp",
-                     f"{r.effect_low * 100:+.2f} to {r.effect_high * 100:+.2f} pp"])
+                     f"{r.effect_low * 100:+.2f} to {r.effect_high * 100:+.2f} pp",
+                     format_p(r.mcnemar_p), format_p(adjusted)])
     return rows
+
+
+def sensitivity_note(table: pd.DataFrame) -> str:
+    """What the sensitivity table's intervals and p-values are, and when a change is real."""
+    return ("Win rate: the share of games won, with its 95% Wilson interval. change: the "
+            "difference from the baseline's win rate on the same games, in percentage "
+            "points, with Newcombe's 95% square-and-add interval for paired proportions; "
+            "McNemar p: McNemar's exact test of that change; Holm p: the same adjusted by "
+            f"Holm's method for the {len(table)} variants. A variant moves the win rate, "
+            "with the family error held at 5%, when its Holm p is below 0.05: the intervals "
+            "are not adjusted for the number of variants.")
 
 
 def _sensitivity_facts(baseline: dict) -> dict[str, str]:
@@ -373,8 +391,8 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
              f"{facts['played']}: {facts['baseline win rate']}.", "",
              "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
-    lines += ["", "![Win-rate change](sensitivity.png)", "", "[SVG](sensitivity.svg), "
-              "[CSV](sensitivity.csv)", "", "## Provenance", ""]
+    lines += ["", sensitivity_note(table), "", "![Win-rate change](sensitivity.png)", "",
+              "[SVG](sensitivity.svg), [CSV](sensitivity.csv)", "", "## Provenance", ""]
     lines += [f"- **{k}**: {v}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
 
@@ -382,6 +400,7 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
 def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
     """index.html of a sensitivity analysis: self-contained, the chart embedded."""
     body = (html_table(_sensitivity_rows(table), "sensitivity")
+            + f"<p>{html.escape(sensitivity_note(table))}</p>"
             + html_figures({"sensitivity": png}, [("sensitivity", "Win-rate change")])
             + "<p>Data: <a href='sensitivity.csv'>sensitivity.csv</a>, the chart as <a "
               "href='sensitivity.svg'>sensitivity.svg</a>, the same page as <a "

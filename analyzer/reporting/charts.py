@@ -248,7 +248,8 @@ def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
 def sensitivity(table: pd.DataFrame, baseline_rate: float) -> Figure:
     """Change of the win rate from the R14 set for each card-set variant, with intervals."""
     fig, ax = plt.subplots(figsize=(10.0, 0.45 * len(table) + 1.4), layout="constrained")
-    ax.set_title(f"Win-rate change from R14 ({baseline_rate:.2%}), 95% intervals",
+    ax.set_title(f"Win-rate change from R14 ({baseline_rate:.2%}), 95% paired Newcombe "
+                 "intervals",
                  fontsize="medium")
     ax.grid(alpha=0.3)
     y = range(len(table))
