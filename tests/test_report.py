@@ -603,3 +603,36 @@ def test_a_bar_charts_legend_covers_no_bar():
         for bar in fig.axes[0].patches:
             box = bar.get_window_extent(renderer)
             assert not legend.overlaps(box) or box.width == 0, make.__name__
+
+
+def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests():
+    """With several runs against the first, each McNemar p is one test of several: the
+    table gives Holm's adjustment over the paired runs too, and says when a run differs."""
+    from analyzer.reporting.build import (
+        DIFFERENCES_NOTE,
+        difference_rows,
+        headline_rows,
+        markdown,
+        page,
+    )
+
+    table = pd.DataFrame({"against": ["a"] * 3, "games": [100, 100, 80],
+                          "difference": [0.05, -0.02, 0.01], "low": [0.01, -0.06, -0.08],
+                          "high": [0.09, 0.02, 0.10], "paired": [True, True, False],
+                          "mcnemar_p": [0.02, 0.4, np.nan]}, index=["b", "c", "d"])
+    rows = difference_rows(table)
+    assert rows[0][-1] == "Holm p"
+    holm = holm_adjust([0.02, 0.4])
+    assert [row[-1] for row in rows[1:]] == [f"{holm[0]:.3g}", f"{holm[1]:.3g}", ""]
+    assert "Holm p is below 0.05" in DIFFERENCES_NOTE
+    headline = headline_rows(pd.DataFrame(
+        {"games": [100], "wins": [8], "win_rate": [0.08], "ci_low": [0.04], "ci_high": [0.15],
+         "mean_turns": [25.0], "mean_pacified": [10.0]}, index=["a"]))
+    assert headline[0][4] == "95% Wilson interval"
+    md = markdown(headline, {}, [], rows)
+    assert "| 95% Wilson interval |" in md and "| McNemar p | Holm p |" in md
+    assert "<th>Holm p</th>" in page(headline, {}, {}, [], rows)
+    from analyzer.reporting import charts
+
+    fig = charts.convergence({"a": _fake_run(3)})
+    assert "95% Wilson" in fig.axes[0].get_title()

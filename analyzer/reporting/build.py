@@ -124,7 +124,7 @@ def _percent(x: float) -> str:
 
 def headline_rows(table: pd.DataFrame) -> list[list[str]]:
     """The headline table as text cells, header first."""
-    rows = [["run", "games", "wins", "win rate", "95% interval", "mean turns",
+    rows = [["run", "games", "wins", "win rate", "95% Wilson interval", "mean turns",
              "mean pacified"]]
     for label, r in table.iterrows():
         rows.append([label, f"{int(r.games):,}", f"{int(r.wins):,}", _percent(r.win_rate),
@@ -137,19 +137,30 @@ DIFFERENCES_TITLE = "Differences from the first run"
 DIFFERENCES_NOTE = ("Runs of the first run's seed over the same games are compared game by "
                     "game (paired: Newcombe's square-and-add interval, McNemar's exact p); "
                     "other runs as independent samples (Newcombe's hybrid score interval). "
-                    "Two runs can differ even where their win-rate intervals overlap.")
+                    "Holm p: McNemar's p adjusted by Holm's method for the paired runs "
+                    "compared with the first; a paired run differs from the first, with the "
+                    "family error held at 5%, when its Holm p is below 0.05 (the intervals "
+                    "are not adjusted for the number of runs). Two runs can differ even "
+                    "where their win-rate intervals overlap.")
 
 
 def difference_rows(table: pd.DataFrame) -> list[list[str]]:
-    """The differences table (``run_stats.differences``) as text cells, header first."""
+    """The differences table (``run_stats.differences``) as text cells, header first, the
+    paired runs' McNemar p also adjusted by Holm's method over them."""
     from analyzer.analysis.duel import format_p
+    from analyzer.analysis.stats import holm_adjust
 
-    rows = [["run", "against", "difference", "95% interval", "compared", "McNemar p"]]
+    paired = table.index[table["paired"].astype(bool)]
+    holm = dict(zip(paired, holm_adjust(table.loc[paired, "mcnemar_p"].tolist()),
+                    strict=True))
+    rows = [["run", "against", "difference", "95% interval", "compared", "McNemar p",
+             "Holm p"]]
     for label, r in table.iterrows():
         rows.append([label, r.against, f"{r.difference * 100:+.2f} pp",
                      f"{r.low * 100:+.2f} to {r.high * 100:+.2f} pp",
                      f"paired, {int(r.games):,} games" if r.paired else "independent",
-                     format_p(r.mcnemar_p) if r.paired else ""])
+                     format_p(r.mcnemar_p) if r.paired else "",
+                     format_p(holm[label]) if r.paired else ""])
     return rows
 
 

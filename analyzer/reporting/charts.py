@@ -231,7 +231,7 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
 
 def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
     """The win-rate estimate as games are added, with its 95% band."""
-    fig, ax = _figure("Convergence of the win-rate estimate")
+    fig, ax = _figure("Convergence of the win-rate estimate (band: 95% Wilson interval)")
     for index, (label, df) in enumerate(runs.items()):
         curve = run_stats.convergence(df)
         line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=wrap_label(label),
