@@ -476,3 +476,25 @@ def test_the_pages_name_each_interval_and_test_and_say_when_a_difference_is_real
     figures = singles.figures()
     assert "Newcombe" in figures["differences"].axes[0].get_title()
     assert "Wilson" in figures["win_rates"].axes[0].get_title()
+
+
+def test_the_terminal_table_keeps_its_columns_with_long_set_names():
+    """Six or seven expansions make names longer than the set column: every row's columns
+    still start where the header's do."""
+    from analyzer.analysis.compare import format_compare
+
+    long_name = ("squares_metas+chromatic_chaos+temples_harmony+gardens_wizards+books+"
+                 "postcards+emptiness")
+    table = pd.DataFrame({"games": [100, 100], "win_rate": [0.08, 0.0],
+                          "ci_low": [0.04, 0.0], "ci_high": [0.15, 0.04],
+                          "difference": [0.0, -0.08], "diff_low": [-0.01, -0.15],
+                          "diff_high": [0.01, -0.04], "holm_p": [np.nan, 0.008],
+                          "mean_turns": [25.0, 41.6], "rank": [2, 1],
+                          "paired_games": [100, 100]}, index=["base", long_name])
+    attrs = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "greedy",
+             "seed": 0}
+    lines = format_compare(table, attrs).splitlines()
+    header, rows = lines[2], lines[3:5]
+    for row in rows:
+        assert len(row.rstrip()) == len(header.rstrip()), row
+    assert rows[1].startswith(long_name + " ")

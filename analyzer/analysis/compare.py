@@ -199,21 +199,23 @@ def interaction_matrix(table: pd.DataFrame, column: str = "interaction") -> pd.D
 
 
 def format_compare(table: pd.DataFrame, attrs: dict) -> str:
-    """The comparison as text for the terminal."""
+    """The comparison as text for the terminal (the set column as wide as the longest
+    name)."""
+    width = max(42, *(len(str(label)) for label in table.index))
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
              f"{attrs.get('variant', 'solo')} game    policy {attrs['policy']}    seed "
              f"{attrs['seed']}    rules {attrs.get('rules_version')}    the same games for "
              "every set", "",
-             f"{'set':<42} {'games':>8} {'win rate':>8}  {'95% interval':<16} "
-             f"{'vs base':>8}  {'95% interval':<17} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
+             f"{'set':<{width}} {'games':>8} {'win rate':>8}  {'95% interval':<16} "
+             f"{'vs base':>9}  {'95% interval':<17} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
     for label, r in table.iterrows():
         holm = "" if label == BASE else _format_p(r.holm_p)
         vs = "" if label == BASE else f"{r.difference * 100:+7.2f}pp"
         band = "" if label == BASE else \
             f"{r.diff_low * 100:+.2f} to {r.diff_high * 100:+.2f}"
         short = "*" if not r.get("precise", True) else " "  # max-games came first
-        lines.append(f"{label:<42} {int(r.games):>7,}{short} {r.win_rate:>8.2%}  "
-                     f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>8}  {band:<17} "
+        lines.append(f"{label:<{width}} {int(r.games):>7,}{short} {r.win_rate:>8.2%}  "
+                     f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>9}  {band:<17} "
                      f"{holm:>8} {r.mean_turns:>6.1f} {int(r['rank']):>4}")
     if (table["paired_games"] < table.at[BASE, "games"]).any():
         lines += ["", "vs base: the difference over the set's own games, against the base "
