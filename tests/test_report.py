@@ -636,3 +636,22 @@ def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests(
 
     fig = charts.convergence({"a": _fake_run(3)})
     assert "95% Wilson" in fig.axes[0].get_title()
+
+
+def test_a_coloured_heatmap_cell_never_reads_as_an_interval_holding_zero():
+    """A cell whose interval just excludes zero (+1.535 +- 1.505 pp) is coloured, and its
+    text does not round to '+1.5 +-1.5'; the title says the intervals are not adjusted."""
+    import numpy as np
+
+    from analyzer.reporting import charts
+
+    table = pd.DataFrame([{"pair": "books+emptiness", "first": "books", "second": "emptiness",
+                           "games": 3000, "interaction": 0.01535, "low": 0.0003,
+                           "high": 0.0304}]).set_index("pair")
+    fig = charts.interactions(table)
+    ax = fig.axes[0]
+    coloured = ax.images[1].get_array()
+    assert np.isfinite(np.ma.filled(coloured, np.nan)).sum() == 2  # the cell and its mirror
+    texts = [t.get_text() for t in ax.texts]
+    assert texts and all(t == "+1.54\n+-1.50" for t in texts)
+    assert "not adjusted for the number of pairs" in fig.get_suptitle()

@@ -206,8 +206,8 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
              f"{attrs.get('variant', 'solo')} game    policy {attrs['policy']}    seed "
              f"{attrs['seed']}    rules {attrs.get('rules_version')}    the same games for "
              "every set", "",
-             f"{'set':<{width}} {'games':>8} {'win rate':>8}  {'95% interval':<16} "
-             f"{'vs base':>9}  {'95% interval':<17} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
+             f"{'set':<{width}} {'games':>8} {'win rate':>8}  {'95% Wilson':<16} "
+             f"{'vs base':>9}  {'95% paired':<17} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
     for label, r in table.iterrows():
         holm = "" if label == BASE else _format_p(r.holm_p)
         vs = "" if label == BASE else f"{r.difference * 100:+7.2f}pp"

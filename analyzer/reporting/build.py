@@ -609,7 +609,11 @@ INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two si
                           "effects, game by game. A win rate cannot fall below zero, so where "
                           "the singles alone take it near zero the interaction is positive "
                           "whatever the pair does: compare the pair's win rate with the one "
-                          "predicted if the single effects multiplied (p_A * p_B / p_base).")
+                          "predicted if the single effects multiplied (p_A * p_B / p_base). "
+                          "Each interval is a 95% interval on its own, not adjusted for the "
+                          "number of pairs: were there no interaction at all, the chance that "
+                          "some interval of k pairs excludes zero would be about 1 - 0.95^k "
+                          "(66% for the 21 pairs of the seven expansions).")
 
 
 def interaction_rows(table: pd.DataFrame) -> list[list[str]]:

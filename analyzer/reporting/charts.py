@@ -295,7 +295,8 @@ def interactions(table: pd.DataFrame) -> Figure:
     n = len(matrix)
     fig, ax = plt.subplots(figsize=(max(1.3 * n + 3.0, 7.0), 1.0 * n + 1.6), layout="constrained")
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
-                 "(+- its 95% interval; grey: the interval holds zero)", fontsize="medium")
+                 "(+- its 95% interval, not adjusted for the number of pairs; grey: the "
+                 "interval holds zero)", fontsize="medium")
     values = matrix.to_numpy(dtype=float) * 100
     halves = half.to_numpy(dtype=float) * 100
     limit = max(float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0, 0.5)
@@ -306,8 +307,9 @@ def interactions(table: pd.DataFrame) -> Figure:
         for j in range(n):
             if np.isfinite(values[i, j]):
                 dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
-                band = f"\n+-{halves[i, j]:.1f}" if np.isfinite(halves[i, j]) else ""
-                ax.text(j, i, f"{values[i, j]:+.1f}{band}", ha="center",
+                # two decimals: at one, a coloured cell could read "+1.5 +-1.5"
+                band = f"\n+-{halves[i, j]:.2f}" if np.isfinite(halves[i, j]) else ""
+                ax.text(j, i, f"{values[i, j]:+.2f}{band}", ha="center",
                         va="center", fontsize="small", color="white" if dark else "black")
     ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
     ax.set_yticks(range(n), matrix.index)
