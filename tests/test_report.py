@@ -655,3 +655,27 @@ def test_a_coloured_heatmap_cell_never_reads_as_an_interval_holding_zero():
     texts = [t.get_text() for t in ax.texts]
     assert texts and all(t == "+1.54\n+-1.50" for t in texts)
     assert "not adjusted for the number of pairs" in fig.get_suptitle()
+
+
+def test_two_card_sets_of_one_name_are_told_apart_by_their_hash(tmp_path):
+    """Two files named alike with other cards: each run's label and provenance name the
+    hash of its own, and no chart claims one card set for both."""
+    from analyzer.reporting import build, charts
+
+    paths = []
+    for folder, count in (("a", 6), ("b", 10)):
+        cards = tmp_path / f"{folder}.toml"
+        cards.write_text(TINY_CARDS.read_text()
+                         .replace('name = "R14-default"', 'name = "mine"')
+                         .replace("[dreams.chaos]\ncount = 8", f"[dreams.chaos]\ncount = {count}"))
+        (tmp_path / folder).mkdir()
+        paths.append(tmp_path / folder / "r.parquet")
+        analyzer.simulate(games=20, cards=cards, out=paths[-1])
+    runs = load_runs(paths)
+    digests = [df.attrs["card_set_sha256"][:12] for df in runs.values()]
+    for label, digest in zip(runs, digests, strict=True):
+        assert f"card set mine (sha256 {digest})" in label
+    lines = build.provenance(runs)["runs"].split("; ")
+    for line, digest in zip(lines, digests, strict=True):
+        assert f"card set mine (sha256 {digest})" in line
+    assert "card set" not in charts.source_line(build._shared_attrs(runs))

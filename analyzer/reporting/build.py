@@ -62,8 +62,9 @@ def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
     labels = [run_stats.run_label(df.attrs, path.stem) for path, df in frames]
     if len({df.attrs.get("card_set_sha256") for _, df in frames}) > 1:
         # card sets side by side: every run names its own
-        labels = [f"{label} / {_LABEL_DETAILS[0](path, df)}"
-                  for label, (path, df) in zip(labels, frames, strict=True)]
+        names = card_set_names([df.attrs for _, df in frames])
+        labels = [f"{label} / card set {name}"
+                  for label, name in zip(labels, names, strict=True)]
     for detail in _LABEL_DETAILS:  # runs that share a label are told apart by what differs
         groups: dict[str, list[int]] = {}
         for index, label in enumerate(labels):
@@ -81,21 +82,34 @@ def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
     return runs
 
 
+def card_set_names(attrs: list[dict]) -> list[str]:
+    """Each run's card-set name, with the start of its hash where another run's card set of
+    that name holds other cards: two files named alike are never taken for one set."""
+    digests: dict[object, set] = {}
+    for one in attrs:
+        digests.setdefault(one.get("card_set"), set()).add(one.get("card_set_sha256"))
+    return [f"{one.get('card_set')} (sha256 {str(one.get('card_set_sha256'))[:12]})"
+            if len(digests[one.get("card_set")]) > 1 else str(one.get("card_set"))
+            for one in attrs]
+
+
 def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
     """Where the numbers come from: card set, runs, versions, commit, date."""
     first = next(iter(runs.values())).attrs
+    names = card_set_names([df.attrs for df in runs.values()])
     card_sets = dict.fromkeys(f"{df.attrs.get('card_set')} (sha256 "
                               f"{df.attrs.get('card_set_sha256')})" for df in runs.values())
     return {
         "card set" if len(card_sets) == 1 else "card sets": "; ".join(card_sets),
-        "runs": "; ".join(f"{label}: card set {df.attrs.get('card_set')}, seed "
+        "runs": "; ".join(f"{label}: card set {name}, seed "
                           f"{df.attrs.get('seed')}, games "
                           f"{df.attrs.get('first_game', 0)}-"
                           f"{df.attrs.get('first_game', 0) + len(df) - 1}"
                           f"{_pieces(df.attrs)}, policy "
                           f"{df.attrs.get('policy')}, engine {df.attrs.get('engine')}, "
                           f"{df.attrs.get('variant', 'solo')} game"
-                          for label, df in runs.items()),
+                          for (label, df), name in zip(runs.items(), names,
+                                                       strict=True)),
         "rules version": str(first.get("rules_version")),
         "package version": str(first.get("package_version")),
         "commit": _commit(),
@@ -310,8 +324,11 @@ def _shared_attrs(runs: dict[str, pd.DataFrame]) -> dict:
     """The configuration every run shares (card set, seed, variant, ...): what a chart of
     all of them can name once."""
     first, *others = [df.attrs for df in runs.values()]
-    return {key: value for key, value in first.items()
-            if all(other.get(key) == value for other in others)}
+    shared = {key: value for key, value in first.items()
+              if all(other.get(key) == value for other in others)}
+    if "card_set_sha256" not in shared:  # one name, other cards: not one card set
+        shared.pop("card_set", None)
+    return shared
 
 
 def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
