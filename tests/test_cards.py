@@ -246,3 +246,17 @@ def test_a_changed_copy_of_the_shipped_file_is_named_as_edited(tmp_path):
         "[dreams.chaos]\ncount = 8", "[dreams.chaos]\ncount = 6", 1)
     (tmp_path / "named.toml").write_text(renamed)
     assert load_card_set(tmp_path / "named.toml").name == "six chaos"
+
+
+def test_an_expansion_whose_keys_hold_no_card_says_so(tmp_path):
+    """``count = 0`` keeps the key: the refusal must not tell the designer to add it."""
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    zero = text.replace("[dreams.chromatic]\n# Chromatic Chaos (expansion chromatic_chaos): "
+                        "placed +4 left, -4 right (R07).\ncount = 8",
+                        "[dreams.chromatic]\ncount = 0", 1)
+    assert zero != text
+    card_set = load_card_set(_write(tmp_path, zero))
+    with pytest.raises(CardSetError, match=re.escape(
+            "has no cards for expansion chromatic_chaos: its file needs dreams.chromatic, "
+            "with at least one card")):
+        card_set.with_expansions(Expansion.CHROMATIC_CHAOS)

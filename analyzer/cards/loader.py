@@ -129,7 +129,8 @@ class CardSet:
             name = expansion_names(missing)[0]
             raise CardSetError(f"card set {self.name!r} ({self.source}) has no cards for "
                                f"expansion {name}: its file needs "
-                               f"{' and '.join(EXPANSION_KEYS[name])}")
+                               f"{' and '.join(EXPANSION_KEYS[name])}, with at least "
+                               "one card")
         in_play = (self.owner == 0) | ((self.owner & expansions) != 0)
         ctype = self.cards[:, CardField.TYPE]
         is_city = ctype == CardType.CITY
