@@ -260,3 +260,11 @@ def test_an_expansion_whose_keys_hold_no_card_says_so(tmp_path):
             "has no cards for expansion chromatic_chaos: its file needs dreams.chromatic, "
             "with at least one card")):
         card_set.with_expansions(Expansion.CHROMATIC_CHAOS)
+
+
+def test_a_description_of_the_wrong_type_is_named(tmp_path):
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    broken = re.sub(r'^description = ".*"$', "description = 5", text, count=1, flags=re.M)
+    assert broken != text
+    with pytest.raises(CardSetError, match=re.escape("description: expected a string, not 5")):
+        load_card_set(_write(tmp_path, broken))

@@ -475,6 +475,9 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
     name = _require(data, "name", "", "the card set's name")
     if not isinstance(name, str) or not name.strip():
         raise CardSetError(f"name: expected a non-empty string, not {name!r}")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise CardSetError(f"description: expected a string, not {description!r}")
     rows = _cities(data)
     dreams = _table(data, "dreams", "")
     _check_expansion_keys(data)
