@@ -268,3 +268,12 @@ def test_a_description_of_the_wrong_type_is_named(tmp_path):
     assert broken != text
     with pytest.raises(CardSetError, match=re.escape("description: expected a string, not 5")):
         load_card_set(_write(tmp_path, broken))
+
+
+def test_a_changed_copy_with_spaces_around_the_name_is_still_named_as_edited(tmp_path):
+    """Spaces do not show in a summary or a chart: ``"R14-default "`` is the shipped name."""
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    spaced = text.replace('name = "R14-default"', 'name = " R14-default "', 1)
+    assert load_card_set(_write(tmp_path, spaced)).digest == default_card_set().digest
+    edited = spaced.replace("[dreams.chaos]\ncount = 8", "[dreams.chaos]\ncount = 6", 1)
+    assert load_card_set(_write(tmp_path, edited)).name == "R14-default (edited)"

@@ -475,6 +475,7 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
     name = _require(data, "name", "", "the card set's name")
     if not isinstance(name, str) or not name.strip():
         raise CardSetError(f"name: expected a non-empty string, not {name!r}")
+    name = name.strip()  # spaces do not show in a result: " R14-default" is "R14-default"
     description = data.get("description", "")
     if not isinstance(description, str):
         raise CardSetError(f"description: expected a string, not {description!r}")
