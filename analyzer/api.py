@@ -549,7 +549,8 @@ class SensitivityResult:
 
     def __str__(self) -> str:
         b = self.baseline
-        lines = [f"baseline   {b['card_set']}: {b['win_rate']:.2%} ({b['ci_low']:.2%} to "
+        lines = [f"baseline   {b['card_set']} (sha256 {b['card_set_sha256'][:12]}): "
+                 f"{b['win_rate']:.2%} ({b['ci_low']:.2%} to "
                  f"{b['ci_high']:.2%}), policy {b['policy']}, expansions "
                  f"{', '.join(b.get('expansions') or []) or 'none'}, the "
                  f"{b.get('variant', 'solo')} game, {b['games']} games, "

@@ -150,3 +150,15 @@ def test_the_sensitivity_pages_name_each_interval_and_test_each_change():
     assert "<th>McNemar p</th><th>Holm p</th>" in page
     for text in (md, page):
         assert "Holm p is below 0.05" in text and "the 2 variants" in text
+
+
+def test_the_printed_baseline_names_its_card_sets_hash():
+    import pandas as pd
+
+    from analyzer.api import SensitivityResult
+
+    baseline = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "greedy",
+                "games": 10, "seed": 0, "win_rate": 0.1, "ci_low": 0.0, "ci_high": 0.2,
+                "expansions": [], "variant": "solo"}
+    text = str(SensitivityResult(baseline, pd.DataFrame(columns=["factor"])))
+    assert text.startswith("baseline   R14-default (sha256 abababababab): 10.00%")
