@@ -197,3 +197,12 @@ def test_R12_2_a_balanced_emptiness_city_says_once_that_a_card_leaves():
                 assert "Emptiness card" not in line
                 return
     pytest.fail("no balanced Emptiness city at a census in 30 games")
+
+
+def test_the_header_names_the_card_sets_hash():
+    """An edited copy of the shipped cards and the shipped cards differ in the hash only."""
+    trace = analyzer.trace(seed=1, game=0)[0]
+    header = render_trace(trace).splitlines()[0]
+    assert f"card set R14-default (sha256 {trace['card_set_sha256'][:12]})," in header
+    del trace["card_set_sha256"]  # a trace written by another program may lack it
+    assert ", card set R14-default, " in render_trace(trace).splitlines()[0]

@@ -352,8 +352,11 @@ def render_trace(trace: dict) -> str:
     names = CardNames(trace["cards"])
     expansions = ", ".join(trace.get("expansions", [])) or "none"
     variant = trace.get("variant", "solo")
+    digest = trace.get("card_set_sha256")  # ours write it; TRACE.md does not require it
+    card_set = trace["card_set"] + (f" (sha256 {digest[:12]})" if isinstance(digest, str)
+                                    else "")
     out = [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
-           f"{trace['policy']}, card set {trace['card_set']}, expansions: {expansions}",
+           f"{trace['policy']}, card set {card_set}, expansions: {expansions}",
            TABLE_KEY, "Setup"]
     postcards: dict[int, int] = {}
     books: list[int] = []
