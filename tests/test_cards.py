@@ -277,3 +277,14 @@ def test_a_changed_copy_with_spaces_around_the_name_is_still_named_as_edited(tmp
     assert load_card_set(_write(tmp_path, spaced)).digest == default_card_set().digest
     edited = spaced.replace("[dreams.chaos]\ncount = 8", "[dreams.chaos]\ncount = 6", 1)
     assert load_card_set(_write(tmp_path, edited)).name == "R14-default (edited)"
+
+
+def test_a_section_written_as_a_value_is_named_as_such_not_as_missing(tmp_path):
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    head, tail = text.split("[emptiness]")
+    assert "\n[" not in tail
+    path = _write(tmp_path, head.replace('name = "R14-default"',
+                                         'name = "R14-default"\nemptiness = 8', 1))
+    with pytest.raises(CardSetError, match=re.escape(
+            "emptiness: expected a table [emptiness], not 8")):
+        load_card_set(path)

@@ -258,6 +258,8 @@ def dream_value(value: object, negative: bool, where: str) -> int:
 
 def _table(data: dict, key: str, where: str) -> dict:
     value = data.get(key)
+    if key in data and not isinstance(value, dict):
+        raise CardSetError(f"{where}{key}: expected a table [{where}{key}], not {value!r}")
     if not isinstance(value, dict):
         raise CardSetError(f"{where}{key}: missing table [{where}{key}]")
     return value
