@@ -473,20 +473,22 @@ def test_R11_3_wise_chaos_puts_a_chaos_fourth_from_the_top():
     assert offered[-1] == (ChaosHow.WISE, E, E, 50)  # the last option
     assert offered[-2] == (ChaosHow.REVEAL, E, E, 50)
     # Back as the 4th card ([12, 14, 16, 50, 17]), then drawing goes on: 12 to the hand.
-    assert record.of("wise") == [{"card": 50, "left": 2}]
+    assert record.of("wise") == [{"card": 50, "left": 2, "depth": 3, "bottom": False}]
     assert game.hand == [19, 38, 39, 12]
     assert game.dream_deck == [14, 16, 50, 17]
     assert game.wise_left == 2 and record.checks[-1]["wise_chaos"] == 2
 
 
 def test_R11_3_wise_chaos_with_three_cards_or_fewer_goes_to_the_bottom():
-    game, decider, _ = position([(0, [10], []), *FILLER], HAND, [60, 12, 14], wise=1,
-                                expansions=("postcards", "chromatic_chaos"), script=[
-                                    (Decision.PHASE1, (Act.PASS, 18, E, E)),
-                                    (Decision.CHROMATIC, (-2, E, 60, E))])
+    game, decider, record = position([(0, [10], []), *FILLER], HAND, [60, 12, 14], wise=1,
+                                     expansions=("postcards", "chromatic_chaos"), script=[
+                                         (Decision.PHASE1, (Act.PASS, 18, E, E)),
+                                         (Decision.CHROMATIC, (-2, E, 60, E))])
     play_turns(game, 1)
     assert decider.options_of(Decision.CHROMATIC)[0][-1] == (-2, E, 60, E)
     assert game.dream_deck == [14, 60] and game.wise_left == 0
+    # told as it happened: below the 2 cards left, at the bottom
+    assert record.of("wise") == [{"card": 60, "left": 0, "depth": 2, "bottom": True}]
 
 
 def test_R11_3_only_a_card_drawn_into_the_hand_may_use_a_wise_chaos():
