@@ -16,24 +16,31 @@ from analyzer.runner.tally import empty_tally
 
 
 class _Collector:
-    """Chunk payloads gathered in game order, or folded into one tally as they come."""
+    """Chunk payloads put in place in game order, or folded into one tally as they come."""
 
-    def __init__(self, summary_only: bool) -> None:
-        self.summary_only = summary_only
+    def __init__(self, plan: RunPlan, summary_only: bool) -> None:
+        self.plan, self.summary_only = plan, summary_only
         self.tally = empty_tally()
-        self.parts: dict[int, np.ndarray] = {}
+        # each chunk is copied to its place as it comes: no list of chunks to join at the
+        # end, which would hold every game twice
+        self.results = np.empty(0 if summary_only else plan.games, dtype=RESULT_DTYPE)
+        self.filled = 0
 
     def add(self, index: int, payload: np.ndarray) -> None:
         if self.summary_only:
             self.tally += payload  # nothing per game is kept: memory stays bounded
         else:
-            self.parts[index] = payload
+            first, _ = self.plan.chunk_games(index)
+            start = first - self.plan.first_game
+            self.results[start:start + len(payload)] = payload
+            self.filled += len(payload)
 
     def result(self) -> np.ndarray:
         if self.summary_only:
             return self.tally
-        ordered = [self.parts[k] for k in sorted(self.parts)]
-        return np.concatenate(ordered) if ordered else np.empty(0, dtype=RESULT_DTYPE)
+        if self.filled != len(self.results):  # every chunk comes once, or the run stops
+            raise RuntimeError(f"{self.filled} games collected of {len(self.results)}")
+        return self.results
 
 
 def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
@@ -54,7 +61,7 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     RunStopped
         On Ctrl-C or a failure of the cluster; the chunks finished so far stay saved.
     """
-    collector = _Collector(summary_only)
+    collector = _Collector(plan, summary_only)
     # without a checkpoint every chunk is to play: a range, not a list as long as a very
     # long run has chunks
     todo: range | list[int] = range(plan.n_chunks)
