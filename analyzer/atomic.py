@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -45,7 +46,23 @@ def write_atomically(path: Path, write: Callable[[str], None]) -> None:
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except OSError as err:
-        raise UrbionError(f"cannot write {path}: {err.strerror or err}") from None
+        raise UrbionError(f"cannot write {path}: {_reason(err, path.parent)}") from None
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+
+
+#: Free bytes below which a short write is put down to a full disk.
+NEARLY_FULL = 1 << 20
+
+
+def _reason(err: OSError, folder: Path) -> str:
+    """Why a write failed, in words: numpy reports a short write on a full disk as
+    "5000 requested and 3989 written", with no errno to say why."""
+    if err.strerror:
+        return err.strerror
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return str(err)
+    return f"no space left on the disk ({err})" if free < NEARLY_FULL else str(err)

@@ -441,3 +441,24 @@ def test_a_stop_in_a_command_of_many_runs_names_the_run(monkeypatch):
     calls.clear()
     with pytest.raises(RunStopped, match=r"^duel, policy weighted \(3 of 3\): interrupted"):
         api.duel("greedy,random,weighted", games=50)
+
+
+def test_a_short_write_on_a_full_disk_says_the_disk_is_full(tmp_path, monkeypatch):
+    """numpy's short write carries no errno: "5000 requested and 3989 written"."""
+    import shutil
+    from collections import namedtuple
+
+    from analyzer import atomic
+
+    def short_write(tmp):
+        raise OSError("5000 requested and 3989 written")
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda folder: usage(10**9, 10**9, 4096))
+    with pytest.raises(UrbionError, match=r"chunk\.npy: no space left on the disk \(5000 "
+                                          r"requested and 3989 written\)$"):
+        atomic.write_atomically(tmp_path / "chunk.npy", short_write)
+    monkeypatch.setattr(shutil, "disk_usage", lambda folder: usage(10**9, 0, 10**9))
+    with pytest.raises(UrbionError, match=r"chunk\.npy: 5000 requested and 3989 written$"):
+        atomic.write_atomically(tmp_path / "chunk.npy", short_write)
+    assert list(tmp_path.iterdir()) == []
