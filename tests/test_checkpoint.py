@@ -169,7 +169,8 @@ def test_a_run_file_that_is_not_a_json_object_is_refused_in_one_line(tmp_path, t
 def test_a_new_run_refuses_to_overwrite_an_interrupted_one(tmp_path):
     out = tmp_path / "r.parquet"
     partial_folder(out).mkdir()
-    with pytest.raises(UrbionError, match="interrupted run: add --resume"):
+    with pytest.raises(UrbionError, match="holds an interrupted run, or one still running: "
+                                          "add --resume"):
         analyzer.simulate(games=10, out=out)
 
 

@@ -62,8 +62,9 @@ class Checkpoint:
                     stale.unlink(missing_ok=True)
             return cls(folder, identity, opened=True)
         if folder.exists():
-            raise UrbionError(f"{folder} holds an interrupted run: add --resume to continue "
-                              "it, or delete the folder")
+            raise UrbionError(f"{folder} holds an interrupted run, or one still running: "
+                              "add --resume to continue an interrupted one, or delete the "
+                              "folder")
         return cls(folder, identity, opened=False)
 
     def _open(self) -> None:
