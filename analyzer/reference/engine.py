@@ -1038,7 +1038,7 @@ class SoloGame:
         if row.city == self.figure_city:
             self.figure_city = EMPTY
             self.narrate("emptiness", {"row": EMPTY, "city": EMPTY})
-        self.narrate("pacify", {"row": row_index, "city": row.city})
+        self.narrate("pacify", {"row": row_index, "city": row.city, "by": "freedom"})
         city, row.city = row.city, EMPTY
         self._to_success(city)
         self._refill_rows()

@@ -728,7 +728,7 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         Called as ``narrate(event, details)`` for every decision taken (``decision``: kind
         and trace entry), card drawn (``draw``, with the ``seat``), dreams dealt to a row
         (``deal``), Chaos reveal (``reveal``), a balanced city a Chaos clears (``clear``:
-        its dreams), city pacified (``pacify``), City card brought
+        its dreams), city pacified (``pacify``; ``by``: freedom for the Book's), City card brought
         by a Perfect Balance or the last Emptiness card (``bonus``, ``why``), new City
         card (``new_city``) and a row removed for want of one (``row_removed``), Chromatic
         Chaos held while dealing (``hold``) and the card a Chromatic Chaos reveals

@@ -257,6 +257,9 @@ def event_text(event: str, details: dict, names: CardNames,
         # named: in a chain of Chromatic Chaos, which one reveals what
         return f"  {names.name(details['card'])} reveals {names.name(details['revealed'])}"
     if event == "pacify":
+        if details.get("by") == "freedom":  # no dream, so not balanced (R01.3, R09.5)
+            return (f"  row {details['row']} has no dream: {names.name(details['city'])} "
+                    "pacified by the Book")
         return f"  row {details['row']} is balanced: {names.name(details['city'])} pacified"
     if event == "bonus":
         if details.get("why") == "emptiness":
@@ -360,7 +363,6 @@ def render_trace(trace: dict) -> str:
            TABLE_KEY, "Setup"]
     postcards: dict[int, int] = {}
     books: list[int] = []
-    freeing: list[int] = []  # the row a Book of Freedom-Loving Dreams frees (R09.5)
     header: dict[str, int] = {}  # the team turn's header line: where, seat, Sognae's seat
 
     def seat_line(swapped: bool = False) -> str:
@@ -383,14 +385,6 @@ def render_trace(trace: dict) -> str:
             # the swap comes before Phase I (R10): the seat plays this turn swapped
             header["sognae"] = 1 - header["sognae"]
             out[header["line"]] = seat_line(swapped=True)
-        elif event == "decision" and details["kind"] == Decision.BOOK_TARGET and \
-                "card" not in details["entry"]:
-            freeing.append(details["entry"]["row"])
-        elif event == "pacify" and freeing:
-            # no dream, so not balanced (R01.3): the Book pacifies it
-            out.append(f"  row {freeing.pop()} has no dream: {names.name(details['city'])} "
-                       "pacified by the Book")
-            return
         line = event_text(event, details, names, team=variant == "team")
         if line:
             out.append(line)
