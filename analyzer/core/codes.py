@@ -148,6 +148,40 @@ class _Act(NamedTuple):
 Act = _Act()
 
 
+class _GreedyWeight(NamedTuple):
+    """Indices of the ``greedy`` policy's weights in its ``params`` vector (policies/greedy_nb.py
+    and its plain-Python twin, reference/greedy.py)."""
+
+    BALANCE: int = 0  # placing a card that balances a city
+    PROGRESS: int = 1  # per point of imbalance removed
+    SLOT: int = 2  # cost of filling a slot without balancing
+    STUCK: int = 3  # a city that placements can no longer balance
+    SETUP: int = 4  # a hand card that would then balance the city
+    CENSUS_CITY: int = 5  # per city a census pacifies
+    TURN: int = 6  # cost of a turn spent on an action instead of a placement
+    PERFECT: int = 7  # a census that pacifies all 4 cities
+    PASS: int = 8  # discarding for nothing
+    CHAOS_POINT: int = 9  # per point a placed Chaos adds to a city
+    CLEAR: int = 10  # cost of clearing a balanced city
+    REVEAL_CARD: int = 11  # per Dream card a reveal burns, at even pressure
+    RUIN: int = 12  # unbalancing a balanced city
+    FLEX: int = 13  # per element an unbalanced city gains by a Rebuild (R08.4)
+    BOOKS_KEEP: int = 14  # most Books revealed at setup, each burning 4 Dream cards (R09.1)
+    FREEDOM: int = 15  # a dreamless city pacified by the Book of Freedom (R09.5)
+    PROPHECY: int = 16  # a look at the top Dream cards, over a plain pass (R09.7)
+    EMPTINESS_CARD: int = 17  # an Emptiness card leaving the game (R12.2, R12.3)
+    EMPTINESS_DREAM: int = 18  # per dream an unbalanced Emptiness city loses at a census
+    WISE: int = 19  # a Wise Chaos puts back a Chaos whose best option costs more (R11.3)
+    SWAP: int = 20  # placement gain a polarity swap must bring (R10.4)
+    POSTCARD: int = 21  # per Inhabitant point a postcard wins or loses (R11)
+    # facts of the card set, filled by greedy_params(cards=...), not weights
+    MAX_SOGNAE: int = 22  # largest Sognae value
+    MAX_INCUBI: int = 23  # largest Incubi magnitude
+
+
+GreedyWeight = _GreedyWeight()
+
+
 class _Expansion(NamedTuple):
     """Bits of an expansion set (the ``expansions`` mask); names as in TRACE.md."""
 
