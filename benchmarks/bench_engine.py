@@ -77,8 +77,10 @@ def report_ratio(cards, policy, n_games: int, repeats: int = 50, rounds: int = 5
 
     Each round times the reference once and the fast engine ``repeats`` times, one after
     the other, so that the machine's noise falls on both; the median of the rounds' ratios
-    is printed with their range (a single round of the reference varied up to twofold)."""
-    run_reference(cards, policy, 1, 2)  # compile the policy for calls from Python
+    is printed with their range (a single round of the reference varied up to twofold).
+    The reference plays greedy with its plain-Python twin, random with the compiled random
+    (docs/engine.md)."""
+    run_reference(cards, policy, 1, 2)  # compile a jitted policy for calls from Python
     kernel = batch_kernel(policy)
     args = (policy.kernel_arg, policy.params, cards.cards, cards.city_ids, cards.dream_ids,
             cards.expansions, 1, 0, n_games)
