@@ -38,6 +38,13 @@ from analyzer.core.codes import (
     PostcardKind,
     Side,
 )
+from analyzer.core.greedy_terms import (
+    EXPECTED_POINTS,
+    LOSING,
+    PARTNER_SHARE,
+    WINNING,
+    ZERO_SUM_POINT,
+)
 from analyzer.core.jit import borrowing_jit, cached_jit, inline_jit
 from analyzer.core.scratch import stack_array
 from analyzer.rules.books_nb import BOOK_PERFECT_BONUS
@@ -59,19 +66,6 @@ MET_POINTS = 1
 SENT_POINTS = -2
 #: A dream added beside a lone Dreamcatcher turns its +1 into -2.
 BROKEN_POINTS = MET_POINTS - SENT_POINTS
-#: What a postcard of each ``PostcardKind`` scores in the end, on average, when its city is
-#: not pacified now (rounded from greedy's own games): a Seer or Doves nearly always -2
-#: whatever one does, a Hourglass mostly sent away, a Dreamcatcher, Magicians or Planbot
-#: often met. A postcard counts by the difference that pacifying now, or sending it away,
-#: makes to this.
-EXPECTED_POINTS = (0.0, -1.8, -2.0, 0.3, -1.0, 0.0, 0.5, -0.5)
-#: Scores of a move that loses the game at once, and of one that wins it.
-LOSING = -1e6
-WINNING = 1000.0
-#: Zero-sum discards (R05.5): an Inhabitant point against the room of this many dreams.
-ZERO_SUM_POINT = 4.0
-#: Weight of the partner's placements in a polarity swap (R10.4), against the seat's own.
-PARTNER_SHARE = 0.5
 
 
 #: Indices of the greedy weights in ``params`` (core/codes.py, shared with the plain-Python

@@ -9,13 +9,14 @@ for decision, and ``--engine reference`` runs no compiled code.
 It reads the policy view only (docs/engine.md, "What a policy sees"): the arrays are turned
 into lists once per decision and every score below is a function of them. Scores add up in
 the kernel's order, so that the same floating-point sums pick the same option. The weights
-are read from ``params`` at the indices of ``GreedyWeight``; the heuristic's fixed numbers
-are stated again here, and a change to one copy alone fails the agreement tests.
+are read from ``params`` at the indices of ``GreedyWeight``, and the heuristic's fixed numbers
+from ``core/greedy_terms.py``, both shared with the kernel; a change to how one copy scores
+fails the agreement tests.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -36,24 +37,25 @@ from analyzer.core.codes import (
     Side,
 )
 from analyzer.core.codes import GreedyWeight as W
+from analyzer.core.greedy_terms import (
+    EXPECTED_POINTS,
+    LOSING,
+    PARTNER_SHARE,
+    WINNING,
+    ZERO_SUM_POINT,
+)
 from analyzer.reference.cards import CardBook
-from analyzer.reference.engine import BOOK_PERFECT_BALANCE_BONUS, REVEAL_COUNT, WISE_CHROMATIC
+from analyzer.reference.engine import (
+    BOOK_PERFECT_BALANCE_BONUS,
+    CONDITION_MET,
+    REVEAL_COUNT,
+    SENT_AWAY,
+    WISE_CHROMATIC,
+)
 from analyzer.reference.postcards import NotedRow, condition_holds
 
-#: Inhabitant points of a postcard scored with its condition met, and otherwise (R11.4).
-MET_POINTS = 1
-SENT_POINTS = -2
-#: A dream added beside a lone Dreamcatcher turns its +1 into -2.
-BROKEN_POINTS = MET_POINTS - SENT_POINTS
-#: What a postcard of each kind scores in the end, on average, when its city is not
-#: pacified now.
-EXPECTED_POINTS = (0.0, -1.8, -2.0, 0.3, -1.0, 0.0, 0.5, -0.5)
-LOSING = -1e6
-WINNING = 1000.0
-#: Zero-sum discards (R05.5): an Inhabitant point against the room of this many dreams.
-ZERO_SUM_POINT = 4.0
-#: Weight of the partner's placements in a polarity swap (R10.4).
-PARTNER_SHARE = 0.5
+#: A dream added beside a lone Dreamcatcher turns its +1 into -2 (R11.4, R11.5).
+BROKEN_POINTS = CONDITION_MET - SENT_AWAY
 #: Scores below any option's, to start a search for the best.
 NONE_YET = -1e9
 
@@ -192,7 +194,7 @@ class Position:
     def sent_away_cost(self, r: int, pos: int) -> float:
         """The dream at ``pos`` of row ``r`` discarded: its postcard scores -2."""
         kind = self.postcard_kind(r, pos)
-        points = 0.0 if kind == EMPTY else EXPECTED_POINTS[kind] - SENT_POINTS
+        points = 0.0 if kind == EMPTY else EXPECTED_POINTS[kind] - SENT_AWAY
         return self.w[W.POSTCARD] * points
 
     def rocket_cost(self, r: int, pos: int) -> float:
@@ -218,7 +220,7 @@ class Position:
                 continue
             dream = self.layout[r][1 + pos]
             met = condition_holds(kind, dream, r, self.noted(), self.book, perfect)
-            scored = MET_POINTS if met else SENT_POINTS
+            scored = CONDITION_MET if met else SENT_AWAY
             points += scored
             gain += scored - EXPECTED_POINTS[kind]
         return points, gain
@@ -486,47 +488,52 @@ def ally_gain(pos: Position) -> float:
 # --- Books of Power (R09) ------------------------------------------------------------------
 
 
+def book_movable(pos: Position, side: int) -> Iterator[tuple[int, int, int]]:
+    """(row, slot, card) of each dream on ``side`` that a Book may move or remove: any but
+    a Chaos or Chromatic Chaos (R09.3, R09.4)."""
+    for r in range(pos.n_rows):
+        for slot, card in enumerate(pos.side_cards(r, side)):
+            if card != EMPTY and not pos.is_chaos_like(card):
+                yield r, slot, card
+
+
+def without(pos: Position, r: int, card: int, side: int) -> tuple[float, float]:
+    """Row ``r``'s value before and after ``card`` leaves ``side`` (balanced after only with
+    dreams left)."""
+    row = pos.facts[r]
+    after = row.total - pos.book.value_on(card, side)
+    others = row.left + row.right - 1
+    return (pos.city_value(row.total, row.balanced),
+            pos.city_value(after, after == 0 and others > 0))
+
+
 def best_invisible(pos: Position, side: int) -> tuple[float, int]:
     """Best dream for an Invisible Book on ``side`` (R09.4) as (gain, card)."""
     best, best_card = NONE_YET, EMPTY
-    for r in range(pos.n_rows):
-        row = pos.facts[r]
-        before = pos.city_value(row.total, row.balanced)
-        others = row.left + row.right - 1
-        for slot, card in enumerate(pos.side_cards(r, side)):
-            if card == EMPTY or pos.is_chaos_like(card):
-                continue
-            after = row.total - pos.book.value_on(card, side)
-            gain = pos.city_value(after, after == 0 and others > 0) - before - \
-                pos.sent_away_cost(r, side * SIDE_SLOTS + slot)
-            if gain > best:
-                best, best_card = gain, card
+    for r, slot, card in book_movable(pos, side):
+        before, after = without(pos, r, card, side)
+        gain = after - before - pos.sent_away_cost(r, side * SIDE_SLOTS + slot)
+        if gain > best:
+            best, best_card = gain, card
     return best, best_card
 
 
 def best_flying(pos: Position, side: int) -> tuple[float, int, int]:
     """Best move for a Flying Book on ``side`` (R09.3) as (gain, card, to_row)."""
     best, best_card, best_to = NONE_YET, EMPTY, EMPTY
-    for ra in range(pos.n_rows):
-        row_a = pos.facts[ra]
-        before_a = pos.city_value(row_a.total, row_a.balanced)
-        others = row_a.left + row_a.right - 1
-        for slot, card in enumerate(pos.side_cards(ra, side)):
-            if card == EMPTY or pos.is_chaos_like(card):
+    for ra, slot, card in book_movable(pos, side):
+        before_a, after_a = without(pos, ra, card, side)
+        gain_a = after_a - before_a - pos.rocket_cost(ra, side * SIDE_SLOTS + slot)
+        v = pos.book.value_on(card, side)
+        for rb in range(pos.n_rows):
+            row_b = pos.facts[rb]
+            if rb == ra or pos.layout[rb][0] == EMPTY or row_b.count(side) >= SIDE_SLOTS:
                 continue
-            v = pos.book.value_on(card, side)
-            ta = row_a.total - v
-            gain_a = pos.city_value(ta, ta == 0 and others > 0) - before_a - \
-                pos.rocket_cost(ra, side * SIDE_SLOTS + slot)
-            for rb in range(pos.n_rows):
-                row_b = pos.facts[rb]
-                if rb == ra or pos.layout[rb][0] == EMPTY or row_b.count(side) >= SIDE_SLOTS:
-                    continue
-                tb = row_b.total + v
-                gain = gain_a + pos.city_value(tb, tb == 0) - \
-                    pos.city_value(row_b.total, row_b.balanced) - pos.catcher_cost(rb, side)
-                if gain > best:
-                    best, best_card, best_to = gain, card, rb
+            tb = row_b.total + v
+            gain = gain_a + pos.city_value(tb, tb == 0) - \
+                pos.city_value(row_b.total, row_b.balanced) - pos.catcher_cost(rb, side)
+            if gain > best:
+                best, best_card, best_to = gain, card, rb
     return best, best_card, best_to
 
 
@@ -774,13 +781,13 @@ def zero_sum_score(pos: Position, mask: int, r: int) -> float:
             kind = pos.postcard_kind(r, p)
             if mask >> p & 1:
                 removed += 1
-                lost = 0.0 if kind == EMPTY else EXPECTED_POINTS[kind] - SENT_POINTS
+                lost = 0.0 if kind == EMPTY else EXPECTED_POINTS[kind] - SENT_AWAY
                 score += 1.0 - ZERO_SUM_POINT * lost
             elif kind == PostcardKind.DREAMCATCHER:
                 catcher = True
         on_side = sum(c != EMPTY for c in pos.side_cards(r, side))
         if catcher and removed > 0 and on_side - removed == 1:
-            score += ZERO_SUM_POINT * (MET_POINTS - EXPECTED_POINTS[PostcardKind.DREAMCATCHER])
+            score += ZERO_SUM_POINT * (CONDITION_MET - EXPECTED_POINTS[PostcardKind.DREAMCATCHER])
     return score
 
 
