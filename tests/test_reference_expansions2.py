@@ -20,10 +20,12 @@ import copy
 import json
 from collections import Counter
 from itertools import permutations
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import analyzer.cards
 from analyzer.cards import default_card_set
 from analyzer.core.codes import (
     ALL_EXPANSIONS,
@@ -713,12 +715,14 @@ def test_R09_1_the_books_step_is_tampered_with():
 
 def test_R09_1_R13_2_the_books_burn_draws_so_an_empty_deck_loses():
     # One Book kept burns 4 cards, but the deck holds 3: the 4th draw loses; Chaos 50, set
-    # aside, is then in no zone, and nothing is shuffled.
+    # aside, is then in no zone, and nothing is shuffled. (Six Books: 4 put away, 2 may be
+    # revealed, R09.1.)
     decider = Scripted([(Decision.BOOKS, (BooksChoice.REVEAL, E, E, E)),
                         (Decision.BOOKS, (BooksChoice.STOP, E, E, E))])
     record = Record()
     game = SoloGame(UNIVERSE, [0], [50, 10, 30], decider, NoShuffle(), record, record.narrate,
-                    expansions=Expansion.BOOKS, book_deck=[PROPHECIES, FREEDOM])
+                    expansions=Expansion.BOOKS,
+                    book_deck=[PROPHECIES, FREEDOM, *range(FLYING_SOGNAE, FREEDOM)])
     game.play()
     assert (game.outcome, game.reason) == (Outcome.LOSS, Reason.DECK_EMPTY)
     assert game.books == [PROPHECIES] and game.discard == [10, 30] and game.in_transit == [50]
@@ -1375,3 +1379,36 @@ def test_show_tells_books_postcards_emptiness_seats_and_wise_chaos(played):
                      "the seats swap polarities", "inhabitants", "Emptiness cards",
                      "hand of seat 0", "hand of seat 1", "Result:"):
         assert fragment in text, fragment
+
+
+BOOK_KINDS_NO_PROPHECY = ["flying_sognae", "flying_incubi", "invisible_sognae",
+                          "invisible_incubi", "freedom", "perfect_balance"]
+
+
+@pytest.mark.parametrize("n_books, most", [(3, 0), (6, 2), (8, 4), (12, 8)])
+def test_R09_1_four_books_are_put_away_whatever_the_card_file_holds(n_books, most):
+    """The rule puts 4 Books away and lets the others be revealed: with a card file of other
+    than 8 Books both engines allow all but 4 (rules-notes 39)."""
+    import re
+    from dataclasses import replace
+
+    from analyzer.cards.loader import parse_card_set
+    from analyzer.core.codes import Expansion
+    from analyzer.policies.greedy_nb import greedy_params
+    from analyzer.runner.reference_runner import run_reference
+    from analyzer.runner.tracing import fast_trace
+
+    text = (Path(analyzer.cards.__file__).parent / "r14-default.toml").read_text()
+    books = (BOOK_KINDS_NO_PROPHECY * 2)[:n_books]
+    text = re.sub(r"(\[books\][^\[]*?)cards = \[[^\]]*\]", lambda m: m.group(1) +
+                  "cards = " + json.dumps(books), text, count=1, flags=re.S)
+    card_set = parse_card_set(text, "books.toml").with_expansions(Expansion.BOOKS)
+    assert len(card_set.other_ids) == n_books
+    reveal_all = replace(resolve_policy("greedy"), params_for_cards=lambda cards: greedy_params(
+        {"BOOKS_KEEP": 16}, cards)).for_cards(card_set)
+    for seed in range(3):
+        fast = fast_trace(card_set, reveal_all, seed, 0)
+        assert fast == run_reference(card_set, reveal_all, seed, 1)[0], f"seed {seed}"
+        step = [e for e in fast["log"] if e.get("do") == "books"]
+        assert (step[0]["keep"] if step else 0) == most
+        assert replay(fast) == fast["result"]

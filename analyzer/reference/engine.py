@@ -58,7 +58,7 @@ REVEAL_COUNT = 4
 ZERO_SUM_MASKS = range(1, 1 << (2 * SIDE_SLOTS))
 
 # Books of Power (R09)
-BOOKS_SHOWN = 4  # R09.1: 4 of the 8 Books are put away unseen, the others may be revealed
+BOOKS_PUT_AWAY = 4  # R09.1: 4 Books are put away unseen, the others may be revealed
 BURN_PER_BOOK = 4  # R09.1: Dream cards burnt for each Book kept
 PERFECT_BALANCE_BONUS = 1  # R05.4: City cards a Perfect Balance brings
 BOOK_PERFECT_BALANCE_BONUS = 2  # R09.6
@@ -485,9 +485,9 @@ class SoloGame:
         self.checkpoint.check(self.snapshot())
 
     def _books_step(self) -> None:
-        """Reveal Books one at a time while the policy wants more (at most 4), then burn
-        4 Dream cards for each Book kept (R09.1)."""
-        revealable = min(BOOKS_SHOWN, len(self.book_deck))
+        """Reveal Books one at a time while the policy wants more (all but the 4 put away:
+        4 of the rulebook's 8), then burn 4 Dream cards for each Book kept (R09.1)."""
+        revealable = max(0, len(self.book_deck) - BOOKS_PUT_AWAY)
         options = [Option((BooksChoice.STOP, EMPTY, EMPTY, EMPTY), "stop"),
                    Option((BooksChoice.REVEAL, EMPTY, EMPTY, EMPTY), "reveal")]
         while len(self.books) < revealable:

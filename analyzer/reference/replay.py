@@ -50,7 +50,7 @@ from analyzer.core.codes import (
     Expansion,
 )
 from analyzer.reference.cards import Card, CardBook, element_mask
-from analyzer.reference.engine import BOOKS_SHOWN, POLARITY_SWAP_CARDS, Option, SoloGame
+from analyzer.reference.engine import BOOKS_PUT_AWAY, POLARITY_SWAP_CARDS, Option, SoloGame
 
 MESSAGE_LIMIT = 240
 DREAM_TYPES = {"sognae": CardType.SOGNAE, "incubi": CardType.INCUBI, "chaos": CardType.CHAOS}
@@ -255,7 +255,7 @@ class LogDecider:
             if entry.get("do") != "books":
                 raise ReplayError(f"log entry {index}: expected the books decision (R09.1), "
                                   f"found {_short(entry)}")
-            most = min(BOOKS_SHOWN, len(game.book_deck))
+            most = max(0, len(game.book_deck) - BOOKS_PUT_AWAY)
             keep = entry.get("keep")
             if not _is_int(keep) or not 0 <= keep <= most:
                 raise ReplayError(f"log entry {index}: books keep {_short(keep)} is not a "

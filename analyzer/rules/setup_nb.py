@@ -41,9 +41,9 @@ from analyzer.rules.state_nb import (
     natural_side_nb,
 )
 
-#: Books that may be revealed (R09.1: 4 of the 8 are put away unseen), and the Dream cards
-#: burnt for each Book laid out.
-BOOKS_REVEALABLE = 4
+#: Books put away unseen (R09.1: 4 of the 8; the others may be revealed, so a card file of
+#: other than 8 Books keeps 4 away too), and the Dream cards burnt for each Book laid out.
+BOOKS_PUT_AWAY = 4
 BURN_PER_BOOK = 4
 
 
@@ -201,9 +201,9 @@ def ids_of_type_nb(cards, ctype):
 @borrowing_jit
 def reveal_books_nb(policy, g, cards, books):
     """R09.1: reveal Books from the shuffled Book deck ``books`` while the policy wants more
-    (at most 4); return how many were laid out."""
+    (all but the 4 put away); return how many were laid out."""
     kept = 0
-    while kept < min(BOOKS_REVEALABLE, books.shape[0]):
+    while kept < books.shape[0] - BOOKS_PUT_AWAY:
         set_option_nb(g.options, 0, BooksChoice.STOP, -1, -1, -1)
         set_option_nb(g.options, 1, BooksChoice.REVEAL, -1, -1, -1)
         choice = ask_nb(policy, g, cards, Decision.BOOKS, 2)
