@@ -69,3 +69,16 @@ def test_a_tie_broken_the_other_way_in_one_greedy_alone_fails_agreement(monkeypa
     differ = [seed for seed in range(30)
               if fast_trace(cards, policy, seed, 0) != run_reference(cards, policy, seed, 1)[0]]
     assert differ, "the agreement test would not see greedy's two copies part"
+
+
+@pytest.mark.parametrize("expansions, variant, seeds",
+                         [("none", "solo", 200), ("all", "solo", 100), ("all", "team", 100)])
+def test_plain_weighted_agrees_with_the_kernel(expansions, variant, seeds):
+    """weighted's tuned weights are far from greedy's (it never clears a balanced city, and
+    prices postcards ten times higher): other branches of the same scores."""
+    cards = default_card_set().with_expansions(parse_expansions(expansions)).with_variant(variant)
+    policy = resolve_policy("weighted").for_cards(cards)
+    for seed in range(seeds):
+        fast = fast_trace(cards, policy, seed, seed % 4)
+        assert fast == run_reference(cards, policy, seed, 1, seed % 4, variant=variant)[0], \
+            f"seed {seed}"
