@@ -113,13 +113,46 @@ def test_differences_pair_runs_of_one_seed_and_games_only():
     a = run_of([1, 1, 0, 0, 1, 0, 0, 0], seed=3)
     same_games = run_of([1, 0, 1, 1, 1, 0, 0, 0], seed=3)
     other_games = run_of([1, 0, 1, 1, 1, 0, 0, 0], seed=3, first=8)
-    table = differences({"a": a, "b": same_games, "c": other_games})
-    assert table.at["b", "paired"] and not table.at["c", "paired"]
+    other_seed = run_of([1, 0, 1, 1, 1, 0, 0, 0], seed=4)
+    table = differences({"a": a, "b": same_games, "c": other_games, "d": other_seed})
+    assert table.at["b", "paired"] and table.at["b", "whole"]
+    assert not table.at["c", "paired"] and not table.at["d", "paired"]
     assert table.at["b", "difference"] == pytest.approx(1 / 8)
     # both 2, only b 2, only a 1, neither 3
     assert (table.at["b", "low"], table.at["b", "high"]) == paired_difference_interval(2, 2, 1, 3)
     assert (table.at["c", "low"], table.at["c", "high"]) == newcombe_difference(4, 8, 3, 8)
     assert np.isnan(table.at["c", "mcnemar_p"])
+    assert table.at["d", "difference"] == pytest.approx(1 / 8)
+
+
+def test_runs_of_one_seed_that_share_some_games_are_paired_on_those():
+    """A run stopped early (a --precision batch) or played on later games of the seed shares
+    deals with the first run: those are compared game by game, not as independent samples."""
+    from analyzer.analysis.run_stats import differences
+    from analyzer.analysis.stats import mcnemar_exact, paired_difference_interval
+    from analyzer.reporting.build import difference_rows
+
+    def run_of(won, first):
+        df = pd.DataFrame({"game": np.arange(first, first + len(won))[::-1],
+                           "won": np.array(won[::-1], dtype=bool)})  # any row order
+        df.attrs["seed"] = 3
+        return df
+
+    first = run_of([1, 1, 0, 0, 1, 0, 0, 0], first=0)
+    shorter = run_of([1, 1, 0, 0], first=0)  # the first run's first 4 games, the same wins
+    later = run_of([0, 0, 1, 1, 1, 1], first=4)  # games 4-9: 4-7 common
+    table = differences({"first": first, "shorter": shorter, "later": later})
+    assert table.at["shorter", "paired"] and not table.at["shorter", "whole"]
+    assert table.at["shorter", "games"] == 4 and table.at["shorter", "difference"] == 0
+    assert table.at["shorter", "mcnemar_p"] == 1.0
+    # games 4-7: first won 4 only, later won 6 and 7: both 0, only later 2, only first 1
+    assert table.at["later", "games"] == 4
+    assert table.at["later", "difference"] == pytest.approx(1 / 4)
+    assert (table.at["later", "low"], table.at["later", "high"]) == \
+        paired_difference_interval(0, 2, 1, 1)
+    assert table.at["later", "mcnemar_p"] == mcnemar_exact(2, 1)
+    rows = difference_rows(table)
+    assert rows[1][4] == rows[2][4] == "paired on 4 common games"
 
 
 def test_cli_report_errors_are_one_line(results, tmp_path, capsys):

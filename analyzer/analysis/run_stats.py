@@ -100,36 +100,50 @@ def headline(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
 def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Each run's win rate against the first run's, one row per later run.
 
-    Runs of the same seed over the same game numbers are paired game by game (their games
-    share the random streams of (seed, g)): Newcombe's square-and-add interval for paired
-    proportions and McNemar's exact p. Other runs are independent samples: Newcombe's
-    hybrid score interval, and no p-value. Columns: ``against``, ``games``, ``difference``,
-    ``low``, ``high``, ``paired`` (bool), ``mcnemar_p``.
+    Runs of the first run's seed are paired game by game over the games both played (a
+    game number of one seed is the same deal in both: the random streams of (seed, g)):
+    the difference over those games, Newcombe's square-and-add interval for paired
+    proportions and McNemar's exact p. Runs of another seed, or of no common game, are
+    independent samples: the difference of the whole runs, Newcombe's hybrid score interval,
+    and no p-value. Columns: ``against``, ``games`` (the games compared: the common games
+    when paired, else the run's), ``difference``, ``low``, ``high``, ``paired`` (bool),
+    ``whole`` (bool: the paired games are all of both runs), ``mcnemar_p``.
     """
     (first_label, first), *others = runs.items()
     rows = []
     for label, df in others:
-        row = {"run": label, "against": first_label, "games": len(df),
-               "difference": df["won"].mean() - first["won"].mean()}
-        if _paired(first, df):
-            paired = paired_difference(df.sort_values("game")["won"].to_numpy(),
-                                       first.sort_values("game")["won"].to_numpy())
-            row.update(low=paired["diff_low"], high=paired["diff_high"], paired=True,
+        row = {"run": label, "against": first_label}
+        common = _common_games(first, df)
+        if len(common):
+            won = _won_on(df, common)
+            first_won = _won_on(first, common)
+            paired = paired_difference(won, first_won)
+            row.update(games=len(common), difference=paired["difference"],
+                       low=paired["diff_low"], high=paired["diff_high"], paired=True,
+                       whole=len(common) == len(df) == len(first),
                        mcnemar_p=paired["mcnemar_p"])
         else:
             low, high = newcombe_difference(int(df["won"].sum()), len(df),
                                             int(first["won"].sum()), len(first))
-            row.update(low=low, high=high, paired=False, mcnemar_p=np.nan)
+            row.update(games=len(df), difference=df["won"].mean() - first["won"].mean(),
+                       low=low, high=high, paired=False, whole=False, mcnemar_p=np.nan)
         rows.append(row)
     return pd.DataFrame(rows, columns=["run", "against", "games", "difference", "low", "high",
-                                       "paired", "mcnemar_p"]).set_index("run")
+                                       "paired", "whole", "mcnemar_p"]).set_index("run")
 
 
-def _paired(a: pd.DataFrame, b: pd.DataFrame) -> bool:
-    """Whether two runs played the same games of the same seed."""
-    return (a.attrs.get("seed") is not None and a.attrs.get("seed") == b.attrs.get("seed")
-            and len(a) == len(b)
-            and np.array_equal(np.sort(a["game"].to_numpy()), np.sort(b["game"].to_numpy())))
+def _common_games(a: pd.DataFrame, b: pd.DataFrame) -> np.ndarray:
+    """The game numbers two runs of one seed both played, ascending (none across seeds)."""
+    if a.attrs.get("seed") is None or a.attrs.get("seed") != b.attrs.get("seed"):
+        return np.zeros(0, dtype=np.int64)
+    return np.intersect1d(a["game"].to_numpy(), b["game"].to_numpy())
+
+
+def _won_on(df: pd.DataFrame, games: np.ndarray) -> np.ndarray:
+    """Whether each of ``games`` (ascending, all played in ``df``) was won."""
+    ordered = df.sort_values("game")
+    at = np.searchsorted(ordered["game"].to_numpy(), games)
+    return ordered["won"].to_numpy(dtype=bool)[at]
 
 
 def survival(df: pd.DataFrame) -> pd.Series:

@@ -148,9 +148,10 @@ def headline_rows(table: pd.DataFrame) -> list[list[str]]:
 
 
 DIFFERENCES_TITLE = "Differences from the first run"
-DIFFERENCES_NOTE = ("Runs of the first run's seed over the same games are compared game by "
-                    "game (paired: Newcombe's square-and-add interval, McNemar's exact p); "
-                    "other runs as independent samples (Newcombe's hybrid score interval). "
+DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over the games "
+                    "both played (paired: the difference over those games, Newcombe's "
+                    "square-and-add interval, McNemar's exact p); runs of another seed as "
+                    "independent samples (Newcombe's hybrid score interval). "
                     "Holm p: McNemar's p adjusted by Holm's method for the paired runs "
                     "compared with the first; a paired run differs from the first, with the "
                     "family error held at 5%, when its Holm p is below 0.05 (the intervals "
@@ -172,10 +173,19 @@ def difference_rows(table: pd.DataFrame) -> list[list[str]]:
     for label, r in table.iterrows():
         rows.append([label, r.against, f"{r.difference * 100:+.2f} pp",
                      f"{r.low * 100:+.2f} to {r.high * 100:+.2f} pp",
-                     f"paired, {int(r.games):,} games" if r.paired else "independent",
+                     _compared(r),
                      format_p(r.mcnemar_p) if r.paired else "",
                      format_p(holm[label]) if r.paired else ""])
     return rows
+
+
+def _compared(row: pd.Series) -> str:
+    """How a differences row was compared: all of both runs' games, their common games, or
+    as independent samples."""
+    if not row.paired:
+        return "independent"
+    return f"paired, {int(row.games):,} games" if row.whole else \
+        f"paired on {int(row.games):,} common games"
 
 
 INTERACTIONS_TITLE = "Pairwise interactions of expansions"
