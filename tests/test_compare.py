@@ -222,6 +222,10 @@ def test_a_set_that_stopped_before_the_base_game_says_over_which_games_it_differ
     assert table.at["books", "paired_games"] < table.at["base", "games"]
     assert "vs base: the difference over the set's own games, against the base game's " \
            "first as many" in str(result)
+    from analyzer.reporting.build import compare_note
+
+    assert "against the base game's first as many" in compare_note(table)  # page, Markdown
+    assert "first as many" not in compare_note(table.assign(paired_games=table["games"].max()))
 
 
 def test_precision_bounds_the_difference_to_the_base_game_not_only_the_win_rates():

@@ -217,13 +217,20 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
         lines.append(f"{label:<{width}} {int(r.games):>7,}{short} {r.win_rate:>8.2%}  "
                      f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>9}  {band:<17} "
                      f"{holm:>8} {r.mean_turns:>6.1f} {int(r['rank']):>4}")
-    if (table["paired_games"] < table.at[BASE, "games"]).any():
-        lines += ["", "vs base: the difference over the set's own games, against the base "
-                      "game's first as many (its win rate over those can differ from the "
-                      "one shown above)"]
+    if partial_base_note(table):
+        lines += ["", partial_base_note(table)]
     if "precise" in table and not table["precise"].all():
         lines += ["", imprecise_note(attrs)]
     return "\n".join(lines)
+
+
+def partial_base_note(table: pd.DataFrame) -> str:
+    """What "vs base" means when a set played fewer games than the base game (``--precision``
+    stopped it earlier); "" when every set played as many."""
+    if not (table["paired_games"] < table.at[BASE, "games"]).any():
+        return ""
+    return ("vs base: the difference over the set's own games, against the base game's "
+            "first as many (its win rate over those can differ from the one shown above)")
 
 
 def imprecise_note(attrs: dict) -> str:

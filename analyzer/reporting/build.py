@@ -552,7 +552,10 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
 def compare_note(table: pd.DataFrame) -> str:
     """What the comparison table's intervals, p-values and ranks are, and what it takes to
     call a set harder or easier than the base game."""
+    from analyzer.analysis.compare import partial_base_note
+
     tested = len(table.drop(index="base", errors="ignore"))
+    partial = f" ({partial_base_note(table)}.)" if partial_base_note(table) else ""
     return ("Win rate: the share of games won, with its 95% Wilson interval. vs base: the "
             "difference from the base game's win rate on the same games, in percentage "
             "points, with Newcombe's 95% square-and-add interval for paired proportions; "
@@ -563,7 +566,7 @@ def compare_note(table: pd.DataFrame) -> str:
             "sets, so an interval that just excludes zero is not enough on its own. rank 1 "
             "is the lowest win rate (the hardest set), equal win rates sharing the lowest "
             "rank: ranks order the estimates only, and no two sets other than the base game "
-            "are tested against each other here.")
+            f"are tested against each other here.{partial}")
 
 
 def policy_fact(attrs: dict) -> str:
