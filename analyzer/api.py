@@ -567,11 +567,17 @@ class SensitivityResult:
                  f"{', '.join(b.get('expansions') or []) or 'none'}, the "
                  f"{b.get('variant', 'solo')} game, {b['games']} games, "
                  f"seed {b['seed']}", "",
-                 f"{'factor':<16} {'level':<58} {'win rate':>9} {'change (95% interval)':>30}"]
+                 f"{'factor':<16} {'level':<58} {'win rate':>9} {'change (95% paired)':>30} "
+                 f"{'Holm p':>9}"]
         for r in self.table.itertuples():
-            lines.append(f"{r.factor:<16} {r.level:<58} {r.win_rate:>9.2%} "
-                         f"{r.effect * 100:>+7.2f} pp ({r.effect_low * 100:+.2f} to "
-                         f"{r.effect_high * 100:+.2f})")
+            change = (f"{r.effect * 100:+.2f} pp ({r.effect_low * 100:+.2f} to "
+                      f"{r.effect_high * 100:+.2f})")
+            lines.append(f"{r.factor:<16} {r.level:<58} {r.win_rate:>9.2%} {change:>30} "
+                         f"{format_p(r.holm_p):>9}")
+        if len(self.table):
+            lines += ["", f"Holm p: McNemar's exact p adjusted over the {len(self.table)} "
+                          "variants; a change is real, with the family error held at 5%, when "
+                          "it is below 0.05 (the intervals are not adjusted)"]
         return "\n".join(lines)
 
 

@@ -106,11 +106,16 @@ def test_a_variant_is_compared_with_R14_game_by_game():
 
     base = frame([1, 1, 0, 0, 0, 1, 0, 0, 0, 0])
     variant = frame([1, 0, 1, 1, 1, 1, 0, 0, 0, 0])
-    row = effect_table(base, {VARIANTS[0]: variant}).iloc[0]
+    every = frame([1] * 10)  # only it won 7, only R14 none
+    table = effect_table(base, {VARIANTS[0]: variant, VARIANTS[1]: every})
+    row = table.iloc[0]
     assert row["effect"] == pytest.approx(0.2)
     # both won 2, only the variant 3, only R14 1, neither 4
     assert (row["effect_low"], row["effect_high"]) == paired_difference_interval(2, 3, 1, 4)
     assert row["mcnemar_p"] == pytest.approx(mcnemar_exact(3, 1))
+    # Holm over the two variants: the smaller p doubled, the larger times one
+    assert table.iloc[1]["holm_p"] == pytest.approx(2 * mcnemar_exact(7, 0))
+    assert row["holm_p"] == pytest.approx(mcnemar_exact(3, 1))
 
 
 def test_the_sensitivity_facts_name_the_policys_parameters_and_source():
@@ -136,7 +141,8 @@ def test_the_sensitivity_pages_name_each_interval_and_test_each_change():
                           "games": [100, 100], "win_rate": [0.2, 0.05],
                           "ci_low": [0.13, 0.02], "ci_high": [0.29, 0.11],
                           "effect": [0.12, -0.03], "effect_low": [0.03, -0.09],
-                          "effect_high": [0.21, 0.03], "mcnemar_p": [0.004, 0.45]})
+                          "effect_high": [0.21, 0.03], "mcnemar_p": [0.004, 0.45],
+                          "holm_p": holm_adjust([0.004, 0.45])})
     baseline = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "greedy",
                 "policy_params_sha256": "cd" * 32, "games": 100, "seed": 0,
                 "win_rate": 0.08, "ci_low": 0.04, "ci_high": 0.15}
@@ -162,3 +168,21 @@ def test_the_printed_baseline_names_its_card_sets_hash():
                 "expansions": [], "variant": "solo"}
     text = str(SensitivityResult(baseline, pd.DataFrame(columns=["factor"])))
     assert text.startswith("baseline   R14-default (sha256 abababababab): 10.00%")
+
+
+def test_the_printed_sensitivity_table_gives_each_change_its_holm_p():
+    """8 variants at once: the terminal table, like the pages and the CSV, adjusts each
+    variant's McNemar p for the others (it printed only unadjusted intervals)."""
+    import pandas as pd
+
+    from analyzer.api import SensitivityResult
+
+    baseline = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "greedy",
+                "games": 10, "seed": 0, "win_rate": 0.1, "ci_low": 0.0, "ci_high": 0.2,
+                "expansions": [], "variant": "solo"}
+    table = pd.DataFrame({"factor": ["Chaos count"], "level": ["6"], "win_rate": [0.2],
+                          "effect": [0.1], "effect_low": [0.05], "effect_high": [0.15],
+                          "mcnemar_p": [0.004], "holm_p": [0.032]})
+    lines = str(SensitivityResult(baseline, table)).splitlines()
+    assert "Holm p" in lines[2] and lines[3].endswith(" 0.032")
+    assert "adjusted over the 1 variants" in lines[-1]

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
-from analyzer.analysis.stats import wilson_interval
+from analyzer.analysis.stats import holm_adjust, wilson_interval
 from analyzer.cards.loader import CardSet, card_set_from_data, default_card_data
 
 ELEMENTS = ("earth", "water", "fire", "air")
@@ -86,7 +86,8 @@ def variant_card_set(variant: Variant) -> CardSet:
 
 def effect_table(baseline: pd.DataFrame, runs: dict[Variant, pd.DataFrame]) -> pd.DataFrame:
     """Per variant: win rate with its interval, and the change from R14 on the same games
-    with its interval and McNemar's p."""
+    with its interval, McNemar's p and that p adjusted by Holm's method over the variants
+    (``holm_p``)."""
     base = baseline.sort_values("game")
     base_wins, base_n = int(base["won"].sum()), len(base)
     rows = []
@@ -103,4 +104,7 @@ def effect_table(baseline: pd.DataFrame, runs: dict[Variant, pd.DataFrame]) -> p
                      "effect": wins / n - base_wins / base_n, "effect_low": paired["diff_low"],
                      "effect_high": paired["diff_high"], "mcnemar_p": paired["mcnemar_p"],
                      "card_set_sha256": df.attrs["card_set_sha256"]})
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    table.insert(table.columns.get_loc("mcnemar_p") + 1, "holm_p",
+                 holm_adjust(table["mcnemar_p"].tolist()) if rows else [])
+    return table

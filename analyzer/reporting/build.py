@@ -377,19 +377,17 @@ SENSITIVITY_TITLE = "Sensitivity of the win rate to the card set"
 
 
 def _sensitivity_rows(table: pd.DataFrame) -> list[list[str]]:
-    """The effect table as text cells, header first, with McNemar's p adjusted by Holm's
-    method over the variants."""
+    """The effect table as text cells, header first, with McNemar's p and its Holm
+    adjustment over the variants."""
     from analyzer.analysis.duel import format_p
-    from analyzer.analysis.stats import holm_adjust
 
     rows = [["factor", "level", "win rate", "95% Wilson interval", "change",
              "95% interval (paired, Newcombe)", "McNemar p", "Holm p"]]
-    holm = holm_adjust(table["mcnemar_p"].tolist())
-    for r, adjusted in zip(table.itertuples(), holm, strict=True):
+    for r in table.itertuples():
         rows.append([r.factor, r.level, f"{r.win_rate:.2%}",
                      f"{r.ci_low:.2%} to {r.ci_high:.2%}", f"{r.effect * 100:+.2f} pp",
                      f"{r.effect_low * 100:+.2f} to {r.effect_high * 100:+.2f} pp",
-                     format_p(r.mcnemar_p), format_p(adjusted)])
+                     format_p(r.mcnemar_p), format_p(r.holm_p)])
     return rows
 
 
