@@ -13,13 +13,14 @@ import numpy as np
 import pandas as pd
 
 from analyzer import arguments
-from analyzer.analysis.duel import format_duel, format_p, pair_table, policy_table
+from analyzer.analysis.duel import format_duel, pair_table, policy_table
 from analyzer.analysis.results_io import (
     check_summary_writable,
     check_writable,
     write_results,
     write_summary,
 )
+from analyzer.analysis.stats import format_p
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.cards.loader import parse_expansions

@@ -502,3 +502,36 @@ def test_the_terminal_table_keeps_its_columns_with_long_set_names():
     for row in rows:
         assert len(row.rstrip()) == len(header.rstrip()), row
     assert rows[1].startswith(long_name + " ")
+
+
+def test_a_missing_p_is_no_test_and_never_prints_as_strong_evidence():
+    """A NaN p printed as "<1e-300" (NaN > 0 is false) and Holm sorted it anywhere, so the
+    same p-values in another order gave other adjustments."""
+    import math
+
+    from analyzer.analysis.stats import format_p, holm_adjust
+
+    assert format_p(math.nan) == "n/a" and format_p(0.0) == "<1e-300"
+    for ps in ([math.nan, 0.01, 0.02], [0.02, math.nan, 0.01], [0.01, 0.02, math.nan]):
+        adjusted = holm_adjust(ps)
+        assert sorted(a for a in adjusted if not math.isnan(a)) == [0.02, 0.02]
+        assert math.isnan(adjusted[ps.index(next(p for p in ps if math.isnan(p)))])
+
+
+def test_a_p_just_under_the_level_does_not_print_as_the_level():
+    from analyzer.analysis.stats import format_p
+
+    assert format_p(0.04995) == "0.04995" and format_p(0.0499) == "0.0499"
+    assert format_p(0.05) == "0.05" and format_p(0.123456) == "0.123"
+
+
+def test_intervals_of_an_empty_sample_are_missing_and_impossible_counts_are_refused():
+    import math
+
+    from analyzer.analysis.stats import newcombe_difference, wilson_interval
+
+    assert all(math.isnan(x) for x in newcombe_difference(0, 0, 1, 2))
+    assert all(math.isnan(x) for x in wilson_interval(0, 0))
+    for wins in (-1, 11):
+        with pytest.raises(ValueError, match="wins must be from 0 to the 10 games"):
+            wilson_interval(wins, 10)

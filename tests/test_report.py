@@ -652,7 +652,8 @@ def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests(
     table = pd.DataFrame({"against": ["a"] * 3, "games": [100, 100, 80],
                           "difference": [0.05, -0.02, 0.01], "low": [0.01, -0.06, -0.08],
                           "high": [0.09, 0.02, 0.10], "paired": [True, True, False],
-                          "mcnemar_p": [0.02, 0.4, np.nan]}, index=["b", "c", "d"])
+                          "whole": [True, True, False], "mcnemar_p": [0.02, 0.4, np.nan]},
+                         index=["b", "c", "d"])
     rows = difference_rows(table)
     assert rows[0][-1] == "Holm p"
     holm = holm_adjust([0.02, 0.4])

@@ -16,6 +16,7 @@ import pandas as pd
 
 from analyzer.analysis.stats import (
     Z95,
+    format_p,
     holm_adjust,
     mcnemar_exact,
     paired_difference_interval,
@@ -209,7 +210,7 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
              f"{'set':<{width}} {'games':>8} {'win rate':>8}  {'95% Wilson':<16} "
              f"{'vs base':>9}  {'95% paired':<17} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
     for label, r in table.iterrows():
-        holm = "" if label == BASE else _format_p(r.holm_p)
+        holm = "" if label == BASE else format_p(r.holm_p)
         vs = "" if label == BASE else f"{r.difference * 100:+7.2f}pp"
         band = "" if label == BASE else \
             f"{r.diff_low * 100:+.2f} to {r.diff_high * 100:+.2f}"
@@ -242,5 +243,3 @@ def imprecise_note(attrs: dict) -> str:
             f"({attrs.get('max_games', 0):,})")
 
 
-def _format_p(p: float) -> str:
-    return f"{p:.3g}" if p > 0 else "<1e-300"

@@ -8,7 +8,7 @@ import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.run_stats import headline
-from analyzer.analysis.stats import holm_adjust
+from analyzer.analysis.stats import format_p, holm_adjust
 
 
 def policy_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -37,11 +37,6 @@ def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
                                         "difference", "diff_low", "diff_high", "mcnemar_p"])
     table["holm_p"] = holm_adjust(table["mcnemar_p"].tolist())
     return table
-
-
-def format_p(p: float) -> str:
-    """A p-value for print; one too small for a float shows as a bound, not as 0."""
-    return f"{p:.3g}" if p > 0 else "<1e-300"
 
 
 def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str:

@@ -14,6 +14,8 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
     """
     if games <= 0:
         return (math.nan, math.nan)
+    if not 0 <= wins <= games:
+        raise ValueError(f"wins must be from 0 to the {games} games, not {wins}")
     p = wins / games
     denom = 1.0 + z * z / games
     centre = (p + z * z / (2 * games)) / denom
@@ -27,7 +29,10 @@ def wilson_interval(wins: int, games: int, z: float = Z95) -> tuple[float, float
 def newcombe_difference(wins_a: int, n_a: int, wins_b: int, n_b: int,
                         z: float = Z95) -> tuple[float, float]:
     """Interval of p_a - p_b for independent samples: Newcombe's hybrid score method,
-    built from the two Wilson intervals (Newcombe 1998, method 10)."""
+    built from the two Wilson intervals (Newcombe 1998, method 10). (nan, nan) when a
+    sample is empty."""
+    if n_a <= 0 or n_b <= 0:
+        return (math.nan, math.nan)
     p_a, p_b = wins_a / n_a, wins_b / n_b
     low_a, high_a = wilson_interval(wins_a, n_a, z)
     low_b, high_b = wilson_interval(wins_b, n_b, z)
@@ -99,13 +104,31 @@ def holm_adjust(p_values: list[float]) -> list[float]:
     """Holm's step-down adjustment of p-values for multiple comparisons (same order).
 
     The k-th smallest of m p-values is multiplied by (m - k + 1), made non-decreasing
-    along the sorted order, and capped at 1.
+    along the sorted order, and capped at 1. A missing p (NaN) is no test: it stays NaN and
+    is not counted in m.
     """
-    m = len(p_values)
-    order = sorted(range(m), key=lambda i: p_values[i])
-    adjusted = [0.0] * m
+    tested = [i for i, p in enumerate(p_values) if not math.isnan(p)]
+    m = len(tested)
+    order = sorted(tested, key=lambda i: p_values[i])
+    adjusted = [math.nan] * len(p_values)
     running = 0.0
     for rank, i in enumerate(order):
         running = max(running, min(1.0, (m - rank) * p_values[i]))
         adjusted[i] = running
     return adjusted
+
+
+#: The level the docs and pages name: a Holm p below it is a real difference.
+SIGNIFICANCE = 0.05
+
+
+def format_p(p: float) -> str:
+    """A p-value for print, in 3 significant digits: one too small for a float shows as a
+    bound, not as 0; one just under 0.05 keeps the digits that show it is under; a missing
+    one (NaN) as "n/a"."""
+    if math.isnan(p):
+        return "n/a"
+    if p <= 0:
+        return "<1e-300"
+    text = f"{p:.3g}"
+    return f"{p:.4g}" if p < SIGNIFICANCE <= float(text) else text

@@ -162,8 +162,7 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
 def difference_rows(table: pd.DataFrame) -> list[list[str]]:
     """The differences table (``run_stats.differences``) as text cells, header first, the
     paired runs' McNemar p also adjusted by Holm's method over them."""
-    from analyzer.analysis.duel import format_p
-    from analyzer.analysis.stats import holm_adjust
+    from analyzer.analysis.stats import format_p, holm_adjust
 
     paired = table.index[table["paired"].astype(bool)]
     holm = dict(zip(paired, holm_adjust(table.loc[paired, "mcnemar_p"].tolist()),
@@ -379,7 +378,7 @@ SENSITIVITY_TITLE = "Sensitivity of the win rate to the card set"
 def _sensitivity_rows(table: pd.DataFrame) -> list[list[str]]:
     """The effect table as text cells, header first, with McNemar's p and its Holm
     adjustment over the variants."""
-    from analyzer.analysis.duel import format_p
+    from analyzer.analysis.stats import format_p
 
     rows = [["factor", "level", "win rate", "95% Wilson interval", "change",
              "95% interval (paired, Newcombe)", "McNemar p", "Holm p"]]
@@ -530,7 +529,7 @@ def _swap_into_place(build: Path, out: Path) -> None:
 
 def compare_rows(table: pd.DataFrame) -> list[list[str]]:
     """The comparison table as text cells, header first."""
-    from analyzer.analysis.duel import format_p
+    from analyzer.analysis.stats import format_p
 
     rows = [["set", "games", "win rate", "95% Wilson interval", "vs base",
              "95% interval (paired, Newcombe)", "McNemar p", "Holm p", "mean turns", "rank"]]
