@@ -80,7 +80,7 @@ def report_ratio(cards, policy, n_games: int, repeats: int = 50, rounds: int = 5
     is printed with their range (a single round of the reference varied up to twofold).
     The reference plays greedy with its plain-Python twin, random with the compiled random
     (docs/engine.md)."""
-    run_reference(cards, policy, 1, 2)  # compile a jitted policy for calls from Python
+    run_reference(cards, policy, 1, 2)  # warm up (random: compile it for calls from Python)
     kernel = batch_kernel(policy)
     args = (policy.kernel_arg, policy.params, cards.cards, cards.city_ids, cards.dream_ids,
             cards.expansions, 1, 0, n_games)

@@ -132,6 +132,8 @@ def test_the_shipped_weights_load_and_name_every_feature():
     ("[weights]\nBALANCE = 'high'\n", "weights.BALANCE must be a finite number"),
     ("[weights]\nBALANCE = nan\n", "weights.BALANCE must be a finite number"),
     ("[weights]\nBALANCE = 1" + "0" * 400 + "\n", "weights.BALANCE must be a finite number"),
+    ("[weights]\nCLEAR = 1.1e12\n", "weights.CLEAR must be a finite number from -1e12 to 1e12"),
+    ("[weights]\nCLEAR = -2e12\n", "weights.CLEAR must be a finite number from -1e12 to 1e12"),
     ("BALANCE = 1.0\n", "expected one \\[weights\\] table"),
     ("[weights\n", "not valid TOML"),
 ])

@@ -82,3 +82,25 @@ def test_plain_weighted_agrees_with_the_kernel(expansions, variant, seeds):
         fast = fast_trace(cards, policy, seed, seed % 4)
         assert fast == run_reference(cards, policy, seed, 1, seed % 4, variant=variant)[0], \
             f"seed {seed}"
+
+
+def test_weights_at_their_bound_keep_both_copies_alike():
+    """A weights file of 1e18 and more made the kernel's search for the cheapest Chaos
+    option, which starts at 1e18, keep its first option where the twin took the cheapest;
+    weights are bounded by MAX_WEIGHT (1e12) now, and at the bound both still agree."""
+    from analyzer.core.greedy_terms import MAX_WEIGHT
+
+    extreme = {"CHAOS_POINT": MAX_WEIGHT, "CLEAR": MAX_WEIGHT, "REVEAL_CARD": MAX_WEIGHT,
+               "POSTCARD": -MAX_WEIGHT, "WISE": MAX_WEIGHT, "BALANCE": -MAX_WEIGHT}
+    spec = resolve_policy("greedy")
+    policy = replace(spec, params_for_cards=lambda table: greedy_params(extreme, table))
+    for variant in ("solo", "team"):
+        cards = ALL_SEVEN.with_variant(variant)
+        played = policy.for_cards(cards)
+        for seed in range(40):
+            fast = fast_trace(cards, played, seed, 1)
+            assert fast == run_reference(cards, played, seed, 1, 1, variant=variant)[0], \
+                f"{variant} seed {seed}"
+    for too_big in (1.01 * MAX_WEIGHT, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match="must be a finite number from -1e12 to 1e12"):
+            greedy_params({"CLEAR": too_big})

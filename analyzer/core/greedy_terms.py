@@ -19,3 +19,10 @@ WINNING = 1000.0
 ZERO_SUM_POINT = 4.0
 #: Weight of the partner's placements in a polarity swap (R10.4), against the seat's own.
 PARTNER_SHARE = 0.5
+#: The largest weight, in size, that ``greedy_params`` and a weights file take. Far beyond
+#: any use (the win is worth 1e3, a loss -1e6), it keeps every score well below the 1e18
+#: that the kernel's searches for a cheapest option start from, and every sum finite, so
+#: that both copies of greedy always choose alike.
+MAX_WEIGHT = 1e12
+#: ``MAX_WEIGHT`` as messages print it.
+MAX_WEIGHT_TEXT = f"{MAX_WEIGHT:.0e}".replace("+", "")

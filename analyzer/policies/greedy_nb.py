@@ -15,6 +15,8 @@ reference counting (core/jit.py, ``borrowing_jit``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from analyzer.core.codes import (
@@ -41,6 +43,8 @@ from analyzer.core.codes import (
 from analyzer.core.greedy_terms import (
     EXPECTED_POINTS,
     LOSING,
+    MAX_WEIGHT,
+    MAX_WEIGHT_TEXT,
     PARTNER_SHARE,
     WINNING,
     ZERO_SUM_POINT,
@@ -108,6 +112,9 @@ def greedy_params(overrides: dict[str, float] | None = None,
     for name, value in (overrides or {}).items():
         if name not in weights:
             raise ValueError(f"unknown greedy weight {name!r}")
+        if not math.isfinite(float(value)) or abs(float(value)) > MAX_WEIGHT:
+            raise ValueError(f"greedy weight {name} must be a finite number from "
+                             f"-{MAX_WEIGHT_TEXT} to {MAX_WEIGHT_TEXT}, not {value!r}")
         weights[name] = float(value)
     weights["MAX_SOGNAE"], weights["MAX_INCUBI"] = (4, 3) if cards is None else \
         extreme_values(cards)

@@ -8,7 +8,8 @@ PROGRESS = 8.0
 ```
 
 Every feature of ``greedy_nb.GREEDY_WEIGHTS`` may be given; a missing one keeps its greedy
-value, an unknown name or a value that is not a finite number is an error naming the key.
+value, an unknown name or a value that is not a finite number of at most 1e12 in size
+(``MAX_WEIGHT``) is an error naming the key.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from analyzer.atomic import check_writable, write_atomically
+from analyzer.core.greedy_terms import MAX_WEIGHT, MAX_WEIGHT_TEXT
 from analyzer.errors import PolicyError
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
 
@@ -46,8 +48,9 @@ def parse_weights(text: str, source: str) -> dict[str, float]:
                 not isinstance(value, bool) else math.nan
         except OverflowError:
             number = math.inf
-        if not math.isfinite(number):
-            raise PolicyError(f"weights file {source}: weights.{name} must be a finite number")
+        if not math.isfinite(number) or abs(number) > MAX_WEIGHT:
+            raise PolicyError(f"weights file {source}: weights.{name} must be a finite number "
+                              f"from -{MAX_WEIGHT_TEXT} to {MAX_WEIGHT_TEXT}")
         weights[name] = number
     return weights
 

@@ -716,8 +716,9 @@ def chaos(pos: Position) -> int:
 
 
 def deal_side(pos: Position) -> int:
-    """R02.3: two Chaos dealt together go left (0) unless Incubi answer them better; R02.4:
-    a Meta or Harmony dealt takes the side that brings its city nearer to balance."""
+    """R02.3: two Chaos dealt together go right (1), where Sognae answer them, unless the
+    Incubi answer them better; R02.4: a Meta or Harmony dealt takes the side that brings
+    its city nearer to balance (ties: left)."""
     _, r, card, _ = pos.options[0]
     if card == EMPTY:
         return 1 if pos.w[W.MAX_SOGNAE] >= pos.w[W.MAX_INCUBI] else 0
