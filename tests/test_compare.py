@@ -121,7 +121,7 @@ def test_interaction_is_the_pair_effect_minus_the_single_effects_game_by_game():
     row = table.loc["x+y"]
     # per game: pair - x - y + base = [1, 0, 1, -1, 0, 0]
     contrast = np.array([1, 0, 1, -1, 0, 0])
-    half = 1.959963984540054 * contrast.std(ddof=1) / math.sqrt(6)
+    half = 2.570581835636314 * contrast.std(ddof=1) / math.sqrt(6)  # Student's t, 5 df
     assert (row["first"], row["second"], row["games"]) == ("x", "y", 6)
     assert row["interaction"] == pytest.approx(1 / 6)
     assert (row["low"], row["high"]) == (pytest.approx(1 / 6 - half), pytest.approx(1 / 6 + half))

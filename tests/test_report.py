@@ -691,6 +691,22 @@ def test_a_coloured_heatmap_cell_never_reads_as_an_interval_holding_zero():
     assert "not adjusted for the number of pairs" in fig.get_suptitle()
 
 
+@pytest.mark.parametrize("interaction, low, high", [
+    (0.015004, 0.0000041, 0.030004),  # excludes zero, but reads "+1.50 +-1.50"
+    (0.01, 0.01, 0.01),  # zero width: three games that all contrast alike
+])
+def test_a_heatmap_cell_is_coloured_only_as_it_reads(interaction, low, high):
+    import numpy as np
+
+    from analyzer.reporting import charts
+
+    table = pd.DataFrame([{"pair": "books+emptiness", "first": "books", "second": "emptiness",
+                           "games": 3, "interaction": interaction, "low": low,
+                           "high": high}]).set_index("pair")
+    coloured = charts.interactions(table).axes[0].images[1].get_array()
+    assert not np.isfinite(np.ma.filled(coloured, np.nan)).any()
+
+
 def test_two_card_sets_of_one_name_are_told_apart_by_their_hash(tmp_path):
     """Two files named alike with other cards: each run's label and provenance name the
     hash of its own, and no chart claims one card set for both."""

@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from analyzer.analysis.stats import (
-    Z95,
     format_p,
     holm_adjust,
     mcnemar_exact,
@@ -181,11 +180,19 @@ def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
         return {"games": 0, "interaction": math.nan, "low": math.nan, "high": math.nan,
                 "pair_win_rate": math.nan, "multiplied": math.nan}
     mean = float(contrast.mean())
-    half = Z95 * float(contrast.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    half = _t95(n - 1) * float(contrast.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
     p_base = w_base.mean()
     return {"games": n, "interaction": mean, "low": mean - half, "high": mean + half,
             "pair_win_rate": float(w_pair.mean()),
             "multiplied": float(w_a.mean() * w_b.mean() / p_base) if p_base > 0 else math.nan}
+
+
+def _t95(freedom: int) -> float:
+    """Student's t quantile of a two-sided 95% interval: the interaction's interval is a
+    mean's over a sample of games (the normal quantile undercovers a few games' mean)."""
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, freedom))
 
 
 def interaction_matrix(table: pd.DataFrame, column: str = "interaction") -> pd.DataFrame:

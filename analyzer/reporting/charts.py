@@ -300,14 +300,16 @@ def interactions(table: pd.DataFrame) -> Figure:
     values = matrix.to_numpy(dtype=float) * 100
     halves = half.to_numpy(dtype=float) * 100
     limit = max(float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0, 0.5)
-    shown = np.where(np.abs(values) > halves, values, np.nan)
+    # coloured as the cell reads, at two decimals; never a zero-width interval (too few
+    # games, or identical ones: not evidence of an interaction)
+    readable = (np.abs(np.round(values, 2)) > np.round(halves, 2)) & (halves > 0)
+    shown = np.where(readable, values, np.nan)
     ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
     image = ax.imshow(shown, cmap="RdBu", vmin=-limit, vmax=limit)
     for i in range(n):
         for j in range(n):
             if np.isfinite(values[i, j]):
                 dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
-                # two decimals: at one, a coloured cell could read "+1.5 +-1.5"
                 band = f"\n+-{halves[i, j]:.2f}" if np.isfinite(halves[i, j]) else ""
                 ax.text(j, i, f"{values[i, j]:+.2f}{band}", ha="center",
                         va="center", fontsize="small", color="white" if dark else "black")
