@@ -56,7 +56,8 @@ from analyzer.reference.postcards import NotedRow, condition_holds
 
 #: A dream added beside a lone Dreamcatcher turns its +1 into -2 (R11.4, R11.5).
 BROKEN_POINTS = CONDITION_MET - SENT_AWAY
-#: Scores below any option's, to start a search for the best.
+#: Where the searches for the best Exchange, Rebuild, Change Sides and Book move start, as
+#: the kernel's do: a move must score above it to be found.
 NONE_YET = -1e9
 
 
