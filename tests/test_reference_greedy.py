@@ -86,8 +86,9 @@ def test_plain_weighted_agrees_with_the_kernel(expansions, variant, seeds):
 
 def test_weights_at_their_bound_keep_both_copies_alike():
     """A weights file of 1e18 and more made the kernel's search for the cheapest Chaos
-    option, which starts at 1e18, keep its first option where the twin took the cheapest;
-    weights are bounded by MAX_WEIGHT (1e12) now, and at the bound both still agree."""
+    option, which started at 1e18, keep its first option where the twin took the cheapest;
+    the searches start at infinity now, weights are bounded by MAX_WEIGHT (1e12) so that no
+    sum overflows, and at the bound both copies agree."""
     from analyzer.core.greedy_terms import MAX_WEIGHT
 
     extreme = {"CHAOS_POINT": MAX_WEIGHT, "CLEAR": MAX_WEIGHT, "REVEAL_CARD": MAX_WEIGHT,
@@ -104,3 +105,19 @@ def test_weights_at_their_bound_keep_both_copies_alike():
     for too_big in (1.01 * MAX_WEIGHT, float("inf"), float("nan")):
         with pytest.raises(ValueError, match="must be a finite number from -1e12 to 1e12"):
             greedy_params({"CLEAR": too_big})
+
+
+def test_past_the_bound_the_searches_for_the_cheapest_option_still_agree():
+    """Params built by hand, beyond MAX_WEIGHT: with Chaos costs of 1e18 and more, the
+    kernel's searches that started at 1e18 kept option 0 in these games of seed 0."""
+    from analyzer.core.codes import GreedyWeight as W
+
+    def huge(table):
+        params = greedy_params(None, table)
+        params[W.CHAOS_POINT], params[W.CLEAR], params[W.REVEAL_CARD] = 1e18, 1e19, 1e19
+        return params
+
+    cards = default_card_set()
+    policy = replace(resolve_policy("greedy"), params_for_cards=huge).for_cards(cards)
+    for game in (3, 174, 186, 221, 249):
+        assert fast_trace(cards, policy, 0, game) == run_reference(cards, policy, 0, 1, game)[0]

@@ -20,9 +20,10 @@ ZERO_SUM_POINT = 4.0
 #: Weight of the partner's placements in a polarity swap (R10.4), against the seat's own.
 PARTNER_SHARE = 0.5
 #: The largest weight, in size, that ``greedy_params`` and a weights file take. Far beyond
-#: any use (the win is worth 1e3, a loss -1e6), it keeps every score well below the 1e18
-#: that the kernel's searches for a cheapest option start from, and every sum finite, so
-#: that both copies of greedy always choose alike.
+#: any use (the win is worth 1e3, a loss -1e6), it keeps every score and sum finite (an
+#: overflow to inf, then NaN, would compare unlike in the two copies of greedy), and well
+#: above the -1e9 that the searches for the best Exchange, Rebuild, Change Sides or Book
+#: move start from in both.
 MAX_WEIGHT = 1e12
 #: ``MAX_WEIGHT`` as messages print it.
 MAX_WEIGHT_TEXT = f"{MAX_WEIGHT:.0e}".replace("+", "")

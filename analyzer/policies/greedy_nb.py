@@ -875,7 +875,7 @@ def prophecy_order_nb(options, n_options, layout, info, cards, params):
     values[:] = 0.0
     for k in range(m):
         values[k] = draw_value_nb(options[0, k], layout, cards, facts, info, params)
-    best, best_score = 0, -1e18
+    best, best_score = 0, -np.inf
     for i in range(n_options):
         score = 0.0
         for k in range(m):
@@ -1058,7 +1058,7 @@ def chaos_nb(options, n_options, layout, info, cards, params):
     n_bal = facts[:, 3].sum()
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
     best = 0
-    best_cost = 1e18
+    best_cost = np.inf
     for i in range(n_options):
         how = options[i, 0]
         r = options[i, 1]
@@ -1110,7 +1110,7 @@ def chromatic_choice_nb(options, n_options, layout, info, cards, params):
     facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
     fill_row_facts_nb(facts, layout, cards, info)
     max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
-    best, best_cost = 0, 1e18
+    best, best_cost = 0, np.inf
     for i in range(n_options):
         r, side = options[i, 0], options[i, 1]
         if r == EMPTY:
@@ -1150,7 +1150,7 @@ def revealed_choice_nb(options, n_options, layout, info, cards, params):
     fill_row_facts_nb(facts, layout, cards, info)
     n_bal = facts[:, 3].sum()
     weights = place_weights_nb(params)
-    best, best_score = 0, -1e18
+    best, best_score = 0, -np.inf
     for i in range(n_options):
         r, side = options[i, 0], options[i, 1]
         if r == EMPTY:
@@ -1221,7 +1221,7 @@ def zero_sum_nb(options, n_options, layout, info, cards):
     """Discard the largest zero-sum set: it frees the most room and keeps the total (and
     spares the postcards)."""
     best = 0
-    best_score = -1e18
+    best_score = -np.inf
     for i in range(n_options):
         score = zero_sum_score_nb(options[i, 0], options[i, 1], layout, info, cards)
         if score > best_score:
