@@ -535,3 +535,9 @@ def test_intervals_of_an_empty_sample_are_missing_and_impossible_counts_are_refu
     for wins in (-1, 11):
         with pytest.raises(ValueError, match="wins must be from 0 to the 10 games"):
             wilson_interval(wins, 10)
+
+
+def test_a_p_a_hair_under_the_level_gets_the_digits_that_show_it():
+    from analyzer.analysis.stats import format_p
+
+    assert format_p(0.049996) == "0.049996" and format_p(0.0499999) == "0.0499999"

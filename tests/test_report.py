@@ -694,6 +694,7 @@ def test_a_coloured_heatmap_cell_never_reads_as_an_interval_holding_zero():
 @pytest.mark.parametrize("interaction, low, high", [
     (0.015004, 0.0000041, 0.030004),  # excludes zero, but reads "+1.50 +-1.50"
     (0.01, 0.01, 0.01),  # zero width: three games that all contrast alike
+    (-967 / 20000, -967 / 20000 - 0.0483, -967 / 20000 + 0.0483),  # reads "-4.83 +-4.83"
 ])
 def test_a_heatmap_cell_is_coloured_only_as_it_reads(interaction, low, high):
     import numpy as np
@@ -729,3 +730,17 @@ def test_two_card_sets_of_one_name_are_told_apart_by_their_hash(tmp_path):
     for line, digest in zip(lines, digests, strict=True):
         assert f"card set mine (sha256 {digest})" in line
     assert "card set" not in charts.source_line(build._shared_attrs(runs))
+
+
+def test_a_results_file_with_a_game_twice_is_refused(results, tmp_path):
+    """Pairing runs on their common games needs each game once; the tool never writes a
+    game twice, so such a file was made by hand."""
+    from analyzer.analysis.results_io import ResultsFileError, read_results, write_results
+
+    df = read_results(results[0])
+    twice = pd.concat([df, df.iloc[:1]], ignore_index=True)
+    twice.attrs = df.attrs
+    path = tmp_path / "twice.parquet"
+    write_results(twice, path)
+    with pytest.raises(ResultsFileError, match=f"game {int(df['game'].iloc[0])} appears twice"):
+        read_results(path)

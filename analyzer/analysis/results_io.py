@@ -131,3 +131,7 @@ def _check_columns(path: Path, df: pd.DataFrame) -> None:
                                    f"holds {kind}, not {want})")
     if not len(df):
         raise ResultsFileError(f"{path} holds no games")
+    repeated = df["game"][df["game"].duplicated()]
+    if len(repeated):
+        raise ResultsFileError(f"{path} is not an urbion results file (game "
+                               f"{int(repeated.iloc[0])} appears twice)")

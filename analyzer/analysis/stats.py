@@ -130,5 +130,9 @@ def format_p(p: float) -> str:
         return "n/a"
     if p <= 0:
         return "<1e-300"
-    text = f"{p:.3g}"
-    return f"{p:.4g}" if p < SIGNIFICANCE <= float(text) else text
+    digits = 3
+    text = f"{p:.{digits}g}"
+    while p < SIGNIFICANCE <= float(text):  # 0.049996 is not "0.05"
+        digits += 1
+        text = f"{p:.{digits}g}"
+    return text

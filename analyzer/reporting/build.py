@@ -150,8 +150,9 @@ def headline_rows(table: pd.DataFrame) -> list[list[str]]:
 DIFFERENCES_TITLE = "Differences from the first run"
 DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over the games "
                     "both played (paired: the difference over those games, Newcombe's "
-                    "square-and-add interval, McNemar's exact p); runs of another seed as "
-                    "independent samples (Newcombe's hybrid score interval). "
+                    "square-and-add interval, McNemar's exact p); runs of another seed, or "
+                    "with no game in common, as independent samples (Newcombe's hybrid score "
+                    "interval). "
                     "Holm p: McNemar's p adjusted by Holm's method for the paired runs "
                     "compared with the first; a paired run differs from the first, with the "
                     "family error held at 5%, when its Holm p is below 0.05 (the intervals "
@@ -552,7 +553,7 @@ def compare_note(table: pd.DataFrame) -> str:
     from analyzer.analysis.compare import partial_base_note
 
     tested = len(table.drop(index="base", errors="ignore"))
-    partial = f" ({partial_base_note(table)}.)" if partial_base_note(table) else ""
+    partial = f" {partial_base_note(table)}." if partial_base_note(table) else ""
     return ("Win rate: the share of games won, with its 95% Wilson interval. vs base: the "
             "difference from the base game's win rate on the same games, in percentage "
             "points, with Newcombe's 95% square-and-add interval for paired proportions; "

@@ -284,10 +284,17 @@ def differences(table: pd.DataFrame) -> Figure:
     return fig
 
 
+def _cell(value: float, sign: bool = False) -> str:
+    """A heatmap cell's number as drawn: two decimals (at one, a coloured cell could read
+    "+1.5 +-1.5")."""
+    return f"{value:+.2f}" if sign else f"{value:.2f}"
+
+
 def interactions(table: pd.DataFrame) -> Figure:
     """Heatmap of pairwise interactions (an ``analysis.compare.interactions`` table): the
     pair's effect minus the two single effects, each cell with its 95% interval's
-    half-width; a cell whose interval holds zero is drawn in grey."""
+    half-width; a cell whose interval, as printed, holds zero or has no width (too few
+    games) is drawn in grey."""
     from analyzer.analysis.compare import interaction_matrix
 
     matrix = interaction_matrix(table)
@@ -296,13 +303,14 @@ def interactions(table: pd.DataFrame) -> Figure:
     fig, ax = plt.subplots(figsize=(max(1.3 * n + 3.0, 7.0), 1.0 * n + 1.6), layout="constrained")
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
                  "(+- its 95% interval, not adjusted for the number of pairs; grey: the "
-                 "interval holds zero)", fontsize="medium")
+                 "interval holds zero or has no width)", fontsize="medium")
     values = matrix.to_numpy(dtype=float) * 100
     halves = half.to_numpy(dtype=float) * 100
     limit = max(float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0, 0.5)
-    # coloured as the cell reads, at two decimals; never a zero-width interval (too few
-    # games, or identical ones: not evidence of an interaction)
-    readable = (np.abs(np.round(values, 2)) > np.round(halves, 2)) & (halves > 0)
+    # coloured as the cell reads, from the very text drawn; never a zero-width interval (too
+    # few games, or identical ones: not evidence of an interaction)
+    readable = np.array([[halves[i, j] > 0 and abs(float(_cell(values[i, j]))) >
+                          float(_cell(halves[i, j])) for j in range(n)] for i in range(n)])
     shown = np.where(readable, values, np.nan)
     ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
     image = ax.imshow(shown, cmap="RdBu", vmin=-limit, vmax=limit)
@@ -310,8 +318,8 @@ def interactions(table: pd.DataFrame) -> Figure:
         for j in range(n):
             if np.isfinite(values[i, j]):
                 dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
-                band = f"\n+-{halves[i, j]:.2f}" if np.isfinite(halves[i, j]) else ""
-                ax.text(j, i, f"{values[i, j]:+.2f}{band}", ha="center",
+                band = f"\n+-{_cell(halves[i, j])}" if np.isfinite(halves[i, j]) else ""
+                ax.text(j, i, f"{_cell(values[i, j], sign=True)}{band}", ha="center",
                         va="center", fontsize="small", color="white" if dark else "black")
     ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
     ax.set_yticks(range(n), matrix.index)
