@@ -103,8 +103,8 @@ def effect_table(baseline: pd.DataFrame, runs: dict[Variant, pd.DataFrame]) -> p
                      "win_rate": wins / n, "ci_low": low, "ci_high": high,
                      "effect": wins / n - base_wins / base_n, "effect_low": paired["diff_low"],
                      "effect_high": paired["diff_high"], "mcnemar_p": paired["mcnemar_p"],
-                     "card_set_sha256": df.attrs["card_set_sha256"]})
-    table = pd.DataFrame(rows)
-    table.insert(table.columns.get_loc("mcnemar_p") + 1, "holm_p",
-                 holm_adjust(table["mcnemar_p"].tolist()) if rows else [])
-    return table
+                     "holm_p": np.nan, "card_set_sha256": df.attrs["card_set_sha256"]})
+    for row, adjusted in zip(rows, holm_adjust([row["mcnemar_p"] for row in rows]),
+                             strict=True):
+        row["holm_p"] = adjusted
+    return pd.DataFrame(rows)
