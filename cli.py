@@ -152,7 +152,8 @@ def replay(traces: str) -> None:
 
 @cli.command()
 @click.option("--policies", "names", required=True, metavar="P1,P2,...",
-              help="Two or more policies, comma-separated (built-ins or FILE forms).")
+              help="Two or more policies, comma-separated (built-ins, "
+                   "search:rollouts=N,candidates=K or FILE forms).")
 @click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True)
 @seed_option
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -166,8 +167,7 @@ def replay(traces: str) -> None:
 def duel(names: str, games: int, seed: int, workers: int | None, cards: str | None,
          expansions: str, variant: str, scheduler: str | None, quiet: bool) -> None:
     """Play several policies on the same deals; compare them pair by pair (McNemar)."""
-    policies = [name.strip() for name in names.split(",") if name.strip()]
-    click.echo(str(analyzer.duel(policies, games=games, seed=seed, workers=workers,
+    click.echo(str(analyzer.duel(names, games=games, seed=seed, workers=workers,
                                  cards=cards, expansions=expansions, variant=variant,
                                  scheduler=scheduler, progress=not quiet)))
 

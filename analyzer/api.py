@@ -401,7 +401,7 @@ def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,
         Per policy the win rate with its 95% Wilson interval; per pair the games won by one
         policy and lost by the other, the paired difference and McNemar's exact p-value.
     """
-    names = list(dict.fromkeys(arguments.name_list("policies", policies)))
+    names = list(dict.fromkeys(arguments.policy_list("policies", policies)))
     if len(names) < 2:
         raise UrbionError("a duel needs at least two different policies")
     games, seed, _ = arguments.game_counts(games, seed)

@@ -94,6 +94,26 @@ def name_list(name: str, value: object) -> list[str]:
     return [item.strip() for item in given if item.strip()]
 
 
+def policy_list(name: str, value: object) -> list[str]:
+    """Policy names as a list, from a comma-separated string or a list of strings.
+
+    In a string, a piece ``key=value`` with no ``:`` is a further setting of the policy
+    before it (``greedy,search:rollouts=2,candidates=2`` is two policies), since a policy's
+    own settings are comma-separated too.
+    """
+    given = names(name, value, optional=False)
+    if not isinstance(given, str):
+        return [item.strip() for item in given if item.strip()]
+    policies: list[str] = []
+    for piece in (item.strip() for item in given.split(",")):
+        is_setting = "=" in piece and ":" not in piece.partition("=")[0]
+        if is_setting and policies and ":" in policies[-1]:
+            policies[-1] += "," + piece
+        elif piece:
+            policies.append(piece)
+    return policies
+
+
 def fraction(name: str, value: object, low: float, high: float) -> float:
     """A real number strictly between ``low`` and ``high``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

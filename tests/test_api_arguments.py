@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import analyzer
+from analyzer import arguments
 from analyzer.errors import RunStopped, UrbionError
 
 
@@ -109,6 +110,26 @@ def test_a_duel_takes_the_clis_comma_separated_names():
     as_list = analyzer.duel(["greedy", "random"], games=60, seed=2)
     pd.testing.assert_frame_equal(_played(as_text.policies), _played(as_list.policies))
     assert list(as_text.policies.index) == ["greedy", "random"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("greedy,search:rollouts=2,candidates=2", ["greedy", "search:rollouts=2,candidates=2"]),
+    ("search:candidates=3, rollouts=4 ,greedy", ["search:candidates=3,rollouts=4", "greedy"]),
+    ("clairvoyant:candidates=2,search", ["clairvoyant:candidates=2", "search"]),
+    ("greedy,random", ["greedy", "random"]),
+    ("my.py:choose,greedy", ["my.py:choose", "greedy"]),
+    # a setting with no policy before it to belong to stays a name of its own (and is refused
+    # as an unknown policy)
+    ("rollouts=2,greedy", ["rollouts=2", "greedy"]),
+    ("greedy,rollouts=2", ["greedy", "rollouts=2"]),
+])
+def test_a_policy_list_keeps_each_policys_settings_together(text, expected):
+    assert arguments.policy_list("policies", text) == expected
+
+
+def test_a_duel_plays_a_search_policy_with_two_settings_given_as_the_clis_text():
+    duel = analyzer.duel("greedy,search:rollouts=1,candidates=2", games=6, seed=3)
+    assert list(duel.policies.index) == ["greedy", "search:rollouts=1,candidates=2"]
 
 
 def test_compare_takes_its_sets_as_a_list():
