@@ -34,7 +34,7 @@ from analyzer.runner.executors import make_executor
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.results import RESULT_DTYPE
-from analyzer.runner.run import execute
+from analyzer.runner.run import NOTHING_SAVED, execute
 from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_traces
 
@@ -893,6 +893,10 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
                                               for label, frames in parts.items()}),
                                precision)
             active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
+    except RunStopped as err:
+        if folder is not None:
+            _unmake_if_unused(folder, made)
+        raise _with_finished_sets(err, folder) from None
     except BaseException:
         if folder is not None:
             _unmake_if_unused(folder, made)
@@ -916,6 +920,18 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
 
         write_compare(result, folder)
     return result
+
+
+def _with_finished_sets(err: RunStopped, folder: Path | None) -> RunStopped:
+    """A stop of one set's run, which saved none of its own games, that says the sets
+    finished before it are kept for ``--resume``."""
+    message = str(err)
+    saved = folder is not None and any((folder / "results").glob("*.parquet"))
+    if not saved or not message.endswith(NOTHING_SAVED):
+        return err
+    return RunStopped(f"{message.removesuffix(NOTHING_SAVED)}none of this set's games were "
+                      f"saved, the sets finished before it are in {folder / 'results'}; run "
+                      "the same command with --resume to continue", err.interrupted)
 
 
 def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]) -> Path:

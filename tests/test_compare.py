@@ -19,7 +19,7 @@ from analyzer.analysis.compare import (
     paired_difference,
 )
 from analyzer.analysis.stats import paired_difference_interval
-from analyzer.errors import UrbionError
+from analyzer.errors import RunStopped, UrbionError
 from tests.test_cli import run
 
 SEED = 5
@@ -303,6 +303,36 @@ def test_a_comparison_stopped_before_any_batch_leaves_no_folder(tmp_path, monkey
         assert not folder.exists() if folder.name == "new" else \
             list(folder.iterdir()) == []
         analyzer.compare(sets="base", games=20, out=folder)
+
+
+def test_a_stop_before_a_sets_first_chunk_says_the_finished_sets_wait_for_resume(
+        tmp_path, monkeypatch):
+    """The second set's run saved none of its games, but the first set's file is kept:
+    the message says so and points to --resume, which then plays the second set only."""
+    import analyzer.api as api
+
+    real = api.simulate
+    played = []
+
+    def stop_second_set(**kwargs):
+        played.append(kwargs["cards"].name)
+        if len(played) == 2:
+            raise RunStopped("interrupted after 0 of 20 games; nothing was saved", True)
+        return real(**kwargs)
+
+    folder = tmp_path / "cmp"
+    with monkeypatch.context() as patch:
+        patch.setattr(api, "simulate", stop_second_set)
+        with pytest.raises(RunStopped) as stop:
+            analyzer.compare(sets="base,books", games=20, out=folder)
+    message = str(stop.value)
+    assert stop.value.interrupted and "\n" not in message
+    assert "nothing was saved" not in message
+    assert str(folder / "results") in message and "--resume" in message
+    assert len(list((folder / "results").glob("*.parquet"))) == 1
+    resumed = analyzer.compare(sets="base,books", games=20, out=folder, resume=True)
+    whole = analyzer.compare(sets="base,books", games=20)
+    assert list(resumed.table["wins"]) == list(whole.table["wins"])
 
 
 def test_a_killed_compare_resumes_to_the_uninterrupted_table(tmp_path):

@@ -98,11 +98,15 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     return collector.result(), saved_games
 
 
+#: How a stopped run's message ends when it saved none of its games.
+NOTHING_SAVED = "nothing was saved"
+
+
 def _stopped(why: str, done: int, plan: RunPlan, checkpoint: Checkpoint | None) -> str:
     if checkpoint is None or not checkpoint.opened:
         # an error's own message ends in its reason: "after" would read as part of it
         stop = " after" if why == "interrupted" else "; stopped after"
-        return f"{why}{stop} {done:,} of {plan.games:,} games; nothing was saved"
+        return f"{why}{stop} {done:,} of {plan.games:,} games; {NOTHING_SAVED}"
     return (f"{why}: {done:,} of {plan.games:,} games saved in {checkpoint.folder}; run the "
             "same command with --resume to continue")
 
