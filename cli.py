@@ -137,7 +137,8 @@ def show(seed: int | None, game: int | None, policy: str, cards: str | None,
 @cli.command()
 @click.argument("traces", type=click.Path(dir_okay=False))
 def replay(traces: str) -> None:
-    """Check every trace of TRACES (JSON Lines) against the rules, decision by decision.
+    """Check every trace of TRACES against the rules, decision by decision. TRACES holds
+    one trace a line (JSON Lines) or traces over many lines each, one after the other.
 
     Exit code 0 when every trace replays, 1 when one does not, 2 when the file cannot be
     read or is no trace file.

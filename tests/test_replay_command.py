@@ -137,6 +137,19 @@ def test_a_name_field_holding_a_list_is_a_replay_error_not_a_crash(team_traces, 
     assert verdict.loc[0, "error"].startswith(("cards[", "cards: cards[", "expansions:"))
 
 
+@pytest.mark.parametrize("indent", [None, 2])
+def test_a_json_array_of_traces_is_no_trace_file_one_line_and_exit_2(capsys, tmp_path,
+                                                                      team_traces, indent):
+    """json.dump of analyzer.trace()'s list is not TRACE.md's one object per game; the
+    error says what the file holds instead of a verdict on its one 'trace'."""
+    path = tmp_path / "traces.json"
+    path.write_text(json.dumps(team_traces[:2], indent=indent))
+    for command in (["replay"], ["show", "--trace-file"]):
+        code, out, err = run(capsys, *command, str(path))
+        assert code == 2 and out == "" and err.count("\n") == 1
+        assert f"{path} is not a trace file: it holds one JSON array" in err
+
+
 @pytest.mark.parametrize("write, verdict", [
     (lambda t: json.dumps(t, indent=2), "replays"),  # one trace over many lines (TRACE.md)
     (lambda t: "\ufeff" + json.dumps(t), "replays"),  # a byte-order mark

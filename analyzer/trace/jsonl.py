@@ -51,7 +51,7 @@ def read_traces(path: str | Path) -> list[TraceLine]:
     UrbionError
         For a file that cannot be read, is not UTF-8 text, holds no line at all, or is no
         trace file: none of its lines is JSON and it does not begin as a trace does, with
-        ``{`` (a card file, a CSV table).
+        ``{`` (a card file, a CSV table), or it is one JSON array (of traces, say).
     """
     path = Path(path)
     try:
@@ -65,6 +65,9 @@ def read_traces(path: str | Path) -> list[TraceLine]:
              for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
     if not lines:
         raise UrbionError(f"{path} holds no trace")
+    if text.lstrip().startswith("[") and isinstance(_parsed(text)[0], list):
+        raise UrbionError(f"{path} is not a trace file: it holds one JSON array, where a "
+                          "trace file holds one JSON object per game (TRACE.md)")
     if all(line.problem for line in lines) and not text.lstrip().startswith("{"):
         raise UrbionError(f"{path} is not a trace file: no line of it is JSON (line "
                           f"{lines[0].line}: {lines[0].problem})")
