@@ -258,8 +258,8 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansi
               help="Add batches of --games to each set until the half-widths of its 95% "
                    "intervals (win rate, difference to the base game) are at most this "
                    "(e.g. 0.005); the base game plays as long as any set.")
-@click.option("--max-games", type=click.IntRange(min=1), default=1_000_000,
-              show_default=True, help="With --precision: the most games a set plays.")
+@click.option("--max-games", type=click.IntRange(min=1), default=None,
+              help="With --precision only: the most games a set plays [default: 1000000].")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for the per-set results and the comparison (CSV, Markdown, HTML, "
                    "charts).")
@@ -268,8 +268,9 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansi
               help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
-            cards: str | None, variant: str, precision: float | None, max_games: int,
-            out: str | None, resume: bool, scheduler: str | None, quiet: bool) -> None:
+            cards: str | None, variant: str, precision: float | None,
+            max_games: int | None, out: str | None, resume: bool, scheduler: str | None,
+            quiet: bool) -> None:
     """Compare expansion sets with the base game on the same deals (McNemar, Holm)."""
     if resume and out is None:
         raise UrbionError("--resume needs --out: the finished batches are kept there")

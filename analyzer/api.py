@@ -809,11 +809,15 @@ class CompareResult:
                 for stem, fig in figures.items()}
 
 
+#: The most games a set of ``compare(precision=...)`` plays unless told otherwise.
+DEFAULT_MAX_GAMES = 1_000_000
+
+
 def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 0,
             policy: str | PolicySpec = "greedy", workers: int | None = None,
             cards: str | Path | CardSet | None = None, out: str | Path | None = None,
             resume: bool = False, precision: float | None = None,
-            max_games: int = 1_000_000, scheduler: str | None = None,
+            max_games: int | None = None, scheduler: str | None = None,
             progress: bool = False, variant: str | None = None) -> CompareResult:
     """Play expansion sets on the same deals and compare each with the base game.
 
@@ -829,7 +833,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     precision : float, optional
         Keep adding batches of ``games`` (the next games of the seed) to each set until the
         half-widths of its 95% interval and of its difference to the base game's are at
-        most this, or it has ``max_games``; the base game plays as long as any set does.
+        most this, or it has ``max_games`` (default 1,000,000; given only with
+        ``precision``); the base game plays as long as any set does.
     out : path, optional
         Folder for the results of every set (``results/``, Parquet, written as each batch
         finishes) and the comparison (compare.csv, interactions.csv, compare.md,
@@ -852,7 +857,11 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     games, seed, _ = arguments.game_counts(games, seed)
     if precision is not None:
         precision = arguments.fraction("precision", precision, 0, 0.5)
-    max_games = arguments.whole_number("max_games", max_games, 1)
+    if max_games is not None and precision is None:
+        raise UrbionError("max-games applies only with precision: without it each set "
+                          "plays the games asked for")
+    max_games = arguments.whole_number(
+        "max_games", DEFAULT_MAX_GAMES if max_games is None else max_games, 1)
     if max_games < games:
         raise UrbionError(f"max-games ({max_games}) must be at least games ({games})")
     workers = arguments.optional_count("workers", workers)
