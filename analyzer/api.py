@@ -563,7 +563,7 @@ class SensitivityResult:
     def __str__(self) -> str:
         b = self.baseline
         lines = [f"baseline   {b['card_set']} (sha256 {b['card_set_sha256'][:12]}): "
-                 f"{b['win_rate']:.2%} ({b['ci_low']:.2%} to "
+                 f"{b['win_rate']:.2%} (95% Wilson interval {b['ci_low']:.2%} to "
                  f"{b['ci_high']:.2%}), policy {b['policy']}, expansions "
                  f"{', '.join(b.get('expansions') or []) or 'none'}, the "
                  f"{b.get('variant', 'solo')} game, {b['games']} games, "
@@ -589,7 +589,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
     """How the win rate moves when the card set moves away from R14 (docs/sensitivity.md).
 
     Plays games 0..games-1 of ``seed`` with the R14 set and with each variant of
-    ``analysis.sensitivity.VARIANTS`` (Incubi spread, Chaos influence 4/6, Chaos count 6/10,
+    ``analysis.sensitivity.VARIANTS`` (Incubi spread, Chaos influence ±4/±6, Chaos count 6/10,
     deck size 64/80). ``out``: a folder for sensitivity.csv, .md and the chart.
     ``expansions``, ``variant``: the expansion set and game variant every card set is played
     with (default the solo base game).
@@ -786,9 +786,10 @@ class CompareResult:
     attrs: dict
 
     def __str__(self) -> str:
-        from analyzer.analysis.compare import format_compare
+        from analyzer.analysis.compare import format_compare, format_interactions
 
-        return format_compare(self.table, self.attrs)
+        pairs = format_interactions(self.interactions)
+        return format_compare(self.table, self.attrs) + (f"\n\n{pairs}" if pairs else "")
 
     def figures(self) -> dict:
         """The comparison's charts as matplotlib Figures, by file stem."""

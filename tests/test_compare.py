@@ -17,6 +17,7 @@ from analyzer.analysis.compare import (
     interaction_matrix,
     interactions,
     paired_difference,
+    signed_pp,
 )
 from analyzer.analysis.stats import paired_difference_interval
 from analyzer.errors import RunStopped, UrbionError
@@ -259,6 +260,28 @@ def test_out_folder_files_and_resume(tmp_path):
     assert sorted(p.name for p in (out / "results").iterdir()) == saved
     with pytest.raises(UrbionError, match="another seed"):
         analyzer.compare(sets="temples_harmony", games=300, seed=9, out=out, resume=True)
+
+
+@pytest.mark.parametrize("fraction, text", [(-0.00001, "+0.00"), (0.0, "+0.00"),
+                                            (-0.00006, "-0.01"), (0.1234, "+12.34")])
+def test_a_difference_that_rounds_to_zero_reads_plus_zero(fraction, text):
+    assert signed_pp(fraction) == text
+
+
+def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interactions():
+    result = analyzer.compare(sets="books,chromatic_chaos,books+chromatic_chaos", games=300,
+                              seed=4)
+    text = str(result)
+    assert "percentage points (pp)" in text and "rank: 1 is the hardest set" in text
+    assert "adjusted over the 3 sets" in text
+    pair = result.interactions.iloc[0]
+    section = text.split("Pairwise interactions")[1]
+    row = next(line for line in section.splitlines()
+               if line.startswith(result.interactions.index[0]))
+    assert f"{signed_pp(pair.interaction)}pp" in row
+    assert f"{signed_pp(pair.low)} to {signed_pp(pair.high)}pp" in row
+    singles = analyzer.compare(sets="books,chromatic_chaos", games=300, seed=4)
+    assert "Pairwise interactions" not in str(singles)
 
 
 def test_cli_compare_and_its_errors(capsys, tmp_path):

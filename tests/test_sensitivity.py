@@ -36,7 +36,7 @@ def test_each_variant_changes_only_its_factor():
         seen[(variant.factor, variant.level)] = changed
         assert cards.name.startswith("R14-default / ") and cards.digest != \
             default_card_set().digest
-    assert seen[("Chaos influence", "4")] == {"chaos_value"}
+    assert seen[("Chaos influence", "±4")] == {"chaos_value"}
     assert seen[("Chaos count", "10")] == {"chaos", "dreams"}
     assert seen[("Incubi spread", "narrow: -1 x4, -2 x4")] == {"incubi"}
     deck = [v for v in VARIANTS if v.factor == "Deck size"]

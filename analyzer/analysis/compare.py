@@ -215,20 +215,50 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
              f"{attrs['seed']}    rules {attrs.get('rules_version')}    the same games for "
              "every set", "",
              f"{'set':<{width}} {'games':>8} {'win rate':>8}  {'95% Wilson':<16} "
-             f"{'vs base':>9}  {'95% paired':<17} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
+             f"{'vs base':>9}  {'95% paired':<19} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
     for label, r in table.iterrows():
         holm = "" if label == BASE else format_p(r.holm_p)
-        vs = "" if label == BASE else f"{r.difference * 100:+7.2f}pp"
+        vs = "" if label == BASE else f"{signed_pp(r.difference):>7}pp"
         band = "" if label == BASE else \
-            f"{r.diff_low * 100:+.2f} to {r.diff_high * 100:+.2f}"
+            f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)}pp"
         short = "*" if not r.get("precise", True) else " "  # max-games came first
         lines.append(f"{label:<{width}} {int(r.games):>7,}{short} {r.win_rate:>8.2%}  "
-                     f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>9}  {band:<17} "
+                     f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>9}  {band:<19} "
                      f"{holm:>8} {r.mean_turns:>6.1f} {int(r['rank']):>4}")
+    lines += ["", f"vs base: the set's win rate minus the base game's on the same games, in "
+                  f"percentage points (pp). Holm p: McNemar's exact p adjusted over the "
+                  f"{len(table) - 1} sets. turns: mean turns a game. rank: 1 is the hardest "
+                  "set (the lowest win rate); equal win rates share a rank."]
     if partial_base_note(table):
         lines += ["", partial_base_note(table)]
     if "precise" in table and not table["precise"].all():
         lines += ["", imprecise_note(attrs)]
+    return "\n".join(lines)
+
+
+def signed_pp(fraction: float) -> str:
+    """``fraction`` in percentage points with its sign, two decimals; a value that rounds
+    to zero reads +0.00, never -0.00."""
+    text = f"{fraction * 100:+.2f}"
+    return "+0.00" if text == "-0.00" else text
+
+
+def format_interactions(pairs: pd.DataFrame) -> str:
+    """The :func:`interactions` table as text for the terminal; "" with no pair."""
+    if not len(pairs):
+        return ""
+    width = max(30, *(len(str(label)) for label in pairs.index))
+    lines = ["Pairwise interactions: the pair's effect on the win rate minus the two single "
+             "effects, each against the base game on the same games (0: the two add up)", "",
+             f"{'pair':<{width}} {'games':>8} {'interaction':>11}  {'95% interval':<19} "
+             f"{'pair win rate':>13} {'multiplied':>10}"]
+    for label, r in pairs.iterrows():
+        lines.append(f"{label:<{width}} {int(r.games):>8,} {signed_pp(r.interaction):>9}pp  "
+                     f"{signed_pp(r.low) + ' to ' + signed_pp(r.high) + 'pp':<19} "
+                     f"{r.pair_win_rate:>13.2%} {r.multiplied:>10.2%}")
+    lines += ["", "multiplied: the pair's win rate if the singles' ratios to the base game "
+                  "multiplied (where the singles alone take the win rate near 0, the "
+                  "interaction is positive whatever the pair does)"]
     return "\n".join(lines)
 
 

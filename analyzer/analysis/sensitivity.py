@@ -64,15 +64,16 @@ VARIANTS = (
             _per_element("incubi", lambda v: [-1] * 4 + [-2] * 4)),
     Variant("Incubi spread", "wide: -1 to -4, two each",
             _per_element("incubi", lambda v: [-1, -1, -2, -2, -3, -3, -4, -4])),
-    Variant("Chaos influence", "4", _chaos("value", 4)),
-    Variant("Chaos influence", "6", _chaos("value", 6)),
+    # a Chaos counts +5 on the left side and -5 on the right in R14
+    Variant("Chaos influence", "±4", _chaos("value", 4)),
+    Variant("Chaos influence", "±6", _chaos("value", 6)),
     Variant("Chaos count", "6", _chaos("count", 6)),
     Variant("Chaos count", "10", _chaos("count", 10)),
     Variant("Deck size", "64 dreams: one +1 and one -1 fewer per element", _resize(-1)),
     Variant("Deck size", "80 dreams: one +2 and one -2 more per element", _resize(+1)),
 )
-#: R14 itself, for the table: Incubi -1 x3 -2 x3 -3 x2, Chaos 8 of 5, 72 dreams.
-BASELINE_LEVELS = {"Incubi spread": "R14: -1 x3, -2 x3, -3 x2", "Chaos influence": "R14: 5",
+#: R14 itself, for the table: Incubi -1 x3 -2 x3 -3 x2, Chaos 8 of ±5, 72 dreams.
+BASELINE_LEVELS = {"Incubi spread": "R14: -1 x3, -2 x3, -3 x2", "Chaos influence": "R14: ±5",
                    "Chaos count": "R14: 8", "Deck size": "R14: 72 dreams"}
 
 
