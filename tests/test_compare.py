@@ -17,9 +17,8 @@ from analyzer.analysis.compare import (
     interaction_matrix,
     interactions,
     paired_difference,
-    signed_pp,
 )
-from analyzer.analysis.stats import paired_difference_interval
+from analyzer.analysis.stats import paired_difference_interval, signed_pp
 from analyzer.errors import RunStopped, UrbionError
 from tests.test_cli import run
 

@@ -19,6 +19,7 @@ from analyzer.analysis.stats import (
     holm_adjust,
     mcnemar_exact,
     paired_difference_interval,
+    signed_pp,
     wilson_interval,
 )
 from analyzer.core.codes import PLAYABLE_EXPANSIONS
@@ -234,13 +235,6 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     if "precise" in table and not table["precise"].all():
         lines += ["", imprecise_note(attrs)]
     return "\n".join(lines)
-
-
-def signed_pp(fraction: float) -> str:
-    """``fraction`` in percentage points with its sign, two decimals; a value that rounds
-    to zero reads +0.00, never -0.00."""
-    text = f"{fraction * 100:+.2f}"
-    return "+0.00" if text == "-0.00" else text
 
 
 def format_interactions(pairs: pd.DataFrame) -> str:

@@ -8,7 +8,7 @@ import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.run_stats import headline
-from analyzer.analysis.stats import format_p, holm_adjust
+from analyzer.analysis.stats import format_p, holm_adjust, signed_pp
 
 
 def policy_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -57,11 +57,14 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
     lines += ["", f"{'A':<{width}} {'B':<{width}} {'A only':>7} {'B only':>7} {'A - B':>8}  "
                   f"{'95% interval':<18} {'McNemar p':>10} {'Holm p':>8}"]
     for row in pairs.itertuples():
-        band = f"{row.diff_low * 100:+.2f} to {row.diff_high * 100:+.2f}pp"
+        band = f"{signed_pp(row.diff_low)} to {signed_pp(row.diff_high)}pp"
         lines.append(f"{row.a:<{width}} {row.b:<{width}} {row.a_only:>7} {row.b_only:>7} "
-                     f"{row.difference * 100:>+6.2f}pp  {band:<18} {format_p(row.mcnemar_p):>10} "
+                     f"{signed_pp(row.difference):>6}pp  {band:<18} {format_p(row.mcnemar_p):>10} "
                      f"{format_p(row.holm_p):>8}")
+    notes = ["95% interval: Wilson's for a win rate, the paired difference's for A - B, in "
+             "percentage points (pp). pacified: mean City cards pacified a game. A only: "
+             "deals A won and B lost."]
     if len(pairs) > 1:
-        lines += ["", f"Holm p: McNemar's p adjusted for the {len(pairs)} pairs tested; a pair "
-                      "differs with the family error held at 5% when it is below 0.05."]
-    return "\n".join(lines)
+        notes.append(f"Holm p: McNemar's p adjusted for the {len(pairs)} pairs tested; a pair "
+                     "differs with the family error held at 5% when it is below 0.05.")
+    return "\n".join([*lines, "", *notes])

@@ -136,3 +136,10 @@ def format_p(p: float) -> str:
         digits += 1
         text = f"{p:.{digits}g}"
     return text
+
+
+def signed_pp(fraction: float) -> str:
+    """``fraction`` in percentage points with its sign, two decimals; a value that rounds
+    to zero reads +0.00, never -0.00."""
+    text = f"{fraction * 100:+.2f}"
+    return "+0.00" if text == "-0.00" else text

@@ -90,7 +90,7 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         f"win rate   {summary['win_rate']:.2%}  (95% Wilson interval "
         f"{summary['ci_low']:.2%} to {summary['ci_high']:.2%})",
         f"turns      mean {summary['mean_turns']:.1f}, median {summary['median_turns']:.0f}",
-        f"pacified   mean {summary['mean_pacified']:.2f} City cards",
+        f"pacified   mean {summary['mean_pacified']:.2f} City cards a game",
     ]
     in_play = set(attrs.get("expansions") or [])
     means = summary.get("means", {})
