@@ -513,7 +513,8 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
     return [
         "Weights of the `weighted` policy, written by `urbion tune` (docs/policies.md).",
         f"card set {card_set.name} (sha256 {card_set.digest[:12]}), expansions "
-        f"{', '.join(card_set.expansion_names()) or 'none'}; tuned with CMA-ES on "
+        f"{', '.join(card_set.expansion_names()) or 'none'}, the {card_set.variant} game; "
+        "tuned with CMA-ES on "
         f"games 0-{games - 1} of seed {seed}, {outcome.evaluations} candidates.",
         f"held out: games {games}-{games + heldout - 1} of seed {seed}: "
         f"tuned {table.loc['tuned', 'win_rate']:.2%} "

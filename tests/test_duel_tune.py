@@ -188,7 +188,11 @@ def test_tune_on_an_expansion_set_plays_that_set(tmp_path):
                                 expansions="gardens_wizards")
     assert result.heldout.policies.loc["greedy", "wins"] == int(heldout["won"].sum())
     assert result.heldout.attrs["expansions"] == ["gardens_wizards"]
-    assert "expansions gardens_wizards" in (tmp_path / "w.toml").read_text()
+    assert "expansions gardens_wizards, the solo game;" in (tmp_path / "w.toml").read_text()
+    team = analyzer.tune(games=40, seed=3, evaluations=2, heldout_games=40, variant="team",
+                         out=tmp_path / "team.toml")
+    assert team.heldout.attrs["variant"] == "team"
+    assert "expansions none, the team game;" in (tmp_path / "team.toml").read_text()
     start = analyzer.simulate(games=200, seed=3, policy="greedy", expansions="gardens_wizards")
     floor = start["won"].mean() + 1e-3 * start["pacified"].mean()
     assert result.fitness >= floor - 1e-12  # greedy on this set is the first candidate
@@ -207,3 +211,5 @@ def test_tune_says_its_fitness_is_in_sample_and_the_held_out_games_are_the_estim
     assert "on those games (the best of many tries on the same games" in out
     assert "not an estimate" in out
     assert "held-out comparison (games never seen in tuning: the estimate):" in out
+    # the held-out games are games 100-199 of the seed, not a count that reads as 0-99
+    assert "seed 0    games 100-199 (the same deals" in out

@@ -39,12 +39,19 @@ def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return table
 
 
+def _games_played(attrs: dict) -> str:
+    """Which games of the seed the duel played: "games 1000", or "games 500-1499" when
+    they do not start at game 0 (tune's held-out games)."""
+    first, games = int(attrs.get("first_game", 0)), int(attrs["games"])
+    return f"games {games}" if first == 0 else f"games {first}-{first + games - 1}"
+
+
 def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str:
     """The duel as text for the terminal."""
     expansions = ", ".join(attrs.get("expansions") or []) or "none (base game)"
     width = max(20, *(len(str(name)) for name in policies.index))  # long FILE.py names
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
-             f"seed {attrs['seed']}    games {attrs['games']} (the same deals for every "
+             f"seed {attrs['seed']}    {_games_played(attrs)} (the same deals for every "
              "policy)",
              f"expansions {expansions}    {attrs.get('variant', 'solo')} game    rules "
              f"{attrs.get('rules_version')}", "",
