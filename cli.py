@@ -28,7 +28,8 @@ seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0
                            show_default=True,
                            help="Batch seed; game g of seed S is always the same game.")
 policy_option = click.option("--policy", default="greedy", show_default=True,
-                             help=f"Policy: {', '.join(BUILTIN_POLICIES)}, or "
+                             help=f"Policy: {', '.join(BUILTIN_POLICIES)}, "
+                                  "weighted:FILE.toml, search:rollouts=N,candidates=K, or "
                                   "FILE.py:FUNCTION / MODULE:FUNCTION.")
 cards_option = click.option("--cards", type=click.Path(dir_okay=False), default=None,
                             help="Card-set TOML file (default: the R14 set).")
