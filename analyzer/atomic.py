@@ -18,7 +18,8 @@ def check_writable(path: str | Path, suffixes: tuple[str, ...]) -> Path:
         raise UrbionError(f"output file {path} must end in {' or '.join(suffixes)}")
     parent = path.parent
     if not parent.is_dir():
-        raise UrbionError(f"cannot write {path}: folder {parent} does not exist")
+        what = "is a file, not a folder" if parent.exists() else "does not exist"
+        raise UrbionError(f"cannot write {path}: {parent} {what}")
     if path.is_dir():
         raise UrbionError(f"cannot write {path}: it is a folder")
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):

@@ -94,6 +94,7 @@ def test_show_of_a_solo_game_names_no_seat():
     (["simulate", "--engine", "warp"], "--engine"),
     (["simulate", "--out", "/no/such/folder/r.parquet"], "does not exist"),
     (["trace", "--out", "/no/such/folder/t.jsonl"], "does not exist"),
+    (["simulate", "--out", f"{__file__}/r.parquet"], "is a file, not a folder"),
     (["show", "--policy", "nope"], "unknown policy"),
     (["simulate", "--seed", str(2**63)], "--seed"),
     (["trace", "--game", "-1", "--out", "t.jsonl"], "--game"),

@@ -73,10 +73,29 @@ def test_the_documented_example_policy_runs_through_the_cli(capsys):
     (f"{EXAMPLE}:nope", "has no function 'nope'"),
     ("analyzer.policies.greedy_nb:greedy_params", "must be compiled with @numba.njit"),
     ("no_such_module_x:choose", "cannot import"),
+    ("os:path", "names a module, not a function"),
+    ("math:pi", "names a float, not a function"),
+    ("tests/:choose", "cannot import tests/"),
+    (".:choose", "cannot import .: the 'package' argument is required"),
+    ("..x:choose", "cannot import ..x"),
 ])
 def test_bad_user_policies_are_named_in_one_line(name, message):
     with pytest.raises(PolicyError, match=message):
         resolve_policy(name)
+
+
+def test_a_policy_file_that_is_a_folder_is_named_so(tmp_path, monkeypatch):
+    (tmp_path / "mine.py").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PolicyError, match="policy file mine.py is a folder, not a file"):
+        resolve_policy("mine.py:choose")
+
+
+def test_a_module_that_fails_as_it_runs_is_one_line(tmp_path, monkeypatch):
+    (tmp_path / "broken_policy_module_x.py").write_text("raise RuntimeError('boom')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PolicyError, match="cannot import broken_policy_module_x: boom"):
+        resolve_policy("broken_policy_module_x:choose")
 
 
 def test_a_module_name_for_a_file_here_points_to_the_file_form(tmp_path, monkeypatch):

@@ -26,7 +26,8 @@ _LOADED_SOURCE = "__urbion_source_sha256__"
 
 def _module_from_file(path: Path):
     if not path.is_file():
-        raise PolicyError(f"policy file {path} does not exist")
+        what = "is a folder, not a file" if path.is_dir() else "does not exist"
+        raise PolicyError(f"policy file {path} {what}")
     # a name that is the same in every process: numba's disk cache (cache=True) finds a
     # function's module again by it
     digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
@@ -66,6 +67,8 @@ def load_user_policy(name: str) -> PolicySpec:
             hint = f" (to load the file {file} here, name it {file}:{function})" \
                 if file.is_file() else ""
             raise PolicyError(f"policy {name!r}: cannot import {where}: {err}{hint}") from None
+        except Exception as err:  # a relative name, or a module that fails as it runs
+            raise PolicyError(f"policy {name!r}: cannot import {where}: {err}") from None
     func = getattr(module, function, None)
     if func is None:
         raise PolicyError(f"policy {name!r}: {where} has no function {function!r}")
@@ -83,6 +86,8 @@ def check_policy_function(name: str, func: object) -> None:
     ------
     PolicyError
     """
+    if not callable(func):
+        raise PolicyError(f"policy {name!r} names a {type(func).__name__}, not a function")
     if not isinstance(func, CPUDispatcher):
         raise PolicyError(f"policy {name!r}: {getattr(func, '__name__', func)} must be "
                           "compiled with @numba.njit (docs/policies.md)")
