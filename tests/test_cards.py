@@ -120,6 +120,7 @@ def test_an_expansion_set_puts_its_cards_in_play(name, cities, dreams, others):
     ("", "an empty expansion name in '' (the base game alone is 'none')"),
     ("books,,postcards", "an empty expansion name in 'books,,postcards'"),
     ("books,", "an empty expansion name in 'books,'"),
+    ("chromatic_chaos,Chromatic_Chaos", "expansion 'chromatic_chaos' is listed twice"),
 ])
 def test_unknown_expansions_are_named(text, message):
     with pytest.raises(CardSetError, match=message.replace("(", r"\(").replace(")", r"\)")):

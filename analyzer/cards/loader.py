@@ -152,7 +152,8 @@ def parse_expansions(text: str | list[str] | tuple[str, ...] | None) -> int:
     Raises
     ------
     CardSetError
-        Naming an unknown expansion and listing the valid names, or an empty name.
+        Naming an unknown expansion and listing the valid names, an empty name, or a name
+        listed twice.
     """
     if text is None:
         return 0
@@ -174,6 +175,8 @@ def parse_expansions(text: str | list[str] | tuple[str, ...] | None) -> int:
                                "names")
         if name not in PLAYABLE_EXPANSIONS:
             raise CardSetError(f"unknown expansion {name!r} (valid: {valid})")
+        if names.count(name) > 1:  # a slip for another name, most likely
+            raise CardSetError(f"expansion {name!r} is listed twice")
         mask |= getattr(Expansion, name.upper())
     return mask
 
