@@ -273,6 +273,14 @@ def test_a_report_folder_that_cannot_be_created_is_one_line_and_exit_2(results, 
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_report_folder_inside_a_file_is_named_so(results, tmp_path, capsys):
+    blocker = tmp_path / "r.txt"
+    blocker.write_text("not a folder")
+    code, out, err = run(capsys, "report", str(results[0]), "--out", str(blocker / "rep"))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"{blocker} is a file, not a folder" in err
+
+
 def test_sensitivity_into_a_folder_it_cannot_write_stops_before_playing(tmp_path, capsys,
                                                                           monkeypatch):
     import os

@@ -464,7 +464,8 @@ def check_destination(out: Path, kind: str) -> None:
         raise UrbionError(f"cannot write {kind} {out}: it is a symbolic link; give the "
                           "folder itself")
     if not out.parent.is_dir():
-        raise UrbionError(f"cannot write {kind} {out}: folder {out.parent} does not exist")
+        what = "is a file, not a folder" if out.parent.exists() else "does not exist"
+        raise UrbionError(f"cannot write {kind} {out}: {out.parent} {what}")
     if not os.access(out.parent, os.W_OK | os.X_OK):
         raise UrbionError(f"cannot write {kind} {out}: permission denied in {out.parent}")
     if not out.exists():
