@@ -286,6 +286,32 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
 
 
 @cli.command()
+@cards_option
+@click.option("--template", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.toml",
+              help="Write the shipped R14 card file here, to edit into a set of your own.")
+@click.option("--list", "listing", is_flag=True, help="One line per card instead of counts.")
+def cards(cards: str | None, template: str | None, listing: bool) -> None:
+    """Check a card-set file and show its cards: counts and values per expansion (the
+    shipped R14 set without --cards)."""
+    from analyzer.analysis.card_table import format_card_counts
+
+    if template is not None:
+        if cards is not None or listing:
+            raise UrbionError("--template writes the shipped R14 file: it takes no --cards "
+                              "or --list")
+        path = analyzer.write_card_template(template)
+        click.echo(f"wrote {path}: the R14 card set; give it a name of its own, then play "
+                   f"it with --cards {path}")
+        return
+    table = analyzer.card_table(cards)
+    if listing:
+        click.echo(table.astype(object).where(table.notna(), "").to_string(index=False))
+    else:
+        click.echo(format_card_counts(table))
+
+
+@cli.command()
 def policies() -> None:
     """List the built-in policies."""
     rows = [(spec.name, spec.description) for spec in BUILTIN_POLICIES.values()]

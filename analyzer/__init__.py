@@ -6,6 +6,7 @@
 
 from analyzer.analysis.summary import summarize
 from analyzer.api import (
+    card_table,
     compare,
     duel,
     load_cards,
@@ -17,7 +18,9 @@ from analyzer.api import (
     simulate_summary,
     trace,
     tune,
+    write_card_template,
 )
 
-__all__ = ["compare", "duel", "load_cards", "replay", "report", "sensitivity", "show",
-           "simulate", "simulate_summary", "summarize", "trace", "tune"]
+__all__ = ["card_table", "compare", "duel", "load_cards", "replay", "report", "sensitivity",
+           "show", "simulate", "simulate_summary", "summarize", "trace", "tune",
+           "write_card_template"]

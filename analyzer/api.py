@@ -59,6 +59,31 @@ def load_cards(cards: str | Path | CardSet | None, expansions: Expansions = None
     return card_set if variant is None else card_set.with_variant(variant)
 
 
+def card_table(cards: str | Path | CardSet | None = None) -> pd.DataFrame:
+    """Every card of a card-set file (the shipped R14 set for None), whatever the
+    expansions: one row per card with its id, expansion, type, kind, elements and values,
+    the set's name, SHA-256 and source in ``attrs`` (analysis.card_table). A file is
+    validated as ``simulate`` validates it."""
+    from analyzer.analysis.card_table import card_table as table_of
+
+    return table_of(load_cards(cards))
+
+
+def write_card_template(out: str | Path) -> Path:
+    """Write the shipped R14 card-set file to ``out`` (a new ``.toml`` file), to edit into
+    a card set of one's own; return its path."""
+    from importlib import resources
+
+    from analyzer.atomic import check_writable, write_atomically
+    from analyzer.cards.loader import DEFAULT_CARD_FILE
+
+    path = check_writable(arguments.path("out", out, optional=False), (".toml",))
+    text = resources.files("analyzer.cards").joinpath(DEFAULT_CARD_FILE).read_text(
+        encoding="utf-8")
+    write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    return path
+
+
 def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions) -> CardSet:
     if cards is None:
         card_set = default_card_set()

@@ -1,0 +1,81 @@
+"""A card set as a table a designer can read: one row per card, and the counts per kind."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pandas as pd
+
+from analyzer.cards import CardSet
+from analyzer.cards.loader import expansion_names
+
+#: Columns of :func:`card_table`, in order.
+COLUMNS = ["id", "expansion", "type", "kind", "elements", "value", "incubi_value"]
+#: The ``expansion`` of a base-game card.
+BASE = "base"
+#: Card types whose value counts + on one side and - on the other (R03, R07).
+CHAOS_TYPES = ("chaos", "chromatic")
+
+
+def card_table(card_set: CardSet) -> pd.DataFrame:
+    """Every card of ``card_set``'s file, whatever the expansions in play.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per card (columns ``COLUMNS``): its id in traces, the expansion it belongs
+        to (``"base"`` for the base game), its type and kind (a City card's, a Book's, a
+        postcard's; "" for others), its elements joined by ``+``, its value (a two-sided
+        card's Sognae side) and a two-sided card's Incubi side (``<NA>`` for others). The
+        card set's name, SHA-256 and source are in ``attrs``.
+    """
+    whole = card_set.with_expansions(card_set.available_expansions())
+    rows = []
+    for card in whole.describe():
+        owner = int(whole.owner[card["id"]])
+        elements = card.get("elements") or ([card["element"]] if "element" in card else [])
+        rows.append({
+            "id": card["id"],
+            "expansion": expansion_names(owner)[0] if owner else BASE,
+            "type": card["type"],
+            "kind": card.get("kind", card.get("polarity", "")),
+            "elements": "+".join(elements),
+            "value": card.get("value", card.get("sognae_value")),
+            "incubi_value": card.get("incubi_value"),
+        })
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    for column in ("value", "incubi_value"):
+        table[column] = table[column].astype("Int64")
+    table.attrs = {"card_set": card_set.name, "card_set_sha256": card_set.digest,
+                   "card_set_source": card_set.source}
+    return table
+
+
+def format_card_counts(table: pd.DataFrame) -> str:
+    """How many cards of each type (and kind) each part of the game brings, with their
+    values, as text."""
+    attrs = table.attrs
+    lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
+             f"from {attrs['card_set_source']}", ""]
+    for expansion, cards in table.groupby("expansion", sort=False):
+        counts = []
+        for (ctype, kind), group in cards.groupby(["type", "kind"], sort=False):
+            label = ctype if ctype == "city" and kind == BASE else f"{ctype} {kind}".strip()
+            values = Counter(_value_text(row) for row in group.itertuples())
+            shown = ", ".join(f"{text} x{n}" for text, n in values.items() if text)
+            counts.append(f"{len(group)} {label}" + (f" ({shown})" if shown else ""))
+        lines.append(f"{expansion:<16} {len(cards):>3} cards: " + "; ".join(counts))
+    playable = [name for name in table["expansion"].unique() if name != BASE]
+    lines += ["", f"expansions this file can play: {', '.join(playable) or 'none'}"]
+    return "\n".join(lines)
+
+
+def _value_text(row) -> str:
+    """A card's value as printed: +3, -2, +2/-2 for a two-sided card, ±5 for a Chaos (it
+    counts for the side it lies on); "" for none."""
+    if pd.isna(row.value):
+        return ""
+    if row.type in CHAOS_TYPES:
+        return f"±{abs(row.value)}"
+    text = f"{row.value:+d}"
+    return f"{text}/{row.incubi_value:+d}" if not pd.isna(row.incubi_value) else text

@@ -1,0 +1,111 @@
+"""`urbion cards` and analyzer.card_table: a card file shown as a designer reads it, and the
+shipped file written out as a template."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import analyzer
+from analyzer.cards import default_card_set, load_card_set
+from analyzer.errors import UrbionError
+from tests.test_cli import run
+
+ELEMENTS = ("earth", "water", "fire", "air")
+
+
+def test_the_r14_table_holds_the_cards_rulings_r14_lists():
+    """Counts and values as RULINGS R14 (and the README) state them, per element."""
+    table = analyzer.card_table()
+    assert table.attrs["card_set"] == "R14-default"
+    base = table[table["expansion"] == "base"]
+    assert (base["type"] == "city").sum() == 12
+    cities = Counter(base.loc[base["type"] == "city", "elements"])
+    assert len(cities) == 6 and set(cities.values()) == {2}  # each element pair twice
+    for element in ELEMENTS:
+        sognae = base[(base["type"] == "sognae") & (base["elements"] == element)]
+        incubi = base[(base["type"] == "incubi") & (base["elements"] == element)]
+        assert sorted(sognae["value"]) == [1, 1, 2, 2, 3, 3, 4, 4]
+        assert sorted(incubi["value"]) == [-3, -3, -2, -2, -2, -1, -1, -1]
+    chaos = base[base["type"] == "chaos"]
+    assert len(chaos) == 8 and set(chaos["value"]) == {5}
+    metas = table[table["type"] == "meta"]
+    assert sorted(zip(metas["value"], metas["incubi_value"], strict=True)) == \
+        [(2, -2)] * 4 + [(3, -3)] * 4
+    assert sorted(table.loc[table["type"] == "chromatic", "value"]) == [4] * 8
+    sizes = table.groupby("expansion").size().to_dict()
+    assert sizes["books"] == 8 and sizes["emptiness"] == 8 and sizes["chromatic_chaos"] == 8
+    assert list(table["id"]) == list(range(len(table)))  # the ids traces name
+
+
+def test_the_counts_say_what_each_part_brings():
+    text = str(analyzer.card_table().pipe(_counts))
+    assert "base              84 cards: 12 city; 32 sognae (+1 x8, +2 x8, +3 x8, +4 x8); " \
+           "32 incubi (-1 x12, -2 x12, -3 x8); 8 chaos (±5 x8)" in text
+    assert "squares_metas     12 cards: 4 city square; 8 meta (+2/-2 x4, +3/-3 x4)" in text
+    assert "expansions this file can play: squares_metas, temples_harmony" in text
+
+
+def _counts(table):
+    from analyzer.analysis.card_table import format_card_counts
+
+    return format_card_counts(table)
+
+
+def test_the_template_is_the_shipped_set_itself(tmp_path, capsys):
+    path = tmp_path / "mine.toml"
+    code, out, err = run(capsys, "cards", "--template", str(path))
+    assert code == 0, err
+    assert out.startswith(f"wrote {path}")
+    assert load_card_set(path).digest == default_card_set().digest
+    edited = path.read_text().replace("name = \"R14-default\"", "name = \"mine\"")
+    path.write_text(edited.replace("count = 8", "count = 6", 1))
+    code, out, err = run(capsys, "cards", "--cards", str(path))
+    assert code == 0, err
+    assert out.startswith(f"card set   mine (sha256 {load_card_set(path).digest[:12]})")
+    assert "6 chaos (±5 x6)" in out
+
+
+def test_a_file_without_an_expansion_cannot_play_it(tmp_path):
+    text = (tmp_path / "t.toml")
+    analyzer.write_card_template(text)
+    lines = text.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == "[emptiness]")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("[")),
+               len(lines))
+    text.write_text("\n".join(lines[:start] + lines[end:]) + "\n")
+    table = analyzer.card_table(text)
+    assert "emptiness" not in set(table["expansion"])
+    assert "can play: squares_metas, temples_harmony, gardens_wizards, chromatic_chaos, " \
+           "books, postcards\n" in _counts(table) + "\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["cards", "--template", "cards.txt"], "must end in .toml"),
+    (["cards", "--template", "t.toml", "--list"], "--template writes the shipped R14 file"),
+    (["cards", "--cards", "/no/such.toml"], "cannot read card-set file"),
+])
+def test_bad_cards_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_malformed_card_file_is_named_with_its_key(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\n[cities]\nbase = [["earth", "lava"]]\n')
+    code, _, err = run(capsys, "cards", "--cards", str(bad))
+    assert code == 2 and "cities.base[0]" in err and "lava" in err
+
+
+def test_the_list_has_a_line_per_card(capsys):
+    code, out, _ = run(capsys, "cards", "--list")
+    assert code == 0
+    assert len(out.strip().splitlines()) == len(analyzer.card_table()) + 1
+
+
+def test_the_api_refuses_a_template_path_that_is_no_path():
+    with pytest.raises(UrbionError, match="out must be a file path"):
+        analyzer.write_card_template(None)
