@@ -24,7 +24,20 @@ def check_writable(path: str | Path, suffixes: tuple[str, ...]) -> Path:
         raise UrbionError(f"cannot write {path}: it is a folder")
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise UrbionError(f"cannot write {path}: permission denied")
+    probe_folder(parent, f"cannot write {path}")
     return path
+
+
+def probe_folder(folder: Path, failure: str) -> None:
+    """Create and remove a file in ``folder``: some folders refuse files that their
+    permissions allow (/proc, a read-only mount), and a long run should not learn it at its
+    end. Raise UrbionError starting with ``failure`` when it cannot be done."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        raise UrbionError(f"{failure}: {folder} takes no new file ({_reason(err, folder)})") \
+            from None
 
 
 def _umask() -> int:

@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -106,6 +107,20 @@ def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     assert message in err
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err + out
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("args", [
+    ["simulate", "--games", "100000", "--out", "/proc/r.parquet"],
+    ["tune", "--games", "100000", "--out", "/proc/w.toml"],
+    ["sensitivity", "--games", "100000", "--out", "/proc/sens"],
+])
+def test_a_folder_that_refuses_files_is_refused_before_playing(capsys, args):
+    """/proc lets root write by its permissions and still takes no new file: found by
+    trying, at once, not after 100,000 games."""
+    code, out, err = run(capsys, *args, "--quiet")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "/proc takes no new file" in err
 
 
 def test_malformed_cards_file_leaves_no_output(capsys, tmp_path):

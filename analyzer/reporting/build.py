@@ -23,6 +23,7 @@ import pandas as pd
 
 from analyzer.analysis import run_stats
 from analyzer.analysis.results_io import read_results
+from analyzer.atomic import probe_folder
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
 
@@ -468,6 +469,8 @@ def check_destination(out: Path, kind: str) -> None:
         raise UrbionError(f"cannot write {kind} {out}: {out.parent} {what}")
     if not os.access(out.parent, os.W_OK | os.X_OK):
         raise UrbionError(f"cannot write {kind} {out}: permission denied in {out.parent}")
+    # the new folder is built beside ``out``, then renamed into place
+    probe_folder(out.parent, f"cannot write {kind} {out}")
     if not out.exists():
         return
     try:
