@@ -272,7 +272,7 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
             cards: str | None, variant: str, precision: float | None,
             max_games: int | None, out: str | None, resume: bool, scheduler: str | None,
             quiet: bool) -> None:
-    """Compare expansion sets with the base game on the same deals (McNemar, Holm)."""
+    """Compare expansion sets with the base game, game g with game g (McNemar, Holm)."""
     if resume and out is None:
         raise UrbionError("--resume needs --out: the finished batches are kept there")
     result = analyzer.compare(sets=sets, games=games, seed=seed, policy=policy,

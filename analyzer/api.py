@@ -801,7 +801,7 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
 
 @dataclass
 class CompareResult:
-    """Expansion sets on the same deals: ``table`` (one row per set, the base game first;
+    """Expansion sets on games paired by number: ``table`` (one row per set, the base game first;
     analysis.compare.compare_table), ``interactions`` (one row per pair of expansions: the
     pair effect minus the single effects, with its interval; analysis.compare.interactions),
     ``runs`` (the per-game results of each set) and ``attrs`` (the shared configuration)."""
@@ -846,7 +846,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
             resume: bool = False, precision: float | None = None,
             max_games: int | None = None, scheduler: str | None = None,
             progress: bool = False, variant: str | None = None) -> CompareResult:
-    """Play expansion sets on the same deals and compare each with the base game.
+    """Play expansion sets on the same games of a seed (paired by number; an expansion's
+    cards make them other deals) and compare each with the base game.
 
     Parameters
     ----------

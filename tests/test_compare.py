@@ -553,7 +553,7 @@ def test_the_terminal_table_keeps_its_columns_with_long_set_names():
     attrs = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "greedy",
              "seed": 0}
     lines = format_compare(table, attrs).splitlines()
-    header, rows = lines[2], lines[3:5]
+    header, rows = lines[3], lines[4:6]
     for row in rows:
         assert len(row.rstrip()) == len(header.rstrip()), row
     assert rows[1].startswith(long_name + " ")

@@ -1,4 +1,5 @@
-"""Expansion sets compared on the same deals: the table, paired tests and interactions.
+"""Expansion sets compared on games paired by number: the table, paired tests and
+interactions.
 
 Every set plays the same games of one seed (common random numbers), so the difference
 between a set and the base game is estimated game by game: the games one won and the
@@ -207,14 +208,19 @@ def interaction_matrix(table: pd.DataFrame, column: str = "interaction") -> pd.D
     return matrix
 
 
+#: How the games of two sets are paired, and what that does not mean.
+PAIRING_NOTE = ("Game g of every set is paired with game g of the base game: both draw from "
+                "the random streams of (seed, g), but an expansion's cards change the decks, "
+                "so paired games are not the same deal (docs/compare.md).")
+
+
 def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     """The comparison as text for the terminal (the set column as wide as the longest
     name)."""
     width = max(42, *(len(str(label)) for label in table.index))
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
              f"{attrs.get('variant', 'solo')} game    policy {attrs['policy']}    seed "
-             f"{attrs['seed']}    rules {attrs.get('rules_version')}    the same games for "
-             "every set", "",
+             f"{attrs['seed']}    rules {attrs.get('rules_version')}", PAIRING_NOTE, "",
              f"{'set':<{width}} {'games':>8} {'win rate':>8}  {'95% Wilson':<16} "
              f"{'vs base':>9}  {'95% paired':<19} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
     for label, r in table.iterrows():
@@ -226,7 +232,7 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
         lines.append(f"{label:<{width}} {int(r.games):>7,}{short} {r.win_rate:>8.2%}  "
                      f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>9}  {band:<19} "
                      f"{holm:>8} {r.mean_turns:>6.1f} {int(r['rank']):>4}")
-    lines += ["", f"vs base: the set's win rate minus the base game's on the same games, in "
+    lines += ["", f"vs base: the set's win rate minus the base game's over the paired games, in "
                   f"percentage points (pp). Holm p: McNemar's exact p adjusted over the "
                   f"{len(table) - 1} sets. turns: mean turns a game. rank: 1 is the hardest "
                   "set (the lowest win rate); equal win rates share a rank."]
@@ -243,7 +249,8 @@ def format_interactions(pairs: pd.DataFrame) -> str:
         return ""
     width = max(30, *(len(str(label)) for label in pairs.index))
     lines = ["Pairwise interactions: the pair's effect on the win rate minus the two single "
-             "effects, each against the base game on the same games (0: the two add up)", "",
+             "effects, each against the base game over the paired games (0: the two add "
+             "up)", "",
              f"{'pair':<{width}} {'games':>8} {'interaction':>11}  {'95% interval':<19} "
              f"{'pair win rate':>13} {'multiplied':>10}"]
     for label, r in pairs.iterrows():

@@ -148,10 +148,15 @@ def headline_rows(table: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
+#: What pairing by game number does not mean, for the notes of the pages.
+PAIRING_SHORT = ("an expansion or a changed card file changes the decks, so a paired game "
+                 "is not the same deal")
 DIFFERENCES_TITLE = "Differences from the first run"
 DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over the games "
-                    "both played (paired: the difference over those games, Newcombe's "
-                    "square-and-add interval, McNemar's exact p); runs of another seed, or "
+                    "both played (paired: game g of one with game g of the other, both drawn "
+                    f"from the random streams of (seed, g); {PAIRING_SHORT}; the difference "
+                    "over those games, Newcombe's square-and-add interval, McNemar's exact "
+                    "p); runs of another seed, or "
                     "with no game in common, as independent samples (Newcombe's hybrid score "
                     "interval). "
                     "Holm p: McNemar's p adjusted by Holm's method for the paired runs "
@@ -395,7 +400,8 @@ def _sensitivity_rows(table: pd.DataFrame) -> list[list[str]]:
 def sensitivity_note(table: pd.DataFrame) -> str:
     """What the sensitivity table's intervals and p-values are, and when a change is real."""
     return ("Win rate: the share of games won, with its 95% Wilson interval. change: the "
-            "difference from the baseline's win rate on the same games, in percentage "
+            "difference from the baseline's win rate over the games paired by number (a "
+            "variant's deck differs, so a paired game is not the same deal), in percentage "
             "points, with Newcombe's 95% square-and-add interval for paired proportions; "
             "McNemar p: McNemar's exact test of that change; Holm p: the same adjusted by "
             f"Holm's method for the {len(table)} variants. A variant moves the win rate, "
@@ -559,7 +565,8 @@ def compare_note(table: pd.DataFrame) -> str:
     tested = len(table.drop(index="base", errors="ignore"))
     partial = f" {partial_base_note(table)}." if partial_base_note(table) else ""
     return ("Win rate: the share of games won, with its 95% Wilson interval. vs base: the "
-            "difference from the base game's win rate on the same games, in percentage "
+            "difference from the base game's win rate over the games paired by number "
+            f"(game g of both; {PAIRING_SHORT}), in percentage "
             "points, with Newcombe's 95% square-and-add interval for paired proportions; "
             "McNemar p: McNemar's exact test of that difference; Holm p: the same adjusted "
             f"by Holm's method for the {tested} sets compared with the base game. A set is "
@@ -604,7 +611,7 @@ def compare_facts(attrs: dict) -> dict[str, str]:
 
 
 COMPARE_TITLES = {"win_rates": "Win rate per expansion set",
-                  "differences": "Change from the base game on the same games",
+                  "differences": "Change from the base game, paired game by game",
                   "interactions": "Pairwise interactions of expansions"}
 
 

@@ -270,8 +270,9 @@ def differences(table: pd.DataFrame) -> Figure:
     labels = _set_labels(rows)
     fig, ax = plt.subplots(figsize=(7.0, max(0.4 * len(rows) + 1.4, _bar_height(labels))),
                            layout="constrained")
-    ax.set_title(textwrap.fill("Change of the win rate from the base game (same games), 95% "
-                               "paired Newcombe intervals", TITLE_WIDTH), fontsize="medium")
+    ax.set_title(textwrap.fill("Change of the win rate from the base game (games paired by "
+                               "number), 95% paired Newcombe intervals", TITLE_WIDTH),
+                 fontsize="medium")
     ax.grid(alpha=0.3)
     y = list(range(len(rows)))
     errors = [(rows["difference"] - rows["diff_low"]) * 100,
