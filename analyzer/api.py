@@ -812,10 +812,16 @@ class CompareResult:
     attrs: dict
 
     def __str__(self) -> str:
-        from analyzer.analysis.compare import format_compare, format_interactions
+        from analyzer.analysis.compare import (
+            books_unplayed_note,
+            format_compare,
+            format_interactions,
+        )
 
+        books = books_unplayed_note(self.runs)
         pairs = format_interactions(self.interactions)
-        return format_compare(self.table, self.attrs) + (f"\n\n{pairs}" if pairs else "")
+        return format_compare(self.table, self.attrs) + (f"\n\n{books}" if books else "") + \
+            (f"\n\n{pairs}" if pairs else "")
 
     def figures(self) -> dict:
         """The comparison's charts as matplotlib Figures, by file stem."""

@@ -12,6 +12,7 @@ import pytest
 
 import analyzer
 from analyzer.analysis.compare import (
+    books_unplayed_note,
     compare_table,
     expansion_sets,
     interaction_matrix,
@@ -281,6 +282,29 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     assert f"{signed_pp(pair.low)} to {signed_pp(pair.high)}pp" in row
     singles = analyzer.compare(sets="books,chromatic_chaos", games=300, seed=4)
     assert "Pairwise interactions" not in str(singles)
+
+
+def test_a_set_whose_books_were_never_kept_is_said_to_say_nothing_about_them(tmp_path):
+    """greedy keeps no Book by default: books plays the base game's games, and its +0.00
+    must not read as 'Books change nothing'."""
+    result = analyzer.compare(sets="books,chromatic_chaos", games=100, seed=2,
+                              out=tmp_path / "cmp")
+    note = "the policy kept no Book of Power in any game of books, so these sets played as " \
+           "without the Books"
+    assert note in str(result)
+    assert note[1:] in (tmp_path / "cmp" / "compare.md").read_text()
+    assert "harder or easier than the base game for the greedy policy" in \
+        (tmp_path / "cmp" / "compare.md").read_text()
+
+
+def test_a_set_whose_books_were_kept_gets_no_such_note():
+    played = pd.DataFrame({"game": [0, 1], "won": [False, True], "books_kept": [0, 2],
+                           "book_actions": [0, 1]})
+    unplayed = played.assign(books_kept=0, book_actions=0)
+    assert books_unplayed_note({"base": unplayed, "books": played}) == ""
+    assert books_unplayed_note({"base": unplayed, "chromatic_chaos": unplayed}) == ""
+    assert "of books+postcards," in books_unplayed_note({"books": played,
+                                                         "books+postcards": unplayed})
 
 
 def test_cli_compare_and_its_errors(capsys, tmp_path):

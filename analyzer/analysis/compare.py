@@ -263,6 +263,20 @@ def format_interactions(pairs: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def books_unplayed_note(runs: dict[str, pd.DataFrame]) -> str:
+    """A note naming the sets with Books of Power in which the policy kept no Book in any
+    game (greedy keeps none by default, docs/policies.md): such a set plays as without the
+    Books, so its row says nothing about them; "" when there is none."""
+    unplayed = [label for label, df in runs.items()
+                if "books" in str(label).split(SET_SEPARATOR) and len(df)
+                and not df["books_kept"].any() and not df["book_actions"].any()]
+    if not unplayed:
+        return ""
+    return (f"books: the policy kept no Book of Power in any game of {', '.join(unplayed)}, "
+            "so these sets played as without the Books: their rows measure the other "
+            "expansions only, and say nothing about the Books")
+
+
 def partial_base_note(table: pd.DataFrame) -> str:
     """What "vs base" means when a set played fewer games than the base game (``--precision``
     stopped it earlier); "" when every set played as many."""

@@ -557,20 +557,25 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
-def compare_note(table: pd.DataFrame) -> str:
-    """What the comparison table's intervals, p-values and ranks are, and what it takes to
-    call a set harder or easier than the base game."""
-    from analyzer.analysis.compare import partial_base_note
+def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = None,
+                 policy: str | None = None) -> str:
+    """What the comparison table's intervals, p-values and ranks are, what it takes to
+    call a set harder or easier than the base game, and for whom (``policy``)."""
+    from analyzer.analysis.compare import books_unplayed_note, partial_base_note
 
     tested = len(table.drop(index="base", errors="ignore"))
     partial = f" {partial_base_note(table)}." if partial_base_note(table) else ""
+    books = books_unplayed_note(runs or {})
+    partial += f" {books[0].upper()}{books[1:]}." if books else ""
+    player = f" for the {policy} policy" if policy else ""
     return ("Win rate: the share of games won, with its 95% Wilson interval. vs base: the "
             "difference from the base game's win rate over the games paired by number "
             f"(game g of both; {PAIRING_SHORT}), in percentage "
             "points, with Newcombe's 95% square-and-add interval for paired proportions; "
             "McNemar p: McNemar's exact test of that difference; Holm p: the same adjusted "
             f"by Holm's method for the {tested} sets compared with the base game. A set is "
-            "harder or easier than the base game, with the family error held at 5%, when "
+            f"harder or easier than the base game{player}, with the family error held at "
+            "5%, when "
             "its Holm p is below 0.05: the intervals are not adjusted for the number of "
             "sets, so an interval that just excludes zero is not enough on its own. rank 1 "
             "is the lowest win rate (the hardest set), equal win rates sharing the lowest "
@@ -621,7 +626,7 @@ def write_compare(result, folder: Path) -> None:
     from analyzer.atomic import write_atomically
 
     rows, facts = compare_rows(result.table), compare_facts(result.attrs)
-    note = compare_note(result.table)
+    note = compare_note(result.table, result.runs, result.attrs.get("policy"))
     pairs = interaction_rows(result.interactions)
     images = {}
     for stem, fig in result.figures().items():
