@@ -587,6 +587,8 @@ class SensitivityResult:
                               charts.source_line(self.baseline))
 
     def __str__(self) -> str:
+        from analyzer.analysis.sensitivity import BASELINE_LEVELS, SIDE_EFFECTS
+
         b = self.baseline
         lines = [f"baseline   {b['card_set']} (sha256 {b['card_set_sha256'][:12]}): "
                  f"{b['win_rate']:.2%} (95% Wilson interval {b['ci_low']:.2%} to "
@@ -603,8 +605,12 @@ class SensitivityResult:
                          f"{format_p(r.holm_p):>9}")
         if len(self.table):
             lines += ["", f"Holm p: McNemar's exact p adjusted over the {len(self.table)} "
-                          "variants; a change is real, with the family error held at 5%, when "
-                          "it is below 0.05 (the intervals are not adjusted)"]
+                          "variants; a variant moves the win rate (for this policy), with the "
+                          "family error held at 5%, when its Holm p is below 0.05 (the "
+                          "intervals are not adjusted)",
+                      "R14's levels: " + "; ".join(
+                          f"{factor} {level}" for factor, level in BASELINE_LEVELS.items()),
+                      SIDE_EFFECTS]
         return "\n".join(lines)
 
 

@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 
 import analyzer
-from analyzer.analysis.sensitivity import VARIANTS, variant_card_set
+from analyzer.analysis.sensitivity import (
+    BASELINE_LEVELS,
+    SIDE_EFFECTS,
+    VARIANTS,
+    variant_card_set,
+)
 from analyzer.analysis.stats import newcombe_difference
 from analyzer.cards import default_card_set
 from analyzer.core.codes import CardField, CardType
@@ -22,6 +27,23 @@ def _counts(card_set):
             "chaos_value": set(values[types == CardType.CHAOS].tolist()),
             "incubi": sorted(values[types == CardType.INCUBI].tolist()),
             "dreams": len(card_set.dream_ids)}
+
+
+def test_the_stated_side_effects_and_r14_levels_match_the_card_sets():
+    """SIDE_EFFECTS and BASELINE_LEVELS are written by hand: their numbers must be the
+    variants' and R14's own."""
+    by_level = {(v.factor, v.level): _counts(variant_card_set(v)) for v in VARIANTS}
+    spreads = [sum(c["incubi"]) // 4 for (factor, _), c in by_level.items()
+               if factor == "Incubi spread"]
+    decks = [c["dreams"] for (factor, _), c in by_level.items() if factor == "Chaos count"]
+    r14 = _counts(default_card_set())
+    assert f"sum to {spreads[0]} and {spreads[1]} per element (R14: " \
+           f"{sum(r14['incubi']) // 4})" in SIDE_EFFECTS
+    assert f"Dream deck of {decks[0]} and {decks[1]} cards (R14: {r14['dreams']})" in \
+        SIDE_EFFECTS
+    assert BASELINE_LEVELS["Chaos count"] == str(r14["chaos"])
+    assert BASELINE_LEVELS["Chaos influence"] == f"±{r14['chaos_value'].pop()}"
+    assert BASELINE_LEVELS["Deck size"] == f"{r14['dreams']} dreams"
 
 
 def test_each_variant_changes_only_its_factor():
@@ -138,7 +160,7 @@ def test_the_sensitivity_pages_name_each_interval_and_test_each_change():
     from analyzer.reporting.build import sensitivity_markdown, sensitivity_page
 
     table = pd.DataFrame({"factor": ["Chaos count", "Chaos count"], "level": ["6", "10"],
-                          "games": [100, 100], "win_rate": [0.2, 0.05],
+                          "r14_level": ["8", "8"], "games": [100, 100], "win_rate": [0.2, 0.05],
                           "ci_low": [0.13, 0.02], "ci_high": [0.29, 0.11],
                           "effect": [0.12, -0.03], "effect_low": [0.03, -0.09],
                           "effect_high": [0.21, 0.03], "mcnemar_p": [0.004, 0.45],
@@ -185,4 +207,7 @@ def test_the_printed_sensitivity_table_gives_each_change_its_holm_p():
                           "mcnemar_p": [0.004], "holm_p": [0.032]})
     lines = str(SensitivityResult(baseline, table)).splitlines()
     assert "Holm p" in lines[2] and lines[3].endswith(" 0.032")
-    assert "adjusted over the 1 variants" in lines[-1]
+    note = next(line for line in lines if line.startswith("Holm p:"))
+    assert "adjusted over the 1 variants" in note
+    assert lines[-2].startswith("R14's levels: Incubi spread -1 x3, -2 x3, -3 x2;")
+    assert lines[-1] == SIDE_EFFECTS

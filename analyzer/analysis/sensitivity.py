@@ -72,9 +72,15 @@ VARIANTS = (
     Variant("Deck size", "64 dreams: one +1 and one -1 fewer per element", _resize(-1)),
     Variant("Deck size", "80 dreams: one +2 and one -2 more per element", _resize(+1)),
 )
-#: R14 itself, for the table: Incubi -1 x3 -2 x3 -3 x2, Chaos 8 of ±5, 72 dreams.
-BASELINE_LEVELS = {"Incubi spread": "R14: -1 x3, -2 x3, -3 x2", "Chaos influence": "R14: ±5",
-                   "Chaos count": "R14: 8", "Deck size": "R14: 72 dreams"}
+#: R14's level of each factor, for the table (``r14_level``).
+BASELINE_LEVELS = {"Incubi spread": "-1 x3, -2 x3, -3 x2", "Chaos influence": "±5",
+                   "Chaos count": "8", "Deck size": "72 dreams"}
+#: What a factor changes besides itself (tests/test_sensitivity.py checks the numbers
+#: against the variants' card sets).
+SIDE_EFFECTS = ("A factor also changes what follows from it: the narrow and wide Incubi "
+                "spreads sum to -12 and -20 per element (R14: -15), so they move the "
+                "Incubi's total as well as their spread; 6 and 10 Chaos make a Dream deck "
+                "of 70 and 74 cards (R14: 72).")
 
 
 def variant_card_set(variant: Variant) -> CardSet:
@@ -100,7 +106,8 @@ def effect_table(baseline: pd.DataFrame, runs: dict[Variant, pd.DataFrame]) -> p
         wins, n = int(df["won"].sum()), len(df)
         low, high = wilson_interval(wins, n)
         paired = paired_difference(df["won"].to_numpy(), base["won"].to_numpy())
-        rows.append({"factor": variant.factor, "level": variant.level, "games": n,
+        rows.append({"factor": variant.factor, "level": variant.level,
+                     "r14_level": BASELINE_LEVELS[variant.factor], "games": n,
                      "win_rate": wins / n, "ci_low": low, "ci_high": high,
                      "effect": wins / n - base_wins / base_n, "effect_low": paired["diff_low"],
                      "effect_high": paired["diff_high"], "mcnemar_p": paired["mcnemar_p"],

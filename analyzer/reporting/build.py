@@ -387,10 +387,10 @@ def _sensitivity_rows(table: pd.DataFrame) -> list[list[str]]:
     adjustment over the variants."""
     from analyzer.analysis.stats import format_p
 
-    rows = [["factor", "level", "win rate", "95% Wilson interval", "change",
+    rows = [["factor", "level", "R14's level", "win rate", "95% Wilson interval", "change",
              "95% interval (paired, Newcombe)", "McNemar p", "Holm p"]]
     for r in table.itertuples():
-        rows.append([r.factor, r.level, f"{r.win_rate:.2%}",
+        rows.append([r.factor, r.level, r.r14_level, f"{r.win_rate:.2%}",
                      f"{r.ci_low:.2%} to {r.ci_high:.2%}", f"{r.effect * 100:+.2f} pp",
                      f"{r.effect_low * 100:+.2f} to {r.effect_high * 100:+.2f} pp",
                      format_p(r.mcnemar_p), format_p(r.holm_p)])
@@ -398,7 +398,10 @@ def _sensitivity_rows(table: pd.DataFrame) -> list[list[str]]:
 
 
 def sensitivity_note(table: pd.DataFrame) -> str:
-    """What the sensitivity table's intervals and p-values are, and when a change is real."""
+    """What the sensitivity table's intervals and p-values are, when a variant moves the
+    win rate, and what else each factor moves."""
+    from analyzer.analysis.sensitivity import SIDE_EFFECTS
+
     return ("Win rate: the share of games won, with its 95% Wilson interval. change: the "
             "difference from the baseline's win rate over the games paired by number (a "
             "variant's deck differs, so a paired game is not the same deal), in percentage "
@@ -406,7 +409,7 @@ def sensitivity_note(table: pd.DataFrame) -> str:
             "McNemar p: McNemar's exact test of that change; Holm p: the same adjusted by "
             f"Holm's method for the {len(table)} variants. A variant moves the win rate, "
             "with the family error held at 5%, when its Holm p is below 0.05: the intervals "
-            "are not adjusted for the number of variants.")
+            f"are not adjusted for the number of variants. {SIDE_EFFECTS}")
 
 
 def _sensitivity_facts(baseline: dict) -> dict[str, str]:
