@@ -15,6 +15,7 @@ from analyzer.analysis.compare import (
     books_unplayed_note,
     compare_table,
     expansion_sets,
+    interaction_band,
     interaction_matrix,
     interactions,
     paired_difference,
@@ -262,6 +263,13 @@ def test_out_folder_files_and_resume(tmp_path):
         analyzer.compare(sets="temples_harmony", games=300, seed=9, out=out, resume=True)
 
 
+@pytest.mark.parametrize("low, high, text", [
+    (-0.012, 0.034, "-1.20 to +3.40pp"), (0.0, 0.0, "none: every game alike"),
+    (0.01, 0.01, "none: every game alike"), (math.nan, math.nan, "n/a")])
+def test_an_interaction_interval_of_no_width_says_so(low, high, text):
+    assert interaction_band(low, high) == text
+
+
 @pytest.mark.parametrize("fraction, text", [(-0.00001, "+0.00"), (0.0, "+0.00"),
                                             (-0.00006, "-0.01"), (0.1234, "+12.34")])
 def test_a_difference_that_rounds_to_zero_reads_plus_zero(fraction, text):
@@ -279,7 +287,9 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     row = next(line for line in section.splitlines()
                if line.startswith(result.interactions.index[0]))
     assert f"{signed_pp(pair.interaction)}pp" in row
-    assert f"{signed_pp(pair.low)} to {signed_pp(pair.high)}pp" in row
+    assert interaction_band(pair.low, pair.high) in row
+    # books is never played by greedy: books+chromatic_chaos contrasts alike in every game
+    assert pair.low == pair.high and "none: every game alike" in row
     singles = analyzer.compare(sets="books,chromatic_chaos", games=300, seed=4)
     assert "Pairwise interactions" not in str(singles)
 

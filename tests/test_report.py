@@ -697,6 +697,8 @@ def test_a_coloured_heatmap_cell_never_reads_as_an_interval_holding_zero():
     texts = [t.get_text() for t in ax.texts]
     assert texts and all(t == "+1.54\n+-1.50" for t in texts)
     assert "not adjusted for the number of pairs" in fig.get_suptitle()
+    # the additive scale's blind spot is said under the chart itself
+    assert "Additive scale" in fig._supxlabel.get_text()
 
 
 @pytest.mark.parametrize("interaction, low, high", [

@@ -243,6 +243,16 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     return "\n".join(lines)
 
 
+def interaction_band(low: float, high: float, unit: str = "pp") -> str:
+    """An interaction's 95% interval as text; one of no width (every game's contrast alike,
+    as when a set plays its single's very games) says so instead of "+0.00 to +0.00"."""
+    if math.isnan(low) or math.isnan(high):
+        return "n/a"
+    if high <= low:
+        return "none: every game alike"
+    return f"{signed_pp(low)} to {signed_pp(high)}{unit}"
+
+
 def format_interactions(pairs: pd.DataFrame) -> str:
     """The :func:`interactions` table as text for the terminal; "" with no pair."""
     if not len(pairs):
@@ -251,11 +261,11 @@ def format_interactions(pairs: pd.DataFrame) -> str:
     lines = ["Pairwise interactions: the pair's effect on the win rate minus the two single "
              "effects, each against the base game over the paired games (0: the two add "
              "up)", "",
-             f"{'pair':<{width}} {'games':>8} {'interaction':>11}  {'95% interval':<19} "
+             f"{'pair':<{width}} {'games':>8} {'interaction':>11}  {'95% interval':<22} "
              f"{'pair win rate':>13} {'multiplied':>10}"]
     for label, r in pairs.iterrows():
         lines.append(f"{label:<{width}} {int(r.games):>8,} {signed_pp(r.interaction):>9}pp  "
-                     f"{signed_pp(r.low) + ' to ' + signed_pp(r.high) + 'pp':<19} "
+                     f"{interaction_band(r.low, r.high):<22} "
                      f"{r.pair_win_rate:>13.2%} {r.multiplied:>10.2%}")
     lines += ["", "multiplied: the pair's win rate if the singles' ratios to the base game "
                   "multiplied (where the singles alone take the win rate near 0, the "

@@ -659,18 +659,21 @@ INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two si
                           "predicted if the single effects multiplied (p_A * p_B / p_base). "
                           "Each interval is a 95% interval on its own, not adjusted for the "
                           "number of pairs: were there no interaction at all, the chance that "
-                          "some interval of k pairs excludes zero would be about 1 - 0.95^k "
-                          "(66% for the 21 pairs of the seven expansions).")
+                          "some interval of k pairs excludes zero would be at most about "
+                          "1 - 0.95^k (66% for the 21 pairs of the seven expansions; less, "
+                          "since the pairs share the base game's and the singles' games).")
 
 
 def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
     """An ``analysis.compare.interactions`` table as text cells, header first."""
+    from analyzer.analysis.compare import interaction_band
+
     rows = [["pair", "games", "interaction", "95% interval", "pair win rate",
              "if the effects multiplied"]]
     for label, r in table.iterrows():
         if r.games > 0:
             rows.append([label, f"{int(r.games):,}", f"{r.interaction * 100:+.2f} pp",
-                         f"{r.low * 100:+.2f} to {r.high * 100:+.2f} pp",
+                         interaction_band(r.low, r.high, " pp"),
                          _percent(r.pair_win_rate),
                          _percent(r.multiplied) if pd.notna(r.multiplied) else "n/a"])
     return rows

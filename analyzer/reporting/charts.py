@@ -12,6 +12,7 @@ matplotlib.use("Agg")  # files only: no screen is needed
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.colors import SymLogNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from analyzer.analysis import run_stats  # noqa: E402
@@ -314,7 +315,9 @@ def interactions(table: pd.DataFrame) -> Figure:
                           float(_cell(halves[i, j])) for j in range(n)] for i in range(n)])
     shown = np.where(readable, values, np.nan)
     ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
-    image = ax.imshow(shown, cmap="RdBu", vmin=-limit, vmax=limit)
+    # a symmetric log scale: effects of a few points stay visible beside one of twenty
+    image = ax.imshow(shown, cmap="RdBu",
+                      norm=SymLogNorm(linthresh=min(1.0, limit / 2), vmin=-limit, vmax=limit))
     for i in range(n):
         for j in range(n):
             if np.isfinite(values[i, j]):
@@ -324,5 +327,17 @@ def interactions(table: pd.DataFrame) -> Figure:
                         va="center", fontsize="small", color="white" if dark else "black")
     ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
     ax.set_yticks(range(n), matrix.index)
-    fig.colorbar(image, ax=ax, label="percentage points")
+    bar = fig.colorbar(image, ax=ax, label="pp, log scale (blue: more than the single "
+                       "effects add up to)")
+    ticks = [t for t in (-100, -30, -10, -3, -1, 0, 1, 3, 10, 30, 100) if abs(t) <= limit]
+    bar.set_ticks(ticks, labels=[f"{t:+d}" if t else "0" for t in ticks])
+    fig.supxlabel(textwrap.fill(INTERACTION_SCALE_NOTE, 110), fontsize="small")
     return fig
+
+
+#: What the heatmap's additive scale hides, under the chart.
+INTERACTION_SCALE_NOTE = (
+    "Additive scale: where the single expansions alone take the win rate near 0%, their "
+    "effects cannot add up, so the pair reads positive whatever it does; compare the pair's "
+    "win rate with 'multiplied' (if the single effects multiplied) in the table. The "
+    "diagonal, an expansion with itself, is empty.")
