@@ -646,6 +646,23 @@ def test_a_bar_charts_legend_covers_no_bar():
             assert not legend.overlaps(box) or box.width == 0, make.__name__
 
 
+def test_the_chaos_chart_shows_chromatic_chaos_when_a_run_played_them():
+    """Chromatic Chaos are Chromatic Chaos' main card: a chart of how Chaos were taken that
+    left them out would hide that expansion's card from its own comparison."""
+    from analyzer.reporting import charts
+
+    base = analyzer.simulate(games=200, seed=1)
+    chromatic = analyzer.simulate(games=200, seed=1, expansions="chromatic_chaos")
+    bars = {text.get_text(): text for text in charts.chaos_choices(
+        {"base": base, "chromatic": chromatic}).axes[0].get_legend().get_texts()}
+    assert "Chromatic Chaos resolved" in bars
+    expected = chromatic["chromatic"].mean()
+    assert expected > 1 and run_stats.chaos_choices(chromatic, True)[
+        "Chromatic Chaos resolved"] == expected
+    alone = charts.chaos_choices({"base": base}).axes[0].get_legend().get_texts()
+    assert "Chromatic Chaos resolved" not in [text.get_text() for text in alone]
+
+
 def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests():
     """With several runs against the first, each McNemar p is one test of several: the
     table gives Holm's adjustment over the paired runs too, and says when a run differs."""

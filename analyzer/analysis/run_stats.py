@@ -180,8 +180,15 @@ def pacified_at_defeat(df: pd.DataFrame) -> pd.Series:
     return df.loc[~df["won"], "pacified"].value_counts().sort_index()
 
 
-def chaos_choices(df: pd.DataFrame) -> pd.Series:
-    """Mean number per game of each way a Chaos drawn in Phase II was taken."""
+#: The Chromatic Chaos' entry of :func:`chaos_choices`.
+CHROMATIC_RESOLVED = "Chromatic Chaos resolved"
+
+
+def chaos_choices(df: pd.DataFrame, chromatic: bool = False) -> pd.Series:
+    """Mean number per game of each way a Chaos drawn in Phase II was taken, and with
+    ``chromatic`` of Chromatic Chaos resolved (R07; drawn at any time)."""
     columns = {"placed": "chaos_placed", "cleared a city": "chaos_cleared",
                "revealed": "chaos_revealed"}
+    if chromatic:
+        columns[CHROMATIC_RESOLVED] = "chromatic"
     return pd.Series({name: df[col].mean() for name, col in columns.items()})

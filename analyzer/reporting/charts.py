@@ -153,6 +153,10 @@ def win_rates(table: pd.DataFrame) -> Figure:
             color="tab:blue")
     ax.set_yticks(list(y), labels)
     ax.set_xlabel("games won (%)")
+    if len(table) > 1:  # the row the others are compared with, as a reference line
+        ax.axvline(table["win_rate"].iloc[0] * 100, color="grey", linestyle="--",
+                   linewidth=1, label=f"{str(table.index[0])}: {table['win_rate'].iloc[0]:.2%}")
+        ax.legend(loc="lower right", fontsize="small")
     _set_rows(ax, len(table))
     return fig
 
@@ -218,10 +222,14 @@ def pacified_at_defeat(runs: dict[str, pd.DataFrame]) -> Figure:
 
 
 def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
-    """How a Chaos drawn in Phase II was taken, per game on average."""
+    """How a Chaos drawn in Phase II was taken, per game on average, and how many Chromatic
+    Chaos were resolved when a run played them."""
     labels = _wrapped(runs)
-    fig, ax = _figure("Chaos options chosen (Phase II draws)", _bar_height(labels))
-    table = pd.DataFrame({label: run_stats.chaos_choices(df)
+    chromatic = any(df["chromatic"].any() for df in runs.values())
+    title = "Chaos options chosen (Phase II draws)" + \
+        (", and Chromatic Chaos resolved" if chromatic else "")
+    fig, ax = _figure(title, _bar_height(labels))
+    table = pd.DataFrame({label: run_stats.chaos_choices(df, chromatic)
                           for label, df in zip(labels, runs.values(), strict=True)})
     table.T.plot.barh(ax=ax)
     ax.invert_yaxis()
