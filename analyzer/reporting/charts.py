@@ -225,7 +225,7 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
     """How a Chaos drawn in Phase II was taken, per game on average, and how many Chromatic
     Chaos were resolved when a run played them."""
     labels = _wrapped(runs)
-    chromatic = any(df["chromatic"].any() for df in runs.values())
+    chromatic = any("chromatic" in df and df["chromatic"].any() for df in runs.values())
     title = "Chaos options chosen (Phase II draws)" + \
         (", and Chromatic Chaos resolved" if chromatic else "")
     fig, ax = _figure(title, _bar_height(labels))
