@@ -543,7 +543,7 @@ def _swap_into_place(build: Path, out: Path) -> None:
 
 def compare_rows(table: pd.DataFrame) -> list[list[str]]:
     """The comparison table as text cells, header first."""
-    from analyzer.analysis.stats import format_p
+    from analyzer.analysis.stats import format_p, signed_pp
 
     rows = [["set", "games", "win rate", "95% Wilson interval", "vs base",
              "95% interval (paired, Newcombe)", "McNemar p", "Holm p", "mean turns", "rank"]]
@@ -552,8 +552,8 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
         short = "*" if not r.get("precise", True) else ""  # max-games came first
         rows.append([label, f"{int(r.games):,}{short}", _percent(r.win_rate),
                      f"{_percent(r.ci_low)} to {_percent(r.ci_high)}",
-                     "" if base else f"{r.difference * 100:+.2f} pp",
-                     "" if base else f"{r.diff_low * 100:+.2f} to {r.diff_high * 100:+.2f} pp",
+                     "" if base else f"{signed_pp(r.difference)} pp",
+                     "" if base else f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)} pp",
                      "" if base else format_p(r.mcnemar_p),
                      "" if base else format_p(r.holm_p), f"{r.mean_turns:.1f}",
                      str(int(r["rank"]))])

@@ -212,13 +212,13 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
 def margin_at_victory(runs: dict[str, pd.DataFrame]) -> Figure:
     """Dream cards left in the deck when the game was won."""
     return _shares(runs, "Margin at victory", run_stats.margin_at_victory,
-                   "Dream cards left at the win", "wins (%)", "no win")
+                   "Dream cards left at the win", "share of the won games (%)", "no win")
 
 
 def pacified_at_defeat(runs: dict[str, pd.DataFrame]) -> Figure:
     """City cards pacified in lost games."""
     return _shares(runs, "Cities pacified at defeat", run_stats.pacified_at_defeat,
-                   "City cards pacified", "lost games (%)", "no game lost")
+                   "City cards pacified", "share of the lost games (%)", "no game lost")
 
 
 def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
