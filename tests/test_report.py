@@ -252,9 +252,38 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
             f"{row.low * 100:+.2f} to {row.high * 100:+.2f} pp | {row.pair_win_rate:.2%} | "
             f"{row.multiplied:.2%} |") in compare_md
     assert "<table id='interactions'>" in (tmp_path / "cmp" / "index.html").read_text()
+    two = analyzer.report(files[:2], tmp_path / "two")  # base and chromatic_chaos only
+    assert not (two / "interactions.png").exists()
+    assert "needs results of the base game" in (two / "report.md").read_text()
+    # no expansion at all: no interactions section to read as a missing result
     lone = analyzer.report(files[:1], tmp_path / "lone")
-    assert not (lone / "interactions.png").exists()
-    assert "needs results of the base game" in (lone / "report.md").read_text()
+    assert "Pairwise interactions" not in (lone / "report.md").read_text()
+    assert "Pairwise interactions" not in (lone / "index.html").read_text()
+
+
+def test_a_report_of_a_designers_card_set_shows_its_cards_beside_r14s(tmp_path):
+    """What a what-if changes is in the report itself, read from the file the run names;
+    a file changed since the run is said to be, not shown as if it were the one played."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "mine"')
+                    .replace("count = 8", "count = 6", 1))
+    analyzer.simulate(games=100, seed=3, out=tmp_path / "r14.parquet")
+    analyzer.simulate(games=100, seed=3, cards=mine, out=tmp_path / "mine.parquet")
+    files = [tmp_path / "r14.parquet", tmp_path / "mine.parquet"]
+    md = (analyzer.report(files, tmp_path / "rep") / "report.md").read_text()
+    section = md.split("## Card sets")[1].split("\n## ")[0]
+    assert "card set   mine" in section and "8 chaos (±5 x6)" not in section
+    assert "6 chaos (±5 x6)" in section and "8 chaos (±5 x8)" in section
+    assert "Pairwise interactions" not in md
+    mine.write_text(mine.read_text().replace("count = 6", "count = 7", 1))
+    md = (analyzer.report(files, tmp_path / "again") / "report.md").read_text()
+    assert "holds other cards now, so its cards cannot be shown" in md
+    assert "7 chaos" not in md
+    page = (tmp_path / "again" / "index.html").read_text()
+    assert "<h2>Card sets</h2><pre>card set   R14-default" in page
+    r14_only = analyzer.report(files[:1], tmp_path / "r14")
+    assert "Card sets" not in (r14_only / "report.md").read_text()
 
 
 def test_a_report_folder_that_cannot_be_created_is_one_line_and_exit_2(results, tmp_path,
@@ -520,7 +549,8 @@ def test_runs_that_share_a_label_are_told_apart_by_what_differs(tmp_path):
 
 
 def test_the_pages_show_code_as_code_and_link_the_data(results, tmp_path):
-    analyzer.report(results[:1], tmp_path / "rep")
+    analyzer.simulate(games=50, seed=5, expansions="books", out=tmp_path / "books.parquet")
+    analyzer.report([results[0], tmp_path / "books.parquet"], tmp_path / "rep")
     page = (tmp_path / "rep" / "index.html").read_text()
     assert "`" not in page and "<code>urbion compare --sets pairs --out DIR</code>" in page
     analyzer.compare(sets="base,books", games=30, out=tmp_path / "cmp")

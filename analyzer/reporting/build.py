@@ -94,6 +94,37 @@ def card_set_names(attrs: list[dict]) -> list[str]:
             for one in attrs]
 
 
+CARD_SETS_TITLE = "Card sets"
+
+
+def card_set_texts(runs: dict[str, pd.DataFrame]) -> list[str]:
+    """For each card set of ``runs`` other than the shipped one alone, its cards per
+    expansion (``urbion cards``), read from the file the runs name, so that a reader sees
+    what a designer's set changes; a file that is gone or changed since is said to be. []
+    when every run played the shipped set."""
+    from analyzer.analysis.card_table import card_table, format_card_counts
+    from analyzer.cards import default_card_set, load_card_set
+
+    shipped = default_card_set()
+    sets = {df.attrs.get("card_set_sha256"): df.attrs for df in runs.values()}
+    if set(sets) == {shipped.digest}:
+        return []
+    texts = []
+    for digest, attrs in sets.items():
+        source = str(attrs.get("card_set_source", ""))
+        try:
+            card_set = shipped if digest == shipped.digest else load_card_set(source)
+        except UrbionError:
+            card_set = None
+        if card_set is None or card_set.digest != digest:
+            texts.append(f"card set   {attrs.get('card_set')} (sha256 {str(digest)[:12]})    "
+                         f"from {source}: that file is not at hand or holds other cards "
+                         "now, so its cards cannot be shown")
+        else:
+            texts.append(format_card_counts(card_table(card_set)))
+    return texts
+
+
 def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
     """Where the numbers come from: card set, runs, versions, commit, date."""
     first = next(iter(runs.values())).attrs
@@ -204,8 +235,11 @@ INTERACTIONS_NOTE = ("The interaction of two expansions (the pair's effect on th
 
 def markdown(rows: list[list[str]], facts: dict[str, str],
              titles: list[tuple[str, str]] | None = None,
-             differences: list[list[str]] | None = None) -> str:
-    """report.md: headline table, charts (PNG, with the SVG linked), provenance."""
+             differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
+             interactions_note: bool = True) -> str:
+    """report.md: headline table, the card sets other than R14 (``card_set_texts``),
+    charts (PNG, with the SVG linked), provenance; without an interactions chart, what
+    one needs when ``interactions_note``."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     lines = ["# Urbion balance report", "", "## Headline", "",
              "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
@@ -214,10 +248,13 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
         lines += ["", f"## {DIFFERENCES_TITLE}", "", DIFFERENCES_NOTE, "",
                   "| " + " | ".join(differences[0]) + " |", "|" + "---|" * len(differences[0])]
         lines += ["| " + " | ".join(row) + " |" for row in differences[1:]]
+    if card_sets:
+        lines += ["", f"## {CARD_SETS_TITLE}", ""]
+        lines += [line for text in card_sets for line in ["```", text, "```"]]
     for stem, title in titles:
         lines += ["", f"## {title}", "", f"![{title}]({stem}.png)", "",
                   f"[SVG]({stem}.svg)"]
-    if "interactions" not in dict(titles):
+    if "interactions" not in dict(titles) and interactions_note:
         lines += ["", f"## {INTERACTIONS_TITLE}", "", INTERACTIONS_NOTE]
     lines += ["", "## Provenance", ""] + [f"- **{k}**: {v}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
@@ -262,15 +299,20 @@ def _code_spans(text: str) -> str:
 
 def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          titles: list[tuple[str, str]] | None = None,
-         differences: list[list[str]] | None = None) -> str:
-    """index.html: one self-contained page, the charts embedded as PNG data."""
+         differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
+         interactions_note: bool = True) -> str:
+    """index.html: one self-contained page, the charts embedded as PNG data; the rest as
+    :func:`markdown`."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     body = "<h2>Headline</h2>" + html_table(rows, "headline")
     if differences:
         body += (f"<h2>{html.escape(DIFFERENCES_TITLE)}</h2><p>{html.escape(DIFFERENCES_NOTE)}"
                  "</p>" + html_table(differences, "differences"))
+    if card_sets:
+        body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
+            f"<pre>{html.escape(text)}</pre>" for text in card_sets)
     body += html_figures(images, titles)
-    if "interactions" not in dict(titles):
+    if "interactions" not in dict(titles) and interactions_note:
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
                  f"<p>{_code_spans(INTERACTIONS_NOTE)}</p>")
     return html_page("Urbion balance report", body, facts)
@@ -327,11 +369,16 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
         charts_drawn.append(("interactions", INTERACTIONS_TITLE,
                              lambda: charts.caption(charts.interactions(pairs), source)))
     titles = [(stem, title) for stem, title, _ in charts_drawn]
+    card_sets = card_set_texts(runs)
+    # only where expansions are played might a reader look for their interactions
+    note = any(df.attrs.get("expansions") for df in runs.values())
 
     def fill(folder: Path) -> None:
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
-        (folder / "report.md").write_text(markdown(rows, facts, titles, differences))
-        (folder / "index.html").write_text(page(rows, images, facts, titles, differences))
+        (folder / "report.md").write_text(markdown(rows, facts, titles, differences,
+                                                   card_sets, note))
+        (folder / "index.html").write_text(page(rows, images, facts, titles, differences,
+                                                card_sets, note))
 
     return write_folder(out, fill, "report")
 
