@@ -301,8 +301,8 @@ def cards(cards: str | None, template: str | None, listing: bool) -> None:
             raise UrbionError("--template writes the shipped R14 file: it takes no --cards "
                               "or --list")
         path = analyzer.write_card_template(template)
-        click.echo(f"wrote {path}: the R14 card set; give it a name of its own, then play "
-                   f"it with --cards {path}")
+        click.echo(f"wrote {path}: the R14 card set; give it a name and description of "
+                   f"its own, then play it with --cards {path}")
         return
     table = analyzer.card_table(cards)
     if listing:

@@ -261,6 +261,16 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
     assert "Pairwise interactions" not in (lone / "index.html").read_text()
 
 
+def test_a_card_set_name_with_a_bar_or_markup_keeps_the_markdown_tables_whole():
+    from analyzer.reporting.build import md_row, md_table_head
+
+    row = md_row(["greedy / card set A|B <b>", "7.60%"])
+    assert row == "| greedy / card set A\\|B &lt;b&gt; | 7.60% |"
+    # a renderer splits a row at its unescaped bars only: two cells, as the header has
+    assert len(re.split(r"(?<!\\)\|", row.strip("| "))) == 2
+    assert md_table_head(["a", "b"]) == ["| a | b |", "|---|---|"]
+
+
 def test_a_report_of_a_designers_card_set_shows_its_cards_beside_r14s(tmp_path):
     """What a what-if changes is in the report itself, read from the file the run names;
     a file changed since the run is said to be, not shown as if it were the one played."""

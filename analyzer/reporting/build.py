@@ -233,6 +233,18 @@ INTERACTIONS_NOTE = ("The interaction of two expansions (the pair's effect on th
                      "(`urbion compare --sets pairs --out DIR` writes them).")
 
 
+def md_row(cells: list[str]) -> str:
+    """A Markdown table row; a cell's own ``|`` and HTML (a card set's name may hold them)
+    are escaped, so that they neither split the row nor become markup."""
+    return "| " + " | ".join(html.escape(cell, quote=False).replace("|", "\\|")
+                             for cell in cells) + " |"
+
+
+def md_table_head(header: list[str]) -> list[str]:
+    """A Markdown table's header row and rule."""
+    return [md_row(header), "|" + "---|" * len(header)]
+
+
 def markdown(rows: list[list[str]], facts: dict[str, str],
              titles: list[tuple[str, str]] | None = None,
              differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
@@ -242,12 +254,12 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
     one needs when ``interactions_note``."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     lines = ["# Urbion balance report", "", "## Headline", "",
-             "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+             *md_table_head(rows[0])]
+    lines += [md_row(row) for row in rows[1:]]
     if differences:
         lines += ["", f"## {DIFFERENCES_TITLE}", "", DIFFERENCES_NOTE, "",
-                  "| " + " | ".join(differences[0]) + " |", "|" + "---|" * len(differences[0])]
-        lines += ["| " + " | ".join(row) + " |" for row in differences[1:]]
+                  *md_table_head(differences[0])]
+        lines += [md_row(row) for row in differences[1:]]
     if card_sets:
         lines += ["", f"## {CARD_SETS_TITLE}", ""]
         lines += [line for text in card_sets for line in ["```", text, "```"]]
@@ -482,8 +494,8 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
     lines = [f"# {SENSITIVITY_TITLE}", "",
              f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
              f"{facts['played']}: {facts['baseline win rate']}.", "",
-             "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+             *md_table_head(rows[0])]
+    lines += [md_row(row) for row in rows[1:]]
     lines += ["", sensitivity_note(table), "", "![Win-rate change](sensitivity.png)", "",
               "[SVG](sensitivity.svg), [CSV](sensitivity.csv)", "", "## Provenance", ""]
     lines += [f"- **{k}**: {v}" for k, v in facts.items()]
@@ -732,8 +744,8 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
     """compare.md: the table and what its columns are (``note``), the charts, the
     interactions pair by pair, provenance."""
     lines = ["# Urbion expansion sets compared", "",
-             "| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-    lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
+             *md_table_head(rows[0])]
+    lines += [md_row(row) for row in rows[1:]]
     if note:
         lines += ["", note]
     for stem in images:
@@ -741,8 +753,8 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
                   "", f"[SVG]({stem}.svg)"]
     if pairs and len(pairs) > 1:
         lines += ["", f"## {INTERACTION_TABLE_TITLE}", "", INTERACTION_TABLE_NOTE, "",
-                  "| " + " | ".join(pairs[0]) + " |", "|" + "---|" * len(pairs[0])]
-        lines += ["| " + " | ".join(row) + " |" for row in pairs[1:]]
+                  *md_table_head(pairs[0])]
+        lines += [md_row(row) for row in pairs[1:]]
     lines += ["", "Data: [compare.csv](compare.csv), [interactions.csv](interactions.csv), "
               "per-game results in `results/`.", "", "## Provenance", ""]
     lines += [f"- **{k}**: {v}" for k, v in facts.items()]
