@@ -140,7 +140,10 @@ def _set_rows(ax: plt.Axes, rows: int) -> None:
     ax.set_ylim(max(rows, 1) - 0.5, -0.5)  # no set (a comparison of the base game alone)
     if ax.get_figure().get_figheight() > TALL:
         top = ax.secondary_xaxis("top")
-        top.set_xlabel(ax.get_xlabel())
+        top.set_xlabel(ax.get_xlabel(), fontsize="small", color="dimgray")
+        # room between the title and that label, which would otherwise read as its
+        # second line
+        ax.set_title(ax.get_title(), pad=16, fontsize=ax.title.get_fontsize())
 
 
 def win_rates(table: pd.DataFrame) -> Figure:
