@@ -348,7 +348,8 @@ def interactions(table: pd.DataFrame) -> Figure:
 
 #: What the heatmap's additive scale hides, under the chart.
 INTERACTION_SCALE_NOTE = (
-    "Additive scale: where the single expansions alone take the win rate near 0%, their "
-    "effects cannot add up, so the pair reads positive whatever it does; compare the pair's "
-    "win rate with 'multiplied' (if the single effects multiplied) in the table. The "
-    "diagonal, an expansion with itself, is empty.")
+    "Additive scale: effects that multiply (as chances often do) show here as interactions "
+    "of either sign, and where the single expansions alone take the win rate near 0% the "
+    "pair reads positive whatever it does; compare the pair's win rate with 'multiplied' "
+    "(if the single effects multiplied) in the table. The diagonal, an expansion with "
+    "itself, is empty.")
