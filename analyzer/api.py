@@ -78,6 +78,9 @@ def write_card_template(out: str | Path) -> Path:
     from analyzer.cards.loader import DEFAULT_CARD_FILE
 
     path = check_writable(arguments.path("out", out, optional=False), (".toml",))
+    if path.exists():  # most likely a card file being edited
+        raise UrbionError(f"{path} exists: the template is written to a new file only "
+                          "(remove it, or choose another name)")
     text = resources.files("analyzer.cards").joinpath(DEFAULT_CARD_FILE).read_text(
         encoding="utf-8")
     write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

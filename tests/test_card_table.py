@@ -81,6 +81,15 @@ def test_a_file_without_an_expansion_cannot_play_it(tmp_path):
            "books, postcards\n" in _counts(table) + "\n"
 
 
+def test_the_template_never_replaces_an_existing_file(tmp_path, capsys):
+    """It is the file a designer edits: running the command again must not wipe it."""
+    path = tmp_path / "mine.toml"
+    path.write_text('name = "my edits"\n')
+    code, out, err = run(capsys, "cards", "--template", str(path))
+    assert code == 2 and out == "" and "exists" in err and err.count("\n") == 1
+    assert path.read_text() == 'name = "my edits"\n'
+
+
 @pytest.mark.parametrize("args, message", [
     (["cards", "--template", "cards.txt"], "must end in .toml"),
     (["cards", "--template", "t.toml", "--list"], "--template writes the shipped R14 file"),

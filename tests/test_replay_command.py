@@ -137,6 +137,16 @@ def test_a_name_field_holding_a_list_is_a_replay_error_not_a_crash(team_traces, 
     assert verdict.loc[0, "error"].startswith(("cards[", "cards: cards[", "expansions:"))
 
 
+@pytest.mark.parametrize("text", ["[\n" * 100_000, "[" * 100_000, '{"a":' * 100_000])
+def test_json_nested_past_pythons_depth_is_one_line_not_a_traceback(capsys, tmp_path, text):
+    path = tmp_path / "deep.json"
+    path.write_text(text + "\n")
+    code, out, err = run(capsys, "replay", str(path))
+    assert "Traceback" not in out + err
+    assert (code == 2 and err.count("\n") == 1) or \
+        (code == 1 and "nested too deeply" in out)
+
+
 @pytest.mark.parametrize("indent", [None, 2])
 def test_a_json_array_of_traces_is_no_trace_file_one_line_and_exit_2(capsys, tmp_path,
                                                                       team_traces, indent):

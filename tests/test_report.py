@@ -701,6 +701,14 @@ def test_the_chaos_chart_shows_chromatic_chaos_when_a_run_played_them():
         "Chromatic Chaos resolved"] == expected
     alone = charts.chaos_choices({"base": base}).axes[0].get_legend().get_texts()
     assert "Chromatic Chaos resolved" not in [text.get_text() for text in alone]
+    # the drawn bar of the Chromatic run is its mean, read off the chart itself
+    ax = charts.chaos_choices({"chromatic": chromatic}).axes[0]
+    widths = [bar.get_width() for bar in ax.patches]
+    assert widths[-1] == pytest.approx(expected)
+    # a results file of an older version without the count, beside one with it
+    older = base.drop(columns="chromatic")
+    older.attrs = base.attrs
+    charts.chaos_choices({"older": older, "chromatic": chromatic})
 
 
 def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests():

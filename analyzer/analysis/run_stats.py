@@ -191,4 +191,6 @@ def chaos_choices(df: pd.DataFrame, chromatic: bool = False) -> pd.Series:
                "revealed": "chaos_revealed"}
     if chromatic:
         columns[CHROMATIC_RESOLVED] = "chromatic"
-    return pd.Series({name: df[col].mean() for name, col in columns.items()})
+    # a results file of an older version may lack a count: no bar rather than a wrong 0
+    return pd.Series({name: df[col].mean() if col in df else float("nan")
+                      for name, col in columns.items()})

@@ -101,6 +101,8 @@ def _concatenated(text: str) -> list[TraceLine] | None:
             problem = f"not JSON: {err.msg} at line {err.lineno}, column {err.colno}"
         except ValueError as err:  # numbers past Python's digit limit
             problem = f"not JSON that can be read: {str(err).split(';')[0]}"
+        except RecursionError:
+            problem = "not JSON that can be read: nested too deeply"
         else:
             if isinstance(value, dict):
                 found.append(TraceLine(line, value, None))
@@ -119,6 +121,8 @@ def _parsed(text: str) -> tuple[Any, str | None]:
         return None, f"not JSON: {err.msg} at column {err.colno}"
     except ValueError as err:  # numbers past Python's digit limit
         return None, f"not JSON that can be read: {str(err).split(';')[0]}"
+    except RecursionError:
+        return None, "not JSON that can be read: nested too deeply"
 
 
 def chosen_trace(path: str | Path, seed: int | None, game: int | None) -> tuple[int, Any]:
