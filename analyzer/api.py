@@ -20,7 +20,7 @@ from analyzer.analysis.results_io import (
     write_results,
     write_summary,
 )
-from analyzer.analysis.stats import format_p
+from analyzer.analysis.stats import format_p, signed_pp
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.cards.loader import parse_expansions
@@ -602,8 +602,8 @@ class SensitivityResult:
                  f"{'factor':<16} {'level':<58} {'win rate':>9} {'change (95% paired)':>30} "
                  f"{'Holm p':>9}"]
         for r in self.table.itertuples():
-            change = (f"{r.effect * 100:+.2f} pp ({r.effect_low * 100:+.2f} to "
-                      f"{r.effect_high * 100:+.2f})")
+            change = (f"{signed_pp(r.effect)} pp ({signed_pp(r.effect_low)} to "
+                      f"{signed_pp(r.effect_high)})")
             lines.append(f"{r.factor:<16} {r.level:<58} {r.win_rate:>9.2%} {change:>30} "
                          f"{format_p(r.holm_p):>9}")
         if len(self.table):
@@ -996,7 +996,8 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
     if folder.exists() and not folder.is_dir():
         raise UrbionError(f"cannot write {folder}: it is a file, not a folder")
     if not folder.parent.is_dir():
-        raise UrbionError(f"cannot write {folder}: folder {folder.parent} does not exist")
+        what = "is a file, not a folder" if folder.parent.exists() else "does not exist"
+        raise UrbionError(f"cannot write {folder}: {folder.parent} {what}")
     try:
         held = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
         if held and folder_mark(folder) != "compare":

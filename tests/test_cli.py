@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -109,15 +110,22 @@ def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     assert "Traceback" not in err + out
 
 
-@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.skipif(not Path("/proc/self").is_dir() or os.geteuid() != 0,
+                    reason="needs Linux's /proc, which only root may write by its permissions")
 @pytest.mark.parametrize("args", [
     ["simulate", "--games", "100000", "--out", "/proc/r.parquet"],
     ["tune", "--games", "100000", "--out", "/proc/w.toml"],
     ["sensitivity", "--games", "100000", "--out", "/proc/sens"],
 ])
-def test_a_folder_that_refuses_files_is_refused_before_playing(capsys, args):
+def test_a_folder_that_refuses_files_is_refused_before_playing(capsys, monkeypatch, args):
     """/proc lets root write by its permissions and still takes no new file: found by
-    trying, at once, not after 100,000 games."""
+    trying, at once, not after 100,000 games (no game may be played)."""
+    import analyzer.api
+
+    def played(*_, **__):
+        raise AssertionError("games were played before the output folder was checked")
+
+    monkeypatch.setattr(analyzer.api, "execute", played)
     code, out, err = run(capsys, *args, "--quiet")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "/proc takes no new file" in err

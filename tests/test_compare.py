@@ -326,6 +326,10 @@ def test_cli_compare_and_its_errors(capsys, tmp_path):
     assert code == 2 and len(err.strip().splitlines()) == 1 and "unknown expansion" in err
     code, _, err = run(capsys, "compare", "--resume", "--games", "200")
     assert code == 2 and "--resume needs --out" in err
+    blocker = tmp_path / "r.txt"
+    blocker.write_text("not a folder")
+    code, out, err = run(capsys, "compare", "--games", "20", "--out", str(blocker / "cmp"))
+    assert code == 2 and f"{blocker} is a file, not a folder" in err
     code, out, err = run(capsys, "compare", "--games", "200", "--max-games", "500")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "max-games applies only with precision" in err

@@ -261,6 +261,27 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
     assert "Pairwise interactions" not in (lone / "index.html").read_text()
 
 
+def test_no_page_table_shows_a_negative_zero():
+    """A net difference of a few games in a million rounds to zero: +0.00, not -0.00."""
+    from analyzer.reporting.build import _sensitivity_rows, difference_rows, interaction_rows
+
+    tiny = -0.00001
+    differences = pd.DataFrame({"against": ["a"], "difference": [tiny], "low": [tiny],
+                                "high": [0.001], "paired": [True], "whole": [True],
+                                "games": [10**6], "mcnemar_p": [0.9]}, index=["b"])
+    effects = pd.DataFrame({"factor": ["Chaos count"], "level": ["6"], "r14_level": ["8"],
+                            "win_rate": [0.1], "ci_low": [0.09], "ci_high": [0.11],
+                            "effect": [tiny], "effect_low": [tiny], "effect_high": [0.01],
+                            "mcnemar_p": [0.9], "holm_p": [0.9]})
+    pairs = pd.DataFrame({"games": [10**6], "interaction": [tiny], "low": [tiny - 0.01],
+                          "high": [0.01], "pair_win_rate": [0.1], "multiplied": [0.1]},
+                         index=["a+b"])
+    for rows in (difference_rows(differences), _sensitivity_rows(effects),
+                 interaction_rows(pairs)):
+        cells = " ".join(rows[1])
+        assert "-0.00" not in cells and "+0.00 pp" in cells
+
+
 def test_a_card_set_name_with_a_bar_or_markup_keeps_the_markdown_tables_whole():
     from analyzer.reporting.build import md_row, md_table_head
 
@@ -676,14 +697,17 @@ def test_a_bar_charts_legend_covers_no_bar():
     from analyzer.reporting import charts
 
     runs = {f"run {n}": _fake_run(1) for n in range(4)}
-    for make in (charts.loss_reasons, charts.chaos_choices):
+    tables = pd.DataFrame({"win_rate": [0.10, 0.20, 0.50], "ci_low": [0.05, 0.15, 0.45],
+                           "ci_high": [0.15, 0.25, 0.55]}, index=["base", "a", "b"])
+    for make in (charts.loss_reasons, charts.chaos_choices,
+                 lambda _: charts.win_rates(tables)):
         fig = make(runs)
         fig.canvas.draw()
         renderer = fig.canvas.get_renderer()
         legend = fig.axes[0].get_legend().get_window_extent(renderer)
         for bar in fig.axes[0].patches:
             box = bar.get_window_extent(renderer)
-            assert not legend.overlaps(box) or box.width == 0, make.__name__
+            assert not legend.overlaps(box) or box.width == 0, getattr(make, "__name__", "")
 
 
 def test_the_chaos_chart_shows_chromatic_chaos_when_a_run_played_them():

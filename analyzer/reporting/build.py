@@ -23,6 +23,7 @@ import pandas as pd
 
 from analyzer.analysis import run_stats
 from analyzer.analysis.results_io import read_results
+from analyzer.analysis.stats import signed_pp
 from analyzer.atomic import probe_folder
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
@@ -208,8 +209,8 @@ def difference_rows(table: pd.DataFrame) -> list[list[str]]:
     rows = [["run", "against", "difference", "95% interval", "compared", "McNemar p",
              "Holm p"]]
     for label, r in table.iterrows():
-        rows.append([label, r.against, f"{r.difference * 100:+.2f} pp",
-                     f"{r.low * 100:+.2f} to {r.high * 100:+.2f} pp",
+        rows.append([label, r.against, f"{signed_pp(r.difference)} pp",
+                     f"{signed_pp(r.low)} to {signed_pp(r.high)} pp",
                      _compared(r),
                      format_p(r.mcnemar_p) if r.paired else "",
                      format_p(holm[label]) if r.paired else ""])
@@ -450,8 +451,8 @@ def _sensitivity_rows(table: pd.DataFrame) -> list[list[str]]:
              "95% interval (paired, Newcombe)", "McNemar p", "Holm p"]]
     for r in table.itertuples():
         rows.append([r.factor, r.level, r.r14_level, f"{r.win_rate:.2%}",
-                     f"{r.ci_low:.2%} to {r.ci_high:.2%}", f"{r.effect * 100:+.2f} pp",
-                     f"{r.effect_low * 100:+.2f} to {r.effect_high * 100:+.2f} pp",
+                     f"{r.ci_low:.2%} to {r.ci_high:.2%}", f"{signed_pp(r.effect)} pp",
+                     f"{signed_pp(r.effect_low)} to {signed_pp(r.effect_high)} pp",
                      format_p(r.mcnemar_p), format_p(r.holm_p)])
     return rows
 
@@ -602,7 +603,7 @@ def _swap_into_place(build: Path, out: Path) -> None:
 
 def compare_rows(table: pd.DataFrame) -> list[list[str]]:
     """The comparison table as text cells, header first."""
-    from analyzer.analysis.stats import format_p, signed_pp
+    from analyzer.analysis.stats import format_p
 
     rows = [["set", "games", "win rate", "95% Wilson interval", "vs base",
              "95% interval (paired, Newcombe)", "McNemar p", "Holm p", "mean turns", "rank"]]
@@ -735,7 +736,7 @@ def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
              "if the effects multiplied"]]
     for label, r in table.iterrows():
         if r.games > 0:
-            rows.append([label, f"{int(r.games):,}", f"{r.interaction * 100:+.2f} pp",
+            rows.append([label, f"{int(r.games):,}", f"{signed_pp(r.interaction)} pp",
                          interaction_band(r.low, r.high, " pp"),
                          _percent(r.pair_win_rate),
                          _percent(r.multiplied) if pd.notna(r.multiplied) else "n/a"])

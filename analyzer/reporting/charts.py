@@ -159,7 +159,7 @@ def win_rates(table: pd.DataFrame) -> Figure:
     if len(table) > 1:  # the row the others are compared with, as a reference line
         ax.axvline(table["win_rate"].iloc[0] * 100, color="grey", linestyle="--",
                    linewidth=1, label=f"{str(table.index[0])}: {table['win_rate'].iloc[0]:.2%}")
-        ax.legend(loc="lower right", fontsize="small")
+        _bar_legend(ax)
     _set_rows(ax, len(table))
     return fig
 
@@ -300,7 +300,8 @@ def differences(table: pd.DataFrame) -> Figure:
 def _cell(value: float, sign: bool = False) -> str:
     """A heatmap cell's number as drawn: two decimals (at one, a coloured cell could read
     "+1.5 +-1.5")."""
-    return f"{value:+.2f}" if sign else f"{value:.2f}"
+    text = f"{value:+.2f}" if sign else f"{value:.2f}"
+    return text.replace("-0.00", "+0.00" if sign else "0.00")
 
 
 def interactions(table: pd.DataFrame) -> Figure:
