@@ -317,6 +317,30 @@ def test_a_report_of_a_designers_card_set_shows_its_cards_beside_r14s(tmp_path):
     assert "Card sets" not in (r14_only / "report.md").read_text()
 
 
+def test_a_card_file_named_relative_to_where_it_was_played_is_found_beside_the_results(
+        tmp_path, monkeypatch):
+    """simulate --cards mine.toml in a folder, report from another: the file is looked for
+    beside the results files too; a pipe of that name is never read (it would wait)."""
+    import os
+
+    played = tmp_path / "work"
+    played.mkdir()
+    monkeypatch.chdir(played)
+    analyzer.write_card_template("mine.toml")
+    text = Path("mine.toml").read_text().replace('name = "R14-default"', 'name = "mine"')
+    Path("mine.toml").write_text(text.replace("count = 8", "count = 6", 1))
+    analyzer.simulate(games=50, seed=1, cards="mine.toml", out="mine.parquet")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    md = (analyzer.report([played / "mine.parquet"], "rep") / "report.md").read_text()
+    assert "6 chaos (±5 x6)" in md
+    (played / "mine.toml").unlink()
+    os.mkfifo(played / "mine.toml")
+    md = (analyzer.report([played / "mine.parquet"], "rep2") / "report.md").read_text()
+    assert "is not at hand or holds other cards now" in md
+
+
 def test_a_report_folder_that_cannot_be_created_is_one_line_and_exit_2(results, tmp_path,
                                                                          capsys, monkeypatch):
     """The build folder beside ``--out`` cannot be made (a read-only or foreign folder; as

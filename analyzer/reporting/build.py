@@ -98,13 +98,14 @@ def card_set_names(attrs: list[dict]) -> list[str]:
 CARD_SETS_TITLE = "Card sets"
 
 
-def card_set_texts(runs: dict[str, pd.DataFrame]) -> list[str]:
+def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[str]:
     """For each card set of ``runs`` other than the shipped one alone, its cards per
     expansion (``urbion cards``), read from the file the runs name, so that a reader sees
     what a designer's set changes; a file that is gone or changed since is said to be. []
-    when every run played the shipped set."""
+    when every run played the shipped set. A relative file name is looked for from the
+    current folder, then from each of ``folders`` (those of the results files)."""
     from analyzer.analysis.card_table import card_table, format_card_counts
-    from analyzer.cards import default_card_set, load_card_set
+    from analyzer.cards import default_card_set
 
     shipped = default_card_set()
     sets = {df.attrs.get("card_set_sha256"): df.attrs for df in runs.values()}
@@ -113,17 +114,32 @@ def card_set_texts(runs: dict[str, pd.DataFrame]) -> list[str]:
     texts = []
     for digest, attrs in sets.items():
         source = str(attrs.get("card_set_source", ""))
-        try:
-            card_set = shipped if digest == shipped.digest else load_card_set(source)
-        except UrbionError:
-            card_set = None
-        if card_set is None or card_set.digest != digest:
+        card_set = shipped if digest == shipped.digest else \
+            _card_file_of(source, digest, folders)
+        if card_set is None:
             texts.append(f"card set   {attrs.get('card_set')} (sha256 {str(digest)[:12]})    "
                          f"from {source}: that file is not at hand or holds other cards "
                          "now, so its cards cannot be shown")
         else:
             texts.append(format_card_counts(card_table(card_set)))
     return texts
+
+
+def _card_file_of(source: str, digest: str, folders: list[Path]):
+    """The card set of the file ``source`` names, where it still holds the cards of
+    ``digest``; None otherwise. Only regular files are read (a pipe would wait forever)."""
+    from analyzer.cards import load_card_set
+
+    path = Path(source)
+    candidates = [path] if path.is_absolute() else [path, *(f / path for f in folders)]
+    for candidate in candidates:
+        try:
+            card_set = load_card_set(candidate) if candidate.is_file() else None
+        except (UrbionError, OSError):
+            continue
+        if card_set is not None and card_set.digest == digest:
+            return card_set
+    return None
 
 
 def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
@@ -382,7 +398,7 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
         charts_drawn.append(("interactions", INTERACTIONS_TITLE,
                              lambda: charts.caption(charts.interactions(pairs), source)))
     titles = [(stem, title) for stem, title, _ in charts_drawn]
-    card_sets = card_set_texts(runs)
+    card_sets = card_set_texts(runs, list(dict.fromkeys(Path(p).parent for p in paths)))
     # only where expansions are played might a reader look for their interactions
     note = any(df.attrs.get("expansions") for df in runs.values())
 
