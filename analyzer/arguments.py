@@ -98,16 +98,20 @@ def policy_list(name: str, value: object) -> list[str]:
     """Policy names as a list, from a comma-separated string or a list of strings.
 
     In a string, a piece ``key=value`` with no ``:`` is a further setting of the policy
-    before it (``greedy,search:rollouts=2,candidates=2`` is two policies), since a policy's
-    own settings are comma-separated too.
+    before it when that policy takes settings (``search:...``, ``clairvoyant:...``), since
+    their settings are comma-separated too: ``greedy,search:rollouts=2,candidates=2`` is two
+    policies.
     """
+    from analyzer.policies.registry import SEARCH_DEFAULTS
+
     given = names(name, value, optional=False)
     if not isinstance(given, str):
         return [item.strip() for item in given if item.strip()]
     policies: list[str] = []
     for piece in (item.strip() for item in given.split(",")):
-        is_setting = "=" in piece and ":" not in piece.partition("=")[0]
-        if is_setting and policies and ":" in policies[-1]:
+        is_setting = "=" in piece and ":" not in piece  # a setting names no file
+        takes_settings = bool(policies) and policies[-1].partition(":")[0] in SEARCH_DEFAULTS
+        if is_setting and takes_settings and ":" in policies[-1]:
             policies[-1] += "," + piece
         elif piece:
             policies.append(piece)

@@ -124,6 +124,10 @@ def test_a_duel_takes_the_clis_comma_separated_names():
     # as an unknown policy)
     ("rollouts=2,greedy", ["rollouts=2", "greedy"]),
     ("greedy,rollouts=2", ["greedy", "rollouts=2"]),
+    # only search and clairvoyant take settings: a file's function or weights file does not
+    ("x.py:f,a=1", ["x.py:f", "a=1"]),
+    ("weighted:w.toml,a=1", ["weighted:w.toml", "a=1"]),
+    ("search:rollouts=2,./a=b/p.py:choose", ["search:rollouts=2", "./a=b/p.py:choose"]),
 ])
 def test_a_policy_list_keeps_each_policys_settings_together(text, expected):
     assert arguments.policy_list("policies", text) == expected
