@@ -39,11 +39,10 @@ def test_the_stated_side_effects_and_r14_levels_match_the_card_sets():
     r14 = _counts(default_card_set())
     assert f"sum to {spreads[0]} and {spreads[1]} per element (R14: " \
            f"{sum(r14['incubi']) // 4})" in SIDE_EFFECTS
-    assert f"Dream deck of {decks[0]} and {decks[1]} cards (R14: {r14['dreams']})" in \
-        SIDE_EFFECTS
+    assert f"Dream cards {decks[0]} and {decks[1]} (R14: {r14['dreams']};" in SIDE_EFFECTS
     assert BASELINE_LEVELS["Chaos count"] == str(r14["chaos"])
     assert BASELINE_LEVELS["Chaos influence"] == f"±{r14['chaos_value'].pop()}"
-    assert BASELINE_LEVELS["Deck size"] == f"{r14['dreams']} dreams"
+    assert BASELINE_LEVELS["Deck size"] == f"{r14['dreams']} base-game dreams"
 
 
 def test_each_variant_changes_only_its_factor():

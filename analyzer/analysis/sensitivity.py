@@ -74,13 +74,14 @@ VARIANTS = (
 )
 #: R14's level of each factor, for the table (``r14_level``).
 BASELINE_LEVELS = {"Incubi spread": "-1 x3, -2 x3, -3 x2", "Chaos influence": "±5",
-                   "Chaos count": "8", "Deck size": "72 dreams"}
+                   "Chaos count": "8", "Deck size": "72 base-game dreams"}
 #: What a factor changes besides itself (tests/test_sensitivity.py checks the numbers
 #: against the variants' card sets).
 SIDE_EFFECTS = ("A factor also changes what follows from it: the narrow and wide Incubi "
                 "spreads sum to -12 and -20 per element (R14: -15), so they move the "
-                "Incubi's total as well as their spread; 6 and 10 Chaos make a Dream deck "
-                "of 70 and 74 cards (R14: 72).")
+                "Incubi's total as well as their spread; 6 and 10 Chaos make the base "
+                "game's Dream cards 70 and 74 (R14: 72; an expansion's dreams come on "
+                "top).")
 
 
 def variant_card_set(variant: Variant) -> CardSet:
