@@ -282,6 +282,10 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     text = str(result)
     assert "percentage points (pp)" in text and "rank: 1 is the hardest set" in text
     assert "adjusted over the 3 sets" in text
+    one = str(analyzer.compare(sets="books", games=50, seed=4))
+    assert "(one set: nothing to adjust)" in one and "over the 1 sets" not in one
+    assert "Holm p" not in str(analyzer.compare(sets="base", games=50, seed=4)).split(
+        "vs base: ")[1]
     pair = result.interactions.iloc[0]
     section = text.split("Pairwise interactions")[1]
     row = next(line for line in section.splitlines()
@@ -299,8 +303,8 @@ def test_a_set_whose_books_were_never_kept_is_said_to_say_nothing_about_them(tmp
     must not read as 'Books change nothing'."""
     result = analyzer.compare(sets="books,chromatic_chaos", games=100, seed=2,
                               out=tmp_path / "cmp")
-    note = "the policy kept no Book of Power in any game of books, so these sets played as " \
-           "without the Books"
+    note = "the policy kept no Book of Power in any game of books, so this set played as " \
+           "without the Books (books alone as the base game)"
     assert note in str(result)
     assert note[1:] in (tmp_path / "cmp" / "compare.md").read_text()
     assert "harder or easier than the base game for the greedy policy" in \

@@ -210,8 +210,8 @@ def interaction_matrix(table: pd.DataFrame, column: str = "interaction") -> pd.D
 
 #: How the games of two sets are paired, and what that does not mean.
 PAIRING_NOTE = ("Game g of every set is paired with game g of the base game: both draw from "
-                "the random streams of (seed, g), but an expansion's cards change the decks, "
-                "so paired games are not the same deal (docs/compare.md).")
+                "the random streams of (seed, g), but where an expansion's cards change the "
+                "decks, paired games are not the same deal (docs/compare.md).")
 
 
 def format_compare(table: pd.DataFrame, attrs: dict) -> str:
@@ -232,10 +232,12 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
         lines.append(f"{label:<{width}} {int(r.games):>7,}{short} {r.win_rate:>8.2%}  "
                      f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>9}  {band:<19} "
                      f"{holm:>8} {r.mean_turns:>6.1f} {int(r['rank']):>4}")
+    tested = len(table) - 1
+    holm = {0: "", 1: "Holm p: McNemar's exact p (one set: nothing to adjust). "}.get(
+        tested, f"Holm p: McNemar's exact p adjusted over the {tested} sets. ")
     lines += ["", f"vs base: the set's win rate minus the base game's over the paired games, in "
-                  f"percentage points (pp). Holm p: McNemar's exact p adjusted over the "
-                  f"{len(table) - 1} sets. turns: mean turns a game. rank: 1 is the hardest "
-                  "set (the lowest win rate); equal win rates share a rank."]
+                  f"percentage points (pp). {holm}turns: mean turns a game. rank: 1 is the "
+                  "hardest set (the lowest win rate); equal win rates share a rank."]
     if partial_base_note(table):
         lines += ["", partial_base_note(table)]
     if "precise" in table and not table["precise"].all():
@@ -282,9 +284,10 @@ def books_unplayed_note(runs: dict[str, pd.DataFrame]) -> str:
                 and not df["books_kept"].any() and not df["book_actions"].any()]
     if not unplayed:
         return ""
+    sets = "this set" if len(unplayed) == 1 else "these sets"
     return (f"books: the policy kept no Book of Power in any game of {', '.join(unplayed)}, "
-            "so these sets played as without the Books: their rows measure the other "
-            "expansions only, and say nothing about the Books")
+            f"so {sets} played as without the Books (books alone as the base game): "
+            "their rows say nothing about the Books")
 
 
 def partial_base_note(table: pd.DataFrame) -> str:

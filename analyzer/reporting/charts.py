@@ -339,8 +339,8 @@ def interactions(table: pd.DataFrame) -> Figure:
                         va="center", fontsize="small", color="white" if dark else "black")
     ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
     ax.set_yticks(range(n), matrix.index)
-    bar = fig.colorbar(image, ax=ax, label="pp, log scale (blue: more than the single "
-                       "effects add up to)")
+    bar = fig.colorbar(image, ax=ax, label="pp, symmetric log scale, linear within ±1 "
+                       "(blue: more than the single effects add up to)")
     ticks = [t for t in (-100, -30, -10, -3, -1, 0, 1, 3, 10, 30, 100) if abs(t) <= limit]
     bar.set_ticks(ticks, labels=[f"{t:+d}" if t else "0" for t in ticks])
     fig.supxlabel(textwrap.fill(INTERACTION_SCALE_NOTE, 110), fontsize="small")
@@ -349,7 +349,7 @@ def interactions(table: pd.DataFrame) -> Figure:
 
 #: What the heatmap's additive scale hides, under the chart.
 INTERACTION_SCALE_NOTE = (
-    "Additive scale: effects that multiply (as chances often do) show here as interactions "
+    "Additive interactions: effects that multiply (as chances often do) show here as interactions "
     "of either sign, and where the single expansions alone take the win rate near 0% the "
     "pair reads positive whatever it does; compare the pair's win rate with 'multiplied' "
     "(if the single effects multiplied) in the table. The diagonal, an expansion with "
