@@ -112,7 +112,14 @@ def test_a_malformed_card_file_is_named_with_its_key(capsys, tmp_path):
 def test_the_list_has_a_line_per_card(capsys):
     code, out, _ = run(capsys, "cards", "--list")
     assert code == 0
-    assert len(out.strip().splitlines()) == len(analyzer.card_table()) + 1
+    lines = out.strip().splitlines()
+    assert len(lines) == 84 + 12 + 14 + 20 + 8 + 8 + 24 + 8 + 1  # R14's cards, a header
+    words = [line.split() for line in lines[1:]]
+    # a City Square shows all four elements; a Meta both sides' values; a Chaos no element
+    assert ["squares_metas", "city", "square", "earth+water+fire+air"] in \
+        [w[1:5] for w in words]
+    assert any(w[1:3] == ["squares_metas", "meta"] and w[-2:] == ["3", "-3"] for w in words)
+    assert all(w[-1] == "5" for w in words if w[2] == "chaos")
 
 
 def test_the_api_refuses_a_template_path_that_is_no_path():
