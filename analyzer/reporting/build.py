@@ -25,6 +25,7 @@ from analyzer.analysis import run_stats
 from analyzer.analysis.results_io import read_results
 from analyzer.analysis.stats import signed_pp
 from analyzer.atomic import probe_folder
+from analyzer.cards import CardSet
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
 
@@ -125,7 +126,7 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
     return texts
 
 
-def _card_file_of(source: str, digest: str, folders: list[Path]):
+def _card_file_of(source: str, digest: str, folders: list[Path]) -> CardSet | None:
     """The card set of the file ``source`` names, where it still holds the cards of
     ``digest``; None otherwise. Only regular files are read (a pipe would wait forever)."""
     from analyzer.cards import load_card_set
