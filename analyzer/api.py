@@ -72,17 +72,14 @@ def card_table(cards: str | Path | CardSet | None = None) -> pd.DataFrame:
 def write_card_template(out: str | Path) -> Path:
     """Write the shipped R14 card-set file to ``out`` (a new ``.toml`` file), to edit into
     a card set of one's own; return its path."""
-    from importlib import resources
-
     from analyzer.atomic import check_writable, write_atomically
-    from analyzer.cards.loader import DEFAULT_CARD_FILE
+    from analyzer.cards.loader import default_card_text
 
     path = check_writable(arguments.path("out", out, optional=False), (".toml",))
     if path.exists():  # most likely a card file being edited
         raise UrbionError(f"{path} exists: the template is written to a new file only "
                           "(remove it, or choose another name)")
-    text = resources.files("analyzer.cards").joinpath(DEFAULT_CARD_FILE).read_text(
-        encoding="utf-8")
+    text = default_card_text()
     write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
     return path
 
@@ -990,14 +987,13 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
     """The comparison's folder, made: a new or empty one, or with ``resume`` one an
     interrupted comparison of the same batch size left (a folder is never mixed with
     another comparison's files)."""
+    from analyzer.atomic import require_folder
     from analyzer.reporting.build import FOLDER_MARK, folder_mark
 
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
         raise UrbionError(f"cannot write {folder}: it is a file, not a folder")
-    if not folder.parent.is_dir():
-        what = "is a file, not a folder" if folder.parent.exists() else "does not exist"
-        raise UrbionError(f"cannot write {folder}: {folder.parent} {what}")
+    require_folder(folder.parent, f"cannot write {folder}")
     try:
         held = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
         if held and folder_mark(folder) != "compare":

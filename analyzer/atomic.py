@@ -11,15 +11,21 @@ from pathlib import Path
 from analyzer.errors import UrbionError
 
 
+def require_folder(folder: Path, failure: str) -> None:
+    """Raise UrbionError ``failure: FOLDER does not exist`` (or ``is a file, not a
+    folder``) unless ``folder`` is a folder."""
+    if not folder.is_dir():
+        what = "is a file, not a folder" if folder.exists() else "does not exist"
+        raise UrbionError(f"{failure}: {folder} {what}")
+
+
 def check_writable(path: str | Path, suffixes: tuple[str, ...]) -> Path:
     """Fail early, before a long run, when ``path`` cannot be written."""
     path = Path(path)
     if path.suffix not in suffixes:
         raise UrbionError(f"output file {path} must end in {' or '.join(suffixes)}")
     parent = path.parent
-    if not parent.is_dir():
-        what = "is a file, not a folder" if parent.exists() else "does not exist"
-        raise UrbionError(f"cannot write {path}: {parent} {what}")
+    require_folder(parent, f"cannot write {path}")
     if path.is_dir():
         raise UrbionError(f"cannot write {path}: it is a folder")
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):

@@ -270,8 +270,9 @@ def format_interactions(pairs: pd.DataFrame) -> str:
                      f"{interaction_band(r.low, r.high):<22} "
                      f"{r.pair_win_rate:>13.2%} {r.multiplied:>10.2%}")
     lines += ["", "multiplied: the pair's win rate if the singles' ratios to the base game "
-                  "multiplied (where the singles alone take the win rate near 0, the "
-                  "interaction is positive whatever the pair does)"]
+                  "multiplied. Effects that multiply show on this additive scale as "
+                  "interactions of either sign (near a 0% win rate, always positive): read "
+                  "an interaction with the pair's win rate and multiplied side by side"]
     return "\n".join(lines)
 
 

@@ -467,9 +467,15 @@ def parse_card_set(text: str, source: str) -> CardSet:
     return card_set_from_data(data, source)
 
 
+def default_card_text() -> str:
+    """The shipped R14 card-set file, as text."""
+    return resources.files("analyzer.cards").joinpath(DEFAULT_CARD_FILE).read_text(
+        encoding="utf-8")
+
+
 def default_card_data() -> dict:
     """The R14 card-set file as data, for building variants of it."""
-    text = resources.files("analyzer.cards").joinpath(DEFAULT_CARD_FILE).read_text(encoding="utf-8")
+    text = default_card_text()
     return tomllib.loads(text)
 
 
@@ -530,5 +536,5 @@ def load_card_set(path: str | Path) -> CardSet:
 
 def default_card_set() -> CardSet:
     """The R14 assumption shipped with the package."""
-    text = resources.files("analyzer.cards").joinpath(DEFAULT_CARD_FILE).read_text(encoding="utf-8")
+    text = default_card_text()
     return parse_card_set(text, f"builtin:{DEFAULT_CARD_FILE}")

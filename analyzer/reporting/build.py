@@ -24,7 +24,7 @@ import pandas as pd
 from analyzer.analysis import run_stats
 from analyzer.analysis.results_io import read_results
 from analyzer.analysis.stats import signed_pp
-from analyzer.atomic import probe_folder
+from analyzer.atomic import probe_folder, require_folder
 from analyzer.cards import CardSet
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
@@ -550,9 +550,7 @@ def check_destination(out: Path, kind: str) -> None:
     if out.is_symlink():
         raise UrbionError(f"cannot write {kind} {out}: it is a symbolic link; give the "
                           "folder itself")
-    if not out.parent.is_dir():
-        what = "is a file, not a folder" if out.parent.exists() else "does not exist"
-        raise UrbionError(f"cannot write {kind} {out}: {out.parent} {what}")
+    require_folder(out.parent, f"cannot write {kind} {out}")
     if not os.access(out.parent, os.W_OK | os.X_OK):
         raise UrbionError(f"cannot write {kind} {out}: permission denied in {out.parent}")
     # the new folder is built beside ``out``, then renamed into place
