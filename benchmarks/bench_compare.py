@@ -1,9 +1,9 @@
 """Speed of `urbion compare --sets singles`, charts and files included.
 
 Prints the machine and versions, then the wall time of `urbion compare --sets singles
---games N --policy greedy --out DIR` (the base game and each expansion alone, the same deals
-for every set) and the games/s over all sets. Target (issue: analysis and reports): under
-2 minutes at 100,000 games per set with greedy.
+--games N --policy greedy --out DIR` (the base game and each expansion alone, the same
+games of one seed for every set) and the games/s over all sets. Target (issue: analysis and
+reports): under 2 minutes at 100,000 games per set with greedy.
 
 Usage: python benchmarks/bench_compare.py [--games 100000]
 """

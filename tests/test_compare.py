@@ -19,6 +19,7 @@ from analyzer.analysis.compare import (
     interaction_matrix,
     interactions,
     paired_difference,
+    rank_text,
 )
 from analyzer.analysis.stats import paired_difference_interval, signed_pp
 from analyzer.errors import RunStopped, UrbionError
@@ -65,6 +66,47 @@ def test_table_counts_and_holm_by_hand():
     assert table.at["a", "difference"] == pytest.approx(0.6)
     assert list(table["rank"]) == [1, 3, 1]  # base and b tie lowest at 20%
     assert math.isnan(table.at["base", "holm_p"])
+
+
+def _games(won: list[int]) -> pd.DataFrame:
+    return pd.DataFrame({"game": range(len(won)), "won": np.array(won, dtype=bool),
+                         "turns": 20, "pacified": 8})
+
+
+def test_rank_ranges_place_a_set_only_where_a_pairwise_test_separates_it():
+    """20 games: a wins all, base and b none. a vs base and a vs b: 20 discordant games to
+    none (exact p 2 * 0.5**20, under 0.05 after Holm over the 3 pairs); base vs b: no game
+    differs. a is shown easier than both (rank 3 of 3); base and b tie, each shown harder
+    than a only, so each can hold rank 1 or 2."""
+    base, a, b = _games([0] * 20), _games([1] * 20), _games([0] * 20)
+    table = compare_table({"base": base, "a": a, "b": b})
+    assert table.loc["a", ["rank", "rank_low", "rank_high"]].tolist() == [3, 3, 3]
+    for label in ("base", "b"):
+        assert table.loc[label, ["rank", "rank_low", "rank_high"]].tolist() == [1, 1, 2]
+    assert [rank_text(r) for _, r in table.iterrows()] == ["1 (1-2)", "3", "1 (1-2)"]
+
+
+def test_rank_ranges_without_a_separating_test_span_every_rank():
+    """5 games: 2 discordant games at most, exact p >= 0.5: nothing is separated."""
+    runs = {"base": _games([0, 0, 0, 0, 0]), "a": _games([1, 1, 0, 0, 0]),
+            "b": _games([1, 0, 0, 0, 0])}
+    table = compare_table(runs)
+    assert table["rank_low"].tolist() == [1, 1, 1]
+    assert table["rank_high"].tolist() == [3, 3, 3]
+    assert table["rank"].tolist() == [1, 3, 2]
+
+
+def test_a_set_that_plays_the_base_games_shares_its_rank_when_it_stopped_sooner():
+    """--precision can stop a set before the base game: books (as greedy plays it) has the
+    base game's own games, here its first 20, all lost, while the base game went on to win
+    its next 20. On their own games books wins 0% and the base game 50%, yet books is no
+    harder: the rank is read from the paired difference, which is 0."""
+    base = _games([0] * 20 + [1] * 20)
+    books = _games([0] * 20)
+    table = compare_table({"base": base, "books": books})
+    assert table.at["books", "win_rate"] == 0.0 and table.at["base", "win_rate"] == 0.5
+    assert table["rank"].tolist() == [1, 1]
+    assert table["rank_low"].tolist() == [1, 1] and table["rank_high"].tolist() == [2, 2]
 
 
 def test_paired_interval_matches_altmans_worked_example():
@@ -281,6 +323,7 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
                               seed=4)
     text = str(result)
     assert "percentage points (pp)" in text and "rank: 1 is the hardest set" in text
+    assert "intervals are not adjusted" in text
     assert "adjusted over the 3 sets" in text
     one = str(analyzer.compare(sets="books", games=50, seed=4))
     assert "(one set: nothing to adjust)" in one and "over the 1 sets" not in one
@@ -573,7 +616,8 @@ def test_the_pages_name_each_interval_and_test_and_say_when_a_difference_is_real
     for text in (md, page):
         assert "Holm p is below 0.05" in text
         assert "the 2 sets compared with the base game" in text
-        assert "not adjusted" in text and "rank 1" in text
+        assert "not adjusted" in text and "Rank: 1 is the hardest set" in text
+        assert "the ranks it can hold" in text
     figures = singles.figures()
     assert "Newcombe" in figures["differences"].axes[0].get_title()
     assert "Wilson" in figures["win_rates"].axes[0].get_title()
@@ -591,6 +635,7 @@ def test_the_terminal_table_keeps_its_columns_with_long_set_names():
                           "difference": [0.0, -0.08], "diff_low": [-0.01, -0.15],
                           "diff_high": [0.01, -0.04], "holm_p": [np.nan, 0.008],
                           "mean_turns": [25.0, 41.6], "rank": [2, 1],
+                          "rank_low": [2, 1], "rank_high": [2, 1],
                           "paired_games": [100, 100]}, index=["base", long_name])
     attrs = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "greedy",
              "seed": 0}

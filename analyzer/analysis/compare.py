@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.analysis.stats import (
+    SIGNIFICANCE,
     format_p,
     holm_adjust,
     mcnemar_exact,
@@ -136,8 +137,59 @@ def compare_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     others = [label for label in table.index if label != BASE]
     table["holm_p"] = np.nan
     table.loc[others, "holm_p"] = holm_adjust(table.loc[others, "mcnemar_p"].tolist())
-    table["rank"] = table["win_rate"].rank(method="min").astype(int)
+    # the difference to the base game, not the win rate: with --precision the sets play
+    # different numbers of games, and a set that plays the base game's very games must
+    # share its rank
+    table["rank"] = table["difference"].rank(method="min").astype(int)
+    table[["rank_low", "rank_high"]] = rank_ranges(runs).loc[table.index]
     return table
+
+
+def rank_ranges(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The ranks each set can hold (1: the hardest) given paired tests of every pair of
+    sets, as columns ``rank_low`` and ``rank_high`` (index: the sets' labels).
+
+    Each pair is compared over the games both played, with McNemar's exact test, and the
+    p-values are adjusted by Holm's method over all pairs. A set ranks below only the sets
+    shown harder than it (Holm p under 0.05, lower win rate) and above only those shown
+    easier, so the ranges hold together with the family error at 5%.
+    """
+    labels = list(runs)
+    won = {label: runs[label].sort_values("game")["won"].to_numpy(dtype=bool)
+           for label in labels}
+    pairs, p_values, signs = [], [], []
+    for a, b in combinations(labels, 2):
+        common = min(len(won[a]), len(won[b]))
+        wa, wb = won[a][:common], won[b][:common]
+        only_a = int(np.count_nonzero(wa & ~wb))
+        only_b = int(np.count_nonzero(wb & ~wa))
+        pairs.append((a, b))
+        p_values.append(mcnemar_exact(only_a, only_b))
+        signs.append(np.sign(only_a - only_b))
+    harder = dict.fromkeys(labels, 0)  # sets shown harder than the set
+    easier = dict.fromkeys(labels, 0)
+    for (a, b), p, sign in zip(pairs, holm_adjust(p_values), signs, strict=True):
+        if p < SIGNIFICANCE and sign != 0:
+            lower, higher = (b, a) if sign > 0 else (a, b)
+            harder[higher] += 1
+            easier[lower] += 1
+    return pd.DataFrame({"rank_low": [1 + harder[label] for label in labels],
+                         "rank_high": [len(labels) - easier[label] for label in labels]},
+                        index=pd.Index(labels, name="set"))
+
+
+#: What the rank column says, in the terminal and on the pages.
+RANK_NOTE = ("rank: 1 is the hardest set (the lowest win rate, read from the difference to "
+             "the base game so that sets of different lengths compare; equal ones share a "
+             "rank), and in brackets the ranks it can hold: every pair of sets is tested "
+             "on the games both played (McNemar, Holm-adjusted over the pairs), and a set "
+             "is placed above or below another only where that test separates them")
+
+
+def rank_text(row: pd.Series) -> str:
+    """A set's rank with the range the paired tests allow, as "3" or "5 (2-7)"."""
+    rank, low, high = int(row["rank"]), int(row["rank_low"]), int(row["rank_high"])
+    return str(rank) if low == high else f"{rank} ({low}-{high})"
 
 
 def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -218,11 +270,13 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     """The comparison as text for the terminal (the set column as wide as the longest
     name)."""
     width = max(42, *(len(str(label)) for label in table.index))
+    rank_width = max(4, *(len(rank_text(r)) for _, r in table.iterrows()))
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
              f"{attrs.get('variant', 'solo')} game    policy {attrs['policy']}    seed "
              f"{attrs['seed']}    rules {attrs.get('rules_version')}", PAIRING_NOTE, "",
              f"{'set':<{width}} {'games':>8} {'win rate':>8}  {'95% Wilson':<16} "
-             f"{'vs base':>9}  {'95% paired':<19} {'Holm p':>8} {'turns':>6} {'rank':>4}"]
+             f"{'vs base':>9}  {'95% paired':<19} {'Holm p':>8} {'turns':>6} "
+             f"{'rank':>{rank_width}}"]
     for label, r in table.iterrows():
         holm = "" if label == BASE else format_p(r.holm_p)
         vs = "" if label == BASE else f"{signed_pp(r.difference):>7}pp"
@@ -231,13 +285,15 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
         short = "*" if not r.get("precise", True) else " "  # max-games came first
         lines.append(f"{label:<{width}} {int(r.games):>7,}{short} {r.win_rate:>8.2%}  "
                      f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>9}  {band:<19} "
-                     f"{holm:>8} {r.mean_turns:>6.1f} {int(r['rank']):>4}")
+                     f"{holm:>8} {r.mean_turns:>6.1f} {rank_text(r):>{rank_width}}")
     tested = len(table) - 1
     holm = {0: "", 1: "Holm p: McNemar's exact p (one set: nothing to adjust). "}.get(
         tested, f"Holm p: McNemar's exact p adjusted over the {tested} sets. ")
+    unadjusted = " The intervals are not adjusted for the number of sets; Holm p is." \
+        if tested > 1 else ""
     lines += ["", f"vs base: the set's win rate minus the base game's over the paired games, in "
-                  f"percentage points (pp). {holm}turns: mean turns a game. rank: 1 is the "
-                  "hardest set (the lowest win rate); equal win rates share a rank."]
+                  f"percentage points (pp). {holm}turns: mean turns a game. {RANK_NOTE}."
+                  f"{unadjusted}"]
     if partial_base_note(table):
         lines += ["", partial_base_note(table)]
     if "precise" in table and not table["precise"].all():

@@ -101,7 +101,8 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Each run's win rate against the first run's, one row per later run.
 
     Runs of the first run's seed are paired game by game over the games both played (a
-    game number of one seed is the same deal in both: the random streams of (seed, g)):
+    game number of one seed draws from the same random streams of (seed, g) in both; the
+    deals differ where the card sets or expansions do):
     the difference over those games, Newcombe's square-and-add interval for paired
     proportions and McNemar's exact p. Runs of another seed, or of no common game, are
     independent samples: the difference of the whole runs, Newcombe's hybrid score interval,

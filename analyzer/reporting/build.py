@@ -618,6 +618,7 @@ def _swap_into_place(build: Path, out: Path) -> None:
 
 def compare_rows(table: pd.DataFrame) -> list[list[str]]:
     """The comparison table as text cells, header first."""
+    from analyzer.analysis.compare import rank_text
     from analyzer.analysis.stats import format_p
 
     rows = [["set", "games", "win rate", "95% Wilson interval", "vs base",
@@ -631,7 +632,7 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
                      "" if base else f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)} pp",
                      "" if base else format_p(r.mcnemar_p),
                      "" if base else format_p(r.holm_p), f"{r.mean_turns:.1f}",
-                     str(int(r["rank"]))])
+                     rank_text(r)])
     return rows
 
 
@@ -639,7 +640,7 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
                  policy: str | None = None) -> str:
     """What the comparison table's intervals, p-values and ranks are, what it takes to
     call a set harder or easier than the base game, and for whom (``policy``)."""
-    from analyzer.analysis.compare import books_unplayed_note, partial_base_note
+    from analyzer.analysis.compare import RANK_NOTE, books_unplayed_note, partial_base_note
 
     tested = len(table.drop(index="base", errors="ignore"))
     partial = f" {partial_base_note(table)}." if partial_base_note(table) else ""
@@ -655,10 +656,8 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
             f"harder or easier than the base game{player}, with the family error held at "
             "5%, when "
             "its Holm p is below 0.05: the intervals are not adjusted for the number of "
-            "sets, so an interval that just excludes zero is not enough on its own. rank 1 "
-            "is the lowest win rate (the hardest set), equal win rates sharing the lowest "
-            "rank: ranks order the estimates only, and no two sets other than the base game "
-            f"are tested against each other here.{partial}")
+            "sets, so an interval that just excludes zero is not enough on its own. "
+            f"{RANK_NOTE[0].upper()}{RANK_NOTE[1:]}.{partial}")
 
 
 def policy_fact(attrs: dict) -> str:
