@@ -183,7 +183,7 @@ def with_entry(trace, index, entry) -> dict:
 def meta_deal_trace(first="R", second="L", third="R") -> dict:
     rows = [row(0, [], [70, 30]), row(1, [75, 50], []), row(2, [], [71, 51]),
             row(3, [12], [32])]
-    log = [side(first),  # Meta 70, card 1 of row 0: asked before card 2 is drawn
+    log = [side(first),  # Meta 70, card 1 of row 0: asked with card 2 (Incubi 30) seen
            side(second),  # Harmony 75, card 2 of row 1: the Chaos (card 1) joins it
            side(third),  # Meta 71, card 1 of row 2: the Chaos (card 2) joins it
            check(0, rows, [11, 13, 31, 33], 0, 0, 0),
@@ -216,7 +216,7 @@ def chosen_codes(trace: dict, kind: int) -> list[tuple]:
 
 def test_R02_4_the_side_decision_of_a_meta_or_harmony_names_the_card():
     assert chosen_codes(meta_deal_trace(), Decision.DEAL_SIDE) == [
-        (1, 0, 70, -1), (0, 1, 75, -1), (1, 2, 71, -1)]
+        (1, 0, 70, 30), (0, 1, 75, 50), (1, 2, 71, 51)]
 
 
 @pytest.mark.parametrize("sides, entry", [(("L", "L", "R"), 3), (("R", "R", "R"), 3),
@@ -945,7 +945,13 @@ class CheckingPolicy:
         if kind == Decision.DEAL_SIDE:
             card = first[2]
             assert card == -1 or self._type(card) in (CardType.META, CardType.HARMONY)
-            return [(0, first[1], card, -1), (1, first[1], card, -1)]
+            # the other card dealt to the row, drawn but not placed: not on the layout
+            partner = first[3] if card != -1 else -1
+            assert partner == -1 or self._type(partner) in (
+                CardType.CHAOS, CardType.SOGNAE, CardType.INCUBI, CardType.META,
+                CardType.HARMONY, CardType.WIZARD)
+            assert all(partner not in (*left, *right) for _, left, right in self.rows)
+            return [(0, first[1], card, partner), (1, first[1], card, partner)]
         if kind == Decision.CHROMATIC:
             card = first[2]
             assert self._type(card) == CardType.CHROMATIC

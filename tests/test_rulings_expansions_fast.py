@@ -7,9 +7,11 @@ rulings and the contract; card ids are those of the default card set (R14).
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from analyzer.core.codes import (
+    N_POLICY_INFO,
     Act,
     ChaosHow,
     CityKind,
@@ -20,6 +22,7 @@ from analyzer.core.codes import (
     Reason,
     Side,
 )
+from analyzer.policies.greedy_nb import greedy_nb, greedy_params
 from analyzer.rules.census_nb import census_nb, zero_sum_options_nb
 from analyzer.rules.chaos_nb import draw_chaos_options_nb, resolve_draw_chaos_nb
 from analyzer.rules.chromatic_nb import chromatic_options_nb, revealed_options_nb
@@ -111,7 +114,9 @@ def test_R02_4_a_dealt_meta_lies_on_the_side_chosen_with_that_sides_value(meta_f
     deck = [m, s] if meta_first else [s, m]
     g = position([(city(FA), [], [])], deck=deck, script=[choice], expansions=SM)
     deal_row_nb(scripted_nb, g, C, 0)
-    assert options(g, 2) == [(L, 0, m, -1), (R, 0, m, -1)]
+    # card 2 is revealed before the Meta's side is chosen: a Sognae not placed yet is named
+    partner = s if meta_first else -1
+    assert options(g, 2) == [(L, 0, m, partner), (R, 0, m, partner)]
     if choice == 0:
         assert side(g, 0, L) == ([m, s] if meta_first else [s, m])
         assert side(g, 0, R) == []
@@ -132,8 +137,9 @@ def test_R02_4_a_chaos_dealt_with_a_meta_or_harmony_joins_its_chosen_side(
     g = position([(city(EW), [], [])], deck=deck, script=[choice], expansions=SM | TH,
                  log_cap=64)
     deal_row_nb(scripted_nb, g, C, 0)
-    assert options(g, 2) == [(L, 0, x, -1), (R, 0, x, -1)]  # the Meta's question, not Chaos'
-    assert decisions(g) == [(D.DEAL_SIDE, choice, 0, x, -1)]
+    # the Meta's question, not the Chaos', naming the Chaos that will join the side chosen
+    assert options(g, 2) == [(L, 0, x, CH[0]), (R, 0, x, CH[0])]
+    assert decisions(g) == [(D.DEAL_SIDE, choice, 0, x, CH[0])]
     chosen = (L, R)[choice]
     assert side(g, 0, chosen) == [x, CH[0]]
     assert side(g, 0, 1 - chosen) == []
@@ -145,9 +151,36 @@ def test_R02_4_two_metas_dealt_each_take_their_own_chosen_side():
     g = position([(city(EW), [], [])], deck=[m1, m2], script=[1, 0], expansions=SM | TH,
                  log_cap=64)
     deal_row_nb(scripted_nb, g, C, 0)
-    assert decisions(g) == [(D.DEAL_SIDE, R, 0, m1, -1), (D.DEAL_SIDE, L, 0, m2, -1)]
+    assert decisions(g) == [(D.DEAL_SIDE, R, 0, m1, m2), (D.DEAL_SIDE, L, 0, m2, -1)]
     assert side(g, 0, L) == [m2] and side(g, 0, R) == [m1]
     assert row_total_nb(g.layout, C, 0) == 1 - 2
+
+
+def test_R02_4_a_meta_dealt_first_waits_in_no_zone_when_the_deck_runs_out():
+    """rules-notes 17: card 1 waits for card 2 as a Chaos does; with no card 2 the game is
+    lost before any side is chosen."""
+    m = meta(3, E)
+    g = position([(city(FA), [], [])], deck=[m], script=[0], expansions=SM, log_cap=64)
+    deal_row_nb(scripted_nb, g, C, 0)
+    assert decisions(g) == []
+    assert side(g, 0, L) == [] and side(g, 0, R) == []
+    assert g.info[Info.OUTCOME] == Outcome.LOSS and g.info[Info.REASON] == Reason.DECK_EMPTY
+
+
+@pytest.mark.parametrize("partner, expected", [
+    (-1, L),  # alone, +3 and -3 are as far from balance: ties go left
+    (sognae(3), R),  # a Sognae +3 still to come: -3 balances the city
+    (incubi(-3), L),
+])
+def test_R02_4_greedy_chooses_a_dealt_metas_side_with_card_2_in_view(partner, expected):
+    m = meta(3, E)
+    g = position([(city(FA), [], [])], expansions=SM)
+    g.options[0] = (L, 0, m, partner)
+    g.options[1] = (R, 0, m, partner)
+    params = greedy_params(cards=C)
+    state = (g.layout, g.hands, g.info[:N_POLICY_INFO])
+    choice = greedy_nb(D.DEAL_SIDE, g.options, 2, state, C, params, np.zeros(2, np.uint64))
+    assert choice == expected
 
 
 def test_R08_3_a_dealt_wizard_lies_on_the_side_of_its_sign():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-RULES_VERSION = "urbion-2e/expansions-3"
+RULES_VERSION = "urbion-2e/expansions-4"
 TRACE_FORMAT = "urbion-trace/1"
 
 

@@ -54,8 +54,10 @@ from analyzer.core.scratch import stack_array
 from analyzer.rules.books_nb import BOOK_PERFECT_BONUS
 from analyzer.rules.chaos_nb import REVEAL_COUNT
 from analyzer.rules.chromatic_nb import WISE_ROW
+from analyzer.rules.deck_nb import is_chaos_nb
 from analyzer.rules.postcards_nb import kind_met_nb
 from analyzer.rules.state_nb import (
+    is_two_sided_nb,
     placed_value_nb,
     row_tally_nb,
     row_total_nb,
@@ -1092,15 +1094,33 @@ def chaos_nb(options, n_options, layout, info, cards, params):
 @borrowing_jit
 def deal_side_nb(options, layout, cards, params):
     """Two Chaos dealt together: the side the other side's cards can best answer. A Meta
-    or Harmony dealt: the side that brings its city nearer to balance (ties: left)."""
+    or Harmony dealt: the side that brings its city nearer to balance with the other card
+    dealt to it, when that card is not placed yet (ties: left)."""
     card = options[0, 2]
     if card == EMPTY:
         max_pos, max_neg = params[W.MAX_SOGNAE], params[W.MAX_INCUBI]
         return 1 if max_pos >= max_neg else 0
     total = row_total_nb(layout, cards, options[0, 1])
-    left = abs(total + placed_value_nb(cards, card, Side.L))
-    right = abs(total + placed_value_nb(cards, card, Side.R))
+    left = deal_gap_nb(cards, total + placed_value_nb(cards, card, Side.L), options[0, 3],
+                       Side.L)
+    right = deal_gap_nb(cards, total + placed_value_nb(cards, card, Side.R), options[0, 3],
+                        Side.R)
     return 1 if right < left else 0
+
+
+@inline_jit
+def deal_gap_nb(cards, total, partner, side):
+    """How far from balance a city at ``total`` ends once ``partner`` (-1: none), dealt
+    with a card on ``side``, is placed: a Chaos joins that side (R02.4), a Meta or Harmony
+    takes its nearer side, any other card its own."""
+    if partner == EMPTY:
+        return abs(total)
+    if is_chaos_nb(cards, partner):
+        return abs(total + placed_value_nb(cards, partner, side))
+    if is_two_sided_nb(cards, partner):
+        return min(abs(total + placed_value_nb(cards, partner, Side.L)),
+                   abs(total + placed_value_nb(cards, partner, Side.R)))
+    return abs(total + placed_value_nb(cards, partner, side))
 
 
 @borrowing_jit

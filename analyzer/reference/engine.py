@@ -521,15 +521,16 @@ class SoloGame:
     def _deal_two(self, row_index: int) -> None:
         """Deal 2 dreams to a row by type, ignoring elements (R02, docs/engine.md).
 
-        A non-Chaos card 1 is placed as soon as it is drawn (a Meta or Harmony on the side
-        the policy chooses, R02.4); a Chaos card 1 waits for card 2. Card 1 receives the
-        next postcard before card 2 is drawn (R02.6).
+        Both cards are revealed before a side is chosen (rules-notes 17): a card 1 whose
+        side its type fixes is placed at once; a Chaos, Meta or Harmony card 1 waits for
+        card 2, and a Meta's or Harmony's side is asked with card 2 in view. Card 1
+        receives the next postcard before card 2 is drawn (R02.6).
         """
         first = self._draw_for_dealing()
         self._deal_postcard(row_index, first)
-        first_side = None
-        if not self.book.is_chaos(first):
-            first_side = self._deal_by_type(row_index, first)
+        first_waits = self.book.is_chaos(first) or self.book.is_two_sided(first)
+        if not first_waits:
+            self._to_side(row_index, self.book.natural_side(first), first)
         second = self._draw_for_dealing()
         first_chaos = self.book.is_chaos(first)
         second_chaos = self.book.is_chaos(second)
@@ -539,10 +540,16 @@ class SoloGame:
             self._to_side(row_index, side, second)
         elif first_chaos:
             # R02.2, R02.4: the Chaos joins its partner's side, after the partner.
-            side = self._deal_by_type(row_index, second)
+            side = self._deal_by_type(row_index, second, partner=first)
             self._to_side(row_index, side, first)
+        elif first_waits:
+            side = self._deal_by_type(row_index, first, partner=second)
+            if second_chaos:
+                self._to_side(row_index, side, second)
+            else:
+                self._deal_by_type(row_index, second)
         elif second_chaos:
-            self._to_side(row_index, first_side, second)
+            self._to_side(row_index, self.book.natural_side(first), second)
         else:
             self._deal_by_type(row_index, second)
         self.narrate("deal", {"row": row_index, "cards": [first, second]})
@@ -570,20 +577,23 @@ class SoloGame:
         self.held.append(card)
         self.narrate("hold", {"card": card})
 
-    def _deal_by_type(self, row_index: int, card: int) -> int:
+    def _deal_by_type(self, row_index: int, card: int, partner: int = EMPTY) -> int:
         """Place a dealt non-Chaos by its type and return its side: a Meta or Harmony on
-        the side the policy chooses (R02.4), any other card on its own side (R02.1)."""
+        the side the policy chooses (R02.4), any other card on its own side (R02.1).
+        ``partner``: the other card dealt to the row, drawn but not placed yet."""
         if self.book.is_two_sided(card):
-            side = self._ask_deal_side(row_index, card)
+            side = self._ask_deal_side(row_index, card, partner)
         else:
             side = self.book.natural_side(card)
         self._to_side(row_index, side, card)
         return side
 
-    def _ask_deal_side(self, row_index: int, card: int = EMPTY) -> int:
-        """The side of two Chaos dealt together (``card`` -1) or of a Meta or Harmony."""
+    def _ask_deal_side(self, row_index: int, card: int = EMPTY,
+                       partner: int = EMPTY) -> int:
+        """The side of two Chaos dealt together (``card`` -1) or of a Meta or Harmony, with
+        the other card dealt to the row when it is not placed yet (``partner``)."""
         options = [
-            Option((side, row_index, card, EMPTY), {"do": "side", "side": SIDE_NAMES[side]})
+            Option((side, row_index, card, partner), {"do": "side", "side": SIDE_NAMES[side]})
             for side in SIDES
         ]
         return self._ask(Decision.DEAL_SIDE, options).code[0]

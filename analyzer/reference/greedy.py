@@ -719,15 +719,27 @@ def chaos(pos: Position) -> int:
 def deal_side(pos: Position) -> int:
     """R02.3: two Chaos dealt together go right (1), where Sognae answer them, unless the
     Incubi answer them better; R02.4: a Meta or Harmony dealt takes the side that brings
-    its city nearer to balance (ties: left)."""
-    _, r, card, _ = pos.options[0]
+    its city nearer to balance with the other card dealt to it, when that card is not
+    placed yet (ties: left)."""
+    _, r, card, partner = pos.options[0]
     if card == EMPTY:
         return 1 if pos.w[W.MAX_SOGNAE] >= pos.w[W.MAX_INCUBI] else 0
     total = sum(pos.book.value_on(c, side) for side in (Side.L, Side.R)
                 for c in pos.side_cards(r, side) if c != EMPTY)
-    left = abs(total + pos.book.value_on(card, Side.L))
-    right = abs(total + pos.book.value_on(card, Side.R))
+    left = deal_gap(pos, total + pos.book.value_on(card, Side.L), partner, Side.L)
+    right = deal_gap(pos, total + pos.book.value_on(card, Side.R), partner, Side.R)
     return 1 if right < left else 0
+
+
+def deal_gap(pos: Position, total: int, partner: int, side: int) -> int:
+    """How far from balance a city at ``total`` ends once ``partner`` (-1: none), dealt
+    with a card on ``side``, is placed: a Chaos joins that side (R02.4), a Meta or Harmony
+    takes its nearer side, any other card its own."""
+    if partner == EMPTY:
+        return abs(total)
+    if pos.book.is_two_sided(partner):
+        return min(abs(total + pos.book.value_on(partner, s)) for s in (Side.L, Side.R))
+    return abs(total + pos.book.value_on(partner, side))
 
 
 def chromatic_cost(pos: Position, r: int, side: int, card: int) -> float:

@@ -65,14 +65,16 @@ def draw_for_deal_nb(g, cards):
 
 
 @borrowing_jit
-def deal_one_nb(policy, g, cards, row, card):
+def deal_one_nb(policy, g, cards, row, card, partner):
     """Place a dealt non-Chaos card by its type, or a Meta/Harmony on the side the policy
-    chooses (R02.4); return its side, or -1 when the policy failed."""
+    chooses (R02.4), with ``partner``, the other card dealt to the row when it is drawn but
+    not placed yet (-1: none), in the option rows; return its side, or -1 when the policy
+    failed."""
     if not is_two_sided_nb(cards, card):
         side = natural_side_nb(cards, card)
     else:
-        set_option_nb(g.options, 0, Side.L, row, card, -1)
-        set_option_nb(g.options, 1, Side.R, row, card, -1)
+        set_option_nb(g.options, 0, Side.L, row, card, partner)
+        set_option_nb(g.options, 1, Side.R, row, card, partner)
         choice = ask_nb(policy, g, cards, Decision.DEAL_SIDE, 2)
         if choice < 0:
             return -1
@@ -83,20 +85,22 @@ def deal_one_nb(policy, g, cards, row, card):
 
 @borrowing_jit
 def deal_row_nb(policy, g, cards, row):
-    """Deal 2 dreams to ``row``, ignoring elements (R02.1-R02.5)."""
+    """Deal 2 dreams to ``row``, ignoring elements (R02.1-R02.5). Both cards are revealed
+    before a side is chosen (docs/rules-notes.md 17): a card 1 whose type fixes its side
+    is placed at once; a Chaos, Meta or Harmony card 1 waits for card 2."""
     first = draw_for_deal_nb(g, cards)
     if first < 0:
         return
     deal_postcard_nb(g, cards, first)  # R02.6
-    first_side = -1
-    if not is_chaos_nb(cards, first):
-        first_side = deal_one_nb(policy, g, cards, row, first)
-        if first_side < 0:
-            return
+    first_chaos = is_chaos_nb(cards, first)
+    first_waits = first_chaos or is_two_sided_nb(cards, first)
+    if not first_waits:
+        append_to_side_nb(g.layout, row, natural_side_nb(cards, first), first)
     second = draw_for_deal_nb(g, cards)
     if second < 0:
-        return  # the game is lost; a waiting Chaos stays in no zone (docs/engine.md)
-    if is_chaos_nb(cards, first) and is_chaos_nb(cards, second):
+        return  # the game is lost; a waiting card 1 stays in no zone (docs/engine.md)
+    second_chaos = is_chaos_nb(cards, second)
+    if first_chaos and second_chaos:
         set_option_nb(g.options, 0, Side.L, row, -1, -1)
         set_option_nb(g.options, 1, Side.R, row, -1, -1)
         choice = ask_nb(policy, g, cards, Decision.DEAL_SIDE, 2)
@@ -104,15 +108,23 @@ def deal_row_nb(policy, g, cards, row):
             return
         append_to_side_nb(g.layout, row, g.options[choice, 0], first)
         append_to_side_nb(g.layout, row, g.options[choice, 0], second)
-    elif is_chaos_nb(cards, first):
+    elif first_chaos:
         # R02.2, R02.4: the Chaos joins the side the other card takes
-        side = deal_one_nb(policy, g, cards, row, second)
+        side = deal_one_nb(policy, g, cards, row, second, first)
         if side >= 0:
             append_to_side_nb(g.layout, row, side, first)
-    elif is_chaos_nb(cards, second):
-        append_to_side_nb(g.layout, row, first_side, second)
+    elif first_waits:
+        side = deal_one_nb(policy, g, cards, row, first, second)
+        if side < 0:
+            return
+        if second_chaos:
+            append_to_side_nb(g.layout, row, side, second)
+        else:
+            deal_one_nb(policy, g, cards, row, second, -1)
+    elif second_chaos:
+        append_to_side_nb(g.layout, row, natural_side_nb(cards, first), second)
     else:
-        deal_one_nb(policy, g, cards, row, second)
+        deal_one_nb(policy, g, cards, row, second, -1)
 
 
 @borrowing_jit
