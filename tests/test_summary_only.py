@@ -23,6 +23,17 @@ def test_summary_only_equals_the_summary_of_all_rows(policy):
         assert totals[key] == pytest.approx(full[key], rel=1e-12), key
 
 
+def test_the_per_game_means_are_those_of_the_expansions_in_play():
+    """A mean of an expansion not in play would read as a fact (0 Emptiness cards left),
+    in the rows' summary and the running totals alike."""
+    kwargs = {"games": 200, "seed": 2, "expansions": "chromatic_chaos,emptiness"}
+    full = analyzer.summarize(analyzer.simulate(**kwargs))
+    totals = analyzer.simulate_summary(**kwargs)
+    assert set(full["means"]) == set(totals["means"]) == {"emptiness_left", "allies"}
+    assert totals["means"] == pytest.approx(full["means"], rel=1e-12)
+    assert analyzer.summarize(analyzer.simulate(games=50, seed=2))["means"] == {}
+
+
 @pytest.mark.parametrize("values", [[3], [3, 9], [1, 2, 2, 7], [5, 1, 4, 4, 0, 9, 9],
                                     list(np.random.default_rng(1).integers(0, 60, 1001))])
 def test_histogram_median_matches_pandas(values):

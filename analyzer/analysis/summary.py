@@ -51,12 +51,21 @@ def summarize(df: pd.DataFrame) -> dict:
         "mean_pacified": float(df["pacified"].mean()) if games else float("nan"),
         "loss_reasons": {str(k): int(v) for k, v in losses.items() if v > 0},
         "means": {col: float(df[col].mean()) if games else float("nan")
-                  for _, col, _ in EXPANSION_MEANS if col in df},
+                  for col in means_in_play(df.attrs.get("expansions")) if col in df},
     }
 
 
-def summarize_tally(tally: np.ndarray) -> dict:
-    """The same figures as :func:`summarize`, from a run's tally (``--summary-only``)."""
+def means_in_play(expansions: list[str] | None) -> list[str]:
+    """The :data:`EXPANSION_MEANS` columns of the expansions in play; all of them when
+    the expansions are not known (a frame without the run's configuration): a mean of an
+    expansion not in play reads as a fact about the game (0 Emptiness cards left)."""
+    return [col for name, col, _ in EXPANSION_MEANS
+            if expansions is None or name in expansions]
+
+
+def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None) -> dict:
+    """The same figures as :func:`summarize`, from a run's tally (``--summary-only``), with
+    the means of the ``expansions`` in play (all when None)."""
     games = int(part(tally, "games")[0])
     wins = int(part(tally, "wins")[0])
     sums = dict(zip(SUMMED, part(tally, "sums").tolist(), strict=True))
@@ -73,7 +82,8 @@ def summarize_tally(tally: np.ndarray) -> dict:
         "mean_pacified": sums["pacified"] / games if games else nan,
         "loss_reasons": {REASON_NAMES[k]: int(v)
                          for k, v in enumerate(part(tally, "loss_reasons")) if v > 0},
-        "means": {col: sums[col] / games if games else nan for _, col, _ in EXPANSION_MEANS},
+        "means": {col: sums[col] / games if games else nan
+                  for col in means_in_play(expansions)},
     }
 
 
