@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import tomllib
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -159,6 +161,23 @@ def test_weights_change_play(tmp_path):
     assert not mine["turns"].equals(greedy["turns"])
     assert mine.attrs["policy"] == f"weighted:{path}"
     assert mine.attrs["policy_params_sha256"] != greedy.attrs["policy_params_sha256"]
+
+
+def test_a_weights_file_changes_the_shipped_weights_by_the_names_it_gives(tmp_path):
+    """weighted:FILE is the weighted policy with the file's changes: a file giving one
+    weight leaves the others at the shipped tuned values, not at greedy's."""
+    from analyzer.policies.weights import load_weights
+
+    path = tmp_path / "w.toml"
+    path.write_text("[weights]\nBOOKS_KEEP = 1.0\n")
+    shipped = tomllib.loads((Path(analyzer.__file__).parent / "policies" /
+                             "weighted-default.toml").read_text())["weights"]
+    weights = load_weights(path)
+    assert weights["BOOKS_KEEP"] == 1.0
+    for name in GREEDY_WEIGHTS:
+        if name != "BOOKS_KEEP":
+            assert weights[name] == shipped.get(name, GREEDY_WEIGHTS[name]), name
+    assert weights["BALANCE"] != GREEDY_WEIGHTS["BALANCE"]
 
 
 def test_tune_writes_loadable_weights_and_is_reproducible(tmp_path):

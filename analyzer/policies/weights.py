@@ -7,9 +7,11 @@ BALANCE = 50.0
 PROGRESS = 8.0
 ```
 
-Every feature of ``greedy_nb.GREEDY_WEIGHTS`` may be given; a missing one keeps its greedy
-value, an unknown name or a value that is not a finite number of at most 1e12 in size
-(``MAX_WEIGHT``) is an error naming the key.
+Every feature of ``greedy_nb.GREEDY_WEIGHTS`` may be given; a missing one keeps the shipped
+weights' value (``weighted-default.toml``, itself greedy's value for a feature it does not
+give): ``weighted:FILE`` is the weighted policy with the file's changes. An unknown name
+or a value that is not a finite number of at most 1e12 in size (``MAX_WEIGHT``) is an
+error naming the key.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
 DEFAULT_WEIGHTS_FILE = "weighted-default.toml"
 
 
-def parse_weights(text: str, source: str) -> dict[str, float]:
-    """The full weight table from a weights file's text (missing names keep greedy's)."""
+def parse_weights(text: str, source: str,
+                  base: dict[str, float] | None = None) -> dict[str, float]:
+    """The full weight table from a weights file's text; missing names keep their value in
+    ``base`` (greedy's weights when None)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -37,7 +41,7 @@ def parse_weights(text: str, source: str) -> dict[str, float]:
     if extra or not isinstance(data.get("weights"), dict):
         raise PolicyError(f"weights file {source}: expected one [weights] table"
                           + (f", found {', '.join(extra)}" if extra else ""))
-    weights = dict(GREEDY_WEIGHTS)
+    weights = dict(GREEDY_WEIGHTS if base is None else base)
     for name, value in data["weights"].items():
         if name not in GREEDY_WEIGHTS:
             valid = ", ".join(GREEDY_WEIGHTS)
@@ -56,7 +60,7 @@ def parse_weights(text: str, source: str) -> dict[str, float]:
 
 
 def load_weights(path: str | Path | None = None) -> dict[str, float]:
-    """Weights from a file, or the shipped tuned default for None."""
+    """Weights from a file, over the shipped tuned default, or that default for None."""
     if path is None:
         text = resources.files("analyzer.policies").joinpath(DEFAULT_WEIGHTS_FILE).read_text()
         return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}")
@@ -66,7 +70,7 @@ def load_weights(path: str | Path | None = None) -> dict[str, float]:
     except (OSError, UnicodeDecodeError) as err:  # a UnicodeDecodeError has no strerror
         raise PolicyError(f"cannot read weights file {path}: "
                           f"{getattr(err, 'strerror', None) or err}") from None
-    return parse_weights(text, str(path))
+    return parse_weights(text, str(path), base=load_weights(None))
 
 
 def format_weights(weights: dict[str, float], comments: list[str]) -> str:
