@@ -609,7 +609,7 @@ def test_the_pages_name_each_interval_and_test_and_say_when_a_difference_is_real
 
     write_compare(singles, tmp_path)
     md = (tmp_path / "compare.md").read_text()
-    header = md.splitlines()[2]
+    header = next(line for line in md.splitlines() if line.startswith("| set |"))
     assert "95% Wilson interval" in header and "Newcombe" in header
     page = (tmp_path / "index.html").read_text()
     assert "<th>95% Wilson interval</th>" in page
@@ -617,6 +617,8 @@ def test_the_pages_name_each_interval_and_test_and_say_when_a_difference_is_real
         assert "Holm p is below 0.05" in text
         assert "the 2 sets compared with the base game" in text
         assert "not adjusted" in text and "Rank: 1 is the hardest set" in text
+        assert "Every figure here is of the greedy policy playing the R14-default card " \
+            "set" in text
         assert "the ranks it can hold" in text
     figures = singles.figures()
     assert "Newcombe" in figures["differences"].axes[0].get_title()

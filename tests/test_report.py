@@ -53,6 +53,21 @@ def test_the_page_is_self_contained_with_the_headline_table(results, tmp_path):
     assert f"{greedy['won'].mean():.2%}" in headline
 
 
+def test_the_pages_say_whose_play_and_which_cards_the_figures_are_of(results, tmp_path):
+    """One player's figures on an assumed card list are not the printed game's: the pages
+    name the policies and card sets above the first table."""
+    out = analyzer.report(results, tmp_path / "rep")
+    md = (out / "report.md").read_text()
+    scope = md[:md.index("## Headline")]
+    assert "each run's policy (greedy, random) playing the R14-default card set" in scope
+    assert "R14-default is an assumed card list" in scope
+    page = (out / "index.html").read_text()
+    assert page.index("<p id='scope'>Every figure here is of each run") < page.index(
+        "<table id='headline'>")
+    lone = (analyzer.report(results[:1], tmp_path / "lone") / "report.md").read_text()
+    assert "Every figure here is of the greedy policy playing the R14-default card set" in lone
+
+
 def test_a_report_replaces_an_earlier_one_in_place(results, tmp_path):
     out = tmp_path / "rep"
     analyzer.report(results[:1], out)

@@ -96,6 +96,24 @@ def card_set_names(attrs: list[dict]) -> list[str]:
             for one in attrs]
 
 
+def scope_note(attrs: list[dict]) -> str:
+    """Whose play and which cards the figures of runs with configurations ``attrs`` are of:
+    a reader must not take one player's figures on an assumed card list for the printed
+    game's."""
+    policies = list(dict.fromkeys(str(one.get("policy")) for one in attrs))
+    names = list(dict.fromkeys(card_set_names(attrs)))
+    who = f"the {policies[0]} policy" if len(policies) == 1 else \
+        f"each run's policy ({', '.join(policies)})"
+    which = f"the {names[0]} card set" if len(names) == 1 else \
+        f"the card sets {', '.join(names)}"
+    assumed = (" R14-default is an assumed card list: the printed one is not known."
+               if any(one.get("card_set") == "R14-default" for one in attrs) else "")
+    return (f"Every figure here is of {who} playing {which}: a player's results on those "
+            "cards, not the printed game's. Another player can meet the same expansions or "
+            "card changes very differently (the tuned weighted policy ranks the expansions "
+            f"otherwise than greedy): compare with the policy that plays most like you.{assumed}")
+
+
 CARD_SETS_TITLE = "Card sets"
 
 
@@ -266,12 +284,12 @@ def md_table_head(header: list[str]) -> list[str]:
 def markdown(rows: list[list[str]], facts: dict[str, str],
              titles: list[tuple[str, str]] | None = None,
              differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
-             interactions_note: bool = True) -> str:
-    """report.md: headline table, the card sets other than R14 (``card_set_texts``),
-    charts (PNG, with the SVG linked), provenance; without an interactions chart, what
-    one needs when ``interactions_note``."""
+             interactions_note: bool = True, scope: str = "") -> str:
+    """report.md: whose figures they are (``scope``), headline table, the card sets other
+    than R14 (``card_set_texts``), charts (PNG, with the SVG linked), provenance; without
+    an interactions chart, what one needs when ``interactions_note``."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
-    lines = ["# Urbion balance report", "", "## Headline", "",
+    lines = ["# Urbion balance report", "", *([scope, ""] if scope else []), "## Headline", "",
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
     if differences:
@@ -330,11 +348,12 @@ def _code_spans(text: str) -> str:
 def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          titles: list[tuple[str, str]] | None = None,
          differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
-         interactions_note: bool = True) -> str:
+         interactions_note: bool = True, scope: str = "") -> str:
     """index.html: one self-contained page, the charts embedded as PNG data; the rest as
     :func:`markdown`."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
-    body = "<h2>Headline</h2>" + html_table(rows, "headline")
+    body = (f"<p id='scope'>{html.escape(scope)}</p>" if scope else "") + \
+        "<h2>Headline</h2>" + html_table(rows, "headline")
     if differences:
         body += (f"<h2>{html.escape(DIFFERENCES_TITLE)}</h2><p>{html.escape(DIFFERENCES_NOTE)}"
                  "</p>" + html_table(differences, "differences"))
@@ -402,13 +421,14 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     card_sets = card_set_texts(runs, list(dict.fromkeys(Path(p).parent for p in paths)))
     # only where expansions are played might a reader look for their interactions
     note = any(df.attrs.get("expansions") for df in runs.values())
+    scope = scope_note([df.attrs for df in runs.values()])
 
     def fill(folder: Path) -> None:
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
         (folder / "report.md").write_text(markdown(rows, facts, titles, differences,
-                                                   card_sets, note))
+                                                   card_sets, note, scope))
         (folder / "index.html").write_text(page(rows, images, facts, titles, differences,
-                                                card_sets, note))
+                                                card_sets, note, scope))
 
     return write_folder(out, fill, "report")
 
@@ -704,6 +724,7 @@ def write_compare(result, folder: Path) -> None:
 
     rows, facts = compare_rows(result.table), compare_facts(result.attrs)
     note = compare_note(result.table, result.runs, result.attrs.get("policy"))
+    scope = scope_note([result.attrs])
     pairs = interaction_rows(result.interactions)
     images = {}
     for stem, fig in result.figures().items():
@@ -718,8 +739,8 @@ def write_compare(result, folder: Path) -> None:
     texts = {
         "compare.csv": result.table.to_csv(),
         "interactions.csv": result.interactions.to_csv(),
-        "compare.md": compare_markdown(rows, images, facts, pairs, note),
-        "index.html": compare_page(rows, images, facts, pairs, note),
+        "compare.md": compare_markdown(rows, images, facts, pairs, note, scope),
+        "index.html": compare_page(rows, images, facts, pairs, note, scope),
     }
     for name, text in texts.items():
         write_atomically(folder / name, lambda tmp, t=text: Path(tmp).write_text(t))
@@ -759,10 +780,10 @@ def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
 
 def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
                      facts: dict[str, str], pairs: list[list[str]] | None = None,
-                     note: str = "") -> str:
-    """compare.md: the table and what its columns are (``note``), the charts, the
-    interactions pair by pair, provenance."""
-    lines = ["# Urbion expansion sets compared", "",
+                     note: str = "", scope: str = "") -> str:
+    """compare.md: whose figures they are (``scope``), the table and what its columns are
+    (``note``), the charts, the interactions pair by pair, provenance."""
+    lines = ["# Urbion expansion sets compared", "", *([scope, ""] if scope else []),
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
     if note:
@@ -782,9 +803,9 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
 
 def compare_page(rows: list[list[str]], images: dict[str, bytes],
                  facts: dict[str, str], pairs: list[list[str]] | None = None,
-                 note: str = "") -> str:
-    """index.html of a comparison: self-contained, the charts embedded, the table followed
-    by what its columns are (``note``)."""
+                 note: str = "", scope: str = "") -> str:
+    """index.html of a comparison: self-contained, the charts embedded, whose figures they
+    are (``scope``), the table followed by what its columns are (``note``)."""
     titles = [(stem, COMPARE_TITLES[stem]) for stem in images]
     data = ("<p>Data: <a href='compare.csv'>compare.csv</a>, <a href='interactions.csv'>"
             "interactions.csv</a>, per-game results in <code>results/</code>; each chart "
@@ -796,7 +817,8 @@ def compare_page(rows: list[list[str]], images: dict[str, bytes],
                             f"{html.escape(INTERACTION_TABLE_NOTE)}</p>"
                             + html_table(pairs, "interactions"))
     return html_page("Urbion expansion sets compared",
-                     html_table(rows, "compare")
+                     (f"<p id='scope'>{html.escape(scope)}</p>" if scope else "")
+                     + html_table(rows, "compare")
                      + (f"<p>{html.escape(note)}</p>" if note else "")
                      + html_figures(images, titles)
                      + interaction_html + data, facts)
