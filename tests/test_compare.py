@@ -15,6 +15,7 @@ from analyzer.analysis.compare import (
     books_unplayed_note,
     compare_table,
     expansion_sets,
+    format_interactions,
     interaction_band,
     interaction_matrix,
     interactions,
@@ -107,6 +108,20 @@ def test_a_set_that_plays_the_base_games_shares_its_rank_when_it_stopped_sooner(
     assert table.at["books", "win_rate"] == 0.0 and table.at["base", "win_rate"] == 0.5
     assert table["rank"].tolist() == [1, 1]
     assert table["rank_low"].tolist() == [1, 1] and table["rank_high"].tolist() == [2, 2]
+
+
+def test_an_interactions_interval_stays_within_what_a_mean_of_contrasts_can_be():
+    """Each game's contrast won(AB) - won(A) - won(B) + won(base) lies in [-2, 2]; over 3
+    games of contrasts 2, -2, 2 Student's interval is +0.67 +- 5.7, which only [-2, 2]
+    can hold. With no base-game win, "multiplied" has nothing to divide by: n/a."""
+    runs = {"base": _games([1, 0, 1]), "a": _games([0, 1, 0]), "b": _games([0, 1, 0]),
+            "a+b": _games([1, 0, 1])}
+    row = interactions(runs).iloc[0]
+    assert row.interaction == pytest.approx(2 / 3)
+    assert (row.low, row.high) == (-2.0, 2.0)
+    lost = {**runs, "base": _games([0, 0, 0])}
+    text = format_interactions(interactions(lost))
+    assert "n/a" in text.splitlines()[3] and "nan" not in text
 
 
 def test_paired_interval_matches_altmans_worked_example():

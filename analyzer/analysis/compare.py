@@ -236,7 +236,10 @@ def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     mean = float(contrast.mean())
     half = _t95(n - 1) * float(contrast.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
     p_base = w_base.mean()
-    return {"games": n, "interaction": mean, "low": mean - half, "high": mean + half,
+    # a game's contrast lies in [-2, 2], and so does their mean: the t interval of a few
+    # games can reach past it
+    return {"games": n, "interaction": mean, "low": max(-2.0, mean - half),
+            "high": min(2.0, mean + half),
             "pair_win_rate": float(w_pair.mean()),
             "multiplied": float(w_a.mean() * w_b.mean() / p_base) if p_base > 0 else math.nan}
 
@@ -311,6 +314,11 @@ def interaction_band(low: float, high: float, unit: str = "pp") -> str:
     return f"{signed_pp(low)} to {signed_pp(high)}{unit}"
 
 
+def _percent_or_na(x: float) -> str:
+    """A share as a percentage; "n/a" where there is none (no base-game win to divide by)."""
+    return "n/a" if math.isnan(x) else f"{x:.2%}"
+
+
 def format_interactions(pairs: pd.DataFrame) -> str:
     """The :func:`interactions` table as text for the terminal; "" with no pair."""
     if not len(pairs):
@@ -324,7 +332,7 @@ def format_interactions(pairs: pd.DataFrame) -> str:
     for label, r in pairs.iterrows():
         lines.append(f"{label:<{width}} {int(r.games):>8,} {signed_pp(r.interaction):>9}pp  "
                      f"{interaction_band(r.low, r.high):<22} "
-                     f"{r.pair_win_rate:>13.2%} {r.multiplied:>10.2%}")
+                     f"{r.pair_win_rate:>13.2%} {_percent_or_na(r.multiplied):>10}")
     lines += ["", "multiplied: the pair's win rate if the singles' ratios to the base game "
                   "multiplied. Effects that multiply show on this additive scale as "
                   "interactions of either sign (near a 0% win rate, always positive): read "
@@ -344,7 +352,9 @@ def books_unplayed_note(runs: dict[str, pd.DataFrame]) -> str:
     sets = "this set" if len(unplayed) == 1 else "these sets"
     return (f"books: the policy kept no Book of Power in any game of {', '.join(unplayed)}, "
             f"so {sets} played as without the Books (books alone as the base game): "
-            "their rows say nothing about the Books")
+            "their rows say nothing about the Books. To weigh them, play a policy that "
+            "keeps Books: weighted:FILE, FILE holding a [weights] table with BOOKS_KEEP = 1 "
+            "(or 2, 4; docs/policies.md)")
 
 
 def partial_base_note(table: pd.DataFrame) -> str:
