@@ -2,8 +2,9 @@
 
 Every candidate plays the same games (common random numbers), so differences between
 candidates are differences of play, not of luck. The objective is the win rate, with the
-mean cities pacified as a small tie-breaker (a plateau of equal win counts still has a
-slope). Weights are searched as log-factors of greedy's, so they stay positive and each
+mean cities pacified as a small added term (a plateau of equal win counts still has a
+slope; a city a game is worth 0.1 points of win rate, a trade-off rather than a strict
+tie-break). Weights are searched as log-factors of greedy's, so they stay positive and each
 moves on its own scale. The result is judged on held-out deals that tuning never saw.
 """
 
@@ -22,7 +23,7 @@ from analyzer.policies.registry import PolicySpec
 from analyzer.runner.run import run_fast
 
 NAMES = tuple(GREEDY_WEIGHTS)
-#: The tie-breaker: a whole city pacified on average is worth this much win rate.
+#: The pacified term: a whole city pacified on average is worth this much win rate.
 PACIFIED_WEIGHT = 1e-3
 #: Search box for each weight, as a factor of greedy's: e**-3 .. e**3.
 LOG_BOUND = 3.0
