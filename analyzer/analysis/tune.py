@@ -43,7 +43,7 @@ def weighted_spec(weights: dict[str, float], card_set: CardSet, name: str) -> Po
 
 
 def fitness(results: np.ndarray) -> float:
-    """What tuning maximises: win rate plus the small pacified tie-breaker."""
+    """What tuning maximises: win rate plus the small pacified term."""
     won = (results["outcome"] == 1).mean()
     return float(won + PACIFIED_WEIGHT * results["pacified"].mean())
 
