@@ -610,6 +610,10 @@ def test_a_comparison_with_a_users_policy_records_its_source(tmp_path):
     source = result.runs["base"].attrs["policy_source_sha256"]
     assert result.attrs["policy_source_sha256"] == source
     assert f"source sha256 {source[:12]}" in compare_facts(result.attrs)["policy"]
+    assert compare_facts(result.attrs, [3000, 3000])["games"].startswith(
+        "games 0-2,999 for every set of seed")
+    assert compare_facts(result.attrs, [4000, 2000])["games"].startswith(
+        "games 0 to 1,999 for the shortest set and 0 to 3,999 for the longest")
     # a built-in has no source of its own: the rules version and package version cover it
     assert "source" not in compare_facts({**result.attrs, "policy_source_sha256": ""})[
         "policy"]

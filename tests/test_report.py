@@ -301,7 +301,9 @@ def test_a_card_set_name_with_a_bar_or_markup_keeps_the_markdown_tables_whole():
     from analyzer.reporting.build import md_row, md_table_head
 
     row = md_row(["greedy / card set A|B <b>", "7.60%"])
-    assert row == "| greedy / card set A\\|B &lt;b&gt; | 7.60% |"
+    assert row == "| greedy / card set A\\|B &lt;b> | 7.60% |"
+    # a p-value bound opens no markup, and an entity in a name stays text
+    assert md_row(["<1e-300", "R&amp;D & co"]) == "| <1e-300 | R&amp;amp;D & co |"
     # a renderer splits a row at its unescaped bars only: two cells, as the header has
     assert len(re.split(r"(?<!\\)\|", row.strip("| "))) == 2
     assert md_table_head(["a", "b"]) == ["| a | b |", "|---|---|"]

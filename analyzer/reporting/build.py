@@ -11,6 +11,7 @@ import datetime
 import html
 import io
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -270,10 +271,16 @@ INTERACTIONS_NOTE = ("The interaction of two expansions (the pair's effect on th
 
 
 def md_row(cells: list[str]) -> str:
-    """A Markdown table row; a cell's own ``|`` and HTML (a card set's name may hold them)
-    are escaped, so that they neither split the row nor become markup."""
-    return "| " + " | ".join(html.escape(cell, quote=False).replace("|", "\\|")
-                             for cell in cells) + " |"
+    """A Markdown table row; a cell's own ``|``, and whatever would open HTML markup or an
+    entity (a card set's name may hold them), are escaped, so that they neither split the
+    row nor become markup; other text, such as a p-value "<1e-300", stays as written."""
+    return "| " + " | ".join(_md_cell(cell) for cell in cells) + " |"
+
+
+def _md_cell(text: str) -> str:
+    text = re.sub(r"&(?=#?\w+;)", "&amp;", text)
+    text = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
+    return text.replace("|", "\\|")
 
 
 def md_table_head(header: list[str]) -> list[str]:
@@ -689,13 +696,14 @@ def policy_fact(attrs: dict) -> str:
     return f"{attrs['policy']} ({', '.join(hashes)})"
 
 
-def compare_facts(attrs: dict) -> dict[str, str]:
-    """Provenance of a comparison."""
+def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]:
+    """Provenance of a comparison whose sets played ``games`` games each (in the table's
+    order; None: not said)."""
     facts = {
         "card set": f"{attrs['card_set']} (sha256 {attrs['card_set_sha256']})",
         "variant": f"the {attrs.get('variant', 'solo')} game",
         "policy": policy_fact(attrs),
-        "games": f"games 0.. of seed {attrs['seed']} for every set, in batches of "
+        "games": f"{_games_played(games)} of seed {attrs['seed']}, in batches of "
                  f"{attrs['games_per_batch']:,}",
         "rules version": str(attrs["rules_version"]),
         "package version": str(attrs["package_version"]),
@@ -712,6 +720,17 @@ def compare_facts(attrs: dict) -> dict[str, str]:
     return facts
 
 
+def _games_played(games: list[int] | None) -> str:
+    """Which games of the seed the sets played: all from game 0, as many as each's row
+    says when they differ (``--precision``)."""
+    if not games:
+        return "games from 0"
+    if len(set(games)) == 1:
+        return f"games 0-{games[0] - 1:,} for every set"
+    return (f"games 0 to {min(games) - 1:,} for the shortest set and 0 to "
+            f"{max(games) - 1:,} for the longest (each set's games column)")
+
+
 COMPARE_TITLES = {"win_rates": "Win rate per expansion set",
                   "differences": "Change from the base game, paired game by game",
                   "interactions": "Pairwise interactions of expansions"}
@@ -722,7 +741,8 @@ def write_compare(result, folder: Path) -> None:
     interactions.csv, compare.md, index.html and the charts, each file whole or absent."""
     from analyzer.atomic import write_atomically
 
-    rows, facts = compare_rows(result.table), compare_facts(result.attrs)
+    rows = compare_rows(result.table)
+    facts = compare_facts(result.attrs, [int(n) for n in result.table["games"]])
     note = compare_note(result.table, result.runs, result.attrs.get("policy"))
     scope = scope_note([result.attrs])
     pairs = interaction_rows(result.interactions)
