@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -66,6 +67,20 @@ def test_the_pages_say_whose_play_and_which_cards_the_figures_are_of(results, tm
         "<table id='headline'>")
     lone = (analyzer.report(results[:1], tmp_path / "lone") / "report.md").read_text()
     assert "Every figure here is of the greedy policy playing the R14-default card set" in lone
+
+
+def test_every_chart_says_what_it_shows_under_its_title(results, tmp_path):
+    from analyzer.reporting.build import CHART_CAPTIONS
+
+    out = analyzer.report(results, tmp_path / "rep")
+    md = (out / "report.md").read_text()
+    page = (out / "index.html").read_text()
+    for stem, title, _ in CHARTS:
+        caption = CHART_CAPTIONS[stem]
+        assert len(caption) > 40, stem
+        section = md[md.index(f"## {title}\n"):md.index(f"]({stem}.png)")]
+        assert caption in section, stem
+        assert f"<h2>{title}</h2><p>{html.escape(caption)}</p><img" in page, stem
 
 
 def test_a_report_replaces_an_earlier_one_in_place(results, tmp_path):

@@ -45,6 +45,31 @@ CHARTS = [
 ]
 
 
+#: What each report chart shows, one line under its title.
+CHART_CAPTIONS = {
+    "win_rates": "Each run's share of games won, the bar its 95% Wilson interval. Two runs "
+                 "can differ although their intervals overlap: the differences table says.",
+    "survival": "The share of each run's games still being played after each turn, won or "
+                "lost: where a curve falls fastest, most games end.",
+    "loss_reasons": "Of each run's games, the share lost for each reason: the Dream deck ran "
+                    "out (deck_empty), the Emptiness reached a city without dreams "
+                    "(emptiness, R12.2), or the inhabitant sum was negative once every city "
+                    "was pacified (inhabitants, R11.9). The rest of the way to 100% is the "
+                    "games won.",
+    "margin_at_victory": "In the games won, the Dream cards still in the deck: a small "
+                         "margin is a win that came close to a loss.",
+    "pacified_at_defeat": "In the games lost, the City cards already pacified: how near the "
+                          "losses came. Expansions that add City cards raise the number a "
+                          "win needs, so read each run against its own total.",
+    "chaos_choices": "Per game on average, how each Chaos drawn in Phase II was taken: "
+                     "placed beside a city, used to clear a city, or revealed (R06); with "
+                     "Chromatic Chaos, how many were resolved.",
+    "convergence": "The win-rate estimate after each run's first n games, with its 95% "
+                   "Wilson band: where the line lies flat in a narrow band, more games "
+                   "would change little.",
+    "interactions": "",
+}
+
 #: What is added to the labels of runs that would otherwise share one, in turn.
 _LABEL_DETAILS = (
     lambda path, df: f"card set {df.attrs.get('card_set')}",
@@ -307,8 +332,9 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
         lines += ["", f"## {CARD_SETS_TITLE}", ""]
         lines += [line for text in card_sets for line in ["```", text, "```"]]
     for stem, title in titles:
-        lines += ["", f"## {title}", "", f"![{title}]({stem}.png)", "",
-                  f"[SVG]({stem}.svg)"]
+        caption = CHART_CAPTIONS.get(stem, "")
+        lines += ["", f"## {title}", "", *([caption, ""] if caption else []),
+                  f"![{title}]({stem}.png)", "", f"[SVG]({stem}.svg)"]
     if "interactions" not in dict(titles) and interactions_note:
         lines += ["", f"## {INTERACTIONS_TITLE}", "", INTERACTIONS_NOTE]
     lines += ["", "## Provenance", ""] + [f"- **{k}**: {v}" for k, v in facts.items()]
@@ -329,10 +355,15 @@ def html_table(rows: list[list[str]], table_id: str) -> str:
             + "".join(cells(r, "td") for r in rows[1:]) + "</table>")
 
 
-def html_figures(images: dict[str, bytes], titles: list[tuple[str, str]]) -> str:
-    """Each chart under its title, embedded as PNG data."""
+def html_figures(images: dict[str, bytes], titles: list[tuple[str, str]],
+                 captions: dict[str, str] | None = None) -> str:
+    """Each chart under its title and its caption (``captions`` by file stem), embedded as
+    PNG data."""
+    captions = captions or {}
     return "".join(
-        f"<h2>{html.escape(title)}</h2><img alt='{html.escape(title)}' "
+        f"<h2>{html.escape(title)}</h2>"
+        + (f"<p>{html.escape(captions[stem])}</p>" if captions.get(stem) else "")
+        + f"<img alt='{html.escape(title)}' "
         f"src='data:image/png;base64,{base64.b64encode(images[stem]).decode()}'>"
         for stem, title in titles)
 
@@ -367,7 +398,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     if card_sets:
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
-    body += html_figures(images, titles)
+    body += html_figures(images, titles, CHART_CAPTIONS)
     if "interactions" not in dict(titles) and interactions_note:
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
                  f"<p>{_code_spans(INTERACTIONS_NOTE)}</p>")
