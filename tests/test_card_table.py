@@ -53,6 +53,25 @@ def _counts(table):
     return format_card_counts(table)
 
 
+def test_a_designers_changes_are_listed_kind_by_kind_and_values_read_in_order(tmp_path):
+    """A fire Sognae +2 made a +1: two kinds change count, nothing else. The counts list
+    values by size whatever order the file gives them in."""
+    from analyzer.analysis.card_table import card_differences, format_card_counts
+
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    text = mine.read_text().replace('name = "R14-default"', 'name = "mine"')
+    text = text.replace("fire = [1, 1, 2, 2, 3, 3, 4, 4]", "fire = [1, 1, 1, 2, 3, 3, 4, 4]")
+    text = text.replace("earth = [1, 1, 2, 2, 3, 3, 4, 4]", "earth = [4, 4, 3, 3, 2, 2, 1, 1]")
+    mine.write_text(text)
+    table = analyzer.card_table(mine)
+    lines = card_differences(analyzer.card_table(), table).splitlines()
+    assert lines[0].startswith("mine (sha256 ") and "against R14-default" in lines[0]
+    assert lines[1:] == ["base sognae fire +1: 2 -> 3", "base sognae fire +2: 2 -> 1"]
+    assert "32 sognae (+1 x9, +2 x7, +3 x8, +4 x8)" in format_card_counts(table)
+    assert card_differences(table, table) == ""
+
+
 def test_the_template_is_the_shipped_set_itself(tmp_path, capsys):
     path = tmp_path / "mine.toml"
     code, out, err = run(capsys, "cards", "--template", str(path))

@@ -338,6 +338,10 @@ def test_a_report_of_a_designers_card_set_shows_its_cards_beside_r14s(tmp_path):
     section = md.split("## Card sets")[1].split("\n## ")[0]
     assert "card set   mine" in section and "8 chaos (±5 x6)" not in section
     assert "6 chaos (±5 x6)" in section and "8 chaos (±5 x8)" in section
+    # what the designer changed, first and alone: the two Chaos taken out
+    change = section.split("```")[1].strip().splitlines()
+    assert change[0].startswith("mine (sha256 ") and " against R14-default (sha256 " in change[0]
+    assert change[1:] == ["base chaos ±5: 8 -> 6"]
     assert "Pairwise interactions" not in md
     mine.write_text(mine.read_text().replace("count = 6", "count = 7", 1))
     md = (analyzer.report(files, tmp_path / "again") / "report.md").read_text()

@@ -60,14 +60,40 @@ def format_card_counts(table: pd.DataFrame) -> str:
     for expansion, cards in table.groupby("expansion", sort=False):
         counts = []
         for (ctype, kind), group in cards.groupby(["type", "kind"], sort=False):
-            label = ctype if ctype == "city" and kind == BASE else f"{ctype} {kind}".strip()
-            values = Counter(_value_text(row) for row in group.itertuples())
+            label = _kind_label(ctype, kind)
+            ordered = group.assign(size=group["value"].abs()).sort_values("size", kind="stable")
+            values = Counter(_value_text(row) for row in ordered.itertuples())
             shown = ", ".join(f"{text} x{n}" for text, n in values.items() if text)
             counts.append(f"{len(group)} {label}" + (f" ({shown})" if shown else ""))
         lines.append(f"{expansion:<16} {len(cards):>3} cards: " + "; ".join(counts))
     playable = [name for name in table["expansion"].unique() if name != BASE]
     lines += ["", f"expansions this file can play: {', '.join(playable) or 'none'}"]
     return "\n".join(lines)
+
+
+def card_differences(first: pd.DataFrame, other: pd.DataFrame) -> str:
+    """What ``other`` (a :func:`card_table`) changes from ``first``: for each kind of card
+    (expansion, type and kind, elements, value) whose count differs, the two counts, as
+    text; "" when both hold the same cards."""
+    before, after = _kinds(first), _kinds(other)
+    lines = [f"{' '.join(part for part in key if part)}: {before[key]} -> {after[key]}"
+             for key in sorted(set(before) | set(after)) if before[key] != after[key]]
+    if not lines:
+        return ""
+    head = (f"{other.attrs['card_set']} (sha256 {other.attrs['card_set_sha256'][:12]}) "
+            f"against {first.attrs['card_set']} (sha256 "
+            f"{first.attrs['card_set_sha256'][:12]}), cards of each kind:")
+    return "\n".join([head, *lines])
+
+
+def _kinds(table: pd.DataFrame) -> Counter:
+    """How many cards of each (expansion, type and kind, elements, value) a table holds."""
+    return Counter((row.expansion, _kind_label(row.type, row.kind), row.elements,
+                    _value_text(row)) for row in table.itertuples())
+
+
+def _kind_label(ctype: str, kind: str) -> str:
+    return ctype if ctype == "city" and kind == BASE else f"{ctype} {kind}".strip()
 
 
 def _value_text(row) -> str:

@@ -149,14 +149,14 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
     what a designer's set changes; a file that is gone or changed since is said to be. []
     when every run played the shipped set. A relative file name is looked for from the
     current folder, then from each of ``folders`` (those of the results files)."""
-    from analyzer.analysis.card_table import card_table, format_card_counts
+    from analyzer.analysis.card_table import card_differences, card_table, format_card_counts
     from analyzer.cards import default_card_set
 
     shipped = default_card_set()
     sets = {df.attrs.get("card_set_sha256"): df.attrs for df in runs.values()}
     if set(sets) == {shipped.digest}:
         return []
-    texts = []
+    texts, tables = [], []
     for digest, attrs in sets.items():
         source = str(attrs.get("card_set_source", ""))
         card_set = shipped if digest == shipped.digest else \
@@ -166,8 +166,11 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
                          f"from {source}: that file is not at hand or holds other cards "
                          "now, so its cards cannot be shown")
         else:
-            texts.append(format_card_counts(card_table(card_set)))
-    return texts
+            tables.append(card_table(card_set))
+            texts.append(format_card_counts(tables[-1]))
+    # what each set changes from the first one shown, before the sets in full
+    changes = [card_differences(tables[0], table) for table in tables[1:]]
+    return [text for text in changes if text] + texts
 
 
 def _card_file_of(source: str, digest: str, folders: list[Path]) -> CardSet | None:
