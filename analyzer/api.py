@@ -400,11 +400,14 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
 @dataclass
 class DuelResult:
     """A duel: ``policies`` (one row per policy) and ``pairs`` (one row per pair), both
-    DataFrames; ``attrs`` the shared configuration (seed, games, card set)."""
+    DataFrames; ``attrs`` the shared configuration (seed, games, card set); ``runs`` the
+    per-game results of each policy by name, game g of each the same deal (to find, say,
+    the deals one policy won and another lost)."""
 
     policies: pd.DataFrame
     pairs: pd.DataFrame
     attrs: dict
+    runs: dict[str, pd.DataFrame]
 
     def __str__(self) -> str:
         return format_duel(self.policies, self.pairs, self.attrs)
@@ -439,7 +442,8 @@ def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,
         with _part_of(f"duel, policy {name} ({number} of {len(names)})"):
             results[name] = simulate(games=games, seed=seed, policy=name, workers=workers,
                                      cards=card_set, scheduler=scheduler, progress=progress)
-    return DuelResult(policy_table(results), pair_table(results), _duel_attrs(results))
+    return DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
+                      results)
 
 
 #: What each policy's run of a duel records of itself, not shared by the others.
@@ -516,7 +520,8 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
             results[name] = simulate(games=heldout_games, seed=seed, first_game=games,
                                      policy=spec, workers=workers, cards=card_set,
                                      progress=progress)
-    heldout = DuelResult(policy_table(results), pair_table(results), _duel_attrs(results))
+    heldout = DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
+                         results)
     outcome = TuneResult(found.weights, found.fitness, found.evaluations, heldout)
     if out is not None:
         write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed))

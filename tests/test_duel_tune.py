@@ -74,6 +74,13 @@ def test_duel_pairs_add_up_and_a_policy_ties_with_itself():
     text = str(duel)
     assert "Holm p" in text and "adjusted for the 3 pairs tested" in text
     assert table.loc["greedy", "wins"] > 0 and table.loc["random", "wins"] == 0
+    # the per-game results: the deals one policy won and the other lost, found directly
+    assert list(duel.runs) == list(table.index)
+    alone = analyzer.simulate(games=1500, seed=4, policy="greedy")
+    assert duel.runs["greedy"]["won"].equals(alone["won"])
+    greedy_row = pairs[(pairs.a == "greedy") & (pairs.b == "random")].iloc[0]
+    assert greedy_row.a_only == int((duel.runs["greedy"]["won"]
+                                     & ~duel.runs["random"]["won"]).sum())
 
 
 
