@@ -125,6 +125,31 @@ def test_cli_duel_prints_both_tables(capsys):
     assert "95% interval" in out and "McNemar p" in out and "greedy" in out
 
 
+def test_the_pairs_table_keeps_its_columns_under_their_headers():
+    """A band of 19 characters (-100.00 to -98.30pp) used to push the p-values
+    out from under their headers."""
+    from analyzer.analysis.duel import format_duel
+
+    policies = pd.DataFrame({"wins": [0, 990], "win_rate": [0.0, 0.99], "ci_low": [0.0, 0.98],
+                             "ci_high": [0.004, 0.995], "mean_pacified": [0.8, 11.9],
+                             "games_per_s": [50_000.0, 100.0]},
+                            index=pd.Index(["random", "clairvoyant"], name="policy"))
+    pairs = pd.DataFrame({"a": ["random", "random"], "b": ["clairvoyant", "random"],
+                          "a_only": [0, 0], "b_only": [990, 0], "difference": [-0.99, 0.0],
+                          "diff_low": [-1.0, -0.004], "diff_high": [-0.983, 0.004],
+                          "mcnemar_p": [1e-298, 1.0], "holm_p": [2e-298, 1.0]})
+    attrs = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "seed": 0,
+             "games": 1000}
+    lines = format_duel(policies, pairs, attrs).splitlines()
+    header = next(line for line in lines if line.startswith("A "))
+    rows = lines[lines.index(header) + 1:lines.index(header) + 3]
+    for name in ("McNemar p", "Holm p"):
+        end = header.index(name) + len(name)
+        for row in rows:
+            assert row[end - 1] != " " and (len(row) == end or row[end] == " "), (name, row)
+    assert "-99.00pp" in rows[0]
+
+
 def test_a_duel_needs_two_policies():
     with pytest.raises(UrbionError, match="at least two"):
         analyzer.duel(["greedy", "greedy"], games=10)

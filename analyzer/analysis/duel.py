@@ -61,17 +61,20 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
         lines.append(f"{row.policy:<{width + 4}} {row.wins:>7} {row.win_rate:>9.2%}  "
                      f"{row.ci_low:>6.2%} to {row.ci_high:<7.2%} {row.mean_pacified:>8.2f} "
                      f"{row.games_per_s:>9,.0f}")
-    lines += ["", f"{'A':<{width}} {'B':<{width}} {'A only':>7} {'B only':>7} {'A - B':>8}  "
-                  f"{'95% interval':<18} {'McNemar p':>10} {'Holm p':>8}"]
-    for row in pairs.itertuples():
-        band = f"{signed_pp(row.diff_low)} to {signed_pp(row.diff_high)}pp"
+    bands = [f"{signed_pp(row.diff_low)} to {signed_pp(row.diff_high)}pp"
+             for row in pairs.itertuples()]
+    band_width = max(18, *(len(band) for band in bands)) if bands else 18
+    lines += ["", f"{'A':<{width}} {'B':<{width}} {'A only':>7} {'B only':>7} {'A - B':>9}  "
+                  f"{'95% interval':<{band_width}} {'McNemar p':>10} {'Holm p':>9}"]
+    for row, band in zip(pairs.itertuples(), bands, strict=True):
         lines.append(f"{row.a:<{width}} {row.b:<{width}} {row.a_only:>7} {row.b_only:>7} "
-                     f"{signed_pp(row.difference):>6}pp  {band:<18} {format_p(row.mcnemar_p):>10} "
-                     f"{format_p(row.holm_p):>8}")
+                     f"{signed_pp(row.difference):>7}pp  {band:<{band_width}} "
+                     f"{format_p(row.mcnemar_p):>10} {format_p(row.holm_p):>9}")
     notes = ["95% interval: Wilson's for a win rate, the paired difference's for A - B, in "
              "percentage points (pp). pacified: mean City cards pacified a game. A only: "
              "deals A won and B lost."]
     if len(pairs) > 1:
         notes.append(f"Holm p: McNemar's p adjusted for the {len(pairs)} pairs tested; a pair "
-                     "differs with the family error held at 5% when it is below 0.05.")
+                     "differs with the family error held at 5% when it is below 0.05. The "
+                     "intervals are not adjusted for the number of pairs; Holm p is.")
     return "\n".join([*lines, "", *notes])
