@@ -21,6 +21,7 @@ from analyzer.analysis.compare import (
     interactions,
     paired_difference,
     rank_text,
+    set_title,
 )
 from analyzer.analysis.stats import paired_difference_interval, signed_pp
 from analyzer.errors import RunStopped, UrbionError
@@ -561,8 +562,8 @@ def test_a_set_stopped_by_max_games_is_marked_in_the_charts_too():
     note = "* stopped with a 95% interval wider than +-5.00%: another batch of 100 " \
            "would pass max-games (200)"
     figures = result.figures()
-    for stem, names in (("win_rates", ["base", "chromatic_chaos*"]),
-                        ("differences", ["chromatic_chaos*"])):
+    for stem, names in (("win_rates", ["base game", "Chromatic Chaos*"]),
+                        ("differences", ["Chromatic Chaos*"])):
         fig = figures[stem]
         assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == names, stem
         assert fig.get_supxlabel().splitlines()[-1] == note, stem
@@ -571,6 +572,27 @@ def test_a_set_stopped_by_max_games_is_marked_in_the_charts_too():
     fig = alone.figures()["win_rates"]
     assert "*" not in fig.get_supxlabel()
     plt.close(fig)
+
+
+def test_the_charts_show_the_hardest_set_first_by_the_names_on_the_box(singles):
+    """Charts are read, and published, apart from the table: sets by difficulty, named as
+    the expansions are printed, the reference line still the base game's."""
+    import matplotlib.pyplot as plt
+
+    table = singles.table
+    expected = [set_title(label) for label in
+                sorted(table.index, key=lambda label: (table.at[label, "rank"],
+                                                       list(table.index).index(label)))]
+    assert "City Squares & Metas" in expected and "base game" in expected
+    figures = singles.figures()
+    fig = figures["win_rates"]
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == expected
+    line = [artist for artist in fig.axes[0].lines if artist.get_linestyle() == "--"][0]
+    assert line.get_xdata()[0] == pytest.approx(table.at["base", "win_rate"] * 100)
+    assert [t.get_text() for t in figures["differences"].axes[0].get_yticklabels()] == \
+        [name for name in expected if name != "base game"]
+    for fig in figures.values():
+        plt.close(fig)
 
 
 def test_a_resumed_comparison_refuses_other_sets_and_other_batches_in_progress(tmp_path):

@@ -31,6 +31,28 @@ BASE = "base"
 SET_SEPARATOR = "+"
 
 
+#: The expansions' names as the box prints them, for the charts a reader publishes.
+EXPANSION_TITLES = {"squares_metas": "City Squares & Metas", "chromatic_chaos": "Chromatic Chaos",
+                    "temples_harmony": "Temples & Harmony",
+                    "gardens_wizards": "Hanging Gardens & Wizards", "books": "Books of Power",
+                    "postcards": "Postcards & Wise Chaos", "emptiness": "The Emptiness"}
+
+
+def set_title(label: str) -> str:
+    """A set's name as a reader knows it: "base game", or its expansions' titles joined by
+    " + " (an unknown name stays as it is)."""
+    if label == BASE:
+        return "base game"
+    return " + ".join(EXPANSION_TITLES.get(name, name) for name in label.split(SET_SEPARATOR))
+
+
+def chart_table(table: pd.DataFrame) -> pd.DataFrame:
+    """A :func:`compare_table` as the charts show it: the hardest set first (by rank, ties in
+    the table's order), each named by :func:`set_title`."""
+    ordered = table.assign(order=range(len(table))).sort_values(["rank", "order"])
+    return ordered.drop(columns="order").rename(index=set_title)
+
+
 def set_label(expansions: tuple[str, ...]) -> str:
     """A set's name: ``base``, or its expansions joined by ``+`` in TRACE.md order."""
     return SET_SEPARATOR.join(expansions) or BASE

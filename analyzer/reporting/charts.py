@@ -146,8 +146,9 @@ def _set_rows(ax: plt.Axes, rows: int) -> None:
         ax.set_title(ax.get_title(), pad=16, fontsize=ax.title.get_fontsize())
 
 
-def win_rates(table: pd.DataFrame) -> Figure:
-    """Win rate of each run with its 95% interval."""
+def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
+    """Win rate of each run with its 95% interval, and a line at the win rate of the row
+    ``reference`` (None: the first), the one the others are compared with."""
     labels = _set_labels(table)
     fig, ax = _figure("Win rate with 95% Wilson interval", _bar_height(labels))
     y = range(len(table))
@@ -157,8 +158,10 @@ def win_rates(table: pd.DataFrame) -> Figure:
     ax.set_yticks(list(y), labels)
     ax.set_xlabel("games won (%)")
     if len(table) > 1:  # the row the others are compared with, as a reference line
-        ax.axvline(table["win_rate"].iloc[0] * 100, color="grey", linestyle="--",
-                   linewidth=1, label=f"{str(table.index[0])}: {table['win_rate'].iloc[0]:.2%}")
+        reference = table.index[0] if reference is None else reference
+        rate = table.at[reference, "win_rate"]
+        ax.axvline(rate * 100, color="grey", linestyle="--", linewidth=1,
+                   label=f"{reference}: {rate:.2%}")
         _bar_legend(ax)
     _set_rows(ax, len(table))
     return fig
