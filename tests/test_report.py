@@ -83,6 +83,23 @@ def test_every_chart_says_what_it_shows_under_its_title(results, tmp_path):
         assert f"<h2>{title}</h2><p>{html.escape(caption)}</p><img" in page, stem
 
 
+def test_a_curve_drawn_under_another_says_so_in_the_legend():
+    """greedy keeps no Book, so books plays the base game's very games: its survival and
+    convergence curves lie exactly under the base game's, which the legend must say."""
+    import matplotlib.pyplot as plt
+
+    from analyzer.reporting import charts
+
+    runs = {"base": analyzer.simulate(games=300, seed=3),
+            "books": analyzer.simulate(games=300, seed=3, expansions="books"),
+            "chromatic": analyzer.simulate(games=300, seed=3, expansions="chromatic_chaos")}
+    for draw in (charts.survival, charts.convergence):
+        fig = draw(runs)
+        legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        assert legend == ["base", "books\n(the curve of base, under it)", "chromatic"], draw
+        plt.close(fig)
+
+
 def test_a_report_replaces_an_earlier_one_in_place(results, tmp_path):
     out = tmp_path / "rep"
     analyzer.report(results[:1], out)
@@ -735,7 +752,7 @@ def test_a_run_keeps_its_line_style_on_every_chart_and_many_runs_stay_distinct()
     by the line's dash."""
     from analyzer.reporting import charts
 
-    runs = {f"run {n}": _fake_run(0 if n == 0 else n) for n in range(12)}
+    runs = {f"run {n}": _fake_run(0 if n == 0 else n, turns=20 + n) for n in range(12)}
 
     def styles(fig):
         return {line.get_label(): (line.get_color(), line.get_linestyle())

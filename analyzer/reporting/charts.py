@@ -167,12 +167,28 @@ def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
     return fig
 
 
+def _curve_labels(runs: dict[str, pd.DataFrame], key) -> list[str]:
+    """The legend's names of the runs' curves; a run whose ``key(df)`` (the array its curve
+    is drawn from) equals an earlier run's draws that very curve, hidden under it, and its
+    name says so."""
+    labels = []
+    drawn: list[tuple[str, np.ndarray]] = []
+    for label, df in runs.items():
+        data = key(df)
+        twin = next((name for name, other in drawn if np.array_equal(other, data)), None)
+        labels.append(wrap_label(label) + (f"\n(the curve of {twin}, under it)"
+                                           if twin else ""))
+        drawn.append((label, data))
+    return labels
+
+
 def survival(runs: dict[str, pd.DataFrame]) -> Figure:
     """Share of games still running by turn."""
     fig, ax = _figure("Games still running")
-    for index, (label, df) in enumerate(runs.items()):
+    labels = _curve_labels(runs, lambda df: np.sort(df["turns"].to_numpy()))
+    for index, df in enumerate(runs.values()):
         curve = run_stats.survival(df)
-        ax.step(curve.index, curve * 100, where="post", label=wrap_label(label),
+        ax.step(curve.index, curve * 100, where="post", label=labels[index],
                 **_line_style(index))
     ax.set_xlabel("turn")
     ax.set_ylabel("games still running (%)")
@@ -247,9 +263,10 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
 def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
     """The win-rate estimate as games are added, with its 95% band."""
     fig, ax = _figure("Convergence of the win-rate estimate (band: 95% Wilson interval)")
-    for index, (label, df) in enumerate(runs.items()):
+    labels = _curve_labels(runs, lambda df: df.sort_values("game")["won"].to_numpy())
+    for index, df in enumerate(runs.values()):
         curve = run_stats.convergence(df)
-        line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=wrap_label(label),
+        line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=labels[index],
                         **_line_style(index))
         ax.fill_between(curve["games"], curve["ci_low"] * 100, curve["ci_high"] * 100,
                         alpha=0.2, color=line.get_color())
