@@ -8,7 +8,7 @@ import re
 import pytest
 
 import analyzer
-from analyzer.trace.show import render_trace
+from analyzer.trace.show import render_trace, result_text
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +40,16 @@ def test_R13_2_a_base_game_loss_names_the_empty_dream_deck_and_no_inhabitants():
     assert "(deck_empty: a card had to be drawn from the empty Dream deck)" in line
     assert "inhabitants" not in line
 
+
+@pytest.mark.parametrize("count, words", [
+    (1, "after 1 turn, 1 City card pacified, 1 Dream card left"),
+    (2, "after 2 turns, 2 City cards pacified, 2 Dream cards left"),
+    (0, "after 0 turns, 0 City cards pacified, 0 Dream cards left"),
+])
+def test_the_result_line_says_one_in_the_singular(count, words):
+    result = {"outcome": "loss", "reason": "deck_empty", "turns": count, "pacified": count,
+              "deck_left": count}
+    assert result_text(result, {}).endswith(words)
 
 
 def _turn_blocks(text: str) -> dict[int, str]:

@@ -415,13 +415,19 @@ def _wise_place(details: dict) -> str:
     return f"at the bottom of the Dream deck, below its {depth} card{'s' if depth > 1 else ''}"
 
 
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """``count`` and the noun, singular for 1 ("1 City card", "2 City cards")."""
+    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
 def result_text(result: dict, check: dict) -> str:
     """The result line: outcome, why the game ended and, with the postcards, the
     Inhabitant pile's sum at the final ``check`` (R11.9, R13)."""
     why = REASON_TEXTS.get(result["reason"])
     reason = f"{result['reason']}: {why}" if why else result["reason"]
-    text = (f"Result: {result['outcome'].upper()} ({reason}) after {result['turns']} turns, "
-            f"{result['pacified']} City cards pacified, {result['deck_left']} Dream cards left")
+    text = (f"Result: {result['outcome'].upper()} ({reason}) after "
+            f"{plural(result['turns'], 'turn')}, {plural(result['pacified'], 'City card')} "
+            f"pacified, {plural(result['deck_left'], 'Dream card')} left")
     if "inhabitants" in check:
         text += f", inhabitants {check['inhabitants']:+d}"
     return text
