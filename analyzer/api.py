@@ -743,7 +743,8 @@ def show(seed: int | None = None, game: int | None = None,
     -------
     str
         Each turn's decisions, then every row (city, elements, both sides, total), the hand
-        with the cards drawn, and the counters; the result at the end.
+        with the cards drawn, and the counters; at the end the result and how the game
+        went (``analyzer.trace.summary``).
     """
     from analyzer.trace.show import render_trace
 

@@ -20,7 +20,8 @@ def postcard_traces():
 
 
 def _result_line(text: str) -> str:
-    return text.splitlines()[-1]
+    """The result line, which the summary of how the game went follows."""
+    return next(line for line in text.splitlines() if line.startswith("Result: "))
 
 
 def test_R13_the_result_says_why_the_game_ended_and_the_inhabitant_sum(postcard_traces):

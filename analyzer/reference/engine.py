@@ -873,7 +873,7 @@ class SoloGame:
         shows every card in one zone (R13.1 stops everything after this pacification).
         """
         row = self.rows[row_index]
-        self.narrate("pacify", {"row": row_index, "city": row.city})
+        self.narrate("pacify", {"row": row_index, "city": row.city, "dreams": row.dreams()})
         for card in row.dreams():
             postcard = self.postcard_on.get(card)
             if postcard is not None:
@@ -1048,7 +1048,8 @@ class SoloGame:
         if row.city == self.figure_city:
             self.figure_city = EMPTY
             self.narrate("emptiness", {"row": EMPTY, "city": EMPTY})
-        self.narrate("pacify", {"row": row_index, "city": row.city, "by": "freedom"})
+        self.narrate("pacify", {"row": row_index, "city": row.city, "dreams": [],
+                                "by": "freedom"})
         city, row.city = row.city, EMPTY
         self._to_success(city)
         self._refill_rows()
@@ -1153,7 +1154,7 @@ class SoloGame:
             self._emptiness_card_leaves(flat=False)
         else:
             self.narrate("emptiness_check", {"row": row_index, "city": row.city,
-                                             "result": "cleared"})
+                                             "result": "cleared", "dreams": row.dreams()})
             self._discard_from_row(row, row.dreams())
 
     def _emptiness_card_leaves(self, flat: bool) -> None:

@@ -728,8 +728,9 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         Called as ``narrate(event, details)`` for every decision taken (``decision``: kind
         and trace entry), card drawn (``draw``, with the ``seat``), dreams dealt to a row
         (``deal``), Chaos reveal (``reveal``), a balanced city a Chaos clears (``clear``:
-        its dreams), city pacified (``pacify``; ``by``: freedom for the Book's), City card brought
-        by a Perfect Balance or the last Emptiness card (``bonus``, ``why``), new City
+        its dreams), city pacified (``pacify``: the dreams discarded with it; ``by``:
+        freedom for the Book's), City card brought by a Perfect Balance or the last
+        Emptiness card (``bonus``, ``why``), new City
         card (``new_city``) and a row removed for want of one (``row_removed``), Chromatic
         Chaos held while dealing (``hold``) and the card a Chromatic Chaos reveals
         (``chromatic_reveal``), the start of a turn (``turn``: seat
@@ -739,9 +740,9 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         move (``flagship``), a Wise Chaos used (``wise``: the depth its card went back
         to, and whether that is the bottom of the Dream deck), the
         Emptiness figure's move (``emptiness``: row -1 for the pile), its census check
-        (``emptiness_check``) and an Emptiness card leaving (``emptiness_card``), in game
-        order: what a text view of the game needs. A ``decision`` also carries the option's
-        ``code``.
+        (``emptiness_check``; ``dreams``: those an unbalanced city loses) and an Emptiness
+        card leaving (``emptiness_card``), in game order: what a text view of the game
+        needs. A ``decision`` also carries the option's ``code``.
 
     Returns
     -------

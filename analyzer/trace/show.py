@@ -1,4 +1,4 @@
-"""A trace as text a player can follow, turn by turn.
+"""A trace as text a player can follow, turn by turn, then how the game went.
 
 The trace is replayed by the reference replayer, which narrates every decision, draw, deal,
 reveal and pacification in game order; the table is printed at the end of each turn. With
@@ -351,7 +351,10 @@ def table_text(check: dict, names: CardNames, postcards: dict[int, int] | None =
 
 
 def render_trace(trace: dict) -> str:
-    """The whole game as text."""
+    """The whole game as text: the setup, every turn, the result and how the game went
+    (:mod:`analyzer.trace.summary`)."""
+    from analyzer.trace.summary import GameTally, summary_lines  # it uses CardNames
+
     names = CardNames(trace["cards"])
     expansions = ", ".join(trace.get("expansions", [])) or "none"
     variant = trace.get("variant", "solo")
@@ -364,6 +367,7 @@ def render_trace(trace: dict) -> str:
     postcards: dict[int, int] = {}
     books: list[int] = []
     header: dict[str, int] = {}  # the team turn's header line: where, seat, Sognae's seat
+    tally = GameTally(names.cards)
 
     def seat_line(swapped: bool = False) -> str:
         polarity = POLARITY_NAMES[header["seat"] != header["sognae"]]
@@ -371,6 +375,7 @@ def render_trace(trace: dict) -> str:
                 f"{' after the swap below' if swapped else ''})")
 
     def narrate(event: str, details: dict) -> None:
+        tally.narrate(event, details)
         if event == "postcard":
             postcards[details["card"]] = details["postcard"]
         elif event == "postcard_scored":
@@ -389,18 +394,15 @@ def render_trace(trace: dict) -> str:
         if line:
             out.append(line)
 
-    last_check: dict = {}
-
     def observe(check: dict) -> None:
-        last_check.clear()
-        last_check.update(check)
+        tally.observe(check)
         out.extend(table_text(check, names, postcards, books))
         out.append(f"Turn {check['turn'] + 1}")
 
     replay(trace, observe=observe, narrate=narrate)
     out.pop()  # no turn follows the final check
-    r = trace["result"]
-    out.append(result_text(r, last_check))
+    out.append(result_text(trace["result"], tally.last))
+    out.extend(summary_lines(trace, tally, names))
     return "\n".join(out)
 
 
