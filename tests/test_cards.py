@@ -186,6 +186,9 @@ def test_the_r14_books_postcards_and_emptiness_cards():
      "postcards.seer: -1 is not a whole number from 0 to 16"),
     ("[postcards]\nkite = 3", "postcards: unknown key 'kite'"),
     ("[emptiness]\ncards = 0", "emptiness.cards: 0 is not a whole number from 1 to 16"),
+    # a value is shown as the file writes it, not as Python prints it
+    ("[emptiness]\ncards = true", "emptiness.cards: true is not a whole number from 1 to 16"),
+    ('[emptiness]\ncards = "8"', 'emptiness.cards: "8" is not a whole number from 1 to 16'),
     ('[books]\ncards = ["prophecies", "freedom", "prophecies", "prophecies"]',
      "books.cards: at most 2 Books of Prophecies (the rulebook prints two, whose looks add "
      "up), not 3"),

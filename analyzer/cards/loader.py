@@ -13,6 +13,7 @@ play for an expansion set (the decks the engines shuffle, the ``cards`` table of
 from __future__ import annotations
 
 import hashlib
+import json
 import tomllib
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -236,11 +237,26 @@ def _card(ctype: int, elements: int = 0, value: int = 0, kind: int = 0,
     return row
 
 
+def toml_text(value: object) -> str:
+    """A value of a card file as TOML writes it, for an error message: ``true``, not
+    Python's ``True``; a string in double quotes."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_text(item) for item in value) + "]"
+    return repr(value)
+
+
 def _int_in(value: object, lo: int, hi: int, where: str) -> int:
     if value is None:
         raise CardSetError(f"{where}: missing (a whole number from {lo} to {hi})")
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise CardSetError(f"{where}: {value!r} is not a whole number from {lo} to {hi}")
+        raise CardSetError(f"{where}: {toml_text(value)} is not a whole number from {lo} to "
+                           f"{hi}")
     return value
 
 
@@ -262,7 +278,8 @@ def dream_value(value: object, negative: bool, where: str) -> int:
 def _table(data: dict, key: str, where: str) -> dict:
     value = data.get(key)
     if key in data and not isinstance(value, dict):
-        raise CardSetError(f"{where}{key}: expected a table [{where}{key}], not {value!r}")
+        raise CardSetError(f"{where}{key}: expected a table [{where}{key}], not "
+                           f"{toml_text(value)}")
     if not isinstance(value, dict):
         raise CardSetError(f"{where}{key}: missing table [{where}{key}]")
     return value
@@ -485,11 +502,11 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
                        "emptiness"}, "top level")
     name = _require(data, "name", "", "the card set's name")
     if not isinstance(name, str) or not name.strip():
-        raise CardSetError(f"name: expected a non-empty string, not {name!r}")
+        raise CardSetError(f"name: expected a non-empty string, not {toml_text(name)}")
     name = name.strip()  # spaces do not show in a result: " R14-default" is "R14-default"
     description = data.get("description", "")
     if not isinstance(description, str):
-        raise CardSetError(f"description: expected a string, not {description!r}")
+        raise CardSetError(f"description: expected a string, not {toml_text(description)}")
     rows = _cities(data)
     dreams = _table(data, "dreams", "")
     _check_expansion_keys(data)

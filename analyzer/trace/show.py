@@ -269,8 +269,8 @@ def event_text(event: str, details: dict, names: CardNames,
     if event == "new_city":
         return f"  row {details['row']} takes {names.name(details['city'])}"
     if event == "row_removed":
-        return (f"  row {details['row']} is removed: the City deck is empty (R01.5); the rows "
-                "below move up")
+        return (f"  row {details['row']} is removed: the City deck is empty (R01.5); any "
+                "rows below it move up")
     if event == "books":
         kept = details["kept"]
         return f"  Books laid out: {names.names(kept)}" if kept else "  no Book is laid out"
