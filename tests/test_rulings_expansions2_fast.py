@@ -670,6 +670,18 @@ def test_R12_2_R12_4_the_last_emptiness_card_brings_the_top_city_card():
     assert g.info[Info.EMPTINESS_CITY] == -1
 
 
+def test_R12_4_the_last_emptiness_card_with_an_empty_city_deck_brings_nothing():
+    """rules-notes 40: no City card to take, so none goes to the Success pile; the figure
+    leaves all the same and the game goes on."""
+    g = position([(CITY_EW, [S2], [I2])], city_deck=[], emptiness_n=1,
+                 emptiness_city=CITY_EW, expansions=EM)
+    census_nb(scripted_nb, g, C, 1)
+    assert g.info[Info.EMPTINESS_N] == 0 and g.info[Info.EMPTINESS_CITY] == -1
+    assert g.info[Info.SUCCESS_N] == 0 and g.info[Info.CITY_DECK_N] == 0
+    assert g.info[Info.OUTCOME] == Outcome.RUNNING
+    assert rows_of(g) == [(CITY_EW, [S2], [I2])]
+
+
 @pytest.mark.parametrize("inhabitants, outcome, reason", [
     (0, Outcome.WIN, Reason.ALL_PACIFIED), (-2, Outcome.LOSS, Reason.INHABITANTS)])
 def test_R12_4_R13_1_the_last_emptiness_card_may_bring_the_last_city_card(
