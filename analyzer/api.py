@@ -13,7 +13,13 @@ import numpy as np
 import pandas as pd
 
 from analyzer import arguments
-from analyzer.analysis.duel import format_duel, pair_table, policy_table
+from analyzer.analysis.duel import (
+    format_duel,
+    format_play,
+    pair_table,
+    play_table,
+    policy_table,
+)
 from analyzer.analysis.results_io import (
     check_summary_writable,
     check_writable,
@@ -409,8 +415,15 @@ class DuelResult:
     attrs: dict
     runs: dict[str, pd.DataFrame]
 
+    @property
+    def play(self) -> pd.DataFrame:
+        """How each policy plays the deals: mean tallies per game, one column per policy
+        (analysis.duel.play_table)."""
+        return play_table(self.runs)
+
     def __str__(self) -> str:
-        return format_duel(self.policies, self.pairs, self.attrs)
+        return format_duel(self.policies, self.pairs, self.attrs) + "\n\n" + \
+            format_play(self.play)
 
 
 def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,

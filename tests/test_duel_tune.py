@@ -150,6 +150,24 @@ def test_the_pairs_table_keeps_its_columns_under_their_headers():
     assert "-99.00pp" in rows[0]
 
 
+def test_a_duel_shows_how_each_policy_plays_the_same_deals():
+    """Mean tallies per game side by side, only those the expansions in play give meaning
+    to: what the stronger policy does differently."""
+    duel = analyzer.duel("greedy,random", games=300, seed=6, expansions="emptiness")
+    play = duel.play
+    assert list(play.columns) == ["greedy", "random"]
+    alone = analyzer.simulate(games=300, seed=6, expansions="emptiness", policy="random")
+    assert play.at["Chaos drawn: revealed", "random"] == alone["chaos_revealed"].mean()
+    assert play.at["Allies against the Emptiness", "random"] == alone["allies"].mean()
+    assert play.at["turns", "greedy"] == duel.runs["greedy"]["turns"].mean()
+    assert "Books kept" not in play.index and "inhabitant sum" not in play.index
+    assert "polarity swaps" not in play.index
+    text = str(duel)
+    assert "How each plays the same deals:" in text and "Emptiness cards left" in text
+    team = analyzer.duel("greedy,random", games=50, seed=6, variant="team").play
+    assert "polarity swaps" in team.index and "Allies against the Emptiness" not in team.index
+
+
 def test_a_duel_needs_two_policies():
     with pytest.raises(UrbionError, match="at least two"):
         analyzer.duel(["greedy", "greedy"], games=10)

@@ -19,6 +19,55 @@ def policy_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return table
 
 
+#: The per-game tallies that show how a policy plays: (column, the expansion or variant
+#: that makes it mean something, None for every game, label).
+PLAY_TALLIES = (
+    ("turns", None, "turns"),
+    ("censuses", None, "censuses"),
+    ("exchanges", None, "exchanges"),
+    ("chaos_placed", None, "Chaos drawn: placed"),
+    ("chaos_cleared", None, "Chaos drawn: cleared a city"),
+    ("chaos_revealed", None, "Chaos drawn: revealed"),
+    ("chromatic", "chromatic_chaos", "Chromatic Chaos resolved"),
+    ("rebuilds", "gardens_wizards", "Rebuilds"),
+    ("sides_changed", "gardens_wizards", "Change Sides"),
+    ("books_kept", "books", "Books kept"),
+    ("book_actions", "books", "Book actions"),
+    ("wise_used", "postcards", "Wise Chaos used"),
+    ("inhabitants", "postcards", "inhabitant sum"),
+    ("allies", "emptiness", "Allies against the Emptiness"),
+    ("emptiness_left", "emptiness", "Emptiness cards left"),
+    ("polarity_swaps", "team", "polarity swaps"),
+)
+
+
+def play_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """How each policy plays the same deals: the mean per game of each tally of
+    :data:`PLAY_TALLIES` that the expansions and variant in play give meaning to (index:
+    its label), one column per policy."""
+    attrs = next(iter(results.values())).attrs
+    in_play = {*attrs.get("expansions", []), attrs.get("variant", "solo")}
+    rows = {label: [float(df[column].mean()) for df in results.values()]
+            for column, needs, label in PLAY_TALLIES
+            if (needs is None or needs in in_play)
+            and all(column in df for df in results.values())}
+    return pd.DataFrame.from_dict(rows, orient="index", columns=list(results))
+
+
+def format_play(play: pd.DataFrame) -> str:
+    """The :func:`play_table` as text: a policy's column beside another's shows what the
+    stronger one does differently."""
+    label_width = max(len(str(label)) for label in play.index) if len(play) else 10
+    widths = [max(9, len(str(name))) for name in play.columns]
+    head = f"{'per game (mean)':<{label_width}}" + "".join(
+        f" {str(name):>{w}}" for name, w in zip(play.columns, widths, strict=True))
+    lines = ["How each plays the same deals:", head]
+    for label, row in play.iterrows():
+        lines.append(f"{str(label):<{label_width}}" + "".join(
+            f" {value:>{w}.2f}" for value, w in zip(row, widths, strict=True)))
+    return "\n".join(lines)
+
+
 def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Per pair (A, B): games won by A only, by B only and by both on the same deal, the
     paired difference of win rates with its 95% interval (Newcombe's square-and-add for
