@@ -961,8 +961,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
             if precision is None:
                 break
             precise = _precise(compare_table({label: _joined(frames)
-                                              for label, frames in parts.items()}),
-                               precision)
+                                              for label, frames in parts.items()},
+                                             ranks=False), precision)
             active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
     except RunStopped as err:
         if folder is not None:

@@ -20,6 +20,7 @@ from analyzer.analysis.stats import (
     format_p,
     holm_adjust,
     mcnemar_exact,
+    mcnemar_exact_many,
     paired_difference_interval,
     signed_pp,
     wilson_interval,
@@ -132,11 +133,12 @@ def paired_difference(won: np.ndarray, base_won: np.ndarray) -> dict:
             "mcnemar_p": mcnemar_exact(only_set, only_base)}
 
 
-def compare_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+def compare_table(runs: dict[str, pd.DataFrame], ranks: bool = True) -> pd.DataFrame:
     """One row per set (index: the set's label, the base game first): games, wins, win rate
     and 95% Wilson interval, the paired difference to the base game with its interval and
     McNemar's p (raw and Holm-adjusted over the sets), mean turns, mean cities pacified,
-    and the difficulty rank (1: the lowest win rate)."""
+    and, with ``ranks``, the difficulty rank (1: the lowest win rate) and the range of ranks
+    the pairwise tests allow (:func:`rank_ranges`)."""
     if BASE not in runs:
         raise UrbionError("a comparison needs the base game among its sets")
     base = runs[BASE].sort_values("game")
@@ -162,8 +164,12 @@ def compare_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     # the difference to the base game, not the win rate: with --precision the sets play
     # different numbers of games, and a set that plays the base game's very games must
     # share its rank
-    table["rank"] = table["difference"].rank(method="min").astype(int)
-    table[["rank_low", "rank_high"]] = rank_ranges(runs).loc[table.index]
+    if ranks:
+        table[["rank_low", "rank_high"]] = rank_ranges(runs).loc[table.index]
+        # sets of different lengths (--precision) can put the estimate outside the ranks
+        # the tests allow; the tests, over the games both sets played, have the last word
+        rank = table["difference"].rank(method="min").astype(int)
+        table["rank"] = rank.clip(lower=table["rank_low"], upper=table["rank_high"])
     return table
 
 
@@ -179,17 +185,16 @@ def rank_ranges(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     labels = list(runs)
     won = {label: runs[label].sort_values("game")["won"].to_numpy(dtype=bool)
            for label in labels}
-    pairs, p_values, signs = [], [], []
-    for a, b in combinations(labels, 2):
+    pairs = list(combinations(labels, 2))
+    only = np.zeros((2, len(pairs)), dtype=np.int64)
+    for k, (a, b) in enumerate(pairs):
         common = min(len(won[a]), len(won[b]))
         wa, wb = won[a][:common], won[b][:common]
-        only_a = int(np.count_nonzero(wa & ~wb))
-        only_b = int(np.count_nonzero(wb & ~wa))
-        pairs.append((a, b))
-        p_values.append(mcnemar_exact(only_a, only_b))
-        signs.append(np.sign(only_a - only_b))
+        only[:, k] = np.count_nonzero(wa & ~wb), np.count_nonzero(wb & ~wa)
+    signs = np.sign(only[0] - only[1])
     harder = dict.fromkeys(labels, 0)  # sets shown harder than the set
     easier = dict.fromkeys(labels, 0)
+    p_values = mcnemar_exact_many(only[0], only[1]).tolist()
     for (a, b), p, sign in zip(pairs, holm_adjust(p_values), signs, strict=True):
         if p < SIGNIFICANCE and sign != 0:
             lower, higher = (b, a) if sign > 0 else (a, b)
@@ -204,8 +209,12 @@ def rank_ranges(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
 RANK_NOTE = ("rank: 1 is the hardest set (the lowest win rate, read from the difference to "
              "the base game so that sets of different lengths compare; equal ones share a "
              "rank), and in brackets the ranks it can hold: every pair of sets is tested "
-             "on the games both played (McNemar, Holm-adjusted over the pairs), and a set "
-             "is placed above or below another only where that test separates them")
+             "on the games both played (McNemar, Holm-adjusted over all the pairs), and a "
+             "set is placed above or below another only where that test separates them")
+#: Why Holm p and a rank's range can seem to disagree (where some set is tested).
+RANK_FAMILY_NOTE = ("Holm p is adjusted over the sets tested against the base game only, a "
+                    "smaller family, so a set can differ from the base game by its Holm p "
+                    "and still share a range of ranks with it")
 
 
 def rank_text(row: pd.Series) -> str:
@@ -316,9 +325,10 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
         tested, f"Holm p: McNemar's exact p adjusted over the {tested} sets. ")
     unadjusted = " The intervals are not adjusted for the number of sets; Holm p is." \
         if tested > 1 else ""
+    family = f" {RANK_FAMILY_NOTE}." if tested else ""
     lines += ["", f"vs base: the set's win rate minus the base game's over the paired games, in "
                   f"percentage points (pp). {holm}turns: mean turns a game. {RANK_NOTE}."
-                  f"{unadjusted}"]
+                  f"{unadjusted}{family}"]
     if partial_base_note(table):
         lines += ["", partial_base_note(table)]
     if "precise" in table and not table["precise"].all():

@@ -701,7 +701,12 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
                  policy: str | None = None) -> str:
     """What the comparison table's intervals, p-values and ranks are, what it takes to
     call a set harder or easier than the base game, and for whom (``policy``)."""
-    from analyzer.analysis.compare import RANK_NOTE, books_unplayed_note, partial_base_note
+    from analyzer.analysis.compare import (
+        RANK_FAMILY_NOTE,
+        RANK_NOTE,
+        books_unplayed_note,
+        partial_base_note,
+    )
 
     tested = len(table.drop(index="base", errors="ignore"))
     partial = f" {partial_base_note(table)}." if partial_base_note(table) else ""
@@ -718,7 +723,7 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
             "5%, when "
             "its Holm p is below 0.05: the intervals are not adjusted for the number of "
             "sets, so an interval that just excludes zero is not enough on its own. "
-            f"{RANK_NOTE[0].upper()}{RANK_NOTE[1:]}.{partial}")
+            f"{RANK_NOTE[0].upper()}{RANK_NOTE[1:]}. {RANK_FAMILY_NOTE}.{partial}")
 
 
 def policy_fact(attrs: dict) -> str:
