@@ -477,11 +477,15 @@ def _chaos(dreams: dict) -> list[list[int]]:
 
 def parse_card_set(text: str, source: str) -> CardSet:
     """Validate TOML text and build the card table; raise CardSetError naming the bad key."""
+    return card_set_from_data(_toml_data(text), source)
+
+
+def _toml_data(text: str) -> dict:
+    """Parsed TOML text; CardSetError when it is not TOML."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise CardSetError(f"not valid TOML: {err}") from None
-    return card_set_from_data(data, source)
 
 
 def default_card_text() -> str:
@@ -530,6 +534,21 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
 
 def load_card_set(path: str | Path) -> CardSet:
     """Read a card-set file; errors say which file and key is wrong."""
+    return load_card_file(path)[0]
+
+
+def load_card_file(path: str | Path) -> tuple[CardSet, dict]:
+    """Read a card-set file into its validated set and its parsed data, to build variants
+    of it (``analysis.sensitivity``).
+
+    A changed copy of the shipped file that keeps its name is renamed ``NAME (edited)`` in
+    both, so that it never passes for the shipped set in any result.
+
+    Raises
+    ------
+    CardSetError
+        Naming the file and the wrong key, as :func:`load_card_set`.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -539,14 +558,13 @@ def load_card_set(path: str | Path) -> CardSet:
         raise CardSetError(f"cannot read card-set file {path}: not UTF-8 text (a TOML file "
                            "is)") from None
     try:
-        card_set = parse_card_set(text, str(path))
+        data = _toml_data(text)
+        card_set = card_set_from_data(data, str(path))
         shipped = default_card_set()
         if card_set.name == shipped.name and card_set.digest != shipped.digest:
-            # a changed copy of the shipped file must not pass for it in any result
-            data = tomllib.loads(text)
             data["name"] = f"{card_set.name} (edited)"
             card_set = card_set_from_data(data, str(path))
-        return card_set
+        return card_set, data
     except CardSetError as err:
         raise CardSetError(f"card-set file {path}: {err}") from None
 
