@@ -591,22 +591,25 @@ def report(results: str | Path | list[str | Path], out: str | Path) -> Path:
 
 @dataclass
 class SensitivityResult:
-    """The R14 baseline's summary (with its configuration) and one row per card-set variant:
-    win rate, its interval, and the change from the baseline with its interval."""
+    """The baseline's summary (with its configuration, its level of each factor in
+    ``baseline_levels`` and what the variants change besides their factor in
+    ``side_effects``) and one row per card-set variant: win rate, its interval, and the
+    change from the baseline with its interval; a variant not played has its reason in
+    ``note``."""
 
     baseline: dict
     table: pd.DataFrame
 
     def figure(self):
         """The effects with their intervals as a matplotlib Figure."""
+        from analyzer.analysis.sensitivity import baseline_label
         from analyzer.reporting import charts
 
-        return charts.caption(charts.sensitivity(self.table, self.baseline["win_rate"]),
+        label = baseline_label(self.baseline["card_set"], self.baseline["card_set_sha256"])
+        return charts.caption(charts.sensitivity(self.table, self.baseline["win_rate"], label),
                               charts.source_line(self.baseline))
 
     def __str__(self) -> str:
-        from analyzer.analysis.sensitivity import BASELINE_LEVELS, SIDE_EFFECTS
-
         b = self.baseline
         lines = [f"baseline   {b['card_set']} (sha256 {b['card_set_sha256'][:12]}): "
                  f"{b['win_rate']:.2%} (95% Wilson interval {b['ci_low']:.2%} to "
@@ -616,35 +619,68 @@ class SensitivityResult:
                  f"seed {b['seed']}", "",
                  f"{'factor':<16} {'level':<58} {'win rate':>9} {'change (95% paired)':>30} "
                  f"{'Holm p':>9}"]
-        for r in self.table.itertuples():
-            change = (f"{signed_pp(r.effect)} pp ({signed_pp(r.effect_low)} to "
-                      f"{signed_pp(r.effect_high)})")
-            lines.append(f"{r.factor:<16} {r.level:<58} {r.win_rate:>9.2%} {change:>30} "
-                         f"{format_p(r.holm_p):>9}")
+        lines += [_sensitivity_line(r) for r in self.table.itertuples()]
         if len(self.table):
-            lines += ["", f"Holm p: McNemar's exact p adjusted over the {len(self.table)} "
-                          "variants; a variant moves the win rate (for this policy), with the "
-                          "family error held at 5%, when its Holm p is below 0.05 (the "
-                          "intervals are not adjusted)",
-                      "R14's levels: " + "; ".join(
-                          f"{factor} {level}" for factor, level in BASELINE_LEVELS.items()),
-                      SIDE_EFFECTS]
+            lines += ["", *_sensitivity_notes(b, self.table)]
         return "\n".join(lines)
+
+
+def _sensitivity_line(r: tuple) -> str:
+    """One variant of the printed table: its figures, or why it was not played."""
+    if not getattr(r, "played", True):
+        return f"{r.factor:<16} {r.level:<58} {r.note}"
+    change = (f"{signed_pp(r.effect)} pp ({signed_pp(r.effect_low)} to "
+              f"{signed_pp(r.effect_high)})")
+    return (f"{r.factor:<16} {r.level:<58} {r.win_rate:>9.2%} {change:>30} "
+            f"{format_p(r.holm_p):>9}")
+
+
+def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
+    """Under the printed table: Holm's p, the baseline's levels, what else a factor moves."""
+    from analyzer.analysis.sensitivity import (
+        BASELINE_LEVELS,
+        SHIPPED_LABEL,
+        SIDE_EFFECTS,
+        baseline_label,
+    )
+
+    played = int(table["played"].sum()) if "played" in table else len(table)
+    label = baseline_label(baseline["card_set"], baseline["card_set_sha256"])
+    # a baseline summary without them (one built by hand) is the shipped set's
+    levels = baseline.get("baseline_levels", BASELINE_LEVELS)
+    side_effects = baseline.get("side_effects", SIDE_EFFECTS)
+    heading = f"{label}'s levels" if label == SHIPPED_LABEL else f"Levels of {label}"
+    lines = [f"Holm p: McNemar's exact p adjusted over the {played} variants; a variant moves "
+             "the win rate (for this policy), with the family error held at 5%, when its "
+             "Holm p is below 0.05 (the intervals are not adjusted)",
+             f"{heading}: " + "; ".join(f"{factor} {level}" for factor, level in levels.items())]
+    return lines + ([side_effects] if side_effects else [])
 
 
 def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
                 workers: int | None = None, out: str | Path | None = None,
                 progress: bool = False, expansions: Expansions = None,
-                variant: str | None = None) -> SensitivityResult:
-    """How the win rate moves when the card set moves away from R14 (docs/sensitivity.md).
+                variant: str | None = None,
+                cards: str | Path | None = None) -> SensitivityResult:
+    """How the win rate moves when the card set moves away from a baseline: the shipped R14
+    set, or the card file ``cards`` (docs/sensitivity.md).
 
-    Plays games 0..games-1 of ``seed`` with the R14 set and with each variant of
-    ``analysis.sensitivity.VARIANTS`` (Incubi spread, Chaos influence ±4/±6, Chaos count 6/10,
-    deck size 64/80). ``out``: a folder for sensitivity.csv, .md and the chart.
-    ``expansions``, ``variant``: the expansion set and game variant every card set is played
-    with (default the solo base game).
+    Plays games 0..games-1 of ``seed`` with the baseline set and with each variant of it
+    (``analysis.sensitivity.variants_of``: Incubi spread, Chaos influence ±4/±6, Chaos count
+    6/10, the deck one card of each kind per element smaller and larger). A variant whose
+    cards are the baseline's own, or that the card-set check refuses, is not played: its
+    row says why. ``out``: a folder for sensitivity.csv, .md and the chart. ``expansions``,
+    ``variant``: the expansion set and game variant every card set is played with (default
+    the solo base game).
+
+    Raises
+    ------
+    UrbionError
+        Bad input, before any game is played: bad counts, an unknown policy, an unwritable
+        ``out``, a card file that cannot be read or is not a valid card set, an expansion
+        the file has no cards for; RunStopped when interrupted.
     """
-    from analyzer.analysis.sensitivity import VARIANTS, effect_table, variant_card_set
+    from analyzer.analysis.sensitivity import baseline_label, effect_table, plan_variants
 
     games, seed, _ = arguments.game_counts(games, seed)
     workers = arguments.optional_count("workers", workers)
@@ -654,27 +690,70 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
         from analyzer.reporting.build import check_destination
 
         check_destination(Path(out), "sensitivity")
-    sets = len(VARIANTS) + 1
-    with _part_of(f"sensitivity, card set 1 of {sets} (the baseline)"):
-        base = simulate(games=games, seed=seed, policy=policy, workers=workers,
-                        progress=progress, expansions=expansions, variant=variant)
-    runs = {}
-    for number, change in enumerate(VARIANTS, start=2):
-        with _part_of(f"sensitivity, card set {number} of {sets}"):
-            runs[change] = simulate(games=games, seed=seed, policy=policy, workers=workers,
-                                    cards=variant_card_set(change), progress=progress,
-                                    expansions=expansions, variant=variant)
-    baseline = {**summarize(base), **{k: base.attrs[k] for k in
-                                      ("card_set", "card_set_sha256", "policy",
-                                       "policy_params_sha256", "seed", "expansions",
-                                       "variant", "rules_version", "package_version")},
-                "policy_source_sha256": base.attrs.get("policy_source_sha256", "")}
-    result = SensitivityResult(baseline, effect_table(base, runs))
+    base_set, data = _sensitivity_baseline(cards)
+    load_cards(base_set, expansions, variant)  # an expansion the file lacks, before playing
+    label = baseline_label(base_set.name, base_set.digest)
+    plan = plan_variants(base_set, data, label)
+    base, runs = _play_sensitivity(base_set, plan, dict(games=games, seed=seed, policy=policy,
+                                                        workers=workers, progress=progress,
+                                                        expansions=expansions,
+                                                        variant=variant))
+    baseline = _sensitivity_summary(base, data, label, runs)
+    result = SensitivityResult(baseline, effect_table(base, runs, baseline["baseline_levels"]))
     if out is not None:
         from analyzer.reporting.build import write_sensitivity
 
         write_sensitivity(result.table, baseline, out)
     return result
+
+
+def _sensitivity_baseline(cards: str | Path | None) -> tuple[CardSet, dict]:
+    """The card set the variants change, and its data: the shipped set for None, else
+    the card file ``cards`` (checked as ``simulate`` checks it)."""
+    from analyzer.cards.loader import default_card_data, load_card_file
+
+    if isinstance(cards, CardSet):
+        # a loaded set keeps its cards, not the file data a variant edits
+        raise UrbionError("cards: sensitivity changes a card file's data: give the file's "
+                          "path, not a loaded card set")
+    path = arguments.path("cards", cards)
+    if path is None:
+        return default_card_set(), default_card_data()
+    return load_card_file(path)
+
+
+def _play_sensitivity(base_set: CardSet, plan: dict, settings: dict) -> tuple[pd.DataFrame, dict]:
+    """The baseline's games, and each variant's games (or why it is not played)."""
+    from analyzer.analysis.sensitivity import NotPlayed
+
+    sets = 1 + sum(not isinstance(one, NotPlayed) for one in plan.values())
+    with _part_of(f"sensitivity, card set 1 of {sets} (the baseline)"):
+        base = simulate(cards=base_set, **settings)
+    runs = {}
+    number = 1
+    for change, planned in plan.items():
+        if isinstance(planned, NotPlayed):
+            runs[change] = planned
+            continue
+        number += 1
+        with _part_of(f"sensitivity, card set {number} of {sets}"):
+            runs[change] = simulate(cards=planned, **settings)
+    return base, runs
+
+
+def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict) -> dict:
+    """The baseline's summary and configuration, with its level of each factor and what
+    the variants played change besides their factor."""
+    from analyzer.analysis.sensitivity import NotPlayed, baseline_levels, side_effects
+
+    played = [change for change, run in runs.items() if not isinstance(run, NotPlayed)]
+    return {**summarize(base), **{k: base.attrs[k] for k in
+                                  ("card_set", "card_set_sha256", "card_set_source",
+                                   "policy", "policy_params_sha256", "seed", "expansions",
+                                   "variant", "rules_version", "package_version")},
+            "policy_source_sha256": base.attrs.get("policy_source_sha256", ""),
+            "baseline_levels": baseline_levels(data),
+            "side_effects": side_effects(data, label, played)}
 
 
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",

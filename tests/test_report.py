@@ -316,7 +316,7 @@ def test_no_page_table_shows_a_negative_zero():
     differences = pd.DataFrame({"against": ["a"], "difference": [tiny], "low": [tiny],
                                 "high": [0.001], "paired": [True], "whole": [True],
                                 "games": [10**6], "mcnemar_p": [0.9]}, index=["b"])
-    effects = pd.DataFrame({"factor": ["Chaos count"], "level": ["6"], "r14_level": ["8"],
+    effects = pd.DataFrame({"factor": ["Chaos count"], "level": ["6"], "baseline_level": ["8"],
                             "win_rate": [0.1], "ci_low": [0.09], "ci_high": [0.11],
                             "effect": [tiny], "effect_low": [tiny], "effect_high": [0.01],
                             "mcnemar_p": [0.9], "holm_p": [0.9]})

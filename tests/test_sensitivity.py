@@ -159,7 +159,8 @@ def test_the_sensitivity_pages_name_each_interval_and_test_each_change():
     from analyzer.reporting.build import sensitivity_markdown, sensitivity_page
 
     table = pd.DataFrame({"factor": ["Chaos count", "Chaos count"], "level": ["6", "10"],
-                          "r14_level": ["8", "8"], "games": [100, 100], "win_rate": [0.2, 0.05],
+                          "baseline_level": ["8", "8"], "games": [100, 100],
+                          "win_rate": [0.2, 0.05],
                           "ci_low": [0.13, 0.02], "ci_high": [0.29, 0.11],
                           "effect": [0.12, -0.03], "effect_low": [0.03, -0.09],
                           "effect_high": [0.21, 0.03], "mcnemar_p": [0.004, 0.45],

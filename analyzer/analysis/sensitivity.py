@@ -1,16 +1,22 @@
-"""Designers' what-ifs: how the win rate moves when the card set moves away from R14.
+"""Designers' what-ifs: how the win rate moves when the card set moves away from a baseline.
 
-Each variant changes one thing of the R14 card set (RULINGS R14 is an assumption: the
-printed card list is not known), and plays the same games of the same seed as the R14
-set. Game g of a variant is paired with game g of the R14 set (they share the random
-streams of (seed, g)), so the change of win rate gets the paired interval of
-``analysis.compare`` (Newcombe's square-and-add), as expansion sets against the base game do.
+The baseline is the shipped R14 set (RULINGS R14 is an assumption: the printed card list
+is not known) or a designer's own card file. Each variant changes one thing of the
+baseline's data, and plays the same games of the same seed as the baseline. Game g of a
+variant is paired with game g of the baseline (they share the random streams of
+(seed, g)), so the change of win rate gets the paired interval of ``analysis.compare``
+(Newcombe's square-and-add), as expansion sets against the base game do.
+
+A variant whose cards are the baseline's own (a file that already has 6 Chaos, say) or
+that the card-set check refuses (a deck made too small) is not played: the table keeps its
+row, with the reason, so that every factor's levels stay in view.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,9 +24,17 @@ import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.stats import holm_adjust, wilson_interval
-from analyzer.cards.loader import CardSet, card_set_from_data, default_card_data
+from analyzer.cards.loader import (
+    CardSet,
+    CardSetError,
+    card_set_from_data,
+    default_card_data,
+    default_card_set,
+)
 
 ELEMENTS = ("earth", "water", "fire", "air")
+#: How every text names the shipped set as a baseline (the docs call the assumption R14).
+SHIPPED_LABEL = "R14"
 
 
 def _per_element(kind: str, edit: Callable[[list[int]], list[int]]) -> Callable[[dict], None]:
@@ -52,68 +66,246 @@ def _resize(delta: int) -> Callable[[dict], None]:
 
 @dataclass(frozen=True)
 class Variant:
-    """One change to the R14 card set."""
+    """One change to the baseline card set."""
 
     factor: str
     level: str
     change: Callable[[dict], None]
 
 
-VARIANTS = (
-    Variant("Incubi spread", "narrow: -1 x4, -2 x4",
-            _per_element("incubi", lambda v: [-1] * 4 + [-2] * 4)),
-    Variant("Incubi spread", "wide: -1 to -4, two each",
-            _per_element("incubi", lambda v: [-1, -1, -2, -2, -3, -3, -4, -4])),
-    # a Chaos counts +5 on the left side and -5 on the right in R14
-    Variant("Chaos influence", "±4", _chaos("value", 4)),
-    Variant("Chaos influence", "±6", _chaos("value", 6)),
-    Variant("Chaos count", "6", _chaos("count", 6)),
-    Variant("Chaos count", "10", _chaos("count", 10)),
-    Variant("Deck size", "64 dreams: one +1 and one -1 fewer per element", _resize(-1)),
-    Variant("Deck size", "80 dreams: one +2 and one -2 more per element", _resize(+1)),
-)
-#: R14's level of each factor, for the table (``r14_level``).
-BASELINE_LEVELS = {"Incubi spread": "-1 x3, -2 x3, -3 x2", "Chaos influence": "±5",
-                   "Chaos count": "8", "Deck size": "72 base-game dreams"}
-#: What a factor changes besides itself (tests/test_sensitivity.py checks the numbers
-#: against the variants' card sets).
-SIDE_EFFECTS = ("A factor also changes what follows from it: the narrow and wide Incubi "
-                "spreads sum to -12 and -20 per element (R14: -15), so they move the "
-                "Incubi's total as well as their spread; 6 and 10 Chaos make the base "
-                "game's Dream cards 70 and 74 (R14: 72; an expansion's dreams come on "
-                "top).")
+@dataclass(frozen=True)
+class NotPlayed:
+    """A variant left out of the games, and why (``reason`` completes "not played: ")."""
+
+    reason: str
 
 
-def variant_card_set(variant: Variant) -> CardSet:
-    """The R14 set with ``variant``'s change, named after it."""
-    data = copy.deepcopy(default_card_data())
-    variant.change(data)
-    data["name"] = f"{data['name']} / {variant.factor}: {variant.level}"
-    return card_set_from_data(data, f"variant of R14: {variant.factor}: {variant.level}")
+#: Why a variant whose cards are the baseline's own is not played: its games would be the
+#: baseline's games again (or, in another card order, a reshuffle), and the "change" noise.
+SAME_AS_BASELINE = "the baseline's own level"
 
 
-def effect_table(baseline: pd.DataFrame, runs: dict[Variant, pd.DataFrame]) -> pd.DataFrame:
-    """Per variant: win rate with its interval, and the change from R14 on the same games
-    with its interval, McNemar's p and that p adjusted by Holm's method over the variants
-    (``holm_p``)."""
+def changed_data(variant: Variant, data: dict) -> dict:
+    """A copy of card-set ``data`` with ``variant``'s change (``data`` stays as it is)."""
+    changed = copy.deepcopy(data)
+    variant.change(changed)
+    return changed
+
+
+def base_game_dreams(data: dict) -> int:
+    """The base game's Dream cards of card-set ``data``: Sognae, Incubi and Chaos."""
+    dreams = data["dreams"]
+    return (sum(len(dreams[kind][element]) for kind in ("sognae", "incubi")
+                for element in ELEMENTS) + dreams["chaos"]["count"])
+
+
+def _deck_level(data: dict, delta: int) -> str:
+    """A deck-size variant's level: its dreams, and which cards go or come."""
+    dreams = base_game_dreams(changed_data(Variant("", "", _resize(delta)), data))
+    if delta > 0:
+        return f"{dreams} dreams: one +2 and one -2 more per element"
+    sognae, incubi = data["dreams"]["sognae"], data["dreams"]["incubi"]
+    weakest_sognae = {min(sognae[e]) for e in ELEMENTS if sognae[e]}
+    weakest_incubi = {max(incubi[e]) for e in ELEMENTS if incubi[e]}
+    every_element = all(sognae[e] and incubi[e] for e in ELEMENTS)
+    if every_element and len(weakest_sognae) == len(weakest_incubi) == 1:
+        return (f"{dreams} dreams: one +{weakest_sognae.pop()} and one "
+                f"{weakest_incubi.pop()} fewer per element")
+    return f"{dreams} dreams: the weakest Sognae and Incubi of each element fewer"
+
+
+def variants_of(data: dict) -> tuple[Variant, ...]:
+    """The variants of card-set ``data``: Incubi spread, Chaos influence, Chaos count at
+    fixed levels, and the deck one card of each kind per element smaller and larger."""
+    return (
+        Variant("Incubi spread", "narrow: -1 x4, -2 x4",
+                _per_element("incubi", lambda v: [-1] * 4 + [-2] * 4)),
+        Variant("Incubi spread", "wide: -1 to -4, two each",
+                _per_element("incubi", lambda v: [-1, -1, -2, -2, -3, -3, -4, -4])),
+        # a Chaos counts +5 on the left side and -5 on the right in R14
+        Variant("Chaos influence", "±4", _chaos("value", 4)),
+        Variant("Chaos influence", "±6", _chaos("value", 6)),
+        Variant("Chaos count", "6", _chaos("count", 6)),
+        Variant("Chaos count", "10", _chaos("count", 10)),
+        Variant("Deck size", _deck_level(data, -1), _resize(-1)),
+        Variant("Deck size", _deck_level(data, +1), _resize(+1)),
+    )
+
+
+def _spread_text(incubi: dict) -> str:
+    """The Incubi values of one element as "-1 x3, -2 x3, -3 x2"; per element where the
+    elements differ."""
+    def of(values: list[int]) -> str:
+        counts = sorted(Counter(values).items(), reverse=True)
+        return ", ".join(f"{value} x{count}" for value, count in counts) or "none"
+
+    texts = {element: of(incubi[element]) for element in ELEMENTS}
+    if len(set(texts.values())) == 1:
+        return texts[ELEMENTS[0]]
+    return " / ".join(f"{element} {text}" for element, text in texts.items())
+
+
+def baseline_levels(data: dict) -> dict[str, str]:
+    """The level of each factor in card-set ``data`` (a table's ``baseline_level``)."""
+    chaos = data["dreams"]["chaos"]
+    return {"Incubi spread": _spread_text(data["dreams"]["incubi"]),
+            "Chaos influence": f"±{chaos['value']}",
+            "Chaos count": str(chaos["count"]),
+            "Deck size": f"{base_game_dreams(data)} base-game dreams"}
+
+
+def _listed(items: Iterable[object]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    words = [str(item) for item in items]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _incubi_sums(data: dict) -> list[int]:
+    return [sum(data["dreams"]["incubi"][element]) for element in ELEMENTS]
+
+
+def _sums_text(sums: list[int]) -> str:
+    return str(sums[0]) if len(set(sums)) == 1 else f"{min(sums)} to {max(sums)}"
+
+
+def _spread_effect(spreads: list[Variant], data: dict, label: str) -> str:
+    """What the Incubi spreads ``spreads`` do to the Incubi's total."""
+    names = [variant.level.split(":")[0] for variant in spreads]
+    sums = [_incubi_sums(changed_data(variant, data))[0] for variant in spreads]
+    base = _incubi_sums(data)
+    several = len(spreads) > 1
+    text = (f"the {_listed(names)} Incubi spread{'s' if several else ''} "
+            f"sum{'' if several else 's'} to {_listed(sums)} per element "
+            f"({label}: {_sums_text(base)})")
+    if not set(sums) & set(base):  # each one moves the total, not only the spread
+        text += f", so {'they move' if several else 'it moves'} the Incubi's total as well " \
+                "as their spread"
+    return text
+
+
+def _count_effect(counts: list[Variant], data: dict, label: str) -> str:
+    """What the Chaos counts ``counts`` do to the size of the deck."""
+    decks = [base_game_dreams(changed_data(variant, data)) for variant in counts]
+    return (f"{_listed(v.level for v in counts)} Chaos make the base game's Dream cards "
+            f"{_listed(decks)} ({label}: {base_game_dreams(data)}; an expansion's dreams "
+            "come on top)")
+
+
+def side_effects(data: dict, label: str, played: Iterable[Variant]) -> str:
+    """What the ``played`` variants of card-set ``data`` (the baseline, named ``label``)
+    change besides their factor, as a sentence ("" when nothing)."""
+    played = list(played)
+    parts = []
+    spreads = [v for v in played if v.factor == "Incubi spread"]
+    if spreads:
+        parts.append(_spread_effect(spreads, data, label))
+    counts = [v for v in played if v.factor == "Chaos count"]
+    if counts:
+        parts.append(_count_effect(counts, data, label))
+    if not parts:
+        return ""
+    return f"A factor also changes what follows from it: {'; '.join(parts)}."
+
+
+VARIANTS = variants_of(default_card_data())
+#: R14's level of each factor (tests/test_sensitivity.py checks them against the set).
+BASELINE_LEVELS = baseline_levels(default_card_data())
+#: What R14's variants change besides their factor.
+SIDE_EFFECTS = side_effects(default_card_data(), SHIPPED_LABEL, VARIANTS)
+
+
+def baseline_label(name: str, digest: str) -> str:
+    """How the texts name a baseline card set: "R14" for the shipped set, otherwise its name
+    and the start of its SHA-256, as every result names a card set. The loader renames a
+    changed copy of the shipped file, so the name alone tells the shipped set."""
+    if name == default_card_set().name:
+        return SHIPPED_LABEL
+    return f"{name} (sha256 {digest[:12]})"
+
+
+def variant_card_set(variant: Variant, data: dict | None = None,
+                     label: str = SHIPPED_LABEL) -> CardSet:
+    """The baseline set (card-set ``data``, named ``label``; default R14) with
+    ``variant``'s change, named after it.
+
+    Raises
+    ------
+    CardSetError
+        When the changed data is no valid card set (the check of every card file).
+    """
+    data = default_card_data() if data is None else data
+    changed = changed_data(variant, data)
+    changed["name"] = f"{str(data['name']).strip()} / {variant.factor}: {variant.level}"
+    return card_set_from_data(changed, f"variant of {label}: {variant.factor}: {variant.level}")
+
+
+def same_cards(one: CardSet, other: CardSet) -> bool:
+    """True when two card sets hold the same cards (each with its expansion), in whatever
+    order their files list them: the names, which the digests include, do not count."""
+    def rows(card_set: CardSet) -> np.ndarray:
+        table = np.column_stack([card_set.owner, card_set.cards])
+        return table[np.lexsort(table.T[::-1])]
+
+    return one.cards.shape == other.cards.shape and np.array_equal(rows(one), rows(other))
+
+
+def plan_variants(baseline: CardSet, data: dict,
+                  label: str) -> dict[Variant, CardSet | NotPlayed]:
+    """Each variant of the baseline (``baseline``, read from ``data``, named ``label``): its
+    card set, or why it is not played."""
+    plan: dict[Variant, CardSet | NotPlayed] = {}
+    for variant in variants_of(data):
+        try:
+            card_set = variant_card_set(variant, data, label)
+        except CardSetError as err:
+            plan[variant] = NotPlayed(f"the changed card set is not valid ({err})")
+            continue
+        plan[variant] = NotPlayed(SAME_AS_BASELINE) if same_cards(card_set, baseline) \
+            else card_set
+    return plan
+
+
+def effect_table(baseline: pd.DataFrame, runs: Mapping[Variant, pd.DataFrame | NotPlayed],
+                 levels: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Per variant: win rate with its interval, and the change from the baseline on the
+    same games with its interval, McNemar's p and that p adjusted by Holm's method over the
+    variants played (``holm_p``). ``levels``: the baseline's level of each factor (default
+    R14's). A variant not played keeps its row: ``played`` False, its reason in ``note``,
+    no figures."""
+    levels = BASELINE_LEVELS if levels is None else levels
     base = baseline.sort_values("game")
-    base_wins, base_n = int(base["won"].sum()), len(base)
     rows = []
-    for variant, df in runs.items():
-        df = df.sort_values("game")
-        if not np.array_equal(df["game"].to_numpy(), base["game"].to_numpy()):
-            raise ValueError(f"variant {variant.factor}: {variant.level} was not played on "
-                             "the R14 set's games")
-        wins, n = int(df["won"].sum()), len(df)
-        low, high = wilson_interval(wins, n)
-        paired = paired_difference(df["won"].to_numpy(), base["won"].to_numpy())
-        rows.append({"factor": variant.factor, "level": variant.level,
-                     "r14_level": BASELINE_LEVELS[variant.factor], "games": n,
-                     "win_rate": wins / n, "ci_low": low, "ci_high": high,
-                     "effect": wins / n - base_wins / base_n, "effect_low": paired["diff_low"],
-                     "effect_high": paired["diff_high"], "mcnemar_p": paired["mcnemar_p"],
-                     "holm_p": np.nan, "card_set_sha256": df.attrs["card_set_sha256"]})
+    for variant, run in runs.items():
+        row = {"factor": variant.factor, "level": variant.level,
+               "baseline_level": levels[variant.factor]}
+        row.update(_not_played(run) if isinstance(run, NotPlayed)
+                   else _effect(variant, run, base))
+        rows.append(row)
     for row, adjusted in zip(rows, holm_adjust([row["mcnemar_p"] for row in rows]),
                              strict=True):
         row["holm_p"] = adjusted
     return pd.DataFrame(rows)
+
+
+def _effect(variant: Variant, df: pd.DataFrame, base: pd.DataFrame) -> dict:
+    """A played variant's figures against the baseline's games ``base``."""
+    df = df.sort_values("game")
+    if not np.array_equal(df["game"].to_numpy(), base["game"].to_numpy()):
+        raise ValueError(f"variant {variant.factor}: {variant.level} was not played on "
+                         "the baseline set's games")
+    wins, n = int(df["won"].sum()), len(df)
+    low, high = wilson_interval(wins, n)
+    paired = paired_difference(df["won"].to_numpy(), base["won"].to_numpy())
+    return {"games": n, "win_rate": wins / n, "ci_low": low, "ci_high": high,
+            "effect": wins / n - base["won"].sum() / len(base),
+            "effect_low": paired["diff_low"], "effect_high": paired["diff_high"],
+            "mcnemar_p": paired["mcnemar_p"], "holm_p": np.nan,
+            "card_set_sha256": df.attrs["card_set_sha256"], "played": True, "note": ""}
+
+
+def _not_played(skipped: NotPlayed) -> dict:
+    """A variant left out: no games, no figures (a NaN p is left out of Holm's count)."""
+    return {"games": 0, "win_rate": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+            "effect": np.nan, "effect_low": np.nan, "effect_high": np.nan,
+            "mcnemar_p": np.nan, "holm_p": np.nan, "card_set_sha256": "", "played": False,
+            "note": f"not played: {skipped.reason}"}

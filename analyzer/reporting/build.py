@@ -24,6 +24,7 @@ import pandas as pd
 
 from analyzer.analysis import run_stats
 from analyzer.analysis.results_io import read_results
+from analyzer.analysis.sensitivity import SHIPPED_LABEL, SIDE_EFFECTS, baseline_label
 from analyzer.analysis.stats import signed_pp
 from analyzer.atomic import probe_folder, require_folder
 from analyzer.cards import CardSet
@@ -508,8 +509,9 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> P
     check_destination(out, "sensitivity")
 
     def fill(folder: Path) -> None:
-        png = save_chart(charts.caption(charts.sensitivity(table, baseline["win_rate"]),
-                                        charts.source_line(baseline)), folder, "sensitivity")
+        chart = charts.sensitivity(table, baseline["win_rate"], _baseline_label(baseline))
+        png = save_chart(charts.caption(chart, charts.source_line(baseline)), folder,
+                         "sensitivity")
         table.to_csv(folder / "sensitivity.csv", index=False)
         (folder / "index.html").write_text(sensitivity_page(table, baseline, png))
         (folder / "sensitivity.md").write_text(sensitivity_markdown(table, baseline))
@@ -520,40 +522,72 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> P
 SENSITIVITY_TITLE = "Sensitivity of the win rate to the card set"
 
 
-def _sensitivity_rows(table: pd.DataFrame) -> list[list[str]]:
+def _baseline_label(baseline: dict) -> str:
+    """The baseline card set as the texts name it: R14, or its name and short hash."""
+    return baseline_label(baseline["card_set"], baseline["card_set_sha256"])
+
+
+def _level_heading(label: str) -> str:
+    """The header of the baseline's level column: "R14's level", "level of NAME (sha256
+    …)"."""
+    return f"{label}'s level" if label == SHIPPED_LABEL else f"level of {label}"
+
+
+def _played(table: pd.DataFrame) -> pd.Series:
+    """Which variants were played (a table without ``played`` holds played ones only)."""
+    return table["played"].astype(bool) if "played" in table else \
+        pd.Series(True, index=table.index)
+
+
+def _sensitivity_rows(table: pd.DataFrame, label: str = SHIPPED_LABEL) -> list[list[str]]:
     """The effect table as text cells, header first, with McNemar's p and its Holm
-    adjustment over the variants."""
+    adjustment over the variants; a variant not played says why in its change cell.
+    ``label``: the baseline set as the texts name it."""
     from analyzer.analysis.stats import format_p
 
-    rows = [["factor", "level", "R14's level", "win rate", "95% Wilson interval", "change",
-             "95% interval (paired, Newcombe)", "McNemar p", "Holm p"]]
-    for r in table.itertuples():
-        rows.append([r.factor, r.level, r.r14_level, f"{r.win_rate:.2%}",
+    rows = [["factor", "level", _level_heading(label), "win rate", "95% Wilson interval",
+             "change", "95% interval (paired, Newcombe)", "McNemar p", "Holm p"]]
+    for r, played in zip(table.itertuples(), _played(table), strict=True):
+        if not played:
+            rows.append([r.factor, r.level, r.baseline_level, "—", "—", r.note, "—", "—",
+                         "—"])
+            continue
+        rows.append([r.factor, r.level, r.baseline_level, f"{r.win_rate:.2%}",
                      f"{r.ci_low:.2%} to {r.ci_high:.2%}", f"{signed_pp(r.effect)} pp",
                      f"{signed_pp(r.effect_low)} to {signed_pp(r.effect_high)} pp",
                      format_p(r.mcnemar_p), format_p(r.holm_p)])
     return rows
 
 
-def sensitivity_note(table: pd.DataFrame) -> str:
+def sensitivity_note(table: pd.DataFrame, baseline: dict | None = None) -> str:
     """What the sensitivity table's intervals and p-values are, when a variant moves the
-    win rate, and what else each factor moves."""
-    from analyzer.analysis.sensitivity import SIDE_EFFECTS
-
-    return ("Win rate: the share of games won, with its 95% Wilson interval. change: the "
-            "difference from the baseline's win rate over the games paired by number (a "
-            "variant's deck differs, so a paired game is not the same deal), in percentage "
-            "points, with Newcombe's 95% square-and-add interval for paired proportions; "
-            "McNemar p: McNemar's exact test of that change; Holm p: the same adjusted by "
-            f"Holm's method for the {len(table)} variants. A variant moves the win rate, "
-            "with the family error held at 5%, when its Holm p is below 0.05: the intervals "
-            f"are not adjusted for the number of variants. {SIDE_EFFECTS}")
+    win rate, which variants were not played, and what else each factor moves (from
+    ``baseline``'s ``side_effects``; R14's without it)."""
+    played = int(_played(table).sum())
+    left_out = len(table) - played
+    side_effects = (baseline or {}).get("side_effects", SIDE_EFFECTS)
+    return " ".join(part for part in (
+        "Win rate: the share of games won, with its 95% Wilson interval. change: the "
+        "difference from the baseline's win rate over the games paired by number (a "
+        "variant's deck differs, so a paired game is not the same deal), in percentage "
+        "points, with Newcombe's 95% square-and-add interval for paired proportions; "
+        "McNemar p: McNemar's exact test of that change; Holm p: the same adjusted by "
+        f"Holm's method for the {played} variants. A variant moves the win rate, "
+        "with the family error held at 5%, when its Holm p is below 0.05: the intervals "
+        "are not adjusted for the number of variants.",
+        f"{left_out} variant{'s were' if left_out > 1 else ' was'} not played (the change "
+        "cell says why): no figures, and not counted by Holm's method." if left_out else "",
+        side_effects) if part)
 
 
 def _sensitivity_facts(baseline: dict) -> dict[str, str]:
-    """The baseline run: its card set, play, games, result and versions."""
-    return {
-        "baseline": f"{baseline['card_set']} (sha256 {baseline['card_set_sha256']})",
+    """The baseline run: its card set (and its file, a designer's), play, games, result
+    and versions."""
+    facts = {"baseline": f"{baseline['card_set']} (sha256 {baseline['card_set_sha256']})"}
+    source = str(baseline.get("card_set_source", ""))
+    if source and not source.startswith("builtin:"):
+        facts["baseline card file"] = source
+    return facts | {
         "played": f"expansions {', '.join(baseline.get('expansions') or []) or 'none'}, the "
                   f"{baseline.get('variant', 'solo')} game, policy {policy_fact(baseline)}, "
                   f"games 0-{baseline['games'] - 1} of seed {baseline['seed']}",
@@ -568,23 +602,23 @@ def _sensitivity_facts(baseline: dict) -> dict[str, str]:
 
 def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
     """sensitivity.md: the baseline, the effect table, the chart and the provenance."""
-    rows = _sensitivity_rows(table)
+    rows = _sensitivity_rows(table, _baseline_label(baseline))
     facts = _sensitivity_facts(baseline)
     lines = [f"# {SENSITIVITY_TITLE}", "",
              f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
              f"{facts['played']}: {facts['baseline win rate']}.", "",
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
-    lines += ["", sensitivity_note(table), "", "![Win-rate change](sensitivity.png)", "",
-              "[SVG](sensitivity.svg), [CSV](sensitivity.csv)", "", "## Provenance", ""]
+    lines += ["", sensitivity_note(table, baseline), "", "![Win-rate change](sensitivity.png)",
+              "", "[SVG](sensitivity.svg), [CSV](sensitivity.csv)", "", "## Provenance", ""]
     lines += [f"- **{k}**: {v}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
 
 
 def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
     """index.html of a sensitivity analysis: self-contained, the chart embedded."""
-    body = (html_table(_sensitivity_rows(table), "sensitivity")
-            + f"<p>{html.escape(sensitivity_note(table))}</p>"
+    body = (html_table(_sensitivity_rows(table, _baseline_label(baseline)), "sensitivity")
+            + f"<p>{html.escape(sensitivity_note(table, baseline))}</p>"
             + html_figures({"sensitivity": png}, [("sensitivity", "Win-rate change")])
             + "<p>Data: <a href='sensitivity.csv'>sensitivity.csv</a>, the chart as <a "
               "href='sensitivity.svg'>sensitivity.svg</a>, the same page as <a "

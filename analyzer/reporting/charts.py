@@ -16,6 +16,7 @@ from matplotlib.colors import SymLogNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from analyzer.analysis import run_stats  # noqa: E402
+from analyzer.analysis.sensitivity import SHIPPED_LABEL  # noqa: E402
 
 SIZE = (7.0, 3.6)
 #: Characters per line of a run's or set's name on an axis or in a legend.
@@ -277,21 +278,37 @@ def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
     return fig
 
 
-def sensitivity(table: pd.DataFrame, baseline_rate: float) -> Figure:
-    """Change of the win rate from the R14 set for each card-set variant, with intervals."""
+#: Characters per line of the sensitivity chart's title and of a variant's name (R14's
+#: title and names each fit on one line).
+SENSITIVITY_TITLE_WIDTH = 70
+SENSITIVITY_LABEL_WIDTH = 60
+
+
+def sensitivity(table: pd.DataFrame, baseline_rate: float,
+                baseline: str = SHIPPED_LABEL) -> Figure:
+    """Change of the win rate from the baseline set (named ``baseline``) for each card-set
+    variant, with intervals; a variant not played keeps its row, with no point and its
+    reason beside its name."""
     fig, ax = plt.subplots(figsize=(10.0, 0.45 * len(table) + 1.4), layout="constrained")
-    ax.set_title(f"Win-rate change from R14 ({baseline_rate:.2%}), 95% paired Newcombe "
-                 "intervals",
+    # wrapped: a designer's set is named with its hash, and long tick labels narrow the axes
+    ax.set_title(textwrap.fill(f"Win-rate change from {baseline} ({baseline_rate:.2%}), 95% "
+                               "paired Newcombe intervals", SENSITIVITY_TITLE_WIDTH),
                  fontsize="medium")
     ax.grid(alpha=0.3)
-    y = range(len(table))
-    errors = [(table["effect"] - table["effect_low"]) * 100,
-              (table["effect_high"] - table["effect"]) * 100]
-    ax.errorbar(table["effect"] * 100, list(y), xerr=errors, fmt="o", capsize=4)
+    played = table["played"].to_numpy(bool) if "played" in table else np.ones(len(table), bool)
+    y = np.arange(len(table))[played]
+    shown = table[played]
+    errors = [(shown["effect"] - shown["effect_low"]) * 100,
+              (shown["effect_high"] - shown["effect"]) * 100]
+    ax.errorbar(shown["effect"] * 100, list(y), xerr=errors, fmt="o", capsize=4)
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_yticks(list(y), [f"{f}: {lv}" for f, lv in zip(table["factor"], table["level"],
-                                                           strict=True)])
-    ax.invert_yaxis()
+    labels = [textwrap.fill(f"{f}: {lv}" if shown_here else f"{f}: {lv} — {note}",
+                            SENSITIVITY_LABEL_WIDTH)
+              for f, lv, shown_here, note in zip(table["factor"], table["level"], played,
+                                                 table.get("note", [""] * len(table)),
+                                                 strict=True)]
+    ax.set_yticks(list(range(len(table))), labels)
+    ax.set_ylim(len(table) - 0.5, -0.5)  # the first variant on top, a row left out kept
     ax.set_xlabel("change in games won (percentage points)")
     return fig
 
