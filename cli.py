@@ -223,18 +223,22 @@ def report(results: tuple[str, ...], out: str) -> None:
 @policy_option
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores).")
+@click.option("--cards", type=click.Path(dir_okay=False), default=None,
+              help="Card-set TOML file: the baseline whose variants are played (default: "
+                   "the R14 set).")
 @expansions_option
 @variant_option
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for index.html, sensitivity.md, .csv and the chart (e.g. "
                    "reports/NAME/).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def sensitivity(games: int, seed: int, policy: str, workers: int | None, expansions: str,
-                variant: str, out: str | None, quiet: bool) -> None:
-    """How the win rate moves when the card set moves away from the R14 assumption."""
+def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: str | None,
+                expansions: str, variant: str, out: str | None, quiet: bool) -> None:
+    """How the win rate moves when the card set moves away from the R14 assumption, or
+    from a card file of your own (--cards)."""
     result = analyzer.sensitivity(games=games, seed=seed, policy=policy, workers=workers,
                                   out=out, progress=not quiet, expansions=expansions,
-                                  variant=variant)
+                                  variant=variant, cards=cards)
     click.echo(str(result))
     if out:
         click.echo(f"\nreport     {Path(out) / 'index.html'}")
