@@ -211,3 +211,242 @@ def test_the_printed_sensitivity_table_gives_each_change_its_holm_p():
     assert "adjusted over the 1 variants" in note
     assert lines[-2].startswith("R14's levels: Incubi spread -1 x3, -2 x3, -3 x2;")
     assert lines[-1] == SIDE_EFFECTS
+
+
+# A designer's own card file as the baseline (``--cards``)
+
+SOGNAE = "[1, 1, 2, 2, 3, 3, 4, 4]"
+INCUBI = "[-1, -1, -1, -2, -2, -2, -3, -3]"
+CHAOS = "[dreams.chaos]\ncount = 8\nvalue = 5"
+
+
+def _card_file(tmp_path, name, *edits):
+    """The shipped template renamed ``name``, with each (old, new) text edit made: the
+    designer's way of writing a card file."""
+    path = tmp_path / f"{name}.toml"
+    analyzer.write_card_template(path)
+    text = path.read_text().replace('name = "R14-default"', f'name = "{name}"')
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    path.write_text(text)
+    return path
+
+
+def _six_chaos(tmp_path, name="six-chaos", *edits):
+    return _card_file(tmp_path, name, (CHAOS, "[dreams.chaos]\ncount = 6\nvalue = 5"), *edits)
+
+
+#: The text edits that make each variant of the six-Chaos file, written out by hand: what
+#: the variants must play, found without the code that builds them.
+VARIANT_EDITS = {
+    ("Incubi spread", "narrow: -1 x4, -2 x4"): [(INCUBI, "[-1, -1, -1, -1, -2, -2, -2, -2]")],
+    ("Incubi spread", "wide: -1 to -4, two each"): [(INCUBI,
+                                                     "[-1, -1, -2, -2, -3, -3, -4, -4]")],
+    ("Chaos influence", "±4"): [("count = 6\nvalue = 5", "count = 6\nvalue = 4")],
+    ("Chaos influence", "±6"): [("count = 6\nvalue = 5", "count = 6\nvalue = 6")],
+    ("Chaos count", "10"): [("count = 6\nvalue = 5", "count = 10\nvalue = 5")],
+    ("Deck size", "62 dreams: one +1 and one -1 fewer per element"): [
+        (SOGNAE, "[1, 2, 2, 3, 3, 4, 4]"), (INCUBI, "[-1, -1, -2, -2, -2, -3, -3]")],
+    ("Deck size", "78 dreams: one +2 and one -2 more per element"): [
+        (SOGNAE, "[1, 1, 2, 2, 2, 3, 3, 4, 4]"), (INCUBI, "[-1, -1, -1, -2, -2, -2, -2, -3, -3]")],
+}
+
+
+def test_a_designers_file_is_the_baseline_and_its_own_level_is_not_played(tmp_path, capsys):
+    """With --cards, the variants change the designer's set: a file with 6 Chaos shows 6 as
+    its level, does not play "Chaos count 6" as a change, and every other variant wins the
+    games its card file, edited by hand, wins; every text names the designer's set."""
+    mine = _six_chaos(tmp_path)
+    games, seed = 300, 5
+    result = analyzer.sensitivity(games=games, seed=seed, cards=mine)
+    table, baseline = result.table, result.baseline
+    base = analyzer.simulate(games=games, seed=seed, cards=mine)
+    assert baseline["card_set"] == "six-chaos"
+    assert baseline["card_set_sha256"] == base.attrs["card_set_sha256"]
+    assert baseline["wins"] == int(base["won"].sum())
+    assert set(table[table.factor == "Chaos count"]["baseline_level"]) == {"6"}
+    assert baseline["baseline_levels"]["Deck size"] == "70 base-game dreams"
+
+    six = table[(table.factor == "Chaos count") & (table.level == "6")].iloc[0]
+    assert not six.played and six.note == "not played: the baseline's own level"
+    assert six.games == 0 and np.isnan(six.win_rate) and np.isnan(six.holm_p)
+    played = table[table.played]
+    assert len(played) == len(VARIANTS) - 1 and not played["holm_p"].isna().any()
+    for number, ((factor, level), edits) in enumerate(VARIANT_EDITS.items()):
+        row = played[(played.factor == factor) & (played.level == level)].iloc[0]
+        alone = analyzer.simulate(games=games, seed=seed,
+                                  cards=_six_chaos(tmp_path, f"by-hand-{number}", *edits))
+        assert row.win_rate == alone["won"].mean(), (factor, level)
+        assert row.effect == pytest.approx(alone["won"].mean() - base["won"].mean())
+
+    label = f"six-chaos (sha256 {baseline['card_set_sha256'][:12]})"
+    text = str(result)
+    assert f"Levels of {label}: Incubi spread -1 x3, -2 x3, -3 x2;" in text
+    assert "Chaos count 6; Deck size 70 base-game dreams" in text
+    assert "adjusted over the 7 variants" in text
+    assert re.search(r"^Chaos count +6 +not played: the baseline's own level$", text, re.M)
+    assert f"10 Chaos make the base game's Dream cards 74 ({label}: 70;" in text
+    assert "R14" not in text
+    title = result.figure().axes[0].get_title().replace("\n", " ")
+    assert title.startswith(f"Win-rate change from {label} (")
+
+    out = tmp_path / "sens"
+    code, printed, err = run(capsys, "sensitivity", "--cards", str(mine), "--games",
+                             str(games), "--seed", str(seed), "--out", str(out), "--quiet")
+    assert code == 0, err
+    assert printed.startswith(text)
+    md, page = (out / "sensitivity.md").read_text(), (out / "index.html").read_text()
+    page = re.sub(r"data:image/png;base64,[^'\"]*", "", page)  # the chart's bytes are no text
+    for written in (md, page):
+        assert "R14" not in written and f"level of {label}" in written
+        assert "not played: the baseline&#x27;s own level" in written or \
+            "| not played: the baseline's own level |" in written
+        assert "1 variant was not played" in written and "for the 7 variants" in written
+        assert str(mine) in written  # the card file, in the provenance
+    csv = (out / "sensitivity.csv").read_text().splitlines()
+    assert csv[0].startswith("factor,level,baseline_level,") and csv[0].endswith(",played,note")
+
+
+@pytest.mark.parametrize("case", ["missing", "not TOML", "no Chaos", "no expansion cards",
+                                  "a folder"])
+def test_a_bad_card_file_for_sensitivity_is_one_line_and_writes_nothing(tmp_path, capsys,
+                                                                          monkeypatch, case):
+    from analyzer import api
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("played games with a bad card file")
+
+    monkeypatch.setattr(api, "simulate", no_games)
+    cards, message, extra = {
+        "missing": (tmp_path / "nope.toml", "cannot read card-set file", []),
+        "not TOML": (tmp_path / "bad.toml", "not valid TOML", []),
+        # the Chaos a variant edits: the check of every card file asks for them
+        "no Chaos": (tmp_path / "no-chaos.toml", "dreams.chaos: missing table", []),
+        "no expansion cards": (tmp_path / "base-only.toml", "has no cards for expansion "
+                               "chromatic_chaos", ["--expansions", "chromatic_chaos"]),
+        "a folder": (tmp_path, "is a directory", []),
+    }[case]
+    if case == "not TOML":
+        cards.write_text("name = [unclosed\n")
+    elif case == "no Chaos":
+        cards = _card_file(tmp_path, "no-chaos", (CHAOS, ""))
+    elif case == "no expansion cards":
+        cards = _card_file(tmp_path, "base-only",
+                           ("[dreams.chromatic]\n# Chromatic Chaos (expansion chromatic_chaos): "
+                            "placed +4 left, -4 right (R07).\ncount = 8\nvalue = 4", ""))
+    out = tmp_path / "sens"
+    code, printed, err = run(capsys, "sensitivity", "--cards", str(cards), "--games", "50",
+                             "--out", str(out), "--quiet", *extra)
+    assert code == 2 and printed == "" and "Traceback" not in err
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_sensitivity_takes_a_card_file_not_a_loaded_set():
+    """A loaded set holds its cards, not the file data a variant edits."""
+    from analyzer.errors import UrbionError
+
+    with pytest.raises(UrbionError, match="give the file's path, not a loaded card set"):
+        analyzer.sensitivity(games=10, cards=default_card_set())
+    with pytest.raises(UrbionError, match="cards must be a file path"):
+        analyzer.sensitivity(games=10, cards=3)
+
+
+def test_a_variant_the_card_check_refuses_keeps_its_row_with_the_reason(tmp_path):
+    """One Sognae in all: the smaller deck would have none, which no card file may; that
+    variant is left out, with the check's message, and the others are planned."""
+    from analyzer.analysis.sensitivity import NotPlayed, baseline_label, plan_variants
+    from analyzer.cards.loader import load_card_file
+
+    thin = _card_file(tmp_path, "thin", *[(f"{element} = {SOGNAE}", f"{element} = {new}")
+                                          for element, new in (("earth", "[3]"),
+                                                               ("water", "[]"), ("fire", "[]"),
+                                                               ("air", "[]"))])
+    card_set, data = load_card_file(thin)
+    plan = plan_variants(card_set, data, baseline_label(card_set.name, card_set.digest))
+    refused = {(v.factor, v.level): p.reason for v, p in plan.items()
+               if isinstance(p, NotPlayed)}
+    assert refused == {("Deck size", "36 dreams: the weakest Sognae and Incubi of each "
+                                     "element fewer"):
+                       "the changed card set is not valid (dreams.sognae: no cards)"}
+
+
+def test_the_same_cards_in_another_order_are_the_baseline_s_own_level(tmp_path):
+    """A file whose Incubi are already the narrow spread, listed the other way round: the
+    narrow variant would only reshuffle the same deck, so it is not played."""
+    from analyzer.analysis.sensitivity import (
+        SAME_AS_BASELINE,
+        NotPlayed,
+        baseline_label,
+        plan_variants,
+        same_cards,
+    )
+    from analyzer.cards.loader import load_card_file
+
+    narrow = _card_file(tmp_path, "narrow", (INCUBI, "[-2, -2, -2, -2, -1, -1, -1, -1]"))
+    card_set, data = load_card_file(narrow)
+    plan = plan_variants(card_set, data, baseline_label(card_set.name, card_set.digest))
+    left_out = [(v.level, p.reason) for v, p in plan.items() if isinstance(p, NotPlayed)]
+    assert left_out == [("narrow: -1 x4, -2 x4", SAME_AS_BASELINE)]
+    assert not same_cards(card_set, default_card_set())
+
+
+def test_the_levels_and_side_effects_are_the_baselines_own(tmp_path):
+    """Computed from the baseline's data, named after it, and about the variants played."""
+    from analyzer.analysis.sensitivity import (
+        VARIANTS,
+        baseline_label,
+        baseline_levels,
+        side_effects,
+        variants_of,
+    )
+    from analyzer.cards.loader import default_card_data, load_card_file
+
+    assert side_effects(default_card_data(), "R14", VARIANTS) == SIDE_EFFECTS
+    mine = _six_chaos(tmp_path, "uneven", ("water = [-1, -1, -1, -2, -2, -2, -3, -3]",
+                                           "water = [-1, -1, -2, -2, -2, -3, -3, -4]"))
+    card_set, data = load_card_file(mine)
+    label = baseline_label(card_set.name, card_set.digest)
+    assert label == f"uneven (sha256 {card_set.digest[:12]})"
+    assert baseline_levels(data) == {
+        "Incubi spread": "earth -1 x3, -2 x3, -3 x2 / water -1 x2, -2 x3, -3 x2, -4 x1 / "
+                         "fire -1 x3, -2 x3, -3 x2 / air -1 x3, -2 x3, -3 x2",
+        "Chaos influence": "±5", "Chaos count": "6", "Deck size": "70 base-game dreams"}
+    played = [v for v in variants_of(data) if (v.factor, v.level) != ("Chaos count", "6")]
+    assert side_effects(data, label, played) == (
+        "A factor also changes what follows from it: the narrow and wide Incubi spreads sum "
+        f"to -12 and -20 per element ({label}: -18 to -15), so they move the Incubi's total "
+        "as well as their spread; 10 Chaos make the base game's Dream cards 74 "
+        f"({label}: 70; an expansion's dreams come on top).")
+    wide_only = [v for v in played if v.factor == "Incubi spread"][1:]
+    assert side_effects(data, label, wide_only).endswith(
+        "the wide Incubi spread sums to -20 per element "
+        f"({label}: -18 to -15), so it moves the Incubi's total as well as their spread.")
+    assert side_effects(data, label, []) == ""
+
+
+def test_an_edited_copy_named_like_r14_is_not_called_r14(tmp_path):
+    from analyzer.analysis.sensitivity import baseline_label
+    from analyzer.cards.loader import load_card_file
+
+    path = tmp_path / "copy.toml"
+    analyzer.write_card_template(path)
+    path.write_text(path.read_text().replace(CHAOS, "[dreams.chaos]\ncount = 7\nvalue = 5"))
+    card_set, data = load_card_file(path)
+    assert card_set.name == data["name"] == "R14-default (edited)"
+    assert baseline_label(card_set.name, card_set.digest).startswith("R14-default (edited) (")
+
+
+def test_holm_counts_only_the_variants_played():
+    import pandas as pd
+
+    from analyzer.analysis.sensitivity import NotPlayed, effect_table
+    from analyzer.analysis.stats import mcnemar_exact
+
+    base = pd.DataFrame({"game": np.arange(10), "won": np.zeros(10, bool)})
+    every = pd.DataFrame({"game": np.arange(10), "won": np.ones(10, bool)})
+    every.attrs["card_set_sha256"] = "0" * 64
+    table = effect_table(base, {VARIANTS[0]: every, VARIANTS[1]: NotPlayed("why")})
+    assert table["holm_p"].iloc[0] == pytest.approx(mcnemar_exact(10, 0))
+    assert list(table["played"]) == [True, False] and table["note"].iloc[1] == "not played: why"
