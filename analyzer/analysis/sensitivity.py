@@ -208,9 +208,10 @@ def side_effects(data: dict, label: str, played: Iterable[Variant]) -> str:
 
 
 VARIANTS = variants_of(default_card_data())
-#: R14's level of each factor (tests/test_sensitivity.py checks them against the set).
+#: R14's level of each factor, computed as any baseline's (a table built without levels
+#: is R14's).
 BASELINE_LEVELS = baseline_levels(default_card_data())
-#: What R14's variants change besides their factor.
+#: What R14's variants change besides their factor, computed as any baseline's.
 SIDE_EFFECTS = side_effects(default_card_data(), SHIPPED_LABEL, VARIANTS)
 
 
