@@ -951,6 +951,10 @@ class CheckingPolicy:
                 CardType.CHAOS, CardType.SOGNAE, CardType.INCUBI, CardType.META,
                 CardType.HARMONY, CardType.WIZARD)
             assert all(partner not in (*left, *right) for _, left, right in self.rows)
+            if card != -1:
+                # R02.4: card 1 waits for card 2 and sees it; card 2 sees card 1 placed
+                _, left, right = self.rows[first[1]]
+                assert (partner != -1) == (not left and not right)
             return [(0, first[1], card, partner), (1, first[1], card, partner)]
         if kind == Decision.CHROMATIC:
             card = first[2]
@@ -1092,7 +1096,7 @@ def check_invariants(trace: dict) -> None:
         if not final:
             assert len(chk["hand"]) == 4 and in_zones == n_dreams
         else:
-            # Lost while dealing: a waiting Chaos and held Chromatic Chaos are in no zone
+            # Lost while dealing: a waiting card 1 and held Chromatic Chaos are in no zone
             # (and, in setup, opening-hand Chaos set aside).
             assert in_zones == n_dreams or result["reason"] == "deck_empty"
     assert (result["outcome"] == "win") == (checks[-1]["success"] == n_cities)

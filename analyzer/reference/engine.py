@@ -210,12 +210,12 @@ class SoloGame:
     removed : list of int
         Discards removed from the game by polarity swaps (R10.4).
     in_transit : list of int
-        Cards taken from the Dream deck that have not reached a zone yet: a Chaos waiting
-        for its partner while dealing, a Chaos set aside from the opening hand, a Chaos
-        being resolved and the Chaos revealed with it, a held Chromatic Chaos (R02.5), a
-        Chromatic Chaos being resolved and the card it reveals, a card being burnt (R09.1).
-        It is empty at every check except possibly the last one (``docs/engine.md``: a
-        waiting Chaos is in no zone).
+        Cards taken from the Dream deck that have not reached a zone yet: a Chaos, Meta or
+        Harmony dealt first, waiting for its partner (R02.2, R02.4), a Chaos set aside from
+        the opening hand, a Chaos being resolved and the Chaos revealed with it, a held
+        Chromatic Chaos (R02.5), a Chromatic Chaos being resolved and the card it reveals, a
+        card being burnt (R09.1). It is empty at every check except possibly the last one
+        (``docs/engine.md``: a waiting card 1 is in no zone).
     held : list of int
         Chromatic Chaos held while dealing or drawing the opening hand, first held first,
         to be resolved when the setup step or census is finished (R02.5).

@@ -254,8 +254,9 @@ def _deck_lines(trace: dict, tally: GameTally) -> list[str]:
     """Where the Dream deck's cards are at the end, each counted once: discarded (by the
     event that discarded it), next to the City cards, in the hand, or, when a draw from
     the empty Dream deck ended the game in the middle of a deal, drawn and not placed (a
-    Chaos dealt first waits for its partner, R02.2; a Chromatic Chaos set aside, R02.5;
-    a Chaos set aside from the opening hand or a Books' burn, R03.2, R09.1)."""
+    Chaos, Meta or Harmony dealt first waits for its partner, R02.2, R02.4; a Chromatic
+    Chaos set aside, R02.5; a Chaos set aside from the opening hand or a Books' burn,
+    R03.2, R09.1)."""
     start, left = len(trace["setup"]["dream_deck"]), tally.last["dream_deck"]
     discarded = tally.discarded()
     counts = [(discarded[why], text + _why_detail(why, tally))
