@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import re
 import warnings
@@ -747,3 +748,18 @@ def test_a_p_a_hair_under_the_level_gets_the_digits_that_show_it():
     from analyzer.analysis.stats import format_p
 
     assert format_p(0.049996) == "0.049996" and format_p(0.0499999) == "0.0499999"
+
+
+def test_every_comparison_chart_says_what_it_shows_under_its_title(tmp_path):
+    from analyzer.reporting.build import COMPARE_CAPTIONS, COMPARE_TITLES
+
+    sets = "chromatic_chaos,squares_metas,chromatic_chaos+squares_metas"
+    analyzer.compare(sets=sets, games=200, seed=SEED, out=tmp_path / "cmp")
+    md = (tmp_path / "cmp" / "compare.md").read_text()
+    page = (tmp_path / "cmp" / "index.html").read_text()
+    assert (tmp_path / "cmp" / "interactions.png").exists()
+    for stem, title in COMPARE_TITLES.items():
+        caption = COMPARE_CAPTIONS[stem]
+        assert len(caption) > 40, stem
+        assert caption in md[md.index(f"## {title}\n"):md.index(f"]({stem}.png)")], stem
+        assert f"<h2>{title}</h2><p>{html.escape(caption)}</p><img" in page, stem

@@ -9,6 +9,7 @@ import pandas as pd
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.run_stats import headline
 from analyzer.analysis.stats import format_p, holm_adjust, signed_pp
+from analyzer.analysis.summary import EXPANSION_MEANS
 
 
 def policy_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -31,12 +32,8 @@ PLAY_TALLIES = (
     ("chromatic", "chromatic_chaos", "Chromatic Chaos resolved"),
     ("rebuilds", "gardens_wizards", "Rebuilds"),
     ("sides_changed", "gardens_wizards", "Change Sides"),
-    ("books_kept", "books", "Books kept"),
-    ("book_actions", "books", "Book actions"),
-    ("wise_used", "postcards", "Wise Chaos used"),
-    ("inhabitants", "postcards", "inhabitant sum"),
-    ("allies", "emptiness", "Allies against the Emptiness"),
-    ("emptiness_left", "emptiness", "Emptiness cards left"),
+    # the per-game means a run's summary shows for the expansions of the second part
+    *((column, expansion, label) for expansion, column, label in EXPANSION_MEANS),
     ("polarity_swaps", "team", "polarity swaps"),
 )
 

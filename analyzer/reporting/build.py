@@ -53,10 +53,11 @@ CHART_CAPTIONS = {
     "survival": "The share of each run's games still being played after each turn, won or "
                 "lost: where a curve falls fastest, most games end.",
     "loss_reasons": "Of each run's games, the share lost for each reason: the Dream deck ran "
-                    "out (deck_empty), the Emptiness reached a city without dreams "
-                    "(emptiness, R12.2), or the inhabitant sum was negative once every city "
-                    "was pacified (inhabitants, R11.9). The rest of the way to 100% is the "
-                    "games won.",
+                    "out (deck_empty), the Emptiness stood on a city without dreams at a "
+                    "census (emptiness, R12.2), the inhabitant sum was negative once every "
+                    "city was pacified (inhabitants, R11.9), or a user's policy chose an "
+                    "option it was not offered (illegal_decision). The rest of the way to "
+                    "100% is the games won.",
     "margin_at_victory": "In the games won, the Dream cards still in the deck: a small "
                          "margin is a win that came close to a loss.",
     "pacified_at_defeat": "In the games lost, the City cards already pacified: how near the "
@@ -68,7 +69,11 @@ CHART_CAPTIONS = {
     "convergence": "The win-rate estimate after each run's first n games, with its 95% "
                    "Wilson band: where the line lies flat in a narrow band, more games "
                    "would change little.",
-    "interactions": "",
+    "interactions": "For each pair of expansions, the pair's change of the win rate from "
+                    "the base game minus the two changes of each expansion alone, in "
+                    "percentage points, with its 95% interval: near zero, the two add up; "
+                    "blue, together they leave more games won than the two alone say; red, "
+                    "fewer; grey, the interval holds zero.",
 }
 
 #: What is added to the labels of runs that would otherwise share one, in turn.
@@ -807,6 +812,17 @@ def _games_played(games: list[int] | None) -> str:
 COMPARE_TITLES = {"win_rates": "Win rate per expansion set",
                   "differences": "Change from the base game, paired game by game",
                   "interactions": "Pairwise interactions of expansions"}
+#: What each comparison chart shows, one line under its title.
+COMPARE_CAPTIONS = {
+    "win_rates": "Each set's share of games won, the bar its 95% Wilson interval, the hardest "
+                 "set first and a line at the base game's. Two sets can differ although "
+                 "their bars overlap: the paired change says.",
+    "differences": "Each set's win rate minus the base game's over the same deals, in "
+                   "percentage points, with its 95% paired interval, not adjusted for the "
+                   "number of sets (Holm p in the table is): left of zero, the set is "
+                   "harder than the base game.",
+    "interactions": CHART_CAPTIONS["interactions"],
+}
 
 
 def write_compare(result, folder: Path) -> None:
@@ -882,8 +898,8 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
     if note:
         lines += ["", note]
     for stem in images:
-        lines += ["", f"## {COMPARE_TITLES[stem]}", "", f"![{COMPARE_TITLES[stem]}]({stem}.png)",
-                  "", f"[SVG]({stem}.svg)"]
+        lines += ["", f"## {COMPARE_TITLES[stem]}", "", COMPARE_CAPTIONS[stem], "",
+                  f"![{COMPARE_TITLES[stem]}]({stem}.png)", "", f"[SVG]({stem}.svg)"]
     if pairs and len(pairs) > 1:
         lines += ["", f"## {INTERACTION_TABLE_TITLE}", "", INTERACTION_TABLE_NOTE, "",
                   *md_table_head(pairs[0])]
@@ -913,5 +929,5 @@ def compare_page(rows: list[list[str]], images: dict[str, bytes],
                      (f"<p id='scope'>{html.escape(scope)}</p>" if scope else "")
                      + html_table(rows, "compare")
                      + (f"<p>{html.escape(note)}</p>" if note else "")
-                     + html_figures(images, titles)
+                     + html_figures(images, titles, COMPARE_CAPTIONS)
                      + interaction_html + data, facts)

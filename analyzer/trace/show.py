@@ -70,7 +70,7 @@ class CardNames:
         if kind == "harmony":
             return f"Harmony {c['sognae_value']:+d}/{c['incubi_value']:+d}#{card_id}"
         if kind == "book":
-            return f"Book of {BOOK_TITLES[c['kind']]}#{card_id}"
+            return f"Book of {BOOK_TITLES.get(c['kind'], c['kind'])}#{card_id}"
         if kind == "postcard":
             return f"Postcard {POSTCARD_TITLES[c['kind']]}#{card_id}"
         if kind == "emptiness":
@@ -89,6 +89,11 @@ class CardNames:
             return c["sognae_value"] if side == "L" else c["incubi_value"]
         return c["value"]
 
+    def row_total(self, row: dict) -> int:
+        """The sum of the influences of a check row's dreams (0: in balance, R01.2)."""
+        return (sum(self.placed(c, "L") for c in row["L"])
+                + sum(self.placed(c, "R") for c in row["R"]))
+
     def short(self, card_id: int, side: str) -> str:
         """A few letters for the table: C Chaos, X Chromatic, M Meta, H Harmony, W Wizard."""
         c = self.cards[card_id]
@@ -103,14 +108,33 @@ def _where(entry: dict) -> str:
     return f"row {entry['row']}, side {entry['side']}"
 
 
+#: The rulebook's name of the Emptiness action (R12.3).
+ALLY = "Ally against the Emptiness"
+
+
+def act_label(act: dict) -> str:
+    """An act as the rulebook names it.
+
+    Parameters
+    ----------
+    act : dict
+        One act of a trace's act entry (``{"census": ...}``, ``{"book": "prophecies"}``).
+
+    Returns
+    -------
+    str
+        "Census", "Exchange", "Rebuild", "Change Sides", "Ally against the Emptiness" or
+        "Book of " and the Book's title.
+    """
+    if "book" in act:
+        return f"Book of {BOOK_TITLES.get(act['book'], act['book'])}"
+    name = next(iter(act))
+    return ALLY if name == "ally" else name.replace("_", " ").title()
+
+
 def _act_title(act: dict) -> str:
     """How the first act of an act entry is named after "discard ... for"."""
-    if "book" in act:
-        return f"the Book of {BOOK_TITLES.get(act['book'], act['book'])}"
-    name = next(iter(act))
-    if name == "ally":
-        return "Ally against the Emptiness"
-    return name.replace("_", " ").title()
+    return f"the {act_label(act)}" if "book" in act else act_label(act)
 
 
 def decision_text(entry: dict, names: CardNames, code: tuple | None = None) -> str:
@@ -328,8 +352,7 @@ def table_text(check: dict, names: CardNames, postcards: dict[int, int] | None =
     lines = []
     at = check.get("emptiness", {}).get("at")
     for r, row in enumerate(check["rows"]):
-        total = sum(names.placed(c, "L") for c in row["L"]) + \
-            sum(names.placed(c, "R") for c in row["R"])
+        total = names.row_total(row)
         mark = "  balanced" if total == 0 and (row["L"] or row["R"]) else ""
         mark += "  <- the Emptiness" if at == r else ""
         lines.append(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from analyzer.core.codes import Decision
-from analyzer.trace.show import BOOK_TITLES, CardNames, plural
+from analyzer.trace.show import ALLY, BOOK_TITLES, CardNames, act_label, plural
 
 #: card types a draw does not bring into the hand: they are resolved at once (R06.2, R07)
 CHAOS_TYPES = frozenset({"chaos", "chromatic"})
@@ -36,7 +36,6 @@ DISCARD_SHORT = {"paid": "paid for an action", "pass": "for no action",
                  "chaos_clear": "by a Chaos clearing",
                  "emptiness": "by the Emptiness", "invisible": "made invisible",
                  "burnt": "burnt by the Books", "no_room": "for want of room"}
-ALLY = "Ally against the Emptiness"
 #: how a postcard was sent away early with its negative number (R11.4, R11.6-R11.8)
 SENT_AWAY = {"discarded": "dream discarded", "rocket": "Resting Rocket's dream moved",
              "flagship": "Flagship found no room", "hourglass": "Hourglass turned a fifth time"}
@@ -45,26 +44,6 @@ SUCCESS_WAYS = {"pacified": "pacified at a Census",
                 "freedom": "pacified by the Book of Freedom-Loving Dreams",
                 "bonus_perfect": "Perfect Balance bonus",
                 "bonus_emptiness": "brought by the last Emptiness card"}
-
-
-def act_label(act: dict) -> str:
-    """An act as the rulebook names it.
-
-    Parameters
-    ----------
-    act : dict
-        One act of a trace's act entry (``{"census": ...}``, ``{"book": "prophecies"}``).
-
-    Returns
-    -------
-    str
-        "Census", "Exchange", "Rebuild", "Change Sides", "Ally against the Emptiness" or
-        "Book of " and the Book's title.
-    """
-    if "book" in act:
-        return f"Book of {BOOK_TITLES.get(act['book'], act['book'])}"
-    name = next(iter(act))
-    return ALLY if name == "ally" else name.replace("_", " ").title()
 
 
 class GameTally:
@@ -290,8 +269,7 @@ def _balance_text(row: dict, names: CardNames) -> str:
     dreams = len(row["L"]) + len(row["R"])
     if not dreams:
         return "no dream next to it"
-    total = sum(names.placed(c, "L") for c in row["L"]) + \
-        sum(names.placed(c, "R") for c in row["R"])
+    total = names.row_total(row)
     if total == 0:
         return f"{plural(dreams, 'dream')}, in balance"
     short = "Incubi" if total > 0 else "Sognae"
@@ -361,7 +339,8 @@ def _emptiness_line(tally: GameTally, names: CardNames) -> str:
 
 def _books_line(tally: GameTally, names: CardNames) -> str:
     """The Books laid out and the Book actions carried out (R09)."""
-    kept = ", ".join(BOOK_TITLES[names.cards[book]["kind"]] for book in tally.books)
+    kinds = [names.cards[book]["kind"] for book in tally.books]
+    kept = ", ".join(BOOK_TITLES.get(kind, kind) for kind in kinds)
     used = ", ".join(f"{label[len('Book of '):]} {count}" for label, count
                      in tally.acts.most_common() if label.startswith("Book of "))
     return f"  Books laid out: {kept or 'none'}; Book actions: {used or 'none'}"
