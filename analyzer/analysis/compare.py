@@ -80,14 +80,14 @@ def expansion_sets(spec: str, playable: tuple[str, ...] = PLAYABLE_EXPANSIONS
     else:
         items = spec.split(",") if spec else []
         if any(not item.strip() for item in items):
-            raise UrbionError(f"--sets: an empty set in {spec!r} (separate sets with ,)")
+            raise UrbionError(f"sets: an empty set in {spec!r} (separate sets with ,)")
         for item in items:
             if item.strip() in ("singles", "pairs", "all"):
-                raise UrbionError(f"--sets: {item.strip()!r} stands alone: it cannot be "
+                raise UrbionError(f"sets: {item.strip()!r} stands alone: it cannot be "
                                   "listed with other sets")
         sets = [_parse_set(item, playable) for item in items]
         if not sets:
-            raise UrbionError("--sets: no expansion set given")
+            raise UrbionError("sets: no expansion set given")
         if () not in sets:
             sets.insert(0, ())
     unique = list(dict.fromkeys(sets))
@@ -98,7 +98,7 @@ def expansion_sets(spec: str, playable: tuple[str, ...] = PLAYABLE_EXPANSIONS
 def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
     names = [n.strip() for n in item.split(SET_SEPARATOR)]
     if "" in names:  # "books+" is a slip, as an empty name in --expansions is
-        raise UrbionError(f"--sets: an empty expansion name in {item.strip()!r} (join a "
+        raise UrbionError(f"sets: an empty expansion name in {item.strip()!r} (join a "
                           "set's expansions with +)")
     if names in ([BASE], ["none"]):
         return ()
@@ -106,13 +106,13 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
     names = [n for n in names if n != BASE]  # every set is played on the base game
     for name in names:
         if name in ("singles", "pairs", "all", "none"):
-            raise UrbionError(f"--sets: {name!r} stands alone: it cannot be joined with "
+            raise UrbionError(f"sets: {name!r} stands alone: it cannot be joined with "
                               f"expansions (in {item.strip()!r})")
         if name not in playable:
-            raise UrbionError(f"--sets: unknown expansion {name!r} in {item.strip()!r} "
+            raise UrbionError(f"sets: unknown expansion {name!r} in {item.strip()!r} "
                               f"(valid: {valid}; join a set's expansions with +)")
         if names.count(name) > 1:  # a slip for another expansion, most likely
-            raise UrbionError(f"--sets: {name!r} is named twice in {item.strip()!r}")
+            raise UrbionError(f"sets: {name!r} is named twice in {item.strip()!r}")
     return tuple(name for name in playable if name in names)
 
 
