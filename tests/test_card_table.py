@@ -86,6 +86,36 @@ def test_the_template_is_the_shipped_set_itself(tmp_path, capsys):
     assert "6 chaos (±5 x6)" in out
 
 
+def test_cards_shows_the_description_and_flags_the_templates_left_on_other_cards(
+        tmp_path, capsys):
+    """A copy of the template keeps R14's description ("8 Chaos of 5"): on other cards it
+    would tell a reader of the file the wrong set, so `urbion cards` says so."""
+    from analyzer.analysis.card_table import STALE_DESCRIPTION
+
+    def shown(*args: str) -> str:
+        code, out, err = run(capsys, "cards", *args)
+        assert code == 0, err
+        return " ".join(out.split())  # the wrapping does not count
+
+    shipped = shown()
+    assert "about RULINGS R14: 12 base cities" in shipped and "8 Chaos of 5" in shipped
+    assert STALE_DESCRIPTION not in shipped
+    path = tmp_path / "mine.toml"
+    analyzer.write_card_template(path)
+    six = path.read_text().replace("name = \"R14-default\"", "name = \"mine\"")
+    path.write_text(six.replace("count = 8", "count = 6", 1))
+    assert STALE_DESCRIPTION in shown("--cards", str(path))
+    renamed_only = tmp_path / "renamed.toml"
+    renamed_only.write_text(path.read_text().replace("count = 6", "count = 8", 1))
+    assert STALE_DESCRIPTION not in shown("--cards", str(renamed_only))  # R14's cards
+    own = six.replace("count = 8", "count = 6", 1)
+    own = "\n".join('description = "R14 with 6 Chaos"' if line.startswith("description")
+                    else line for line in own.splitlines())
+    path.write_text(own + "\n")
+    text = shown("--cards", str(path))
+    assert "about R14 with 6 Chaos" in text and STALE_DESCRIPTION not in text
+
+
 def test_a_file_without_an_expansion_cannot_play_it(tmp_path):
     text = (tmp_path / "t.toml")
     analyzer.write_card_template(text)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 
 import pandas as pd
 
 from analyzer.cards import CardSet
-from analyzer.cards.loader import expansion_names
+from analyzer.cards.loader import default_card_set, expansion_names
 
 #: Columns of :func:`card_table`, in order.
 COLUMNS = ["id", "expansion", "type", "kind", "elements", "value", "incubi_value"]
@@ -47,8 +48,31 @@ def card_table(card_set: CardSet) -> pd.DataFrame:
     for column in ("value", "incubi_value"):
         table[column] = table[column].astype("Int64")
     table.attrs = {"card_set": card_set.name, "card_set_sha256": card_set.digest,
-                   "card_set_source": card_set.source}
+                   "card_set_source": card_set.source,
+                   "card_set_description": card_set.description}
     return table
+
+
+#: What ``urbion cards`` says of a file whose description is still the shipped set's.
+STALE_DESCRIPTION = ("the description is still the shipped R14 set's, and these cards are "
+                     "not R14's: say what your set is under its description key")
+
+
+def description_lines(table: pd.DataFrame) -> list[str]:
+    """The description of a :func:`card_table`'s set, and a note when other cards than
+    R14's still carry R14's description (a copy of the template): the description is how
+    a reader of the file learns what the set is."""
+    description = table.attrs.get("card_set_description", "")
+    shipped = default_card_set()
+    lines = [_wrapped("about", description)] if description else []
+    if description == shipped.description and not table.equals(card_table(shipped)):
+        lines.append(_wrapped("note", STALE_DESCRIPTION))
+    return lines
+
+
+def _wrapped(label: str, text: str) -> str:
+    """``text`` under an 11-character ``label``, wrapped to 100 characters."""
+    return textwrap.fill(text, 100, initial_indent=f"{label:<11}", subsequent_indent=" " * 11)
 
 
 def format_card_counts(table: pd.DataFrame) -> str:
@@ -56,7 +80,7 @@ def format_card_counts(table: pd.DataFrame) -> str:
     values, as text."""
     attrs = table.attrs
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
-             f"from {attrs['card_set_source']}", ""]
+             f"from {attrs['card_set_source']}", *description_lines(table), ""]
     for expansion, cards in table.groupby("expansion", sort=False):
         counts = []
         for (ctype, kind), group in cards.groupby(["type", "kind"], sort=False):

@@ -70,6 +70,8 @@ class CardSet:
     expansions : int
         The expansion set in play (``Expansion`` bits); ``city_ids`` and ``dream_ids``
         hold the base game's cards and those of these expansions.
+    description : str
+        The set's ``description`` key, for the reader: it counts in no hash.
     """
 
     name: str
@@ -81,6 +83,7 @@ class CardSet:
     owner: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
     expansions: int = 0
     other_ids: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
+    description: str = field(repr=False, default="")
     variant: str = "solo"
 
     @property
@@ -528,7 +531,7 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
     owners = np.array(owner, dtype=np.int64)
     digest = hashlib.sha256(name.encode() + cards.tobytes() + owners.tobytes()).hexdigest()
     full = CardSet(name, digest, source, cards, np.zeros(0, np.int64), np.zeros(0, np.int64),
-                   owners)
+                   owners, description=description.strip())
     return full.with_expansions(0)
 
 
