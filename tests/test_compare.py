@@ -139,6 +139,20 @@ def test_a_rank_the_pairwise_tests_rule_out_gives_way_to_them():
     assert table["rank"].tolist() == [1, 3, 2]
 
 
+@pytest.mark.parametrize("pair_won, interaction", [(0, 0.0), (1, 1.0)])
+def test_games_all_alike_are_no_proof_of_their_interaction(pair_won, interaction):
+    """20 games, each with the same contrast: a spread of zero, but 20 games cannot rule out
+    that up to 1 - 0.025**(1/20) (16.8%) of games would differ, each by as much as a
+    contrast can (to -2 or +2)."""
+    runs = {"base": _games([0] * 20), "a": _games([0] * 20), "b": _games([0] * 20),
+            "a+b": _games([pair_won] * 20)}
+    row = interactions(runs).iloc[0]
+    share = 0.168433  # 1 - 0.025**(1/20)
+    assert row.interaction == interaction
+    assert row.low == pytest.approx(interaction - share * (interaction + 2), abs=1e-5)
+    assert row.high == pytest.approx(interaction + share * (2 - interaction), abs=1e-5)
+
+
 def test_mcnemar_for_many_pairs_at_once_equals_the_exact_test_one_by_one():
     from analyzer.analysis.stats import mcnemar_exact, mcnemar_exact_many
 
@@ -374,8 +388,14 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
                if line.startswith(result.interactions.index[0]))
     assert f"{signed_pp(pair.interaction)}pp" in row
     assert interaction_band(pair.low, pair.high) in row
-    # books is never played by greedy: books+chromatic_chaos contrasts alike in every game
-    assert pair.low == pair.high and "none: every game alike" in row
+    # books is never played by greedy: books+chromatic_chaos contrasts alike in every game,
+    # and 300 such games bound the interaction as the exact binomial interval of 0 in 300
+    # bounds the share of games that would differ (each by at most 2)
+    from scipy.stats import binomtest
+
+    bound = 2 * binomtest(0, 300).proportion_ci(0.95, method="exact").high
+    assert (pair.interaction, pair.low, pair.high) == pytest.approx((0.0, -bound, bound))
+    assert "-2.44 to +2.44pp" in row
     singles = analyzer.compare(sets="books,chromatic_chaos", games=300, seed=4)
     assert "Pairwise interactions" not in str(singles)
 

@@ -861,16 +861,36 @@ def test_a_coloured_heatmap_cell_never_reads_as_an_interval_holding_zero():
     coloured = ax.images[1].get_array()
     assert np.isfinite(np.ma.filled(coloured, np.nan)).sum() == 2  # the cell and its mirror
     texts = [t.get_text() for t in ax.texts]
-    assert texts and all(t == "+1.54\n+-1.50" for t in texts)
+    assert texts and all(t == "+1.54\n+-1.51" for t in texts)  # 1.505 rounds either way
     assert "not adjusted for the number of pairs" in fig.get_suptitle()
     # the additive scale's blind spot is said under the chart itself
     assert "effects that multiply (as chances often do) show here as interactions of " \
         "either sign" in fig._supxlabel.get_text().replace("\n", " ")
 
 
+def test_an_uneven_interval_is_drawn_as_its_two_ends_and_coloured_as_they_read():
+    """Games all alike give an interval uneven about the estimate (compare._alike_interval):
+    the cell gives both ends, and is coloured only where they leave zero out."""
+    import numpy as np
+
+    from analyzer.reporting import charts
+
+    rows = [{"pair": "a+b", "first": "a", "second": "b", "games": 20, "interaction": 1.0,
+             "low": 0.4947, "high": 1.1684},
+            {"pair": "a+c", "first": "a", "second": "c", "games": 20, "interaction": 0.0,
+             "low": -0.3369, "high": 0.3369},
+            {"pair": "b+c", "first": "b", "second": "c", "games": 300, "interaction": 0.01,
+             "low": -0.02, "high": 0.0301}]
+    ax = charts.interactions(pd.DataFrame(rows).set_index("pair")).axes[0]
+    texts = sorted({t.get_text() for t in ax.texts})
+    assert texts == ["+0.00\n+-33.69", "+1.00\n-2.00 to +3.01", "+100.00\n+49.47 to +116.84"]
+    coloured = np.isfinite(np.ma.filled(ax.images[1].get_array(), np.nan))
+    assert coloured.sum() == 2  # a+b and its mirror
+
+
 @pytest.mark.parametrize("interaction, low, high", [
     (0.015004, 0.0000041, 0.030004),  # excludes zero, but reads "+1.50 +-1.50"
-    (0.01, 0.01, 0.01),  # zero width: three games that all contrast alike
+    (0.01, 0.01, 0.01),  # zero width: no interval at all
     (-967 / 20000, -967 / 20000 - 0.0483, -967 / 20000 + 0.0483),  # reads "-4.83 +-4.83"
 ])
 def test_a_heatmap_cell_is_coloured_only_as_it_reads(interaction, low, high):

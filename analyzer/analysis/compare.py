@@ -230,7 +230,8 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     Columns: ``first``, ``second`` (the expansions), ``games`` (those all four sets played),
     ``interaction`` (the pair's effect minus the two single effects, each against the base
     game: the mean over games of won(AB) - won(A) - won(B) + won(base)), ``low``, ``high``
-    (its 95% interval, from the games' spread: the four sets share each game's deal),
+    (its 95% interval, from the games' spread: the four sets share each game's deal; where
+    every game gave the same contrast, from how many games did, :func:`_alike_interval`),
     ``pair_win_rate`` and ``multiplied`` (the pair's win rate if the two singles' ratios to
     the base game multiplied: p_A * p_B / p_base). The additive interaction cannot fall
     below p_base - p_A - p_B, so where the singles alone take the win rate near zero it is
@@ -265,14 +266,27 @@ def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
         return {"games": 0, "interaction": math.nan, "low": math.nan, "high": math.nan,
                 "pair_win_rate": math.nan, "multiplied": math.nan}
     mean = float(contrast.mean())
-    half = _t95(n - 1) * float(contrast.std(ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    if np.all(contrast == contrast[0]):
+        low, high = _alike_interval(mean, n)
+    else:
+        half = _t95(n - 1) * float(contrast.std(ddof=1)) / math.sqrt(n)
+        # a game's contrast lies in [-2, 2], and so does their mean: the t interval of a
+        # few games can reach past it
+        low, high = max(-2.0, mean - half), min(2.0, mean + half)
     p_base = w_base.mean()
-    # a game's contrast lies in [-2, 2], and so does their mean: the t interval of a few
-    # games can reach past it
-    return {"games": n, "interaction": mean, "low": max(-2.0, mean - half),
-            "high": min(2.0, mean + half),
+    return {"games": n, "interaction": mean, "low": low, "high": high,
             "pair_win_rate": float(w_pair.mean()),
             "multiplied": float(w_a.mean() * w_b.mean() / p_base) if p_base > 0 else math.nan}
+
+
+def _alike_interval(contrast: float, games: int) -> tuple[float, float]:
+    """The 95% interval of the interaction when each of ``games`` games gave the same
+    ``contrast``. The spread of the games is zero, but that is not certainty: a few games
+    all lost in all four sets say little. The share of games whose contrast would differ is
+    at most 1 - 0.025**(1/games) (Clopper-Pearson for none of ``games``, about 3.7/games),
+    and such a game's contrast lies in [-2, 2]; the mean lies between the two extremes."""
+    share = 1.0 - 0.025 ** (1.0 / games)
+    return contrast - share * (contrast + 2.0), contrast + share * (2.0 - contrast)
 
 
 def _t95(freedom: int) -> float:
@@ -337,8 +351,8 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
 
 
 def interaction_band(low: float, high: float, unit: str = "pp") -> str:
-    """An interaction's 95% interval as text; one of no width (every game's contrast alike,
-    as when a set plays its single's very games) says so instead of "+0.00 to +0.00"."""
+    """An interaction's 95% interval as text; one of no width, which :func:`interactions`
+    never gives, says so instead of "+0.00 to +0.00"."""
     if math.isnan(low) or math.isnan(high):
         return "n/a"
     if high <= low:

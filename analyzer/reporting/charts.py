@@ -341,6 +341,21 @@ def _cell(value: float, sign: bool = False) -> str:
     return text.replace("-0.00", "+0.00" if sign else "0.00")
 
 
+def _band(value: float, low: float, high: float) -> tuple[str, bool]:
+    """A heatmap cell's interval as drawn ("+-1.50", or "-0.12 to +2.00" where it is not
+    even about the estimate: clipped at a contrast's bounds, or games all alike), and
+    whether the cell is coloured: only where the interval, as drawn, leaves zero out, and
+    never one of no width."""
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return "", False
+    half = (high - low) / 2
+    if np.isclose(value - low, high - value, rtol=1e-6, atol=1e-9):
+        return f"+-{_cell(half)}", half > 0 and abs(float(_cell(value))) > float(_cell(half))
+    drawn_low, drawn_high = float(_cell(low)), float(_cell(high))
+    return (f"{_cell(low, sign=True)} to {_cell(high, sign=True)}",
+            high > low and (drawn_low > 0 or drawn_high < 0))
+
+
 def interactions(table: pd.DataFrame) -> Figure:
     """Heatmap of pairwise interactions (an ``analysis.compare.interactions`` table): the
     pair's effect minus the two single effects, each cell with its 95% interval's
@@ -349,20 +364,17 @@ def interactions(table: pd.DataFrame) -> Figure:
     from analyzer.analysis.compare import interaction_matrix
 
     matrix = interaction_matrix(table)
-    half = interaction_matrix(table.assign(half=(table["high"] - table["low"]) / 2), "half")
     n = len(matrix)
     fig, ax = plt.subplots(figsize=(max(1.3 * n + 3.0, 7.0), 1.0 * n + 1.6), layout="constrained")
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
                  "(+- its 95% interval, not adjusted for the number of pairs; grey: the "
                  "interval holds zero or has no width)", fontsize="medium")
     values = matrix.to_numpy(dtype=float) * 100
-    halves = half.to_numpy(dtype=float) * 100
+    lows = interaction_matrix(table, "low").to_numpy(dtype=float) * 100
+    highs = interaction_matrix(table, "high").to_numpy(dtype=float) * 100
     limit = max(float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0, 0.5)
-    # coloured as the cell reads, from the very text drawn; never a zero-width interval (too
-    # few games, or identical ones: not evidence of an interaction)
-    readable = np.array([[halves[i, j] > 0 and abs(float(_cell(values[i, j]))) >
-                          float(_cell(halves[i, j])) for j in range(n)] for i in range(n)])
-    shown = np.where(readable, values, np.nan)
+    bands = [[_band(values[i, j], lows[i, j], highs[i, j]) for j in range(n)] for i in range(n)]
+    shown = np.where([[readable for _, readable in row] for row in bands], values, np.nan)
     ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
     # a symmetric log scale: effects of a few points stay visible beside one of twenty
     image = ax.imshow(shown, cmap="RdBu",
@@ -371,7 +383,7 @@ def interactions(table: pd.DataFrame) -> Figure:
         for j in range(n):
             if np.isfinite(values[i, j]):
                 dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
-                band = f"\n+-{_cell(halves[i, j])}" if np.isfinite(halves[i, j]) else ""
+                band = f"\n{bands[i][j][0]}" if bands[i][j][0] else ""
                 ax.text(j, i, f"{_cell(values[i, j], sign=True)}{band}", ha="center",
                         va="center", fontsize="small", color="white" if dark else "black")
     ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
