@@ -602,12 +602,9 @@ class SensitivityResult:
 
     def figure(self):
         """The effects with their intervals as a matplotlib Figure."""
-        from analyzer.analysis.sensitivity import baseline_label
-        from analyzer.reporting import charts
+        from analyzer.reporting.build import sensitivity_figure
 
-        label = baseline_label(self.baseline["card_set"], self.baseline["card_set_sha256"])
-        return charts.caption(charts.sensitivity(self.table, self.baseline["win_rate"], label),
-                              charts.source_line(self.baseline))
+        return sensitivity_figure(self.table, self.baseline)
 
     def __str__(self) -> str:
         b = self.baseline
@@ -615,23 +612,30 @@ class SensitivityResult:
                  f"{b['win_rate']:.2%} (95% Wilson interval {b['ci_low']:.2%} to "
                  f"{b['ci_high']:.2%}), policy {b['policy']}, expansions "
                  f"{', '.join(b.get('expansions') or []) or 'none'}, the "
-                 f"{b.get('variant', 'solo')} game, {b['games']} games, "
-                 f"seed {b['seed']}", "",
-                 f"{'factor':<16} {'level':<58} {'win rate':>9} {'change (95% paired)':>30} "
-                 f"{'Holm p':>9}"]
-        lines += [_sensitivity_line(r) for r in self.table.itertuples()]
+                 f"{b.get('variant', 'solo')} game, {_count(b['games'], 'game')}, "
+                 f"seed {b['seed']}", ""]
+        width = max([58, *(len(level) for level in self.table.get("level", []))])
+        lines += [f"{'factor':<16} {'level':<{width}} {'win rate':>9} "
+                  f"{'change (95% paired)':>30} {'Holm p':>9}"]
+        lines += [_sensitivity_line(r, width) for r in self.table.itertuples()]
         if len(self.table):
             lines += ["", *_sensitivity_notes(b, self.table)]
         return "\n".join(lines)
 
 
-def _sensitivity_line(r: tuple) -> str:
-    """One variant of the printed table: its figures, or why it was not played."""
+def _count(n: int, noun: str) -> str:
+    """"1 game", "2 games"."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def _sensitivity_line(r: tuple, width: int) -> str:
+    """One variant of the printed table (levels ``width`` wide): its figures, or why it
+    was not played."""
     if not getattr(r, "played", True):
-        return f"{r.factor:<16} {r.level:<58} {r.note}"
+        return f"{r.factor:<16} {r.level:<{width}} {r.note}"
     change = (f"{signed_pp(r.effect)} pp ({signed_pp(r.effect_low)} to "
               f"{signed_pp(r.effect_high)})")
-    return (f"{r.factor:<16} {r.level:<58} {r.win_rate:>9.2%} {change:>30} "
+    return (f"{r.factor:<16} {r.level:<{width}} {r.win_rate:>9.2%} {change:>30} "
             f"{format_p(r.holm_p):>9}")
 
 
@@ -639,21 +643,25 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
     """Under the printed table: Holm's p, the baseline's levels, what else a factor moves."""
     from analyzer.analysis.sensitivity import (
         BASELINE_LEVELS,
-        SHIPPED_LABEL,
-        SIDE_EFFECTS,
         baseline_label,
+        baseline_side_effects,
+        level_heading,
+        played_mask,
     )
 
-    played = int(table["played"].sum()) if "played" in table else len(table)
+    played = int(played_mask(table).sum())
     label = baseline_label(baseline["card_set"], baseline["card_set_sha256"])
     # a baseline summary without them (one built by hand) is the shipped set's
     levels = baseline.get("baseline_levels", BASELINE_LEVELS)
-    side_effects = baseline.get("side_effects", SIDE_EFFECTS)
-    heading = f"{label}'s levels" if label == SHIPPED_LABEL else f"Levels of {label}"
-    lines = [f"Holm p: McNemar's exact p adjusted over the {played} variants; a variant moves "
-             "the win rate (for this policy), with the family error held at 5%, when its "
-             "Holm p is below 0.05 (the intervals are not adjusted)",
-             f"{heading}: " + "; ".join(f"{factor} {level}" for factor, level in levels.items())]
+    side_effects = baseline_side_effects(baseline)
+    heading = level_heading(label, "levels")
+    lines = [f"{heading[0].upper()}{heading[1:]}: "
+             + "; ".join(f"{factor} {level}" for factor, level in levels.items())]
+    if played:
+        lines.insert(0, f"Holm p: McNemar's exact p adjusted over the "
+                        f"{_count(played, 'variant')} played; a variant moves the win rate "
+                        "(for this policy), with the family error held at 5%, when its Holm p "
+                        "is below 0.05 (the intervals are not adjusted)")
     return lines + ([side_effects] if side_effects else [])
 
 

@@ -105,8 +105,14 @@ def test_cards_shows_the_description_and_flags_the_templates_left_on_other_cards
     six = path.read_text().replace("name = \"R14-default\"", "name = \"mine\"")
     path.write_text(six.replace("count = 8", "count = 6", 1))
     assert STALE_DESCRIPTION in shown("--cards", str(path))
+    prefixed = tmp_path / "prefixed.toml"
+    prefixed.write_text(path.read_text().replace('description = "', 'description = "six: ', 1))
+    assert STALE_DESCRIPTION in shown("--cards", str(prefixed))
     renamed_only = tmp_path / "renamed.toml"
-    renamed_only.write_text(path.read_text().replace("count = 6", "count = 8", 1))
+    renamed_only.write_text(path.read_text().replace("count = 6", "count = 8", 1)
+                            .replace("earth = [1, 1, 2, 2, 3, 3, 4, 4]",
+                                     "earth = [4, 4, 3, 3, 2, 2, 1, 1]", 1))
+    assert "earth = [4, 4, 3, 3" in renamed_only.read_text()
     assert STALE_DESCRIPTION not in shown("--cards", str(renamed_only))  # R14's cards
     own = six.replace("count = 8", "count = 6", 1)
     own = "\n".join('description = "R14 with 6 Chaos"' if line.startswith("description")

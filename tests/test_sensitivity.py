@@ -30,8 +30,8 @@ def _counts(card_set):
 
 
 def test_the_stated_side_effects_and_r14_levels_match_the_card_sets():
-    """SIDE_EFFECTS and BASELINE_LEVELS are written by hand: their numbers must be the
-    variants' and R14's own."""
+    """SIDE_EFFECTS and BASELINE_LEVELS are computed from the card data: their numbers must
+    be the ones the variants' and R14's card sets hold."""
     by_level = {(v.factor, v.level): _counts(variant_card_set(v)) for v in VARIANTS}
     spreads = [sum(c["incubi"]) // 4 for (factor, _), c in by_level.items()
                if factor == "Incubi spread"]
@@ -177,7 +177,12 @@ def test_the_sensitivity_pages_name_each_interval_and_test_each_change():
     assert f"| 0.004 | {holm[0]:.3g} |" in md and f"| 0.45 | {holm[1]:.3g} |" in md
     assert "<th>McNemar p</th><th>Holm p</th>" in page
     for text in (md, page):
-        assert "Holm p is below 0.05" in text and "the 2 variants" in text
+        assert "Holm p is below 0.05" in text and "the 2 variants played" in text
+    # the page, like the Markdown and the terminal, opens with the baseline it measures from
+    opening = "Baseline: R14-default (sha256 abababababab), "
+    assert md.split("\n")[2].startswith(opening)
+    assert page.index(f"<p id='baseline'>{opening}") < page.index("<table")
+    assert "8.00% (4.00% to 15.00%)." in md.split("\n")[2]
 
 
 def test_the_printed_baseline_names_its_card_sets_hash():
@@ -208,9 +213,16 @@ def test_the_printed_sensitivity_table_gives_each_change_its_holm_p():
     lines = str(SensitivityResult(baseline, table)).splitlines()
     assert "Holm p" in lines[2] and lines[3].endswith(" 0.032")
     note = next(line for line in lines if line.startswith("Holm p:"))
-    assert "adjusted over the 1 variants" in note
+    assert "adjusted over the 1 variant played;" in note
     assert lines[-2].startswith("R14's levels: Incubi spread -1 x3, -2 x3, -3 x2;")
-    assert lines[-1] == SIDE_EFFECTS
+    assert lines[-1] == (
+        "A factor also changes what follows from it: the narrow and wide Incubi spreads sum "
+        "to -12 and -20 per element (R14: -15), so they move the Incubi's total as well as "
+        "their spread; 6 and 10 Chaos make the base game's Dream cards 70 and 74 (R14: 72; "
+        "an expansion's dreams come on top).")
+    assert "10 games, seed 0" in lines[0]
+    one = str(SensitivityResult({**baseline, "games": 1}, table)).splitlines()[0]
+    assert "1 game, seed 0" in one
 
 
 # A designer's own card file as the baseline (``--cards``)
@@ -372,6 +384,49 @@ def test_a_variant_the_card_check_refuses_keeps_its_row_with_the_reason(tmp_path
                        "the changed card set is not valid (dreams.sognae: no cards)"}
 
 
+def test_a_set_without_chaos_says_its_chaos_influence_cannot_change(tmp_path):
+    """0 Chaos: ±4 and ±6 would change no card, not because ±5 is the file's level (it
+    has none)."""
+    from analyzer.analysis.sensitivity import (
+        NO_CHAOS,
+        NotPlayed,
+        baseline_label,
+        baseline_levels,
+        plan_variants,
+    )
+    from analyzer.cards.loader import load_card_file
+
+    none = _card_file(tmp_path, "chaosless", (CHAOS, "[dreams.chaos]\ncount = 0\nvalue = 5"))
+    card_set, data = load_card_file(none)
+    plan = plan_variants(card_set, data, baseline_label(card_set.name, card_set.digest))
+    left_out = {(v.factor, v.level): p.reason for v, p in plan.items()
+                if isinstance(p, NotPlayed)}
+    assert left_out == {("Chaos influence", "±4"): NO_CHAOS,
+                        ("Chaos influence", "±6"): NO_CHAOS}
+    assert baseline_levels(data)["Chaos influence"] == "none (no Chaos)"
+
+
+def test_a_long_level_keeps_the_printed_columns_apart(tmp_path):
+    """The deck-size level of a thin file is longer than the usual column."""
+    import pandas as pd
+
+    from analyzer.api import SensitivityResult
+
+    level = "36 dreams: the weakest Sognae and Incubi of each element fewer and more words"
+    baseline = {"card_set": "thin", "card_set_sha256": "ab" * 32, "policy": "greedy",
+                "games": 10, "seed": 0, "win_rate": 0.1, "ci_low": 0.0, "ci_high": 0.2,
+                "expansions": [], "variant": "solo"}
+    table = pd.DataFrame({"factor": ["Deck size", "Chaos count"], "level": [level, "6"],
+                          "win_rate": [0.2, 0.3], "effect": [0.1, 0.2],
+                          "effect_low": [0.05, 0.1], "effect_high": [0.15, 0.3],
+                          "mcnemar_p": [0.004, 0.001], "holm_p": [0.008, 0.002],
+                          "played": [True, True], "note": ["", ""]})
+    lines = str(SensitivityResult(baseline, table)).splitlines()
+    rows = [line for line in lines if line.startswith(("Deck size", "Chaos count"))]
+    assert f"{level}    20.00%" in rows[0]
+    assert rows[0].index("20.00%") == rows[1].index("30.00%")
+
+
 def test_the_same_cards_in_another_order_are_the_baseline_s_own_level(tmp_path):
     """A file whose Incubi are already the narrow spread, listed the other way round: the
     narrow variant would only reshuffle the same deck, so it is not played."""
@@ -403,7 +458,11 @@ def test_the_levels_and_side_effects_are_the_baselines_own(tmp_path):
     )
     from analyzer.cards.loader import default_card_data, load_card_file
 
-    assert side_effects(default_card_data(), "R14", VARIANTS) == SIDE_EFFECTS
+    # the spreads' sums without the Chaos counts, when only the spreads are played
+    assert side_effects(default_card_data(), "R14", VARIANTS[:2]) == (
+        "A factor also changes what follows from it: the narrow and wide Incubi spreads sum "
+        "to -12 and -20 per element (R14: -15), so they move the Incubi's total as well as "
+        "their spread.")
     mine = _six_chaos(tmp_path, "uneven", ("water = [-1, -1, -1, -2, -2, -2, -3, -3]",
                                            "water = [-1, -1, -2, -2, -2, -3, -3, -4]"))
     card_set, data = load_card_file(mine)

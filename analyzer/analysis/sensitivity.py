@@ -83,6 +83,8 @@ class NotPlayed:
 #: Why a variant whose cards are the baseline's own is not played: its games would be the
 #: baseline's games again (or, in another card order, a reshuffle), and the "change" noise.
 SAME_AS_BASELINE = "the baseline's own level"
+#: Why a Chaos influence variant of a set without Chaos is not played: it changes no card.
+NO_CHAOS = "the baseline has no Chaos whose influence could change"
 
 
 def changed_data(variant: Variant, data: dict) -> dict:
@@ -149,7 +151,7 @@ def baseline_levels(data: dict) -> dict[str, str]:
     """The level of each factor in card-set ``data`` (a table's ``baseline_level``)."""
     chaos = data["dreams"]["chaos"]
     return {"Incubi spread": _spread_text(data["dreams"]["incubi"]),
-            "Chaos influence": f"±{chaos['value']}",
+            "Chaos influence": f"±{chaos['value']}" if chaos["count"] else "none (no Chaos)",
             "Chaos count": str(chaos["count"]),
             "Deck size": f"{base_game_dreams(data)} base-game dreams"}
 
@@ -261,9 +263,29 @@ def plan_variants(baseline: CardSet, data: dict,
         except CardSetError as err:
             plan[variant] = NotPlayed(f"the changed card set is not valid ({err})")
             continue
-        plan[variant] = NotPlayed(SAME_AS_BASELINE) if same_cards(card_set, baseline) \
-            else card_set
+        plan[variant] = card_set if not same_cards(card_set, baseline) else NotPlayed(
+            NO_CHAOS if variant.factor == "Chaos influence"
+            and not data["dreams"]["chaos"]["count"] else SAME_AS_BASELINE)
     return plan
+
+
+def played_mask(table: pd.DataFrame) -> np.ndarray:
+    """bool (n_variants,): which variants of an :func:`effect_table` were played (a table
+    without ``played`` holds played ones only)."""
+    return (table["played"].to_numpy(dtype=bool) if "played" in table
+            else np.ones(len(table), dtype=bool))
+
+
+def level_heading(label: str, what: str = "level") -> str:
+    """How the baseline's level (or ``what``) is headed: "R14's level", "level of NAME
+    (sha256 …)"."""
+    return f"{label}'s {what}" if label == SHIPPED_LABEL else f"{what} of {label}"
+
+
+def baseline_side_effects(baseline: dict) -> str:
+    """What a sensitivity baseline's variants change besides their factor; R14's for a
+    summary without it (one built by hand)."""
+    return baseline.get("side_effects", SIDE_EFFECTS)
 
 
 def effect_table(baseline: pd.DataFrame, runs: Mapping[Variant, pd.DataFrame | NotPlayed],

@@ -24,7 +24,13 @@ import pandas as pd
 
 from analyzer.analysis import run_stats
 from analyzer.analysis.results_io import read_results
-from analyzer.analysis.sensitivity import SHIPPED_LABEL, SIDE_EFFECTS, baseline_label
+from analyzer.analysis.sensitivity import (
+    SHIPPED_LABEL,
+    baseline_label,
+    baseline_side_effects,
+    level_heading,
+    played_mask,
+)
 from analyzer.analysis.stats import signed_pp
 from analyzer.atomic import probe_folder, require_folder
 from analyzer.cards import CardSet
@@ -514,14 +520,18 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> P
     check_destination(out, "sensitivity")
 
     def fill(folder: Path) -> None:
-        chart = charts.sensitivity(table, baseline["win_rate"], _baseline_label(baseline))
-        png = save_chart(charts.caption(chart, charts.source_line(baseline)), folder,
-                         "sensitivity")
+        png = save_chart(sensitivity_figure(table, baseline), folder, "sensitivity")
         table.to_csv(folder / "sensitivity.csv", index=False)
         (folder / "index.html").write_text(sensitivity_page(table, baseline, png))
         (folder / "sensitivity.md").write_text(sensitivity_markdown(table, baseline))
 
     return write_folder(out, fill, "sensitivity")
+
+
+def sensitivity_figure(table: pd.DataFrame, baseline: dict):
+    """The sensitivity chart with the run it comes from written under it."""
+    chart = charts.sensitivity(table, baseline["win_rate"], _baseline_label(baseline))
+    return charts.caption(chart, charts.source_line(baseline))
 
 
 SENSITIVITY_TITLE = "Sensitivity of the win rate to the card set"
@@ -532,27 +542,15 @@ def _baseline_label(baseline: dict) -> str:
     return baseline_label(baseline["card_set"], baseline["card_set_sha256"])
 
 
-def _level_heading(label: str) -> str:
-    """The header of the baseline's level column: "R14's level", "level of NAME (sha256
-    …)"."""
-    return f"{label}'s level" if label == SHIPPED_LABEL else f"level of {label}"
-
-
-def _played(table: pd.DataFrame) -> pd.Series:
-    """Which variants were played (a table without ``played`` holds played ones only)."""
-    return table["played"].astype(bool) if "played" in table else \
-        pd.Series(True, index=table.index)
-
-
 def _sensitivity_rows(table: pd.DataFrame, label: str = SHIPPED_LABEL) -> list[list[str]]:
     """The effect table as text cells, header first, with McNemar's p and its Holm
     adjustment over the variants; a variant not played says why in its change cell.
     ``label``: the baseline set as the texts name it."""
     from analyzer.analysis.stats import format_p
 
-    rows = [["factor", "level", _level_heading(label), "win rate", "95% Wilson interval",
+    rows = [["factor", "level", level_heading(label), "win rate", "95% Wilson interval",
              "change", "95% interval (paired, Newcombe)", "McNemar p", "Holm p"]]
-    for r, played in zip(table.itertuples(), _played(table), strict=True):
+    for r, played in zip(table.itertuples(), played_mask(table), strict=True):
         if not played:
             rows.append([r.factor, r.level, r.baseline_level, "—", "—", r.note, "—", "—",
                          "—"])
@@ -568,16 +566,17 @@ def sensitivity_note(table: pd.DataFrame, baseline: dict | None = None) -> str:
     """What the sensitivity table's intervals and p-values are, when a variant moves the
     win rate, which variants were not played, and what else each factor moves (from
     ``baseline``'s ``side_effects``; R14's without it)."""
-    played = int(_played(table).sum())
+    played = int(played_mask(table).sum())
     left_out = len(table) - played
-    side_effects = (baseline or {}).get("side_effects", SIDE_EFFECTS)
+    side_effects = baseline_side_effects(baseline or {})
     return " ".join(part for part in (
         "Win rate: the share of games won, with its 95% Wilson interval. change: the "
         "difference from the baseline's win rate over the games paired by number (a "
         "variant's deck differs, so a paired game is not the same deal), in percentage "
         "points, with Newcombe's 95% square-and-add interval for paired proportions; "
         "McNemar p: McNemar's exact test of that change; Holm p: the same adjusted by "
-        f"Holm's method for the {played} variants. A variant moves the win rate, "
+        f"Holm's method for the {played} variant{'s' if played != 1 else ''} played. A "
+        "variant moves the win rate, "
         "with the family error held at 5%, when its Holm p is below 0.05: the intervals "
         "are not adjusted for the number of variants.",
         f"{left_out} variant{'s were' if left_out > 1 else ' was'} not played (the change "
@@ -609,9 +608,7 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
     """sensitivity.md: the baseline, the effect table, the chart and the provenance."""
     rows = _sensitivity_rows(table, _baseline_label(baseline))
     facts = _sensitivity_facts(baseline)
-    lines = [f"# {SENSITIVITY_TITLE}", "",
-             f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
-             f"{facts['played']}: {facts['baseline win rate']}.", "",
+    lines = [f"# {SENSITIVITY_TITLE}", "", _baseline_sentence(baseline, facts), "",
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
     lines += ["", sensitivity_note(table, baseline), "", "![Win-rate change](sensitivity.png)",
@@ -620,15 +617,25 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _baseline_sentence(baseline: dict, facts: dict[str, str]) -> str:
+    """The line that opens a sensitivity page: the baseline set, how it was played and its
+    win rate (``facts``: :func:`_sensitivity_facts`)."""
+    return (f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
+            f"{facts['played']}: {facts['baseline win rate']}.")
+
+
 def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
-    """index.html of a sensitivity analysis: self-contained, the chart embedded."""
-    body = (html_table(_sensitivity_rows(table, _baseline_label(baseline)), "sensitivity")
+    """index.html of a sensitivity analysis: self-contained, the chart embedded, the
+    baseline first."""
+    facts = _sensitivity_facts(baseline)
+    body = (f"<p id='baseline'>{html.escape(_baseline_sentence(baseline, facts))}</p>"
+            + html_table(_sensitivity_rows(table, _baseline_label(baseline)), "sensitivity")
             + f"<p>{html.escape(sensitivity_note(table, baseline))}</p>"
             + html_figures({"sensitivity": png}, [("sensitivity", "Win-rate change")])
             + "<p>Data: <a href='sensitivity.csv'>sensitivity.csv</a>, the chart as <a "
               "href='sensitivity.svg'>sensitivity.svg</a>, the same page as <a "
               "href='sensitivity.md'>sensitivity.md</a>.</p>")
-    return html_page(SENSITIVITY_TITLE, body, _sensitivity_facts(baseline))
+    return html_page(SENSITIVITY_TITLE, body, facts)
 
 
 def _umask() -> int:
@@ -817,7 +824,8 @@ COMPARE_CAPTIONS = {
     "win_rates": "Each set's share of games won, the bar its 95% Wilson interval, the hardest "
                  "set first and a line at the base game's. Two sets can differ although "
                  "their bars overlap: the paired change says.",
-    "differences": "Each set's win rate minus the base game's over the same deals, in "
+    "differences": "Each set's win rate minus the base game's over the games paired by "
+                   "number (not the same deals where the set's cards change the decks), in "
                    "percentage points, with its 95% paired interval, not adjusted for the "
                    "number of sets (Holm p in the table is): left of zero, the set is "
                    "harder than the base game.",

@@ -16,7 +16,7 @@ from matplotlib.colors import SymLogNorm  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from analyzer.analysis import run_stats  # noqa: E402
-from analyzer.analysis.sensitivity import SHIPPED_LABEL  # noqa: E402
+from analyzer.analysis.sensitivity import SHIPPED_LABEL, played_mask  # noqa: E402
 
 SIZE = (7.0, 3.6)
 #: Characters per line of a run's or set's name on an axis or in a legend.
@@ -295,7 +295,7 @@ def sensitivity(table: pd.DataFrame, baseline_rate: float,
                                "paired Newcombe intervals", SENSITIVITY_TITLE_WIDTH),
                  fontsize="medium")
     ax.grid(alpha=0.3)
-    played = table["played"].to_numpy(bool) if "played" in table else np.ones(len(table), bool)
+    played = played_mask(table)
     y = np.arange(len(table))[played]
     shown = table[played]
     errors = [(shown["effect"] - shown["effect_low"]) * 100,
