@@ -21,6 +21,7 @@ from analyzer.analysis.compare import (
     interaction_matrix,
     interactions,
     paired_difference,
+    rank_ranges,
     rank_text,
 )
 from analyzer.analysis.stats import paired_difference_interval, signed_pp
@@ -151,6 +152,18 @@ def test_games_all_alike_are_no_proof_of_their_interaction(pair_won, interaction
     assert row.interaction == interaction
     assert row.low == pytest.approx(interaction - share * (interaction + 2), abs=1e-5)
     assert row.high == pytest.approx(interaction + share * (2 - interaction), abs=1e-5)
+
+
+def test_rank_ranges_hold_the_pairwise_tests_to_holms_family_error():
+    """a wins 7 of 20 games, base, b and c none: each of a's three pairs is 7 games to 0,
+    exact p 2 * 0.5**7 = 0.0156, under 0.05 alone; over the 6 pairs Holm makes the smallest
+    6 * 0.0156 = 0.094, so no pair is separated and every set may hold any rank."""
+    lost = [0] * 20
+    runs = {"base": _games(lost), "a": _games([1] * 7 + [0] * 13), "b": _games(lost),
+            "c": _games(lost)}
+    ranges = rank_ranges(runs)
+    assert ranges["rank_low"].tolist() == [1, 1, 1, 1]
+    assert ranges["rank_high"].tolist() == [4, 4, 4, 4]
 
 
 def test_mcnemar_for_many_pairs_at_once_equals_the_exact_test_one_by_one():
@@ -380,8 +393,8 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     assert "adjusted over the 3 sets" in text
     one = str(analyzer.compare(sets="books", games=50, seed=4))
     assert "(one set: nothing to adjust)" in one and "over the 1 sets" not in one
-    assert "Holm p" not in str(analyzer.compare(sets="base", games=50, seed=4)).split(
-        "vs base: ")[1]
+    alone = str(analyzer.compare(sets="base", games=50, seed=4)).split("vs base: ")[1]
+    assert "Holm p" not in alone and "rank: 1 is the hardest" not in alone  # nothing ranked
     pair = result.interactions.iloc[0]
     section = text.split("Pairwise interactions")[1]
     row = next(line for line in section.splitlines()

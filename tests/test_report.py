@@ -81,6 +81,9 @@ def test_every_chart_says_what_it_shows_under_its_title(results, tmp_path):
         section = md[md.index(f"## {title}\n"):md.index(f"]({stem}.png)")]
         assert caption in section, stem
         assert f"<h2>{title}</h2><p>{html.escape(caption)}</p><img" in page, stem
+    # a lone run has no differences table for the win-rate caption to send a reader to
+    lone = (analyzer.report(results[:1], tmp_path / "lone") / "report.md").read_text()
+    assert "Each run's share of games won" in lone and "differences table" not in lone
 
 
 def test_a_curve_drawn_under_another_says_so_in_the_legend():
@@ -883,7 +886,7 @@ def test_an_uneven_interval_is_drawn_as_its_two_ends_and_coloured_as_they_read()
              "low": -0.02, "high": 0.0301}]
     ax = charts.interactions(pd.DataFrame(rows).set_index("pair")).axes[0]
     texts = sorted({t.get_text() for t in ax.texts})
-    assert texts == ["+0.00\n+-33.69", "+1.00\n-2.00 to +3.01", "+100.00\n+49.47 to +116.84"]
+    assert texts == ["+0.00\n+-33.69", "+1.00\n-2.00 to\n+3.01", "+100.00\n+49.47 to\n+116.84"]
     coloured = np.isfinite(np.ma.filled(ax.images[1].get_array(), np.nan))
     assert coloured.sum() == 2  # a+b and its mirror
 

@@ -341,8 +341,8 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
         if tested > 1 else ""
     family = f" {RANK_FAMILY_NOTE}." if tested else ""
     lines += ["", f"vs base: the set's win rate minus the base game's over the paired games, in "
-                  f"percentage points (pp). {holm}turns: mean turns a game. {RANK_NOTE}."
-                  f"{unadjusted}{family}"]
+                  f"percentage points (pp). {holm}turns: mean turns a game."
+                  + (f" {RANK_NOTE}." if tested else "") + f"{unadjusted}{family}"]
     if partial_base_note(table):
         lines += ["", partial_base_note(table)]
     if "precise" in table and not table["precise"].all():

@@ -52,10 +52,13 @@ CHARTS = [
 ]
 
 
+#: What the win-rate chart's caption adds where runs are compared.
+DIFFERENCES_CAPTION = (" Two runs can differ although their intervals overlap: the "
+                       "differences table says.")
 #: What each report chart shows, one line under its title.
 CHART_CAPTIONS = {
-    "win_rates": "Each run's share of games won, the bar its 95% Wilson interval. Two runs "
-                 "can differ although their intervals overlap: the differences table says.",
+    "win_rates": "Each run's share of games won, the bar its 95% Wilson interval."
+                 + DIFFERENCES_CAPTION,
     "survival": "The share of each run's games still being played after each turn, won or "
                 "lost: where a curve falls fastest, most games end.",
     "loss_reasons": "Of each run's games, the share lost for each reason: the Dream deck ran "
@@ -81,6 +84,15 @@ CHART_CAPTIONS = {
                     "blue, together they leave more games won than the two alone say; red, "
                     "fewer; grey, the interval holds zero.",
 }
+
+
+def report_captions(differences: bool) -> dict[str, str]:
+    """:data:`CHART_CAPTIONS` for a report with a differences table or without one (a
+    single run, which nothing is compared with)."""
+    if differences:
+        return CHART_CAPTIONS
+    return CHART_CAPTIONS | {"win_rates": CHART_CAPTIONS["win_rates"].replace(
+        DIFFERENCES_CAPTION, "")}
 
 #: What is added to the labels of runs that would otherwise share one, in turn.
 _LABEL_DETAILS = (
@@ -347,7 +359,7 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
         lines += ["", f"## {CARD_SETS_TITLE}", ""]
         lines += [line for text in card_sets for line in ["```", text, "```"]]
     for stem, title in titles:
-        caption = CHART_CAPTIONS.get(stem, "")
+        caption = report_captions(bool(differences)).get(stem, "")
         lines += ["", f"## {title}", "", *([caption, ""] if caption else []),
                   f"![{title}]({stem}.png)", "", f"[SVG]({stem}.svg)"]
     if "interactions" not in dict(titles) and interactions_note:
@@ -413,7 +425,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     if card_sets:
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
-    body += html_figures(images, titles, CHART_CAPTIONS)
+    body += html_figures(images, titles, report_captions(bool(differences)))
     if "interactions" not in dict(titles) and interactions_note:
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
                  f"<p>{_code_spans(INTERACTIONS_NOTE)}</p>")
@@ -764,12 +776,14 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
             f"(game g of both; {PAIRING_SHORT}), in percentage "
             "points, with Newcombe's 95% square-and-add interval for paired proportions; "
             "McNemar p: McNemar's exact test of that difference; Holm p: the same adjusted "
-            f"by Holm's method for the {tested} sets compared with the base game. A set is "
+            f"by Holm's method for the {tested} set{'s' if tested != 1 else ''} compared "
+            "with the base game. A set is "
             f"harder or easier than the base game{player}, with the family error held at "
             "5%, when "
             "its Holm p is below 0.05: the intervals are not adjusted for the number of "
             "sets, so an interval that just excludes zero is not enough on its own. "
-            f"{RANK_NOTE[0].upper()}{RANK_NOTE[1:]}. {RANK_FAMILY_NOTE}.{partial}")
+            + (f"{RANK_NOTE[0].upper()}{RANK_NOTE[1:]}. {RANK_FAMILY_NOTE}." if tested
+               else "") + partial)
 
 
 def policy_fact(attrs: dict) -> str:

@@ -352,23 +352,23 @@ def _band(value: float, low: float, high: float) -> tuple[str, bool]:
     if np.isclose(value - low, high - value, rtol=1e-6, atol=1e-9):
         return f"+-{_cell(half)}", half > 0 and abs(float(_cell(value))) > float(_cell(half))
     drawn_low, drawn_high = float(_cell(low)), float(_cell(high))
-    return (f"{_cell(low, sign=True)} to {_cell(high, sign=True)}",
+    # on two lines: "-197.50 to +192.50" is wider than a cell
+    return (f"{_cell(low, sign=True)} to\n{_cell(high, sign=True)}",
             high > low and (drawn_low > 0 or drawn_high < 0))
 
 
 def interactions(table: pd.DataFrame) -> Figure:
     """Heatmap of pairwise interactions (an ``analysis.compare.interactions`` table): the
-    pair's effect minus the two single effects, each cell with its 95% interval's
-    half-width; a cell whose interval, as printed, holds zero or has no width (too few
-    games) is drawn in grey."""
+    pair's effect minus the two single effects, each cell with its 95% interval (:func:`_band`);
+    a cell whose interval, as printed, holds zero or has no width is drawn in grey."""
     from analyzer.analysis.compare import interaction_matrix
 
     matrix = interaction_matrix(table)
     n = len(matrix)
     fig, ax = plt.subplots(figsize=(max(1.3 * n + 3.0, 7.0), 1.0 * n + 1.6), layout="constrained")
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
-                 "(+- its 95% interval, not adjusted for the number of pairs; grey: the "
-                 "interval holds zero or has no width)", fontsize="medium")
+                 "(its 95% interval, +- or its two ends, not adjusted for the number of "
+                 "pairs; grey: the interval holds zero)", fontsize="medium")
     values = matrix.to_numpy(dtype=float) * 100
     lows = interaction_matrix(table, "low").to_numpy(dtype=float) * 100
     highs = interaction_matrix(table, "high").to_numpy(dtype=float) * 100
