@@ -135,15 +135,24 @@ def test_a_report_of_several_runs_gives_each_ones_difference_from_the_first(resu
     md = (out / "report.md").read_text()
     section = md[md.index("## Differences from the first run"):].split("\n## ")[0]
     rows = [line for line in section.splitlines() if line.startswith("| ")]
-    assert rows[0].startswith("| run | against | difference | 95% interval | compared")
+    assert rows[0] == ("| run | against | win rates compared | difference | 95% interval | "
+                       "compared | p (test) | Holm p |")
     greedy = pd.read_parquet(results[0])
     rand = pd.read_parquet(results[1])
+    seed6 = pd.read_parquet(other_seed)
     only_greedy = int((greedy["won"] & ~rand["won"]).sum())
     assert "| random / base / seed 5 | greedy / base / seed 5 | " in rows[1]
+    assert f"| 0.00% vs {greedy['won'].mean():.2%} |" in rows[1]
     assert f"-{greedy['won'].mean() * 100:.2f} pp" in rows[1]
     assert "paired, 3,000 games" in rows[1]
-    assert f"| {mcnemar_exact(0, only_greedy):.3g} |" in rows[1]
-    assert "| greedy / base / seed 6 |" in rows[2] and "| independent |  |" in rows[2]
+    assert f"| {mcnemar_exact(0, only_greedy):.3g} (McNemar) |" in rows[1]
+    # another seed: independent samples, Fisher's exact test of the two whole runs
+    from scipy.stats import fisher_exact
+
+    wins, first_wins = int(seed6["won"].sum()), int(greedy["won"].sum())
+    fisher = fisher_exact([[wins, 2000 - wins], [first_wins, 3000 - first_wins]]).pvalue
+    assert "| greedy / base / seed 6 |" in rows[2] and "| independent |" in rows[2]
+    assert f"| {fisher:.3g} (Fisher) |" in rows[2]
     page = (out / "index.html").read_text()
     assert "<table id='differences'>" in page and "paired, 3,000 games" in page
     lone = analyzer.report(results[:1], tmp_path / "lone")
@@ -202,7 +211,10 @@ def test_runs_of_one_seed_that_share_some_games_are_paired_on_those():
         paired_difference_interval(0, 2, 1, 1)
     assert table.at["later", "mcnemar_p"] == mcnemar_exact(2, 1)
     rows = difference_rows(table)
-    assert rows[1][4] == rows[2][4] == "paired on 4 common games"
+    assert rows[1][5] == rows[2][5] == "paired on 4 common games"
+    # shorter won 2 of 4, as the first run did on those 4 (3 of 8 in all): the difference
+    # of 0 is between the win rates over the common games, which the row gives
+    assert rows[1][2] == "50.00% vs 50.00%" and rows[2][2] == "50.00% vs 25.00%"
 
 
 def test_cli_report_errors_are_one_line(results, tmp_path, capsys):
@@ -213,6 +225,12 @@ def test_cli_report_errors_are_one_line(results, tmp_path, capsys):
     assert not (tmp_path / "rep").exists()
     code, out, err = run(capsys, "report", *map(str, results), "--out", str(tmp_path / "r2"))
     assert code == 0 and "index.html" in out
+    # one file twice, under another spelling of its path: a run compared with itself
+    again = Path(results[0]).parent / ".." / Path(results[0]).parent.name / Path(results[0]).name
+    code, _, err = run(capsys, "report", str(results[0]), str(again), "--out",
+                       str(tmp_path / "r3"))
+    assert code == 2 and err.count("\n") == 1 and "given twice" in err
+    assert not (tmp_path / "r3").exists()
 
 
 def test_a_file_that_is_not_parquet_is_named_as_such(tmp_path, capsys):
@@ -318,7 +336,9 @@ def test_no_page_table_shows_a_negative_zero():
     tiny = -0.00001
     differences = pd.DataFrame({"against": ["a"], "difference": [tiny], "low": [tiny],
                                 "high": [0.001], "paired": [True], "whole": [True],
-                                "games": [10**6], "mcnemar_p": [0.9]}, index=["b"])
+                                "games": [10**6], "win_rate": [0.1], "against_rate": [0.1],
+                                "p": [0.9], "test": ["McNemar"], "mcnemar_p": [0.9]},
+                               index=["b"])
     effects = pd.DataFrame({"factor": ["Chaos count"], "level": ["6"], "baseline_level": ["8"],
                             "win_rate": [0.1], "ci_low": [0.09], "ci_high": [0.11],
                             "effect": [tiny], "effect_low": [tiny], "effect_high": [0.01],
@@ -827,21 +847,26 @@ def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests(
     )
 
     table = pd.DataFrame({"against": ["a"] * 3, "games": [100, 100, 80],
+                          "win_rate": [0.15, 0.08, 0.11], "against_rate": [0.1, 0.1, 0.1],
                           "difference": [0.05, -0.02, 0.01], "low": [0.01, -0.06, -0.08],
                           "high": [0.09, 0.02, 0.10], "paired": [True, True, False],
-                          "whole": [True, True, False], "mcnemar_p": [0.02, 0.4, np.nan]},
+                          "whole": [True, True, False], "p": [0.02, 0.4, 0.7],
+                          "test": ["McNemar", "McNemar", "Fisher"],
+                          "mcnemar_p": [0.02, 0.4, np.nan]},
                          index=["b", "c", "d"])
     rows = difference_rows(table)
-    assert rows[0][-1] == "Holm p"
-    holm = holm_adjust([0.02, 0.4])
-    assert [row[-1] for row in rows[1:]] == [f"{holm[0]:.3g}", f"{holm[1]:.3g}", ""]
+    assert rows[0][-2:] == ["p (test)", "Holm p"]
+    # independent runs count in Holm's family as paired ones do
+    holm = holm_adjust([0.02, 0.4, 0.7])
+    assert [row[-1] for row in rows[1:]] == [f"{h:.3g}" for h in holm]
+    assert [row[-2] for row in rows[1:]] == ["0.02 (McNemar)", "0.4 (McNemar)", "0.7 (Fisher)"]
     assert "Holm p is below 0.05" in DIFFERENCES_NOTE
     headline = headline_rows(pd.DataFrame(
         {"games": [100], "wins": [8], "win_rate": [0.08], "ci_low": [0.04], "ci_high": [0.15],
          "mean_turns": [25.0], "mean_pacified": [10.0]}, index=["a"]))
     assert headline[0][4] == "95% Wilson interval"
     md = markdown(headline, {}, [], rows)
-    assert "| 95% Wilson interval |" in md and "| McNemar p | Holm p |" in md
+    assert "| 95% Wilson interval |" in md and "| p (test) | Holm p |" in md
     assert "<th>Holm p</th>" in page(headline, {}, {}, [], rows)
     from analyzer.reporting import charts
 

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
-from analyzer.analysis.stats import newcombe_difference, wilson_interval
+from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_interval
 
 
 def run_label(attrs: dict, fallback: str) -> str:
@@ -106,9 +106,11 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     the difference over those games, Newcombe's square-and-add interval for paired
     proportions and McNemar's exact p. Runs of another seed, or of no common game, are
     independent samples: the difference of the whole runs, Newcombe's hybrid score interval,
-    and no p-value. Columns: ``against``, ``games`` (the games compared: the common games
-    when paired, else the run's), ``difference``, ``low``, ``high``, ``paired`` (bool),
-    ``whole`` (bool: the paired games are all of both runs), ``mcnemar_p``.
+    and Fisher's exact p. Columns: ``against``, ``games`` (the games compared: the common
+    games when paired, else the run's), ``win_rate`` and ``against_rate`` (the two win rates
+    the difference is taken between: over the common games when paired), ``difference``,
+    ``low``, ``high``, ``paired`` (bool), ``whole`` (bool: the paired games are all of both
+    runs), ``p`` and ``test`` (McNemar or Fisher), ``mcnemar_p`` (NaN when independent).
     """
     (first_label, first), *others = runs.items()
     rows = []
@@ -119,18 +121,24 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
             won = _won_on(df, common)
             first_won = _won_on(first, common)
             paired = paired_difference(won, first_won)
-            row.update(games=len(common), difference=paired["difference"],
-                       low=paired["diff_low"], high=paired["diff_high"], paired=True,
-                       whole=len(common) == len(df) == len(first),
-                       mcnemar_p=paired["mcnemar_p"])
+            row.update(games=len(common), win_rate=won.mean(), against_rate=first_won.mean(),
+                       difference=paired["difference"], low=paired["diff_low"],
+                       high=paired["diff_high"], paired=True,
+                       whole=len(common) == len(df) == len(first), p=paired["mcnemar_p"],
+                       test="McNemar", mcnemar_p=paired["mcnemar_p"])
         else:
-            low, high = newcombe_difference(int(df["won"].sum()), len(df),
-                                            int(first["won"].sum()), len(first))
-            row.update(games=len(df), difference=df["won"].mean() - first["won"].mean(),
-                       low=low, high=high, paired=False, whole=False, mcnemar_p=np.nan)
+            wins, first_wins = int(df["won"].sum()), int(first["won"].sum())
+            low, high = newcombe_difference(wins, len(df), first_wins, len(first))
+            row.update(games=len(df), win_rate=wins / len(df),
+                       against_rate=first_wins / len(first),
+                       difference=wins / len(df) - first_wins / len(first), low=low,
+                       high=high, paired=False, whole=False,
+                       p=fisher_exact(wins, len(df), first_wins, len(first)), test="Fisher",
+                       mcnemar_p=np.nan)
         rows.append(row)
-    return pd.DataFrame(rows, columns=["run", "against", "games", "difference", "low", "high",
-                                       "paired", "whole", "mcnemar_p"]).set_index("run")
+    return pd.DataFrame(rows, columns=["run", "against", "games", "win_rate", "against_rate",
+                                       "difference", "low", "high", "paired", "whole", "p",
+                                       "test", "mcnemar_p"]).set_index("run")
 
 
 def _common_games(a: pd.DataFrame, b: pd.DataFrame) -> np.ndarray:

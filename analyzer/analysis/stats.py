@@ -102,6 +102,15 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     return float(binomtest(only_a, n, 0.5).pvalue)
 
 
+def fisher_exact(wins_a: int, games_a: int, wins_b: int, games_b: int) -> float:
+    """Two-sided p-value of Fisher's exact test that two independent samples of games
+    (``wins_a`` of ``games_a``, ``wins_b`` of ``games_b``) share one win rate."""
+    from scipy.stats import fisher_exact as fisher
+
+    table = [[wins_a, games_a - wins_a], [wins_b, games_b - wins_b]]
+    return float(fisher(table, alternative="two-sided").pvalue)
+
+
 def mcnemar_exact_many(only_a: np.ndarray, only_b: np.ndarray) -> np.ndarray:
     """:func:`mcnemar_exact` for many pairs at once (int arrays of equal shape): twice the
     binomial tail of the smaller discordant count at 1/2, at most 1, and 1 where no game

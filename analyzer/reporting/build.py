@@ -111,6 +111,7 @@ def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
     games or file name (a designer puts card sets side by side)."""
     if not paths:
         raise UrbionError("a report needs at least one results file")
+    _distinct_paths(paths)
     frames = run_stats.join_pieces([(Path(path), read_results(path)) for path in paths])
     labels = [run_stats.run_label(df.attrs, path.stem) for path, df in frames]
     if len({df.attrs.get("card_set_sha256") for _, df in frames}) > 1:
@@ -129,10 +130,21 @@ def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
                     labels[index] = f"{label} / {value}"
     runs: dict[str, pd.DataFrame] = {}
     for label, (_, df) in zip(labels, frames, strict=True):
-        while label in runs:  # the same file twice
+        while label in runs:  # two copies of one file
             label += "'"
         runs[label] = df
     return runs
+
+
+def _distinct_paths(paths: list[str | Path]) -> None:
+    """Refuse a results file named twice: a run compared with itself says nothing."""
+    seen: dict[Path, str] = {}
+    for path in paths:
+        resolved = Path(path).resolve()
+        if resolved in seen:
+            raise UrbionError(f"{path}: given twice (as {seen[resolved]} too): a run "
+                              "compared with itself says nothing")
+        seen[resolved] = str(path)
 
 
 def card_set_names(attrs: list[dict]) -> list[str]:
@@ -277,31 +289,32 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
                     f"from the random streams of (seed, g); {PAIRING_SHORT}; the difference "
                     "over those games, Newcombe's square-and-add interval, McNemar's exact "
                     "p); runs of another seed, or "
-                    "with no game in common, as independent samples (Newcombe's hybrid score "
-                    "interval). "
-                    "Holm p: McNemar's p adjusted by Holm's method for the paired runs "
-                    "compared with the first; a paired run differs from the first, with the "
-                    "family error held at 5%, when its Holm p is below 0.05 (the intervals "
-                    "are not adjusted for the number of runs). Two runs can differ even "
-                    "where their win-rate intervals overlap.")
+                    "with no game in common, as independent samples (the whole runs, "
+                    "Newcombe's hybrid score interval, Fisher's exact p). win rates compared: "
+                    "the run's and the first run's win rate over the games compared, which "
+                    "for runs paired on their common games can differ from the headline's. "
+                    "Holm p: that p adjusted by Holm's method for the runs compared with the "
+                    "first; a run differs from the first, with the family error held at 5%, "
+                    "when its Holm p is below 0.05 (the intervals are not adjusted for the "
+                    "number of runs). Two runs can differ even where their win-rate "
+                    "intervals overlap.")
 
 
 def difference_rows(table: pd.DataFrame) -> list[list[str]]:
-    """The differences table (``run_stats.differences``) as text cells, header first, the
-    paired runs' McNemar p also adjusted by Holm's method over them."""
+    """The differences table (``run_stats.differences``) as text cells, header first: the
+    two win rates each difference is taken between (over the common games when paired),
+    and each run's p (McNemar's when paired, Fisher's when independent) also adjusted by
+    Holm's method over the runs."""
     from analyzer.analysis.stats import format_p, holm_adjust
 
-    paired = table.index[table["paired"].astype(bool)]
-    holm = dict(zip(paired, holm_adjust(table.loc[paired, "mcnemar_p"].tolist()),
-                    strict=True))
-    rows = [["run", "against", "difference", "95% interval", "compared", "McNemar p",
-             "Holm p"]]
-    for label, r in table.iterrows():
-        rows.append([label, r.against, f"{signed_pp(r.difference)} pp",
+    holm = holm_adjust(table["p"].tolist())
+    rows = [["run", "against", "win rates compared", "difference", "95% interval",
+             "compared", "p (test)", "Holm p"]]
+    for (label, r), adjusted in zip(table.iterrows(), holm, strict=True):
+        rows.append([label, r.against, f"{_percent(r.win_rate)} vs {_percent(r.against_rate)}",
+                     f"{signed_pp(r.difference)} pp",
                      f"{signed_pp(r.low)} to {signed_pp(r.high)} pp",
-                     _compared(r),
-                     format_p(r.mcnemar_p) if r.paired else "",
-                     format_p(holm[label]) if r.paired else ""])
+                     _compared(r), f"{format_p(r.p)} ({r.test})", format_p(adjusted)])
     return rows
 
 
