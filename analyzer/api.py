@@ -17,6 +17,7 @@ from analyzer.analysis.duel import (
     format_duel,
     format_play,
     pair_table,
+    play_half_widths,
     play_table,
     policy_table,
 )
@@ -423,7 +424,7 @@ class DuelResult:
 
     def __str__(self) -> str:
         return format_duel(self.policies, self.pairs, self.attrs) + "\n\n" + \
-            format_play(self.play)
+            format_play(self.play, play_half_widths(self.runs))
 
 
 def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,

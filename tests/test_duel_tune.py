@@ -164,6 +164,13 @@ def test_a_duel_shows_how_each_policy_plays_the_same_deals():
     assert "polarity swaps" not in play.index
     text = str(duel)
     assert "How each plays the same deals:" in text and "Emptiness cards left" in text
+    # each mean with its 95% t-interval's half-width, scipy's own
+    from scipy import stats
+
+    turns = alone["turns"].to_numpy(dtype=float)
+    half = stats.t.ppf(0.975, len(turns) - 1) * stats.sem(turns)
+    row = next(line for line in text.splitlines() if line.startswith("turns "))
+    assert f"{turns.mean():.2f} +-{half:.2f}" in row and "+-: half the width" in text
     team = analyzer.duel("greedy,random", games=50, seed=6, variant="team").play
     assert "polarity swaps" in team.index and "Allies against the Emptiness" not in team.index
 

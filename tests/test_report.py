@@ -784,8 +784,10 @@ def test_a_run_keeps_its_line_style_on_every_chart_and_many_runs_stay_distinct()
     survival = styles(charts.survival(runs))
     assert len(set(survival.values())) == len(runs)
     margin = styles(charts.margin_at_victory(runs))
-    for label in list(runs)[1:]:
-        assert margin[label] == survival[label], label
+    for n, label in enumerate(runs):
+        if n:  # with how many wins its line rests on
+            wins = f"{n} win" if n == 1 else f"{n} wins"
+            assert margin[f"{label} ({wins})"] == survival[label], label
     legend = [t.get_text() for t in charts.margin_at_victory(runs).axes[0]
               .get_legend().get_texts()]
     assert any(text.startswith("run 0") for text in legend)

@@ -19,8 +19,34 @@ def test_summary_only_equals_the_summary_of_all_rows(policy):
     totals = analyzer.simulate_summary(games=3001, seed=17, policy=policy, chunk=640)
     assert totals["loss_reasons"] == full["loss_reasons"]
     for key in ("games", "wins", "win_rate", "ci_low", "ci_high", "mean_turns",
-                "median_turns", "mean_pacified"):
+                "median_turns", "mean_pacified", "turns_ci", "pacified_ci"):
         assert totals[key] == pytest.approx(full[key], rel=1e-12), key
+
+
+def test_a_mean_comes_with_its_t_interval():
+    """Mean turns and cities pacified, in the rows' summary, the report headline and the
+    terminal, with scipy's own 95% t-interval of the per-game values."""
+    from scipy import stats
+
+    from analyzer.analysis.run_stats import headline
+    from analyzer.analysis.summary import format_summary
+    from analyzer.reporting.build import headline_rows
+
+    df = analyzer.simulate(games=400, seed=3)
+    summary = analyzer.summarize(df)
+    for column in ("turns", "pacified"):
+        values = df[column].to_numpy(dtype=float)
+        expected = stats.t.interval(0.95, len(values) - 1, loc=values.mean(),
+                                    scale=stats.sem(values))
+        assert summary[f"{column}_ci"] == pytest.approx(expected, rel=1e-12)
+    low, high = summary["turns_ci"]
+    assert f"turns      mean {df['turns'].mean():.1f} (95% interval {low:.1f} to {high:.1f})" \
+        in format_summary(summary, df.attrs)
+    row = headline_rows(headline({"a": df}))[1]
+    low, high = summary["pacified_ci"]
+    assert row[-1] == f"{df['pacified'].mean():.2f} ({low:.2f} to {high:.2f})"
+    one = analyzer.summarize(analyzer.simulate(games=1, seed=3))
+    assert "interval" not in format_summary(one, df.attrs).split("turns")[1].split("\n")[0]
 
 
 def test_the_per_game_means_are_those_of_the_expansions_in_play():

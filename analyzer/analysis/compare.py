@@ -23,8 +23,10 @@ from analyzer.analysis.stats import (
     mcnemar_exact_many,
     paired_difference_interval,
     signed_pp,
+    t95,
     wilson_interval,
 )
+from analyzer.analysis.summary import mean_columns
 from analyzer.core.codes import PLAYABLE_EXPANSIONS
 from analyzer.errors import UrbionError
 
@@ -154,8 +156,7 @@ def compare_table(runs: dict[str, pd.DataFrame], ranks: bool = True) -> pd.DataF
             raise UrbionError(f"set {label} and the base game were not played on the same games")
         row = {"set": label, "expansions": len(df.attrs.get("expansions", [])),
                "games": games, "wins": wins, "win_rate": wins / games, "ci_low": low,
-               "ci_high": high, **paired_difference(won, base_won),
-               "mean_turns": df["turns"].mean(), "mean_pacified": df["pacified"].mean()}
+               "ci_high": high, **paired_difference(won, base_won), **mean_columns(df)}
         rows.append(row)
     table = pd.DataFrame(rows).set_index("set")
     others = [label for label in table.index if label != BASE]
@@ -269,7 +270,7 @@ def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     if np.all(contrast == contrast[0]):
         low, high = _alike_interval(mean, n)
     else:
-        half = _t95(n - 1) * float(contrast.std(ddof=1)) / math.sqrt(n)
+        half = t95(n - 1) * float(contrast.std(ddof=1)) / math.sqrt(n)
         # a game's contrast lies in [-2, 2], and so does their mean: the t interval of a
         # few games can reach past it
         low, high = max(-2.0, mean - half), min(2.0, mean + half)
@@ -287,14 +288,6 @@ def _alike_interval(contrast: float, games: int) -> tuple[float, float]:
     and such a game's contrast lies in [-2, 2]; the mean lies between the two extremes."""
     share = 1.0 - 0.025 ** (1.0 / games)
     return contrast - share * (contrast + 2.0), contrast + share * (2.0 - contrast)
-
-
-def _t95(freedom: int) -> float:
-    """Student's t quantile of a two-sided 95% interval: the interaction's interval is a
-    mean's over a sample of games (the normal quantile undercovers a few games' mean)."""
-    from scipy.stats import t
-
-    return float(t.ppf(0.975, freedom))
 
 
 def interaction_matrix(table: pd.DataFrame, column: str = "interaction") -> pd.DataFrame:

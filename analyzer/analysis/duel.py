@@ -8,7 +8,7 @@ import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.run_stats import headline
-from analyzer.analysis.stats import format_p, holm_adjust, signed_pp
+from analyzer.analysis.stats import format_p, holm_adjust, mean_half_width, signed_pp
 from analyzer.analysis.summary import EXPANSION_MEANS
 
 
@@ -42,27 +42,48 @@ def play_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """How each policy plays the same deals: the mean per game of each tally of
     :data:`PLAY_TALLIES` that the expansions and variant in play give meaning to (index:
     its label), one column per policy."""
+    return _per_tally(results, lambda values: float(values.mean()))
+
+
+def play_half_widths(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The half-width of each mean of :func:`play_table`'s 95% t-interval, in its shape."""
+    return _per_tally(results, mean_half_width)
+
+
+def _per_tally(results: dict[str, pd.DataFrame], measure) -> pd.DataFrame:
+    """``measure`` of each policy's per-game values of each tally in play."""
     attrs = next(iter(results.values())).attrs
     in_play = {*attrs.get("expansions", []), attrs.get("variant", "solo")}
-    rows = {label: [float(df[column].mean()) for df in results.values()]
+    rows = {label: [measure(df[column].to_numpy(dtype=float)) for df in results.values()]
             for column, needs, label in PLAY_TALLIES
             if (needs is None or needs in in_play)
             and all(column in df for df in results.values())}
     return pd.DataFrame.from_dict(rows, orient="index", columns=list(results))
 
 
-def format_play(play: pd.DataFrame) -> str:
-    """The :func:`play_table` as text: a policy's column beside another's shows what the
-    stronger one does differently."""
+#: Under the play table: what the +- are, and why two columns are known better than they say.
+PLAY_NOTE = ("+-: half the width of the mean's 95% interval. The policies play the same "
+             "deals, so a difference of two columns, taken deal by deal, is usually known "
+             "better than the two intervals suggest.")
+
+
+def format_play(play: pd.DataFrame, halves: pd.DataFrame | None = None) -> str:
+    """The :func:`play_table` as text, each mean with its interval's half-width
+    (``halves``, :func:`play_half_widths`) when given: a policy's column beside another's
+    shows what the stronger one does differently."""
     label_width = max(len(str(label)) for label in play.index) if len(play) else 10
-    widths = [max(9, len(str(name))) for name in play.columns]
+    cells = play.map(lambda value: f"{value:.2f}")
+    if halves is not None:
+        cells = cells + halves.map(lambda half: "" if pd.isna(half) else f" +-{half:.2f}")
+    widths = [max(9, len(str(name)), *(len(cell) for cell in cells[name]))
+              for name in play.columns]
     head = f"{'per game (mean)':<{label_width}}" + "".join(
         f" {str(name):>{w}}" for name, w in zip(play.columns, widths, strict=True))
     lines = ["How each plays the same deals:", head]
-    for label, row in play.iterrows():
+    for label, row in cells.iterrows():
         lines.append(f"{str(label):<{label_width}}" + "".join(
-            f" {value:>{w}.2f}" for value, w in zip(row, widths, strict=True)))
-    return "\n".join(lines)
+            f" {cell:>{w}}" for cell, w in zip(row, widths, strict=True)))
+    return "\n".join(lines + ([PLAY_NOTE] if halves is not None else []))
 
 
 def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:

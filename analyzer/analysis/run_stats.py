@@ -10,6 +10,7 @@ import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_interval
+from analyzer.analysis.summary import mean_columns
 
 
 def run_label(attrs: dict, fallback: str) -> str:
@@ -85,15 +86,14 @@ def _joined_run(pieces: list[pd.DataFrame]) -> pd.DataFrame:
 
 
 def headline(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """One row per run: games, wins, win rate with its 95% Wilson interval, mean turns,
-    mean cities pacified."""
+    """One row per run: games, wins, win rate with its 95% Wilson interval, mean turns and
+    mean cities pacified with their 95% t-intervals (:func:`mean_columns`)."""
     rows = []
     for label, df in runs.items():
         wins, games = int(df["won"].sum()), len(df)
         low, high = wilson_interval(wins, games)
         rows.append({"run": label, "games": games, "wins": wins, "win_rate": wins / games,
-                     "ci_low": low, "ci_high": high, "mean_turns": df["turns"].mean(),
-                     "mean_pacified": df["pacified"].mean()})
+                     "ci_low": low, "ci_high": high, **mean_columns(df)})
     return pd.DataFrame(rows).set_index("run")
 
 

@@ -165,3 +165,41 @@ def signed_pp(fraction: float) -> str:
     to zero reads +0.00, never -0.00."""
     text = f"{fraction * 100:+.2f}"
     return "+0.00" if text == "-0.00" else text
+
+
+def t95(freedom: int) -> float:
+    """Student's t quantile of a two-sided 95% interval with ``freedom`` degrees of freedom
+    (the normal quantile undercovers the mean of a few games)."""
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, freedom))
+
+
+def mean_half_width(values: np.ndarray) -> float:
+    """Half the width of the 95% t-interval of the mean of ``values`` (a per-game
+    tally); NaN for fewer than 2 values."""
+    n = len(values)
+    if n < 2:
+        return float("nan")
+    return t95(n - 1) * float(np.std(values, ddof=1)) / math.sqrt(n)
+
+
+def histogram_mean_interval(hist: np.ndarray) -> tuple[float, float]:
+    """The 95% t-interval of the mean of the values a histogram counts (bin i holds the
+    games of value i); NaNs for fewer than 2 values."""
+    n = int(hist.sum())
+    if n < 2:
+        return float("nan"), float("nan")
+    values = np.arange(len(hist), dtype=np.float64)
+    mean = float((values * hist).sum() / n)
+    variance = float((((values - mean) ** 2) * hist).sum() / (n - 1))
+    half = t95(n - 1) * math.sqrt(variance / n)
+    return mean - half, mean + half
+
+
+def mean_interval(values: np.ndarray) -> tuple[float, float]:
+    """The 95% t-interval of the mean of ``values``; NaNs for fewer than 2."""
+    mean = float(np.mean(values)) if len(values) else float("nan")
+    half = mean_half_width(values)
+    return mean - half, mean + half
+

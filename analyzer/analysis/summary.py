@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.stats import wilson_interval
+from analyzer.analysis.stats import histogram_mean_interval, mean_interval, wilson_interval
 from analyzer.core.codes import REASON_NAMES
 from analyzer.errors import UrbionError
 from analyzer.runner.tally import SUMMED, histogram_median, part
@@ -49,6 +51,8 @@ def summarize(df: pd.DataFrame) -> dict:
         "mean_turns": float(df["turns"].mean()) if games else float("nan"),
         "median_turns": float(df["turns"].median()) if games else float("nan"),
         "mean_pacified": float(df["pacified"].mean()) if games else float("nan"),
+        "turns_ci": mean_interval(df["turns"].to_numpy()),
+        "pacified_ci": mean_interval(df["pacified"].to_numpy()),
         "loss_reasons": {str(k): int(v) for k, v in losses.items() if v > 0},
         "means": {col: float(df[col].mean()) if games else float("nan")
                   for col in means_in_play(df.attrs.get("expansions")) if col in df},
@@ -80,11 +84,22 @@ def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None) -> d
         "mean_turns": sums["turns"] / games if games else nan,
         "median_turns": histogram_median(part(tally, "turns_hist")),
         "mean_pacified": sums["pacified"] / games if games else nan,
+        "turns_ci": histogram_mean_interval(part(tally, "turns_hist")),
+        "pacified_ci": histogram_mean_interval(part(tally, "pacified_hist")),
         "loss_reasons": {REASON_NAMES[k]: int(v)
                          for k, v in enumerate(part(tally, "loss_reasons")) if v > 0},
         "means": {col: sums[col] / games if games else nan
                   for col in means_in_play(expansions)},
     }
+
+
+def _interval(summary: dict, key: str, decimals: int) -> str:
+    """ " (95% interval LOW to HIGH)" of a mean, "" where there is none (a summary of one
+    game, or one written before summaries had them)."""
+    low, high = summary.get(key, (float("nan"), float("nan")))
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return ""
+    return f" (95% interval {low:.{decimals}f} to {high:.{decimals}f})"
 
 
 def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> str:
@@ -99,8 +114,10 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         f"wins       {summary['wins']}",
         f"win rate   {summary['win_rate']:.2%}  (95% Wilson interval "
         f"{summary['ci_low']:.2%} to {summary['ci_high']:.2%})",
-        f"turns      mean {summary['mean_turns']:.1f}, median {summary['median_turns']:.0f}",
-        f"pacified   mean {summary['mean_pacified']:.2f} City cards a game",
+        f"turns      mean {summary['mean_turns']:.1f}{_interval(summary, 'turns_ci', 1)}, "
+        f"median {summary['median_turns']:.0f}",
+        f"pacified   mean {summary['mean_pacified']:.2f}{_interval(summary, 'pacified_ci', 2)} "
+        "City cards a game",
     ]
     in_play = set(attrs.get("expansions") or [])
     means = summary.get("means", {})
@@ -120,3 +137,15 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
             lines.append(f"resumed    {summary['games'] - played} games were saved by the "
                          "interrupted run")
     return "\n".join(lines)
+
+
+def mean_columns(df: pd.DataFrame) -> dict[str, float]:
+    """A run's mean turns and mean cities pacified a game, each with its 95% t-interval:
+    ``mean_turns``, ``turns_low``, ``turns_high``, ``mean_pacified``, ``pacified_low``,
+    ``pacified_high``."""
+    out = {}
+    for column, key in (("turns", "turns"), ("pacified", "pacified")):
+        values = df[column].to_numpy()
+        out[f"mean_{key}"] = float(values.mean()) if len(values) else float("nan")
+        out[f"{key}_low"], out[f"{key}_high"] = mean_interval(values)
+    return out

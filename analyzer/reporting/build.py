@@ -68,7 +68,8 @@ CHART_CAPTIONS = {
                     "option it was not offered (illegal_decision). The rest of the way to "
                     "100% is the games won.",
     "margin_at_victory": "In the games won, the Dream cards still in the deck: a small "
-                         "margin is a win that came close to a loss.",
+                         "margin is a win that came close to a loss. The legend gives the "
+                         "wins each line rests on: a line of a few dozen zig-zags by chance.",
     "pacified_at_defeat": "In the games lost, the City cards already pacified: how near the "
                           "losses came. Expansions that add City cards raise the number a "
                           "win needs, so read each run against its own total.",
@@ -271,13 +272,23 @@ def _percent(x: float) -> str:
 
 def headline_rows(table: pd.DataFrame) -> list[list[str]]:
     """The headline table as text cells, header first."""
-    rows = [["run", "games", "wins", "win rate", "95% Wilson interval", "mean turns",
-             "mean pacified"]]
+    rows = [["run", "games", "wins", "win rate", "95% Wilson interval",
+             "mean turns (95% interval)", "mean pacified (95% interval)"]]
     for label, r in table.iterrows():
         rows.append([label, f"{int(r.games):,}", f"{int(r.wins):,}", _percent(r.win_rate),
-                     f"{_percent(r.ci_low)} to {_percent(r.ci_high)}", f"{r.mean_turns:.1f}",
-                     f"{r.mean_pacified:.2f}"])
+                     f"{_percent(r.ci_low)} to {_percent(r.ci_high)}",
+                     mean_text(r, "turns", 1), mean_text(r, "pacified", 2)])
     return rows
+
+
+def mean_text(row: pd.Series, key: str, decimals: int) -> str:
+    """A mean with its 95% interval, "24.9 (24.7 to 25.1)", from ``mean_KEY``,
+    ``KEY_low`` and ``KEY_high``; the mean alone where there is no interval."""
+    mean = f"{row[f'mean_{key}']:.{decimals}f}"
+    low, high = row.get(f"{key}_low", float("nan")), row.get(f"{key}_high", float("nan"))
+    if pd.isna(low) or pd.isna(high):
+        return mean
+    return f"{mean} ({low:.{decimals}f} to {high:.{decimals}f})"
 
 
 #: What pairing by game number does not mean, for the notes of the pages.
@@ -754,7 +765,8 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
     from analyzer.analysis.stats import format_p
 
     rows = [["set", "games", "win rate", "95% Wilson interval", "vs base",
-             "95% interval (paired, Newcombe)", "McNemar p", "Holm p", "mean turns", "rank"]]
+             "95% interval (paired, Newcombe)", "McNemar p", "Holm p",
+             "mean turns (95% interval)", "rank"]]
     for label, r in table.iterrows():
         base = label == "base"
         short = "*" if not r.get("precise", True) else ""  # max-games came first
@@ -763,7 +775,7 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
                      "" if base else f"{signed_pp(r.difference)} pp",
                      "" if base else f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)} pp",
                      "" if base else format_p(r.mcnemar_p),
-                     "" if base else format_p(r.holm_p), f"{r.mean_turns:.1f}",
+                     "" if base else format_p(r.holm_p), mean_text(r, "turns", 1),
                      rank_text(r)])
     return rows
 

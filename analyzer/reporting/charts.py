@@ -211,9 +211,10 @@ def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
 
 
 def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
-            ylabel: str, none: str) -> Figure:
-    """One line per run: the share of its games at each value ``counts_of(df)`` counts; a
-    run with no such game is listed in the legend with ``none`` after its name."""
+            ylabel: str, none: str, noun: tuple[str, str]) -> Figure:
+    """One line per run: the share of its games at each value ``counts_of(df)`` counts,
+    with how many games the line rests on in the legend ("20 wins": a line of few games
+    zig-zags); a run with no such game is listed with ``none`` after its name."""
     fig, ax = _figure(title)
     for index, (label, df) in enumerate(runs.items()):
         counts = counts_of(df)
@@ -224,8 +225,10 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
             # would show games where there are none
             counts = counts.reindex(range(int(counts.index.min()),
                                           int(counts.index.max()) + 1), fill_value=0)
-            ax.plot(counts.index, counts / counts.sum() * 100, marker="o",
-                    label=wrap_label(label), **_line_style(index))
+            total = int(counts.sum())
+            ax.plot(counts.index, counts / total * 100, marker="o",
+                    label=f"{wrap_label(label)} ({total:,} {noun[total != 1]})",
+                    **_line_style(index))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     _legend(ax, len(runs))
@@ -235,13 +238,15 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
 def margin_at_victory(runs: dict[str, pd.DataFrame]) -> Figure:
     """Dream cards left in the deck when the game was won."""
     return _shares(runs, "Margin at victory", run_stats.margin_at_victory,
-                   "Dream cards left at the win", "share of the won games (%)", "no win")
+                   "Dream cards left at the win", "share of the won games (%)", "no win",
+                   ("win", "wins"))
 
 
 def pacified_at_defeat(runs: dict[str, pd.DataFrame]) -> Figure:
     """City cards pacified in lost games."""
     return _shares(runs, "Cities pacified at defeat", run_stats.pacified_at_defeat,
-                   "City cards pacified", "share of the lost games (%)", "no game lost")
+                   "City cards pacified", "share of the lost games (%)", "no game lost",
+                   ("loss", "losses"))
 
 
 def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
