@@ -871,11 +871,17 @@ def _show_trace_file(path: Path, seed: int | None, game: int | None) -> str:
 
     line, chosen = chosen_trace(path, seed, game)
     try:
-        replay(chosen)  # rendered only once known to be a whole, legal game
+        # rendered only once known to be a whole, legal game
+        result = replay(chosen, check_deal=True)
     except ReplayError as err:
         raise UrbionError(f"{path}, line {line}: the trace does not replay ({err}); "
                           "`urbion replay` checks every trace of a file") from None
-    return render_trace(chosen)
+    text = render_trace(chosen)
+    if not result["deal_of_seed"]:
+        text = (f"Note: the shuffles of this trace are not those of game {chosen['game']} of "
+                f"seed {chosen['seed']}, as it says: an edited or hand-built trace, whose "
+                "rules were checked, not its seed and game.\n\n" + text)
+    return text
 
 
 def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:

@@ -44,6 +44,54 @@ def test_replay_accepts_every_trace_the_fast_engine_wrote(capsys, tmp_path, team
     assert "3 trace(s), 3 replay, 0 do not" in out
 
 
+def _reshuffled_games() -> tuple[dict, dict]:
+    """A game whose Dream deck is reshuffled during play, and a copy whose last reshuffle
+    swaps its two bottom cards, never drawn again: a permutation still, which replays, but
+    not the one the game's stream gives."""
+    from analyzer.reference.replay import ReplayError, replay
+
+    for game in range(300):
+        trace = analyzer.trace(seed=3, game=game, expansions="all", policy="random")[0]
+        shuffles = [entry for entry in trace["log"] if "shuffle" in entry]
+        if not shuffles or len(shuffles[-1]["shuffle"]) < 2:
+            continue
+        edited = copy.deepcopy(trace)
+        last = [entry for entry in edited["log"] if "shuffle" in entry][-1]["shuffle"]
+        last[-1], last[-2] = last[-2], last[-1]
+        try:
+            replay(edited)
+        except ReplayError:
+            continue
+        return trace, edited
+    raise AssertionError("no game of 300 with such a reshuffle")
+
+
+def test_replay_tells_a_trace_whose_shuffles_are_not_the_games_it_names(capsys, tmp_path,
+                                                                         team_traces):
+    """Edited, it still follows the rules; but its seed, its game or a shuffle no longer
+    are those of the deal it names, which the replay says (the run stays a pass: the rules
+    hold) and show puts first."""
+    other_seed = copy.deepcopy(team_traces[0])
+    other_seed["seed"] = 8
+    reshuffled, other_order = _reshuffled_games()
+    path = _write(tmp_path / "t.jsonl", [team_traces[1], other_seed, reshuffled, other_order])
+    code, out, _ = run(capsys, "replay", str(path))
+    lines = out.splitlines()
+    assert code == 0 and "4 replay, 0 do not; 2 replaying with the shuffles of another game" \
+        in lines[-1]
+    assert [("not those of" in line) for line in lines[:4]] == [False, True, False, True]
+    assert "not those of game 40 of seed 8: an edited or hand-built trace" in lines[1]
+    assert analyzer.replay(other_order)["deal_of_seed"].tolist() == [False]
+    assert analyzer.replay(reshuffled)["deal_of_seed"].tolist() == [True]
+    code, shown, _ = run(capsys, "show", "--trace-file", str(path), "--seed", "8",
+                         "--game", "40")
+    assert code == 0 and shown.startswith("Note: the shuffles of this trace are not those "
+                                          "of game 40 of seed 8")
+    code, shown, _ = run(capsys, "show", "--trace-file", str(path), "--seed", "7",
+                         "--game", "41")
+    assert code == 0 and not shown.startswith("Note")
+
+
 def test_replay_names_each_bad_line_and_still_judges_the_others(capsys, tmp_path,
                                                                 team_traces):
     path = _write(tmp_path / "t.jsonl", [team_traces[0], "{not json", "",

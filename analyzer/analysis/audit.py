@@ -13,7 +13,7 @@ from analyzer.trace.jsonl import TraceLine
 
 #: One row per trace: where it is, what game it claims to be, and the verdict.
 COLUMNS = ("line", "seed", "game", "variant", "expansions", "policy", "card_set", "replays",
-           "error", "outcome", "reason", "turns")
+           "error", "outcome", "reason", "turns", "deal_of_seed")
 
 
 def audit(traces: list[TraceLine]) -> pd.DataFrame:
@@ -29,7 +29,9 @@ def audit(traces: list[TraceLine]) -> pd.DataFrame:
     pandas.DataFrame
         ``replays`` True when the trace replays decision by decision to its own result;
         otherwise ``error`` says where and why it does not. ``outcome``, ``reason`` and
-        ``turns`` are the replayed result (empty for a trace that does not replay).
+        ``turns`` are the replayed result (empty for a trace that does not replay);
+        ``deal_of_seed`` whether its shuffles are those of the game and seed it names
+        (``reference.replay.DealCheck``).
     """
     df = pd.DataFrame([_verdict(*item) for item in traces], columns=COLUMNS, dtype=object)
     df["line"] = df["line"].astype("int64")
@@ -55,12 +57,12 @@ def _verdict(line: int, trace: object, problem: str | None) -> dict:
         row["error"] = problem
         return row
     try:
-        result = replay(trace)
+        result = replay(trace, check_deal=True)
     except ReplayError as err:
         row["error"] = str(err)
         return row
     row.update(replays=True, outcome=result["outcome"], reason=result["reason"],
-               turns=result["turns"])
+               turns=result["turns"], deal_of_seed=result["deal_of_seed"])
     return row
 
 
@@ -72,11 +74,17 @@ def format_audit(df: pd.DataFrame, source: str) -> str:
             else "a trace"
         if r.replays:
             lines.append(f"line {r.line}: {what} replays: {r.outcome} ({r.reason}) after "
-                         f"{r.turns} turns")
+                         f"{r.turns} turns" + ("" if r.deal_of_seed else
+                                               f"; but its shuffles are not those of {what}: "
+                                               "an edited or hand-built trace, whose seed "
+                                               "and game the rules do not check"))
         else:
             lines.append(f"line {r.line}: {what} does NOT replay: {r.error}")
     bad = int((~df["replays"]).sum())
-    lines.append(f"{source}: {len(df)} trace(s), {len(df) - bad} replay, {bad} do not")
+    other = int((df["replays"] & (df["deal_of_seed"] == False)).sum())  # noqa: E712
+    lines.append(f"{source}: {len(df)} trace(s), {len(df) - bad} replay, {bad} do not"
+                 + (f"; {other} replaying with the shuffles of another game than the one "
+                    "named" if other else ""))
     return "\n".join(lines)
 
 

@@ -48,7 +48,9 @@ from analyzer.core.codes import (
     CityKind,
     Decision,
     Expansion,
+    Stream,
 )
+from analyzer.core.rng import PyStream
 from analyzer.reference.cards import Card, CardBook, element_mask
 from analyzer.reference.engine import BOOKS_PUT_AWAY, POLARITY_SWAP_CARDS, Option, SoloGame
 
@@ -436,11 +438,42 @@ class LogDecider:
                           "dreams summing to 0 (R05.5)")
 
 
-class LogShuffler:
-    """Takes each shuffle's order from the log, checking it is a permutation."""
+class DealCheck:
+    """Whether a trace's shuffles are those of the game it names: the opening decks and each
+    reshuffle of the Dream deck as the DEAL stream of (seed, game) orders them, the way
+    both engines draw them. A trace written by hand, or edited, passes the rules and fails
+    this: its seed and game are then only words."""
 
-    def __init__(self, cursor: LogCursor) -> None:
+    def __init__(self, seed: int, game: int) -> None:
+        self.stream = PyStream(seed, game, Stream.DEAL)
+        self.matches = True
+
+    def opening(self, book: CardBook, decks: dict[str, list[int]]) -> None:
+        """The setup's decks against the opening shuffles (each deck's ids ascending)."""
+        for key, ids, stream in (("city_deck", book.city_ids, self.stream),
+                                 ("dream_deck", book.dream_ids, self.stream),
+                                 ("book_deck", book.book_ids,
+                                  self.stream.derived(Stream.BOOK_DECK)),
+                                 ("postcard_deck", book.postcard_ids,
+                                  self.stream.derived(Stream.POSTCARD_DECK))):
+            order = list(ids)
+            stream.shuffle(order)
+            self.matches &= order == decks[key]
+
+    def reshuffle(self, cards: list[int], logged: list[int]) -> None:
+        """One reshuffle of ``cards`` (top first) against its logged order."""
+        order = list(cards)
+        self.stream.shuffle(order)
+        self.matches &= order == logged
+
+
+class LogShuffler:
+    """Takes each shuffle's order from the log, checking it is a permutation (and, with a
+    :class:`DealCheck`, whether it is the named game's)."""
+
+    def __init__(self, cursor: LogCursor, deal: DealCheck | None = None) -> None:
         self.cursor = cursor
+        self.deal = deal
 
     def shuffle(self, cards: list[int]) -> list[int]:
         """The logged order of ``cards``."""
@@ -455,6 +488,8 @@ class LogShuffler:
             raise ReplayError(f"log entry {index}: shuffle is not a permutation of the "
                               f"{len(cards)} cards being shuffled (missing {missing}, "
                               f"unexpected {extra})")
+        if self.deal is not None:
+            self.deal.reshuffle(cards, order)
         return list(order)
 
 
@@ -714,7 +749,8 @@ def _compare_result(expected: dict, replayed: dict) -> None:
 
 
 def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
-           narrate: Callable[[str, dict], None] | None = None) -> dict:
+           narrate: Callable[[str, dict], None] | None = None,
+           check_deal: bool = False) -> dict:
     """Replay a trace decision by decision and check it.
 
     Parameters
@@ -744,6 +780,10 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         card leaving (``emptiness_card``), in game order: what a text view of the game
         needs. A ``decision`` also carries the option's ``code``.
 
+    check_deal : bool
+        Also tell whether every shuffle is that of game ``game`` of seed ``seed``
+        (:class:`DealCheck`): the result then holds ``deal_of_seed``, True or False.
+
     Returns
     -------
     dict
@@ -764,9 +804,13 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
     dream_deck = _deck(setup, "dream_deck", book.dream_ids)
     book_deck = _deck(setup, "book_deck", book.book_ids)
     postcard_deck = _deck(setup, "postcard_deck", book.postcard_ids)
+    deal = DealCheck(trace["seed"], trace["game"]) if check_deal else None
+    if deal is not None:
+        deal.opening(book, {"city_deck": city_deck, "dream_deck": dream_deck,
+                            "book_deck": book_deck, "postcard_deck": postcard_deck})
     cursor = LogCursor(trace["log"])
     decider = LogDecider(cursor)
-    game = SoloGame(book, city_deck, dream_deck, decider, LogShuffler(cursor),
+    game = SoloGame(book, city_deck, dream_deck, decider, LogShuffler(cursor, deal),
                     LogChecker(cursor, observe), narrate, expansions=_expansion_mask(expansions),
                     book_deck=book_deck, postcard_deck=postcard_deck,
                     seats=VARIANT_NAMES.index(trace["variant"]) + 1)
@@ -775,4 +819,4 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
     cursor.expect_end()
     result = game.result(trace.get("card_set"))
     _compare_result(trace["result"], result)
-    return result
+    return result if deal is None else {**result, "deal_of_seed": deal.matches}
