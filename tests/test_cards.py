@@ -202,9 +202,13 @@ def test_bad_books_postcards_or_emptiness_sections_are_named(tmp_path, section, 
         load_card_set(_write(tmp_path, base + section + "\n"))
 
 
-def test_an_unknown_variant_is_named():
-    with pytest.raises(CardSetError, match=re.escape("unknown variant 'trio' (valid: solo, team)")):
+def test_an_unknown_variant_is_named_and_not_blamed_on_the_card_set():
+    from analyzer.errors import UrbionError
+
+    with pytest.raises(UrbionError, match=re.escape("unknown variant 'trio' (valid: solo, team)")
+                       ) as caught:
         DEFAULT.with_variant("trio")
+    assert not isinstance(caught.value, CardSetError)
 
 
 @pytest.mark.parametrize("line, message", [

@@ -266,7 +266,18 @@ def test_set_names():
         [(), ("squares_metas", "gardens_wizards")]
     with pytest.raises(UrbionError, match="unknown expansion 'moon'"):
         expansion_sets("base,moon+chromatic_chaos")
-    assert expansion_sets("base+books,books") == [(), ("books",)]
+    assert expansion_sets("base+books") == [(), ("books",)]  # every set is on the base game
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("base,base", "'base' is listed twice"),
+    ("base+books,books", "'books' is listed twice (as 'base+books')"),
+    ("books,chromatic_chaos+books,books+chromatic_chaos",
+     "'books+chromatic_chaos' is listed twice (as 'chromatic_chaos+books')"),
+])
+def test_a_set_listed_twice_is_refused_as_an_expansion_named_twice_is(spec, message):
+    with pytest.raises(UrbionError, match=re.escape(message)):
+        expansion_sets(spec)
 
 
 @pytest.mark.parametrize("spec, message", [

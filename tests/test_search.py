@@ -62,6 +62,9 @@ def test_search_uses_its_play_outs():
     # a function's name holds no "=": these are options, not MODULE:FUNCTION
     ("greedy:foo=1", "policy greedy takes no options"),
     ("random:rollouts=2", "policy random takes no options"),
+    # no "=": it could have been a module of that name, but none is found
+    ("greedy:foo", "policy greedy takes no options .*, not 'foo'; nor is there a module "
+                   "greedy with a function foo"),
 ])
 def test_bad_search_options_are_refused(name, message):
     with pytest.raises(PolicyError, match=message):

@@ -90,11 +90,23 @@ def expansion_sets(spec: str, playable: tuple[str, ...] = PLAYABLE_EXPANSIONS
         sets = [_parse_set(item, playable) for item in items]
         if not sets:
             raise UrbionError("sets: no expansion set given")
+        _refuse_repeats(items, sets)
         if () not in sets:
             sets.insert(0, ())
     unique = list(dict.fromkeys(sets))
     unique.sort(key=lambda s: s != ())
     return unique
+
+
+def _refuse_repeats(items: list[str], sets: list[tuple[str, ...]]) -> None:
+    """Refuse a set listed twice ("base,base", "books,base+books"): a slip for another set,
+    most likely, as an expansion named twice within a set is."""
+    first: dict[tuple[str, ...], str] = {}
+    for item, played in zip(items, sets, strict=True):
+        if played in first:
+            again = "" if first[played] == item.strip() else f" (as {first[played]!r})"
+            raise UrbionError(f"sets: {item.strip()!r} is listed twice{again}")
+        first[played] = item.strip()
 
 
 def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:

@@ -96,11 +96,11 @@ class CardSet:
 
         Raises
         ------
-        CardSetError
-            For an unknown variant.
+        UrbionError
+            For an unknown variant (the card set is not at fault).
         """
         if variant not in VARIANT_NAMES:
-            raise CardSetError(f"unknown variant {variant!r} (valid: {', '.join(VARIANT_NAMES)})")
+            raise UrbionError(f"unknown variant {variant!r} (valid: {', '.join(VARIANT_NAMES)})")
         return replace(self, variant=variant)
 
     def describe(self) -> list[dict]:

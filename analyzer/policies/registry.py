@@ -152,6 +152,14 @@ def resolve_policy(name: str) -> PolicySpec:
     if ":" in name:
         from analyzer.policies.loader import load_user_policy
 
-        return load_user_policy(name)
+        try:
+            return load_user_policy(name)
+        except PolicyError as err:
+            if kind in BUILTIN_POLICIES and f"cannot import {kind}:" in str(err):
+                # most likely a built-in's name with an option it does not take
+                raise PolicyError(f"policy {kind} takes no options (only search and "
+                                  f"clairvoyant do), not {options!r}; nor is there a module "
+                                  f"{kind} with a function {options}") from None
+            raise
     valid = ", ".join(sorted(BUILTIN_POLICIES))
     raise PolicyError(f"unknown policy {name!r} (valid: {valid}, or FILE.py:FUNCTION)")
