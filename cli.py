@@ -52,6 +52,9 @@ def cli() -> None:
 @cli.command()
 @click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True)
 @seed_option
+@click.option("--first-game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+              help="Play games FIRST-GAME to FIRST-GAME+GAMES-1 of the seed: more games of a "
+                   "run, which `report` joins to the games before.")
 @policy_option
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
@@ -73,12 +76,13 @@ def cli() -> None:
               help="Games per chunk: the unit of work, checkpoints and progress "
                    "[default: 20000; 200 for search and clairvoyant].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def simulate(games: int, seed: int, policy: str, workers: int | None, engine: str,
-             cards: str | None, expansions: str, variant: str, out: str | None, resume: bool,
-             scheduler: str | None, summary_only: bool, chunk: int | None,
+def simulate(games: int, seed: int, first_game: int, policy: str, workers: int | None,
+             engine: str, cards: str | None, expansions: str, variant: str, out: str | None,
+             resume: bool, scheduler: str | None, summary_only: bool, chunk: int | None,
              quiet: bool) -> None:
     """Play a batch of games (solo or team) and print the summary."""
-    options = dict(games=games, seed=seed, policy=policy, workers=workers, engine=engine,
+    options = dict(games=games, seed=seed, first_game=first_game, policy=policy,
+                   workers=workers, engine=engine,
                    cards=cards, expansions=expansions, variant=variant, out=out, resume=resume,
                    scheduler=scheduler, progress=not quiet, chunk=chunk)
     if summary_only:

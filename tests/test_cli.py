@@ -39,6 +39,26 @@ def test_simulate_prints_the_summary_and_writes_parquet(capsys, tmp_path):
     assert df.attrs["seed"] == 2 and df.attrs["games"] == 400
 
 
+def test_simulate_plays_later_games_of_a_run_that_report_joins(capsys, tmp_path):
+    """--first-game: games 300-499 of seed 2 are the very games of a 500-game run, and
+    report joins them to games 0-299 into that run."""
+    first, later = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    for args in (["--games", "300", "--out", str(first)],
+                 ["--games", "200", "--first-game", "300", "--out", str(later)]):
+        code, out, err = run(capsys, "simulate", "--seed", "2", "--quiet", *args)
+        assert code == 0, err
+    assert "games      200 (games 300-499 of the seed)" in out
+    whole = analyzer.simulate(games=500, seed=2)
+    df = read_results(later)
+    assert df["game"].tolist() == list(range(300, 500))
+    assert df.reset_index(drop=True).equals(
+        whole.iloc[300:].reset_index(drop=True)[df.columns])
+    code, out, err = run(capsys, "report", str(first), str(later), "--out",
+                         str(tmp_path / "rep"))
+    assert code == 0, err
+    assert "games 0-499 (joined from 2 files)" in (tmp_path / "rep" / "report.md").read_text()
+
+
 def test_trace_file_matches_simulate_game(capsys, tmp_path):
     path = tmp_path / "t.jsonl"
     code, _, err = run(capsys, "trace", "--seed", "2", "--game", "5", "--games", "2",

@@ -102,6 +102,14 @@ def _interval(summary: dict, key: str, decimals: int) -> str:
     return f" (95% interval {low:.{decimals}f} to {high:.{decimals}f})"
 
 
+def _later_games(summary: dict, attrs: dict) -> str:
+    """ " (games 1000-1999 of the seed)" for a batch that does not start at game 0."""
+    first = int(attrs.get("first_game") or 0)
+    if not first:
+        return ""
+    return f" (games {first}-{first + summary['games'] - 1} of the seed)"
+
+
 def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> str:
     """Plain-text summary for the terminal."""
     lines = [
@@ -110,7 +118,7 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         f"variant    {attrs.get('variant', 'solo')}",
         f"policy     {attrs.get('policy')}    engine {attrs.get('engine')}    "
         f"seed {attrs.get('seed')}    rules {attrs.get('rules_version')}",
-        f"games      {summary['games']}",
+        f"games      {summary['games']}{_later_games(summary, attrs)}",
         f"wins       {summary['wins']}",
         f"win rate   {summary['win_rate']:.2%}  (95% Wilson interval "
         f"{summary['ci_low']:.2%} to {summary['ci_high']:.2%})",
