@@ -262,11 +262,11 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
               help="Threads (default: all cores). Results do not depend on it.")
 @cards_option
 @variant_option
-@click.option("--precision", type=click.FloatRange(0, 0.5, min_open=True, max_open=True),
-              default=None,
+@click.option("--precision", type=float, default=None,
               help="Add batches of --games to each set until the half-widths of its 95% "
                    "intervals (win rate, difference to the base game) are at most this "
-                   "(e.g. 0.005); the base game plays as long as any set.")
+                   "share of games (0.005: half a percentage point); the base game plays as "
+                   "long as any set.")
 @click.option("--max-games", type=click.IntRange(min=1), default=None,
               help="With --precision only: the most games a set plays [default: 1000000].")
 @click.option("--out", type=click.Path(file_okay=False), default=None,

@@ -1012,7 +1012,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
 
     games, seed, _ = arguments.game_counts(games, seed)
     if precision is not None:
-        precision = arguments.fraction("precision", precision, 0, 0.5)
+        precision = arguments.precision(precision)
     if max_games is not None and precision is None:
         raise UrbionError("max-games applies only with precision: without it each set "
                           "plays the games asked for")

@@ -127,6 +127,23 @@ def fraction(name: str, value: object, low: float, high: float) -> float:
     return float(value)
 
 
+#: The widest --precision taken: a half-width of 10 points says next to nothing, and a
+#: larger figure is most likely meant in percentage points.
+MAX_PRECISION = 0.1
+
+
+def precision(value: object) -> float:
+    """A half-width for ``compare(precision=...)``: a share of games, above 0 and at most
+    :data:`MAX_PRECISION`; a figure written in percentage points (0.5 for half a point)
+    is named as such."""
+    share = fraction("precision", value, 0, 1)
+    if share > MAX_PRECISION:
+        raise UrbionError(f"precision is a share of games, not percentage points: {value} "
+                          f"asks for intervals of +-{share:.0%}; half a point is 0.005 "
+                          f"(at most {MAX_PRECISION})")
+    return share
+
+
 def flag(name: str, value: object) -> bool:
     """A yes/no argument: True or False, numpy's too (a string such as "no" would read as
     yes)."""

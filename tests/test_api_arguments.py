@@ -69,6 +69,10 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
     (lambda: analyzer.duel(5), "policies must be a comma-separated string or a list"),
     (lambda: analyzer.compare(sets=5, games=10), "sets must be a comma-separated string"),
     (lambda: analyzer.compare(games=10, precision="x"), "precision must be a number"),
+    # 0.4 meant as 0.4 points would ask for +-40%
+    (lambda: analyzer.compare(games=10, precision=0.4),
+     "precision is a share of games, not percentage points: 0.4 asks for intervals of "
+     "\\+-40%; half a point is 0.005"),
     (lambda: analyzer.compare(games=10, precision=0.1, max_games=2.0),
      "max_games must be a whole number"),
     (lambda: analyzer.compare(games=10, max_games=20), "max-games applies only with precision"),

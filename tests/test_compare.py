@@ -614,7 +614,7 @@ def test_a_set_stopped_by_max_games_is_marked_in_every_table():
     assert all(row[1] == "200*" for row in compare_rows(result.table)[1:])
     assert "* marks a set stopped because another batch would pass that limit" in \
         compare_facts(result.attrs)["precision"]
-    loose = analyzer.compare(sets="base", games=100, precision=0.49, max_games=200)
+    loose = analyzer.compare(sets="base", games=100, precision=0.1, max_games=200)
     assert loose.table["precise"].all() and "*" not in str(loose)
 
 

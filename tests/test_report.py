@@ -971,3 +971,25 @@ def test_a_results_file_with_a_game_twice_is_refused(results, tmp_path):
     write_results(twice, path)
     with pytest.raises(ResultsFileError, match=f"game {int(df['game'].iloc[0])} appears twice"):
         read_results(path)
+
+
+def test_the_scope_note_speaks_of_expansions_only_where_they_are_played():
+    from analyzer.reporting.build import scope_note
+
+    base = scope_note([{"policy": "greedy", "card_set": "mine", "expansions": []}])
+    assert "expansions" not in base and "meet the same cards very differently" in base
+    played = scope_note([{"policy": "greedy", "card_set": "mine", "expansions": ["books"]}])
+    assert "the tuned weighted policy ranks the expansions otherwise than greedy" in played
+
+
+def test_the_provenance_names_the_file_a_card_set_was_read_from(tmp_path):
+    from analyzer.reporting.build import provenance
+
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "mine"'))
+    runs = {"a": analyzer.simulate(games=20, seed=1),
+            "b": analyzer.simulate(games=20, seed=1, cards=mine)}
+    facts = provenance(runs)["card sets"]
+    assert f"mine (sha256 {runs['b'].attrs['card_set_sha256']}), from {mine}" in facts
+    assert "builtin" not in facts

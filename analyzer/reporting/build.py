@@ -171,10 +171,14 @@ def scope_note(attrs: list[dict]) -> str:
         f"the card sets {', '.join(names)}"
     assumed = (" R14-default is an assumed card list: the printed one is not known."
                if any(one.get("card_set") == "R14-default" for one in attrs) else "")
+    expansions = any(one.get("expansions") for one in attrs)
+    example = (" (the tuned weighted policy ranks the expansions otherwise than greedy)"
+               if expansions else "")
+    meets = "the same expansions or card changes" if expansions else "the same cards"
     return (f"Every figure here is of {who} playing {which}: a player's results on those "
-            "cards, not the printed game's. Another player can meet the same expansions or "
-            "card changes very differently (the tuned weighted policy ranks the expansions "
-            f"otherwise than greedy): compare with the policy that plays most like you.{assumed}")
+            f"cards, not the printed game's. Another player can meet {meets} very "
+            f"differently{example}: compare with the policy that plays most like you."
+            f"{assumed}")
 
 
 CARD_SETS_TITLE = "Card sets"
@@ -232,7 +236,8 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
     first = next(iter(runs.values())).attrs
     names = card_set_names([df.attrs for df in runs.values()])
     card_sets = dict.fromkeys(f"{df.attrs.get('card_set')} (sha256 "
-                              f"{df.attrs.get('card_set_sha256')})" for df in runs.values())
+                              f"{df.attrs.get('card_set_sha256')}){_card_file(df.attrs)}"
+                              for df in runs.values())
     return {
         "card set" if len(card_sets) == 1 else "card sets": "; ".join(card_sets),
         "runs": "; ".join(f"{label}: card set {name}, seed "
@@ -249,6 +254,12 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
         "commit": _commit(),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def _card_file(attrs: dict) -> str:
+    """", from FILE" for a card set a run read from a file (not the shipped one)."""
+    source = str(attrs.get("card_set_source") or "")
+    return f", from {source}" if source and not source.startswith("builtin:") else ""
 
 
 def _pieces(attrs: dict) -> str:
