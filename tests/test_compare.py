@@ -152,6 +152,8 @@ def test_games_all_alike_are_no_proof_of_their_interaction(pair_won, interaction
     assert row.interaction == interaction
     assert row.low == pytest.approx(interaction - share * (interaction + 2), abs=1e-5)
     assert row.high == pytest.approx(interaction + share * (2 - interaction), abs=1e-5)
+    # the sign test: 20 games of one sign, 2 * 0.5**20; none of any sign, nothing shown
+    assert row.p == (2 * 0.5 ** 20 if interaction else 1.0) == row.holm_p
 
 
 def test_rank_ranges_hold_the_pairwise_tests_to_holms_family_error():

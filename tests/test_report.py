@@ -316,9 +316,17 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
     row = result.interactions.loc["chromatic_chaos+gardens_wizards"]
     compare_md = (tmp_path / "cmp" / "compare.md").read_text()
     assert "## Interactions, pair by pair" in compare_md
+    # one pair: Holm's p is the t test's, scipy's own over the games' contrasts
+    from scipy.stats import ttest_1samp
+
+    won = {label: df.sort_values("game")["won"].to_numpy(dtype=float)
+           for label, df in result.runs.items()}
+    contrast = (won["chromatic_chaos+gardens_wizards"] - won["chromatic_chaos"]
+                - won["gardens_wizards"] + won["base"])
+    assert row.holm_p == pytest.approx(ttest_1samp(contrast, 0.0).pvalue, rel=1e-9)
     assert (f"| chromatic_chaos+gardens_wizards | 500 | {row.interaction * 100:+.2f} pp | "
-            f"{row.low * 100:+.2f} to {row.high * 100:+.2f} pp | {row.pair_win_rate:.2%} | "
-            f"{row.multiplied:.2%} |") in compare_md
+            f"{row.low * 100:+.2f} to {row.high * 100:+.2f} pp | {row.holm_p:.3g} | "
+            f"{row.pair_win_rate:.2%} | {row.multiplied:.2%} |") in compare_md
     assert "<table id='interactions'>" in (tmp_path / "cmp" / "index.html").read_text()
     two = analyzer.report(files[:2], tmp_path / "two")  # base and chromatic_chaos only
     assert not (two / "interactions.png").exists()
@@ -344,7 +352,8 @@ def test_no_page_table_shows_a_negative_zero():
                             "effect": [tiny], "effect_low": [tiny], "effect_high": [0.01],
                             "mcnemar_p": [0.9], "holm_p": [0.9]})
     pairs = pd.DataFrame({"games": [10**6], "interaction": [tiny], "low": [tiny - 0.01],
-                          "high": [0.01], "pair_win_rate": [0.1], "multiplied": [0.1]},
+                          "high": [0.01], "holm_p": [0.9], "pair_win_rate": [0.1],
+                          "multiplied": [0.1]},
                          index=["a+b"])
     for rows in (difference_rows(differences), _sensitivity_rows(effects),
                  interaction_rows(pairs)):
@@ -896,6 +905,22 @@ def test_a_coloured_heatmap_cell_never_reads_as_an_interval_holding_zero():
     # the additive scale's blind spot is said under the chart itself
     assert "effects that multiply (as chances often do) show here as interactions of " \
         "either sign" in fig._supxlabel.get_text().replace("\n", " ")
+
+
+def test_a_heatmap_cell_holm_does_not_uphold_stays_grey():
+    """Its interval leaves zero out, but over the pairs Holm's adjustment does not show the
+    interaction: grey, as its Holm p in the table says."""
+    import numpy as np
+
+    from analyzer.reporting import charts
+
+    rows = [{"pair": "a+b", "first": "a", "second": "b", "games": 3000, "interaction": 0.02,
+             "low": 0.001, "high": 0.039, "holm_p": 0.12},
+            {"pair": "a+c", "first": "a", "second": "c", "games": 3000, "interaction": 0.05,
+             "low": 0.03, "high": 0.07, "holm_p": 0.0004}]
+    ax = charts.interactions(pd.DataFrame(rows).set_index("pair")).axes[0]
+    coloured = np.isfinite(np.ma.filled(ax.images[1].get_array(), np.nan))
+    assert coloured.sum() == 2 and coloured[0, 2] and not coloured[0, 1]  # a+c and mirror
 
 
 def test_an_uneven_interval_is_drawn_as_its_two_ends_and_coloured_as_they_read():

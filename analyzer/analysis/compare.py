@@ -245,6 +245,8 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     game: the mean over games of won(AB) - won(A) - won(B) + won(base)), ``low``, ``high``
     (its 95% interval, from the games' spread: the four sets share each game's deal; where
     every game gave the same contrast, from how many games did, :func:`_alike_interval`),
+    ``p`` (Student's t test of no interaction; the sign test where every game gave the same
+    contrast) and ``holm_p`` (that p adjusted by Holm's method over the pairs played),
     ``pair_win_rate`` and ``multiplied`` (the pair's win rate if the two singles' ratios to
     the base game multiplied: p_A * p_B / p_base). The additive interaction cannot fall
     below p_base - p_A - p_B, so where the singles alone take the win rate near zero it is
@@ -260,9 +262,12 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
         if pair is not None:
             rows.append({"pair": pair, "first": a, "second": b,
                          **_interaction(runs[BASE], runs[a], runs[b], runs[pair])})
-    columns = ["first", "second", "games", "interaction", "low", "high", "pair_win_rate",
-               "multiplied"]
-    return pd.DataFrame(rows, columns=["pair", *columns]).set_index("pair")
+    columns = ["first", "second", "games", "interaction", "low", "high", "p", "holm_p",
+               "pair_win_rate", "multiplied"]
+    table = pd.DataFrame(rows, columns=["pair", *columns]).set_index("pair")
+    tested = table["games"] > 0
+    table.loc[tested, "holm_p"] = holm_adjust(table.loc[tested, "p"].tolist())
+    return table
 
 
 def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
@@ -277,19 +282,32 @@ def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     n = len(contrast)
     if n == 0:  # results of other games (urbion report of mixed batches): nothing to pair
         return {"games": 0, "interaction": math.nan, "low": math.nan, "high": math.nan,
-                "pair_win_rate": math.nan, "multiplied": math.nan}
+                "p": math.nan, "holm_p": math.nan, "pair_win_rate": math.nan,
+                "multiplied": math.nan}
     mean = float(contrast.mean())
     if np.all(contrast == contrast[0]):
         low, high = _alike_interval(mean, n)
+        # the sign test: n games of one sign, each sign as likely were there no interaction
+        p = 1.0 if mean == 0 else min(1.0, 2.0 * 0.5 ** n)
     else:
-        half = t95(n - 1) * float(contrast.std(ddof=1)) / math.sqrt(n)
+        sd = float(contrast.std(ddof=1))
+        half = t95(n - 1) * sd / math.sqrt(n)
         # a game's contrast lies in [-2, 2], and so does their mean: the t interval of a
         # few games can reach past it
         low, high = max(-2.0, mean - half), min(2.0, mean + half)
+        p = _t_test_p(mean / (sd / math.sqrt(n)), n - 1)
     p_base = w_base.mean()
-    return {"games": n, "interaction": mean, "low": low, "high": high,
+    return {"games": n, "interaction": mean, "low": low, "high": high, "p": p,
+            "holm_p": math.nan,
             "pair_win_rate": float(w_pair.mean()),
             "multiplied": float(w_a.mean() * w_b.mean() / p_base) if p_base > 0 else math.nan}
+
+
+def _t_test_p(statistic: float, freedom: int) -> float:
+    """Two-sided p of Student's t test of a mean of zero."""
+    from scipy.stats import t
+
+    return float(2.0 * t.sf(abs(statistic), freedom))
 
 
 def _alike_interval(contrast: float, games: int) -> tuple[float, float]:
@@ -370,6 +388,14 @@ def _percent_or_na(x: float) -> str:
     return "n/a" if math.isnan(x) else f"{x:.2%}"
 
 
+#: How an interaction is tested, for every table of them.
+INTERACTION_TEST_NOTE = ("Student's t test of no interaction over the games (the sign test "
+                         "where every game gave the same contrast), adjusted by Holm's method "
+                         "over the pairs: an interaction is shown, with the family error held "
+                         "at 5%, where its Holm p is below 0.05; the intervals are not "
+                         "adjusted")
+
+
 def format_interactions(pairs: pd.DataFrame) -> str:
     """The :func:`interactions` table as text for the terminal; "" with no pair."""
     if not len(pairs):
@@ -379,12 +405,13 @@ def format_interactions(pairs: pd.DataFrame) -> str:
              "effects, each against the base game over the paired games (0: the two add "
              "up)", "",
              f"{'pair':<{width}} {'games':>8} {'interaction':>11}  {'95% interval':<22} "
-             f"{'pair win rate':>13} {'multiplied':>10}"]
+             f"{'Holm p':>8} {'pair win rate':>13} {'multiplied':>10}"]
     for label, r in pairs.iterrows():
         lines.append(f"{label:<{width}} {int(r.games):>8,} {signed_pp(r.interaction):>9}pp  "
-                     f"{interaction_band(r.low, r.high):<22} "
+                     f"{interaction_band(r.low, r.high):<22} {format_p(r.holm_p):>8} "
                      f"{r.pair_win_rate:>13.2%} {_percent_or_na(r.multiplied):>10}")
-    lines += ["", "multiplied: the pair's win rate if the singles' ratios to the base game "
+    lines += ["", f"Holm p: {INTERACTION_TEST_NOTE}",
+              "multiplied: the pair's win rate if the singles' ratios to the base game "
                   "multiplied. Effects that multiply show on this additive scale as "
                   "interactions of either sign (near a 0% win rate, always positive): read "
                   "an interaction with the pair's win rate and multiplied side by side"]

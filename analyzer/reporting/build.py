@@ -23,6 +23,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from analyzer.analysis import run_stats
+from analyzer.analysis.compare import INTERACTION_TEST_NOTE
 from analyzer.analysis.results_io import read_results
 from analyzer.analysis.sensitivity import (
     SHIPPED_LABEL,
@@ -83,7 +84,8 @@ CHART_CAPTIONS = {
                     "the base game minus the two changes of each expansion alone, in "
                     "percentage points, with its 95% interval: near zero, the two add up; "
                     "blue, together they leave more games won than the two alone say; red, "
-                    "fewer; grey, the interval holds zero.",
+                    "fewer; grey, Holm's adjustment over the pairs shows no interaction "
+                    "(or the interval holds zero).",
 }
 
 
@@ -927,19 +929,22 @@ INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two si
                           "number of pairs: were there no interaction at all, the chance that "
                           "some interval of k pairs excludes zero would be at most about "
                           "1 - 0.95^k (66% for the 21 pairs of the seven expansions; less, "
-                          "since the pairs share the base game's and the singles' games).")
+                          "since the pairs share the base game's and the singles' games). "
+                          "Holm p: " + INTERACTION_TEST_NOTE + "; the heatmap colours only "
+                          "those.")
 
 
 def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
     """An ``analysis.compare.interactions`` table as text cells, header first."""
     from analyzer.analysis.compare import interaction_band
+    from analyzer.analysis.stats import format_p
 
-    rows = [["pair", "games", "interaction", "95% interval", "pair win rate",
+    rows = [["pair", "games", "interaction", "95% interval", "Holm p", "pair win rate",
              "if the effects multiplied"]]
     for label, r in table.iterrows():
         if r.games > 0:
             rows.append([label, f"{int(r.games):,}", f"{signed_pp(r.interaction)} pp",
-                         interaction_band(r.low, r.high, " pp"),
+                         interaction_band(r.low, r.high, " pp"), format_p(r.holm_p),
                          _percent(r.pair_win_rate),
                          _percent(r.multiplied) if pd.notna(r.multiplied) else "n/a"])
     return rows

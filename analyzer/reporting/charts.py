@@ -365,21 +365,28 @@ def _band(value: float, low: float, high: float) -> tuple[str, bool]:
 def interactions(table: pd.DataFrame) -> Figure:
     """Heatmap of pairwise interactions (an ``analysis.compare.interactions`` table): the
     pair's effect minus the two single effects, each cell with its 95% interval (:func:`_band`);
-    a cell whose interval, as printed, holds zero or has no width is drawn in grey."""
+    a cell is coloured only where its Holm p (``holm_p``, when the table has it) is below
+    0.05 and its interval, as printed, leaves zero out; the others are grey."""
     from analyzer.analysis.compare import interaction_matrix
+    from analyzer.analysis.stats import SIGNIFICANCE
 
     matrix = interaction_matrix(table)
     n = len(matrix)
     fig, ax = plt.subplots(figsize=(max(1.3 * n + 3.0, 7.0), 1.0 * n + 1.6), layout="constrained")
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
                  "(its 95% interval, +- or its two ends, not adjusted for the number of "
-                 "pairs; grey: the interval holds zero)", fontsize="medium")
+                 "pairs; coloured only where Holm's adjustment over the pairs shows an "
+                 "interaction)", fontsize="medium")
     values = matrix.to_numpy(dtype=float) * 100
     lows = interaction_matrix(table, "low").to_numpy(dtype=float) * 100
     highs = interaction_matrix(table, "high").to_numpy(dtype=float) * 100
     limit = max(float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0, 0.5)
     bands = [[_band(values[i, j], lows[i, j], highs[i, j]) for j in range(n)] for i in range(n)]
-    shown = np.where([[readable for _, readable in row] for row in bands], values, np.nan)
+    # a table built without tests (by hand) is read from its intervals alone
+    shown_p = (interaction_matrix(table, "holm_p").to_numpy(dtype=float) < SIGNIFICANCE
+               if "holm_p" in table else np.ones((n, n), dtype=bool))
+    shown = np.where([[readable and shown_p[i, j] for j, (_, readable) in enumerate(row)]
+                      for i, row in enumerate(bands)], values, np.nan)
     ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
     # a symmetric log scale: effects of a few points stay visible beside one of twenty
     image = ax.imshow(shown, cmap="RdBu",
