@@ -128,15 +128,18 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
 @click.option("--trace-file", type=click.Path(dir_okay=False), default=None,
               help="Show a trace from this file (urbion trace --out) instead of playing the "
                    "game; --seed and --game choose it.")
+@click.option("--won", is_flag=True,
+              help="Show the first game the policy wins from --game on (a winning line to "
+                   "learn from).")
 def show(seed: int | None, game: int | None, policy: str, cards: str | None,
-         expansions: str, variant: str, trace_file: str | None) -> None:
+         expansions: str, variant: str, trace_file: str | None, won: bool) -> None:
     """Print one game turn by turn."""
     options = dict(policy=policy, cards=cards, expansions=expansions, variant=variant)
     if trace_file is not None:  # only what was typed, so that the API can refuse it
         context = click.get_current_context()
         options = {name: value for name, value in options.items()
                    if context.get_parameter_source(name) is not ParameterSource.DEFAULT}
-    click.echo(analyzer.show(seed=seed, game=game, trace_file=trace_file, **options))
+    click.echo(analyzer.show(seed=seed, game=game, trace_file=trace_file, won=won, **options))
 
 
 @cli.command()

@@ -831,9 +831,12 @@ def _with_provenance(one: dict, provenance: dict) -> dict:
 def show(seed: int | None = None, game: int | None = None,
          policy: str | PolicySpec | None = None, cards: str | Path | CardSet | None = None,
          expansions: Expansions = None, variant: str | None = None,
-         trace_file: str | Path | None = None) -> str:
+         trace_file: str | Path | None = None, won: bool = False) -> str:
     """Game ``game`` of batch ``seed`` (default 0 and 0) as text a player can follow, turn
     by turn; ``policy`` default greedy, the others as for :func:`simulate`.
+
+    ``won``: the first game the policy wins from ``game`` on instead, looked for among the
+    next :data:`WON_SEARCH_GAMES` games (an error when none of them is won).
 
     ``trace_file``: show a trace of this file (``urbion trace --out``) instead of playing
     the game, replayed against the rules: the one of game ``game`` (and of seed ``seed``,
@@ -849,10 +852,21 @@ def show(seed: int | None = None, game: int | None = None,
     """
     from analyzer.trace.show import render_trace
 
+    won = arguments.flag("won", won)
     if trace_file is None:
-        return render_trace(trace(0 if seed is None else seed, 0 if game is None else game,
-                                  1, "greedy" if policy is None else policy, cards,
-                                  expansions=expansions, variant=variant)[0])
+        seed, game = 0 if seed is None else seed, 0 if game is None else game
+        policy = "greedy" if policy is None else policy
+        note = ""
+        if won:
+            seed = arguments.whole_number("seed", seed, 0, arguments.MAX_SEED)
+            game = arguments.whole_number("game", game, 0, arguments.MAX_SEED)
+            first, game = game, _first_won(seed, game, policy, cards, expansions, variant)
+            note = (f"Game {game} is the first of seed {seed} from game {first} that "
+                    f"{_policy_name(policy)} wins.\n\n")
+        return note + render_trace(trace(seed, game, 1, policy, cards, expansions=expansions,
+                                         variant=variant)[0])
+    if won:
+        raise UrbionError("won: not for a trace file, whose game is chosen by seed and game")
     given = [name for name, value in (("policy", policy), ("cards", cards),
                                       ("expansions", expansions), ("variant", variant))
              if value is not None]
@@ -862,6 +876,30 @@ def show(seed: int | None = None, game: int | None = None,
     return _show_trace_file(arguments.path("trace_file", trace_file, optional=False),
                             None if seed is None else arguments.whole_number("seed", seed),
                             None if game is None else arguments.whole_number("game", game))
+
+
+#: How many games ``show(won=True)`` plays at most to find a game won.
+WON_SEARCH_GAMES = 200_000
+
+
+def _policy_name(policy: str | PolicySpec) -> str:
+    return policy if isinstance(policy, str) else policy.name
+
+
+def _first_won(seed: int, game: int, policy, cards, expansions, variant) -> int:
+    """The first game from ``game`` on that ``policy`` wins, in batches of games."""
+    batch, start = 2_000, game
+    end = min(game + WON_SEARCH_GAMES, arguments.MAX_SEED + 1)
+    while start < end:
+        size = min(batch, end - start)
+        df = simulate(games=size, seed=seed, first_game=start, policy=policy, cards=cards,
+                      expansions=expansions, variant=variant)
+        wins = df.loc[df["won"], "game"]
+        if len(wins):
+            return int(wins.min())
+        start, batch = start + size, batch * 4
+    raise UrbionError(f"won: {_policy_name(policy)} wins none of games {game:,} to "
+                      f"{end - 1:,} of seed {seed}")
 
 
 def _show_trace_file(path: Path, seed: int | None, game: int | None) -> str:

@@ -59,6 +59,24 @@ def test_simulate_plays_later_games_of_a_run_that_report_joins(capsys, tmp_path)
     assert "games 0-499 (joined from 2 files)" in (tmp_path / "rep" / "report.md").read_text()
 
 
+def test_show_won_shows_the_first_game_the_policy_wins(capsys):
+    code, out, err = run(capsys, "show", "--won", "--seed", "3", "--game", "10")
+    assert code == 0, err
+    df = analyzer.simulate(games=200, seed=3, first_game=10)
+    first = int(df.loc[df["won"], "game"].min())
+    assert out.startswith(f"Game {first} is the first of seed 3 from game 10 that greedy "
+                          "wins.")
+    assert f"game {first} of seed 3" in out.splitlines()[2]
+    assert "\nResult: WIN (all_pacified" in out
+
+
+def test_show_won_says_when_no_game_is_won(capsys):
+    """random wins no base game: the search stops, with one line."""
+    code, out, err = run(capsys, "show", "--won", "--policy", "random")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "won: random wins none of games 0 to 199,999 of seed 0" in err
+
+
 def test_trace_file_matches_simulate_game(capsys, tmp_path):
     path = tmp_path / "t.jsonl"
     code, _, err = run(capsys, "trace", "--seed", "2", "--game", "5", "--games", "2",
