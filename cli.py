@@ -172,13 +172,19 @@ def replay(traces: str) -> None:
 @variant_option
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder for each policy's per-game results (for `urbion report`), the "
+                   "tables as CSV and this text (e.g. reports/NAME/).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def duel(names: str, games: int, seed: int, workers: int | None, cards: str | None,
-         expansions: str, variant: str, scheduler: str | None, quiet: bool) -> None:
+         expansions: str, variant: str, scheduler: str | None, out: str | None,
+         quiet: bool) -> None:
     """Play several policies on the same deals; compare them pair by pair (McNemar)."""
     click.echo(str(analyzer.duel(names, games=games, seed=seed, workers=workers,
                                  cards=cards, expansions=expansions, variant=variant,
-                                 scheduler=scheduler, progress=not quiet)))
+                                 scheduler=scheduler, progress=not quiet, out=out)))
+    if out:
+        click.echo(f"\nresults    {Path(out)}/ (urbion report {Path(out)}/*.parquet)")
 
 
 @cli.command()

@@ -431,11 +431,13 @@ def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,
          workers: int | None = None, cards: str | Path | CardSet | None = None,
          scheduler: str | None = None, progress: bool = False,
          expansions: Expansions = None,
-             variant: str | None = None) -> DuelResult:
+             variant: str | None = None, out: str | Path | None = None) -> DuelResult:
     """Play every policy on the same deals (games 0..games-1 of ``seed``) and compare them.
 
     ``policies``: a list of policy names, or one comma-separated string as ``urbion duel``
-    takes. Other parameters as for :func:`simulate`.
+    takes. ``out``: a folder for each policy's per-game results (``N-POLICY.parquet``, which
+    ``urbion report`` reads), the tables as CSV and the text (``reporting.build.write_duel``).
+    Other parameters as for :func:`simulate`.
 
     Returns
     -------
@@ -451,13 +453,23 @@ def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,
     card_set = load_cards(cards, expansions, variant)
     for name in names:
         _prepare("fast", name, card_set)  # every name checked before playing
+    if out is not None:
+        from analyzer.reporting.build import check_destination
+
+        out = arguments.path("out", out)
+        check_destination(out, "duel")
     results = {}
     for number, name in enumerate(names, start=1):
         with _part_of(f"duel, policy {name} ({number} of {len(names)})"):
             results[name] = simulate(games=games, seed=seed, policy=name, workers=workers,
                                      cards=card_set, scheduler=scheduler, progress=progress)
-    return DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
-                      results)
+    result = DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
+                        results)
+    if out is not None:
+        from analyzer.reporting.build import write_duel
+
+        write_duel(result, out)
+    return result
 
 
 #: What each policy's run of a duel records of itself, not shared by the others.

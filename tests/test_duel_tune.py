@@ -289,3 +289,33 @@ def test_tune_says_its_fitness_is_in_sample_and_the_held_out_games_are_the_estim
     assert "held-out comparison (games never seen in tuning: the estimate):" in out
     # the held-out games are games 100-199 of the seed, not a count that reads as 0-99
     assert "seed 0    games 100-199 (the same deals" in out
+
+
+def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
+    """--out: each policy's per-game results, which report pairs game by game to the same
+    McNemar p as the duel, the tables and the text; a folder of the user's is refused
+    before any game is played."""
+    from analyzer.reporting.build import duel_file_names
+    from tests.test_cli import run
+
+    out = tmp_path / "duel"
+    code, printed, err = run(capsys, "duel", "--policies", "greedy,weighted:" + str(
+        Path(analyzer.__file__).parent / "policies" / "weighted-default.toml"),
+        "--games", "300", "--seed", "4", "--out", str(out), "--quiet")
+    assert code == 0, err
+    names = sorted(p.name for p in out.iterdir() if p.suffix == ".parquet")
+    assert names[0] == "1-greedy.parquet" and names[1].startswith("2-weighted_")
+    assert duel_file_names(["search:rollouts=4", "x/../y"]) == [
+        "1-search_rollouts=4.parquet", "2-x_y.parquet"]
+    assert (out / "duel.txt").read_text().startswith(printed.split("\n\nresults")[0])
+    pairs = pd.read_csv(out / "pairs.csv")
+    report = analyzer.report(sorted(out.glob("*.parquet")), tmp_path / "rep")
+    md = (report / "report.md").read_text()
+    assert f"| {pairs.at[0, 'mcnemar_p']:.3g} (McNemar) |" in md and "paired, 300 games" in md
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    code, printed, err = run(capsys, "duel", "--policies", "greedy,random", "--games", "10",
+                             "--out", str(mine), "--quiet")
+    assert code == 2 and printed == "" and "is not a folder `urbion duel` wrote" in err
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]

@@ -586,6 +586,32 @@ def sensitivity_figure(table: pd.DataFrame, baseline: dict):
 SENSITIVITY_TITLE = "Sensitivity of the win rate to the card set"
 
 
+def duel_file_names(policies: list[str]) -> list[str]:
+    """Each policy's results file in a duel's folder: its number and its name, with what a
+    file name cannot hold (a weights file's path, a search's options) as ``_``."""
+    return [f"{number}-{re.sub(r'[^A-Za-z0-9_=-]+', '_', name).strip('_') or 'policy'}"
+            f".parquet" for number, name in enumerate(policies, start=1)]
+
+
+def write_duel(result, out: str | Path) -> Path:
+    """A duel into folder ``out``: each policy's per-game results (for ``urbion report``),
+    policies.csv, pairs.csv, play.csv and duel.txt (what the terminal shows); complete or
+    not at all."""
+    from analyzer.analysis.results_io import write_results
+
+    out = Path(out)
+
+    def fill(folder: Path) -> None:
+        for name, file in zip(result.runs, duel_file_names(list(result.runs)), strict=True):
+            write_results(result.runs[name], folder / file)
+        result.policies.to_csv(folder / "policies.csv")
+        result.pairs.to_csv(folder / "pairs.csv", index=False)
+        result.play.to_csv(folder / "play.csv")
+        (folder / "duel.txt").write_text(str(result) + "\n")
+
+    return write_folder(out, fill, "duel")
+
+
 def _baseline_label(baseline: dict) -> str:
     """The baseline card set as the texts name it: R14, or its name and short hash."""
     return baseline_label(baseline["card_set"], baseline["card_set_sha256"])
