@@ -1018,3 +1018,16 @@ def test_the_provenance_names_the_file_a_card_set_was_read_from(tmp_path):
     facts = provenance(runs)["card sets"]
     assert f"mine (sha256 {runs['b'].attrs['card_set_sha256']}), from {mine}" in facts
     assert "builtin" not in facts
+
+
+def test_a_run_named_after_a_long_policy_path_is_wrapped_whole():
+    """weighted:FILE names a run by its path: cut after its / and :, it fits the charts'
+    label width (a one-line label of 90 characters collapsed the plotting area)."""
+    from analyzer.reporting.charts import LABEL_WIDTH, wrap_label
+
+    label = ("weighted:/tmp/aaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+             "bbbbbbbbbb/weighted-default.toml / base / seed 4")
+    lines = wrap_label(label).split("\n")
+    assert all(len(line) <= LABEL_WIDTH for line in lines)
+    assert "".join(lines).replace(" ", "") == label.replace(" ", "")
+    assert lines[0] == "weighted:/tmp/"

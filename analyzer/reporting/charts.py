@@ -24,10 +24,14 @@ LABEL_WIDTH = 34
 
 
 def wrap_label(label: str, width: int = LABEL_WIDTH) -> str:
-    """A long run or set name broken onto lines after its ``+`` and `` / `` joints, so that
-    a chart shows every name whole (seven expansions make a 100-character name)."""
+    """A long run or set name broken onto lines after its ``+`` and `` / `` joints, and
+    after the ``:`` and ``/`` of a policy file's path, so that a chart shows every name
+    whole (seven expansions make a 100-character name); a part still too long is cut."""
+    parts = [piece[i:i + width] for piece in re.split(r"(?<=\+)|(?<= / )|(?<=[:/])(?! )",
+                                                        str(label))
+             for i in range(0, max(len(piece), 1), width)]
     lines = [""]
-    for part in re.split(r"(?<=\+)|(?<= / )", str(label)):
+    for part in parts:
         if lines[-1] and len(lines[-1]) + len(part) > width:
             lines.append(part)
         else:
