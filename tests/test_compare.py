@@ -153,7 +153,8 @@ def test_games_all_alike_are_no_proof_of_their_interaction(pair_won, interaction
     assert row.low == pytest.approx(interaction - share * (interaction + 2), abs=1e-5)
     assert row.high == pytest.approx(interaction + share * (2 - interaction), abs=1e-5)
     # the sign test: 20 games of one sign, 2 * 0.5**20; none of any sign, nothing shown
-    assert row.p == (2 * 0.5 ** 20 if interaction else 1.0) == row.holm_p
+    assert row.p == pytest.approx(2 * 0.5 ** 20 if interaction else 1.0, rel=1e-12)
+    assert row.holm_p == row.p
 
 
 def test_rank_ranges_hold_the_pairwise_tests_to_holms_family_error():
@@ -166,6 +167,39 @@ def test_rank_ranges_hold_the_pairwise_tests_to_holms_family_error():
     ranges = rank_ranges(runs)
     assert ranges["rank_low"].tolist() == [1, 1, 1, 1]
     assert ranges["rank_high"].tolist() == [4, 4, 4, 4]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_sign_flip_p_is_the_share_of_all_sign_flips_as_far_from_zero(seed):
+    """Against every one of the 2**m flips of m nonzero contrasts, written out."""
+    from itertools import product
+
+    from analyzer.analysis.stats import sign_flip_p
+
+    rng = np.random.default_rng(seed)
+    values = rng.choice([-2, -1, 0, 0, 1, 2], size=14)
+    nonzero = values[values != 0]
+    total = abs(int(values.sum()))
+    flips = [abs(int(np.dot(signs, nonzero))) >= total
+             for signs in product((1, -1), repeat=len(nonzero))]
+    assert sign_flip_p(values) == pytest.approx(np.mean(flips), rel=1e-12)
+
+
+def test_a_few_games_that_differ_among_many_are_not_taken_for_more():
+    """5 games of +1 among 1,000: 2 * 0.5**5, whatever the zeros (Student's t gave 0.025);
+    and less evidence never gives a smaller p (nine +1 and a 0 against ten +1)."""
+    from analyzer.analysis.stats import sign_flip_p
+
+    assert sign_flip_p(np.array([1] * 5 + [0] * 995)) == pytest.approx(2 * 0.5 ** 5)
+    assert sign_flip_p(np.array([1] * 9 + [0])) == pytest.approx(2 * 0.5 ** 9)
+    assert sign_flip_p(np.array([1] * 10)) == pytest.approx(2 * 0.5 ** 10)
+    assert sign_flip_p(np.zeros(50, dtype=int)) == 1.0
+    # many games: the normal approximation of the same distribution, close to exact
+    big = np.random.default_rng(3).choice([-2, -1, 0, 0, 0, 1, 2, 2], size=200_000)
+    from scipy.stats import norm
+
+    z = abs(big.sum()) / np.sqrt((big ** 2).sum())
+    assert sign_flip_p(big) == pytest.approx(2 * norm.sf(z), rel=1e-9)
 
 
 def test_mcnemar_for_many_pairs_at_once_equals_the_exact_test_one_by_one():

@@ -22,6 +22,7 @@ from analyzer.analysis.stats import (
     mcnemar_exact,
     mcnemar_exact_many,
     paired_difference_interval,
+    sign_flip_p,
     signed_pp,
     t95,
     wilson_interval,
@@ -245,8 +246,8 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     game: the mean over games of won(AB) - won(A) - won(B) + won(base)), ``low``, ``high``
     (its 95% interval, from the games' spread: the four sets share each game's deal; where
     every game gave the same contrast, from how many games did, :func:`_alike_interval`),
-    ``p`` (Student's t test of no interaction; the sign test where every game gave the same
-    contrast) and ``holm_p`` (that p adjusted by Holm's method over the pairs played),
+    ``p`` (the paired randomization test of no interaction, :func:`stats.sign_flip_p`) and
+    ``holm_p`` (that p adjusted by Holm's method over the pairs played),
     ``pair_win_rate`` and ``multiplied`` (the pair's win rate if the two singles' ratios to
     the base game multiplied: p_A * p_B / p_base). The additive interaction cannot fall
     below p_base - p_A - p_B, so where the singles alone take the win rate near zero it is
@@ -287,27 +288,18 @@ def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     mean = float(contrast.mean())
     if np.all(contrast == contrast[0]):
         low, high = _alike_interval(mean, n)
-        # the sign test: n games of one sign, each sign as likely were there no interaction
-        p = 1.0 if mean == 0 else min(1.0, 2.0 * 0.5 ** n)
     else:
-        sd = float(contrast.std(ddof=1))
-        half = t95(n - 1) * sd / math.sqrt(n)
+        half = t95(n - 1) * float(contrast.std(ddof=1)) / math.sqrt(n)
         # a game's contrast lies in [-2, 2], and so does their mean: the t interval of a
         # few games can reach past it
         low, high = max(-2.0, mean - half), min(2.0, mean + half)
-        p = _t_test_p(mean / (sd / math.sqrt(n)), n - 1)
+    # exact where few games differ, where the t test would take the many zeros for evidence
+    p = sign_flip_p(contrast.astype(np.int64))
     p_base = w_base.mean()
     return {"games": n, "interaction": mean, "low": low, "high": high, "p": p,
             "holm_p": math.nan,
             "pair_win_rate": float(w_pair.mean()),
             "multiplied": float(w_a.mean() * w_b.mean() / p_base) if p_base > 0 else math.nan}
-
-
-def _t_test_p(statistic: float, freedom: int) -> float:
-    """Two-sided p of Student's t test of a mean of zero."""
-    from scipy.stats import t
-
-    return float(2.0 * t.sf(abs(statistic), freedom))
 
 
 def _alike_interval(contrast: float, games: int) -> tuple[float, float]:
@@ -389,8 +381,8 @@ def _percent_or_na(x: float) -> str:
 
 
 #: How an interaction is tested, for every table of them.
-INTERACTION_TEST_NOTE = ("Student's t test of no interaction over the games (the sign test "
-                         "where every game gave the same contrast), adjusted by Holm's method "
+INTERACTION_TEST_NOTE = ("the paired randomization (sign-flip) test of no interaction over "
+                         "the games, exact where few games differ, adjusted by Holm's method "
                          "over the pairs: an interaction is shown, with the family error held "
                          "at 5%, where its Holm p is below 0.05; the intervals are not "
                          "adjusted")
