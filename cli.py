@@ -131,31 +131,39 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
 @click.option("--won", is_flag=True,
               help="Show the first game the policy wins from --game on (a winning line to "
                    "learn from).")
+@click.option("--quiet", is_flag=True, help="No progress bar while --won looks for a win.")
 def show(seed: int | None, game: int | None, policy: str, cards: str | None,
-         expansions: str, variant: str, trace_file: str | None, won: bool) -> None:
+         expansions: str, variant: str, trace_file: str | None, won: bool,
+         quiet: bool) -> None:
     """Print one game turn by turn."""
     options = dict(policy=policy, cards=cards, expansions=expansions, variant=variant)
     if trace_file is not None:  # only what was typed, so that the API can refuse it
         context = click.get_current_context()
         options = {name: value for name, value in options.items()
                    if context.get_parameter_source(name) is not ParameterSource.DEFAULT}
-    click.echo(analyzer.show(seed=seed, game=game, trace_file=trace_file, won=won, **options))
+    click.echo(analyzer.show(seed=seed, game=game, trace_file=trace_file, won=won,
+                             progress=won and not quiet, **options))
 
 
 @cli.command()
 @click.argument("traces", type=click.Path(dir_okay=False))
-def replay(traces: str) -> None:
+@click.option("--strict", is_flag=True,
+              help="Fail (exit code 1) also on a trace whose shuffles are not those of the "
+                   "game and seed it names: an edited or hand-built trace.")
+def replay(traces: str, strict: bool) -> None:
     """Check every trace of TRACES against the rules, decision by decision. TRACES holds
     one trace a line (JSON Lines) or traces over many lines each, one after the other.
 
-    Exit code 0 when every trace replays, 1 when one does not, 2 when the file cannot be
-    read or is no trace file.
+    Exit code 0 when every trace replays, 1 when one does not (with --strict, also when a
+    trace's shuffles are not those of the game and seed it names), 2 when the file cannot
+    be read or is no trace file.
     """
     from analyzer.analysis.audit import format_audit
 
     df = analyzer.replay(traces)
     click.echo(format_audit(df, traces))
-    if not df["replays"].all():
+    other_deal = df["replays"] & (df["deal_of_seed"] == False)  # noqa: E712
+    if not df["replays"].all() or (strict and other_deal.any()):
         sys.exit(EXIT_FAILED_CHECK)
 
 

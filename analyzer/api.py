@@ -843,12 +843,14 @@ def _with_provenance(one: dict, provenance: dict) -> dict:
 def show(seed: int | None = None, game: int | None = None,
          policy: str | PolicySpec | None = None, cards: str | Path | CardSet | None = None,
          expansions: Expansions = None, variant: str | None = None,
-         trace_file: str | Path | None = None, won: bool = False) -> str:
+         trace_file: str | Path | None = None, won: bool = False,
+         progress: bool = False) -> str:
     """Game ``game`` of batch ``seed`` (default 0 and 0) as text a player can follow, turn
     by turn; ``policy`` default greedy, the others as for :func:`simulate`.
 
     ``won``: the first game the policy wins from ``game`` on instead, looked for among the
-    next :data:`WON_SEARCH_GAMES` games (an error when none of them is won).
+    next :data:`WON_SEARCH_GAMES` games (an error when none of them is won), with a
+    progress bar on stderr when ``progress``.
 
     ``trace_file``: show a trace of this file (``urbion trace --out``) instead of playing
     the game, replayed against the rules: the one of game ``game`` (and of seed ``seed``,
@@ -872,7 +874,8 @@ def show(seed: int | None = None, game: int | None = None,
         if won:
             seed = arguments.whole_number("seed", seed, 0, arguments.MAX_SEED)
             game = arguments.whole_number("game", game, 0, arguments.MAX_SEED)
-            first, game = game, _first_won(seed, game, policy, cards, expansions, variant)
+            first, game = game, _first_won(seed, game, policy, cards, expansions, variant,
+                                           arguments.flag("progress", progress))
             note = (f"Game {game} is the first of seed {seed} from game {first} that "
                     f"{_policy_name(policy)} wins.\n\n")
         return note + render_trace(trace(seed, game, 1, policy, cards, expansions=expansions,
@@ -898,14 +901,15 @@ def _policy_name(policy: str | PolicySpec) -> str:
     return policy if isinstance(policy, str) else policy.name
 
 
-def _first_won(seed: int, game: int, policy, cards, expansions, variant) -> int:
+def _first_won(seed: int, game: int, policy, cards, expansions, variant,
+               progress: bool) -> int:
     """The first game from ``game`` on that ``policy`` wins, in batches of games."""
     batch, start = 2_000, game
     end = min(game + WON_SEARCH_GAMES, arguments.MAX_SEED + 1)
     while start < end:
         size = min(batch, end - start)
         df = simulate(games=size, seed=seed, first_game=start, policy=policy, cards=cards,
-                      expansions=expansions, variant=variant)
+                      expansions=expansions, variant=variant, progress=progress)
         wins = df.loc[df["won"], "game"]
         if len(wins):
             return int(wins.min())

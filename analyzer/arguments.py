@@ -7,6 +7,7 @@ configuration is written as JSON (Parquet metadata, summary files) and must hold
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 from collections.abc import Sequence
@@ -121,9 +122,10 @@ def policy_list(name: str, value: object) -> list[str]:
 def fraction(name: str, value: object, low: float, high: float) -> float:
     """A real number strictly between ``low`` and ``high``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise UrbionError(f"{name} must be a number between {low} and {high}, not {value!r}")
+        raise UrbionError(f"{name} must be a number, not {value!r}")
     if not low < float(value) < high:
-        raise UrbionError(f"{name} must be between {low} and {high}, not {value}")
+        raise UrbionError(f"{name} must be above {low}" + (
+            "" if math.isinf(high) else f" and below {high}") + f", not {value}")
     return float(value)
 
 
@@ -136,7 +138,7 @@ def precision(value: object) -> float:
     """A half-width for ``compare(precision=...)``: a share of games, above 0 and at most
     :data:`MAX_PRECISION`; a figure written in percentage points (0.5 for half a point)
     is named as such."""
-    share = fraction("precision", value, 0, 1)
+    share = fraction("precision", value, 0, math.inf)
     if share > MAX_PRECISION:
         raise UrbionError(f"precision is a share of games, not percentage points: {value} "
                           f"asks for intervals of +-{share:.0%}; half a point is 0.005 "

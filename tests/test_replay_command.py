@@ -80,6 +80,10 @@ def test_replay_tells_a_trace_whose_shuffles_are_not_the_games_it_names(capsys, 
     assert code == 0 and "4 replay, 0 do not; 2 replaying with the shuffles of another game" \
         in lines[-1]
     assert [("not those of" in line) for line in lines[:4]] == [False, True, False, True]
+    code, _, _ = run(capsys, "replay", "--strict", str(path))
+    assert code == 1  # --strict: a trace must also be the game it names
+    honest = _write(tmp_path / "honest.jsonl", [team_traces[1], reshuffled])
+    assert run(capsys, "replay", "--strict", str(honest))[0] == 0
     assert "not those of game 40 of seed 8: an edited or hand-built trace" in lines[1]
     assert analyzer.replay(other_order)["deal_of_seed"].tolist() == [False]
     assert analyzer.replay(reshuffled)["deal_of_seed"].tolist() == [True]

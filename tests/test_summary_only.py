@@ -45,6 +45,13 @@ def test_a_mean_comes_with_its_t_interval():
     row = headline_rows(headline({"a": df}))[1]
     low, high = summary["pacified_ci"]
     assert row[-1] == f"{df['pacified'].mean():.2f} ({low:.2f} to {high:.2f})"
+    # counts: never a negative bound; all alike: no interval of no width
+    from analyzer.analysis.stats import histogram_mean_interval, mean_interval
+
+    assert mean_interval(np.array([0, 30]))[0] == 0.0
+    assert np.isnan(mean_interval(np.array([4, 4, 4]))).all()
+    assert np.isnan(histogram_mean_interval(np.bincount([4, 4, 4], minlength=9))).all()
+    assert histogram_mean_interval(np.bincount([0, 30]))[0] == 0.0
     one = analyzer.summarize(analyzer.simulate(games=1, seed=3))
     assert "interval" not in format_summary(one, df.attrs).split("turns")[1].split("\n")[0]
 

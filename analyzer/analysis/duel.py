@@ -83,7 +83,8 @@ def format_play(play: pd.DataFrame, halves: pd.DataFrame | None = None) -> str:
     for label, row in cells.iterrows():
         lines.append(f"{str(label):<{label_width}}" + "".join(
             f" {cell:>{w}}" for cell, w in zip(row, widths, strict=True)))
-    return "\n".join(lines + ([PLAY_NOTE] if halves is not None else []))
+    shown = halves is not None and bool(halves.notna().to_numpy().any())
+    return "\n".join(lines + ([PLAY_NOTE] if shown else []))
 
 
 def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:

@@ -177,31 +177,37 @@ def t95(freedom: int) -> float:
 
 def mean_half_width(values: np.ndarray) -> float:
     """Half the width of the 95% t-interval of the mean of ``values`` (a per-game
-    tally); NaN for fewer than 2 values."""
+    tally); NaN for fewer than 2 values, and where every value is the same: a spread of
+    zero is no certainty, and an interval of no width would read as one."""
     n = len(values)
-    if n < 2:
+    sd = float(np.std(values, ddof=1)) if n >= 2 else 0.0
+    if sd == 0.0:
         return float("nan")
-    return t95(n - 1) * float(np.std(values, ddof=1)) / math.sqrt(n)
+    return t95(n - 1) * sd / math.sqrt(n)
 
 
 def histogram_mean_interval(hist: np.ndarray) -> tuple[float, float]:
     """The 95% t-interval of the mean of the values a histogram counts (bin i holds the
     games of value i); NaNs for fewer than 2 values."""
     n = int(hist.sum())
-    if n < 2:
-        return float("nan"), float("nan")
     values = np.arange(len(hist), dtype=np.float64)
-    mean = float((values * hist).sum() / n)
-    variance = float((((values - mean) ** 2) * hist).sum() / (n - 1))
+    mean = float((values * hist).sum() / n) if n else float("nan")
+    variance = float((((values - mean) ** 2) * hist).sum() / (n - 1)) if n > 1 else 0.0
+    if variance == 0.0:
+        return float("nan"), float("nan")
     half = t95(n - 1) * math.sqrt(variance / n)
-    return mean - half, mean + half
+    return max(0.0, mean - half), mean + half  # counts: never below 0
 
 
 def mean_interval(values: np.ndarray) -> tuple[float, float]:
-    """The 95% t-interval of the mean of ``values``; NaNs for fewer than 2."""
+    """The 95% t-interval of the mean of ``values`` (:func:`mean_half_width`: NaNs for
+    fewer than 2 values or none apart), not below 0 for values that cannot be."""
     mean = float(np.mean(values)) if len(values) else float("nan")
     half = mean_half_width(values)
-    return mean - half, mean + half
+    low = mean - half
+    if len(values) and np.min(values) >= 0 and math.isfinite(low):
+        low = max(0.0, low)
+    return low, mean + half
 
 
 #: The largest exact sign-flip distribution computed (grid cells multiplied); beyond it,

@@ -321,7 +321,8 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
                     "first; a run differs from the first, with the family error held at 5%, "
                     "when its Holm p is below 0.05 (the intervals are not adjusted for the "
                     "number of runs). Two runs can differ even where their win-rate "
-                    "intervals overlap.")
+                    "intervals overlap. Near the edge a test and the interval beside it can "
+                    "disagree (the exact tests are the more cautious): the Holm p decides.")
 
 
 def difference_rows(table: pd.DataFrame) -> list[list[str]]:
@@ -597,6 +598,7 @@ def write_duel(result, out: str | Path) -> Path:
     """A duel into folder ``out``: each policy's per-game results (for ``urbion report``),
     policies.csv, pairs.csv, play.csv and duel.txt (what the terminal shows); complete or
     not at all."""
+    from analyzer.analysis.duel import play_half_widths
     from analyzer.analysis.results_io import write_results
 
     out = Path(out)
@@ -606,7 +608,9 @@ def write_duel(result, out: str | Path) -> Path:
             write_results(result.runs[name], folder / file)
         result.policies.to_csv(folder / "policies.csv")
         result.pairs.to_csv(folder / "pairs.csv", index=False)
-        result.play.to_csv(folder / "play.csv")
+        play_half_widths(result.runs).add_suffix(" half_width").join(
+            result.play, how="right").pipe(lambda df: df[sorted(df.columns)]).to_csv(
+            folder / "play.csv")
         (folder / "duel.txt").write_text(str(result) + "\n")
 
     return write_folder(out, fill, "duel")
