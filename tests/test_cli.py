@@ -72,7 +72,7 @@ def test_show_won_shows_the_first_game_the_policy_wins(capsys):
 
 def test_show_won_says_when_no_game_is_won(capsys):
     """random wins no base game: the search stops, with one line."""
-    code, out, err = run(capsys, "show", "--won", "--policy", "random")
+    code, out, err = run(capsys, "show", "--won", "--policy", "random", "--quiet")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "won: random wins none of games 0 to 199,999 of seed 0" in err
 
