@@ -61,10 +61,26 @@ def _ctrl_c_ignored_by_new_processes() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+class _InterruptedSyncFilter(logging.Filter):
+    """Drops the traceback logged when Ctrl-C interrupts distributed's ``sync``: its
+    cancel callback then fails on a variable not yet set (distributed 2026.8, when Ctrl-C
+    comes before the coroutine starts; harmless, the run is being stopped), and a stopped
+    run says one line only."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "sync.<locals>.cancel" not in record.getMessage()
+
+
+_SYNC_FILTER = _InterruptedSyncFilter()
+
+
 class DaskExecutor:
     """Chunks as tasks on a Dask cluster, yielded as they finish."""
 
     def __init__(self, scheduler: str) -> None:
+        logger = logging.getLogger("tornado.application")
+        if _SYNC_FILTER not in logger.filters:
+            logger.addFilter(_SYNC_FILTER)
         kind, value = parse_scheduler(scheduler)
         self.cluster = None
         try:
