@@ -15,7 +15,7 @@ from analyzer.analysis.sensitivity import (
     variant_card_set,
 )
 from analyzer.analysis.stats import newcombe_difference
-from analyzer.cards import default_card_set
+from analyzer.cards import default_card_set, load_card_set
 from analyzer.core.codes import CardField, CardType
 from tests.test_cli import run
 
@@ -384,26 +384,27 @@ def test_a_variant_the_card_check_refuses_keeps_its_row_with_the_reason(tmp_path
                        "the changed card set is not valid (dreams.sognae: no cards)"}
 
 
+def _left_out(path) -> dict[tuple[str, str], str]:
+    """The variants of the card file ``path`` that are not played, with why."""
+    from analyzer.analysis.sensitivity import NotPlayed, baseline_label, plan_variants
+    from analyzer.cards.loader import load_card_file
+
+    card_set, data = load_card_file(path)
+    plan = plan_variants(card_set, data, baseline_label(card_set.name, card_set.digest))
+    return {(v.factor, v.level): p.reason for v, p in plan.items()
+            if isinstance(p, NotPlayed)}
+
+
 def test_a_set_without_chaos_says_its_chaos_influence_cannot_change(tmp_path):
     """0 Chaos: ±4 and ±6 would change no card, not because ±5 is the file's level (it
     has none)."""
-    from analyzer.analysis.sensitivity import (
-        NO_CHAOS,
-        NotPlayed,
-        baseline_label,
-        baseline_levels,
-        plan_variants,
-    )
+    from analyzer.analysis.sensitivity import NO_CHAOS, baseline_levels
     from analyzer.cards.loader import load_card_file
 
     none = _card_file(tmp_path, "chaosless", (CHAOS, "[dreams.chaos]\ncount = 0\nvalue = 5"))
-    card_set, data = load_card_file(none)
-    plan = plan_variants(card_set, data, baseline_label(card_set.name, card_set.digest))
-    left_out = {(v.factor, v.level): p.reason for v, p in plan.items()
-                if isinstance(p, NotPlayed)}
-    assert left_out == {("Chaos influence", "±4"): NO_CHAOS,
-                        ("Chaos influence", "±6"): NO_CHAOS}
-    assert baseline_levels(data)["Chaos influence"] == "none (no Chaos)"
+    assert _left_out(none) == {("Chaos influence", "±4"): NO_CHAOS,
+                               ("Chaos influence", "±6"): NO_CHAOS}
+    assert baseline_levels(load_card_file(none)[1])["Chaos influence"] == "none (no Chaos)"
 
 
 def test_a_long_level_keeps_the_printed_columns_apart(tmp_path):
@@ -430,21 +431,11 @@ def test_a_long_level_keeps_the_printed_columns_apart(tmp_path):
 def test_the_same_cards_in_another_order_are_the_baseline_s_own_level(tmp_path):
     """A file whose Incubi are already the narrow spread, listed the other way round: the
     narrow variant would only reshuffle the same deck, so it is not played."""
-    from analyzer.analysis.sensitivity import (
-        SAME_AS_BASELINE,
-        NotPlayed,
-        baseline_label,
-        plan_variants,
-        same_cards,
-    )
-    from analyzer.cards.loader import load_card_file
+    from analyzer.analysis.sensitivity import SAME_AS_BASELINE, same_cards
 
     narrow = _card_file(tmp_path, "narrow", (INCUBI, "[-2, -2, -2, -2, -1, -1, -1, -1]"))
-    card_set, data = load_card_file(narrow)
-    plan = plan_variants(card_set, data, baseline_label(card_set.name, card_set.digest))
-    left_out = [(v.level, p.reason) for v, p in plan.items() if isinstance(p, NotPlayed)]
-    assert left_out == [("narrow: -1 x4, -2 x4", SAME_AS_BASELINE)]
-    assert not same_cards(card_set, default_card_set())
+    assert _left_out(narrow) == {("Incubi spread", "narrow: -1 x4, -2 x4"): SAME_AS_BASELINE}
+    assert not same_cards(load_card_set(narrow), default_card_set())
 
 
 def test_the_levels_and_side_effects_are_the_baselines_own(tmp_path):
