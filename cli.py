@@ -219,8 +219,8 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
                            out=out, progress=not quiet, expansions=expansions, variant=variant)
     click.echo(f"tuned on games 0-{games - 1} of seed {seed}: {result.evaluations} "
                f"candidates, best fitness {result.fitness:.4f} on those games (the best of "
-               "many tries on the same games, win rate plus a small pacified term: "
-               "not an estimate)")
+               f"{result.evaluations} tries on the same games, win rate plus a small "
+               "pacified term: not an estimate)")
     click.echo("held-out comparison (games never seen in tuning: the estimate):")
     click.echo(str(result.heldout))
     click.echo(f"weights    {out}  (play them with --policy weighted:{out})")

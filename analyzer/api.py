@@ -526,7 +526,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         check_writable_weights(out)
     card_set = load_cards(cards, expansions, variant)
     _prepare("fast", "greedy", card_set)
-    bar = progress_bar(evaluations, progress, "tuning")
+    bar = progress_bar(evaluations, progress, "tuning", "candidates")
     played: list[int] = []
 
     def one_more() -> None:
@@ -597,7 +597,11 @@ def report(results: str | Path | list[str | Path], out: str | Path) -> Path:
     if isinstance(results, str | Path):
         results = [results]
     if not isinstance(results, list | tuple):
-        raise UrbionError(f"results must be a list of results files, not {results!r}")
+        hint = (": save a run with simulate(..., out=FILE.parquet), which keeps its "
+                "configuration, and report that file" if isinstance(results, pd.DataFrame)
+                else "")
+        raise UrbionError("results must be a list of results files, not "
+                          f"{arguments.kind_of(results)}{hint}")
     paths = [arguments.path("results file", item, optional=False) for item in results]
     return write_report(paths, arguments.path("out", out, optional=False))
 

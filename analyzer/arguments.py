@@ -84,7 +84,17 @@ def names(name: str, value: object, optional: bool = True) -> str | list[str] | 
     if isinstance(value, Sequence) and all(isinstance(item, str) for item in value):
         return list(value)
     raise UrbionError(f"{name} must be a comma-separated string or a list of names, "
-                      f"not {value!r}")
+                      f"not {kind_of(value)}")
+
+
+def kind_of(value: object) -> str:
+    """What a wrong argument is, in a few words ("a list holding PolicySpec"): its repr
+    can run to pages (a DataFrame, a compiled function)."""
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        held = sorted({type(item).__name__ for item in value if not isinstance(item, str)})
+        return f"a {type(value).__name__} holding {', '.join(held)}"
+    text = repr(value)
+    return text if len(text) <= 60 else f"a {type(value).__name__}"
 
 
 def name_list(name: str, value: object) -> list[str]:

@@ -284,7 +284,7 @@ def test_tune_says_its_fitness_is_in_sample_and_the_held_out_games_are_the_estim
                          "--heldout-games", "100", "--out", str(tmp_path / "w.toml"),
                          "--quiet")
     assert code == 0, err
-    assert "on those games (the best of many tries on the same games" in out
+    assert "on those games (the best of 2 tries on the same games" in out
     assert "not an estimate" in out
     assert "held-out comparison (games never seen in tuning: the estimate):" in out
     # the held-out games are games 100-199 of the seed, not a count that reads as 0-99

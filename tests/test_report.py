@@ -1034,3 +1034,22 @@ def test_a_run_named_after_a_long_policy_path_is_wrapped_whole():
     assert all(len(line) <= LABEL_WIDTH for line in lines)
     assert "".join(lines).replace(" ", "") == label.replace(" ", "")
     assert lines[0] == "weighted:/tmp/"
+
+
+def test_a_run_saved_with_pandas_to_parquet_keeps_its_configuration(tmp_path):
+    """A notebook user saves simulate's frame with pandas: its attrs go with it, and report
+    reads the run as it reads simulate's own file; a frame of other attrs is refused."""
+    from analyzer.analysis.results_io import ResultsFileError, read_results
+
+    df = analyzer.simulate(games=60, seed=2)
+    df.to_parquet(tmp_path / "pd.parquet")
+    back = read_results(tmp_path / "pd.parquet")
+    assert back.attrs == df.attrs and back["won"].tolist() == df["won"].tolist()
+    assert (analyzer.report([tmp_path / "pd.parquet"], tmp_path / "rep") / "report.md").exists()
+    other = df.copy()
+    other.attrs = {"note": "mine"}
+    other.to_parquet(tmp_path / "other.parquet")
+    with pytest.raises(ResultsFileError, match="no run configuration"):
+        read_results(tmp_path / "other.parquet")
+    with pytest.raises(UrbionError, match="not a DataFrame: save a run with simulate"):
+        analyzer.report(df, tmp_path / "rep2")

@@ -59,6 +59,10 @@ REQUIRED_COLUMNS = ("game", "won", "reason", "turns", "pacified", "deck_left",
                     "chaos_placed", "chaos_cleared", "chaos_revealed")
 
 
+#: Where pandas' ``DataFrame.to_parquet`` writes ``df.attrs``.
+PANDAS_ATTRS_KEY = b"PANDAS_ATTRS"
+
+
 def read_results(path: str | Path) -> pd.DataFrame:
     """Read a results file written by :func:`write_results` (configuration in ``attrs``).
 
@@ -73,7 +77,9 @@ def read_results(path: str | Path) -> pd.DataFrame:
     except (OSError, pa.ArrowInvalid) as err:
         raise ResultsFileError(f"cannot read results file {path}: "
                                f"{_not_parquet(path) or err}") from None
-    raw = (table.schema.metadata or {}).get(METADATA_KEY)
+    metadata = table.schema.metadata or {}
+    # a run saved with pandas' own to_parquet keeps its configuration as pandas' attrs
+    raw = metadata.get(METADATA_KEY, metadata.get(PANDAS_ATTRS_KEY))
     if raw is None:
         raise ResultsFileError(f"{path} is not an urbion results file (no run configuration)")
     try:
@@ -83,6 +89,8 @@ def read_results(path: str | Path) -> pd.DataFrame:
     if not isinstance(attrs, dict):
         raise ResultsFileError(f"{path} is not an urbion results file (its run configuration "
                                "is not a JSON object)")
+    if METADATA_KEY not in metadata and not {"seed", "policy", "card_set_sha256"} <= set(attrs):
+        raise ResultsFileError(f"{path} is not an urbion results file (no run configuration)")
     try:
         df = table.to_pandas()
     except (pa.ArrowException, ValueError, TypeError) as err:

@@ -64,9 +64,8 @@ CHART_CAPTIONS = {
                 "lost: where a curve falls fastest, most games end.",
     "loss_reasons": "Of each run's games, the share lost for each reason: the Dream deck ran "
                     "out (deck_empty), the Emptiness stood on a city without dreams at a "
-                    "census (emptiness, R12.2), the inhabitant sum was negative once every "
-                    "city was pacified (inhabitants, R11.9), or a user's policy chose an "
-                    "option it was not offered (illegal_decision). The rest of the way to "
+                    "census (emptiness, R12.2), or the inhabitant sum was negative once "
+                    "every city was pacified (inhabitants, R11.9). The rest of the way to "
                     "100% is the games won.",
     "margin_at_victory": "In the games won, the Dream cards still in the deck: a small "
                          "margin is a win that came close to a loss. The legend gives the "
