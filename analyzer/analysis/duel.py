@@ -26,7 +26,7 @@ PLAY_TALLIES = (
     ("turns", None, "turns"),
     ("censuses", None, "censuses"),
     ("exchanges", None, "exchanges"),
-    ("chaos_placed", None, "Chaos drawn: placed"),
+    ("chaos_placed", None, "Chaos placed (opening hand too)"),
     ("chaos_cleared", None, "Chaos drawn: cleared a city"),
     ("chaos_revealed", None, "Chaos drawn: revealed"),
     ("chromatic", "chromatic_chaos", "Chromatic Chaos resolved"),

@@ -194,7 +194,8 @@ CHROMATIC_RESOLVED = "Chromatic Chaos resolved"
 
 
 def chaos_choices(df: pd.DataFrame, chromatic: bool = False) -> pd.Series:
-    """Mean number per game of each way a Chaos drawn in Phase II was taken, and with
+    """Mean number per game of each way a Chaos was taken (placed: from the opening hand
+    at setup too; cleared and revealed: Phase II draws), and with
     ``chromatic`` of Chromatic Chaos resolved (R07; drawn at any time)."""
     columns = {"placed": "chaos_placed", "cleared a city": "chaos_cleared",
                "revealed": "chaos_revealed"}

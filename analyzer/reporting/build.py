@@ -73,8 +73,9 @@ CHART_CAPTIONS = {
     "pacified_at_defeat": "In the games lost, the City cards already pacified: how near the "
                           "losses came. Expansions that add City cards raise the number a "
                           "win needs, so read each run against its own total.",
-    "chaos_choices": "Per game on average, how each Chaos drawn in Phase II was taken: "
-                     "placed beside a city, used to clear a city, or revealed (R06); with "
+    "chaos_choices": "Per game on average, how each Chaos was taken: placed beside a city "
+                     "(a Chaos of the opening hand placed at setup, R03, counts here too), "
+                     "used to clear a city, or revealed (R06, Phase II draws only); with "
                      "Chromatic Chaos, how many were resolved.",
     "convergence": "The win-rate estimate after each run's first n games, with its 95% "
                    "Wilson band: where the line lies flat in a narrow band, more games "

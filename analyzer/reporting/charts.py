@@ -258,7 +258,7 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
     Chaos were resolved when a run played them."""
     labels = _wrapped(runs)
     chromatic = any("chromatic" in df and df["chromatic"].any() for df in runs.values())
-    title = "Chaos options chosen (Phase II draws)" + \
+    title = "Chaos options chosen (placed: the opening hand's too)" + \
         (", and Chromatic Chaos resolved" if chromatic else "")
     fig, ax = _figure(title, _bar_height(labels))
     table = pd.DataFrame({label: run_stats.chaos_choices(df, chromatic)
