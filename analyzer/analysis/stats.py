@@ -175,39 +175,46 @@ def t95(freedom: int) -> float:
     return float(t.ppf(0.975, freedom))
 
 
-def mean_half_width(values: np.ndarray) -> float:
-    """Half the width of the 95% t-interval of the mean of ``values`` (a per-game
-    tally); NaN for fewer than 2 values, and where every value is the same: a spread of
+def _t_half_width(sd: float, n: int) -> float:
+    """Half the width of a mean's 95% t-interval from the values' standard deviation and
+    count; NaN for fewer than 2 values, and where every value is the same: a spread of
     zero is no certainty, and an interval of no width would read as one."""
-    n = len(values)
-    sd = float(np.std(values, ddof=1)) if n >= 2 else 0.0
-    if sd == 0.0:
+    if n < 2 or sd == 0.0:
         return float("nan")
     return t95(n - 1) * sd / math.sqrt(n)
 
 
+def _count_interval(mean: float, half: float) -> tuple[float, float]:
+    """A mean's interval of a count, whose low end is never below 0."""
+    low = mean - half
+    return (max(0.0, low) if math.isfinite(low) else low), mean + half
+
+
+def mean_half_width(values: np.ndarray) -> float:
+    """Half the width of the 95% t-interval of the mean of ``values`` (a per-game
+    tally); NaN as :func:`_t_half_width` says."""
+    n = len(values)
+    return _t_half_width(float(np.std(values, ddof=1)) if n >= 2 else 0.0, n)
+
+
 def histogram_mean_interval(hist: np.ndarray) -> tuple[float, float]:
-    """The 95% t-interval of the mean of the values a histogram counts (bin i holds the
-    games of value i); NaNs for fewer than 2 values."""
+    """The 95% t-interval of the mean of the counts a histogram holds (bin i: the games
+    of value i), as :func:`mean_interval` gives it from the values themselves."""
     n = int(hist.sum())
     values = np.arange(len(hist), dtype=np.float64)
     mean = float((values * hist).sum() / n) if n else float("nan")
     variance = float((((values - mean) ** 2) * hist).sum() / (n - 1)) if n > 1 else 0.0
-    if variance == 0.0:
-        return float("nan"), float("nan")
-    half = t95(n - 1) * math.sqrt(variance / n)
-    return max(0.0, mean - half), mean + half  # counts: never below 0
+    return _count_interval(mean, _t_half_width(math.sqrt(variance), n))
 
 
 def mean_interval(values: np.ndarray) -> tuple[float, float]:
-    """The 95% t-interval of the mean of ``values`` (:func:`mean_half_width`: NaNs for
-    fewer than 2 values or none apart), not below 0 for values that cannot be."""
+    """The 95% t-interval of the mean of ``values`` (NaNs as :func:`mean_half_width`
+    says), not below 0 for values that cannot be."""
     mean = float(np.mean(values)) if len(values) else float("nan")
     half = mean_half_width(values)
-    low = mean - half
-    if len(values) and np.min(values) >= 0 and math.isfinite(low):
-        low = max(0.0, low)
-    return low, mean + half
+    if len(values) and np.min(values) >= 0:
+        return _count_interval(mean, half)
+    return mean - half, mean + half
 
 
 #: The largest exact sign-flip distribution computed (grid cells multiplied); beyond it,

@@ -42,17 +42,18 @@ def summarize(df: pd.DataFrame) -> dict:
     wins = int(df["won"].sum())
     low, high = wilson_interval(wins, games)
     losses = df.loc[~df["won"], "reason"].value_counts()
+    means = mean_columns(df)
     return {
         "games": games,
         "wins": wins,
         "win_rate": wins / games if games else float("nan"),
         "ci_low": low,
         "ci_high": high,
-        "mean_turns": float(df["turns"].mean()) if games else float("nan"),
+        "mean_turns": means["mean_turns"],
         "median_turns": float(df["turns"].median()) if games else float("nan"),
-        "mean_pacified": float(df["pacified"].mean()) if games else float("nan"),
-        "turns_ci": mean_interval(df["turns"].to_numpy()),
-        "pacified_ci": mean_interval(df["pacified"].to_numpy()),
+        "mean_pacified": means["mean_pacified"],
+        "turns_ci": (means["turns_low"], means["turns_high"]),
+        "pacified_ci": (means["pacified_low"], means["pacified_high"]),
         "loss_reasons": {str(k): int(v) for k, v in losses.items() if v > 0},
         "means": {col: float(df[col].mean()) if games else float("nan")
                   for col in means_in_play(df.attrs.get("expansions")) if col in df},

@@ -48,7 +48,9 @@ from analyzer.core.codes import (
     PostcardKind,
     Reason,
     Side,
+    Stream,
 )
+from analyzer.core.rng import PyStream
 from analyzer.reference.cards import CardBook
 from analyzer.reference.postcards import NotedRow, condition_holds
 
@@ -128,6 +130,21 @@ class Shuffler(Protocol):
     def shuffle(self, cards: list[int]) -> list[int]:
         """Return ``cards`` (top first) in their shuffled order, top first."""
         ...
+
+
+def opening_decks(book: CardBook, seed: int, game: int) -> tuple[dict[str, list[int]], PyStream]:
+    """Setup step 1 of game ``game`` of seed ``seed``: the City and Dream decks, each ids
+    ascending, shuffled in that order by the DEAL stream, and the Book and Postcard decks,
+    each by a stream of its own derived from DEAL's key. Returns the decks by their trace
+    key (``setup``) and the DEAL stream, which shuffles the Dream deck again in play."""
+    deal = PyStream(seed, game, Stream.DEAL)
+    decks = {"city_deck": list(book.city_ids), "dream_deck": list(book.dream_ids),
+             "book_deck": list(book.book_ids), "postcard_deck": list(book.postcard_ids)}
+    deal.shuffle(decks["city_deck"])
+    deal.shuffle(decks["dream_deck"])
+    deal.derived(Stream.BOOK_DECK).shuffle(decks["book_deck"])
+    deal.derived(Stream.POSTCARD_DECK).shuffle(decks["postcard_deck"])
+    return decks, deal
 
 
 class Checkpoint(Protocol):

@@ -21,8 +21,6 @@ from analyzer.core.codes import (
     SIDE_SLOTS,
     TRACE_FORMAT,
     VARIANT_NAMES,
-    CardField,
-    CardType,
     Decision,
     Info,
     Side,
@@ -30,7 +28,7 @@ from analyzer.core.codes import (
 )
 from analyzer.core.rng import PyStream
 from analyzer.reference.cards import CardBook
-from analyzer.reference.engine import Option, SoloGame
+from analyzer.reference.engine import Option, SoloGame, opening_decks
 
 #: Decisions whose choice adds keys to the act being resolved (a Book's target, R09).
 BOOK_FOLDS = (Decision.BOOK_TARGET, Decision.PROPHECY_ORDER)
@@ -234,12 +232,6 @@ class LogWriter:
         self.log.append({"check": snapshot})
 
 
-def _ids_of_type(card_set: CardSet, card_type: int) -> list[int]:
-    """Ids of the Books, Postcards or Emptiness cards in play, ascending."""
-    return [int(card) for card in card_set.other_ids
-            if card_set.cards[card, CardField.TYPE] == card_type]
-
-
 def play_reference(
     card_set: CardSet,
     seed: int,
@@ -281,24 +273,16 @@ def play_reference(
     """
     if variant not in VARIANT_NAMES:
         raise ValueError(f"variant {variant!r} is not one of {', '.join(VARIANT_NAMES)}")
-    # Setup step 1: the decks in this order, each ids ascending, shuffled by the DEAL stream.
-    deal = PyStream(seed, game, Stream.DEAL)
-    city_deck = [int(card) for card in card_set.city_ids]
-    deal.shuffle(city_deck)
-    dream_deck = [int(card) for card in card_set.dream_ids]
-    deal.shuffle(dream_deck)
-    # The Book and Postcard decks: each its own stream, derived from DEAL's key.
-    book_deck = _ids_of_type(card_set, CardType.BOOK)
-    deal.derived(Stream.BOOK_DECK).shuffle(book_deck)
-    postcard_deck = _ids_of_type(card_set, CardType.POSTCARD)
-    deal.derived(Stream.POSTCARD_DECK).shuffle(postcard_deck)
+    book = CardBook.from_card_set(card_set)
+    decks, deal = opening_decks(book, seed, game)
     log: list = []
     decider = PolicyDecider(policy, policy_name, seed, game, card_set.cards,
                             PyStream(seed, game, Stream.POLICY), log, params)
-    table = SoloGame(CardBook.from_card_set(card_set), city_deck, dream_deck,
+    table = SoloGame(book, list(decks["city_deck"]), list(decks["dream_deck"]),
                      decider, StreamShuffler(deal, log), LogWriter(log),
-                     expansions=card_set.expansions, book_deck=book_deck,
-                     postcard_deck=postcard_deck, seats=VARIANT_NAMES.index(variant) + 1)
+                     expansions=card_set.expansions, book_deck=list(decks["book_deck"]),
+                     postcard_deck=list(decks["postcard_deck"]),
+                     seats=VARIANT_NAMES.index(variant) + 1)
     table.play()
     return {
         "format": TRACE_FORMAT,
@@ -309,8 +293,8 @@ def play_reference(
         "policy": policy_name,
         "card_set": card_set.name,
         "cards": card_set.describe(),
-        "setup": {"city_deck": city_deck, "dream_deck": dream_deck,
-                  "postcard_deck": postcard_deck, "book_deck": book_deck},
+        "setup": {key: decks[key] for key in ("city_deck", "dream_deck", "postcard_deck",
+                                              "book_deck")},
         "log": log,
         "result": table.result(card_set.name),
     }

@@ -48,11 +48,15 @@ from analyzer.core.codes import (
     CityKind,
     Decision,
     Expansion,
-    Stream,
 )
-from analyzer.core.rng import PyStream
 from analyzer.reference.cards import Card, CardBook, element_mask
-from analyzer.reference.engine import BOOKS_PUT_AWAY, POLARITY_SWAP_CARDS, Option, SoloGame
+from analyzer.reference.engine import (
+    BOOKS_PUT_AWAY,
+    POLARITY_SWAP_CARDS,
+    Option,
+    SoloGame,
+    opening_decks,
+)
 
 MESSAGE_LIMIT = 240
 DREAM_TYPES = {"sognae": CardType.SOGNAE, "incubi": CardType.INCUBI, "chaos": CardType.CHAOS}
@@ -444,21 +448,11 @@ class DealCheck:
     both engines draw them. A trace written by hand, or edited, passes the rules and fails
     this: its seed and game are then only words."""
 
-    def __init__(self, seed: int, game: int) -> None:
-        self.stream = PyStream(seed, game, Stream.DEAL)
-        self.matches = True
-
-    def opening(self, book: CardBook, decks: dict[str, list[int]]) -> None:
-        """The setup's decks against the opening shuffles (each deck's ids ascending)."""
-        for key, ids, stream in (("city_deck", book.city_ids, self.stream),
-                                 ("dream_deck", book.dream_ids, self.stream),
-                                 ("book_deck", book.book_ids,
-                                  self.stream.derived(Stream.BOOK_DECK)),
-                                 ("postcard_deck", book.postcard_ids,
-                                  self.stream.derived(Stream.POSTCARD_DECK))):
-            order = list(ids)
-            stream.shuffle(order)
-            self.matches &= order == decks[key]
+    def __init__(self, book: CardBook, seed: int, game: int,
+                 decks: dict[str, list[int]]) -> None:
+        """Check the setup's ``decks`` against the opening shuffles of the named game."""
+        expected, self.stream = opening_decks(book, seed, game)
+        self.matches = expected == decks
 
     def reshuffle(self, cards: list[int], logged: list[int]) -> None:
         """One reshuffle of ``cards`` (top first) against its logged order."""
@@ -804,10 +798,10 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
     dream_deck = _deck(setup, "dream_deck", book.dream_ids)
     book_deck = _deck(setup, "book_deck", book.book_ids)
     postcard_deck = _deck(setup, "postcard_deck", book.postcard_ids)
-    deal = DealCheck(trace["seed"], trace["game"]) if check_deal else None
-    if deal is not None:
-        deal.opening(book, {"city_deck": city_deck, "dream_deck": dream_deck,
-                            "book_deck": book_deck, "postcard_deck": postcard_deck})
+    deal = DealCheck(book, trace["seed"], trace["game"],
+                     {"city_deck": city_deck, "dream_deck": dream_deck,
+                      "book_deck": book_deck, "postcard_deck": postcard_deck}) \
+        if check_deal else None
     cursor = LogCursor(trace["log"])
     decider = LogDecider(cursor)
     game = SoloGame(book, city_deck, dream_deck, decider, LogShuffler(cursor, deal),
