@@ -208,21 +208,31 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
 @cards_option
 @expansions_option
 @variant_option
+@click.option("--start", default="weighted", show_default=True,
+              help="Weights to start from: weighted (the shipped ones), greedy, or "
+                   "weighted:FILE.toml.")
 @click.option("--out", type=click.Path(dir_okay=False), default="weights.toml",
               show_default=True, help="Weights file to write (.toml).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: int | None,
-         cards: str | None, expansions: str, variant: str, out: str, quiet: bool) -> None:
-    """Tune the weighted policy's weights by simulation; write them to --out."""
+         cards: str | None, expansions: str, variant: str, start: str, out: str,
+         quiet: bool) -> None:
+    """Tune the weighted policy's weights for an expansion set by simulation; write them to
+    --out. Only the weights that set's games feel are tuned."""
     result = analyzer.tune(games=games, seed=seed, evaluations=evaluations,
                            heldout_games=heldout_games, workers=workers, cards=cards,
-                           out=out, progress=not quiet, expansions=expansions, variant=variant)
-    click.echo(f"tuned on games 0-{games - 1} of seed {seed}: {result.evaluations} "
-               f"candidates, best fitness {result.fitness:.4f} on those games (the best of "
-               f"{result.evaluations} tries on the same games, win rate plus a small "
-               "pacified term: not an estimate)")
+                           out=out, progress=not quiet, expansions=expansions, variant=variant,
+                           start=start)
+    click.echo(f"tuned {len(result.tuned)} weights from {result.start}'s on games 0-"
+               f"{games - 1} of seed {seed}: {', '.join(result.tuned)} (the others keep "
+               f"{result.start}'s values: no game of this set feels them)")
+    click.echo(f"{result.evaluations} candidates, best fitness {result.fitness:.4f} on those "
+               f"games (the best of {result.evaluations} tries on the same games, win rate "
+               "plus a small pacified term: not an estimate)")
     click.echo("held-out comparison (games never seen in tuning: the estimate):")
     click.echo(str(result.heldout))
+    if result.warning:
+        click.echo(f"warning: {result.warning}", err=True)
     click.echo(f"weights    {out}  (play them with --policy weighted:{out})")
 
 

@@ -490,28 +490,42 @@ def _duel_attrs(results: dict[str, pd.DataFrame]) -> dict:
 
 @dataclass
 class TuneResult:
-    """A tuning run: the weights found, their fitness on the tuning deals, the number of
-    candidates played, and the held-out comparison with greedy (a DuelResult)."""
+    """A tuning run: the weights found (the full table), their fitness on the tuning deals,
+    the number of candidates played, the held-out comparison with greedy and with the
+    start (a DuelResult), the start's name, the weights searched, and a warning when the
+    tuned weights did not beat their start on the held-out games (None when they did)."""
 
     weights: dict[str, float]
     fitness: float
     evaluations: int
     heldout: DuelResult
+    start: str = "greedy"
+    tuned: tuple[str, ...] = ()
+    warning: str | None = None
 
 
 def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
          heldout_games: int = 50_000, workers: int | None = None,
          cards: str | Path | CardSet | None = None, out: str | Path | None = None,
          progress: bool = False, expansions: Expansions = None,
-             variant: str | None = None) -> TuneResult:
+         variant: str | None = None, start: str = "weighted") -> TuneResult:
     """Tune the ``weighted`` policy's weights by simulation (CMA-ES on paired deals).
 
-    Every candidate plays games 0..games-1 of ``seed``; the best weights then play the
-    held-out games ``games .. games+heldout_games-1`` of the same seed beside greedy, compared
-    with McNemar's test. ``out`` (``.toml``) receives the weights, with how they were made.
+    Only the weights the expansion set and variant make matter are searched, from the
+    ``start`` weights (``weighted``: the shipped file; ``greedy``; ``weighted:FILE``); the
+    others keep the start's values. Every candidate plays games 0..games-1 of ``seed``; the
+    best weights then play the held-out games ``games .. games+heldout_games-1`` of the same
+    seed beside greedy and the start, compared with McNemar's test. ``out`` (``.toml``)
+    receives the weights, with how they were made and how they fared.
     ``expansions``: the expansion set the weights are tuned for (as for :func:`simulate`).
     """
-    from analyzer.analysis.tune import tune_weights, weighted_spec
+    from analyzer.analysis.tune import (
+        check_searchable,
+        start_weights,
+        tune_weights,
+        tuned_names,
+        weighted_spec,
+    )
     from analyzer.policies.weights import write_weights
     from analyzer.runner.progress import progress_bar
 
@@ -521,10 +535,13 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     evaluations = arguments.whole_number("evaluations", evaluations, 2)
     workers = arguments.optional_count("workers", workers)
     progress = arguments.flag("progress", progress)
+    start = arguments.text("start", start)
     out = arguments.path("out", out)
     if out is not None:
         check_writable_weights(out)
     card_set = load_cards(cards, expansions, variant)
+    begin = start_weights(start)
+    check_searchable(begin, tuned_names(card_set))  # before the progress bar shows
     _prepare("fast", "greedy", card_set)
     bar = progress_bar(evaluations, progress, "tuning", "candidates")
     played: list[int] = []
@@ -536,22 +553,40 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     try:
         with _part_of(lambda: f"tuning, after {len(played)} of {evaluations} candidates"), \
                 interrupts.holding():
-            found = tune_weights(card_set, games, seed, evaluations, workers, one_more)
+            found = tune_weights(card_set, games, seed, evaluations, workers, one_more, begin)
     finally:
         bar.close()
-    tuned = weighted_spec(found.weights, card_set, "tuned")
+    contenders: dict[str, str | PolicySpec] = {"greedy": "greedy", start: start,
+                                               "tuned": weighted_spec(found.weights, card_set,
+                                                                      "tuned")}
     results = {}
-    for name, spec in (("greedy", "greedy"), ("tuned", tuned)):
+    for name, spec in contenders.items():
         with _part_of(f"tuning, the held-out games of {name}"):
             results[name] = simulate(games=heldout_games, seed=seed, first_game=games,
                                      policy=spec, workers=workers, cards=card_set,
                                      progress=progress)
     heldout = DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
                          results)
-    outcome = TuneResult(found.weights, found.fitness, found.evaluations, heldout)
+    outcome = TuneResult(found.weights, found.fitness, found.evaluations, heldout, start,
+                         found.tuned, tuning_warning(heldout.pairs, start))
     if out is not None:
         write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed))
     return outcome
+
+
+def tuning_warning(pairs: pd.DataFrame, start: str) -> str | None:
+    """A warning when the tuned weights won no more held-out games than their start, or
+    more but not significantly so (McNemar p >= 0.05); None otherwise."""
+    pair = pairs[(pairs["a"] == start) & (pairs["b"] == "tuned")].iloc[0]
+    gained, lost = int(pair.b_only), int(pair.a_only)
+    head = (f"the tuned weights won {gained} held-out deals that {start} lost and lost "
+            f"{lost} that it won (McNemar p = {format_p(pair.mcnemar_p)})")
+    if gained <= lost:
+        return f"{head}: they are no better than {start}, which remains the one to play"
+    if pair.mcnemar_p >= 0.05:
+        return (f"{head}: not a significant gain over {start}; more games or evaluations "
+                "may tell")
+    return None
 
 
 def check_writable_weights(path: str | Path) -> Path:
@@ -564,22 +599,31 @@ def check_writable_weights(path: str | Path) -> Path:
 def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) -> list[str]:
     """The comment lines of a tuned weights file: how it was made and how it fared."""
     table = outcome.heldout.policies
-    pair = outcome.heldout.pairs.iloc[0]
     heldout = int(table.loc["tuned", "games"])
-    return [
+    kept = [name for name in outcome.weights if name not in outcome.tuned]
+
+    def rate(name: str) -> str:
+        row = table.loc[name]
+        return f"{name} {row.win_rate:.2%} ({row.ci_low:.2%}-{row.ci_high:.2%})"
+
+    pairs = outcome.heldout.pairs
+    tests = [f"tuned against {row.a}: McNemar p = {format_p(row.mcnemar_p)}"
+             for row in pairs[pairs["b"] == "tuned"].itertuples()]
+    lines = [
         "Weights of the `weighted` policy, written by `urbion tune` (docs/policies.md).",
         f"card set {card_set.name} (sha256 {card_set.digest[:12]}), expansions "
         f"{', '.join(card_set.expansion_names()) or 'none'}, the {card_set.variant} game; "
-        "tuned with CMA-ES on "
+        f"tuned with CMA-ES from {outcome.start}'s weights on "
         f"games 0-{games - 1} of seed {seed}, {outcome.evaluations} candidates.",
+        f"tuned: {', '.join(outcome.tuned)}; kept at {outcome.start}'s value (no game of "
+        f"this set feels them): {', '.join(kept) or 'none'}.",
         f"held out: games {games}-{games + heldout - 1} of seed {seed}: "
-        f"tuned {table.loc['tuned', 'win_rate']:.2%} "
-        f"({table.loc['tuned', 'ci_low']:.2%}-{table.loc['tuned', 'ci_high']:.2%}), "
-        f"greedy {table.loc['greedy', 'win_rate']:.2%} "
-        f"({table.loc['greedy', 'ci_low']:.2%}-{table.loc['greedy', 'ci_high']:.2%}), "
-        f"McNemar p = {format_p(pair.mcnemar_p)}.",
-        "",
+        + ", ".join(rate(name) for name in table.index if name != "tuned")
+        + f", {rate('tuned')}; " + "; ".join(tests) + ".",
     ]
+    if outcome.warning:
+        lines.append(f"warning: {outcome.warning}.")
+    return lines + [""]
 
 
 def report(results: str | Path | list[str | Path], out: str | Path) -> Path:

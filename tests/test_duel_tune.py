@@ -245,11 +245,11 @@ def test_tune_writes_loadable_weights_and_is_reproducible(tmp_path):
     assert first.weights == second.weights
     assert load_weights(tmp_path / "a.toml") == pytest.approx(first.weights)
     assert "held out: games 300-599 of seed 2" in (tmp_path / "a.toml").read_text()
-    greedy_fitness = analyzer.simulate(games=300, seed=2, policy="greedy")
-    floor = greedy_fitness["won"].mean() + 1e-3 * greedy_fitness["pacified"].mean()
+    start = analyzer.simulate(games=300, seed=2, policy="weighted")
+    floor = start["won"].mean() + 1e-3 * start["pacified"].mean()
     assert first.fitness >= floor - 1e-12  # never worse than where the search started
     assert first.evaluations == 12  # the budget is exact, not rounded up to generations
-    assert set(first.heldout.policies.index) == {"greedy", "tuned"}
+    assert list(first.heldout.policies.index) == ["greedy", "weighted", "tuned"]
 
 
 def test_tune_refuses_a_bad_out_before_playing(tmp_path):
@@ -269,9 +269,10 @@ def test_tune_on_an_expansion_set_plays_that_set(tmp_path):
                          out=tmp_path / "team.toml")
     assert team.heldout.attrs["variant"] == "team"
     assert "expansions none, the team game;" in (tmp_path / "team.toml").read_text()
-    start = analyzer.simulate(games=200, seed=3, policy="greedy", expansions="gardens_wizards")
+    start = analyzer.simulate(games=200, seed=3, policy="weighted",
+                              expansions="gardens_wizards")
     floor = start["won"].mean() + 1e-3 * start["pacified"].mean()
-    assert result.fitness >= floor - 1e-12  # greedy on this set is the first candidate
+    assert result.fitness >= floor - 1e-12  # weighted on this set is the first candidate
 
 
 def test_tune_says_its_fitness_is_in_sample_and_the_held_out_games_are_the_estimate(
@@ -319,3 +320,135 @@ def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
                              "--out", str(mine), "--quiet")
     assert code == 2 and printed == "" and "is not a folder `urbion duel` wrote" in err
     assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
+
+
+def _changed_games(card_set, weights, name, games):
+    """Games of seed 11 that end otherwise when weight ``name`` moves to either end of
+    tune's search box around ``weights``."""
+    from analyzer.analysis.tune import LOG_BOUND, weighted_spec
+    from analyzer.runner.run import run_fast
+
+    base = run_fast(card_set, weighted_spec(weights, card_set, "w"), 11, games)
+    changed = 0
+    for factor in (math.exp(LOG_BOUND), math.exp(-LOG_BOUND)):
+        moved = dict(weights, **{name: weights[name] * factor})
+        changed += int((run_fast(card_set, weighted_spec(moved, card_set, "w"), 11,
+                                 games) != base).sum())
+    return changed
+
+
+@pytest.mark.parametrize("expansions, variant", [(None, "solo"), (None, "team")] + [
+    (name, "solo") for name in ("squares_metas", "chromatic_chaos", "temples_harmony",
+                                "gardens_wizards", "books", "postcards", "emptiness")])
+def test_tune_searches_exactly_the_weights_a_sets_games_feel(expansions, variant):
+    """WEIGHT_USERS: a weight tune leaves out for a set changes none of its games, even at
+    the ends of the search box; each weight it searches changes some. (Books laid out for
+    the Books' own weights to be felt: BOOKS_KEEP 8.)"""
+    from analyzer.analysis.tune import tuned_names
+    from analyzer.api import load_cards
+
+    card_set = load_cards(None, expansions, variant)
+    weights = dict(load_weights(None), BOOKS_KEEP=8.0)
+    searched = tuned_names(card_set)
+    for name in GREEDY_WEIGHTS:
+        changed = _changed_games(card_set, weights, name, 1500)
+        if name in searched:
+            assert changed > 0, f"{name} is tuned but changes no game"
+        else:
+            assert changed == 0, f"{name} is left out but changes {changed} games"
+
+
+def test_tune_keeps_the_start_value_of_every_weight_it_does_not_search(tmp_path):
+    """Tuning on the base game moves none of the expansions' weights (they used to drift:
+    POSTCARD 18.5 after a base-game tune, 400 shipped), here from a start file of one's own."""
+    from analyzer.analysis.tune import tuned_names
+    from analyzer.api import load_cards
+
+    start = tmp_path / "start.toml"
+    start.write_text("[weights]\nPOSTCARD = 123.0\nSWAP = 7.5\nBALANCE = 60.0\n")
+    result = analyzer.tune(games=200, seed=5, evaluations=8, heldout_games=200,
+                           start=f"weighted:{start}", out=tmp_path / "w.toml")
+    begin = load_weights(start)
+    searched = tuned_names(load_cards(None))
+    assert result.tuned == searched and "POSTCARD" not in searched and "RUIN" not in searched
+    written = load_weights(tmp_path / "w.toml")
+    for name in GREEDY_WEIGHTS:
+        if name not in searched:
+            assert result.weights[name] == begin[name] == written[name], name
+    assert any(result.weights[name] != begin[name] for name in searched)
+    assert list(result.heldout.policies.index) == ["greedy", f"weighted:{start}", "tuned"]
+    text = (tmp_path / "w.toml").read_text()
+    assert f"tuned with CMA-ES from weighted:{start}'s weights" in text
+    assert "kept at weighted:" in text and "POSTCARD, SWAP" not in text  # names in order
+
+
+def test_tune_from_greedy_compares_with_greedy_once(tmp_path):
+    result = analyzer.tune(games=100, seed=6, evaluations=2, heldout_games=100,
+                           start="greedy")
+    assert list(result.heldout.policies.index) == ["greedy", "tuned"]
+    assert len(result.heldout.pairs) == 1
+
+
+@pytest.mark.parametrize("start, message", [
+    ("random", "tuning starts from greedy, weighted or weighted:FILE.toml, not 'random'"),
+    ("weighted:", "not 'weighted:'"),
+])
+def test_tune_refuses_a_start_it_cannot_search_from(start, message):
+    with pytest.raises(PolicyError, match=message):
+        analyzer.tune(games=10, evaluations=2, heldout_games=10, start=start)
+
+
+def test_tune_refuses_a_start_weight_that_factors_cannot_move(tmp_path, capsys):
+    from tests.test_cli import run
+
+    start = tmp_path / "zero.toml"
+    start.write_text("[weights]\nSETUP = 0.0\nPOSTCARD = 0.0\n")
+    out = tmp_path / "w.toml"
+    code, printed, err = run(capsys, "tune", "--games", "10", "--evaluations", "2",
+                             "--heldout-games", "10", "--start", f"weighted:{start}",
+                             "--out", str(out))
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    # POSTCARD is not tuned for the base game, so its 0 is no obstacle
+    assert "each weight it tunes must be positive: SETUP = 0" in err and "POSTCARD" not in err
+    assert not out.exists()
+
+
+def _pairs(a_only, b_only, start="weighted"):
+    """A held-out pair table of start against tuned with these discordant counts."""
+    from analyzer.analysis.stats import mcnemar_exact
+
+    return pd.DataFrame([{"a": "greedy", "b": "tuned", "a_only": 0, "b_only": 50,
+                          "mcnemar_p": 1e-15},
+                         {"a": start, "b": "tuned", "a_only": a_only, "b_only": b_only,
+                          "mcnemar_p": mcnemar_exact(a_only, b_only)}])
+
+
+@pytest.mark.parametrize("a_only, b_only, says", [
+    (30, 30, "no better than weighted, which remains the one to play"),
+    (40, 25, "no better than weighted"),
+    (25, 35, "not a significant gain over weighted"),
+    (10, 60, None),
+])
+def test_tune_warns_when_the_tuned_weights_do_not_beat_their_start(a_only, b_only, says):
+    from analyzer.api import tuning_warning
+
+    warning = tuning_warning(_pairs(a_only, b_only), "weighted")
+    if says is None:
+        assert warning is None
+    else:
+        assert says in warning
+        assert f"won {b_only} held-out deals that weighted lost and lost {a_only}" in warning
+
+
+def test_tune_prints_its_warning_apart_and_keeps_it_in_the_file(tmp_path, capsys):
+    """Two candidates on 60 games: the held-out games cannot show a significant gain."""
+    from tests.test_cli import run
+
+    out = tmp_path / "w.toml"
+    code, printed, err = run(capsys, "tune", "--games", "60", "--evaluations", "2",
+                             "--heldout-games", "60", "--out", str(out), "--quiet")
+    assert code == 0, err
+    assert err.startswith("warning: the tuned weights won ") and err.count("\n") == 1
+    assert "warning:" not in printed
+    assert "# warning: the tuned weights won " in out.read_text()
+    assert "tuned 12 weights from weighted's on games 0-59 of seed 0: BALANCE," in printed

@@ -104,6 +104,30 @@ GREEDY_WEIGHTS: dict[str, float] = {
 }
 CARD_FACTS = ("MAX_SOGNAE", "MAX_INCUBI")
 
+#: The expansions (and "team", the team variant) whose decisions make a weight matter; an
+#: empty tuple: every game. ``urbion tune`` searches only the weights of the set it tunes
+#: for, so the others keep their start value instead of drifting where no game feels them.
+#: RUIN prices a dream put on a balanced city. Every placement reads it, but in the base
+#: game solo such a placement never comes near being chosen (RUIN from 0 to 20 times its
+#: value changed none of 30,000 games); a Chromatic Chaos's side (R07), a postcard's score
+#: (R11) and a seat's polarity (R10.3) make it felt. tests/test_duel_tune.py checks the
+#: table against every single expansion and the team game.
+WEIGHT_USERS: dict[str, tuple[str, ...]] = {
+    **{name: () for name in ("BALANCE", "PROGRESS", "SLOT", "STUCK", "SETUP",
+                             "CENSUS_CITY", "TURN", "PERFECT", "PASS", "CHAOS_POINT",
+                             "CLEAR", "REVEAL_CARD")},
+    "RUIN": ("chromatic_chaos", "postcards", "team"),
+    "FLEX": ("gardens_wizards",),  # Rebuild (R08)
+    "BOOKS_KEEP": ("books",),
+    "FREEDOM": ("books",),
+    "PROPHECY": ("books",),
+    "EMPTINESS_CARD": ("emptiness",),
+    "EMPTINESS_DREAM": ("emptiness",),
+    "WISE": ("postcards",),
+    "SWAP": ("team",),
+    "POSTCARD": ("postcards",),
+}
+
 
 def greedy_params(overrides: dict[str, float] | None = None,
                   cards: np.ndarray | None = None) -> np.ndarray:
