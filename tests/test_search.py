@@ -59,6 +59,11 @@ def test_search_uses_its_play_outs():
     ("search:rollouts=\u00b2", "rollouts must be a whole number"),
     # the true deck order plays out the same at every rollout
     ("clairvoyant:rollouts=3", "unknown option 'rollouts' \\(valid: candidates\\)"),
+    # a later value silently winning would hide a typo
+    ("search:rollouts=2,rollouts=3", "rollouts is given twice in 'rollouts=2,rollouts=3'"),
+    ("search:", "policy 'search:' gives no options: search, or "
+                "search:rollouts=N,candidates=N"),
+    ("clairvoyant:", "clairvoyant, or clairvoyant:candidates=N"),
     # a function's name holds no "=": these are options, not MODULE:FUNCTION
     ("greedy:foo=1", "policy greedy takes no options"),
     ("random:rollouts=2", "policy random takes no options"),

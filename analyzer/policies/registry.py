@@ -89,11 +89,15 @@ def search_policy(kind: str, options: str) -> PolicySpec:
     from analyzer.policies.weights import load_weights
 
     settings = dict(SEARCH_DEFAULTS[kind])
+    given: set[str] = set()
     for item in filter(None, (part.strip() for part in options.split(","))):
         key, _, value = item.partition("=")
         if key not in SEARCH_OPTIONS[kind]:
             raise PolicyError(f"policy {kind}: unknown option {key!r} (valid: "
                               f"{', '.join(SEARCH_OPTIONS[kind])})")
+        if key in given:  # a later value silently winning would hide a typo
+            raise PolicyError(f"policy {kind}: {key} is given twice in {options!r}")
+        given.add(key)
         if not (value.isascii() and value.isdigit()) or \
                 not 1 <= int(value) <= SEARCH_LIMITS[key]:
             raise PolicyError(f"policy {kind}: {key} must be a whole number from 1 to "
@@ -144,6 +148,9 @@ def resolve_policy(name: str) -> PolicySpec:
                               "weighted for the shipped weights)")
         return weighted_policy(path)
     kind, _, options = name.partition(":")
+    if kind in SEARCH_DEFAULTS and name == f"{kind}:":
+        raise PolicyError(f"policy {name!r} gives no options: {kind}, or "
+                          f"{kind}:{','.join(f'{key}=N' for key in SEARCH_OPTIONS[kind])}")
     if kind in SEARCH_DEFAULTS and (not options or "=" in options):
         return search_policy(kind, options)  # else a user's module named search or similar
     if kind in BUILTIN_POLICIES and "=" in options:  # a function's name holds no "="
