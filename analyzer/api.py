@@ -427,15 +427,16 @@ class DuelResult:
             format_play(self.play, play_half_widths(self.runs))
 
 
-def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,
+def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int = 0,
          workers: int | None = None, cards: str | Path | CardSet | None = None,
          scheduler: str | None = None, progress: bool = False,
          expansions: Expansions = None,
              variant: str | None = None, out: str | Path | None = None) -> DuelResult:
     """Play every policy on the same deals (games 0..games-1 of ``seed``) and compare them.
 
-    ``policies``: a list of policy names, or one comma-separated string as ``urbion duel``
-    takes. ``out``: a folder for each policy's per-game results (``N-POLICY.parquet``, which
+    ``policies``: a list of policy names and ``PolicySpec`` objects (a policy of one's own,
+    as :func:`simulate` takes), or one comma-separated string as ``urbion duel`` takes.
+    ``out``: a folder for each policy's per-game results (``N-POLICY.parquet``, which
     ``urbion report`` reads), the tables as CSV and the text (``reporting.build.write_duel``).
     Other parameters as for :func:`simulate`.
 
@@ -445,23 +446,23 @@ def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,
         Per policy the win rate with its 95% Wilson interval; per pair the games won by one
         policy and lost by the other, the paired difference and McNemar's exact p-value.
     """
-    names = list(dict.fromkeys(arguments.policy_list("policies", policies)))
-    if len(names) < 2:
+    entries = _named_policies(arguments.policy_entries("policies", policies))
+    if len(entries) < 2:
         raise UrbionError("a duel needs at least two different policies")
     games, seed, _ = arguments.game_counts(games, seed)
     workers = arguments.optional_count("workers", workers)
     card_set = load_cards(cards, expansions, variant)
-    for name in names:
-        _prepare("fast", name, card_set)  # every name checked before playing
+    for policy in entries.values():
+        _prepare("fast", policy, card_set)  # every policy checked before playing
     if out is not None:
         from analyzer.reporting.build import check_destination
 
         out = arguments.path("out", out)
         check_destination(out, "duel")
     results = {}
-    for number, name in enumerate(names, start=1):
-        with _part_of(f"duel, policy {name} ({number} of {len(names)})"):
-            results[name] = simulate(games=games, seed=seed, policy=name, workers=workers,
+    for number, (name, policy) in enumerate(entries.items(), start=1):
+        with _part_of(f"duel, policy {name} ({number} of {len(entries)})"):
+            results[name] = simulate(games=games, seed=seed, policy=policy, workers=workers,
                                      cards=card_set, scheduler=scheduler, progress=progress)
     result = DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
                         results)
@@ -470,6 +471,20 @@ def duel(policies: str | list[str], games: int = 10_000, seed: int = 0,
 
         write_duel(result, out)
     return result
+
+
+def _named_policies(entries: list[str | PolicySpec]) -> dict[str, str | PolicySpec]:
+    """The duel's policies by name, a name given twice once; two different policies of one
+    name are refused (their rows could not be told apart)."""
+    named: dict[str, str | PolicySpec] = {}
+    for entry in entries:
+        name = entry if isinstance(entry, str) else entry.name
+        both_names = isinstance(entry, str) and isinstance(named.get(name), str)
+        if name in named and named[name] is not entry and not both_names:
+            raise UrbionError(f"two different policies are named {name!r}: give each its own "
+                              "name")
+        named.setdefault(name, entry)
+    return named
 
 
 #: What each policy's run of a duel records of itself, not shared by the others.

@@ -129,6 +129,21 @@ def policy_list(name: str, value: object) -> list[str]:
     return policies
 
 
+def policy_entries(name: str, value: object) -> list:
+    """Policies given as names (``policy_list``) or, in a list, as names and ``PolicySpec``
+    objects (a notebook's own policy) mixed."""
+    from analyzer.policies.registry import PolicySpec
+
+    if isinstance(value, Sequence) and not isinstance(value, str) and \
+            any(isinstance(item, PolicySpec) for item in value):
+        if not all(isinstance(item, str | PolicySpec) for item in value):
+            raise UrbionError(f"{name} must be policy names or PolicySpec objects, not "
+                              f"{kind_of(value)}")
+        return [item.strip() if isinstance(item, str) else item for item in value
+                if not isinstance(item, str) or item.strip()]
+    return policy_list(name, value)
+
+
 def fraction(name: str, value: object, low: float, high: float) -> float:
     """A real number strictly between ``low`` and ``high``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

@@ -452,3 +452,49 @@ def test_tune_prints_its_warning_apart_and_keeps_it_in_the_file(tmp_path, capsys
     assert "warning:" not in printed
     assert "# warning: the tuned weights won " in out.read_text()
     assert "tuned 12 weights from weighted's on games 0-59 of seed 0: BALANCE," in printed
+
+
+def test_a_duel_takes_a_policy_object_and_says_when_two_play_every_deal_alike(capsys):
+    """A PolicySpec (a notebook's own policy) duels as simulate plays it; the shipped
+    weights under a second name end every deal as weighted does, and the duel says so,
+    while greedy and weighted are not called alike."""
+    from dataclasses import replace
+
+    mine = replace(resolve_policy("weighted"), name="mine")
+    result = analyzer.duel(["greedy", "weighted", mine], games=150, seed=8)
+    alone = analyzer.simulate(games=150, seed=8, policy="weighted")
+    assert result.policies.loc["mine", "wins"] == int(alone["won"].sum())
+    alike = result.pairs.set_index(["a", "b"])["all_alike"]
+    assert alike[("weighted", "mine")] and not alike[("greedy", "weighted")]
+    text = str(result)
+    assert "weighted and mine ended each of the 150 deals alike" in text
+    assert "greedy and weighted ended" not in text
+
+
+def test_a_duel_refuses_two_different_policies_of_one_name():
+    from dataclasses import replace
+
+    other = replace(resolve_policy("random"), name="greedy")
+    with pytest.raises(UrbionError, match="two different policies are named 'greedy'"):
+        analyzer.duel(["greedy", other], games=5)
+
+
+def test_a_policy_defined_in_a_notebook_cell_is_told_apart_by_its_source(tmp_path):
+    """A cell's function has no file on disk; IPython keeps its text in linecache, and the
+    fingerprint reads it there, so an edited cell is another policy."""
+    import linecache
+
+    from analyzer.policies.loader import function_source_digest
+
+    digests = []
+    for body in ("return 0", "return n_options - 1"):
+        name = f"<cell-{len(digests)}>"
+        text = f"def choose(kind, options, n_options, state, cards, params, rng):\n    {body}\n"
+        linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+        scope: dict = {}
+        exec(compile(text, name, "exec"), scope)
+        digests.append(function_source_digest(scope["choose"]))
+    assert all(len(d) == 64 for d in digests) and digests[0] != digests[1]
+    scope = {}
+    exec(compile("def bare(*a):\n    return 0\n", "<no-source>", "exec"), scope)
+    assert function_source_digest(scope["bare"]) == ""

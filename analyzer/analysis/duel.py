@@ -100,11 +100,22 @@ def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
         rows.append({"a": a, "b": b, "games": len(won_a), "a_only": paired["set_only"],
                      "b_only": paired["base_only"], "both": int((won_a & won_b).sum()),
                      **{key: paired[key] for key in ("difference", "diff_low", "diff_high",
-                                                     "mcnemar_p")}})
+                                                     "mcnemar_p")},
+                     "all_alike": played_alike(results[a], results[b])})
     table = pd.DataFrame(rows, columns=["a", "b", "games", "a_only", "b_only", "both",
-                                        "difference", "diff_low", "diff_high", "mcnemar_p"])
+                                        "difference", "diff_low", "diff_high", "mcnemar_p",
+                                        "all_alike"])
     table["holm_p"] = holm_adjust(table["mcnemar_p"].tolist())
     return table
+
+
+def played_alike(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    """True when two runs of the same deals ended every deal alike: every per-game column
+    they share (result, reason, turns, cities, each tally) equal, game by game."""
+    columns = [name for name in a.columns if name in b.columns]
+    left = a[columns].set_index("game").sort_index()
+    right = b[columns].set_index("game").sort_index()
+    return bool(left.index.equals(right.index) and left.equals(right))
 
 
 def _games_played(attrs: dict) -> str:
@@ -141,6 +152,11 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
     notes = ["95% interval: Wilson's for a win rate, the paired difference's for A - B, in "
              "percentage points (pp). pacified: mean City cards pacified a game. A only: "
              "deals A won and B lost."]
+    alike = pairs["all_alike"].astype(bool) if "all_alike" in pairs else pairs["a"].isna()
+    for row in pairs[alike].itertuples():
+        notes.append(f"{row.a} and {row.b} ended each of the {row.games:,} deals alike "
+                     "(result, turns, cities, every tally): most likely one policy under "
+                     "two names.")
     if len(pairs) > 1:
         notes.append(f"Holm p: McNemar's p adjusted for the {len(pairs)} pairs tested; a pair "
                      "differs with the family error held at 5% when it is below 0.05. The "

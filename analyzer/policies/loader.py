@@ -160,14 +160,22 @@ def _line_of(func: CPUDispatcher, cause: str) -> str:
 
 
 def function_source_digest(func: object) -> str:
-    """SHA-256 of the file a (jitted) function was defined in, "" when it has none on disk
-    (a function typed at a prompt)."""
-    code = getattr(getattr(func, "py_func", func), "__code__", None)
+    """SHA-256 of the file a (jitted) function was defined in; for a function with no file
+    on disk, of its own source where Python still holds it (a notebook cell's, which
+    IPython keeps in ``linecache``); "" when neither is there (a function typed at a bare
+    prompt)."""
+    plain = getattr(func, "py_func", func)
+    code = getattr(plain, "__code__", None)
     path = Path(code.co_filename) if code is not None else None
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest() if path else ""
     except OSError:
+        pass
+    try:
+        text = inspect.getsource(plain)
+    except (OSError, TypeError):
         return ""
+    return hashlib.sha256(("function source\n" + text).encode()).hexdigest()
 
 
 def _source_digest(module) -> str:
