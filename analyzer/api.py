@@ -741,7 +741,7 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
     return lines + ([side_effects] if side_effects else [])
 
 
-def sensitivity(games: int = 20_000, seed: int = 0, policy: str = "greedy",
+def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "greedy",
                 workers: int | None = None, out: str | Path | None = None,
                 progress: bool = False, expansions: Expansions = None,
                 variant: str | None = None,

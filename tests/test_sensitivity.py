@@ -500,3 +500,16 @@ def test_holm_counts_only_the_variants_played():
     table = effect_table(base, {VARIANTS[0]: every, VARIANTS[1]: NotPlayed("why")})
     assert table["holm_p"].iloc[0] == pytest.approx(mcnemar_exact(10, 0))
     assert list(table["played"]) == [True, False] and table["note"].iloc[1] == "not played: why"
+
+
+def test_sensitivity_plays_a_policy_object_as_simulate_does():
+    """A PolicySpec (a notebook's own policy) is played under its own name."""
+    from dataclasses import replace
+
+    from analyzer.policies.registry import resolve_policy
+
+    mine = replace(resolve_policy("weighted"), name="mine")
+    result = analyzer.sensitivity(games=40, seed=1, policy=mine)
+    alone = analyzer.simulate(games=40, seed=1, policy="weighted")
+    assert result.baseline["policy"] == "mine"
+    assert result.baseline["wins"] == int(alone["won"].sum())
