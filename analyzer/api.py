@@ -304,7 +304,8 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
         check_summary_writable(out)
     card_set = load_cards(cards, expansions, variant)
     tally, attrs = _run(options, policy, engine, card_set, out, summary_only=True)
-    summary = summarize_tally(tally, list(attrs.get("expansions") or []))
+    summary = summarize_tally(tally, list(attrs.get("expansions") or []),
+                              attrs.get("city_cards"))
     if out is not None:
         with _kept_for_resume(out, options["games"]):
             write_summary(summary, tally, attrs, out)

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 import analyzer
-from analyzer.runner.tally import TURN_BINS, histogram_median
+from analyzer.analysis.summary import format_summary
+from analyzer.runner.tally import SUMMED, TURN_BINS, histogram_median
 from tests.test_cli import run
 
 
@@ -65,6 +66,61 @@ def test_the_per_game_means_are_those_of_the_expansions_in_play():
     assert set(full["means"]) == set(totals["means"]) == {"emptiness_left", "allies"}
     assert totals["means"] == pytest.approx(full["means"], rel=1e-12)
     assert analyzer.summarize(analyzer.simulate(games=50, seed=2))["means"] == {}
+
+
+@pytest.mark.parametrize("expansions", ["postcards", "books,emptiness"])
+def test_each_per_game_mean_has_its_t_interval_from_rows_and_from_running_totals(
+        expansions):
+    """Each mean of the `per game` line carries the 95% t-interval scipy gives for its
+    rows; the running totals of --summary-only (sums and sums of squares) give the same."""
+    from scipy import stats
+
+    kwargs = {"games": 300, "seed": 4, "expansions": expansions, "policy": "weighted"}
+    df = analyzer.simulate(**kwargs)
+    full = analyzer.summarize(df)
+    totals = analyzer.simulate_summary(**kwargs)
+    for column, (low, high) in full["means_ci"].items():
+        values = df[column].to_numpy()
+        if values.std() == 0:  # all alike (no Book laid out): no interval of no width
+            expected = (np.nan, np.nan)
+        else:
+            expected = stats.t.interval(0.95, len(values) - 1, loc=values.mean(),
+                                        scale=stats.sem(values))
+        if column != "inhabitants":  # a count: never below 0
+            expected = (max(0.0, expected[0]) if np.isfinite(expected[0]) else np.nan,
+                        expected[1])
+        assert (low, high) == pytest.approx(expected, rel=1e-9, nan_ok=True), column
+        assert totals["means_ci"][column] == pytest.approx((low, high), rel=1e-9,
+                                                           nan_ok=True), column
+    line = format_summary(full, df.attrs).split("per game   ")[1].split("\n")[0]
+    shown = [column for column, span in full["means_ci"].items() if np.isfinite(span).all()]
+    assert shown  # every case has a mean that varies
+    for column in shown:
+        assert f"{full['means'][column]:.2f} ({full['means_ci'][column][0]:.2f} to " in line
+
+
+def test_the_cities_interval_stops_at_the_city_cards_of_the_game():
+    """A policy that pacifies nearly every city: the t-interval would pass the 12 City
+    cards (11.90 to 12.03 was printed); it ends at 12, from rows and from totals."""
+    from analyzer.analysis.summary import mean_columns, summarize_tally
+    from analyzer.runner.tally import tally_results
+
+    df = analyzer.simulate(games=60, seed=1, policy="weighted",
+                           expansions="chromatic_chaos")
+    assert df.attrs["city_cards"] == 12
+    assert (df.loc[df["won"], "pacified"] == 12).all() and df["won"].any()
+    nearly = df.copy()
+    nearly["pacified"] = 12
+    nearly.loc[:2, "pacified"] = 11
+    assert mean_columns(nearly)["pacified_high"] == 12.0
+    unbounded = nearly.copy()
+    unbounded.attrs = {}  # a frame without its configuration: no bound known
+    assert mean_columns(unbounded)["pacified_high"] > 12.0
+    results = np.zeros(60, dtype=[("outcome", "i1"), ("reason", "i1")] + [
+        (name, "i4") for name in SUMMED])
+    results["pacified"] = nearly["pacified"].to_numpy()
+    results["turns"] = 20
+    assert summarize_tally(tally_results(results), [], 12)["pacified_ci"][1] == 12.0
 
 
 @pytest.mark.parametrize("values", [[3], [3, 9], [1, 2, 2, 7], [5, 1, 4, 4, 0, 9, 9],

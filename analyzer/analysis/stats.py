@@ -184,10 +184,17 @@ def _t_half_width(sd: float, n: int) -> float:
     return t95(n - 1) * sd / math.sqrt(n)
 
 
-def _count_interval(mean: float, half: float) -> tuple[float, float]:
-    """A mean's interval of a count, whose low end is never below 0."""
-    low = mean - half
-    return (max(0.0, low) if math.isfinite(low) else low), mean + half
+def _bounded_interval(mean: float, half: float, low: float | None = None,
+                      high: float | None = None) -> tuple[float, float]:
+    """``mean`` +- ``half``, kept within the values the quantity can take (``low`` ..
+    ``high``; None: unbounded): a count's mean is never below 0, the cities pacified never
+    above the City cards of the game."""
+    lo, hi = mean - half, mean + half
+    if low is not None and math.isfinite(lo):
+        lo = max(low, lo)
+    if high is not None and math.isfinite(hi):
+        hi = min(high, hi)
+    return lo, hi
 
 
 def mean_half_width(values: np.ndarray) -> float:
@@ -197,24 +204,36 @@ def mean_half_width(values: np.ndarray) -> float:
     return _t_half_width(float(np.std(values, ddof=1)) if n >= 2 else 0.0, n)
 
 
-def histogram_mean_interval(hist: np.ndarray) -> tuple[float, float]:
+def histogram_mean_interval(hist: np.ndarray, high: float | None = None) -> tuple[float, float]:
     """The 95% t-interval of the mean of the counts a histogram holds (bin i: the games
     of value i), as :func:`mean_interval` gives it from the values themselves."""
     n = int(hist.sum())
     values = np.arange(len(hist), dtype=np.float64)
     mean = float((values * hist).sum() / n) if n else float("nan")
     variance = float((((values - mean) ** 2) * hist).sum() / (n - 1)) if n > 1 else 0.0
-    return _count_interval(mean, _t_half_width(math.sqrt(variance), n))
+    return _bounded_interval(mean, _t_half_width(math.sqrt(variance), n), 0.0, high)
 
 
-def mean_interval(values: np.ndarray) -> tuple[float, float]:
+def sums_mean_interval(n: int, total: int, squares: int, low: float | None = None,
+                       high: float | None = None) -> tuple[float, float]:
+    """The 95% t-interval of the mean of ``n`` whole numbers from their sum and their sum
+    of squares (a ``--summary-only`` tally), as :func:`mean_interval` gives it from the
+    values; the variance is taken in exact integers, so no rounding cancels it."""
+    if n == 0:
+        return float("nan"), float("nan")
+    n, total, squares = int(n), int(total), int(squares)
+    variance = (squares * n - total * total) / (n * (n - 1)) if n > 1 else 0.0
+    return _bounded_interval(total / n, _t_half_width(math.sqrt(max(variance, 0.0)), n),
+                             low, high)
+
+
+def mean_interval(values: np.ndarray, low: float | None = 0.0,
+                  high: float | None = None) -> tuple[float, float]:
     """The 95% t-interval of the mean of ``values`` (NaNs as :func:`mean_half_width`
-    says), not below 0 for values that cannot be."""
+    says), kept within ``low`` .. ``high`` (None: unbounded; by default a count's,
+    never below 0)."""
     mean = float(np.mean(values)) if len(values) else float("nan")
-    half = mean_half_width(values)
-    if len(values) and np.min(values) >= 0:
-        return _count_interval(mean, half)
-    return mean - half, mean + half
+    return _bounded_interval(mean, mean_half_width(values), low, high)
 
 
 #: The largest exact sign-flip distribution computed (grid cells multiplied); beyond it,

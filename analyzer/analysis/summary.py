@@ -7,7 +7,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.stats import histogram_mean_interval, mean_interval, wilson_interval
+from analyzer.analysis.stats import (
+    histogram_mean_interval,
+    mean_interval,
+    sums_mean_interval,
+    wilson_interval,
+)
 from analyzer.core.codes import REASON_NAMES
 from analyzer.errors import UrbionError
 from analyzer.runner.tally import SUMMED, histogram_median, part
@@ -20,6 +25,8 @@ EXPANSION_MEANS = (("books", "books_kept", "Books kept"),
                    ("postcards", "wise_used", "Wise Chaos used"),
                    ("emptiness", "emptiness_left", "Emptiness cards left"),
                    ("emptiness", "allies", "Allies against the Emptiness"))
+#: Of those, the columns that can be negative (a postcard sent away scores -2, R11.4).
+SIGNED_MEANS = ("inhabitants",)
 
 
 #: The columns :func:`summarize` reads.
@@ -57,7 +64,14 @@ def summarize(df: pd.DataFrame) -> dict:
         "loss_reasons": {str(k): int(v) for k, v in losses.items() if v > 0},
         "means": {col: float(df[col].mean()) if games else float("nan")
                   for col in means_in_play(df.attrs.get("expansions")) if col in df},
+        "means_ci": {col: mean_interval(df[col].to_numpy(), _low_bound(col))
+                     for col in means_in_play(df.attrs.get("expansions")) if col in df},
     }
+
+
+def _low_bound(column: str) -> float | None:
+    """The least value a per-game mean can take: 0 for a count, none for a signed sum."""
+    return None if column in SIGNED_MEANS else 0.0
 
 
 def means_in_play(expansions: list[str] | None) -> list[str]:
@@ -68,12 +82,15 @@ def means_in_play(expansions: list[str] | None) -> list[str]:
             if expansions is None or name in expansions]
 
 
-def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None) -> dict:
+def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None,
+                    city_cards: int | None = None) -> dict:
     """The same figures as :func:`summarize`, from a run's tally (``--summary-only``), with
-    the means of the ``expansions`` in play (all when None)."""
+    the means of the ``expansions`` in play (all when None); ``city_cards``, the most
+    cities a game can pacify, bounds that mean's interval (unbounded when None)."""
     games = int(part(tally, "games")[0])
     wins = int(part(tally, "wins")[0])
     sums = dict(zip(SUMMED, part(tally, "sums").tolist(), strict=True))
+    squares = dict(zip(SUMMED, part(tally, "squares").tolist(), strict=True))
     low, high = wilson_interval(wins, games)
     nan = float("nan")
     return {
@@ -86,11 +103,13 @@ def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None) -> d
         "median_turns": histogram_median(part(tally, "turns_hist")),
         "mean_pacified": sums["pacified"] / games if games else nan,
         "turns_ci": histogram_mean_interval(part(tally, "turns_hist")),
-        "pacified_ci": histogram_mean_interval(part(tally, "pacified_hist")),
+        "pacified_ci": histogram_mean_interval(part(tally, "pacified_hist"), city_cards),
         "loss_reasons": {REASON_NAMES[k]: int(v)
                          for k, v in enumerate(part(tally, "loss_reasons")) if v > 0},
         "means": {col: sums[col] / games if games else nan
                   for col in means_in_play(expansions)},
+        "means_ci": {col: sums_mean_interval(games, sums[col], squares[col], _low_bound(col))
+                     for col in means_in_play(expansions)},
     }
 
 
@@ -101,6 +120,13 @@ def _interval(summary: dict, key: str, decimals: int) -> str:
     if not (math.isfinite(low) and math.isfinite(high)):
         return ""
     return f" (95% interval {low:.{decimals}f} to {high:.{decimals}f})"
+
+
+def _span(interval: tuple[float, float] | None) -> str:
+    """ " (LOW to HIGH)", a per-game mean's 95% interval; "" where there is none."""
+    if interval is None or not all(math.isfinite(end) for end in interval):
+        return ""
+    return f" ({interval[0]:.2f} to {interval[1]:.2f})"
 
 
 def _later_games(summary: dict, attrs: dict) -> str:
@@ -130,8 +156,9 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
     ]
     in_play = set(attrs.get("expansions") or [])
     means = summary.get("means", {})
-    shown = [f"{label} {means[col]:.2f}" for name, col, label in EXPANSION_MEANS
-             if name in in_play and col in means]
+    spans = summary.get("means_ci", {})
+    shown = [f"{label} {means[col]:.2f}{_span(spans.get(col))}"
+             for name, col, label in EXPANSION_MEANS if name in in_play and col in means]
     if shown:
         lines.append(f"per game   {', '.join(shown)}")
     ranked = sorted(summary["loss_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
@@ -151,10 +178,12 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
 def mean_columns(df: pd.DataFrame) -> dict[str, float]:
     """A run's mean turns and mean cities pacified a game, each with its 95% t-interval:
     ``mean_turns``, ``turns_low``, ``turns_high``, ``mean_pacified``, ``pacified_low``,
-    ``pacified_high``."""
+    ``pacified_high``; the cities' interval ends at the City cards of the game (the
+    ``city_cards`` of ``df.attrs``), which a mean cannot pass."""
     out = {}
-    for column, key in (("turns", "turns"), ("pacified", "pacified")):
+    city_cards = df.attrs.get("city_cards")  # absent from files written before it was kept
+    for column, high in (("turns", None), ("pacified", city_cards)):
         values = df[column].to_numpy()
-        out[f"mean_{key}"] = float(values.mean()) if len(values) else float("nan")
-        out[f"{key}_low"], out[f"{key}_high"] = mean_interval(values)
+        out[f"mean_{column}"] = float(values.mean()) if len(values) else float("nan")
+        out[f"{column}_low"], out[f"{column}_high"] = mean_interval(values, 0.0, high)
     return out

@@ -32,6 +32,7 @@ def run_config(card_set: CardSet, policy: str, seed: int, games: int, engine: st
         "card_set": card_set.name,
         "card_set_sha256": card_set.digest,
         "card_set_source": card_set.source,
+        "city_cards": int(len(card_set.city_ids)),  # the most cities a game can pacify
         "rules_version": RULES_VERSION,
         "package_version": package_version(),
     }

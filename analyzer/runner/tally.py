@@ -1,8 +1,9 @@
 """Running totals of a batch, for runs that keep no per-game rows (``--summary-only``).
 
-A tally is one int64 vector: counts, sums and histograms that add up chunk by chunk, so a
-run of any length needs memory for one chunk only, and the summary figures (win rate, mean
-and exact median turns, loss reasons) come out the same as from the full rows.
+A tally is one int64 vector: counts, sums, sums of squares and histograms that add up chunk
+by chunk, so a run of any length needs memory for one chunk only, and the summary figures
+(win rate, means with their intervals, exact median turns, loss reasons) come out the same
+as from the full rows.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ PACIFIED_BINS = 64
 
 def _layout() -> dict[str, slice]:
     sizes = {"games": 1, "wins": 1, "loss_reasons": len(REASON_NAMES),
-             "sums": len(SUMMED), "turns_hist": TURN_BINS, "pacified_hist": PACIFIED_BINS}
+             "sums": len(SUMMED), "squares": len(SUMMED), "turns_hist": TURN_BINS,
+             "pacified_hist": PACIFIED_BINS}
     out, start = {}, 0
     for name, size in sizes.items():
         out[name] = slice(start, start + size)
@@ -49,6 +51,9 @@ def tally_results(results: np.ndarray) -> np.ndarray:
     tally[LAYOUT["loss_reasons"]] = np.bincount(results["reason"][~won].astype(np.int64),
                                                 minlength=len(REASON_NAMES))
     tally[LAYOUT["sums"]] = [int(results[name].astype(np.int64).sum()) for name in SUMMED]
+    # sums of squares give each mean its interval (int64: 2**63 is 3e13 games of 512 turns)
+    tally[LAYOUT["squares"]] = [int((results[name].astype(np.int64) ** 2).sum())
+                                for name in SUMMED]
     tally[LAYOUT["turns_hist"]] = _histogram(results["turns"], TURN_BINS)
     tally[LAYOUT["pacified_hist"]] = _histogram(results["pacified"], PACIFIED_BINS)
     return tally
