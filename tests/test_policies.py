@@ -209,6 +209,38 @@ def test_a_policy_that_raises_while_playing_is_one_line_and_leaves_nothing(tmp_p
         ["raising.py"]
 
 
+_LATE_RAISING_POLICY = '''
+import numba
+
+@numba.njit
+def choose(kind, options, n_options, state, cards, params, rng):
+    layout, hands, info = state
+    if RAISES and info[0] >= 42:  # info[0]: the turn
+        raise ValueError("lost in a long game")
+    return n_options - 1
+'''
+
+
+def test_a_policy_that_raises_names_the_first_game_that_raises(tmp_path):
+    """The error names the seed and the first game whose play raises (found by halving the
+    slice that raised), on both engines, whatever the threads and chunks: the game is then
+    one `urbion show` away. The same policy without its raise says which game that is: the
+    first to reach turn 42."""
+    path = tmp_path / "late.py"
+    path.write_text("RAISES = True\n" + _LATE_RAISING_POLICY)
+    twin = tmp_path / "late_twin.py"
+    twin.write_text("RAISES = False\n" + _LATE_RAISING_POLICY)
+    turns = analyzer.simulate(games=300, seed=0, policy=f"{twin}:choose",
+                              engine="reference")["turns"].to_numpy()
+    first = int(np.flatnonzero(turns >= 42)[0])
+    assert first > 0
+    for options in ({"engine": "fast", "workers": 2, "chunk": 64},
+                    {"engine": "reference"}):
+        with pytest.raises(PolicyError) as err:
+            analyzer.simulate(games=300, seed=0, policy=f"{path}:choose", **options)
+        assert str(err.value).endswith(f'line 9) in seed 0, game {first}'), str(err.value)
+
+
 def test_a_policy_object_of_a_plain_function_is_refused():
     spec = PolicySpec("plain", lambda *args: 0, np.zeros(0))
     with pytest.raises(PolicyError, match="must be compiled with @numba.njit"):

@@ -125,8 +125,16 @@ def policy_failure(spec: PolicySpec, err: BaseException) -> PolicyError | None:
     if not lines:
         return None
     cause = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+    # the runner notes the game that raised (runner/chunks.py, game_note)
+    games = [note.removeprefix(RAISED_IN) for note in getattr(err, "__notes__", ())
+             if note.startswith(RAISED_IN)]
+    where = f" in {games[0]}" if games else ""
     return PolicyError(f"policy {spec.name!r} raised {cause} "
-                       f'("{code.co_filename}", line {lines[-1]})')
+                       f'("{code.co_filename}", line {lines[-1]}){where}')
+
+
+#: How the runner's note of a raising game starts (``runner.chunks.game_note``).
+RAISED_IN = "urbion: raised in "
 
 
 def _first_cause(message: str, func: CPUDispatcher) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.policies.loader import RAISED_IN, policy_failure
 from analyzer.runner.local import batch_kernel, check_legal, compile_kernels
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
@@ -12,7 +13,43 @@ from analyzer.runner.tally import tally_results
 
 
 def play_range(plan: RunPlan, first: int, n: int) -> np.ndarray:
-    """Structured results (RESULT_DTYPE) of games ``first .. first + n - 1``, on this thread."""
+    """Structured results (RESULT_DTYPE) of games ``first .. first + n - 1``, on this thread.
+
+    When a user's policy raises, the exception goes on with a note of the first game of the
+    range that raises (``game_note``), found by halving the range: the user can then play
+    that game alone (``urbion show``, ``trace``) to see what the policy met.
+    """
+    try:
+        return _play_games(plan, first, n)
+    except Exception as err:
+        if policy_failure(plan.policy_spec(), err) is None:
+            raise
+        err.add_note(game_note(plan.seed, _first_raising_game(plan, first, n)))
+        raise
+
+
+def game_note(seed: int, game: int) -> str:
+    """The note a policy's exception carries of where it was raised."""
+    return f"{RAISED_IN}seed {seed}, game {game}"
+
+
+def _first_raising_game(plan: RunPlan, first: int, n: int) -> int:
+    """The first game of ``first .. first + n - 1`` (which raises as a whole) that raises
+    when played: halving the range, at most ``n`` games played again."""
+    low, high = first, first + n  # the first raising game lies in low .. high - 1
+    while high - low > 1:
+        middle = (low + high) // 2
+        try:
+            _play_games(plan, low, middle - low)
+        except Exception:
+            high = middle
+        else:
+            low = middle
+    return low
+
+
+def _play_games(plan: RunPlan, first: int, n: int) -> np.ndarray:
+    """``play_range`` without the search for a raising game."""
     spec = plan.policy_spec()
     card_set = plan.card_set
     if plan.engine != "fast":
@@ -50,5 +87,4 @@ def prepare_kernels(plan: RunPlan) -> None:
     if plan.engine == "fast":
         compile_kernels(plan.card_set, spec)
     else:
-        run_reference(plan.card_set, spec, plan.seed, 1, plan.first_game,
-                      variant=plan.card_set.variant)
+        play_range(plan, plan.first_game, 1)  # the first game: a policy that raises says so
