@@ -98,8 +98,7 @@ class Checkpoint:
                               "JSON object)")
         differ = sorted(k for k in set(saved) | set(identity) if saved.get(k) != identity.get(k))
         if differ:
-            what = "; ".join(f"{k} {saved.get(k)!r} there, {identity.get(k)!r} here"
-                             for k in differ)
+            what = "; ".join(_difference(k, saved.get(k), identity.get(k)) for k in differ)
             raise UrbionError(f"cannot resume from {folder}: it was made with a different "
                               f"configuration ({what})")
 
@@ -164,3 +163,24 @@ def partial_folder_remove(out: str | Path) -> None:
             with contextlib.suppress(OSError):
                 path.unlink(missing_ok=True)
     shutil.rmtree(folder, ignore_errors=True)
+
+
+#: What a changed hash of a run's identity means, in a user's words.
+_HASHED = {
+    "policy_source_sha256": "the policy's source file has changed since",
+    "policy_params_sha256": "the policy's parameters (its weights file, say) have changed "
+                            "since",
+    "kernel_source": "the engine's code has changed since (another version of the package)",
+    "card_set_sha256": "the card file has changed since",
+}
+
+
+def _difference(key: str, saved: object, here: object) -> str:
+    """One difference between a saved run's identity and this one's: a hash as what its
+    change means, with the first 12 digits of each; any other setting as both values."""
+    if key in _HASHED:
+        def short(value: object) -> str:
+            return str(value)[:12] if value else "none"
+
+        return f"{_HASHED[key]} (sha256 {short(saved)} there, {short(here)} here)"
+    return f"{key} {saved!r} there, {here!r} here"
