@@ -108,11 +108,13 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
               show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), required=True,
               help="JSON Lines file, one urbion-trace/1 trace per game.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expansions: str,
-          variant: str, engine: str, out: str) -> None:
+          variant: str, engine: str, out: str, quiet: bool) -> None:
     """Write the traces of games GAME to GAME+GAMES-1 of the batch with SEED."""
     traces = analyzer.trace(seed=seed, game=game, games=games, policy=policy, cards=cards,
-                            engine=engine, out=out, expansions=expansions, variant=variant)
+                            engine=engine, out=out, expansions=expansions, variant=variant,
+                            progress=not quiet)
     click.echo(f"{len(traces)} trace(s) written to {out}")
 
 

@@ -844,7 +844,7 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",
           cards: str | Path | CardSet | None = None, engine: str = "fast",
           out: str | Path | None = None, expansions: Expansions = None,
-             variant: str | None = None) -> list[dict]:
+             variant: str | None = None, progress: bool = False) -> list[dict]:
     """Traces of games ``game .. game + games - 1`` of batch ``seed``.
 
     Parameters
@@ -853,28 +853,36 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
         As for :func:`simulate`; ``game`` is the first game traced.
     out : path, optional
         JSON Lines file (``.jsonl``) to write the traces to (checked before playing).
+    progress : bool
+        A progress bar on stderr, counting games traced.
 
     Returns
     -------
     list of dict
         One ``urbion-trace/1`` trace per game (../shared/TRACE.md).
     """
+    from analyzer.runner.progress import progress_bar
+
     games, seed, game = arguments.game_counts(games, seed, game, "game")
+    progress = arguments.flag("progress", progress)
     card_set, spec = _prepare(engine, policy, cards, expansions, variant)
     out = arguments.path("out", out)
     if out is not None:
         check_trace_path(out, games)
+    traces = []
+    bar = progress_bar(games, progress, "tracing")
     try:
         with interrupts.holding():
-            if engine == "fast":
-                traces = [fast_trace(card_set, spec, seed, g)
-                          for g in range(game, game + games)]
-            else:
-                traces = run_reference(card_set, spec, seed, games, game,
-                                       variant=card_set.variant)
+            for g in range(game, game + games):
+                traces.append(fast_trace(card_set, spec, seed, g) if engine == "fast" else
+                              run_reference(card_set, spec, seed, 1, g,
+                                            variant=card_set.variant)[0])
+                bar.update(1)
     except Exception as err:
         _raise_if_the_policy_raised(spec, err)
         raise
+    finally:
+        bar.close()
     provenance = _trace_provenance(card_set, spec, seed, games, game, engine)
     traces = [_with_provenance(one, provenance) for one in traces]
     if out is not None:

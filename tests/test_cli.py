@@ -89,6 +89,13 @@ def test_trace_file_matches_simulate_game(capsys, tmp_path):
                      str(tmp_path / "r.parquet"))
     df = read_results(tmp_path / "r.parquet")
     assert traces[0]["result"]["turns"] == df["turns"].iloc[5]
+    assert "tracing: 100%" in err  # a bar counting the games traced
+    for engine in ("fast", "reference"):
+        code, _, err = run(capsys, "trace", "--seed", "2", "--game", "5", "--games", "2",
+                           "--engine", engine, "--out", str(path), "--quiet")
+        assert code == 0 and err == "", err
+        assert [json.loads(line) for line in path.read_text().splitlines()][1]["log"] == \
+            traces[1]["log"]
 
 
 def test_show_tells_decisions_draws_chaos_and_pacifications(capsys):
