@@ -261,17 +261,20 @@ def report(results: tuple[str, ...], out: str) -> None:
                    "the R14 set).")
 @expansions_option
 @variant_option
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+              help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for index.html, sensitivity.md, .csv and the chart (e.g. "
                    "reports/NAME/).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: str | None,
-                expansions: str, variant: str, out: str | None, quiet: bool) -> None:
+                expansions: str, variant: str, scheduler: str | None, out: str | None,
+                quiet: bool) -> None:
     """How the win rate moves when the card set moves away from the R14 assumption, or
     from a card file of your own (--cards)."""
     result = analyzer.sensitivity(games=games, seed=seed, policy=policy, workers=workers,
                                   out=out, progress=not quiet, expansions=expansions,
-                                  variant=variant, cards=cards)
+                                  variant=variant, cards=cards, scheduler=scheduler)
     click.echo(str(result))
     if out:
         click.echo(f"\nreport     {Path(out) / 'index.html'}")

@@ -745,8 +745,8 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
 def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "greedy",
                 workers: int | None = None, out: str | Path | None = None,
                 progress: bool = False, expansions: Expansions = None,
-                variant: str | None = None,
-                cards: str | Path | None = None) -> SensitivityResult:
+                variant: str | None = None, cards: str | Path | None = None,
+                scheduler: str | None = None) -> SensitivityResult:
     """How the win rate moves when the card set moves away from a baseline: the shipped R14
     set, or the card file ``cards`` (docs/sensitivity.md).
 
@@ -756,7 +756,8 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     cards are the baseline's own, or that the card-set check refuses, is not played: its
     row says why. ``out``: a folder for sensitivity.csv, .md and the chart. ``expansions``,
     ``variant``: the expansion set and game variant every card set is played with (default
-    the solo base game).
+    the solo base game). ``scheduler``: a Dask cluster (or ``local:N``) that plays every
+    card set's games, as for :func:`simulate`.
 
     Raises
     ------
@@ -769,6 +770,12 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
 
     games, seed, _ = arguments.game_counts(games, seed)
     workers = arguments.optional_count("workers", workers)
+    scheduler = arguments.text("scheduler", scheduler, optional=True)
+    _check_one_executor(workers, scheduler)
+    if scheduler is not None:
+        from analyzer.runner.distributed import parse_scheduler
+
+        parse_scheduler(scheduler)  # a malformed address, before any game is played
     _policy(policy)  # an unknown policy is refused before any game is played
     out = arguments.path("out", out)
     if out is not None:
@@ -782,7 +789,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     base, runs = _play_sensitivity(base_set, plan, dict(games=games, seed=seed, policy=policy,
                                                         workers=workers, progress=progress,
                                                         expansions=expansions,
-                                                        variant=variant))
+                                                        variant=variant, scheduler=scheduler))
     baseline = _sensitivity_summary(base, data, label, runs)
     result = SensitivityResult(baseline, effect_table(base, runs, baseline["baseline_levels"]))
     if out is not None:

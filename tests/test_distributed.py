@@ -8,6 +8,7 @@ import pickle
 import signal
 
 import numpy as np
+import pandas as pd
 import pytest
 from distributed import LocalCluster
 
@@ -42,6 +43,20 @@ def test_local_cluster_of_two_processes_equals_the_local_runner(cluster):
     summary = analyzer.simulate_summary(games=6000, seed=5, chunk=700,
                                         scheduler=local.scheduler_address)
     assert summary["wins"] == int(here["won"].sum())
+
+
+def test_sensitivity_plays_every_card_set_on_the_cluster(cluster, capsys):
+    """--scheduler: each variant's games are those the local threads play."""
+    from tests.test_cli import run
+
+    on_dask = analyzer.sensitivity(games=300, seed=3, scheduler=cluster.scheduler_address)
+    here = analyzer.sensitivity(games=300, seed=3, workers=2)
+    pd.testing.assert_frame_equal(on_dask.table, here.table)
+    code, out, err = run(capsys, "sensitivity", "--games", "20", "--workers", "2",
+                         "--scheduler", "local:1", "--quiet")
+    assert code == 2 and "no effect with --scheduler" in err and err.count("\n") == 1
+    code, out, err = run(capsys, "sensitivity", "--games", "20", "--scheduler", "bogus")
+    assert code == 2 and "expected tcp://HOST:PORT or local:N" in err
 
 
 def test_scheduler_local_n_starts_its_own_cluster():
