@@ -543,7 +543,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         weighted_spec,
     )
     from analyzer.policies.weights import write_weights
-    from analyzer.runner.progress import progress_bar
+    from analyzer.runner.progress import clearing_on_error, progress_bar
 
     games, seed, _ = arguments.game_counts(games, seed)
     heldout_games = arguments.whole_number("heldout_games", heldout_games, 1)
@@ -566,12 +566,10 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         played.append(1)
         bar.update(1)
 
-    try:
-        with _part_of(lambda: f"tuning, after {len(played)} of {evaluations} candidates"), \
-                interrupts.holding():
-            found = tune_weights(card_set, games, seed, evaluations, workers, one_more, begin)
-    finally:
-        bar.close()
+    with clearing_on_error(bar), \
+            _part_of(lambda: f"tuning, after {len(played)} of {evaluations} candidates"), \
+            interrupts.holding():
+        found = tune_weights(card_set, games, seed, evaluations, workers, one_more, begin)
     contenders: dict[str, str | PolicySpec] = {"greedy": "greedy", start: start,
                                                "tuned": weighted_spec(found.weights, card_set,
                                                                       "tuned")}
@@ -868,7 +866,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     list of dict
         One ``urbion-trace/1`` trace per game (../shared/TRACE.md).
     """
-    from analyzer.runner.progress import progress_bar
+    from analyzer.runner.progress import clearing_on_error, progress_bar
 
     games, seed, game = arguments.game_counts(games, seed, game, "game")
     progress = arguments.flag("progress", progress)
@@ -877,9 +875,9 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     if out is not None:
         check_trace_path(out, games)
     traces = []
-    bar = progress_bar(games, progress, "tracing")
     try:
-        with interrupts.holding():
+        with interrupts.holding(), \
+                clearing_on_error(progress_bar(games, progress, "tracing")) as bar:
             for g in range(game, game + games):
                 traces.append(fast_trace(card_set, spec, seed, g) if engine == "fast" else
                               run_reference(card_set, spec, seed, 1, g,
@@ -888,8 +886,6 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     except Exception as err:
         _raise_if_the_policy_raised(spec, err)
         raise
-    finally:
-        bar.close()
     provenance = _trace_provenance(card_set, spec, seed, games, game, engine)
     traces = [_with_provenance(one, provenance) for one in traces]
     if out is not None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from tqdm import tqdm
 
@@ -13,3 +15,16 @@ def progress_bar(total: int, enabled: bool, label: str = "games",
     ``enabled``."""
     return tqdm(total=total, desc=label, unit=f" {unit}", unit_scale=True, disable=not enabled,
                 file=sys.stderr, dynamic_ncols=True, smoothing=0.05, leave=True)
+
+
+@contextmanager
+def clearing_on_error(bar: tqdm) -> Iterator[tqdm]:
+    """Close ``bar`` after the block; when the block raises, clear it from the terminal
+    first, so that the error stays one line instead of following a half-drawn bar."""
+    try:
+        yield bar
+    except BaseException:
+        bar.leave = False
+        raise
+    finally:
+        bar.close()

@@ -10,7 +10,7 @@ from analyzer.policies.registry import PolicySpec
 from analyzer.runner.checkpoint import Checkpoint
 from analyzer.runner.executors import Executor, make_executor
 from analyzer.runner.plan import RunPlan
-from analyzer.runner.progress import progress_bar
+from analyzer.runner.progress import clearing_on_error, progress_bar
 from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.tally import empty_tally
 
@@ -79,22 +79,21 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     bar = progress_bar(plan.games, progress)
     bar.update(saved_games)
     try:
-        for index, payload in executor.imap(plan, todo, summary_only):
-            if checkpoint:
-                try:
-                    checkpoint.save(index, payload)
-                except UrbionError as err:  # a full disk, say: what is saved can resume
-                    raise RunStopped(_stopped(str(err), done, plan, checkpoint),
-                                     False) from None
-            collector.add(index, payload)
-            done += plan.chunk_games(index)[1]
-            bar.update(plan.chunk_games(index)[1])
+        with clearing_on_error(bar):
+            for index, payload in executor.imap(plan, todo, summary_only):
+                if checkpoint:
+                    try:
+                        checkpoint.save(index, payload)
+                    except UrbionError as err:  # a full disk, say: what is saved can resume
+                        raise RunStopped(_stopped(str(err), done, plan, checkpoint),
+                                         False) from None
+                collector.add(index, payload)
+                done += plan.chunk_games(index)[1]
+                bar.update(plan.chunk_games(index)[1])
     except KeyboardInterrupt:
         raise RunStopped(_stopped("interrupted", done, plan, checkpoint), True) from None
     except ClusterError as err:
         raise RunStopped(_stopped(str(err), done, plan, checkpoint), False) from None
-    finally:
-        bar.close()
     return collector.result(), saved_games
 
 
