@@ -6,6 +6,7 @@ import math
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -43,6 +44,31 @@ def test_pair_counts_come_from_the_same_games():
     assert row.difference == pytest.approx(1 / 6)
     assert row.mcnemar_p == pytest.approx(mcnemar_exact(2, 1))
     assert (row.diff_low, row.diff_high) == paired_difference_interval(1, 2, 1, 2)
+
+
+def test_a_pair_compares_cities_pacified_deal_by_deal():
+    """The mean of A's cities minus B's on each deal, with the paired t-interval scipy gives
+    for those differences; the duel's text shows it under the pairs."""
+    from scipy import stats
+
+    from analyzer.analysis.duel import format_duel
+
+    a = _frame([True, False, False, False, True]).assign(pacified=[12, 10, 8, 11, 12])
+    b = _frame([False, False, True, False, True]).assign(pacified=[11, 10, 12, 9, 12])
+    row = pair_table({"a": a, "b": b}).iloc[0]
+    gaps = np.array([1, 0, -4, 2, 0])
+    expected = stats.t.interval(0.95, 4, loc=gaps.mean(), scale=stats.sem(gaps))
+    assert row.pacified_diff == pytest.approx(-0.2)
+    assert (row.pacified_low, row.pacified_high) == pytest.approx(expected)
+    policies = pd.DataFrame({"wins": [2, 2], "win_rate": [0.4, 0.4], "ci_low": [0.1, 0.1],
+                             "ci_high": [0.8, 0.8], "mean_pacified": [10.6, 10.8],
+                             "games_per_s": [1.0, 1.0]},
+                            index=pd.Index(["a", "b"], name="policy"))
+    text = format_duel(policies, pair_table({"a": a, "b": b}),
+                       {"card_set": "R14", "card_set_sha256": "0" * 64, "seed": 0,
+                        "games": 5})
+    line = next(ln for ln in text.splitlines() if ln.startswith("a ") and "-0.20" in ln)
+    assert f"{expected[0]:+.2f} to {expected[1]:+.2f}" in line
 
 
 def test_duel_adjusts_its_pairs_p_values_by_holm():

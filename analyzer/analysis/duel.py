@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import numpy as np
 import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.run_stats import headline
-from analyzer.analysis.stats import format_p, holm_adjust, mean_half_width, signed_pp
+from analyzer.analysis.stats import (
+    format_p,
+    holm_adjust,
+    mean_half_width,
+    mean_interval,
+    signed_pp,
+)
 from analyzer.analysis.summary import EXPANSION_MEANS
 
 
@@ -101,12 +108,28 @@ def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
                      "b_only": paired["base_only"], "both": int((won_a & won_b).sum()),
                      **{key: paired[key] for key in ("difference", "diff_low", "diff_high",
                                                      "mcnemar_p")},
-                     "all_alike": played_alike(results[a], results[b])})
+                     "all_alike": played_alike(results[a], results[b]),
+                     **paired_pacified(results[a], results[b])})
     table = pd.DataFrame(rows, columns=["a", "b", "games", "a_only", "b_only", "both",
                                         "difference", "diff_low", "diff_high", "mcnemar_p",
-                                        "all_alike"])
+                                        "all_alike", "pacified_diff", "pacified_low",
+                                        "pacified_high"])
     table["holm_p"] = holm_adjust(table["mcnemar_p"].tolist())
     return table
+
+
+def paired_pacified(a: pd.DataFrame, b: pd.DataFrame) -> dict[str, float]:
+    """The mean of A's cities pacified minus B's, deal by deal, with the 95% t-interval of
+    that mean (a paired t-interval: each deal's luck cancels): ``pacified_diff``,
+    ``pacified_low``, ``pacified_high``; NaN for rows that do not count cities."""
+    if "pacified" not in a or "pacified" not in b:
+        return {"pacified_diff": np.nan, "pacified_low": np.nan, "pacified_high": np.nan}
+    mine = a.set_index("game")["pacified"].astype(np.int64)
+    theirs = b.set_index("game")["pacified"].astype(np.int64).reindex(mine.index)
+    gaps = (mine - theirs).to_numpy()
+    low, high = mean_interval(gaps, low=None)
+    return {"pacified_diff": float(gaps.mean()) if len(gaps) else float("nan"),
+            "pacified_low": low, "pacified_high": high}
 
 
 def played_alike(a: pd.DataFrame, b: pd.DataFrame) -> bool:
@@ -149,6 +172,13 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
         lines.append(f"{row.a:<{width}} {row.b:<{width}} {row.a_only:>7} {row.b_only:>7} "
                      f"{signed_pp(row.difference):>7}pp  {band:<{band_width}} "
                      f"{format_p(row.mcnemar_p):>10} {format_p(row.holm_p):>9}")
+    if "pacified_diff" in pairs:
+        lines += ["", f"{'cities pacified a deal':<{2 * width + 1}} {'A - B':>7}  95% interval "
+                      "(paired: each deal's luck cancels)"]
+        for row in pairs.itertuples():
+            span = (f"{row.pacified_low:+.2f} to {row.pacified_high:+.2f}"
+                    if np.isfinite([row.pacified_low, row.pacified_high]).all() else "")
+            lines.append(f"{row.a:<{width}} {row.b:<{width}} {row.pacified_diff:>+7.2f}  {span}")
     notes = ["95% interval: Wilson's for a win rate, the paired difference's for A - B, in "
              "percentage points (pp). pacified: mean City cards pacified a game. A only: "
              "deals A won and B lost."]
