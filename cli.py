@@ -266,15 +266,18 @@ def report(results: tuple[str, ...], out: str) -> None:
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for index.html, sensitivity.md, .csv and the chart (e.g. "
                    "reports/NAME/).")
+@click.option("--resume", is_flag=True,
+              help="Continue an interrupted run with --out from the card sets it finished.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: str | None,
                 expansions: str, variant: str, scheduler: str | None, out: str | None,
-                quiet: bool) -> None:
+                resume: bool, quiet: bool) -> None:
     """How the win rate moves when the card set moves away from the R14 assumption, or
     from a card file of your own (--cards)."""
     result = analyzer.sensitivity(games=games, seed=seed, policy=policy, workers=workers,
                                   out=out, progress=not quiet, expansions=expansions,
-                                  variant=variant, cards=cards, scheduler=scheduler)
+                                  variant=variant, cards=cards, scheduler=scheduler,
+                                  resume=resume)
     click.echo(str(result))
     if out:
         click.echo(f"\nreport     {Path(out) / 'index.html'}")

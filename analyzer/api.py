@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -744,7 +745,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
                 workers: int | None = None, out: str | Path | None = None,
                 progress: bool = False, expansions: Expansions = None,
                 variant: str | None = None, cards: str | Path | None = None,
-                scheduler: str | None = None) -> SensitivityResult:
+                scheduler: str | None = None, resume: bool = False) -> SensitivityResult:
     """How the win rate moves when the card set moves away from a baseline: the shipped R14
     set, or the card file ``cards`` (docs/sensitivity.md).
 
@@ -755,7 +756,9 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     row says why. ``out``: a folder for sensitivity.csv, .md and the chart. ``expansions``,
     ``variant``: the expansion set and game variant every card set is played with (default
     the solo base game). ``scheduler``: a Dask cluster (or ``local:N``) that plays every
-    card set's games, as for :func:`simulate`.
+    card set's games, as for :func:`simulate`. With ``out``, each card set's games are kept
+    as they finish in a hidden folder beside it (``.NAME.sensitivity-partial``), removed
+    once the report is written: ``resume`` continues an interrupted run from there.
 
     Raises
     ------
@@ -774,27 +777,64 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
         from analyzer.runner.distributed import parse_scheduler
 
         parse_scheduler(scheduler)  # a malformed address, before any game is played
-    _policy(policy)  # an unknown policy is refused before any game is played
+    spec = _policy(policy)  # an unknown policy is refused before any game is played
+    resume = arguments.flag("resume", resume)
     out = arguments.path("out", out)
     if out is not None:
         from analyzer.reporting.build import check_destination
 
         check_destination(Path(out), "sensitivity")
+    elif resume:
+        raise UrbionError("--resume needs --out: the finished card sets are kept beside it")
     base_set, data = _sensitivity_baseline(cards)
     load_cards(base_set, expansions, variant)  # an expansion the file lacks, before playing
     label = baseline_label(base_set.name, base_set.digest)
     plan = plan_variants(base_set, data, label)
-    base, runs = _play_sensitivity(base_set, plan, dict(games=games, seed=seed, policy=policy,
-                                                        workers=workers, progress=progress,
-                                                        expansions=expansions,
-                                                        variant=variant, scheduler=scheduler))
+    work = _sensitivity_work(out, resume, games, len(plan)) if out is not None else None
+    settings = dict(games=games, seed=seed, workers=workers, progress=progress,
+                    expansions=expansions, variant=variant, scheduler=scheduler)
+    try:
+        base, runs = _play_sensitivity(base_set, plan, spec, settings, work, resume)
+    except BaseException as err:
+        if work is not None and not any((work / "results").iterdir()):
+            shutil.rmtree(work, ignore_errors=True)  # nothing to resume: run it anew
+        if isinstance(err, RunStopped):
+            raise _with_finished_sets(err, work, "card set") from None
+        raise
     baseline = _sensitivity_summary(base, data, label, runs)
     result = SensitivityResult(baseline, effect_table(base, runs, baseline["baseline_levels"]))
     if out is not None:
         from analyzer.reporting.build import write_sensitivity
 
         write_sensitivity(result.table, baseline, out)
+        shutil.rmtree(work, ignore_errors=True)  # the report holds what it was kept for
     return result
+
+
+def _sensitivity_work(out: Path, resume: bool, games: int, variants: int) -> Path:
+    """The hidden folder beside ``out`` where each card set's games are kept as they finish:
+    made for a new run, found (and its files checked) for ``resume``."""
+    work = out.with_name(f".{out.name}.sensitivity-partial")
+    if resume:
+        if not work.is_dir():
+            raise UrbionError(f"nothing to resume: {work} does not exist")
+        labels = _sensitivity_labels(variants)
+        for path in (work / "results").glob("*.parquet*"):
+            _check_batch(path, games, labels, "sensitivity run", "--cards")
+        return work
+    if work.exists():
+        raise UrbionError(f"{work} holds an interrupted sensitivity run: add --resume to "
+                          "continue it, or delete the folder")
+    try:
+        (work / "results").mkdir(parents=True)
+    except OSError as err:
+        raise UrbionError(f"cannot create {work}: {err.strerror or err}") from None
+    return work
+
+
+def _sensitivity_labels(variants: int) -> list[str]:
+    """The names of the baseline's and each variant's results files, in plan order."""
+    return ["baseline", *(f"variant-{k + 1:02d}" for k in range(variants))]
 
 
 def _sensitivity_baseline(cards: str | Path | None) -> tuple[CardSet, dict]:
@@ -812,22 +852,32 @@ def _sensitivity_baseline(cards: str | Path | None) -> tuple[CardSet, dict]:
     return load_card_file(path)
 
 
-def _play_sensitivity(base_set: CardSet, plan: dict, settings: dict) -> tuple[pd.DataFrame, dict]:
-    """The baseline's games, and each variant's games (or why it is not played)."""
+def _play_sensitivity(base_set: CardSet, plan: dict, spec: PolicySpec, settings: dict,
+                      work: Path | None, resume: bool) -> tuple[pd.DataFrame, dict]:
+    """The baseline's games, and each variant's games (or why it is not played): played,
+    or with ``resume`` read back from ``work`` where an earlier run finished them."""
     from analyzer.analysis.sensitivity import NotPlayed
 
     sets = 1 + sum(not isinstance(one, NotPlayed) for one in plan.values())
+    labels = _sensitivity_labels(len(plan))
+
+    def play(cards: CardSet, label: str) -> pd.DataFrame:
+        card_set = load_cards(cards, settings["expansions"], settings["variant"])
+        return _compare_batch(card_set, spec.for_cards(card_set), settings["seed"], 0,
+                              settings["games"], settings["workers"], settings["scheduler"],
+                              settings["progress"], work, label, resume)
+
     with _part_of(f"sensitivity, card set 1 of {sets} (the baseline)"):
-        base = simulate(cards=base_set, **settings)
+        base = play(base_set, labels[0])
     runs = {}
     number = 1
-    for change, planned in plan.items():
+    for (change, planned), label in zip(plan.items(), labels[1:], strict=True):
         if isinstance(planned, NotPlayed):
             runs[change] = planned
             continue
         number += 1
         with _part_of(f"sensitivity, card set {number} of {sets}"):
-            runs[change] = simulate(cards=planned, **settings)
+            runs[change] = play(planned, label)
     return base, runs
 
 
@@ -1216,16 +1266,18 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     return result
 
 
-def _with_finished_sets(err: RunStopped, folder: Path | None) -> RunStopped:
+def _with_finished_sets(err: RunStopped, folder: Path | None,
+                        kind: str = "set") -> RunStopped:
     """A stop of one set's run, which saved none of its own games, that says the sets
-    finished before it are kept for ``--resume``."""
+    (``kind``: "set", "card set") finished before it are kept for ``--resume``."""
     message = str(err)
     saved = folder is not None and any((folder / "results").glob("*.parquet"))
     if not saved or not message.endswith(NOTHING_SAVED):
         return err
-    return RunStopped(f"{message.removesuffix(NOTHING_SAVED)}none of this set's games were "
-                      f"saved, the sets finished before it are in {folder / 'results'}; run "
-                      "the same command with --resume to continue", err.interrupted)
+    return RunStopped(f"{message.removesuffix(NOTHING_SAVED)}none of this {kind}'s games "
+                      f"were saved, the {kind}s finished before it are in "
+                      f"{folder / 'results'}; run the same command with --resume to "
+                      "continue", err.interrupted)
 
 
 def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]) -> Path:
@@ -1274,19 +1326,21 @@ def _unmake_if_unused(folder: Path, made: bool) -> None:
         pass
 
 
-def _check_batch(path: Path, games: int, labels: list[str]) -> None:
+def _check_batch(path: Path, games: int, labels: list[str], run: str = "comparison",
+                 same: str = "--sets") -> None:
     """A batch file or its chunks (``SET.games-FIRST-LAST.parquet[.partial]``) must be one of
-    this run's: a set it plays, a batch of ``games`` (other sizes would overlap them)."""
+    this ``run``'s: a set it plays, a batch of ``games`` (other sizes would overlap them);
+    ``same`` names the option that chose the sets."""
     name = path.name.removesuffix(".partial").removesuffix(".parquet")
     label, _, span = name.rpartition(".games-")
     if label not in labels:
         raise UrbionError(f"cannot resume: {path} holds games of set {label!r}, which this "
-                          "comparison does not play (--sets must be the interrupted one's)")
+                          f"{run} does not play ({same} must be the interrupted one's)")
     first, _, last = span.partition("-")
     if not (first.isdigit() and last.isdigit()) or \
             int(last) - int(first) + 1 != games or int(first) % games:
         raise UrbionError(f"cannot resume: {path} is not a batch of {games:,} games (--games "
-                          "must be the interrupted comparison's)")
+                          f"must be the interrupted {run}'s)")
 
 
 #: What a finished batch of a comparison must share with the run that would replace it.

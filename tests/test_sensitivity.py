@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import analyzer
@@ -513,3 +514,69 @@ def test_sensitivity_plays_a_policy_object_as_simulate_does():
     alone = analyzer.simulate(games=40, seed=1, policy="weighted")
     assert result.baseline["policy"] == "mine"
     assert result.baseline["wins"] == int(alone["won"].sum())
+
+
+def _stop_at(call, monkeypatch):
+    """Make the ``call``-th card set's run stop before it saves a game."""
+    import analyzer.api as api
+    from analyzer.errors import RunStopped
+
+    real, calls = api.simulate, []
+
+    def stopping(**kwargs):
+        calls.append(1)
+        if len(calls) == call:
+            raise RunStopped("interrupted after 0 of 30 games; nothing was saved", True)
+        return real(**kwargs)
+
+    monkeypatch.setattr(api, "simulate", stopping)
+
+
+def test_an_interrupted_sensitivity_run_resumes_to_the_uninterrupted_table(tmp_path,
+                                                                         monkeypatch):
+    """The card sets finished before a stop are kept beside --out; --resume plays the
+    rest only, gives the table of a run never stopped, and tidies up."""
+    from analyzer.errors import RunStopped, UrbionError
+
+    out = tmp_path / "sens"
+    work = tmp_path / ".sens.sensitivity-partial"
+    with monkeypatch.context() as patch:
+        _stop_at(3, patch)
+        with pytest.raises(RunStopped) as stop:
+            analyzer.sensitivity(games=30, seed=2, out=out)
+    message = str(stop.value)
+    assert message.startswith("sensitivity, card set 3 of ") and "\n" not in message
+    assert f"the card sets finished before it are in {work / 'results'}" in message
+    assert "--resume" in message and not out.exists()
+    assert len(list((work / "results").glob("*.parquet"))) == 2
+    with pytest.raises(UrbionError, match="holds an interrupted sensitivity run: add --resume"):
+        analyzer.sensitivity(games=30, seed=2, out=out)
+    with pytest.raises(UrbionError, match="not a batch of 40 games"):
+        analyzer.sensitivity(games=40, seed=2, out=out, resume=True)
+    with monkeypatch.context() as patch:
+        import analyzer.api as api
+
+        played = []
+        real = api.simulate
+        patch.setattr(api, "simulate", lambda **kw: played.append(1) or real(**kw))
+        resumed = analyzer.sensitivity(games=30, seed=2, out=out, resume=True)
+    whole = analyzer.sensitivity(games=30, seed=2)
+    pd.testing.assert_frame_equal(resumed.table, whole.table)
+    assert len(played) == int(whole.table["played"].sum()) + 1 - 2  # two sets read back
+    assert (out / "index.html").exists() and not work.exists()
+
+
+def test_sensitivity_resume_needs_out_and_something_to_resume(tmp_path, monkeypatch):
+    from analyzer.errors import RunStopped, UrbionError
+
+    with pytest.raises(UrbionError, match="--resume needs --out"):
+        analyzer.sensitivity(games=10, resume=True)
+    with pytest.raises(UrbionError, match="nothing to resume"):
+        analyzer.sensitivity(games=10, out=tmp_path / "s", resume=True)
+    # a stop before any card set is finished leaves nothing: the same command runs anew
+    with monkeypatch.context() as patch:
+        _stop_at(1, patch)
+        with pytest.raises(RunStopped, match="nothing was saved"):
+            analyzer.sensitivity(games=10, out=tmp_path / "s")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    assert analyzer.sensitivity(games=10, out=tmp_path / "s").table is not None
