@@ -924,15 +924,25 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     out = arguments.path("out", out)
     if out is not None:
         check_trace_path(out, games)
-    traces = []
+    def one(g: int) -> dict:
+        if engine != "fast":  # names the game a policy raises in itself
+            return run_reference(card_set, spec, seed, 1, g, variant=card_set.variant)[0]
+        try:
+            return fast_trace(card_set, spec, seed, g)
+        except Exception as err:
+            from analyzer.policies.loader import game_note
+
+            err.add_note(game_note(seed, g))  # read only if the policy raised it
+            raise
+
     try:
-        with interrupts.holding(), \
-                clearing_on_error(progress_bar(games, progress, "tracing")) as bar:
-            for g in range(game, game + games):
-                traces.append(fast_trace(card_set, spec, seed, g) if engine == "fast" else
-                              run_reference(card_set, spec, seed, 1, g,
-                                            variant=card_set.variant)[0])
-                bar.update(1)
+        with interrupts.holding():
+            traces = [one(game)]  # the first compiles the engine: the bar counts games only
+            with clearing_on_error(progress_bar(games, progress and games > 1, "tracing",
+                                                initial=1)) as bar:
+                for g in range(game + 1, game + games):
+                    traces.append(one(g))
+                    bar.update(1)
     except Exception as err:
         _raise_if_the_policy_raised(spec, err)
         raise

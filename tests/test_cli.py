@@ -90,6 +90,8 @@ def test_trace_file_matches_simulate_game(capsys, tmp_path):
     df = read_results(tmp_path / "r.parquet")
     assert traces[0]["result"]["turns"] == df["turns"].iloc[5]
     assert "tracing: 100%" in err  # a bar counting the games traced
+    code, _, err = run(capsys, "trace", "--seed", "2", "--out", str(tmp_path / "one.jsonl"))
+    assert code == 0 and err == ""  # one game: no bar
     for engine in ("fast", "reference"):
         code, _, err = run(capsys, "trace", "--seed", "2", "--game", "5", "--games", "2",
                            "--engine", engine, "--out", str(path), "--quiet")

@@ -245,6 +245,12 @@ def test_a_policy_that_raises_names_the_first_game_that_raises(tmp_path, capsys)
                        "--chunk", "64", "--policy", f"{path}:choose")
     assert code == 2 and err.count("\n") == 1, err
     assert err.rstrip().endswith(f'line 9) in seed 0, game {first}'), err
+    # traces of the games around it, on both engines
+    for engine in ("reference", "fast"):
+        with pytest.raises(PolicyError) as err:
+            analyzer.trace(seed=0, game=first - 1, games=3, policy=f"{path}:choose",
+                           engine=engine)
+        assert str(err.value).endswith(f"in seed 0, game {first}"), (engine, str(err.value))
 
 
 def test_a_policy_object_of_a_plain_function_is_refused():

@@ -133,8 +133,19 @@ def policy_failure(spec: PolicySpec, err: BaseException) -> PolicyError | None:
                        f'("{code.co_filename}", line {lines[-1]}){where}')
 
 
-#: How the runner's note of a raising game starts (``runner.chunks.game_note``).
+#: How the note of the game a policy raised in starts (``game_note``).
 RAISED_IN = "urbion: raised in "
+
+
+def game_note(seed: int, game: int) -> str:
+    """The note a policy's exception carries of the game it was raised in, which
+    ``policy_failure`` puts in its message."""
+    return f"{RAISED_IN}seed {seed}, game {game}"
+
+
+def has_game_note(err: BaseException) -> bool:
+    """True when ``err`` already says which game it was raised in."""
+    return any(note.startswith(RAISED_IN) for note in getattr(err, "__notes__", ()))
 
 
 def _first_cause(message: str, func: CPUDispatcher) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.policies.loader import RAISED_IN, policy_failure
+from analyzer.policies.loader import game_note, has_game_note, policy_failure
 from analyzer.runner.local import batch_kernel, check_legal, compile_kernels
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
@@ -16,21 +16,17 @@ def play_range(plan: RunPlan, first: int, n: int) -> np.ndarray:
     """Structured results (RESULT_DTYPE) of games ``first .. first + n - 1``, on this thread.
 
     When a user's policy raises, the exception goes on with a note of the first game of the
-    range that raises (``game_note``), found by halving the range: the user can then play
-    that game alone (``urbion show``, ``trace``) to see what the policy met.
+    range that raises (``loader.game_note``), found by halving the range (the reference
+    engine, which plays game by game, names it itself): the user can then play that game
+    alone (``urbion show``, ``trace``) to see what the policy met.
     """
     try:
         return _play_games(plan, first, n)
     except Exception as err:
-        if policy_failure(plan.policy_spec(), err) is None:
-            raise
+        if policy_failure(plan.policy_spec(), err) is None or has_game_note(err):
+            raise  # not the policy's, or the reference engine named the game already
         err.add_note(game_note(plan.seed, _first_raising_game(plan, first, n)))
         raise
-
-
-def game_note(seed: int, game: int) -> str:
-    """The note a policy's exception carries of where it was raised."""
-    return f"{RAISED_IN}seed {seed}, game {game}"
 
 
 def _first_raising_game(plan: RunPlan, first: int, n: int) -> int:

@@ -10,11 +10,12 @@ from tqdm import tqdm
 
 
 def progress_bar(total: int, enabled: bool, label: str = "games",
-                 unit: str = "games") -> tqdm:
-    """A bar counting ``total`` games (or other ``unit``); draws nothing when not
-    ``enabled``."""
+                 unit: str = "games", initial: int = 0) -> tqdm:
+    """A bar counting ``total`` games (or other ``unit``), ``initial`` of them done already;
+    draws nothing when not ``enabled``."""
     return tqdm(total=total, desc=label, unit=f" {unit}", unit_scale=True, disable=not enabled,
-                file=sys.stderr, dynamic_ncols=True, smoothing=0.05, leave=True)
+                file=sys.stderr, dynamic_ncols=True, smoothing=0.05, leave=True,
+                initial=initial)
 
 
 @contextmanager
