@@ -481,12 +481,22 @@ def _named_policies(entries: list[str | PolicySpec]) -> dict[str, str | PolicySp
     named: dict[str, str | PolicySpec] = {}
     for entry in entries:
         name = entry if isinstance(entry, str) else entry.name
-        both_names = isinstance(entry, str) and isinstance(named.get(name), str)
-        if name in named and named[name] is not entry and not both_names:
+        if name in named and not _same_policy(named[name], entry):
             raise UrbionError(f"two different policies are named {name!r}: give each its own "
                               "name")
         named.setdefault(name, entry)
     return named
+
+
+def _same_policy(a: str | PolicySpec, b: str | PolicySpec) -> bool:
+    """True when two entries of one name are one policy: the same code (built-in, engine
+    policy or function, and its source) and the same parameters."""
+    from analyzer.runner.plan import policy_fingerprint
+
+    one, other = _policy(a), _policy(b)
+    return (one.builtin_id, one.kernel, one.func) == (other.builtin_id, other.kernel,
+                                                      other.func) and \
+        policy_fingerprint(one) == policy_fingerprint(other)
 
 
 #: What each policy's run of a duel records of itself, not shared by the others.

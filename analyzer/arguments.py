@@ -134,13 +134,13 @@ def policy_entries(name: str, value: object) -> list:
     objects (a notebook's own policy) mixed."""
     from analyzer.policies.registry import PolicySpec
 
-    if isinstance(value, Sequence) and not isinstance(value, str) and \
-            any(isinstance(item, PolicySpec) for item in value):
+    if isinstance(value, Sequence) and not isinstance(value, str):
         if not all(isinstance(item, str | PolicySpec) for item in value):
             raise UrbionError(f"{name} must be policy names or PolicySpec objects, not "
                               f"{kind_of(value)}")
-        return [item.strip() if isinstance(item, str) else item for item in value
-                if not isinstance(item, str) or item.strip()]
+        if any(isinstance(item, PolicySpec) for item in value):
+            return [item.strip() if isinstance(item, str) else item for item in value
+                    if not isinstance(item, str) or item.strip()]
     return policy_list(name, value)
 
 

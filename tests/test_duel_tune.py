@@ -497,12 +497,23 @@ def test_a_duel_takes_a_policy_object_and_says_when_two_play_every_deal_alike(ca
     assert "greedy and weighted ended" not in text
 
 
-def test_a_duel_refuses_two_different_policies_of_one_name():
+def test_a_duel_refuses_two_different_policies_of_one_name_and_plays_one_given_twice():
     from dataclasses import replace
 
     other = replace(resolve_policy("random"), name="greedy")
     with pytest.raises(UrbionError, match="two different policies are named 'greedy'"):
         analyzer.duel(["greedy", other], games=5)
+    weighted = replace(resolve_policy("weighted"), params=resolve_policy("weighted").params
+                       * 2.0)
+    with pytest.raises(UrbionError, match="two different policies are named 'weighted'"):
+        analyzer.duel(["weighted", weighted], games=5)
+    # the same policy by its name and as an object, or resolved twice: played once
+    twice = analyzer.duel(["weighted", resolve_policy("weighted"), "greedy",
+                           resolve_policy("greedy")], games=5)
+    assert list(twice.policies.index) == ["weighted", "greedy"]
+    with pytest.raises(UrbionError, match="policy names or PolicySpec objects, not a list "
+                                          "holding int"):
+        analyzer.duel(["greedy", 5], games=5)
 
 
 def test_a_policy_defined_in_a_notebook_cell_is_told_apart_by_its_source(tmp_path):

@@ -64,6 +64,11 @@ def test_search_uses_its_play_outs():
     ("search:", "policy 'search:' gives no options: search, or "
                 "search:rollouts=N,candidates=N"),
     ("clairvoyant:", "clairvoyant, or clairvoyant:candidates=N"),
+    ("search:,", "policy 'search:,' gives no options"),
+    ("search: ", "policy 'search: ' gives no options"),
+    # no "=": a module named search could have had it, but none is found
+    ("search:deep", "policy search takes options as search:rollouts=N,candidates=N, not "
+                    "'deep'; nor is there a module search with a function deep"),
     # a function's name holds no "=": these are options, not MODULE:FUNCTION
     ("greedy:foo=1", "policy greedy takes no options"),
     ("random:rollouts=2", "policy random takes no options"),

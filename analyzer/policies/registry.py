@@ -136,6 +136,11 @@ def weighted_policy(path: str | None) -> PolicySpec:
 BUILTIN_POLICIES = _builtins()
 
 
+def _option_form(kind: str) -> str:
+    """How ``kind`` (search, clairvoyant) is given its options: "search:rollouts=N,..."."""
+    return f"{kind}:{','.join(f'{key}=N' for key in SEARCH_OPTIONS[kind])}"
+
+
 def resolve_policy(name: str) -> PolicySpec:
     """A built-in policy by name, ``weighted:FILE.toml``, or a user's ``FILE.py:FUNCTION`` /
     ``MODULE:FUNCTION``."""
@@ -147,13 +152,14 @@ def resolve_policy(name: str) -> PolicySpec:
             raise PolicyError(f"policy {name!r} names no weights file (weighted:FILE.toml, or "
                               "weighted for the shipped weights)")
         return weighted_policy(path)
-    kind, _, options = name.partition(":")
-    if kind in SEARCH_DEFAULTS and name == f"{kind}:":
+    kind, colon, options = name.partition(":")
+    if kind in SEARCH_DEFAULTS and colon and not options.strip(" ,"):
         raise PolicyError(f"policy {name!r} gives no options: {kind}, or "
-                          f"{kind}:{','.join(f'{key}=N' for key in SEARCH_OPTIONS[kind])}")
+                          f"{_option_form(kind)}")
     if kind in SEARCH_DEFAULTS and (not options or "=" in options):
         return search_policy(kind, options)  # else a user's module named search or similar
-    if kind in BUILTIN_POLICIES and "=" in options:  # a function's name holds no "="
+    if kind in BUILTIN_POLICIES and kind not in SEARCH_DEFAULTS and "=" in options:
+        # a function's name holds no "="
         raise PolicyError(f"policy {kind} takes no options (only search and clairvoyant do), "
                           f"not {options!r}")
     if ":" in name:
@@ -164,9 +170,10 @@ def resolve_policy(name: str) -> PolicySpec:
         except PolicyError as err:
             if kind in BUILTIN_POLICIES and f"cannot import {kind}:" in str(err):
                 # most likely a built-in's name with an option it does not take
-                raise PolicyError(f"policy {kind} takes no options (only search and "
-                                  f"clairvoyant do), not {options!r}; nor is there a module "
-                                  f"{kind} with a function {options}") from None
+                takes = (f"takes options as {_option_form(kind)}" if kind in SEARCH_DEFAULTS
+                         else "takes no options (only search and clairvoyant do)")
+                raise PolicyError(f"policy {kind} {takes}, not {options!r}; nor is there a "
+                                  f"module {kind} with a function {options}") from None
             raise
     valid = ", ".join(sorted(BUILTIN_POLICIES))
     raise PolicyError(f"unknown policy {name!r} (valid: {valid}, or FILE.py:FUNCTION)")
