@@ -202,7 +202,7 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
               help="Games every candidate plays (the same deals for all).")
 @seed_option
 @click.option("--evaluations", type=click.IntRange(min=2), default=300, show_default=True,
-              help="Candidate weight sets to play, greedy's own among them.")
+              help="Candidate weight sets to play, the start's own among them.")
 @click.option("--heldout-games", type=click.IntRange(min=1), default=50_000,
               show_default=True, help="Games, never seen in tuning, to judge the result.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -225,9 +225,10 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
                            heldout_games=heldout_games, workers=workers, cards=cards,
                            out=out, progress=not quiet, expansions=expansions, variant=variant,
                            start=start)
+    kept = (f" (the others keep {result.start}'s values: no game of this set feels them)"
+            if len(result.tuned) < len(result.weights) else "")
     click.echo(f"tuned {len(result.tuned)} weights from {result.start}'s on games 0-"
-               f"{games - 1} of seed {seed}: {', '.join(result.tuned)} (the others keep "
-               f"{result.start}'s values: no game of this set feels them)")
+               f"{games - 1} of seed {seed}: {', '.join(result.tuned)}{kept}")
     click.echo(f"{result.evaluations} candidates, best fitness {result.fitness:.4f} on those "
                f"games (the best of {result.evaluations} tries on the same games, win rate "
                "plus a small pacified term: not an estimate)")
@@ -235,7 +236,10 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
     click.echo(str(result.heldout))
     if result.warning:
         click.echo(f"warning: {result.warning}", err=True)
-    click.echo(f"weights    {out}  (play them with --policy weighted:{out})")
+    if result.keep_start:
+        click.echo(f"weights    {out}  (written, but {result.start} is the one to play)")
+    else:
+        click.echo(f"weights    {out}  (play them with --policy weighted:{out})")
 
 
 @cli.command()

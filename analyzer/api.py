@@ -526,9 +526,13 @@ class TuneResult:
     fitness: float
     evaluations: int
     heldout: DuelResult
-    start: str = "greedy"
+    start: str = "weighted"
     tuned: tuple[str, ...] = ()
     warning: str | None = None
+    #: False when no candidate beat the start on the tuning games (``weights`` are its own)
+    improved: bool = True
+    #: True when the tuned weights won no more held-out deals than the start (or are its own)
+    keep_start: bool = False
 
 
 def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
@@ -592,8 +596,13 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
                                      progress=progress)
     heldout = DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
                          results)
+    warning = tuning_warning(heldout.pairs, start) if found.improved else (
+        f"no candidate did better than {start} on the tuning games: the weights found are "
+        f"{start}'s own, unchanged")
+    against_start = heldout.pairs[heldout.pairs["b"] == "tuned"].iloc[-1]  # start or greedy
     outcome = TuneResult(found.weights, found.fitness, found.evaluations, heldout, start,
-                         found.tuned, tuning_warning(heldout.pairs, start))
+                         found.tuned, warning, found.improved,
+                         not found.improved or against_start.b_only <= against_start.a_only)
     if out is not None:
         write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed))
     return outcome
@@ -604,8 +613,10 @@ def tuning_warning(pairs: pd.DataFrame, start: str) -> str | None:
     more but not significantly so (McNemar p >= 0.05); None otherwise."""
     pair = pairs[(pairs["a"] == start) & (pairs["b"] == "tuned")].iloc[0]
     gained, lost = int(pair.b_only), int(pair.a_only)
+    # one comparison planned ahead: its own p, not the table's Holm p over every pair
     head = (f"the tuned weights won {gained} held-out deals that {start} lost and lost "
-            f"{lost} that it won (McNemar p = {format_p(pair.mcnemar_p)})")
+            f"{lost} that it won (McNemar p = {format_p(pair.mcnemar_p)}, unadjusted: the one "
+            "comparison tuning plans)")
     if gained <= lost:
         return f"{head}: they are no better than {start}, which remains the one to play"
     if pair.mcnemar_p >= 0.05:

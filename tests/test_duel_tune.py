@@ -405,7 +405,8 @@ def test_tune_keeps_the_start_value_of_every_weight_it_does_not_search(tmp_path)
     assert list(result.heldout.policies.index) == ["greedy", f"weighted:{start}", "tuned"]
     text = (tmp_path / "w.toml").read_text()
     assert f"tuned with CMA-ES from weighted:{start}'s weights" in text
-    assert "kept at weighted:" in text and "POSTCARD, SWAP" not in text  # names in order
+    kept = ", ".join(name for name in GREEDY_WEIGHTS if name not in searched)
+    assert f"kept at weighted:{start}'s value (no game of this set feels them): {kept}." in text
 
 
 def test_tune_from_greedy_compares_with_greedy_once(tmp_path):
@@ -417,7 +418,7 @@ def test_tune_from_greedy_compares_with_greedy_once(tmp_path):
 
 @pytest.mark.parametrize("start, message", [
     ("random", "tuning starts from greedy, weighted or weighted:FILE.toml, not 'random'"),
-    ("weighted:", "not 'weighted:'"),
+    ("weighted:", "tuning start 'weighted:' names no weights file"),
 ])
 def test_tune_refuses_a_start_it_cannot_search_from(start, message):
     with pytest.raises(PolicyError, match=message):
@@ -467,17 +468,49 @@ def test_tune_warns_when_the_tuned_weights_do_not_beat_their_start(a_only, b_onl
 
 
 def test_tune_prints_its_warning_apart_and_keeps_it_in_the_file(tmp_path, capsys):
-    """Two candidates on 60 games: the held-out games cannot show a significant gain."""
+    """Two candidates on 60 games: the held-out games cannot show a significant gain (or
+    the start stays the best on the tuning games)."""
     from tests.test_cli import run
 
     out = tmp_path / "w.toml"
     code, printed, err = run(capsys, "tune", "--games", "60", "--evaluations", "2",
                              "--heldout-games", "60", "--out", str(out), "--quiet")
     assert code == 0, err
-    assert err.startswith("warning: the tuned weights won ") and err.count("\n") == 1
+    assert err.startswith("warning: ") and err.count("\n") == 1
     assert "warning:" not in printed
-    assert "# warning: the tuned weights won " in out.read_text()
+    assert f"# {err.strip()}." in out.read_text()
     assert "tuned 12 weights from weighted's on games 0-59 of seed 0: BALANCE," in printed
+    assert "(the others keep weighted's values: no game of this set feels them)" in printed
+
+
+def test_tune_says_when_no_candidate_beat_its_start(tmp_path, capsys, monkeypatch):
+    """Every candidate as good as the start on the tuning games (a flat objective): the
+    file holds the start's weights, and the user is told to keep playing the start."""
+    import analyzer.analysis.tune as tune_module
+    from tests.test_cli import run
+
+    monkeypatch.setattr(tune_module, "fitness", lambda results: 0.5)
+    out = tmp_path / "w.toml"
+    code, printed, err = run(capsys, "tune", "--games", "30", "--evaluations", "3",
+                             "--heldout-games", "30", "--out", str(out), "--quiet")
+    assert code == 0, err
+    assert err == ("warning: no candidate did better than weighted on the tuning games: the "
+                   "weights found are weighted's own, unchanged\n")
+    assert load_weights(out) == load_weights(None)
+    assert f"weights    {out}  (written, but weighted is the one to play)" in printed
+
+
+def test_tune_for_the_whole_game_searches_every_weight_and_says_so(tmp_path, capsys):
+    from tests.test_cli import run
+
+    code, printed, err = run(capsys, "tune", "--games", "20", "--evaluations", "2",
+                             "--heldout-games", "20", "--expansions", "all", "--variant",
+                             "team", "--out", str(tmp_path / "w.toml"), "--quiet")
+    assert code == 0, err
+    assert f"tuned {len(GREEDY_WEIGHTS)} weights from weighted's" in printed
+    assert "the others keep" not in printed
+    code, printed, err = run(capsys, "tune", "--games", "20", "--start", "weighted: ")
+    assert code == 2 and "tuning start 'weighted: ' names no weights file" in err
 
 
 def test_a_duel_takes_a_policy_object_and_says_when_two_play_every_deal_alike(capsys):

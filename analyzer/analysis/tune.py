@@ -43,8 +43,12 @@ def start_weights(start: str) -> dict[str, float]:
         return dict(GREEDY_WEIGHTS)
     if start == "weighted":
         return load_weights(None)
-    if start.startswith("weighted:") and start != "weighted:":
-        return load_weights(start.removeprefix("weighted:"))
+    if start.startswith("weighted:"):
+        path = start.removeprefix("weighted:")
+        if not path.strip():
+            raise PolicyError(f"tuning start {start!r} names no weights file "
+                              "(weighted:FILE.toml, or weighted for the shipped weights)")
+        return load_weights(path)
     raise PolicyError(f"tuning starts from {START_CHOICES}, not {start!r}")
 
 
@@ -97,6 +101,9 @@ class TuneOutcome:
     fitness: float
     evaluations: int
     tuned: tuple[str, ...]
+    #: False when no candidate did better than the start on the tuning games: ``weights``
+    #: are then the start's
+    improved: bool = True
 
 
 def tune_weights(card_set: CardSet, games: int, seed: int, evaluations: int,
@@ -138,4 +145,5 @@ def tune_weights(card_set: CardSet, games: int, seed: int, evaluations: int,
                 on_evaluation()
         if len(candidates) == strategy.popsize:
             strategy.tell(candidates, scores)
-    return TuneOutcome(weights_from(best_x, start, names), best_fit, done, names)
+    return TuneOutcome(weights_from(best_x, start, names), best_fit, done, names,
+                       bool(np.any(best_x != 0)))
