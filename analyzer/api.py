@@ -36,7 +36,13 @@ from analyzer.core.codes import REASON_NAMES, Outcome
 from analyzer.errors import PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner import interrupts
-from analyzer.runner.checkpoint import Checkpoint, partial_folder, partial_folder_remove
+from analyzer.runner.checkpoint import (
+    POLICY_HASHES,
+    Checkpoint,
+    describe_difference,
+    partial_folder,
+    partial_folder_remove,
+)
 from analyzer.runner.config import ENGINES
 from analyzer.runner.executors import make_executor
 from analyzer.runner.plan import RunPlan
@@ -1405,6 +1411,9 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
                                    for attrs in (df.attrs, expected))
                     raise UrbionError(f"cannot resume: {path} was made with another card set "
                                       f"({there}, this run {here})")
+                if key in POLICY_HASHES:
+                    why = describe_difference(key, df.attrs.get(key), expected.get(key))
+                    raise UrbionError(f"cannot resume: {path}: {why}")
                 raise UrbionError(f"cannot resume: {path} was made with another {key} "
                                   f"({df.attrs.get(key)!r}, this run {expected.get(key)!r})")
         return df

@@ -249,9 +249,13 @@ def test_resume_is_refused_when_the_policy_source_changed(tmp_path):
     with pytest.raises(UrbionError) as err:
         analyzer.simulate(games=300, seed=2, policy=name, chunk=100, out=out, resume=True)
     # said in words, the hashes cut to a length one can compare by eye
-    assert "different configuration (the policy's source file has changed since (sha256 " \
-        f"{before[:12]} there, {after[:12]} here))" in str(err.value)
+    assert "different configuration (the policy's source file has changed since the run was " \
+        f"saved: sha256 {before[:12]} there, {after[:12]} here)" in str(err.value)
     assert before not in str(err.value)
+    # another policy altogether: its hashes differ as a matter of course, unsaid
+    with pytest.raises(UrbionError) as err:
+        analyzer.simulate(games=300, seed=2, policy="greedy", chunk=100, out=out, resume=True)
+    assert str(err.value).endswith(f"configuration (policy {name!r} there, 'greedy' here)")
 
 
 def test_search_policies_get_small_chunks():

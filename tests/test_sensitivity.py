@@ -580,3 +580,22 @@ def test_sensitivity_resume_needs_out_and_something_to_resume(tmp_path, monkeypa
             analyzer.sensitivity(games=10, out=tmp_path / "s")
     assert sorted(p.name for p in tmp_path.iterdir()) == []
     assert analyzer.sensitivity(games=10, out=tmp_path / "s").table is not None
+
+
+def test_a_resume_after_the_weights_file_changed_says_so_in_words(tmp_path, monkeypatch):
+    from analyzer.errors import RunStopped, UrbionError
+
+    weights = tmp_path / "w.toml"
+    weights.write_text("[weights]\nTURN = 3.0\n")
+    out = tmp_path / "sens"
+    with monkeypatch.context() as patch:
+        _stop_at(2, patch)
+        with pytest.raises(RunStopped):
+            analyzer.sensitivity(games=20, out=out, policy=f"weighted:{weights}")
+    weights.write_text("[weights]\nTURN = 4.0\n")
+    with pytest.raises(UrbionError) as err:
+        analyzer.sensitivity(games=20, out=out, policy=f"weighted:{weights}", resume=True)
+    message = str(err.value)
+    assert "the policy's parameters (its weights file, say) have changed since the run was " \
+           "saved: sha256 " in message
+    assert not re.search(r"[0-9a-f]{64}", message)

@@ -97,8 +97,11 @@ class Checkpoint:
             raise UrbionError(f"cannot resume from {folder}: unreadable {RUN_FILE} (not a "
                               "JSON object)")
         differ = sorted(k for k in set(saved) | set(identity) if saved.get(k) != identity.get(k))
+        if "policy" in differ:  # another policy: its hashes differ as a matter of course
+            differ = [k for k in differ if k not in POLICY_HASHES]
         if differ:
-            what = "; ".join(_difference(k, saved.get(k), identity.get(k)) for k in differ)
+            what = "; ".join(describe_difference(k, saved.get(k), identity.get(k))
+                             for k in differ)
             raise UrbionError(f"cannot resume from {folder}: it was made with a different "
                               f"configuration ({what})")
 
@@ -167,20 +170,23 @@ def partial_folder_remove(out: str | Path) -> None:
 
 #: What a changed hash of a run's identity means, in a user's words.
 _HASHED = {
-    "policy_source_sha256": "the policy's source file has changed since",
+    "policy_source_sha256": "the policy's source file has changed since the run was saved",
     "policy_params_sha256": "the policy's parameters (its weights file, say) have changed "
-                            "since",
-    "kernel_source": "the engine's code has changed since (another version of the package)",
-    "card_set_sha256": "the card file has changed since",
+                            "since the run was saved",
+    "kernel_source": "the engine's code has changed since the run was saved (another "
+                     "version of the package)",
+    "card_set_sha256": "the card file has changed since the run was saved",
 }
+#: The hashes that follow from the policy's name.
+POLICY_HASHES = ("policy_params_sha256", "policy_source_sha256")
 
 
-def _difference(key: str, saved: object, here: object) -> str:
+def describe_difference(key: str, saved: object, here: object) -> str:
     """One difference between a saved run's identity and this one's: a hash as what its
     change means, with the first 12 digits of each; any other setting as both values."""
     if key in _HASHED:
         def short(value: object) -> str:
             return str(value)[:12] if value else "none"
 
-        return f"{_HASHED[key]} (sha256 {short(saved)} there, {short(here)} here)"
+        return f"{_HASHED[key]}: sha256 {short(saved)} there, {short(here)} here"
     return f"{key} {saved!r} there, {here!r} here"
