@@ -272,6 +272,19 @@ def _part_of(what: str | Callable[[], str]) -> Iterator[None]:
         raise RunStopped(f"{label}: {err}", err.interrupted) from None
 
 
+@contextmanager
+def _shared_cluster(scheduler: str | None) -> Iterator[str | None]:
+    """The scheduler for every run of a command of many runs: a ``local:N`` cluster
+    started once (``runner.distributed.one_cluster``), any other as it is."""
+    if scheduler is None:
+        yield None
+        return
+    from analyzer.runner.distributed import one_cluster
+
+    with one_cluster(scheduler) as address:
+        yield address
+
+
 def check_by_name(spec: PolicySpec, card_set: CardSet) -> None:
     """A cluster's workers resolve the policy by its name: it must name this very policy."""
     try:
@@ -468,10 +481,12 @@ def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int 
         out = arguments.path("out", out)
         check_destination(out, "duel")
     results = {}
-    for number, (name, policy) in enumerate(entries.items(), start=1):
-        with _part_of(f"duel, policy {name} ({number} of {len(entries)})"):
-            results[name] = simulate(games=games, seed=seed, policy=policy, workers=workers,
-                                     cards=card_set, scheduler=scheduler, progress=progress)
+    with _shared_cluster(scheduler) as cluster:
+        for number, (name, policy) in enumerate(entries.items(), start=1):
+            with _part_of(f"duel, policy {name} ({number} of {len(entries)})"):
+                results[name] = simulate(games=games, seed=seed, policy=policy,
+                                         workers=workers, cards=card_set, scheduler=cluster,
+                                         progress=progress)
     result = DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
                         results)
     if out is not None:
@@ -821,7 +836,9 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     settings = dict(games=games, seed=seed, workers=workers, progress=progress,
                     expansions=expansions, variant=variant, scheduler=scheduler)
     try:
-        base, runs = _play_sensitivity(base_set, plan, spec, settings, work, resume)
+        with _shared_cluster(scheduler) as cluster:
+            base, runs = _play_sensitivity(base_set, plan, spec,
+                                           {**settings, "scheduler": cluster}, work, resume)
     except BaseException as err:
         if work is not None and not any((work / "results").iterdir()):
             shutil.rmtree(work, ignore_errors=True)  # nothing to resume: run it anew
@@ -1259,21 +1276,22 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     active = list(card_sets)
     batch = 0
     try:
-        while active:
-            for label in active:
-                with _part_of(f"compare, set {label} (games {batch * games:,} to "
-                              f"{(batch + 1) * games - 1:,})"):
-                    parts[label].append(_compare_batch(card_sets[label], spec, seed,
-                                                       batch * games, games, workers,
-                                                       scheduler, progress, folder, label,
-                                                       resume))
-            batch += 1
-            if precision is None:
-                break
-            precise = _precise(compare_table({label: _joined(frames)
-                                              for label, frames in parts.items()},
-                                             ranks=False), precision)
-            active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
+        with _shared_cluster(scheduler) as cluster:
+            while active:
+                for label in active:
+                    with _part_of(f"compare, set {label} (games {batch * games:,} to "
+                                  f"{(batch + 1) * games - 1:,})"):
+                        parts[label].append(_compare_batch(card_sets[label], spec, seed,
+                                                           batch * games, games, workers,
+                                                           cluster, progress, folder, label,
+                                                           resume))
+                batch += 1
+                if precision is None:
+                    break
+                precise = _precise(compare_table({label: _joined(frames)
+                                                  for label, frames in parts.items()},
+                                                 ranks=False), precision)
+                active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
     except RunStopped as err:
         if folder is not None:
             _unmake_if_unused(folder, made)

@@ -59,6 +59,27 @@ def test_sensitivity_plays_every_card_set_on_the_cluster(cluster, capsys):
     assert code == 2 and "expected tcp://HOST:PORT or local:N" in err
 
 
+def test_a_command_of_many_runs_starts_one_local_cluster_for_all(monkeypatch):
+    """duel, compare and sensitivity with local:N: one cluster of N processes for all their
+    runs, not one per policy or card set (each start costs seconds)."""
+    import analyzer.runner.distributed as dist
+
+    started = []
+    real = dist.LocalCluster
+
+    def counted(*args, **kwargs):
+        started.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(dist, "LocalCluster", counted)
+    duel = analyzer.duel("greedy,random", games=50, seed=1, scheduler="local:1")
+    assert len(started) == 1
+    here = analyzer.duel("greedy,random", games=50, seed=1)
+    pd.testing.assert_frame_equal(duel.pairs, here.pairs)
+    analyzer.compare(sets="base,books", games=30, scheduler="local:1")
+    assert len(started) == 2
+
+
 def test_scheduler_local_n_starts_its_own_cluster():
     on_dask = analyzer.simulate(games=900, seed=2, policy="random", scheduler="local:2",
                                 chunk=200)

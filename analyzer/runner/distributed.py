@@ -74,6 +74,28 @@ class _InterruptedSyncFilter(logging.Filter):
 _SYNC_FILTER = _InterruptedSyncFilter()
 
 
+@contextmanager
+def one_cluster(scheduler: str | None) -> Iterator[str | None]:
+    """The scheduler each run of a command of many runs (duel, compare, sensitivity) is to
+    use: a ``local:N`` cluster started once for all of them, by its address (each run would
+    otherwise start and stop N processes of its own); any other scheduler as it is."""
+    if scheduler is None or parse_scheduler(scheduler)[0] != "local":
+        yield scheduler
+        return
+    try:
+        with _ctrl_c_ignored_by_new_processes():
+            cluster = LocalCluster(n_workers=parse_scheduler(scheduler)[1],
+                                   threads_per_worker=1, processes=True,
+                                   dashboard_address=":0", silence_logs=logging.ERROR)
+    except Exception as err:  # noqa: BLE001 - any failure of Dask to start
+        raise ClusterError(f"cannot start the Dask cluster {scheduler}: "
+                           f"{one_line(err)}") from None
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
 class DaskExecutor:
     """Chunks as tasks on a Dask cluster, yielded as they finish."""
 
