@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from pathlib import Path
 
@@ -69,6 +70,17 @@ def test_a_pair_compares_cities_pacified_deal_by_deal():
                         "games": 5})
     line = next(ln for ln in text.splitlines() if ln.startswith("a ") and "-0.20" in ln)
     assert f"{expected[0]:+.2f} to {expected[1]:+.2f}" in line
+
+
+def test_the_cities_difference_of_a_pair_stays_within_the_city_cards():
+    """A beats B by all 12 cities on nearly every deal: the interval may not pass 12."""
+    a = _frame([True] * 30).assign(pacified=[12] * 29 + [0])
+    b = _frame([False] * 30).assign(pacified=[0] * 30)
+    a.attrs = b.attrs = {"city_cards": 12}
+    row = pair_table({"a": a, "b": b}).iloc[0]
+    assert row.pacified_high == 12.0 and row.pacified_low < row.pacified_diff < 12.0
+    a.attrs = b.attrs = {}
+    assert pair_table({"a": a, "b": b}).iloc[0].pacified_high > 12.0  # no bound known
 
 
 def test_duel_adjusts_its_pairs_p_values_by_holm():
@@ -527,6 +539,7 @@ def test_a_duel_takes_a_policy_object_and_says_when_two_play_every_deal_alike(ca
     assert alike[("weighted", "mine")] and not alike[("greedy", "weighted")]
     text = str(result)
     assert "weighted and mine ended each of the 150 deals alike" in text
+    assert re.search(r"\nweighted +mine +\+0\.00  \(every deal alike\)\n", text)
     assert "greedy and weighted ended" not in text
 
 

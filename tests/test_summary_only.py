@@ -49,7 +49,8 @@ def test_a_mean_comes_with_its_t_interval():
     # counts: never a negative bound; all alike: no interval of no width
     from analyzer.analysis.stats import histogram_mean_interval, mean_interval
 
-    assert mean_interval(np.array([0, 30]))[0] == 0.0
+    assert mean_interval(np.array([0, 30]), low=0.0)[0] == 0.0
+    assert mean_interval(np.array([0, 30]))[0] < 0.0  # unbounded unless told
     assert np.isnan(mean_interval(np.array([4, 4, 4]))).all()
     assert np.isnan(histogram_mean_interval(np.bincount([4, 4, 4], minlength=9))).all()
     assert histogram_mean_interval(np.bincount([0, 30]))[0] == 0.0
@@ -164,3 +165,17 @@ def test_progress_bar_goes_to_stderr_and_quiet_turns_it_off(capsys):
     assert "\r" not in out and "it/s" not in out
     code, _, err = run(capsys, "simulate", "--games", "3000", "--quiet")
     assert code == 0 and err == ""
+
+
+def test_a_summary_file_is_strict_json_with_null_where_there_is_no_figure(tmp_path):
+    """No Book laid out: the mean of Books kept has no interval; the file says null, which
+    strict JSON readers take, not NaN, which they refuse."""
+    out = tmp_path / "s.json"
+    analyzer.simulate_summary(games=100, seed=1, expansions="books", out=out)
+
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    document = json.loads(out.read_text(), parse_constant=refuse)
+    assert document["summary"]["means_ci"]["books_kept"] == [None, None]
+    assert document["summary"]["means"]["books_kept"] == 0.0

@@ -114,7 +114,8 @@ def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
                                         "difference", "diff_low", "diff_high", "mcnemar_p",
                                         "all_alike", "pacified_diff", "pacified_low",
                                         "pacified_high"])
-    table["holm_p"] = holm_adjust(table["mcnemar_p"].tolist())
+    table.insert(table.columns.get_loc("mcnemar_p") + 1, "holm_p",
+                 holm_adjust(table["mcnemar_p"].tolist()))
     return table
 
 
@@ -127,7 +128,8 @@ def paired_pacified(a: pd.DataFrame, b: pd.DataFrame) -> dict[str, float]:
     mine = a.set_index("game")["pacified"].astype(np.int64)
     theirs = b.set_index("game")["pacified"].astype(np.int64).reindex(mine.index)
     gaps = (mine - theirs).to_numpy()
-    low, high = mean_interval(gaps, low=None)
+    cities = a.attrs.get("city_cards")  # no policy pacifies more, nor fewer than none
+    low, high = mean_interval(gaps, -cities if cities else None, cities)
     return {"pacified_diff": float(gaps.mean()) if len(gaps) else float("nan"),
             "pacified_low": low, "pacified_high": high}
 
@@ -176,8 +178,12 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
         lines += ["", f"{'cities pacified a deal':<{2 * width + 1}} {'A - B':>7}  95% interval "
                       "(paired: each deal's luck cancels)"]
         for row in pairs.itertuples():
-            span = (f"{row.pacified_low:+.2f} to {row.pacified_high:+.2f}"
-                    if np.isfinite([row.pacified_low, row.pacified_high]).all() else "")
+            if getattr(row, "all_alike", False):
+                span = "(every deal alike)"
+            elif np.isfinite([row.pacified_low, row.pacified_high]).all():
+                span = f"{row.pacified_low:+.2f} to {row.pacified_high:+.2f}"
+            else:
+                span = "(the same difference on every deal)"
             lines.append(f"{row.a:<{width}} {row.b:<{width}} {row.pacified_diff:>+7.2f}  {span}")
     notes = ["95% interval: Wilson's for a win rate, the paired difference's for A - B, in "
              "percentage points (pp). pacified: mean City cards pacified a game. A only: "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -46,12 +47,24 @@ def write_summary(summary: dict, tally: np.ndarray, config: dict, path: str | Pa
     path = check_summary_writable(path)
     document = {
         "format": SUMMARY_FORMAT,
-        "config": config,
-        "summary": summary,
+        "config": _without_nan(config),
+        "summary": _without_nan(summary),
         "tally": {name: part(tally, name).tolist() for name in LAYOUT},
     }
-    text = json.dumps(document, indent=1, allow_nan=True) + "\n"
+    text = json.dumps(document, indent=1, allow_nan=False) + "\n"
     atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def _without_nan(value: object) -> object:
+    """``value`` with every NaN float (a mean of no games, an interval of values all alike)
+    as None, JSON's null: NaN is no JSON, and strict readers refuse it."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _without_nan(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_nan(item) for item in value]
+    return value
 
 
 #: The columns every results file has had, which reports and summaries read.

@@ -227,11 +227,10 @@ def sums_mean_interval(n: int, total: int, squares: int, low: float | None = Non
                              low, high)
 
 
-def mean_interval(values: np.ndarray, low: float | None = 0.0,
+def mean_interval(values: np.ndarray, low: float | None = None,
                   high: float | None = None) -> tuple[float, float]:
     """The 95% t-interval of the mean of ``values`` (NaNs as :func:`mean_half_width`
-    says), kept within ``low`` .. ``high`` (None: unbounded; by default a count's,
-    never below 0)."""
+    says), kept within ``low`` .. ``high`` (None: unbounded; a count's ``low`` is 0)."""
     mean = float(np.mean(values)) if len(values) else float("nan")
     return _bounded_interval(mean, mean_half_width(values), low, high)
 

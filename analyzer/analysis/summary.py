@@ -160,7 +160,7 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
     shown = [f"{label} {means[col]:.2f}{_span(spans.get(col))}"
              for name, col, label in EXPANSION_MEANS if name in in_play and col in means]
     if shown:
-        lines.append(f"per game   {', '.join(shown)}")
+        lines.append(f"per game   {', '.join(shown)} (means, 95% intervals)")
     ranked = sorted(summary["loss_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
     reasons = ", ".join(f"{k} {v}" for k, v in ranked) or "none"
     lines.append(f"losses     {reasons}")
