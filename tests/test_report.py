@@ -638,7 +638,7 @@ def test_runs_of_two_card_sets_each_name_theirs(tmp_path):
     for path in paths[:2]:
         path.parent.mkdir()
     analyzer.simulate(games=20, out=paths[0])
-    analyzer.simulate(games=20, out=paths[1])
+    _as_other_version(paths[0], paths[1])
     analyzer.simulate(games=20, seed=1, cards=mine, out=paths[2])
     labels = list(load_runs(paths))
     assert labels[2] == "greedy / base / seed 1 / card set Mine"
@@ -676,16 +676,26 @@ def test_every_chart_says_where_its_numbers_come_from_and_many_runs_fit(tmp_path
     assert list(xs) == list(range(int(xs[0]), int(xs[-1]) + 1))  # no gap bridged
 
 
+def _as_other_version(source, target):
+    """``source``'s results as a run of another package version (which a label does not
+    show) written to ``target``."""
+    from analyzer.analysis.results_io import read_results
+
+    df = read_results(source)
+    df.attrs["package_version"] = "0.0.9"
+    df.to_parquet(target)
+
+
 def test_runs_that_share_a_label_are_told_apart_by_what_differs(tmp_path):
     paths = {name: tmp_path / f"{name}.parquet" for name in ("fast", "ref", "later", "copy")}
     analyzer.simulate(games=20, out=paths["fast"])
     analyzer.simulate(games=20, engine="reference", out=paths["ref"])
-    analyzer.simulate(games=20, first_game=20, out=paths["later"])
-    paths["copy"].write_bytes(paths["fast"].read_bytes())
+    analyzer.simulate(games=20, first_game=40, out=paths["later"])  # not a piece: a gap
+    _as_other_version(paths["fast"], paths["copy"])
     labels = list(load_runs(list(paths.values())))
     assert labels == ["greedy / base / seed 0 / engine fast / games 0-19 / fast.parquet",
                       "greedy / base / seed 0 / engine reference",
-                      "greedy / base / seed 0 / engine fast / games 20-39",
+                      "greedy / base / seed 0 / engine fast / games 40-59",
                       "greedy / base / seed 0 / engine fast / games 0-19 / copy.parquet"]
     alone = load_runs([paths["fast"]])
     assert list(alone) == ["greedy / base / seed 0"]
@@ -700,6 +710,26 @@ def test_the_pages_show_code_as_code_and_link_the_data(results, tmp_path):
     page = (tmp_path / "cmp" / "index.html").read_text()
     for name in ("compare.csv", "interactions.csv", "win_rates.svg", "differences.svg"):
         assert f"href='{name}'" in page and (tmp_path / "cmp" / name).is_file()
+
+
+def test_runs_of_one_configuration_on_common_games_are_refused(tmp_path):
+    """A copy of a file, a run played again, or a run and a piece of it: the same games
+    played alike, whose difference of exactly zero would read as a measurement."""
+    from analyzer.errors import UrbionError
+
+    whole, copy, piece = (tmp_path / f"{name}.parquet" for name in ("whole", "copy", "piece"))
+    analyzer.simulate(games=30, seed=4, out=whole)
+    copy.write_bytes(whole.read_bytes())
+    analyzer.simulate(games=10, seed=4, first_game=10, out=piece)
+    for pair, common in (([whole, copy], "30 games from game 0"),
+                         ([piece, whole], "10 games from game 10")):
+        with pytest.raises(UrbionError) as err:
+            load_runs(pair)
+        assert f"{pair[0]} and {pair[1]} hold the same games of one configuration " \
+               f"({common} of seed 4," in str(err.value)
+    # two samples of one configuration, apart: compared as they are
+    analyzer.simulate(games=10, seed=4, first_game=100, out=tmp_path / "apart.parquet")
+    assert len(load_runs([whole, tmp_path / "apart.parquet"])) == 2
 
 
 def test_pieces_of_one_run_are_joined_into_it(tmp_path):

@@ -11,6 +11,7 @@ import pandas as pd
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_interval
 from analyzer.analysis.summary import mean_columns
+from analyzer.errors import UrbionError
 
 
 def run_label(attrs: dict, fallback: str) -> str:
@@ -31,8 +32,10 @@ RUN_IDENTITY = ("seed", "policy", "policy_params_sha256", "policy_source_sha256"
 def join_pieces(frames: list[tuple[Path, pd.DataFrame]]) -> list[tuple[Path, pd.DataFrame]]:
     """Join the results files that are pieces of one run, keeping the order of first
     appearance: files that share every ``RUN_IDENTITY`` value and whose games, sorted,
-    follow one another without gap or overlap. A group whose games overlap or leave a gap
-    is left as separate runs (the same file twice, runs a user compares on purpose).
+    follow one another without gap or overlap. A group whose games leave a gap is left as
+    separate runs (two samples of one configuration, which a user may compare); one whose
+    games overlap is refused: the same configuration on the same games plays them alike,
+    so a comparison of them would show a difference of exactly zero that measures nothing.
 
     Parameters
     ----------
@@ -52,6 +55,7 @@ def join_pieces(frames: list[tuple[Path, pd.DataFrame]]) -> list[tuple[Path, pd.
         groups.setdefault(key, []).append(index)
     joined: dict[int, tuple[Path, pd.DataFrame]] = {}
     for members in groups.values():
+        _refuse_overlap([frames[i] for i in members])
         ordered = sorted(members, key=lambda i: frames[i][1].attrs.get("first_game", 0))
         if len(members) > 1 and _consecutive([frames[i][1] for i in ordered]):
             joined[min(members)] = (frames[min(members)][0],
@@ -59,6 +63,20 @@ def join_pieces(frames: list[tuple[Path, pd.DataFrame]]) -> list[tuple[Path, pd.
         else:
             joined.update((i, frames[i]) for i in members)
     return [joined[i] for i in sorted(joined)]
+
+
+def _refuse_overlap(frames: list[tuple[Path, pd.DataFrame]]) -> None:
+    """Refuse two results files of one configuration (``RUN_IDENTITY``) that share games."""
+    for k, (path, df) in enumerate(frames):
+        for other_path, other in frames[k + 1:]:
+            common = np.intersect1d(df["game"].to_numpy(), other["game"].to_numpy())
+            if len(common):
+                raise UrbionError(
+                    f"{path} and {other_path} hold the same games of one configuration "
+                    f"({len(common):,} games from game {common[0]} of seed "
+                    f"{df.attrs.get('seed')}, the same card set, policy and rules), which "
+                    "it plays alike: a run compared with itself says nothing; give each "
+                    "game once (pieces of a run that follow one another are joined)")
 
 
 def _consecutive(pieces: list[pd.DataFrame]) -> bool:
