@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -376,9 +377,20 @@ def test_a_card_set_name_with_a_bar_or_markup_keeps_the_markdown_tables_whole():
     assert md_table_head(["a", "b"]) == ["| a | b |", "|---|---|"]
 
 
+def _without_card_table(path):
+    """Rewrite the results file ``path`` as a version that did not keep its cards wrote it."""
+    from analyzer.analysis.results_io import read_results
+
+    df = read_results(path)
+    del df.attrs["card_set_table"]
+    df.to_parquet(path)
+
+
 def test_a_report_of_a_designers_card_set_shows_its_cards_beside_r14s(tmp_path):
-    """What a what-if changes is in the report itself, read from the file the run names;
-    a file changed since the run is said to be, not shown as if it were the one played."""
+    """What a what-if changes is in the report itself, as the results file keeps the cards
+    played, though the card file is edited afterwards (a designer's loop); for a file of a
+    version that did not keep them, read from the file the run names, and a file changed
+    since is said to be, not shown as if it were the one played."""
     mine = tmp_path / "mine.toml"
     analyzer.write_card_template(mine)
     mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "mine"')
@@ -396,6 +408,9 @@ def test_a_report_of_a_designers_card_set_shows_its_cards_beside_r14s(tmp_path):
     assert change[1:] == ["base chaos ±5: 8 -> 6"]
     assert "Pairwise interactions" not in md
     mine.write_text(mine.read_text().replace("count = 6", "count = 7", 1))
+    md = (analyzer.report(files, tmp_path / "kept") / "report.md").read_text()
+    assert "6 chaos (±5 x6)" in md and "7 chaos" not in md and "cannot be shown" not in md
+    _without_card_table(files[1])
     md = (analyzer.report(files, tmp_path / "again") / "report.md").read_text()
     assert "holds other cards now, so its cards cannot be shown" in md
     assert "7 chaos" not in md
@@ -418,6 +433,7 @@ def test_a_card_file_named_relative_to_where_it_was_played_is_found_beside_the_r
     text = Path("mine.toml").read_text().replace('name = "R14-default"', 'name = "mine"')
     Path("mine.toml").write_text(text.replace("count = 8", "count = 6", 1))
     analyzer.simulate(games=50, seed=1, cards="mine.toml", out="mine.parquet")
+    _without_card_table("mine.parquet")  # as an older version wrote it: the file is read
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
@@ -710,6 +726,22 @@ def test_the_pages_show_code_as_code_and_link_the_data(results, tmp_path):
     page = (tmp_path / "cmp" / "index.html").read_text()
     for name in ("compare.csv", "interactions.csv", "win_rates.svg", "differences.svg"):
         assert f"href='{name}'" in page and (tmp_path / "cmp" / name).is_file()
+
+
+def test_a_kept_card_table_that_does_not_hash_to_its_set_is_not_shown():
+    """A card table edited in the metadata (or damaged) is not taken for the cards played."""
+    from analyzer.cards import default_card_set
+    from analyzer.cards.loader import packed_table, unpacked_table
+
+    shipped = default_card_set()
+    packed = packed_table(shipped)
+    back = unpacked_table(packed, shipped.name, shipped.digest, "x")
+    assert back is not None and np.array_equal(back.cards, shipped.cards)
+    other = packed_table(replace(shipped, cards=shipped.cards + 1))
+    assert unpacked_table(other, shipped.name, shipped.digest, "x") is None
+    assert unpacked_table({**packed, "cards": "not base64!"}, shipped.name, shipped.digest,
+                          "x") is None
+    assert unpacked_table(None, shipped.name, shipped.digest, "x") is None
 
 
 def test_runs_of_one_configuration_on_common_games_are_refused(tmp_path):

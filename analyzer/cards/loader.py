@@ -12,9 +12,12 @@ play for an expansion set (the decks the engines shuffle, the ``cards`` table of
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import json
 import tomllib
+import zlib
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -143,6 +146,40 @@ class CardSet:
         return replace(self, expansions=expansions, city_ids=ids[in_play & is_city],
                        dream_ids=ids[in_play & ~is_city & ~is_other],
                        other_ids=ids[in_play & is_other])
+
+
+def packed_table(card_set: CardSet) -> dict:
+    """The cards of ``card_set``, every expansion's, packed for a results file's metadata
+    (compressed, base64): a report can show them when the card file has changed since.
+    :func:`unpacked_table` reads it back."""
+    def pack(array: np.ndarray) -> str:
+        return base64.b64encode(zlib.compress(np.ascontiguousarray(
+            array, dtype=np.int64).tobytes())).decode("ascii")
+
+    return {"rows": int(card_set.cards.shape[0]), "fields": int(card_set.cards.shape[1]),
+            "cards": pack(card_set.cards), "owner": pack(card_set.owner),
+            "description": card_set.description}
+
+
+def unpacked_table(packed: object, name: str, digest: str, source: str) -> CardSet | None:
+    """The card set a :func:`packed_table` holds, when it is whole and its cards hash to
+    ``digest`` (as the card set's own hash is taken); None otherwise."""
+    try:
+        rows, fields = int(packed["rows"]), int(packed["fields"])  # type: ignore[index]
+
+        def unpack(text: object, shape: tuple[int, ...]) -> np.ndarray:
+            raw = zlib.decompress(base64.b64decode(str(text), validate=True))
+            return np.frombuffer(raw, dtype=np.int64).reshape(shape).copy()
+
+        cards = unpack(packed["cards"], (rows, fields))  # type: ignore[index]
+        owner = unpack(packed["owner"], (rows,))  # type: ignore[index]
+        description = str(packed.get("description", ""))  # type: ignore[union-attr]
+    except (KeyError, TypeError, ValueError, AttributeError, zlib.error, binascii.Error):
+        return None
+    if hashlib.sha256(name.encode() + cards.tobytes() + owner.tobytes()).hexdigest() != digest:
+        return None
+    return CardSet(name, digest, source, cards, np.zeros(0, np.int64), np.zeros(0, np.int64),
+                   owner, description=description).with_expansions(0)
 
 
 def expansion_names(mask: int) -> list[str]:

@@ -188,12 +188,14 @@ CARD_SETS_TITLE = "Card sets"
 
 def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[str]:
     """For each card set of ``runs`` other than the shipped one alone, its cards per
-    expansion (``urbion cards``), read from the file the runs name, so that a reader sees
-    what a designer's set changes; a file that is gone or changed since is said to be. []
-    when every run played the shipped set. A relative file name is looked for from the
-    current folder, then from each of ``folders`` (those of the results files)."""
+    expansion (``urbion cards``), as the results file keeps them (``card_set_table``), or
+    for a file of a version that did not, read from the card file the runs name, so that a
+    reader sees what a designer's set changes; a file that is gone or changed since is said
+    to be. [] when every run played the shipped set. A relative file name is looked for from
+    the current folder, then from each of ``folders`` (those of the results files)."""
     from analyzer.analysis.card_table import card_differences, card_table, format_card_counts
     from analyzer.cards import default_card_set
+    from analyzer.cards.loader import unpacked_table
 
     shipped = default_card_set()
     sets = {df.attrs.get("card_set_sha256"): df.attrs for df in runs.values()}
@@ -203,8 +205,9 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
     for digest, attrs in sets.items():
         source = str(attrs.get("card_set_source", ""))
         card_set = shipped if digest == shipped.digest else \
-            _card_file_of(source, digest, folders)
-        if card_set is None:
+            unpacked_table(attrs.get("card_set_table"), str(attrs.get("card_set")),
+                           str(digest), source) or _card_file_of(source, digest, folders)
+        if card_set is None:  # a results file of a version that did not keep its cards
             texts.append(f"card set   {attrs.get('card_set')} (sha256 {str(digest)[:12]})    "
                          f"from {source}: that file is not at hand or holds other cards "
                          "now, so its cards cannot be shown")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from importlib import metadata
 
 from analyzer.cards import CardSet
+from analyzer.cards.loader import packed_table
 from analyzer.core.codes import RULES_VERSION
 
 ENGINES = ("fast", "reference")
@@ -33,6 +34,8 @@ def run_config(card_set: CardSet, policy: str, seed: int, games: int, engine: st
         "card_set_sha256": card_set.digest,
         "card_set_source": card_set.source,
         "city_cards": int(len(card_set.city_ids)),  # the most cities a game can pacify
+        # the cards themselves: a report shows them though the file changes afterwards
+        "card_set_table": packed_table(card_set),
         "rules_version": RULES_VERSION,
         "package_version": package_version(),
     }
