@@ -728,6 +728,26 @@ def test_the_pages_show_code_as_code_and_link_the_data(results, tmp_path):
         assert f"href='{name}'" in page and (tmp_path / "cmp" / name).is_file()
 
 
+def test_a_card_change_in_an_expansion_no_run_played_says_so(tmp_path):
+    """A file that changes the Chromatic Chaos, played without them: the same games as R14's,
+    and the change is marked as out of play rather than read as a cause of anything."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    text = mine.read_text().replace('name = "R14-default"', 'name = "mine"')
+    chromatic = text.index("[dreams.chromatic]")
+    mine.write_text(text[:chromatic] + text[chromatic:].replace("value = 4", "value = 3", 1))
+    analyzer.simulate(games=30, out=tmp_path / "r14.parquet")
+    analyzer.simulate(games=30, cards=mine, out=tmp_path / "mine.parquet")
+    md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "mine.parquet"],
+                          tmp_path / "rep") / "report.md").read_text()
+    assert "chromatic_chaos chromatic ±3: 0 -> 8  (not in play in these runs)" in md
+    analyzer.simulate(games=30, cards=mine, expansions="chromatic_chaos",
+                      out=tmp_path / "played.parquet")
+    md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "played.parquet"],
+                          tmp_path / "rep2") / "report.md").read_text()
+    assert "chromatic_chaos chromatic ±3: 0 -> 8\n" in md
+
+
 def test_a_kept_card_table_that_does_not_hash_to_its_set_is_not_shown():
     """A card table edited in the metadata (or damaged) is not taken for the cards played."""
     from analyzer.cards import default_card_set

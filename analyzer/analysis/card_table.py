@@ -96,13 +96,21 @@ def format_card_counts(table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def card_differences(first: pd.DataFrame, other: pd.DataFrame) -> str:
+def card_differences(first: pd.DataFrame, other: pd.DataFrame,
+                     in_play: set[str] | None = None) -> str:
     """What ``other`` (a :func:`card_table`) changes from ``first``: for each kind of card
     (expansion, type and kind, elements, value) whose count differs, the two counts, as
-    text; "" when both hold the same cards."""
+    text; "" when both hold the same cards. With ``in_play`` (the expansions some run
+    played), a change of an expansion no run played says so: it changed no game."""
     before, after = _kinds(first), _kinds(other)
-    lines = [f"{' '.join(part for part in key if part)}: {before[key]} -> {after[key]}"
-             for key in sorted(set(before) | set(after)) if before[key] != after[key]]
+
+    def line(key: tuple) -> str:
+        unplayed = in_play is not None and key[0] != BASE and key[0] not in in_play
+        return (f"{' '.join(part for part in key if part)}: {before[key]} -> {after[key]}"
+                + ("  (not in play in these runs)" if unplayed else ""))
+
+    lines = [line(key) for key in sorted(set(before) | set(after))
+             if before[key] != after[key]]
     if not lines:
         return ""
     head = (f"{other.attrs['card_set']} (sha256 {other.attrs['card_set_sha256'][:12]}) "

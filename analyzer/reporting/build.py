@@ -215,7 +215,8 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
             tables.append(card_table(card_set))
             texts.append(format_card_counts(tables[-1]))
     # what each set changes from the first one shown, before the sets in full
-    changes = [card_differences(tables[0], table) for table in tables[1:]]
+    played = {name for df in runs.values() for name in df.attrs.get("expansions") or []}
+    changes = [card_differences(tables[0], table, played) for table in tables[1:]]
     return [text for text in changes if text] + texts
 
 
