@@ -259,9 +259,9 @@ VARIANT_EDITS = {
     ("Chaos influence", "±4"): [("count = 6\nvalue = 5", "count = 6\nvalue = 4")],
     ("Chaos influence", "±6"): [("count = 6\nvalue = 5", "count = 6\nvalue = 6")],
     ("Chaos count", "10"): [("count = 6\nvalue = 5", "count = 10\nvalue = 5")],
-    ("Deck size", "62 dreams: one +1 and one -1 fewer per element"): [
+    ("Deck size", "62 base-game dreams: one +1 and one -1 fewer per element"): [
         (SOGNAE, "[1, 2, 2, 3, 3, 4, 4]"), (INCUBI, "[-1, -1, -2, -2, -2, -3, -3]")],
-    ("Deck size", "78 dreams: one +2 and one -2 more per element"): [
+    ("Deck size", "78 base-game dreams: one +2 and one -2 more per element"): [
         (SOGNAE, "[1, 1, 2, 2, 2, 3, 3, 4, 4]"), (INCUBI, "[-1, -1, -1, -2, -2, -2, -2, -3, -3]")],
 }
 
@@ -380,7 +380,7 @@ def test_a_variant_the_card_check_refuses_keeps_its_row_with_the_reason(tmp_path
     plan = plan_variants(card_set, data, baseline_label(card_set.name, card_set.digest))
     refused = {(v.factor, v.level): p.reason for v, p in plan.items()
                if isinstance(p, NotPlayed)}
-    assert refused == {("Deck size", "36 dreams: the weakest Sognae and Incubi of each "
+    assert refused == {("Deck size", "36 base-game dreams: the weakest Sognae and Incubi of each "
                                      "element fewer"):
                        "the changed card set is not valid (dreams.sognae: no cards)"}
 
@@ -414,7 +414,7 @@ def test_a_long_level_keeps_the_printed_columns_apart(tmp_path):
 
     from analyzer.api import SensitivityResult
 
-    level = "36 dreams: the weakest Sognae and Incubi of each element fewer and more words"
+    level = "36 base-game dreams: the weakest Sognae and Incubi of each element fewer and more words"
     baseline = {"card_set": "thin", "card_set_sha256": "ab" * 32, "policy": "greedy",
                 "games": 10, "seed": 0, "win_rate": 0.1, "ci_low": 0.0, "ci_high": 0.2,
                 "expansions": [], "variant": "solo"}

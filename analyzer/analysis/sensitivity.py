@@ -105,15 +105,15 @@ def _deck_level(data: dict, delta: int) -> str:
     """A deck-size variant's level: its dreams, and which cards go or come."""
     dreams = base_game_dreams(changed_data(Variant("", "", _resize(delta)), data))
     if delta > 0:
-        return f"{dreams} dreams: one +2 and one -2 more per element"
+        return f"{dreams} base-game dreams: one +2 and one -2 more per element"
     sognae, incubi = data["dreams"]["sognae"], data["dreams"]["incubi"]
     weakest_sognae = {min(sognae[e]) for e in ELEMENTS if sognae[e]}
     weakest_incubi = {max(incubi[e]) for e in ELEMENTS if incubi[e]}
     every_element = all(sognae[e] and incubi[e] for e in ELEMENTS)
     if every_element and len(weakest_sognae) == len(weakest_incubi) == 1:
-        return (f"{dreams} dreams: one +{weakest_sognae.pop()} and one "
+        return (f"{dreams} base-game dreams: one +{weakest_sognae.pop()} and one "
                 f"{weakest_incubi.pop()} fewer per element")
-    return f"{dreams} dreams: the weakest Sognae and Incubi of each element fewer"
+    return f"{dreams} base-game dreams: the weakest Sognae and Incubi of each element fewer"
 
 
 def variants_of(data: dict) -> tuple[Variant, ...]:
