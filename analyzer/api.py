@@ -31,7 +31,7 @@ from analyzer.analysis.results_io import (
 from analyzer.analysis.stats import format_p, signed_pp
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
-from analyzer.cards.loader import parse_expansions
+from analyzer.cards.loader import CardSetError, expansion_names, parse_expansions
 from analyzer.core.codes import REASON_NAMES, Outcome
 from analyzer.errors import PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
@@ -1260,8 +1260,14 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     listed = arguments.name_list("sets", sets)  # a slip such as "books," is kept, refused
     chosen = expansion_sets(sets if isinstance(sets, str) else ",".join(listed))
     base_cards = load_cards(cards, variant=variant)
-    card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
-                 for s in chosen}
+    try:
+        card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
+                     for s in chosen}
+    except CardSetError as err:
+        playable = expansion_names(base_cards.available_expansions())
+        raise CardSetError(f"{err}; this file's expansions can be compared with --sets "
+                           f"base,{','.join(playable)}" if playable else
+                           f"{err}; this file holds the base game only") from None
     _, spec = _prepare("fast", policy, base_cards)
     _check_one_executor(workers, scheduler)
     if scheduler is not None:  # refused before the folder is made, as by simulate

@@ -843,3 +843,23 @@ def test_every_comparison_chart_says_what_it_shows_under_its_title(tmp_path):
         assert len(caption) > 40, stem
         assert caption in md[md.index(f"## {title}\n"):md.index(f"]({stem}.png)")], stem
         assert f"<h2>{title}</h2><p>{html.escape(caption)}</p><img" in page, stem
+
+
+def test_sets_a_card_file_cannot_play_are_refused_with_the_sets_it_can(tmp_path, capsys):
+    """A designer's file without City Squares or Metas: singles would need them; the error
+    says which --sets the file can be compared with."""
+    from tests.test_cli import run
+
+    path = tmp_path / "nometa.toml"
+    analyzer.write_card_template(path)
+    text = path.read_text().replace("square = 4", "square = 0")
+    start, end = text.index("[dreams.meta]"), text.index("[dreams.harmony]")
+    path.write_text(text[:start] + "[dreams.meta]\nearth = []\nwater = []\nfire = []\n"
+                    "air = []\n\n" + text[end:])
+    code, _, err = run(capsys, "compare", "--sets", "singles", "--cards", str(path),
+                       "--games", "10", "--quiet")
+    assert code == 2 and err.count("\n") == 1
+    assert "has no cards for expansion squares_metas" in err
+    assert err.rstrip().endswith("this file's expansions can be compared with --sets base,"
+                                 "chromatic_chaos,temples_harmony,gardens_wizards,books,"
+                                 "postcards,emptiness")
