@@ -241,6 +241,18 @@ def test_a_name_of_the_wrong_type_is_named(tmp_path):
         load_card_set(_write(tmp_path, text.replace('name = "R14-default"', "name = 5", 1)))
 
 
+@pytest.mark.parametrize("name", ['"evil\\nname | x"', '"tab\\there"', '"bell\\u0007"'])
+def test_a_name_with_a_line_break_or_control_character_is_refused(tmp_path, name):
+    """It would break the tables and labels the name appears in (report.md's rows)."""
+    from importlib import resources
+
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    with pytest.raises(CardSetError, match="name: no line breaks, tabs or other control "
+                                           "characters"):
+        load_card_set(_write(tmp_path, text.replace('name = "R14-default"', f"name = {name}",
+                                                    1)))
+
+
 def test_a_changed_copy_of_the_shipped_file_is_named_as_edited(tmp_path):
     text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
     same = _write(tmp_path, text)
