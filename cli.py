@@ -341,7 +341,7 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
 def cards(cards: str | None, template: str | None, listing: bool) -> None:
     """Check a card-set file and show its cards: counts and values per expansion (the
     shipped R14 set without --cards)."""
-    from analyzer.analysis.card_table import format_card_counts
+    from analyzer.analysis.card_table import card_differences, format_card_counts
 
     if template is not None:
         if cards is not None or listing:
@@ -353,9 +353,16 @@ def cards(cards: str | None, template: str | None, listing: bool) -> None:
         return
     table = analyzer.card_table(cards)
     if listing:
+        click.echo(f"card set   {table.attrs['card_set']} (sha256 "
+                   f"{table.attrs['card_set_sha256'][:12]}), one line per card\n")
         click.echo(table.astype(object).where(table.notna(), "").to_string(index=False))
-    else:
-        click.echo(format_card_counts(table))
+        return
+    click.echo(format_card_counts(table))
+    if cards is not None:
+        shipped = analyzer.card_table(None)
+        changes = card_differences(shipped, table)
+        click.echo("\n" + (changes or f"the same cards as {shipped.attrs['card_set']}, "
+                                      "kind for kind"))
 
 
 @cli.command()

@@ -167,7 +167,9 @@ def test_a_malformed_card_file_is_named_with_its_key(capsys, tmp_path):
 def test_the_list_has_a_line_per_card(capsys):
     code, out, _ = run(capsys, "cards", "--list")
     assert code == 0
-    lines = out.strip().splitlines()
+    head, _, listing = out.partition("\n\n")
+    assert head.startswith("card set   R14-default (sha256 d74bfe7f2d40)")
+    lines = listing.strip().splitlines()
     assert len(lines) == 84 + 12 + 14 + 20 + 8 + 8 + 24 + 8 + 1  # R14's cards, a header
     words = [line.split() for line in lines[1:]]
     # a City Square shows all four elements; a Meta both sides' values; a Chaos no element
@@ -180,3 +182,28 @@ def test_the_list_has_a_line_per_card(capsys):
 def test_the_api_refuses_a_template_path_that_is_no_path():
     with pytest.raises(UrbionError, match="out must be a file path"):
         analyzer.write_card_template(None)
+
+
+def test_cards_of_a_file_say_what_it_changes_from_r14(tmp_path, capsys):
+    """A designer checking an edit sees the change, not two listings to compare by eye; a
+    renamed copy has R14's cards kind for kind (though another name, so another hash)."""
+    from tests.test_cli import run
+
+    path = tmp_path / "mine.toml"
+    analyzer.write_card_template(path)
+    text = path.read_text().replace('name = "R14-default"', 'name = "mine"')
+    path.write_text(text)
+    code, out, err = run(capsys, "cards", "--cards", str(path))
+    assert code == 0, err
+    assert out.rstrip().endswith("the same cards as R14-default, kind for kind")
+    start = text.index("[dreams.chaos]")
+    path.write_text(text[:start] + text[start:].replace("count = 8", "count = 6", 1))
+    code, out, err = run(capsys, "cards", "--cards", str(path))
+    assert out.rstrip().splitlines()[-2:] == [
+        out.rstrip().splitlines()[-2], "base chaos ±5: 8 -> 6"]
+    assert out.rstrip().splitlines()[-2].startswith("mine (sha256 ")
+    assert " against R14-default (sha256 d74bfe7f2d40), cards of each kind:" in out
+    code, out, err = run(capsys, "cards", "--cards", str(path), "--list")
+    assert out.startswith("card set   mine (sha256 ") and "one line per card" in out
+    code, out, err = run(capsys, "cards")
+    assert "against" not in out and "kind for kind" not in out  # R14 itself: nothing to say
