@@ -1135,3 +1135,31 @@ def test_a_run_saved_with_pandas_to_parquet_keeps_its_configuration(tmp_path):
         read_results(tmp_path / "other.parquet")
     with pytest.raises(UrbionError, match="not a DataFrame: save a run with simulate"):
         analyzer.report(df, tmp_path / "rep2")
+
+
+def test_two_card_sets_of_one_name_lay_out_without_warnings(tmp_path):
+    """Their labels carry the hashes; the chart breaks them before the bracket, names the
+    reference line by its place rather than repeating a long label, and draws without
+    matplotlib's layout warnings."""
+    import warnings
+
+    from analyzer.reporting import charts
+
+    files = []
+    for count in (6, 7):
+        path = tmp_path / f"c{count}.toml"
+        analyzer.write_card_template(path)
+        text = path.read_text().replace('name = "R14-default"', 'name = "soft"')
+        start = text.index("[dreams.chaos]")
+        path.write_text(text[:start] + text[start:].replace("count = 8", f"count = {count}", 1))
+        files.append(tmp_path / f"c{count}.parquet")
+        analyzer.simulate(games=40, cards=path, out=files[-1])
+    runs = load_runs(files)
+    assert all("card set soft (sha256 " in label for label in runs)
+    assert charts.wrap_label(next(iter(runs))).splitlines()[-1].startswith("(sha256 ")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        analyzer.report(files, tmp_path / "rep")
+        figure = charts.win_rates(run_stats.headline(runs))
+    legend = figure.axes[0].get_legend().get_texts()[0].get_text()
+    assert legend.startswith("the top row: ")

@@ -24,11 +24,12 @@ LABEL_WIDTH = 34
 
 
 def wrap_label(label: str, width: int = LABEL_WIDTH) -> str:
-    """A long run or set name broken onto lines after its ``+`` and `` / `` joints, and
-    after the ``:`` and ``/`` of a policy file's path, so that a chart shows every name
-    whole (seven expansions make a 100-character name); a part still too long is cut."""
-    parts = [piece[i:i + width] for piece in re.split(r"(?<=\+)|(?<= / )|(?<=[:/])(?! )",
-                                                        str(label))
+    """A long run or set name broken onto lines after its ``+`` and `` / `` joints, after
+    the ``:`` and ``/`` of a policy file's path, and before a bracket (a card set's hash),
+    so that a chart shows every name whole (seven expansions make a 100-character name); a
+    part still too long is cut."""
+    joints = r"(?<=\+)|(?<= / )|(?<=[:/])(?! )|(?<= )(?=\()"
+    parts = [piece[i:i + width] for piece in re.split(joints, str(label))
              for i in range(0, max(len(piece), 1), width)]
     lines = [""]
     for part in parts:
@@ -151,6 +152,10 @@ def _set_rows(ax: plt.Axes, rows: int) -> None:
         ax.set_title(ax.get_title(), pad=16, fontsize=ax.title.get_fontsize())
 
 
+#: The longest name a legend repeats; a longer one is named by its place in the chart.
+SHORT_NAME = 24
+
+
 def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
     """Win rate of each run with its 95% interval, and a line at the win rate of the row
     ``reference`` (None: the first), the one the others are compared with."""
@@ -165,8 +170,11 @@ def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
     if len(table) > 1:  # the row the others are compared with, as a reference line
         reference = table.index[0] if reference is None else reference
         rate = table.at[reference, "win_rate"]
+        # a long run label beside the plot would squeeze it: the row is named by place
+        name = reference if len(str(reference)) <= SHORT_NAME else (
+            "the top row" if reference == table.index[0] else "the reference row")
         ax.axvline(rate * 100, color="grey", linestyle="--", linewidth=1,
-                   label=f"{reference}: {rate:.2%}")
+                   label=f"{name}: {rate:.2%}")
         _bar_legend(ax)
     _set_rows(ax, len(table))
     return fig
