@@ -1314,6 +1314,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     attrs = {key: first[key] for key in ("card_set", "card_set_sha256", "variant", "policy",
                                          "policy_params_sha256", "seed", "rules_version",
                                          "package_version")}
+    attrs["card_set_source"] = first.get("card_set_source", "")
     attrs["policy_source_sha256"] = first.get("policy_source_sha256", "")  # "": a built-in
     attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
                  max_games=max_games)

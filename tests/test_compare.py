@@ -863,3 +863,16 @@ def test_sets_a_card_file_cannot_play_are_refused_with_the_sets_it_can(tmp_path,
     assert err.rstrip().endswith("this file's expansions can be compared with --sets base,"
                                  "chromatic_chaos,temples_harmony,gardens_wizards,books,"
                                  "postcards,emptiness")
+
+
+def test_a_comparisons_provenance_names_the_card_file(tmp_path):
+    """As report's and sensitivity's pages do: the file a designer's set came from."""
+    from analyzer.reporting.build import compare_facts
+
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "mine"'))
+    result = analyzer.compare(sets="base", games=10, cards=mine)
+    assert compare_facts(result.attrs)["card set"].endswith(f", from {mine}")
+    shipped = analyzer.compare(sets="base", games=10)
+    assert "from" not in compare_facts(shipped.attrs)["card set"]

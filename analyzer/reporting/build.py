@@ -871,7 +871,8 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
     """Provenance of a comparison whose sets played ``games`` games each (in the table's
     order; None: not said)."""
     facts = {
-        "card set": f"{attrs['card_set']} (sha256 {attrs['card_set_sha256']})",
+        "card set": f"{attrs['card_set']} (sha256 {attrs['card_set_sha256']})"
+                    f"{_card_file(attrs)}",
         "variant": f"the {attrs.get('variant', 'solo')} game",
         "policy": policy_fact(attrs),
         "games": f"{_games_played(games)} of seed {attrs['seed']}, in batches of "
