@@ -258,7 +258,8 @@ VARIANT_EDITS = {
                                                      "[-1, -1, -2, -2, -3, -3, -4, -4]")],
     ("Chaos influence", "±4"): [("count = 6\nvalue = 5", "count = 6\nvalue = 4")],
     ("Chaos influence", "±6"): [("count = 6\nvalue = 5", "count = 6\nvalue = 6")],
-    ("Chaos count", "10"): [("count = 6\nvalue = 5", "count = 10\nvalue = 5")],
+    ("Chaos count", "4"): [("count = 6\nvalue = 5", "count = 4\nvalue = 5")],
+    ("Chaos count", "8"): [("count = 6\nvalue = 5", "count = 8\nvalue = 5")],
     ("Deck size", "62 base-game dreams: one +1 and one -1 fewer per element"): [
         (SOGNAE, "[1, 2, 2, 3, 3, 4, 4]"), (INCUBI, "[-1, -1, -2, -2, -2, -3, -3]")],
     ("Deck size", "78 base-game dreams: one +2 and one -2 more per element"): [
@@ -266,10 +267,11 @@ VARIANT_EDITS = {
 }
 
 
-def test_a_designers_file_is_the_baseline_and_its_own_level_is_not_played(tmp_path, capsys):
+def test_a_designers_file_is_the_baseline_and_its_levels_move_around_its_own(tmp_path, capsys):
     """With --cards, the variants change the designer's set: a file with 6 Chaos shows 6 as
-    its level, does not play "Chaos count 6" as a change, and every other variant wins the
-    games its card file, edited by hand, wins; every text names the designer's set."""
+    its level and plays 4 and 8 (two cards either side, as R14's 8 plays 6 and 10), and
+    every variant wins the games its card file, edited by hand, wins; every text names the
+    designer's set."""
     mine = _six_chaos(tmp_path)
     games, seed = 300, 5
     result = analyzer.sensitivity(games=games, seed=seed, cards=mine)
@@ -281,11 +283,10 @@ def test_a_designers_file_is_the_baseline_and_its_own_level_is_not_played(tmp_pa
     assert set(table[table.factor == "Chaos count"]["baseline_level"]) == {"6"}
     assert baseline["baseline_levels"]["Deck size"] == "70 base-game dreams"
 
-    six = table[(table.factor == "Chaos count") & (table.level == "6")].iloc[0]
-    assert not six.played and six.note == "not played: the baseline's own level"
-    assert six.games == 0 and np.isnan(six.win_rate) and np.isnan(six.holm_p)
+    assert list(table[table.factor == "Chaos count"]["level"]) == ["4", "8"]
     played = table[table.played]
-    assert len(played) == len(VARIANTS) - 1 and not played["holm_p"].isna().any()
+    assert len(played) == len(VARIANTS) == len(VARIANT_EDITS)
+    assert not played["holm_p"].isna().any()
     for number, ((factor, level), edits) in enumerate(VARIANT_EDITS.items()):
         row = played[(played.factor == factor) & (played.level == level)].iloc[0]
         alone = analyzer.simulate(games=games, seed=seed,
@@ -297,9 +298,8 @@ def test_a_designers_file_is_the_baseline_and_its_own_level_is_not_played(tmp_pa
     text = str(result)
     assert f"Levels of {label}: Incubi spread -1 x3, -2 x3, -3 x2;" in text
     assert "Chaos count 6; Deck size 70 base-game dreams" in text
-    assert "adjusted over the 7 variants" in text
-    assert re.search(r"^Chaos count +6 +not played: the baseline's own level$", text, re.M)
-    assert f"10 Chaos make the base game's Dream cards 74 ({label}: 70;" in text
+    assert "adjusted over the 8 variants" in text and "not played" not in text
+    assert f"4 and 8 Chaos make the base game's Dream cards 68 and 72 ({label}: 70;" in text
     assert "R14" not in text
     title = result.figure().axes[0].get_title().replace("\n", " ")
     assert title.startswith(f"Win-rate change from {label} (")
@@ -313,9 +313,7 @@ def test_a_designers_file_is_the_baseline_and_its_own_level_is_not_played(tmp_pa
     page = re.sub(r"data:image/png;base64,[^'\"]*", "", page)  # the chart's bytes are no text
     for written in (md, page):
         assert "R14" not in written and f"level of {label}" in written
-        assert "not played: the baseline&#x27;s own level" in written or \
-            "| not played: the baseline's own level |" in written
-        assert "1 variant was not played" in written and "for the 7 variants" in written
+        assert "not played" not in written and "for the 8 variants" in written
         assert str(mine) in written  # the card file, in the provenance
     csv = (out / "sensitivity.csv").read_text().splitlines()
     assert csv[0].startswith("factor,level,baseline_level,") and csv[0].endswith(",played,note")
@@ -399,13 +397,32 @@ def _left_out(path) -> dict[tuple[str, str], str]:
 def test_a_set_without_chaos_says_its_chaos_influence_cannot_change(tmp_path):
     """0 Chaos: ±4 and ±6 would change no card, not because ±5 is the file's level (it
     has none)."""
-    from analyzer.analysis.sensitivity import NO_CHAOS, baseline_levels
+    from analyzer.analysis.sensitivity import (
+        NO_CHAOS,
+        SAME_AS_BASELINE,
+        baseline_levels,
+        variants_of,
+    )
     from analyzer.cards.loader import load_card_file
 
     none = _card_file(tmp_path, "chaosless", (CHAOS, "[dreams.chaos]\ncount = 0\nvalue = 5"))
+    # fewer than none is none: the baseline's own level; the influence the file gives (for
+    # the 2 Chaos added) is said, as the baseline shows none
     assert _left_out(none) == {("Chaos influence", "±4"): NO_CHAOS,
-                               ("Chaos influence", "±6"): NO_CHAOS}
+                               ("Chaos influence", "±6"): NO_CHAOS,
+                               ("Chaos count", "0 (of ±5)"): SAME_AS_BASELINE}
     assert baseline_levels(load_card_file(none)[1])["Chaos influence"] == "none (no Chaos)"
+    assert [v.level for v in variants_of(load_card_file(none)[1])
+            if v.factor == "Chaos count"] == ["0 (of ±5)", "2 (of ±5)"]
+
+
+def test_a_level_the_baseline_already_has_is_not_played(tmp_path):
+    """A file whose Incubi are the narrow spread already: that variant would play the
+    baseline's games again, and its "change" would be noise."""
+    from analyzer.analysis.sensitivity import SAME_AS_BASELINE
+
+    narrow = _card_file(tmp_path, "narrow", (INCUBI, "[-1, -1, -1, -1, -2, -2, -2, -2]"))
+    assert _left_out(narrow) == {("Incubi spread", "narrow: -1 x4, -2 x4"): SAME_AS_BASELINE}
 
 
 def test_a_long_level_keeps_the_printed_columns_apart(tmp_path):
@@ -414,7 +431,8 @@ def test_a_long_level_keeps_the_printed_columns_apart(tmp_path):
 
     from analyzer.api import SensitivityResult
 
-    level = "36 base-game dreams: the weakest Sognae and Incubi of each element fewer and more words"
+    level = ("36 base-game dreams: the weakest Sognae and Incubi of each element fewer and "
+             "more words")
     baseline = {"card_set": "thin", "card_set_sha256": "ab" * 32, "policy": "greedy",
                 "games": 10, "seed": 0, "win_rate": 0.1, "ci_low": 0.0, "ci_high": 0.2,
                 "expansions": [], "variant": "solo"}
@@ -464,11 +482,11 @@ def test_the_levels_and_side_effects_are_the_baselines_own(tmp_path):
         "Incubi spread": "earth -1 x3, -2 x3, -3 x2 / water -1 x2, -2 x3, -3 x2, -4 x1 / "
                          "fire -1 x3, -2 x3, -3 x2 / air -1 x3, -2 x3, -3 x2",
         "Chaos influence": "±5", "Chaos count": "6", "Deck size": "70 base-game dreams"}
-    played = [v for v in variants_of(data) if (v.factor, v.level) != ("Chaos count", "6")]
+    played = [v for v in variants_of(data) if (v.factor, v.level) != ("Chaos count", "4")]
     assert side_effects(data, label, played) == (
         "A factor also changes what follows from it: the narrow and wide Incubi spreads sum "
         f"to -12 and -20 per element ({label}: -18 to -15), so they move the Incubi's total "
-        "as well as their spread; 10 Chaos make the base game's Dream cards 74 "
+        "as well as their spread; 8 Chaos make the base game's Dream cards 72 "
         f"({label}: 70; an expansion's dreams come on top).")
     wide_only = [v for v in played if v.factor == "Incubi spread"][1:]
     assert side_effects(data, label, wide_only).endswith(
@@ -599,3 +617,21 @@ def test_a_resume_after_the_weights_file_changed_says_so_in_words(tmp_path, monk
     assert "the policy's parameters (its weights file, say) have changed since the run was " \
            "saved: sha256 " in message
     assert not re.search(r"[0-9a-f]{64}", message)
+
+
+def test_a_spread_that_changes_the_deck_says_so():
+    """A file with 6 fire Incubi: each spread deals 8 an element, 2 more fire Incubi, and
+    the note says how many base-game Dream cards that makes."""
+    import copy
+
+    from analyzer.analysis.sensitivity import side_effects, variants_of
+    from analyzer.cards.loader import default_card_data
+
+    data = copy.deepcopy(default_card_data())
+    data["dreams"]["incubi"]["fire"] = [-1, -1, -2, -2, -3, -3]
+    spreads = [v for v in variants_of(data) if v.factor == "Incubi spread"]
+    assert side_effects(data, "fire", spreads).endswith(
+        "and with 8 Incubi of each element they make the base game's Dream cards 72 "
+        "(fire: 70).")
+    r14 = default_card_data()
+    assert "Dream cards" not in side_effects(r14, "R14", variants_of(r14)[:2])

@@ -7,7 +7,8 @@ variant is paired with game g of the baseline (they share the random streams of
 (seed, g)), so the change of win rate gets the paired interval of ``analysis.compare``
 (Newcombe's square-and-add), as expansion sets against the base game do.
 
-A variant whose cards are the baseline's own (a file that already has 6 Chaos, say) or
+A variant whose cards are the baseline's own (a file whose Incubi have the narrow spread
+already, say) or
 that the card-set check refuses (a deck made too small) is not played: the table keeps its
 row, with the reason, so that every factor's levels stay in view.
 """
@@ -117,18 +118,25 @@ def _deck_level(data: dict, delta: int) -> str:
 
 
 def variants_of(data: dict) -> tuple[Variant, ...]:
-    """The variants of card-set ``data``: Incubi spread, Chaos influence, Chaos count at
-    fixed levels, and the deck one card of each kind per element smaller and larger."""
+    """The variants of card-set ``data``: Incubi spread at two fixed levels; the Chaos
+    influence one step either side of the baseline's and the Chaos count two cards either
+    side (R14: ±4 and ±6, 6 and 10); the deck one card of each kind per element smaller and
+    larger. A level the card-set check refuses (no Chaos of influence 0) is not played."""
+    chaos = data["dreams"]["chaos"]
+    value, count = chaos["value"], chaos["count"]
+    # never below the least a card file may hold (the level is then the baseline's own)
+    weaker, fewer = max(value - 1, 1), max(count - 2, 0)
+    # without Chaos in the baseline its file's influence is nowhere in view: say it
+    of = f" (of ±{value})" if not count else ""
     return (
         Variant("Incubi spread", "narrow: -1 x4, -2 x4",
                 _per_element("incubi", lambda v: [-1] * 4 + [-2] * 4)),
         Variant("Incubi spread", "wide: -1 to -4, two each",
                 _per_element("incubi", lambda v: [-1, -1, -2, -2, -3, -3, -4, -4])),
-        # a Chaos counts +5 on the left side and -5 on the right in R14
-        Variant("Chaos influence", "±4", _chaos("value", 4)),
-        Variant("Chaos influence", "±6", _chaos("value", 6)),
-        Variant("Chaos count", "6", _chaos("count", 6)),
-        Variant("Chaos count", "10", _chaos("count", 10)),
+        Variant("Chaos influence", f"±{weaker}", _chaos("value", weaker)),
+        Variant("Chaos influence", f"±{value + 1}", _chaos("value", value + 1)),
+        Variant("Chaos count", f"{fewer}{of}", _chaos("count", fewer)),
+        Variant("Chaos count", f"{count + 2}{of}", _chaos("count", count + 2)),
         Variant("Deck size", _deck_level(data, -1), _resize(-1)),
         Variant("Deck size", _deck_level(data, +1), _resize(+1)),
     )
@@ -182,6 +190,10 @@ def _spread_effect(spreads: list[Variant], data: dict, label: str) -> str:
     if not set(sums) & set(base):  # each one moves the total, not only the spread
         text += f", so {'they move' if several else 'it moves'} the Incubi's total as well " \
                 "as their spread"
+    decks = [base_game_dreams(changed_data(variant, data)) for variant in spreads]
+    if set(decks) != {base_game_dreams(data)}:  # a file with other than 8 Incubi an element
+        text += (f", and with 8 Incubi of each element they make the base game's Dream "
+                 f"cards {_listed(sorted(set(decks)))} ({label}: {base_game_dreams(data)})")
     return text
 
 
