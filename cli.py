@@ -19,6 +19,7 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
     from analyzer.errors import RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
+    from analyzer.policies.weights import shipped_weights_note
 except KeyboardInterrupt:
     sys.stderr.write("\nurbion: interrupted\n")
     raise SystemExit(EXIT_INTERRUPTED) from None
@@ -92,8 +93,16 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
         df = analyzer.simulate(**options)
         summary, attrs = analyzer.summarize(df), df.attrs
     click.echo(format_summary(summary, attrs, attrs.get("seconds")))
+    _note(shipped_weights_note([attrs.get("policy", "")], attrs.get("card_set_sha256"),
+                               attrs.get("expansions") or [], attrs.get("variant", "solo")))
     if out:
         click.echo(f"results    {out}")
+
+
+def _note(note: str | None) -> None:
+    """Print a note, if any, on a line of its own."""
+    if note:
+        click.echo(note)
 
 
 @cli.command()
@@ -190,9 +199,13 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
          expansions: str, variant: str, scheduler: str | None, out: str | None,
          quiet: bool) -> None:
     """Play several policies on the same deals; compare them pair by pair (McNemar)."""
-    click.echo(str(analyzer.duel(names, games=games, seed=seed, workers=workers,
-                                 cards=cards, expansions=expansions, variant=variant,
-                                 scheduler=scheduler, progress=not quiet, out=out)))
+    result = analyzer.duel(names, games=games, seed=seed, workers=workers, cards=cards,
+                           expansions=expansions, variant=variant, scheduler=scheduler,
+                           progress=not quiet, out=out)
+    click.echo(str(result))
+    _note(shipped_weights_note(result.attrs["policies"], result.attrs.get("card_set_sha256"),
+                               result.attrs.get("expansions") or [],
+                               result.attrs.get("variant", "solo")))
     if out:
         click.echo(f"\nresults    {Path(out)}/ (urbion report {Path(out)}/*.parquet)")
 
@@ -283,6 +296,9 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
                                   variant=variant, cards=cards, scheduler=scheduler,
                                   resume=resume)
     click.echo(str(result))
+    _note(shipped_weights_note([result.baseline["policy"]], None,
+                               result.baseline.get("expansions") or [],
+                               result.baseline.get("variant", "solo"), other_cards=True))
     if out:
         click.echo(f"\nreport     {Path(out) / 'index.html'}")
         click.echo(f"           {Path(out) / 'sensitivity.md'}")
@@ -327,6 +343,9 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
                               precision=precision, max_games=max_games,
                               scheduler=scheduler, progress=not quiet, variant=variant)
     click.echo(str(result))
+    _note(shipped_weights_note([result.attrs["policy"]], result.attrs["card_set_sha256"],
+                               [s for s in result.attrs["sets"] if s != "base"],
+                               result.attrs.get("variant", "solo")))
     if out:
         click.echo(f"\nreport     {Path(out) / 'index.html'}")
         click.echo(f"           {Path(out) / 'compare.md'}")

@@ -581,3 +581,28 @@ def test_a_policy_defined_in_a_notebook_cell_is_told_apart_by_its_source(tmp_pat
     scope = {}
     exec(compile("def bare(*a):\n    return 0\n", "<no-source>", "exec"), scope)
     assert function_source_digest(scope["bare"]) == ""
+
+
+def test_the_shipped_weights_say_where_they_were_not_tuned(tmp_path, capsys):
+    """weighted's shipped weights were tuned on R14's base game solo: elsewhere the output
+    says so and points to tune; not for greedy, not for a weights file of one's own, not on
+    R14's base game."""
+    from analyzer.cards import default_card_set
+    from analyzer.policies.weights import shipped_weights_note
+    from tests.test_cli import run
+
+    r14 = default_card_set().digest
+    assert shipped_weights_note(["weighted"], r14, [], "solo") is None
+    assert shipped_weights_note(["greedy"], "other", ["books"], "team") is None
+    assert shipped_weights_note(["weighted:mine.toml"], r14, ["books"], "solo") is None
+    note = shipped_weights_note(["greedy", "weighted"], "other", ["books"], "team")
+    assert note.startswith("note: weighted plays weights tuned on R14's base game solo; "
+                           "with other cards and expansions and the team game, `urbion tune`")
+    code, out, err = run(capsys, "duel", "--policies", "greedy,weighted", "--games", "20",
+                         "--variant", "team", "--quiet")
+    assert code == 0 and out.rstrip().endswith(
+        "with the team game, `urbion tune` (with the same --cards, --expansions and "
+        "--variant) finds weights of their own")
+    code, out, err = run(capsys, "simulate", "--games", "20", "--policy", "weighted",
+                         "--quiet")
+    assert "note:" not in out

@@ -85,3 +85,28 @@ def write_weights(path: str | Path, weights: dict[str, float], comments: list[st
     path = check_writable(path, (".toml",))
     text = format_weights(weights, comments)
     write_atomically(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def shipped_weights_note(policies: list[str], card_set_sha256: str | None,
+                         expansions: list[str], variant: str,
+                         other_cards: bool = False) -> str | None:
+    """A note when the shipped ``weighted`` policy plays where its weights were not tuned
+    (they were tuned on R14's base game, solo): another card set (``card_set_sha256``, or
+    ``other_cards`` for a command that plays variants of the cards), expansions, or the
+    team game; None otherwise, or when ``weighted`` does not play."""
+    from analyzer.cards import default_card_set
+
+    if "weighted" not in policies:
+        return None
+    where = []
+    if other_cards or (card_set_sha256 and card_set_sha256 != default_card_set().digest):
+        where.append("other cards")
+    if expansions:
+        where.append("expansions")
+    if variant == "team":
+        where.append("the team game")
+    if not where:
+        return None
+    return (f"note: weighted plays weights tuned on R14's base game solo; with "
+            f"{' and '.join(where)}, `urbion tune` (with the same --cards, --expansions and "
+            "--variant) finds weights of their own")
