@@ -258,3 +258,19 @@ def test_the_traceback_distributed_logs_on_ctrl_c_is_kept_from_the_terminal():
         logger.removeHandler(handler)
     assert stream.getvalue().splitlines() == [
         f"Exception in callback {functools.partial(print)!r}"]
+
+
+def test_a_policy_that_raises_on_a_local_cluster_is_one_line(tmp_path, capfd):
+    """The workers' own "Compute Failed" report stays quiet: the command's one line says it
+    all, with the seed and game."""
+    from tests.test_cli import run
+
+    path = tmp_path / "raising.py"
+    path.write_text("import numba\n\n@numba.njit\n"
+                    "def choose(kind, options, n_options, state, cards, params, rng):\n"
+                    "    if n_options > 2:\n        raise ValueError('no plan for this')\n"
+                    "    return 0\n")
+    code, _, err = run(capfd, "simulate", "--games", "50", "--policy", f"{path}:choose",
+                       "--scheduler", "local:1", "--quiet")
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("urbion: error: policy ") and "in seed 0, game 0" in err

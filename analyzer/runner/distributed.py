@@ -74,6 +74,12 @@ class _InterruptedSyncFilter(logging.Filter):
 _SYNC_FILTER = _InterruptedSyncFilter()
 
 
+#: How much a local cluster's processes log: nothing below CRITICAL. A task that fails
+#: (a user's policy that raises) reaches the run as its exception, which the command says
+#: in one line; the workers' own multi-line "Compute Failed" report would come before it.
+LOCAL_LOG_LEVEL = logging.CRITICAL
+
+
 @contextmanager
 def one_cluster(scheduler: str | None) -> Iterator[str | None]:
     """The scheduler each run of a command of many runs (duel, compare, sensitivity) is to
@@ -86,7 +92,7 @@ def one_cluster(scheduler: str | None) -> Iterator[str | None]:
         with _ctrl_c_ignored_by_new_processes():
             cluster = LocalCluster(n_workers=parse_scheduler(scheduler)[1],
                                    threads_per_worker=1, processes=True,
-                                   dashboard_address=":0", silence_logs=logging.ERROR)
+                                   dashboard_address=":0", silence_logs=LOCAL_LOG_LEVEL)
     except Exception as err:  # noqa: BLE001 - any failure of Dask to start
         raise ClusterError(f"cannot start the Dask cluster {scheduler}: "
                            f"{one_line(err)}") from None
@@ -110,7 +116,7 @@ class DaskExecutor:
                 with _ctrl_c_ignored_by_new_processes():
                     self.cluster = LocalCluster(n_workers=value, threads_per_worker=1,
                                                 processes=True, dashboard_address=":0",
-                                                silence_logs=logging.ERROR)
+                                                silence_logs=LOCAL_LOG_LEVEL)
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(value, timeout=CONNECT_TIMEOUT)
