@@ -745,6 +745,44 @@ def test_a_card_change_in_an_expansion_no_run_played_says_so(tmp_path):
                       out=tmp_path / "played.parquet")
     md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "played.parquet"],
                           tmp_path / "rep2") / "report.md").read_text()
+    assert "chromatic_chaos chromatic ±3: 0 -> 8  (in play in the runs of mine only)" in md
+
+
+def test_a_set_kept_by_one_of_its_runs_is_shown_whatever_the_order(tmp_path):
+    """Two runs of one edited card file, one written before results kept their cards: the
+    cards the other kept are shown, given first or last."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "mine"')
+                    .replace("count = 8", "count = 6", 1))
+    new, old = tmp_path / "new.parquet", tmp_path / "old.parquet"
+    analyzer.simulate(games=20, cards=mine, out=new)
+    analyzer.simulate(games=20, cards=mine, policy="random", out=old)
+    _without_card_table(old)
+    mine.write_text(mine.read_text().replace("count = 6", "count = 7", 1))
+    for number, order in enumerate(([new, old], [old, new])):
+        md = (analyzer.report(order, tmp_path / f"rep{number}") / "report.md").read_text()
+        assert "6 chaos (±5 x6)" in md and "cannot be shown" not in md, order
+
+
+def test_a_card_change_counts_as_played_only_where_both_sets_played_it(tmp_path):
+    """R14 with Chromatic Chaos beside a file changing the Chromatic Chaos played without
+    them: no game had the file's Chromatic cards."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    text = mine.read_text().replace('name = "R14-default"', 'name = "mine"')
+    chromatic = text.index("[dreams.chromatic]")
+    mine.write_text(text[:chromatic] + text[chromatic:].replace("value = 4", "value = 3", 1))
+    analyzer.simulate(games=20, expansions="chromatic_chaos", out=tmp_path / "r14.parquet")
+    analyzer.simulate(games=20, cards=mine, out=tmp_path / "mine.parquet")
+    md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "mine.parquet"],
+                          tmp_path / "rep") / "report.md").read_text()
+    assert "chromatic_chaos chromatic ±3: 0 -> 8  (in play in the runs of R14-default only)" \
+        in md
+    analyzer.simulate(games=20, cards=mine, expansions="chromatic_chaos",
+                      out=tmp_path / "both.parquet")
+    md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "both.parquet"],
+                          tmp_path / "rep2") / "report.md").read_text()
     assert "chromatic_chaos chromatic ±3: 0 -> 8\n" in md
 
 

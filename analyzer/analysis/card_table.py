@@ -97,17 +97,28 @@ def format_card_counts(table: pd.DataFrame) -> str:
 
 
 def card_differences(first: pd.DataFrame, other: pd.DataFrame,
-                     in_play: set[str] | None = None) -> str:
+                     played: tuple[set[str], set[str]] | None = None) -> str:
     """What ``other`` (a :func:`card_table`) changes from ``first``: for each kind of card
     (expansion, type and kind, elements, value) whose count differs, the two counts, as
-    text; "" when both hold the same cards. With ``in_play`` (the expansions some run
-    played), a change of an expansion no run played says so: it changed no game."""
+    text; "" when both hold the same cards. With ``played`` (the expansions the runs of
+    ``first`` and of ``other`` played), a change of an expansion that the runs of one set
+    or of neither played says so: the games do not compare those cards."""
     before, after = _kinds(first), _kinds(other)
 
+    def mark(expansion: str) -> str:
+        if played is None or expansion == BASE:
+            return ""
+        mine, theirs = (expansion in side for side in played)
+        if mine and theirs:
+            return ""
+        if mine or theirs:
+            owner = first if mine else other
+            return f"  (in play in the runs of {owner.attrs['card_set']} only)"
+        return "  (not in play in these runs)"
+
     def line(key: tuple) -> str:
-        unplayed = in_play is not None and key[0] != BASE and key[0] not in in_play
         return (f"{' '.join(part for part in key if part)}: {before[key]} -> {after[key]}"
-                + ("  (not in play in these runs)" if unplayed else ""))
+                + mark(key[0]))
 
     lines = [line(key) for key in sorted(set(before) | set(after))
              if before[key] != after[key]]

@@ -195,29 +195,44 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
     the current folder, then from each of ``folders`` (those of the results files)."""
     from analyzer.analysis.card_table import card_differences, card_table, format_card_counts
     from analyzer.cards import default_card_set
-    from analyzer.cards.loader import unpacked_table
 
     shipped = default_card_set()
-    sets = {df.attrs.get("card_set_sha256"): df.attrs for df in runs.values()}
+    sets: dict[str, list[dict]] = {}  # each card set's runs' configurations
+    for df in runs.values():
+        sets.setdefault(df.attrs.get("card_set_sha256"), []).append(df.attrs)
     if set(sets) == {shipped.digest}:
         return []
-    texts, tables = [], []
-    for digest, attrs in sets.items():
+    texts, tables, expansions = [], [], []
+    for digest, configs in sets.items():
+        attrs = configs[0]
         source = str(attrs.get("card_set_source", ""))
         card_set = shipped if digest == shipped.digest else \
-            unpacked_table(attrs.get("card_set_table"), str(attrs.get("card_set")),
-                           str(digest), source) or _card_file_of(source, digest, folders)
-        if card_set is None:  # a results file of a version that did not keep its cards
+            _kept_cards(configs, str(digest)) or _card_file_of(source, digest, folders)
+        if card_set is None:  # results files of a version that did not keep their cards
             texts.append(f"card set   {attrs.get('card_set')} (sha256 {str(digest)[:12]})    "
                          f"from {source}: that file is not at hand or holds other cards "
                          "now, so its cards cannot be shown")
         else:
             tables.append(card_table(card_set))
             texts.append(format_card_counts(tables[-1]))
-    # what each set changes from the first one shown, before the sets in full
-    played = {name for df in runs.values() for name in df.attrs.get("expansions") or []}
-    changes = [card_differences(tables[0], table, played) for table in tables[1:]]
+            expansions.append({name for c in configs for name in c.get("expansions") or []})
+    # what each set changes from the first one shown, before the sets in full, each change
+    # marked where the runs of one set or of neither played its expansion
+    changes = [card_differences(tables[0], table, (expansions[0], played))
+               for table, played in zip(tables[1:], expansions[1:], strict=True)]
     return [text for text in changes if text] + texts
+
+
+def _kept_cards(configs: list[dict], digest: str) -> CardSet | None:
+    """The card set one of a set's runs kept in its results file (``card_set_table``)."""
+    from analyzer.cards.loader import unpacked_table
+
+    for attrs in configs:
+        card_set = unpacked_table(attrs.get("card_set_table"), str(attrs.get("card_set")),
+                                  digest, str(attrs.get("card_set_source", "")))
+        if card_set is not None:
+            return card_set
+    return None
 
 
 def _card_file_of(source: str, digest: str, folders: list[Path]) -> CardSet | None:
