@@ -241,7 +241,9 @@ def test_a_name_of_the_wrong_type_is_named(tmp_path):
         load_card_set(_write(tmp_path, text.replace('name = "R14-default"', "name = 5", 1)))
 
 
-@pytest.mark.parametrize("name", ['"evil\\nname | x"', '"tab\\there"', '"bell\\u0007"'])
+@pytest.mark.parametrize("name", ['"evil\\nname | x"', '"tab\\there"', '"bell\\u0007"',
+                                  '"line\\u2028separator"', '"next\\u0085line"',
+                                  '"c1\\u009bcontrol"', '"para\\u2029graph"'])
 def test_a_name_with_a_line_break_or_control_character_is_refused(tmp_path, name):
     """It would break the tables and labels the name appears in (report.md's rows)."""
     from importlib import resources

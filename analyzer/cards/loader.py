@@ -17,6 +17,7 @@ import binascii
 import hashlib
 import json
 import tomllib
+import unicodedata
 import zlib
 from dataclasses import dataclass, field, replace
 from importlib import resources
@@ -548,7 +549,7 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
     if not isinstance(name, str) or not name.strip():
         raise CardSetError(f"name: expected a non-empty string, not {toml_text(name)}")
     name = name.strip()  # spaces do not show in a result: " R14-default" is "R14-default"
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in name):
         # a line break or tab in a name would break every table and label it appears in
         raise CardSetError(f"name: no line breaks, tabs or other control characters, not "
                            f"{toml_text(name)}")
