@@ -399,21 +399,44 @@ def test_a_set_without_chaos_says_its_chaos_influence_cannot_change(tmp_path):
     has none)."""
     from analyzer.analysis.sensitivity import (
         NO_CHAOS,
-        SAME_AS_BASELINE,
         baseline_levels,
+        side_effects,
         variants_of,
     )
     from analyzer.cards.loader import load_card_file
 
     none = _card_file(tmp_path, "chaosless", (CHAOS, "[dreams.chaos]\ncount = 0\nvalue = 5"))
-    # fewer than none is none: the baseline's own level; the influence the file gives (for
-    # the 2 Chaos added) is said, as the baseline shows none
+    # fewer than none is beyond a card file; the influence the file gives (for the 2 Chaos
+    # added) is said, as the baseline shows none
     assert _left_out(none) == {("Chaos influence", "±4"): NO_CHAOS,
                                ("Chaos influence", "±6"): NO_CHAOS,
-                               ("Chaos count", "0 (of ±5)"): SAME_AS_BASELINE}
+                               ("Chaos count", "-2 (of ±5)"):
+                                   "beyond what a card file may hold (0 to 64 Chaos)"}
     assert baseline_levels(load_card_file(none)[1])["Chaos influence"] == "none (no Chaos)"
-    assert [v.level for v in variants_of(load_card_file(none)[1])
-            if v.factor == "Chaos count"] == ["0 (of ±5)", "2 (of ±5)"]
+    data = load_card_file(none)[1]
+    assert [v.level for v in variants_of(data) if v.factor == "Chaos count"] == [
+        "-2 (of ±5)", "2 (of ±5)"]
+    played = [v for v in variants_of(data) if v.level == "2 (of ±5)"]
+    assert ": 2 Chaos make the base game's Dream cards 66 (x: 64;" in \
+        side_effects(data, "x", played)
+    # at the highest influence too, no Chaos is the reason, not the limit
+    top = _card_file(tmp_path, "top", (CHAOS, "[dreams.chaos]\ncount = 0\nvalue = 9"))
+    assert _left_out(top)[("Chaos influence", "±10")] == NO_CHAOS
+
+
+@pytest.mark.parametrize("count, value, beyond", [
+    (8, 1, ("Chaos influence", "±0", "±1 to ±9")),
+    (8, 9, ("Chaos influence", "±10", "±1 to ±9")),
+    (1, 5, ("Chaos count", "-1", "0 to 64 Chaos")),
+    (63, 5, ("Chaos count", "65", "0 to 64 Chaos")),
+])
+def test_a_level_beyond_a_card_files_limits_says_so(tmp_path, count, value, beyond):
+    """One step or two cards past what a card file may hold: not played, and said so (not
+    "the baseline's own level", nor the card check's message); the other side is played."""
+    path = _card_file(tmp_path, "edge", (CHAOS, f"[dreams.chaos]\ncount = {count}\n"
+                                                f"value = {value}"))
+    factor, level, limits = beyond
+    assert _left_out(path) == {(factor, level): f"beyond what a card file may hold ({limits})"}
 
 
 def test_a_level_the_baseline_already_has_is_not_played(tmp_path):

@@ -26,6 +26,8 @@ import pandas as pd
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.stats import holm_adjust, wilson_interval
 from analyzer.cards.loader import (
+    MAX_CHAOS,
+    MAX_VALUE,
     CardSet,
     CardSetError,
     card_set_from_data,
@@ -67,11 +69,21 @@ def _resize(delta: int) -> Callable[[dict], None]:
 
 @dataclass(frozen=True)
 class Variant:
-    """One change to the baseline card set."""
+    """One change to the baseline card set; ``beyond`` says why its level is beyond what a
+    card file may hold ("" when it is not)."""
 
     factor: str
     level: str
     change: Callable[[dict], None]
+    beyond: str = ""
+
+
+def _chaos_variant(factor: str, key: str, level: int, label: str) -> Variant:
+    """A Chaos influence or count variant, its level checked against a card file's limits."""
+    low, high, text = (1, MAX_VALUE, f"±1 to ±{MAX_VALUE}") if key == "value" else \
+        (0, MAX_CHAOS, f"0 to {MAX_CHAOS} Chaos")
+    beyond = "" if low <= level <= high else f"beyond what a card file may hold ({text})"
+    return Variant(factor, label, _chaos(key, level), beyond)
 
 
 @dataclass(frozen=True)
@@ -124,8 +136,6 @@ def variants_of(data: dict) -> tuple[Variant, ...]:
     larger. A level the card-set check refuses (no Chaos of influence 0) is not played."""
     chaos = data["dreams"]["chaos"]
     value, count = chaos["value"], chaos["count"]
-    # never below the least a card file may hold (the level is then the baseline's own)
-    weaker, fewer = max(value - 1, 1), max(count - 2, 0)
     # without Chaos in the baseline its file's influence is nowhere in view: say it
     of = f" (of ±{value})" if not count else ""
     return (
@@ -133,10 +143,10 @@ def variants_of(data: dict) -> tuple[Variant, ...]:
                 _per_element("incubi", lambda v: [-1] * 4 + [-2] * 4)),
         Variant("Incubi spread", "wide: -1 to -4, two each",
                 _per_element("incubi", lambda v: [-1, -1, -2, -2, -3, -3, -4, -4])),
-        Variant("Chaos influence", f"±{weaker}", _chaos("value", weaker)),
-        Variant("Chaos influence", f"±{value + 1}", _chaos("value", value + 1)),
-        Variant("Chaos count", f"{fewer}{of}", _chaos("count", fewer)),
-        Variant("Chaos count", f"{count + 2}{of}", _chaos("count", count + 2)),
+        *(_chaos_variant("Chaos influence", "value", level, f"±{level}")
+          for level in (value - 1, value + 1)),
+        *(_chaos_variant("Chaos count", "count", level, f"{level}{of}")
+          for level in (count - 2, count + 2)),
         Variant("Deck size", _deck_level(data, -1), _resize(-1)),
         Variant("Deck size", _deck_level(data, +1), _resize(+1)),
     )
@@ -200,7 +210,8 @@ def _spread_effect(spreads: list[Variant], data: dict, label: str) -> str:
 def _count_effect(counts: list[Variant], data: dict, label: str) -> str:
     """What the Chaos counts ``counts`` do to the size of the deck."""
     decks = [base_game_dreams(changed_data(variant, data)) for variant in counts]
-    return (f"{_listed(v.level for v in counts)} Chaos make the base game's Dream cards "
+    numbers = [changed_data(variant, data)["dreams"]["chaos"]["count"] for variant in counts]
+    return (f"{_listed(numbers)} Chaos make the base game's Dream cards "
             f"{_listed(decks)} ({label}: {base_game_dreams(data)}; an expansion's dreams "
             "come on top)")
 
@@ -270,14 +281,19 @@ def plan_variants(baseline: CardSet, data: dict,
     card set, or why it is not played."""
     plan: dict[Variant, CardSet | NotPlayed] = {}
     for variant in variants_of(data):
+        if variant.factor == "Chaos influence" and not data["dreams"]["chaos"]["count"]:
+            plan[variant] = NotPlayed(NO_CHAOS)  # whatever the level: it changes no card
+            continue
+        if variant.beyond:
+            plan[variant] = NotPlayed(variant.beyond)
+            continue
         try:
             card_set = variant_card_set(variant, data, label)
         except CardSetError as err:
             plan[variant] = NotPlayed(f"the changed card set is not valid ({err})")
             continue
         plan[variant] = card_set if not same_cards(card_set, baseline) else NotPlayed(
-            NO_CHAOS if variant.factor == "Chaos influence"
-            and not data["dreams"]["chaos"]["count"] else SAME_AS_BASELINE)
+            SAME_AS_BASELINE)
     return plan
 
 

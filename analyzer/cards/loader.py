@@ -43,6 +43,8 @@ from analyzer.errors import UrbionError
 
 DEFAULT_CARD_FILE = "r14-default.toml"
 MAX_VALUE = 9
+#: The most Chaos a card file may hold.
+MAX_CHAOS = 64
 MAX_CARDS = 400
 #: Books of Prophecies a card set may hold: the rulebook's two (R09.7: each looks at 2 more
 #: Dream cards, and the engine lists every order of the cards looked at as an option).
@@ -511,7 +513,7 @@ def _dreams_by_element(dreams: dict, key: str, ctype: int, negative: bool) -> li
 def _chaos(dreams: dict) -> list[list[int]]:
     table = _table(dreams, "chaos", "dreams.")
     _check_keys(table, {"count", "value"}, "dreams.chaos")
-    count = _int_in(table.get("count"), 0, 64, "dreams.chaos.count")
+    count = _int_in(table.get("count"), 0, MAX_CHAOS, "dreams.chaos.count")
     value = dream_value(table.get("value"), False, "dreams.chaos.value")
     return [_card(CardType.CHAOS, 0, value) for _ in range(count)]
 
