@@ -345,7 +345,7 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
     click.echo(str(result))
     _note(shipped_weights_note([result.attrs["policy"]], result.attrs["card_set_sha256"],
                                [s for s in result.attrs["sets"] if s != "base"],
-                               result.attrs.get("variant", "solo")))
+                               result.attrs.get("variant", "solo"), per_set=True))
     if out:
         click.echo(f"\nreport     {Path(out) / 'index.html'}")
         click.echo(f"           {Path(out) / 'compare.md'}")

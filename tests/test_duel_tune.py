@@ -606,3 +606,7 @@ def test_the_shipped_weights_say_where_they_were_not_tuned(tmp_path, capsys):
     code, out, err = run(capsys, "simulate", "--games", "20", "--policy", "weighted",
                          "--quiet")
     assert "note:" not in out
+    code, out, err = run(capsys, "compare", "--sets", "base,books", "--games", "20",
+                         "--policy", "weighted", "--quiet")
+    assert "with expansions, `urbion tune --expansions SET` for each set (with the same " \
+        "--cards and --variant) finds weights of their own" in out

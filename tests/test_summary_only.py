@@ -179,3 +179,12 @@ def test_a_summary_file_is_strict_json_with_null_where_there_is_no_figure(tmp_pa
     document = json.loads(out.read_text(), parse_constant=refuse)
     assert document["summary"]["means_ci"]["books_kept"] == [None, None]
     assert document["summary"]["means"]["books_kept"] == 0.0
+
+
+def test_a_summary_file_leaves_out_the_packed_cards(tmp_path):
+    """The packed card table serves reports of results files; a summary keeps the card
+    set's name and hash, readable."""
+    out = tmp_path / "s.json"
+    analyzer.simulate_summary(games=20, out=out)
+    config = json.loads(out.read_text())["config"]
+    assert "card_set_table" not in config and config["card_set_sha256"]

@@ -47,7 +47,8 @@ def write_summary(summary: dict, tally: np.ndarray, config: dict, path: str | Pa
     path = check_summary_writable(path)
     document = {
         "format": SUMMARY_FORMAT,
-        "config": _without_nan(config),
+        # the packed card table is for reports, which read results files, not summaries
+        "config": _without_nan({k: v for k, v in config.items() if k != "card_set_table"}),
         "summary": _without_nan(summary),
         "tally": {name: part(tally, name).tolist() for name in LAYOUT},
     }

@@ -89,11 +89,12 @@ def write_weights(path: str | Path, weights: dict[str, float], comments: list[st
 
 def shipped_weights_note(policies: list[str], card_set_sha256: str | None,
                          expansions: list[str], variant: str,
-                         other_cards: bool = False) -> str | None:
+                         other_cards: bool = False, per_set: bool = False) -> str | None:
     """A note when the shipped ``weighted`` policy plays where its weights were not tuned
     (they were tuned on R14's base game, solo): another card set (``card_set_sha256``, or
     ``other_cards`` for a command that plays variants of the cards), expansions, or the
-    team game; None otherwise, or when ``weighted`` does not play."""
+    team game; None otherwise, or when ``weighted`` does not play. ``per_set``: for a
+    comparison of expansion sets, each of which would need its own tune."""
     from analyzer.cards import default_card_set
 
     if "weighted" not in policies:
@@ -107,6 +108,8 @@ def shipped_weights_note(policies: list[str], card_set_sha256: str | None,
         where.append("the team game")
     if not where:
         return None
+    how = ("`urbion tune --expansions SET` for each set (with the same --cards and "
+           "--variant)" if per_set else
+           "`urbion tune` (with the same --cards, --expansions and --variant)")
     return (f"note: weighted plays weights tuned on R14's base game solo; with "
-            f"{' and '.join(where)}, `urbion tune` (with the same --cards, --expansions and "
-            "--variant) finds weights of their own")
+            f"{' and '.join(where)}, {how} finds weights of their own")

@@ -77,6 +77,7 @@ _SYNC_FILTER = _InterruptedSyncFilter()
 #: How much a local cluster's processes log: nothing below CRITICAL. A task that fails
 #: (a user's policy that raises) reaches the run as its exception, which the command says
 #: in one line; the workers' own multi-line "Compute Failed" report would come before it.
+#: A worker that dies or cannot start reaches the run too, as a ClusterError of one line.
 LOCAL_LOG_LEVEL = logging.CRITICAL
 
 
