@@ -480,20 +480,29 @@ def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int 
 
         out = arguments.path("out", out)
         check_destination(out, "duel")
-    results = {}
     with _shared_cluster(scheduler) as cluster:
-        for number, (name, policy) in enumerate(entries.items(), start=1):
-            with _part_of(f"duel, policy {name} ({number} of {len(entries)})"):
-                results[name] = simulate(games=games, seed=seed, policy=policy,
-                                         workers=workers, cards=card_set, scheduler=cluster,
-                                         progress=progress)
-    result = DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
-                        results)
+        result = _same_deals(entries, card_set, dict(games=games, seed=seed, workers=workers,
+                                                     scheduler=cluster, progress=progress),
+                             lambda name, number: f"duel, policy {name} ({number} of "
+                                                  f"{len(entries)})")
     if out is not None:
         from analyzer.reporting.build import write_duel
 
         write_duel(result, out)
     return result
+
+
+def _same_deals(policies: dict[str, str | PolicySpec], card_set: CardSet, settings: dict,
+                part: Callable[[str, int], str]) -> DuelResult:
+    """Each of ``policies`` (by name) playing the same games of ``card_set`` (``settings``:
+    :func:`simulate`'s counts and switches), compared; ``part(name, number)`` names the
+    part a stop cuts short."""
+    results = {}
+    for number, (name, policy) in enumerate(policies.items(), start=1):
+        with _part_of(part(name, number)):
+            results[name] = simulate(policy=policy, cards=card_set, **settings)
+    return DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
+                      results)
 
 
 def _named_policies(entries: list[str | PolicySpec]) -> dict[str, str | PolicySpec]:
@@ -609,14 +618,10 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     contenders: dict[str, str | PolicySpec] = {"greedy": "greedy", start: start,
                                                "tuned": weighted_spec(found.weights, card_set,
                                                                       "tuned")}
-    results = {}
-    for name, spec in contenders.items():
-        with _part_of(f"tuning, the held-out games of {name}"):
-            results[name] = simulate(games=heldout_games, seed=seed, first_game=games,
-                                     policy=spec, workers=workers, cards=card_set,
-                                     progress=progress)
-    heldout = DuelResult(policy_table(results), pair_table(results), _duel_attrs(results),
-                         results)
+    heldout = _same_deals(contenders, card_set,
+                          dict(games=heldout_games, seed=seed, first_game=games,
+                               workers=workers, progress=progress),
+                          lambda name, number: f"tuning, the held-out games of {name}")
     warning = tuning_warning(heldout.pairs, start) if found.improved else (
         f"no candidate did better than {start} on the tuning games: the weights found are "
         f"{start}'s own, unchanged")
