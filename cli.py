@@ -19,7 +19,7 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
     from analyzer.errors import RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
-    from analyzer.policies.weights import shipped_weights_note
+    from analyzer.policies.weights import plays_r14_cards, shipped_weights_note
 except KeyboardInterrupt:
     sys.stderr.write("\nurbion: interrupted\n")
     raise SystemExit(EXIT_INTERRUPTED) from None
@@ -93,7 +93,7 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
         df = analyzer.simulate(**options)
         summary, attrs = analyzer.summarize(df), df.attrs
     click.echo(format_summary(summary, attrs, attrs.get("seconds")))
-    _note(shipped_weights_note([attrs.get("policy", "")], attrs.get("card_set_sha256"),
+    _note(shipped_weights_note([attrs.get("policy", "")], not plays_r14_cards(attrs),
                                attrs.get("expansions") or [], attrs.get("variant", "solo")))
     if out:
         click.echo(f"results    {out}")
@@ -203,7 +203,7 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
                            expansions=expansions, variant=variant, scheduler=scheduler,
                            progress=not quiet, out=out)
     click.echo(str(result))
-    _note(shipped_weights_note(result.attrs["policies"], result.attrs.get("card_set_sha256"),
+    _note(shipped_weights_note(result.attrs["policies"], not plays_r14_cards(result.attrs),
                                result.attrs.get("expansions") or [],
                                result.attrs.get("variant", "solo")))
     if out:
@@ -296,9 +296,9 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
                                   variant=variant, cards=cards, scheduler=scheduler,
                                   resume=resume)
     click.echo(str(result))
-    _note(shipped_weights_note([result.baseline["policy"]], None,
+    _note(shipped_weights_note([result.baseline["policy"]], True,  # variants of the cards
                                result.baseline.get("expansions") or [],
-                               result.baseline.get("variant", "solo"), other_cards=True))
+                               result.baseline.get("variant", "solo")))
     if out:
         click.echo(f"\nreport     {Path(out) / 'index.html'}")
         click.echo(f"           {Path(out) / 'sensitivity.md'}")
@@ -343,7 +343,8 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
                               precision=precision, max_games=max_games,
                               scheduler=scheduler, progress=not quiet, variant=variant)
     click.echo(str(result))
-    _note(shipped_weights_note([result.attrs["policy"]], result.attrs["card_set_sha256"],
+    _note(shipped_weights_note([result.attrs["policy"]],
+                               not plays_r14_cards(result.runs["base"].attrs),
                                [s for s in result.attrs["sets"] if s != "base"],
                                result.attrs.get("variant", "solo"), per_set=True))
     if out:

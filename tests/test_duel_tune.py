@@ -587,15 +587,13 @@ def test_the_shipped_weights_say_where_they_were_not_tuned(tmp_path, capsys):
     """weighted's shipped weights were tuned on R14's base game solo: elsewhere the output
     says so and points to tune; not for greedy, not for a weights file of one's own, not on
     R14's base game."""
-    from analyzer.cards import default_card_set
     from analyzer.policies.weights import shipped_weights_note
     from tests.test_cli import run
 
-    r14 = default_card_set().digest
-    assert shipped_weights_note(["weighted"], r14, [], "solo") is None
-    assert shipped_weights_note(["greedy"], "other", ["books"], "team") is None
-    assert shipped_weights_note(["weighted:mine.toml"], r14, ["books"], "solo") is None
-    note = shipped_weights_note(["greedy", "weighted"], "other", ["books"], "team")
+    assert shipped_weights_note(["weighted"], False, [], "solo") is None
+    assert shipped_weights_note(["greedy"], True, ["books"], "team") is None
+    assert shipped_weights_note(["weighted:mine.toml"], False, ["books"], "solo") is None
+    note = shipped_weights_note(["greedy", "weighted"], True, ["books"], "team")
     assert note.startswith("note: weighted plays weights tuned on R14's base game solo; "
                            "with other cards and expansions and the team game, `urbion tune`")
     code, out, err = run(capsys, "duel", "--policies", "greedy,weighted", "--games", "20",
@@ -606,6 +604,22 @@ def test_the_shipped_weights_say_where_they_were_not_tuned(tmp_path, capsys):
     code, out, err = run(capsys, "simulate", "--games", "20", "--policy", "weighted",
                          "--quiet")
     assert "note:" not in out
+    # R14's cards under another name and in another order: the cards the weights know
+    copy = tmp_path / "copy.toml"
+    analyzer.write_card_template(copy)
+    text = copy.read_text().replace('name = "R14-default"', 'name = "copy"')
+    copy.write_text(text.replace("earth = [1, 1, 2, 2, 3, 3, 4, 4]",
+                                 "earth = [4, 4, 3, 3, 2, 2, 1, 1]", 1))
+    code, out, err = run(capsys, "simulate", "--games", "20", "--policy", "weighted",
+                         "--cards", str(copy), "--quiet")
+    assert code == 0 and "note:" not in out
+    text = copy.read_text()
+    start = text.index("[dreams.chaos]")
+    copy.write_text(text[:start] + text[start:].replace("count = 8", "count = 6", 1))
+    code, out, err = run(capsys, "simulate", "--games", "20", "--policy", "weighted",
+                         "--cards", str(copy), "--quiet")
+    assert "note: weighted plays weights tuned on R14's base game solo; with other cards" \
+        in out
     code, out, err = run(capsys, "compare", "--sets", "base,books", "--games", "20",
                          "--policy", "weighted", "--quiet")
     assert "with expansions, `urbion tune --expansions SET` for each set (with the same " \

@@ -473,7 +473,8 @@ def test_a_long_level_keeps_the_printed_columns_apart(tmp_path):
 def test_the_same_cards_in_another_order_are_the_baseline_s_own_level(tmp_path):
     """A file whose Incubi are already the narrow spread, listed the other way round: the
     narrow variant would only reshuffle the same deck, so it is not played."""
-    from analyzer.analysis.sensitivity import SAME_AS_BASELINE, same_cards
+    from analyzer.analysis.sensitivity import SAME_AS_BASELINE
+    from analyzer.cards.loader import same_cards
 
     narrow = _card_file(tmp_path, "narrow", (INCUBI, "[-2, -2, -2, -2, -1, -1, -1, -1]"))
     assert _left_out(narrow) == {("Incubi spread", "narrow: -1 x4, -2 x4"): SAME_AS_BASELINE}

@@ -33,6 +33,7 @@ from analyzer.cards.loader import (
     card_set_from_data,
     default_card_data,
     default_card_set,
+    same_cards,
 )
 
 ELEMENTS = ("earth", "water", "fire", "air")
@@ -263,16 +264,6 @@ def variant_card_set(variant: Variant, data: dict | None = None,
     changed = changed_data(variant, data)
     changed["name"] = f"{str(data['name']).strip()} / {variant.factor}: {variant.level}"
     return card_set_from_data(changed, f"variant of {label}: {variant.factor}: {variant.level}")
-
-
-def same_cards(one: CardSet, other: CardSet) -> bool:
-    """True when two card sets hold the same cards (each with its expansion), in whatever
-    order their files list them: the names, which the digests include, do not count."""
-    def rows(card_set: CardSet) -> np.ndarray:
-        table = np.column_stack([card_set.owner, card_set.cards])
-        return table[np.lexsort(table.T[::-1])]
-
-    return one.cards.shape == other.cards.shape and np.array_equal(rows(one), rows(other))
 
 
 def plan_variants(baseline: CardSet, data: dict,

@@ -151,6 +151,16 @@ class CardSet:
                        other_ids=ids[in_play & is_other])
 
 
+def same_cards(one: CardSet, other: CardSet) -> bool:
+    """True when two card sets hold the same cards (each with its expansion), in whatever
+    order their files list them: the names, which the digests include, do not count."""
+    def rows(card_set: CardSet) -> np.ndarray:
+        table = np.column_stack([card_set.owner, card_set.cards])
+        return table[np.lexsort(table.T[::-1])]
+
+    return one.cards.shape == other.cards.shape and np.array_equal(rows(one), rows(other))
+
+
 def packed_table(card_set: CardSet) -> dict:
     """The cards of ``card_set``, every expansion's, packed for a results file's metadata
     (compressed, base64): a report can show them when the card file has changed since.

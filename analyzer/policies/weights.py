@@ -87,20 +87,31 @@ def write_weights(path: str | Path, weights: dict[str, float], comments: list[st
     write_atomically(path, lambda tmp: Path(tmp).write_text(text))
 
 
-def shipped_weights_note(policies: list[str], card_set_sha256: str | None,
-                         expansions: list[str], variant: str,
-                         other_cards: bool = False, per_set: bool = False) -> str | None:
-    """A note when the shipped ``weighted`` policy plays where its weights were not tuned
-    (they were tuned on R14's base game, solo): another card set (``card_set_sha256``, or
-    ``other_cards`` for a command that plays variants of the cards), expansions, or the
-    team game; None otherwise, or when ``weighted`` does not play. ``per_set``: for a
-    comparison of expansion sets, each of which would need its own tune."""
+def plays_r14_cards(attrs: dict) -> bool:
+    """True when a run (its configuration ``attrs``) played R14's cards, kind for kind: the
+    shipped set, or a renamed or reordered copy of it that the results file kept."""
     from analyzer.cards import default_card_set
+    from analyzer.cards.loader import same_cards, unpacked_table
 
+    shipped = default_card_set()
+    digest = str(attrs.get("card_set_sha256"))
+    if digest == shipped.digest:
+        return True
+    kept = unpacked_table(attrs.get("card_set_table"), str(attrs.get("card_set")), digest, "")
+    return kept is not None and same_cards(kept, shipped)
+
+
+def shipped_weights_note(policies: list[str], other_cards: bool, expansions: list[str],
+                         variant: str, per_set: bool = False) -> str | None:
+    """A note when the shipped ``weighted`` policy plays where its weights were not tuned
+    (they were tuned on R14's base game, solo): ``other_cards`` than R14's
+    (:func:`plays_r14_cards`), expansions, or the team game; None otherwise, or when
+    ``weighted`` does not play. ``per_set``: for a comparison of expansion sets, each of
+    which would need its own tune."""
     if "weighted" not in policies:
         return None
     where = []
-    if other_cards or (card_set_sha256 and card_set_sha256 != default_card_set().digest):
+    if other_cards:
         where.append("other cards")
     if expansions:
         where.append("expansions")
