@@ -622,10 +622,11 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
                           dict(games=heldout_games, seed=seed, first_game=games,
                                workers=workers, progress=progress),
                           lambda name, number: f"tuning, the held-out games of {name}")
-    warning = tuning_warning(heldout.pairs, start) if found.improved else (
+    pairs = heldout.pairs
+    against_start = pairs[(pairs["a"] == start) & (pairs["b"] == "tuned")].iloc[0]
+    warning = tuning_warning(against_start, start) if found.improved else (
         f"no candidate did better than {start} on the tuning games: the weights found are "
         f"{start}'s own, unchanged")
-    against_start = heldout.pairs[heldout.pairs["b"] == "tuned"].iloc[-1]  # start or greedy
     outcome = TuneResult(found.weights, found.fitness, found.evaluations, heldout, start,
                          found.tuned, warning, found.improved,
                          not found.improved or against_start.b_only <= against_start.a_only)
@@ -634,10 +635,10 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     return outcome
 
 
-def tuning_warning(pairs: pd.DataFrame, start: str) -> str | None:
+def tuning_warning(pair: pd.Series, start: str) -> str | None:
     """A warning when the tuned weights won no more held-out games than their start, or
-    more but not significantly so (McNemar p >= 0.05); None otherwise."""
-    pair = pairs[(pairs["a"] == start) & (pairs["b"] == "tuned")].iloc[0]
+    more but not significantly so (McNemar p >= 0.05); None otherwise. ``pair``: the
+    held-out pairs' row of ``start`` against ``tuned``."""
     gained, lost = int(pair.b_only), int(pair.a_only)
     # one comparison planned ahead: its own p, not the table's Holm p over every pair
     head = (f"the tuned weights won {gained} held-out deals that {start} lost and lost "
