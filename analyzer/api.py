@@ -347,6 +347,18 @@ def _run_options(games, seed, first_game, workers, chunk, scheduler, resume,
     return options
 
 
+def _playable_sets_hint(cards: CardSet) -> str:
+    """Which ``--sets`` a card file can play, for the error of one naming a set it cannot:
+    its expansions alone and, where it has two or more, any of them joined by ``+``."""
+    playable = expansion_names(cards.available_expansions())
+    if not playable:
+        return "this file holds the base game only"
+    hint = f"this file's expansions can be compared with --sets base,{','.join(playable)}"
+    if len(playable) > 1:
+        hint += f" or sets of them joined by + (such as {playable[0]}+{playable[1]})"
+    return hint
+
+
 def _check_one_executor(workers: int | None, scheduler: str | None) -> None:
     """Refuse a thread count beside a cluster, whose processes play: it would be silently
     ignored."""
@@ -1271,10 +1283,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
                      for s in chosen}
     except CardSetError as err:
-        playable = expansion_names(base_cards.available_expansions())
-        raise CardSetError(f"{err}; this file's expansions can be compared with --sets "
-                           f"base,{','.join(playable)}" if playable else
-                           f"{err}; this file holds the base game only") from None
+        raise CardSetError(f"{err}; {_playable_sets_hint(base_cards)}") from None
     _, spec = _prepare("fast", policy, base_cards)
     _check_one_executor(workers, scheduler)
     if scheduler is not None:  # refused before the folder is made, as by simulate
