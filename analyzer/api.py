@@ -1196,16 +1196,20 @@ class CompareResult:
 
     def figures(self) -> dict:
         """The comparison's charts as matplotlib Figures, by file stem."""
-        from analyzer.analysis.compare import BASE, chart_table, imprecise_note, set_title
+        from analyzer.analysis.compare import (
+            BASE,
+            chart_table,
+            imprecise_note,
+            set_title,
+            titled_interactions,
+        )
         from analyzer.reporting import charts
 
         shown = chart_table(self.table)
         figures = {"win_rates": charts.win_rates(shown, reference=set_title(BASE)),
                    "differences": charts.differences(shown.drop(index=set_title(BASE)))}
         if len(self.interactions):
-            titled = self.interactions.assign(first=self.interactions["first"].map(set_title),
-                                              second=self.interactions["second"].map(set_title))
-            figures["interactions"] = charts.interactions(titled)
+            figures["interactions"] = charts.interactions(titled_interactions(self.interactions))
         source = charts.source_line(self.attrs)
         # the sets each chart names: one that marks a set stopped at max-games explains
         # the mark, as the table does

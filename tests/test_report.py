@@ -294,6 +294,33 @@ def test_survival_and_convergence_on_a_tiny_run():
     assert conv["games"].iloc[-1] == 4 and conv["win_rate"].iloc[-1] == 0.5
 
 
+def test_a_reports_heatmap_names_and_orders_the_expansions_as_compares_does(tmp_path,
+                                                                             monkeypatch):
+    """The same results files, in any order, give a heatmap with the expansions' titles in
+    the game's order, as ``compare`` draws it: not code names in the files' order."""
+    from analyzer.reporting import charts
+
+    result = analyzer.compare(sets="base,squares_metas,books,squares_metas+books", games=300,
+                              seed=2, out=tmp_path / "cmp")
+    compare_fig = result.figures()["interactions"]
+    compare_labels = [label.get_text() for label in compare_fig.axes[0].get_yticklabels()]
+    assert compare_labels == ["City Squares & Metas", "Books of Power"]
+    files = sorted((tmp_path / "cmp" / "results").glob("*.parquet"))
+    assert files[0].name.startswith("base") and files[1].name.startswith("books.")
+    drawn = []
+    draw = charts.interactions
+
+    def interactions(table):
+        fig = draw(table)
+        drawn.append([label.get_text() for label in fig.axes[0].get_yticklabels()])
+        return fig
+
+    monkeypatch.setattr(charts, "interactions", interactions)
+    analyzer.report(files, tmp_path / "rep")
+    analyzer.report(files[::-1], tmp_path / "reversed")
+    assert drawn == [compare_labels, compare_labels]
+
+
 def test_a_report_needs_results():
     with pytest.raises(UrbionError, match="at least one results file"):
         analyzer.report([], "rep")
@@ -1025,9 +1052,40 @@ def test_a_coloured_heatmap_cell_never_reads_as_an_interval_holding_zero():
     texts = [t.get_text() for t in ax.texts]
     assert texts and all(t == "+1.54\n+-1.51" for t in texts)  # 1.505 rounds either way
     assert "not adjusted for the number of pairs" in fig.get_suptitle()
-    # the additive scale's blind spot is said under the chart itself
+    # the additive scale's blind spot is said under the chart itself, and stays there when
+    # the chart is given its source line
+    charts.caption(fig, "card set R14-default · policy greedy · seed 0")
     assert "effects that multiply (as chances often do) show here as interactions of " \
-        "either sign" in fig._supxlabel.get_text().replace("\n", " ")
+        "either sign" in ax.get_xlabel().replace("\n", " ")
+    assert fig.get_supxlabel() == "card set R14-default · policy greedy · seed 0"
+
+
+@pytest.mark.parametrize("n_expansions", [2, 3, 7])
+def test_every_text_of_the_heatmap_lies_within_the_image(n_expansions):
+    """With two or three expansions the figure is narrow: its title, colour-bar label, scale
+    note and source line are wrapped to fit, none cut off at an edge."""
+    from itertools import combinations
+
+    from analyzer.analysis.compare import set_title
+    from analyzer.core.codes import PLAYABLE_EXPANSIONS
+    from analyzer.reporting import charts
+
+    names = [set_title(name) for name in PLAYABLE_EXPANSIONS[:n_expansions]]
+    table = pd.DataFrame([{"pair": f"{a}+{b}", "first": a, "second": b, "games": 3000,
+                           "interaction": -0.1954, "low": -0.21, "high": -0.18}
+                          for a, b in combinations(names, 2)]).set_index("pair")
+    fig = charts.caption(charts.interactions(table), "card set R14-default (sha256 "
+                         "d74bfe7f2d40) · policy greedy · seed 0 · games 5,000 · solo game · "
+                         "rules urbion-2e/expansions-4")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    heatmap, bar = fig.axes
+    texts = {"title": fig._suptitle, "colour-bar label": bar.yaxis.label,
+             "scale note": heatmap.xaxis.label, "source line": fig._supxlabel}
+    for name, text in texts.items():
+        box = text.get_window_extent(renderer)
+        assert text.get_text() and box.x0 >= 0 and box.y0 >= 0, name
+        assert box.x1 <= fig.bbox.x1 and box.y1 <= fig.bbox.y1, name
 
 
 def test_a_heatmap_cell_holm_does_not_uphold_stays_grey():

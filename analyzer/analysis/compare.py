@@ -50,6 +50,23 @@ def set_title(label: str) -> str:
     return " + ".join(EXPANSION_TITLES.get(name, name) for name in label.split(SET_SEPARATOR))
 
 
+def titled_interactions(table: pd.DataFrame) -> pd.DataFrame:
+    """An :func:`interactions` table with each expansion named by :func:`set_title`, as the
+    heatmap shows it."""
+    return table.assign(first=table["first"].map(set_title),
+                        second=table["second"].map(set_title))
+
+
+def in_game_order(labels: list[str]) -> list[str]:
+    """Set labels (:func:`set_label`) ordered as ``compare`` orders its sets: the base game,
+    then by how many expansions, then by the expansions' order in TRACE.md."""
+    def key(label: str) -> tuple:
+        names = [] if label == BASE else label.split(SET_SEPARATOR)
+        return len(names), [PLAYABLE_EXPANSIONS.index(n) if n in PLAYABLE_EXPANSIONS
+                            else len(PLAYABLE_EXPANSIONS) for n in names]
+    return sorted(labels, key=key)
+
+
 def chart_table(table: pd.DataFrame) -> pd.DataFrame:
     """A :func:`compare_table` as the charts show it: the hardest set first (by rank, ties in
     the table's order), each named by :func:`set_title`."""

@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from analyzer.analysis import run_stats
-from analyzer.analysis.compare import INTERACTION_TEST_NOTE
+from analyzer.analysis.compare import INTERACTION_TEST_NOTE, titled_interactions
 from analyzer.analysis.results_io import read_results
 from analyzer.analysis.sensitivity import (
     SHIPPED_LABEL,
@@ -538,7 +538,8 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
                     for stem, title, draw in CHARTS]
     if pairs is not None:
         charts_drawn.append(("interactions", INTERACTIONS_TITLE,
-                             lambda: charts.caption(charts.interactions(pairs), source)))
+                             lambda: charts.caption(
+                                 charts.interactions(titled_interactions(pairs)), source)))
     titles = [(stem, title) for stem, title, _ in charts_drawn]
     card_sets = card_set_texts(runs, list(dict.fromkeys(Path(p).parent for p in paths)))
     # only where expansions are played might a reader look for their interactions
@@ -569,7 +570,7 @@ def _shared_attrs(runs: dict[str, pd.DataFrame]) -> dict:
 def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
     """The pairwise interactions of the expansions in ``runs``, or None when the runs are
     not the base game, singles and pairs of one policy and seed."""
-    from analyzer.analysis.compare import interactions, set_label
+    from analyzer.analysis.compare import in_game_order, interactions, set_label
 
     keys = {(df.attrs.get("policy"), df.attrs.get("policy_params_sha256"),
              df.attrs.get("seed"), df.attrs.get("card_set_sha256"), df.attrs.get("variant"))
@@ -578,7 +579,8 @@ def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
               for df in runs.values()}
     if len(keys) != 1 or len(by_set) != len(runs) or "base" not in by_set:
         return None
-    table = interactions(by_set)
+    # in compare's order, whatever the order of the files: the heatmap reads as compare's
+    table = interactions({label: by_set[label] for label in in_game_order(list(by_set))})
     table = table[table["games"] > 0]  # a pair whose four sets share no game is not drawn
     return table if len(table) else None
 

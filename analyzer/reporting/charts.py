@@ -384,11 +384,14 @@ def interactions(table: pd.DataFrame) -> Figure:
 
     matrix = interaction_matrix(table)
     n = len(matrix)
-    fig, ax = plt.subplots(figsize=(max(1.3 * n + 3.0, 7.0), 1.0 * n + 1.6), layout="constrained")
+    width, height = max(1.3 * n + 3.0, 7.0), max(1.0 * n + 1.6, 3.0) + 2.4
+    fig, ax = plt.subplots(figsize=(width, height), layout="constrained")
+    # every text wrapped to the figure: with two or three expansions it is narrow
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
-                 "(its 95% interval, +- or its two ends, not adjusted for the number of "
-                 "pairs; coloured only where Holm's adjustment over the pairs shows an "
-                 "interaction)", fontsize="medium")
+                 + textwrap.fill("(its 95% interval, +- or its two ends, not adjusted for the "
+                                 "number of pairs; coloured only where Holm's adjustment over "
+                                 "the pairs shows an interaction)", int(width * 12)),
+                 fontsize="medium")
     values = matrix.to_numpy(dtype=float) * 100
     lows = interaction_matrix(table, "low").to_numpy(dtype=float) * 100
     highs = interaction_matrix(table, "high").to_numpy(dtype=float) * 100
@@ -412,11 +415,13 @@ def interactions(table: pd.DataFrame) -> Figure:
                         va="center", fontsize="small", color="white" if dark else "black")
     ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
     ax.set_yticks(range(n), matrix.index)
-    bar = fig.colorbar(image, ax=ax, label="pp, symmetric log scale, linear within ±1 "
-                       "(blue: more than the single effects add up to)")
+    bar = fig.colorbar(image, ax=ax, label=textwrap.fill(
+        "pp, symmetric log scale, linear within ±1 (blue: more than the single effects add "
+        "up to)", int((height - 2.4) * 11)))
     ticks = [t for t in (-100, -30, -10, -3, -1, 0, 1, 3, 10, 30, 100) if abs(t) <= limit]
     bar.set_ticks(ticks, labels=[f"{t:+d}" if t else "0" for t in ticks])
-    fig.supxlabel(textwrap.fill(INTERACTION_SCALE_NOTE, 110), fontsize="small")
+    # under the axes, not the figure's own footnote, which :func:`caption` gives the source
+    ax.set_xlabel(textwrap.fill(INTERACTION_SCALE_NOTE, int(width * 13)), fontsize="small")
     return fig
 
 
