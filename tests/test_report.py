@@ -102,6 +102,13 @@ def test_a_curve_drawn_under_another_says_so_in_the_legend():
         legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
         assert legend == ["base", "books\n(the curve of base, under it)", "chromatic"], draw
         plt.close(fig)
+    for draw in (charts.margin_at_victory, charts.pacified_at_defeat):
+        fig = draw(runs)
+        legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+        assert legend[1].startswith("books (") and \
+            legend[1].endswith(")\n(the line of base, under it)"), draw
+        assert "under it" not in legend[0] + legend[2], draw
+        plt.close(fig)
 
 
 def test_a_report_replaces_an_earlier_one_in_place(results, tmp_path):

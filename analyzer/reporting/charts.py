@@ -228,6 +228,7 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
     with how many games the line rests on in the legend ("20 wins": a line of few games
     zig-zags); a run with no such game is listed with ``none`` after its name."""
     fig, ax = _figure(title)
+    drawn: list[tuple[str, pd.Series]] = []
     for index, (label, df) in enumerate(runs.items()):
         counts = counts_of(df)
         if not len(counts):
@@ -238,9 +239,15 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
             counts = counts.reindex(range(int(counts.index.min()),
                                           int(counts.index.max()) + 1), fill_value=0)
             total = int(counts.sum())
-            ax.plot(counts.index, counts / total * 100, marker="o",
-                    label=f"{wrap_label(label)} ({total:,} {noun[total != 1]})",
+            shares = counts / total * 100
+            # a run whose line is an earlier run's lies hidden under it: say so, as the
+            # curves of the other charts do
+            twin = next((name for name, other in drawn if other.equals(shares)), None)
+            under = f"\n(the line of {twin}, under it)" if twin else ""
+            ax.plot(counts.index, shares, marker="o",
+                    label=f"{wrap_label(label)} ({total:,} {noun[total != 1]}){under}",
                     **_line_style(index))
+            drawn.append((label, shares))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     _legend(ax, len(runs))
