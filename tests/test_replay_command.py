@@ -113,7 +113,7 @@ def test_replay_names_each_bad_line_and_still_judges_the_others(capsys, tmp_path
 @pytest.mark.parametrize("content, message", [
     (None, "cannot read trace file"),
     (b"\n\n", "holds no trace"),
-    (b"\xff\xfe{", "cannot read trace file"),
+    (b"\xff\xfe{", "is not a trace file: it is not UTF-8 text"),
 ])
 def test_replay_of_an_unreadable_file_is_one_line_and_exit_2(capsys, tmp_path, content,
                                                              message):
@@ -140,6 +140,22 @@ def test_replay_of_a_file_that_is_no_trace_file_is_one_line_and_exit_2(capsys, t
         code, out, err = run(capsys, *command, str(path))
         assert code == 2 and out == ""
         assert f"{path} is not a trace file" in err and err.count("\n") == 1
+
+
+def test_replay_of_a_results_or_summary_file_says_what_the_file_is(capsys, tmp_path):
+    """The files a run writes, given where a trace file is asked for: one line naming
+    the kind of file, exit 2, no verdict per line."""
+    results, summary = tmp_path / "r.parquet", tmp_path / "s.json"
+    analyzer.simulate(games=20, out=results)
+    analyzer.simulate_summary(games=20, out=summary)
+    expected = {results: "it is a Parquet results file (urbion report reads those",
+                summary: "it is the summary of a --summary-only run"}
+    for path, what in expected.items():
+        for command in (["replay"], ["show", "--trace-file"]):
+            code, out, err = run(capsys, *command, str(path))
+            assert code == 2 and out == "", (path, command)
+            assert err.startswith(f"urbion: error: {path} is not a trace file: {what}"), err
+            assert err.count("\n") == 1
 
 
 def test_show_of_a_trace_file_is_the_show_of_the_game_it_holds(capsys, tmp_path,

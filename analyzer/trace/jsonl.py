@@ -56,15 +56,19 @@ def read_traces(path: str | Path) -> list[TraceLine]:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not JSON's
-    except (OSError, UnicodeDecodeError) as err:
-        why = err.strerror if isinstance(err, OSError) and err.strerror else err
-        raise UrbionError(f"cannot read trace file {path}: {why}") from None
+    except UnicodeDecodeError:
+        raise UrbionError(f"{path} is not a trace file: {_binary_kind(path)}") from None
+    except OSError as err:
+        raise UrbionError(f"cannot read trace file {path}: {err.strerror or err}") from None
     # only "\n" ends a line: JSON strings may hold U+2028 and the like, which splitlines()
     # would also split at
     lines = [TraceLine(number, *_parsed(line.removesuffix("\r")))
              for number, line in enumerate(text.split("\n"), start=1) if line.strip()]
     if not lines:
         raise UrbionError(f"{path} holds no trace")
+    if text.lstrip().startswith("{") and _summary_format(_parsed(text)[0]):
+        raise UrbionError(f"{path} is not a trace file: it is the summary of a "
+                          "--summary-only run (urbion trace --out FILE.jsonl writes traces)")
     if text.lstrip().startswith("[") and isinstance(_parsed(text)[0], list):
         raise UrbionError(f"{path} is not a trace file: it holds one JSON array, where a "
                           "trace file holds one JSON object per game (TRACE.md)")
@@ -80,6 +84,29 @@ def read_traces(path: str | Path) -> list[TraceLine]:
             # line of the file is a trace of its own
             return _concatenated(text) or lines
     return lines
+
+
+#: The format of the summary file a ``--summary-only`` run writes (``analysis.results_io``).
+SUMMARY_FORMAT_PREFIX = "urbion-summary/"
+
+
+def _summary_format(value: object) -> bool:
+    """Whether a JSON value is a ``--summary-only`` run's summary."""
+    return isinstance(value, dict) and \
+        str(value.get("format", "")).startswith(SUMMARY_FORMAT_PREFIX)
+
+
+def _binary_kind(path: Path) -> str:
+    """What a file that is not UTF-8 text is, in words, for the error of a trace command."""
+    try:
+        with path.open("rb") as file:
+            parquet = file.read(4) == b"PAR1"
+    except OSError:
+        parquet = False
+    if parquet:
+        return ("it is a Parquet results file (urbion report reads those; urbion trace "
+                "--out FILE.jsonl writes traces)")
+    return "it is not UTF-8 text (urbion trace --out FILE.jsonl writes traces)"
 
 
 _BLANK = re.compile(r"\s*")
