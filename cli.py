@@ -38,8 +38,11 @@ expansions_option = click.option(
     "--expansions", default="none", show_default=True, metavar="NAME,...|all|none",
     help=f"Expansions in play: {', '.join(PLAYABLE_EXPANSIONS)} (comma-separated), all "
          "or none.")
+#: Names are taken in any case, as --expansions takes them.
+ENGINE_CHOICE = click.Choice(["fast", "reference"], case_sensitive=False)
 variant_option = click.option(
-    "--variant", type=click.Choice(VARIANT_NAMES), default="solo", show_default=True,
+    "--variant", type=click.Choice(VARIANT_NAMES, case_sensitive=False), default="solo",
+    show_default=True,
     help="The solo game, or the two-player team game (one policy plays both seats, R10).")
 
 
@@ -59,8 +62,7 @@ def cli() -> None:
 @policy_option
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
-@click.option("--engine", type=click.Choice(["fast", "reference"]), default="fast",
-              show_default=True)
+@click.option("--engine", type=ENGINE_CHOICE, default="fast", show_default=True)
 @cards_option
 @expansions_option
 @variant_option
@@ -113,8 +115,7 @@ def _note(note: str | None) -> None:
 @cards_option
 @expansions_option
 @variant_option
-@click.option("--engine", type=click.Choice(["fast", "reference"]), default="fast",
-              show_default=True)
+@click.option("--engine", type=ENGINE_CHOICE, default="fast", show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), required=True,
               help="JSON Lines file, one urbion-trace/1 trace per game.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")

@@ -346,3 +346,19 @@ def test_a_run_stopped_by_a_failure_is_an_error_and_ctrl_c_is_not(monkeypatch, c
         cli.main(["simulate", "--games", "60", "--quiet"])
     assert stopped.value.code == code
     assert capsys.readouterr().err.startswith(line)
+
+
+def test_names_are_taken_in_any_case_and_recorded_as_the_tool_spells_them(capsys, tmp_path):
+    """As --expansions takes "ALL": --policy Greedy, --variant Team and --engine FAST are
+    the built-in greedy, the team game and the fast engine, under their own names."""
+    path = tmp_path / "r.parquet"
+    code, _, err = run(capsys, "simulate", "--games", "30", "--policy", "Greedy",
+                       "--variant", "Team", "--engine", "FAST", "--out", str(path), "--quiet")
+    assert code == 0, err
+    from analyzer.analysis.results_io import read_results
+
+    played = read_results(path)
+    assert (played.attrs["policy"], played.attrs["variant"], played.attrs["engine"]) == \
+        ("greedy", "team", "fast")
+    same = analyzer.simulate(games=30, variant="team")
+    assert played["turns"].tolist() == same["turns"].tolist()

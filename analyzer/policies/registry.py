@@ -146,6 +146,8 @@ def resolve_policy(name: str) -> PolicySpec:
     ``MODULE:FUNCTION``."""
     if name in BUILTIN_POLICIES:
         return BUILTIN_POLICIES[name]
+    if name.lower() in BUILTIN_POLICIES:  # "Greedy", as --expansions takes "ALL"
+        return BUILTIN_POLICIES[name.lower()]
     if name.startswith(WEIGHTED_PREFIX):
         path = name.removeprefix(WEIGHTED_PREFIX)
         if not path.strip():
