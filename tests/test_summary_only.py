@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -188,3 +189,19 @@ def test_a_summary_file_leaves_out_the_packed_cards(tmp_path):
     analyzer.simulate_summary(games=20, out=out)
     config = json.loads(out.read_text())["config"]
     assert "card_set_table" not in config and config["card_set_sha256"]
+
+
+def test_a_per_game_mean_without_interval_is_printed_as_every_games_value(capsys):
+    """greedy lays out no Book: Books kept is 0 in every game, which has no interval; the
+    line says so instead of promising intervals it does not give."""
+    for args in (["--expansions", "books"], ["--expansions", "books", "--summary-only"]):
+        code, out, err = run(capsys, "simulate", "--games", "200", "--quiet", *args)
+        assert code == 0, err
+        line = next(line for line in out.splitlines() if line.startswith("per game"))
+        assert line == "per game   Books kept 0 in every game, Book actions 0 in every game"
+    code, out, _ = run(capsys, "simulate", "--games", "200", "--quiet", "--expansions",
+                       "books,postcards")
+    line = next(line for line in out.splitlines() if line.startswith("per game"))
+    assert line.startswith("per game   Books kept 0 in every game, Book actions 0 in every "
+                           "game, inhabitant sum -") and line.endswith(" (means, 95% intervals)")
+    assert re.search(r"inhabitant sum -\d\.\d\d \(-\d\.\d\d to -\d\.\d\d\)", line)

@@ -129,6 +129,16 @@ def _span(interval: tuple[float, float] | None) -> str:
     return f" ({interval[0]:.2f} to {interval[1]:.2f})"
 
 
+def _per_game(label: str, mean: float, interval: tuple[float, float] | None,
+              games: int) -> str:
+    """One per-game mean of the summary with its 95% interval; a mean of values all alike,
+    which has none (``stats._t_half_width``), as the value of every game."""
+    span = _span(interval)
+    if not span and games > 1 and float(mean).is_integer():
+        return f"{label} {mean:.0f} in every game"
+    return f"{label} {mean:.2f}{span}"
+
+
 def _later_games(summary: dict, attrs: dict) -> str:
     """ " (games 1000-1999 of the seed)" for a batch that does not start at game 0."""
     first = int(attrs.get("first_game") or 0)
@@ -157,10 +167,14 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
     in_play = set(attrs.get("expansions") or [])
     means = summary.get("means", {})
     spans = summary.get("means_ci", {})
-    shown = [f"{label} {means[col]:.2f}{_span(spans.get(col))}"
-             for name, col, label in EXPANSION_MEANS if name in in_play and col in means]
+    columns = [(col, label) for name, col, label in EXPANSION_MEANS
+               if name in in_play and col in means]
+    shown = [_per_game(label, means[col], spans.get(col), summary["games"])
+             for col, label in columns]
     if shown:
-        lines.append(f"per game   {', '.join(shown)} (means, 95% intervals)")
+        spanned = any(_span(spans.get(col)) for col, _ in columns)
+        lines.append(f"per game   {', '.join(shown)}"
+                     f"{' (means, 95% intervals)' if spanned else ''}")
     ranked = sorted(summary["loss_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
     reasons = ", ".join(f"{k} {v}" for k, v in ranked) or "none"
     lines.append(f"losses     {reasons}")
