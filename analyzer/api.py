@@ -810,7 +810,8 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     set, or the card file ``cards`` (docs/sensitivity.md).
 
     Plays games 0..games-1 of ``seed`` with the baseline set and with each variant of it
-    (``analysis.sensitivity.variants_of``: Incubi spread, Chaos influence one step and Chaos
+    (``analysis.sensitivity.variants_of``: each element's Incubi narrowed and widened with
+    their count and total kept, Chaos influence one step and Chaos
     count two cards either side of the baseline's (R14: ±4/±6, 6/10), the deck one card of
     each kind per element smaller and larger). A variant whose
     cards are the baseline's own, or that the card-set check refuses, is not played: its

@@ -34,13 +34,11 @@ def test_the_stated_side_effects_and_r14_levels_match_the_card_sets():
     """SIDE_EFFECTS and BASELINE_LEVELS are computed from the card data: their numbers must
     be the ones the variants' and R14's card sets hold."""
     by_level = {(v.factor, v.level): _counts(variant_card_set(v)) for v in VARIANTS}
-    spreads = [sum(c["incubi"]) // 4 for (factor, _), c in by_level.items()
-               if factor == "Incubi spread"]
     decks = [c["dreams"] for (factor, _), c in by_level.items() if factor == "Chaos count"]
     r14 = _counts(default_card_set())
-    assert f"sum to {spreads[0]} and {spreads[1]} per element (R14: " \
-           f"{sum(r14['incubi']) // 4})" in SIDE_EFFECTS
-    assert f"Dream cards {decks[0]} and {decks[1]} (R14: {r14['dreams']};" in SIDE_EFFECTS
+    assert SIDE_EFFECTS == ("A factor also changes what follows from it: 6 and 10 Chaos make "
+                            f"the base game's Dream cards {decks[0]} and {decks[1]} (R14: "
+                            f"{r14['dreams']}; an expansion's dreams come on top).")
     assert BASELINE_LEVELS["Chaos count"] == str(r14["chaos"])
     assert BASELINE_LEVELS["Chaos influence"] == f"±{r14['chaos_value'].pop()}"
     assert BASELINE_LEVELS["Deck size"] == f"{r14['dreams']} base-game dreams"
@@ -60,7 +58,8 @@ def test_each_variant_changes_only_its_factor():
             default_card_set().digest
     assert seen[("Chaos influence", "±4")] == {"chaos_value"}
     assert seen[("Chaos count", "10")] == {"chaos", "dreams"}
-    assert seen[("Incubi spread", "narrow: -1 x4, -2 x4")] == {"incubi"}
+    assert seen[("Incubi spread", "narrow, same total: -1 x1, -2 x7")] == {"incubi"}
+    assert seen[("Incubi spread", "wide, same total: -1 x5, -2 x1, -4 x2")] == {"incubi"}
     deck = [v for v in VARIANTS if v.factor == "Deck size"]
     assert [_counts(variant_card_set(v))["dreams"] for v in deck] == [64, 80]
 
@@ -217,10 +216,8 @@ def test_the_printed_sensitivity_table_gives_each_change_its_holm_p():
     assert "adjusted over the 1 variant played;" in note
     assert lines[-2].startswith("R14's levels: Incubi spread -1 x3, -2 x3, -3 x2;")
     assert lines[-1] == (
-        "A factor also changes what follows from it: the narrow and wide Incubi spreads sum "
-        "to -12 and -20 per element (R14: -15), so they move the Incubi's total as well as "
-        "their spread; 6 and 10 Chaos make the base game's Dream cards 70 and 74 (R14: 72; "
-        "an expansion's dreams come on top).")
+        "A factor also changes what follows from it: 6 and 10 Chaos make the base game's "
+        "Dream cards 70 and 74 (R14: 72; an expansion's dreams come on top).")
     assert "10 games, seed 0" in lines[0]
     one = str(SensitivityResult({**baseline, "games": 1}, table)).splitlines()[0]
     assert "1 game, seed 0" in one
@@ -253,9 +250,10 @@ def _six_chaos(tmp_path, name="six-chaos", *edits):
 #: The text edits that make each variant of the six-Chaos file, written out by hand: what
 #: the variants must play, found without the code that builds them.
 VARIANT_EDITS = {
-    ("Incubi spread", "narrow: -1 x4, -2 x4"): [(INCUBI, "[-1, -1, -1, -1, -2, -2, -2, -2]")],
-    ("Incubi spread", "wide: -1 to -4, two each"): [(INCUBI,
-                                                     "[-1, -1, -2, -2, -3, -3, -4, -4]")],
+    ("Incubi spread", "narrow, same total: -1 x1, -2 x7"): [
+        (INCUBI, "[-1, -2, -2, -2, -2, -2, -2, -2]")],
+    ("Incubi spread", "wide, same total: -1 x5, -2 x1, -4 x2"): [
+        (INCUBI, "[-1, -1, -1, -1, -1, -2, -4, -4]")],
     ("Chaos influence", "±4"): [("count = 6\nvalue = 5", "count = 6\nvalue = 4")],
     ("Chaos influence", "±6"): [("count = 6\nvalue = 5", "count = 6\nvalue = 6")],
     ("Chaos count", "4"): [("count = 6\nvalue = 5", "count = 4\nvalue = 5")],
@@ -444,8 +442,9 @@ def test_a_level_the_baseline_already_has_is_not_played(tmp_path):
     baseline's games again, and its "change" would be noise."""
     from analyzer.analysis.sensitivity import SAME_AS_BASELINE
 
-    narrow = _card_file(tmp_path, "narrow", (INCUBI, "[-1, -1, -1, -1, -2, -2, -2, -2]"))
-    assert _left_out(narrow) == {("Incubi spread", "narrow: -1 x4, -2 x4"): SAME_AS_BASELINE}
+    narrow = _card_file(tmp_path, "narrow", (INCUBI, "[-1, -2, -2, -2, -2, -2, -2, -2]"))
+    assert _left_out(narrow) == {
+        ("Incubi spread", "narrow, same total: -1 x1, -2 x7"): SAME_AS_BASELINE}
 
 
 def test_a_long_level_keeps_the_printed_columns_apart(tmp_path):
@@ -476,8 +475,9 @@ def test_the_same_cards_in_another_order_are_the_baseline_s_own_level(tmp_path):
     from analyzer.analysis.sensitivity import SAME_AS_BASELINE
     from analyzer.cards.loader import same_cards
 
-    narrow = _card_file(tmp_path, "narrow", (INCUBI, "[-2, -2, -2, -2, -1, -1, -1, -1]"))
-    assert _left_out(narrow) == {("Incubi spread", "narrow: -1 x4, -2 x4"): SAME_AS_BASELINE}
+    narrow = _card_file(tmp_path, "narrow", (INCUBI, "[-2, -2, -2, -2, -2, -2, -2, -1]"))
+    assert _left_out(narrow) == {
+        ("Incubi spread", "narrow, same total: -1 x1, -2 x7"): SAME_AS_BASELINE}
     assert not same_cards(load_card_set(narrow), default_card_set())
 
 
@@ -492,11 +492,8 @@ def test_the_levels_and_side_effects_are_the_baselines_own(tmp_path):
     )
     from analyzer.cards.loader import default_card_data, load_card_file
 
-    # the spreads' sums without the Chaos counts, when only the spreads are played
-    assert side_effects(default_card_data(), "R14", VARIANTS[:2]) == (
-        "A factor also changes what follows from it: the narrow and wide Incubi spreads sum "
-        "to -12 and -20 per element (R14: -15), so they move the Incubi's total as well as "
-        "their spread.")
+    # the spreads keep each element's count and total: alone they change nothing else
+    assert side_effects(default_card_data(), "R14", VARIANTS[:2]) == ""
     mine = _six_chaos(tmp_path, "uneven", ("water = [-1, -1, -1, -2, -2, -2, -3, -3]",
                                            "water = [-1, -1, -2, -2, -2, -3, -3, -4]"))
     card_set, data = load_card_file(mine)
@@ -508,15 +505,15 @@ def test_the_levels_and_side_effects_are_the_baselines_own(tmp_path):
         "Chaos influence": "±5", "Chaos count": "6", "Deck size": "70 base-game dreams"}
     played = [v for v in variants_of(data) if (v.factor, v.level) != ("Chaos count", "4")]
     assert side_effects(data, label, played) == (
-        "A factor also changes what follows from it: the narrow and wide Incubi spreads sum "
-        f"to -12 and -20 per element ({label}: -18 to -15), so they move the Incubi's total "
-        "as well as their spread; 8 Chaos make the base game's Dream cards 72 "
-        f"({label}: 70; an expansion's dreams come on top).")
-    wide_only = [v for v in played if v.factor == "Incubi spread"][1:]
-    assert side_effects(data, label, wide_only).endswith(
-        "the wide Incubi spread sums to -20 per element "
-        f"({label}: -18 to -15), so it moves the Incubi's total as well as their spread.")
+        "A factor also changes what follows from it: 8 Chaos make the base game's Dream "
+        f"cards 72 ({label}: 70; an expansion's dreams come on top).")
     assert side_effects(data, label, []) == ""
+    # each element's spread is its own: water's from its own values
+    assert [v.level for v in variants_of(data) if v.factor == "Incubi spread"] == [
+        "narrow, same total: earth -1 x1, -2 x7 / water -2 x6, -3 x2 / fire -1 x1, -2 x7 / "
+        "air -1 x1, -2 x7",
+        "wide, same total: earth -1 x5, -2 x1, -4 x2 / water -1 x5, -3 x1, -5 x2 / "
+        "fire -1 x5, -2 x1, -4 x2 / air -1 x5, -2 x1, -4 x2"]
 
 
 def test_an_edited_copy_named_like_r14_is_not_called_r14(tmp_path):
@@ -643,19 +640,32 @@ def test_a_resume_after_the_weights_file_changed_says_so_in_words(tmp_path, monk
     assert not re.search(r"[0-9a-f]{64}", message)
 
 
-def test_a_spread_that_changes_the_deck_says_so():
-    """A file with 6 fire Incubi: each spread deals 8 an element, 2 more fire Incubi, and
-    the note says how many base-game Dream cards that makes."""
+def test_a_spread_keeps_each_elements_count_and_total():
+    """The spreads change the spread alone: every element keeps its number of Incubi and
+    their total (6 fire Incubi stay 6), values stay within -1 to -9, and the narrow spread is
+    the flattest, the wide one the steepest, of the file's own spread."""
     import copy
 
-    from analyzer.analysis.sensitivity import side_effects, variants_of
+    import numpy as np
+
+    from analyzer.analysis.sensitivity import changed_data, side_effects, variants_of
     from analyzer.cards.loader import default_card_data
 
     data = copy.deepcopy(default_card_data())
     data["dreams"]["incubi"]["fire"] = [-1, -1, -2, -2, -3, -3]
+    data["dreams"]["incubi"]["air"] = [-9, -9, -8, -1]
+    data["dreams"]["incubi"]["water"] = [-2] * 8
     spreads = [v for v in variants_of(data) if v.factor == "Incubi spread"]
-    assert side_effects(data, "fire", spreads).endswith(
-        "and with 8 Incubi of each element they make the base game's Dream cards 72 "
-        "(fire: 70).")
-    r14 = default_card_data()
-    assert "Dream cards" not in side_effects(r14, "R14", variants_of(r14)[:2])
+    assert side_effects(data, "mine", spreads) == ""
+    before = data["dreams"]["incubi"]
+    for variant, steeper in zip(spreads, (False, True), strict=True):
+        after = changed_data(variant, data)["dreams"]["incubi"]
+        for element in before:
+            old, new = before[element], after[element]
+            assert len(new) == len(old) and sum(new) == sum(old), (variant.level, element)
+            assert all(-9 <= value <= -1 for value in new)
+            spread = np.std(new) >= np.std(old) if steeper else np.std(new) <= np.std(old)
+            assert spread, (variant.level, element)
+    assert changed_data(spreads[1], data)["dreams"]["incubi"]["water"] == [-1] * 4 + [-3] * 4
+
+

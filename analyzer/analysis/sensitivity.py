@@ -49,6 +49,32 @@ def _per_element(kind: str, edit: Callable[[list[int]], list[int]]) -> Callable[
     return change
 
 
+def narrowed(values: list[int]) -> list[int]:
+    """One element's Incubi as near their mean as whole values allow, with the same number
+    of cards and the same total (R14's -1 x3, -2 x3, -3 x2 become -1 x1, -2 x7); nearest 0
+    first, as the shipped file lists them."""
+    n, total = len(values), sum(values)
+    if not n:
+        return values
+    low = total // n
+    above = total - low * n
+    return [low + 1] * above + [low] * (n - above)
+
+
+def widened(values: list[int]) -> list[int]:
+    """One element's Incubi at the two ends of their range, widened one step each way
+    (within -1 and -``MAX_VALUE``), with one card between where the total needs it: the same
+    number of cards and the same total (R14's become -1 x5, -2 x1, -4 x2); nearest 0 first."""
+    n, total = len(values), sum(values)
+    near, far = min(max(values, default=-1) + 1, -1), max(min(values, default=-1) - 1,
+                                                           -MAX_VALUE)
+    if not n or near == far:
+        return values
+    strong, rest = divmod(n * near - total, near - far)
+    middle = [near - rest] if rest else []
+    return [near] * (n - strong - len(middle)) + middle + [far] * strong
+
+
 def _chaos(key: str, value: int) -> Callable[[dict], None]:
     def change(data: dict) -> None:
         data["dreams"]["chaos"][key] = value
@@ -131,19 +157,19 @@ def _deck_level(data: dict, delta: int) -> str:
 
 
 def variants_of(data: dict) -> tuple[Variant, ...]:
-    """The variants of card-set ``data``: Incubi spread at two fixed levels; the Chaos
-    influence one step either side of the baseline's and the Chaos count two cards either
-    side (R14: ±4 and ±6, 6 and 10); the deck one card of each kind per element smaller and
-    larger. A level the card-set check refuses (no Chaos of influence 0) is not played."""
+    """The variants of card-set ``data``: each element's Incubi narrowed and widened with
+    its count and total kept (:func:`narrowed`, :func:`widened`), so that the spread alone
+    changes; the Chaos influence one step either side of the baseline's and the Chaos count
+    two cards either side (R14: ±4 and ±6, 6 and 10); the deck one card of each kind per
+    element smaller and larger. A level the card-set check refuses (no Chaos of influence
+    0) is not played."""
     chaos = data["dreams"]["chaos"]
     value, count = chaos["value"], chaos["count"]
     # without Chaos in the baseline its file's influence is nowhere in view: say it
     of = f" (of ±{value})" if not count else ""
     return (
-        Variant("Incubi spread", "narrow: -1 x4, -2 x4",
-                _per_element("incubi", lambda v: [-1] * 4 + [-2] * 4)),
-        Variant("Incubi spread", "wide: -1 to -4, two each",
-                _per_element("incubi", lambda v: [-1, -1, -2, -2, -3, -3, -4, -4])),
+        *(_spread_variant(data, name, spread) for name, spread in (("narrow", narrowed),
+                                                                   ("wide", widened))),
         *(_chaos_variant("Chaos influence", "value", level, f"±{level}")
           for level in (value - 1, value + 1)),
         *(_chaos_variant("Chaos count", "count", level, f"{level}{of}")
@@ -151,6 +177,15 @@ def variants_of(data: dict) -> tuple[Variant, ...]:
         Variant("Deck size", _deck_level(data, -1), _resize(-1)),
         Variant("Deck size", _deck_level(data, +1), _resize(+1)),
     )
+
+
+def _spread_variant(data: dict, name: str, spread: Callable[[list[int]], list[int]]
+                    ) -> Variant:
+    """An Incubi spread of card-set ``data``, each element's count and total kept, its level
+    the values it gives."""
+    change = _per_element("incubi", spread)
+    incubi = {element: spread(list(data["dreams"]["incubi"][element])) for element in ELEMENTS}
+    return Variant("Incubi spread", f"{name}, same total: {_spread_text(incubi)}", change)
 
 
 def _spread_text(incubi: dict) -> str:
@@ -181,33 +216,6 @@ def _listed(items: Iterable[object]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-def _incubi_sums(data: dict) -> list[int]:
-    return [sum(data["dreams"]["incubi"][element]) for element in ELEMENTS]
-
-
-def _sums_text(sums: list[int]) -> str:
-    return str(sums[0]) if len(set(sums)) == 1 else f"{min(sums)} to {max(sums)}"
-
-
-def _spread_effect(spreads: list[Variant], data: dict, label: str) -> str:
-    """What the Incubi spreads ``spreads`` do to the Incubi's total."""
-    names = [variant.level.split(":")[0] for variant in spreads]
-    sums = [_incubi_sums(changed_data(variant, data))[0] for variant in spreads]
-    base = _incubi_sums(data)
-    several = len(spreads) > 1
-    text = (f"the {_listed(names)} Incubi spread{'s' if several else ''} "
-            f"sum{'' if several else 's'} to {_listed(sums)} per element "
-            f"({label}: {_sums_text(base)})")
-    if not set(sums) & set(base):  # each one moves the total, not only the spread
-        text += f", so {'they move' if several else 'it moves'} the Incubi's total as well " \
-                "as their spread"
-    decks = [base_game_dreams(changed_data(variant, data)) for variant in spreads]
-    if set(decks) != {base_game_dreams(data)}:  # a file with other than 8 Incubi an element
-        text += (f", and with 8 Incubi of each element they make the base game's Dream "
-                 f"cards {_listed(sorted(set(decks)))} ({label}: {base_game_dreams(data)})")
-    return text
-
-
 def _count_effect(counts: list[Variant], data: dict, label: str) -> str:
     """What the Chaos counts ``counts`` do to the size of the deck."""
     decks = [base_game_dreams(changed_data(variant, data)) for variant in counts]
@@ -221,10 +229,7 @@ def side_effects(data: dict, label: str, played: Iterable[Variant]) -> str:
     """What the ``played`` variants of card-set ``data`` (the baseline, named ``label``)
     change besides their factor, as a sentence ("" when nothing)."""
     played = list(played)
-    parts = []
-    spreads = [v for v in played if v.factor == "Incubi spread"]
-    if spreads:
-        parts.append(_spread_effect(spreads, data, label))
+    parts = []  # the Incubi spreads keep each element's count and total: nothing to say
     counts = [v for v in played if v.factor == "Chaos count"]
     if counts:
         parts.append(_count_effect(counts, data, label))
