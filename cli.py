@@ -261,7 +261,8 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
 @click.option("--out", type=click.Path(file_okay=False), required=True,
               help="Report folder, e.g. reports/NAME/ (made or replaced).")
 def report(results: tuple[str, ...], out: str) -> None:
-    """Write a balance report (HTML, Markdown, charts) of RESULTS files side by side."""
+    """Write a balance report (HTML, Markdown, charts) of RESULTS files side by side:
+    results files (.parquet), or summary files of --summary-only runs (.json)."""
     folder = analyzer.report(list(results), out)
     click.echo(f"report     {folder / 'index.html'}")
     click.echo(f"           {folder / 'report.md'}")

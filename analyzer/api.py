@@ -703,8 +703,8 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
 
 def report(results: str | Path | list[str | Path], out: str | Path) -> Path:
     """Write a balance report of one or more results files (``simulate --out``; one path or
-    a list) of one card set into the folder ``out``: index.html (self-contained), report.md,
-    PNG and SVG charts.
+    a list), or summary files of ``--summary-only`` runs (what their totals give), into the
+    folder ``out``: index.html (self-contained), report.md, PNG and SVG charts.
 
     Returns
     -------

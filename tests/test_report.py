@@ -242,13 +242,14 @@ def test_cli_report_errors_are_one_line(results, tmp_path, capsys):
 
 
 def test_a_file_that_is_not_parquet_is_named_as_such(tmp_path, capsys):
-    """A trace file, a CSV or a --summary-only summary given to report: what it is, in
-    words, not the Parquet reader's complaint about footers and magic bytes."""
-    summary = tmp_path / "s.json"
-    analyzer.simulate_summary(games=20, seed=1, out=summary)
+    """A trace file or a CSV given to report: what it is, in words, not the Parquet
+    reader's complaint about footers and magic bytes (a summary file is a run it reads)."""
+    traces = tmp_path / "t.jsonl"
+    assert run(capsys, "trace", "--seed", "1", "--game", "0", "--games", "2", "--out",
+               str(traces), "--quiet")[0] == 0
     table = tmp_path / "compare.csv"
     table.write_text("set,games,wins\nbase,20,2\n")
-    for path, what in [(summary, "the summary of a --summary-only run"),
+    for path, what in [(traces, "is not an urbion summary file: it is a trace file"),
                        (table, "not a Parquet file")]:
         code, _, err = run(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
         assert code == 2 and err.count("\n") == 1 and what in err, err

@@ -182,13 +182,20 @@ def test_a_summary_file_is_strict_json_with_null_where_there_is_no_figure(tmp_pa
     assert document["summary"]["means"]["books_kept"] == 0.0
 
 
-def test_a_summary_file_leaves_out_the_packed_cards(tmp_path):
-    """The packed card table serves reports of results files; a summary keeps the card
-    set's name and hash, readable."""
+def test_a_summary_file_keeps_its_cards_for_a_report(tmp_path):
+    """As a results file does: the packed card table, which unpacks to the set's very cards
+    (their hash), beside the card set's readable name and hash."""
+    from analyzer.cards import default_card_set
+    from analyzer.cards.loader import unpacked_table
+
     out = tmp_path / "s.json"
     analyzer.simulate_summary(games=20, out=out)
     config = json.loads(out.read_text())["config"]
-    assert "card_set_table" not in config and config["card_set_sha256"]
+    shipped = default_card_set()
+    cards = unpacked_table(config["card_set_table"], config["card_set"],
+                           config["card_set_sha256"], config["card_set_source"])
+    assert config["card_set_sha256"] == shipped.digest and cards is not None
+    assert np.array_equal(cards.cards, shipped.cards)
 
 
 def test_a_per_game_mean_without_interval_is_printed_as_every_games_value(capsys):

@@ -12,9 +12,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyzer import atomic
+from analyzer.analysis.totals import Totals
 from analyzer.errors import ResultsFileError
 from analyzer.runner.results import RESULT_DTYPE
-from analyzer.runner.tally import LAYOUT, part
+from analyzer.runner.tally import LAYOUT, empty_tally, part
 
 METADATA_KEY = b"urbion"
 
@@ -43,17 +44,89 @@ def check_summary_writable(path: str | Path) -> Path:
 
 
 def write_summary(summary: dict, tally: np.ndarray, config: dict, path: str | Path) -> None:
-    """Write a summary-only run: its figures, its tally (by part) and its configuration."""
+    """Write a summary-only run: its figures, its tally (by part) and its configuration
+    (with the packed card table, which a report of it shows)."""
     path = check_summary_writable(path)
     document = {
         "format": SUMMARY_FORMAT,
-        # the packed card table is for reports, which read results files, not summaries
-        "config": _without_nan({k: v for k, v in config.items() if k != "card_set_table"}),
+        "config": _without_nan(config),
         "summary": _without_nan(summary),
         "tally": {name: part(tally, name).tolist() for name in LAYOUT},
     }
     text = json.dumps(document, indent=1, allow_nan=False) + "\n"
     atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def read_summary(path: str | Path) -> Totals:
+    """Read a summary file written by :func:`write_summary` as the run's totals.
+
+    Raises ResultsFileError for a file that cannot be read or is not a whole summary (a
+    configuration, every part of the tally at its length, counts that add up)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        why = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
+        raise ResultsFileError(f"cannot read summary file {path}: {why}") from None
+    try:
+        document = json.loads(text)
+    except ValueError:
+        document = None
+    if not isinstance(document, dict) or document.get("format") != SUMMARY_FORMAT:
+        raise ResultsFileError(f"{path} is not an urbion summary file: {_json_kind(text)}")
+    config, parts = document.get("config"), document.get("tally")
+    if not isinstance(config, dict) or not {"seed", "policy", "card_set_sha256"} <= set(config):
+        raise ResultsFileError(f"{path} is not an urbion summary file (no run configuration)")
+    tally = empty_tally()
+    for name, where in LAYOUT.items():
+        values = parts.get(name) if isinstance(parts, dict) else None
+        if not isinstance(values, list) or len(values) != where.stop - where.start or \
+                not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                        for v in values if name != "sums"):
+            raise ResultsFileError(f"{path} is not a whole urbion summary file (its tally's "
+                                   f"{name} is missing or not {where.stop - where.start} "
+                                   "counts)")
+        tally[where] = values
+    _check_tally(path, tally)
+    return Totals(tally, config)
+
+
+def _json_kind(text: str) -> str:
+    """What a text that is no summary file is, in words: a trace file, or which format."""
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        head = json.loads(first)
+    except ValueError:
+        head = None
+    kind = head.get("format") if isinstance(head, dict) else None
+    if isinstance(kind, str) and kind.startswith("urbion-trace/"):
+        return "it is a trace file (urbion replay and urbion show --trace-file read those)"
+    if kind is not None:
+        return f"its format is {str(kind)[:40]!r}, not {SUMMARY_FORMAT!r}"
+    return (f"not the JSON of format {SUMMARY_FORMAT!r} that simulate --summary-only --out "
+            "FILE.json writes")
+
+
+def _check_tally(path: Path, tally: np.ndarray) -> None:
+    """A tally's counts agree: games won and lost make the games, as do the turns counted."""
+    games = int(part(tally, "games")[0])
+    if games < 1:
+        raise ResultsFileError(f"{path} holds no games")
+    if int(part(tally, "wins")[0]) + int(part(tally, "loss_reasons").sum()) != games or \
+            int(part(tally, "turns_hist").sum()) != games:
+        raise ResultsFileError(f"{path} is not a whole urbion summary file (its counts do "
+                               f"not add up to its {games:,} games)")
+
+
+def read_run(path: str | Path) -> pd.DataFrame | Totals:
+    """A results file's rows (:func:`read_results`), or a summary file's totals
+    (:func:`read_summary`): a file that begins as JSON does, ``{``, is read as a summary."""
+    try:
+        with Path(path).open("rb") as file:
+            head = file.read(64).lstrip()
+    except OSError:
+        head = b""
+    return read_summary(path) if head.startswith(b"{") else read_results(path)
 
 
 def _without_nan(value: object) -> object:
@@ -127,8 +200,7 @@ def _not_parquet(path: Path) -> str | None:
     except (OSError, ValueError):
         document = None
     if isinstance(document, dict) and document.get("format") == SUMMARY_FORMAT:
-        return ("it is the summary of a --summary-only run, which keeps no rows per game "
-                "(a report reads the .parquet file a run without --summary-only writes)")
+        return "it is the summary of a --summary-only run, which keeps no rows per game"
     return "not a Parquet file (urbion simulate --out FILE.parquet writes results files)"
 
 

@@ -10,8 +10,12 @@ import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_interval
-from analyzer.analysis.summary import mean_columns
+from analyzer.analysis.summary import mean_columns, summarize_tally
+from analyzer.analysis.totals import Totals, joined_totals
 from analyzer.errors import UrbionError
+
+#: A run as a report reads it: a results file's rows, or a summary file's totals.
+Run = pd.DataFrame | Totals
 
 
 def run_label(attrs: dict, fallback: str) -> str:
@@ -53,13 +57,15 @@ def join_pieces(frames: list[tuple[Path, pd.DataFrame]]) -> list[tuple[Path, pd.
     for index, (_, df) in enumerate(frames):
         key = tuple(repr(df.attrs.get(name)) for name in RUN_IDENTITY)
         groups.setdefault(key, []).append(index)
-    joined: dict[int, tuple[Path, pd.DataFrame]] = {}
+    joined: dict[int, tuple[Path, Run]] = {}
     for members in groups.values():
         _refuse_overlap([frames[i] for i in members])
         ordered = sorted(members, key=lambda i: frames[i][1].attrs.get("first_game", 0))
-        if len(members) > 1 and _consecutive([frames[i][1] for i in ordered]):
-            joined[min(members)] = (frames[min(members)][0],
-                                    _joined_run([frames[i][1] for i in ordered]))
+        pieces = [frames[i][1] for i in ordered]
+        kinds = {isinstance(piece, Totals) for piece in pieces}
+        if len(members) > 1 and len(kinds) == 1 and _consecutive(pieces):
+            whole = joined_totals(pieces) if kinds == {True} else _joined_run(pieces)
+            joined[min(members)] = (frames[min(members)][0], whole)
         else:
             joined.update((i, frames[i]) for i in members)
     return [joined[i] for i in sorted(joined)]
@@ -69,7 +75,7 @@ def _refuse_overlap(frames: list[tuple[Path, pd.DataFrame]]) -> None:
     """Refuse two results files of one configuration (``RUN_IDENTITY``) that share games."""
     for k, (path, df) in enumerate(frames):
         for other_path, other in frames[k + 1:]:
-            common = np.intersect1d(df["game"].to_numpy(), other["game"].to_numpy())
+            common = np.intersect1d(_games(df), _games(other))
             if len(common):
                 raise UrbionError(
                     f"{path} and {other_path} hold the same games of one configuration "
@@ -79,12 +85,19 @@ def _refuse_overlap(frames: list[tuple[Path, pd.DataFrame]]) -> None:
                     "game once (pieces of a run that follow one another are joined)")
 
 
-def _consecutive(pieces: list[pd.DataFrame]) -> bool:
+def _games(run: Run) -> np.ndarray:
+    """The game numbers a run played, ascending: a summary's are its range of games."""
+    if isinstance(run, Totals):
+        return np.arange(*run.games_range)
+    return np.sort(run["game"].to_numpy())
+
+
+def _consecutive(pieces: list[Run]) -> bool:
     """Whether each piece (sorted by first game) holds exactly the games that follow the
     previous one's."""
     start = pieces[0].attrs.get("first_game", 0)
     for df in pieces:
-        games = np.sort(df["game"].to_numpy())
+        games = _games(df)
         if df.attrs.get("first_game", 0) != start or \
                 not np.array_equal(games, np.arange(start, start + len(df))):
             return False
@@ -108,11 +121,27 @@ def headline(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     mean cities pacified with their 95% t-intervals (:func:`mean_columns`)."""
     rows = []
     for label, df in runs.items():
-        wins, games = int(df["won"].sum()), len(df)
+        wins, games = _wins(df), len(df)
         low, high = wilson_interval(wins, games)
         rows.append({"run": label, "games": games, "wins": wins, "win_rate": wins / games,
-                     "ci_low": low, "ci_high": high, **mean_columns(df)})
+                     "ci_low": low, "ci_high": high, **_means(df)})
     return pd.DataFrame(rows).set_index("run")
+
+
+def _wins(run: Run) -> int:
+    return run.wins if isinstance(run, Totals) else int(run["won"].sum())
+
+
+def _means(run: Run) -> dict[str, float]:
+    """:func:`mean_columns` of a run, from its rows or its tally (the same figures)."""
+    if not isinstance(run, Totals):
+        return mean_columns(run)
+    summary = summarize_tally(run.tally, run.attrs.get("expansions"),
+                              run.attrs.get("city_cards"))
+    return {"mean_turns": summary["mean_turns"], "turns_low": summary["turns_ci"][0],
+            "turns_high": summary["turns_ci"][1], "mean_pacified": summary["mean_pacified"],
+            "pacified_low": summary["pacified_ci"][0],
+            "pacified_high": summary["pacified_ci"][1]}
 
 
 def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -145,7 +174,7 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
                        whole=len(common) == len(df) == len(first), p=paired["mcnemar_p"],
                        test="McNemar", mcnemar_p=paired["mcnemar_p"])
         else:
-            wins, first_wins = int(df["won"].sum()), int(first["won"].sum())
+            wins, first_wins = _wins(df), _wins(first)
             low, high = newcombe_difference(wins, len(df), first_wins, len(first))
             row.update(games=len(df), win_rate=wins / len(df),
                        against_rate=first_wins / len(first),
@@ -159,9 +188,11 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
                                        "test", "mcnemar_p"]).set_index("run")
 
 
-def _common_games(a: pd.DataFrame, b: pd.DataFrame) -> np.ndarray:
-    """The game numbers two runs of one seed both played, ascending (none across seeds)."""
-    if a.attrs.get("seed") is None or a.attrs.get("seed") != b.attrs.get("seed"):
+def _common_games(a: Run, b: Run) -> np.ndarray:
+    """The game numbers two runs of one seed both played, ascending (none across seeds,
+    and none with a summary, whose games cannot be paired one by one)."""
+    if a.attrs.get("seed") is None or a.attrs.get("seed") != b.attrs.get("seed") or \
+            isinstance(a, Totals) or isinstance(b, Totals):
         return np.zeros(0, dtype=np.int64)
     return np.intersect1d(a["game"].to_numpy(), b["game"].to_numpy())
 
@@ -173,8 +204,10 @@ def _won_on(df: pd.DataFrame, games: np.ndarray) -> np.ndarray:
     return ordered["won"].to_numpy(dtype=bool)[at]
 
 
-def survival(df: pd.DataFrame) -> pd.Series:
+def survival(df: Run) -> pd.Series:
     """Share of games still running after each turn (index: turn 0 .. the longest game)."""
+    if isinstance(df, Totals):
+        return df.survival()
     turns = df["turns"].to_numpy()
     ends = np.bincount(turns, minlength=turns.max() + 1)
     still = 1.0 - np.cumsum(ends) / len(turns)
@@ -192,8 +225,10 @@ def convergence(df: pd.DataFrame, points: int = 60) -> pd.DataFrame:
                          "ci_low": [b[0] for b in bounds], "ci_high": [b[1] for b in bounds]})
 
 
-def loss_reasons(df: pd.DataFrame) -> pd.Series:
+def loss_reasons(df: Run) -> pd.Series:
     """Number of lost games by reason."""
+    if isinstance(df, Totals):
+        return df.loss_reasons()
     return df.loc[~df["won"], "reason"].astype(str).value_counts()
 
 
@@ -219,6 +254,15 @@ def chaos_choices(df: pd.DataFrame, chromatic: bool = False) -> pd.Series:
                "revealed": "chaos_revealed"}
     if chromatic:
         columns[CHROMATIC_RESOLVED] = "chromatic"
+    if isinstance(df, Totals):
+        return pd.Series({name: df.total(col) / len(df) for name, col in columns.items()})
     # a results file of an older version may lack a count: no bar rather than a wrong 0
     return pd.Series({name: df[col].mean() if col in df else float("nan")
                       for name, col in columns.items()})
+
+
+def played_chromatic(run: Run) -> bool:
+    """Whether any game of a run resolved a Chromatic Chaos."""
+    if isinstance(run, Totals):
+        return run.total("chromatic") > 0
+    return "chromatic" in run and bool(run["chromatic"].any())

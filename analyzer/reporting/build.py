@@ -24,7 +24,7 @@ import pandas as pd
 
 from analyzer.analysis import run_stats
 from analyzer.analysis.compare import INTERACTION_TEST_NOTE, titled_interactions
-from analyzer.analysis.results_io import read_results
+from analyzer.analysis.results_io import read_run
 from analyzer.analysis.sensitivity import (
     SHIPPED_LABEL,
     baseline_label,
@@ -33,6 +33,7 @@ from analyzer.analysis.sensitivity import (
     played_mask,
 )
 from analyzer.analysis.stats import signed_pp
+from analyzer.analysis.totals import Totals
 from analyzer.atomic import probe_folder, require_folder
 from analyzer.cards import CardSet
 from analyzer.errors import UrbionError
@@ -115,7 +116,7 @@ def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
     if not paths:
         raise UrbionError("a report needs at least one results file")
     _distinct_paths(paths)
-    frames = run_stats.join_pieces([(Path(path), read_results(path)) for path in paths])
+    frames = run_stats.join_pieces([(Path(path), read_run(path)) for path in paths])
     labels = [run_stats.run_label(df.attrs, path.stem) for path, df in frames]
     if len({df.attrs.get("card_set_sha256") for _, df in frames}) > 1:
         # card sets side by side: every run names its own
@@ -331,8 +332,9 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
                     "both played (paired: game g of one with game g of the other, both drawn "
                     f"from the random streams of (seed, g); {PAIRING_SHORT}; the difference "
                     "over those games, Newcombe's square-and-add interval, McNemar's exact "
-                    "p); runs of another seed, or "
-                    "with no game in common, as independent samples (the whole runs, "
+                    "p); runs of another seed, with no game in common, or read from a "
+                    "summary file (--summary-only keeps no games to pair), as independent "
+                    "samples (the whole runs, "
                     "Newcombe's hybrid score interval, Fisher's exact p). win rates compared: "
                     "the run's and the first run's win rate over the games compared, which "
                     "for runs paired on their common games can differ from the headline's. "
@@ -532,10 +534,11 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
     differences = difference_rows(run_stats.differences(runs)) if len(runs) > 1 else None
-    pairs = interaction_table(runs)
+    totals = [label for label, run in runs.items() if isinstance(run, Totals)]
+    pairs = interaction_table(runs) if not totals else None
     source = charts.source_line(_shared_attrs(runs))
     charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(draw(runs, table), source)))
-                    for stem, title, draw in CHARTS]
+                    for stem, title, draw in CHARTS if not (totals and stem in PER_GAME_CHARTS)]
     if pairs is not None:
         charts_drawn.append(("interactions", INTERACTIONS_TITLE,
                              lambda: charts.caption(
@@ -545,6 +548,8 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     # only where expansions are played might a reader look for their interactions
     note = any(df.attrs.get("expansions") for df in runs.values())
     scope = scope_note([df.attrs for df in runs.values()])
+    if totals:
+        scope += " " + totals_note(totals, len(runs))
 
     def fill(folder: Path) -> None:
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
@@ -554,6 +559,23 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
                                                 card_sets, note, scope))
 
     return write_folder(out, fill, "report")
+
+
+#: The charts drawn from each game's row, which a summary file (--summary-only) does not
+#: keep.
+PER_GAME_CHARTS = ("margin_at_victory", "pacified_at_defeat", "convergence")
+
+
+def totals_note(labels: list[str], runs: int) -> str:
+    """What a report with runs read from summary files (``labels``) leaves out, and why."""
+    which = "Every run here was" if len(labels) == runs else \
+        f"{'The run' if len(labels) == 1 else 'The runs'} {', '.join(labels)} " \
+        f"{'was' if len(labels) == 1 else 'were'}"
+    titles = [title for stem, title, _ in CHARTS if stem in PER_GAME_CHARTS]
+    return (f"{which} read from a summary file (--summary-only), which keeps totals, not "
+            f"each game: the charts that need each game ({', '.join(titles).lower()}) and "
+            "the pairwise interactions are left out, and differences are taken as between "
+            "independent samples. Results files (.parquet) of the same runs give them.")
 
 
 def _shared_attrs(runs: dict[str, pd.DataFrame]) -> dict:

@@ -198,7 +198,8 @@ def _curve_labels(runs: dict[str, pd.DataFrame], key) -> list[str]:
 def survival(runs: dict[str, pd.DataFrame]) -> Figure:
     """Share of games still running by turn."""
     fig, ax = _figure("Games still running")
-    labels = _curve_labels(runs, lambda df: np.sort(df["turns"].to_numpy()))
+    # runs of the same curve, whatever their number of games: one hides the other
+    labels = _curve_labels(runs, lambda df: run_stats.survival(df).to_numpy())
     for index, df in enumerate(runs.values()):
         curve = run_stats.survival(df)
         ax.step(curve.index, curve * 100, where="post", label=labels[index],
@@ -272,7 +273,7 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
     """How a Chaos drawn in Phase II was taken, per game on average, and how many Chromatic
     Chaos were resolved when a run played them."""
     labels = _wrapped(runs)
-    chromatic = any("chromatic" in df and df["chromatic"].any() for df in runs.values())
+    chromatic = any(run_stats.played_chromatic(df) for df in runs.values())
     title = "Chaos options chosen (placed: the opening hand's too)" + \
         (", and Chromatic Chaos resolved" if chromatic else "")
     fig, ax = _figure(title, _bar_height(labels))

@@ -1,0 +1,71 @@
+"""A run known by its totals only: the summary file of a ``--summary-only`` run.
+
+A report reads such a run beside results files: its headline, survival curve, loss reasons
+and Chaos choices come from the tally (``runner.tally``) exactly as from per-game rows; what
+needs each game (the margin at victory, the cities pacified in lost games, the convergence
+of the estimate, a comparison paired game by game) it cannot give.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from analyzer.core.codes import REASON_NAMES
+from analyzer.runner.tally import SUMMED, part
+
+
+@dataclass(eq=False)
+class Totals:
+    """A run's tally (int64, ``runner.tally.LAYOUT``) and its configuration (``attrs``, as
+    a results frame's). ``len()`` is its number of games, as a results frame's is."""
+
+    tally: np.ndarray
+    attrs: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(part(self.tally, "games")[0])
+
+    @property
+    def wins(self) -> int:
+        """Games won."""
+        return int(part(self.tally, "wins")[0])
+
+    @property
+    def games_range(self) -> tuple[int, int]:
+        """The games played: from ``first_game``, as many as the tally counts, as
+        (first, one past the last)."""
+        first = int(self.attrs.get("first_game") or 0)
+        return first, first + len(self)
+
+    def total(self, column: str) -> int:
+        """The sum of a per-game column (``runner.tally.SUMMED``) over the run's games."""
+        return int(part(self.tally, "sums")[SUMMED.index(column)])
+
+    def survival(self) -> pd.Series:
+        """Share of games still running after each turn, as ``run_stats.survival`` gives it
+        from the rows (index: turn 0 .. the longest game)."""
+        ends = part(self.tally, "turns_hist")
+        last = int(np.flatnonzero(ends)[-1]) if ends.any() else 0
+        still = 1.0 - np.cumsum(ends[:last + 1]) / len(self)
+        return pd.Series(still, index=pd.RangeIndex(len(still), name="turn"), name="running")
+
+    def loss_reasons(self) -> pd.Series:
+        """Number of lost games by reason, most first, as ``run_stats.loss_reasons``."""
+        counts = pd.Series({REASON_NAMES[k]: int(v)
+                            for k, v in enumerate(part(self.tally, "loss_reasons")) if v > 0},
+                           dtype=np.int64)
+        return counts.sort_values(ascending=False, kind="stable")
+
+
+def joined_totals(pieces: list[Totals]) -> Totals:
+    """The pieces of one run (consecutive games, one configuration) as one: tallies add up."""
+    tally = np.sum([piece.tally for piece in pieces], axis=0)
+    first = min(pieces, key=lambda piece: piece.games_range[0])
+    attrs = dict(first.attrs)
+    attrs.update(games=int(part(tally, "games")[0]), joined_files=len(pieces),
+                 games_resumed=sum(p.attrs.get("games_resumed", 0) or 0 for p in pieces),
+                 seconds=sum(p.attrs.get("seconds", 0.0) or 0.0 for p in pieces))
+    return Totals(tally, attrs)

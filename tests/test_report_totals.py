@@ -1,0 +1,138 @@
+"""Reports of runs read from summary files (``--summary-only``): what their totals give,
+the same as the rows would; what they cannot give, left out and said."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import analyzer
+from analyzer.analysis import run_stats
+from analyzer.analysis.results_io import read_results, read_run
+from analyzer.analysis.stats import fisher_exact
+from analyzer.analysis.totals import Totals
+from analyzer.errors import ResultsFileError, UrbionError
+from tests.test_cli import run
+
+
+@pytest.fixture(scope="module")
+def same_run(tmp_path_factory):
+    """One configuration played twice: kept as rows and as totals."""
+    folder = tmp_path_factory.mktemp("same")
+    rows, summary = folder / "rows.parquet", folder / "totals.json"
+    analyzer.simulate(games=2500, seed=5, expansions="chromatic_chaos", out=rows)
+    analyzer.simulate_summary(games=2500, seed=5, expansions="chromatic_chaos", out=summary)
+    return read_results(rows), read_run(summary)
+
+
+def test_a_summary_gives_the_figures_its_rows_give(same_run):
+    """Headline, survival curve, loss reasons and Chaos choices of the totals are those of
+    the same games' rows."""
+    rows, totals = same_run
+    assert isinstance(totals, Totals) and len(totals) == len(rows) == 2500
+    from_rows = run_stats.headline({"run": rows})
+    from_totals = run_stats.headline({"run": totals})
+    pd.testing.assert_frame_equal(from_totals, from_rows, check_exact=False, rtol=1e-12)
+    pd.testing.assert_series_equal(run_stats.survival(totals), run_stats.survival(rows))
+    assert run_stats.loss_reasons(totals).to_dict() == run_stats.loss_reasons(rows).to_dict()
+    assert run_stats.played_chromatic(totals) and run_stats.played_chromatic(rows)
+    pd.testing.assert_series_equal(run_stats.chaos_choices(totals, True),
+                                   run_stats.chaos_choices(rows, True))
+
+
+def test_a_report_of_summaries_leaves_out_what_needs_each_game_and_says_so(tmp_path):
+    """No margin, pacified-at-defeat or convergence chart, no pairing: the page says why,
+    and the difference is Fisher's, from the two runs' counts."""
+    base, postcards = tmp_path / "base.json", tmp_path / "postcards.json"
+    analyzer.simulate_summary(games=3000, seed=2, out=base)
+    analyzer.simulate_summary(games=3000, seed=2, expansions="postcards", out=postcards)
+    out = analyzer.report([base, postcards], tmp_path / "rep")
+    drawn = {path.stem for path in out.glob("*.png")}
+    assert drawn == {"win_rates", "survival", "loss_reasons", "chaos_choices"}
+    md = (out / "report.md").read_text()
+    assert "Every run here was read from a summary file (--summary-only), which keeps " \
+           "totals, not each game: the charts that need each game (margin at victory, " \
+           "cities pacified at defeat, convergence of the estimate)" in md
+    assert "read from a summary file (--summary-only), which keeps totals" in \
+        (out / "index.html").read_text()
+    counts = [json.loads(path.read_text())["tally"] for path in (postcards, base)]
+    wins = [part["wins"][0] for part in counts]
+    p = fisher_exact(wins[0], 3000, wins[1], 3000)
+    row = next(line for line in md.splitlines()
+               if line.startswith("| greedy / postcards / seed 2 | greedy / base / seed 2 |"))
+    assert "| independent |" in row and f"| {p:.3g} (Fisher) |" in row
+
+
+def test_a_report_mixing_summaries_and_results_names_the_summaries(tmp_path):
+    rows, summary = tmp_path / "emptiness.parquet", tmp_path / "base.json"
+    analyzer.simulate(games=1500, seed=3, expansions="emptiness", out=rows)
+    analyzer.simulate_summary(games=1500, seed=3, out=summary)
+    out = analyzer.report([summary, rows], tmp_path / "rep")
+    md = (out / "report.md").read_text()
+    assert "The run greedy / base / seed 3 was read from a summary file" in md
+    assert not (out / "convergence.png").exists()
+    assert "| greedy / emptiness / seed 3 | greedy / base / seed 3 |" in md
+    assert "| independent |" in md
+
+
+def test_pieces_of_a_summary_run_are_joined_and_a_repeated_game_refused(tmp_path):
+    """Summaries of consecutive games of one configuration add up to the whole run's; a
+    summary beside a results file of the same games is a run compared with itself."""
+    first, second, whole = (tmp_path / name for name in ("a.json", "b.json", "w.json"))
+    analyzer.simulate_summary(games=700, seed=4, out=first)
+    analyzer.simulate_summary(games=500, seed=4, first_game=700, out=second)
+    analyzer.simulate_summary(games=1200, seed=4, out=whole)
+    runs = run_stats.join_pieces([(path, read_run(path)) for path in (second, first)])
+    assert len(runs) == 1
+    joined = runs[0][1]
+    assert joined.attrs["joined_files"] == 2 and len(joined) == 1200
+    assert np.array_equal(joined.tally, read_run(whole).tally)
+    rows = tmp_path / "rows.parquet"
+    analyzer.simulate(games=300, seed=4, first_game=600, out=rows)
+    with pytest.raises(UrbionError, match="hold the same games of one configuration"):
+        analyzer.report([first, rows], tmp_path / "rep")
+
+
+def _broken(path, edit):
+    document = json.loads(path.read_text())
+    edit(document)
+    return json.dumps(document)
+
+
+@pytest.mark.parametrize("name, edit, message", [
+    ("format", lambda d: d.update(format="urbion-summary/9"),
+     "its format is 'urbion-summary/9', not 'urbion-summary/1'"),
+    ("no_config", lambda d: d.pop("config"), "no run configuration"),
+    ("short", lambda d: d["tally"]["turns_hist"].pop(), "its tally's turns_hist is missing"),
+    ("negative", lambda d: d["tally"]["wins"].__setitem__(0, -1), "its tally's wins"),
+    ("counts", lambda d: d["tally"]["wins"].__setitem__(0, d["tally"]["wins"][0] + 1),
+     "its counts do not add up to its 200 games"),
+])
+def test_a_damaged_summary_is_one_line_and_no_folder(tmp_path, capsys, name, edit, message):
+    good = tmp_path / "good.json"
+    analyzer.simulate_summary(games=200, seed=1, out=good)
+    bad = tmp_path / f"{name}.json"
+    bad.write_text(_broken(good, edit))
+    code, out, err = run(capsys, "report", str(bad), "--out", str(tmp_path / "rep"))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert message in err, err
+    assert not (tmp_path / "rep").exists()
+    with pytest.raises(ResultsFileError):
+        read_run(bad)
+
+
+def test_a_summary_keeps_its_cards_for_the_report(tmp_path):
+    """A designer's summary shows the cards it was played with, though the file is gone."""
+    cards = tmp_path / "mine.toml"
+    analyzer.write_card_template(cards)
+    cards.write_text(cards.read_text().replace('name = "R14-default"', 'name = "mine"')
+                     .replace("count = 8\nvalue = 5", "count = 6\nvalue = 5"))
+    summary = tmp_path / "mine.json"
+    analyzer.simulate_summary(games=200, seed=1, cards=cards, out=summary)
+    cards.unlink()
+    out = analyzer.report([summary], tmp_path / "rep")
+    md = (out / "report.md").read_text()
+    assert "## Card sets" in md and "cannot be shown" not in md
