@@ -120,9 +120,14 @@ def _policy(policy: str | PolicySpec) -> PolicySpec:
     return resolve_policy(arguments.text("policy", policy))
 
 
-def _check_engine(engine: str) -> None:
-    if arguments.text("engine", engine) not in ENGINES:
+def _engine(engine: str) -> str:
+    """An engine's name as the tool spells it: taken in any case, as the CLI takes it."""
+    name = arguments.text("engine", engine).lower()
+    if name not in ENGINES:
         raise UrbionError(f"unknown engine {engine!r} (valid: {', '.join(ENGINES)})")
+    return name
+
+
 
 
 def _prepare(engine: str, policy: str | PolicySpec, cards: str | Path | CardSet | None,
@@ -131,7 +136,7 @@ def _prepare(engine: str, policy: str | PolicySpec, cards: str | Path | CardSet 
     """Check a run's engine, policy and cards (its counts are checked by
     ``arguments.game_counts``); the card set (with its expansions) and the policy fitted
     to it."""
-    _check_engine(engine)
+    engine = _engine(engine)
     card_set = load_cards(cards, expansions, variant)
     with interrupts.holding():  # a user's policy is compiled as it is loaded
         spec = _policy(policy).for_cards(card_set)
@@ -232,7 +237,7 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     if out is not None:
         check_writable(out)
     card_set = load_cards(cards, expansions, variant)
-    results, attrs = _run(options, policy, engine, card_set, out, summary_only=False)
+    results, attrs = _run(options, policy, _engine(engine), card_set, out, summary_only=False)
     if out is None:
         return results_frame(results, attrs)
     with _kept_for_resume(out, options["games"]):
@@ -323,7 +328,7 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
     if out is not None:
         check_summary_writable(out)
     card_set = load_cards(cards, expansions, variant)
-    tally, attrs = _run(options, policy, engine, card_set, out, summary_only=True)
+    tally, attrs = _run(options, policy, _engine(engine), card_set, out, summary_only=True)
     summary = summarize_tally(tally, list(attrs.get("expansions") or []),
                               attrs.get("city_cards"))
     if out is not None:
@@ -984,6 +989,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
 
     games, seed, game = arguments.game_counts(games, seed, game, "game")
     progress = arguments.flag("progress", progress)
+    engine = _engine(engine)
     card_set, spec = _prepare(engine, policy, cards, expansions, variant)
     out = arguments.path("out", out)
     if out is not None:

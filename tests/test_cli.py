@@ -362,3 +362,11 @@ def test_names_are_taken_in_any_case_and_recorded_as_the_tool_spells_them(capsys
         ("greedy", "team", "fast")
     same = analyzer.simulate(games=30, variant="team")
     assert played["turns"].tolist() == same["turns"].tolist()
+    # the Python API as the command: names in any case, recorded as the tool spells them
+    api = analyzer.simulate(games=30, policy="Greedy", variant="Team", engine="Reference")
+    assert (api.attrs["policy"], api.attrs["variant"], api.attrs["engine"]) == \
+        ("greedy", "team", "reference")
+    assert api["turns"].tolist() == same["turns"].tolist()
+    from analyzer.policies.registry import resolve_policy
+
+    assert resolve_policy("Search:rollouts=2").name == resolve_policy("search:rollouts=2").name

@@ -105,9 +105,10 @@ class CardSet:
         UrbionError
             For an unknown variant (the card set is not at fault).
         """
-        if variant not in VARIANT_NAMES:
+        name = variant.lower() if isinstance(variant, str) else variant  # any case, as --variant
+        if name not in VARIANT_NAMES:
             raise UrbionError(f"unknown variant {variant!r} (valid: {', '.join(VARIANT_NAMES)})")
-        return replace(self, variant=variant)
+        return replace(self, variant=name)
 
     def describe(self) -> list[dict]:
         """The ``cards`` table of a trace (TRACE.md): one dict per card in play."""

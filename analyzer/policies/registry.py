@@ -148,6 +148,10 @@ def resolve_policy(name: str) -> PolicySpec:
         return BUILTIN_POLICIES[name]
     if name.lower() in BUILTIN_POLICIES:  # "Greedy", as --expansions takes "ALL"
         return BUILTIN_POLICIES[name.lower()]
+    kind, colon, options = name.partition(":")
+    if colon and kind.lower() in (*SEARCH_DEFAULTS, WEIGHTED_PREFIX[:-1]) and \
+            kind != kind.lower():  # "Search:rollouts=2", "Weighted:FILE"
+        return resolve_policy(f"{kind.lower()}:{options}")
     if name.startswith(WEIGHTED_PREFIX):
         path = name.removeprefix(WEIGHTED_PREFIX)
         if not path.strip():
