@@ -8,11 +8,11 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import fisher_exact
 
 import analyzer
 from analyzer.analysis import run_stats
 from analyzer.analysis.results_io import read_results, read_run
-from analyzer.analysis.stats import fisher_exact
 from analyzer.analysis.totals import Totals
 from analyzer.errors import ResultsFileError, UrbionError
 from tests.test_cli import run
@@ -60,22 +60,78 @@ def test_a_report_of_summaries_leaves_out_what_needs_each_game_and_says_so(tmp_p
         (out / "index.html").read_text()
     counts = [json.loads(path.read_text())["tally"] for path in (postcards, base)]
     wins = [part["wins"][0] for part in counts]
-    p = fisher_exact(wins[0], 3000, wins[1], 3000)
+    p = fisher_exact([[wins[0], 3000 - wins[0]], [wins[1], 3000 - wins[1]]]).pvalue
     row = next(line for line in md.splitlines()
                if line.startswith("| greedy / postcards / seed 2 | greedy / base / seed 2 |"))
     assert "| independent |" in row and f"| {p:.3g} (Fisher) |" in row
 
 
-def test_a_report_mixing_summaries_and_results_names_the_summaries(tmp_path):
+def test_a_report_mixing_summaries_and_results_names_the_summaries(tmp_path, monkeypatch):
+    """The charts of each game draw the results files' runs and list the summary's without
+    a line, in the style it has in every chart; the note names the summary's run."""
+    from analyzer.reporting import charts
+
     rows, summary = tmp_path / "emptiness.parquet", tmp_path / "base.json"
     analyzer.simulate(games=1500, seed=3, expansions="emptiness", out=rows)
     analyzer.simulate_summary(games=1500, seed=3, out=summary)
+    legends = {}
+
+    def recording(name):
+        draw = getattr(charts, name)
+
+        def drawing(runs):
+            fig = draw(runs)
+            legends[name] = [(line.get_label(), len(line.get_xdata()))
+                             for line in fig.axes[0].get_lines()]
+            return fig
+        return drawing
+
+    for name in ("margin_at_victory", "pacified_at_defeat", "convergence"):
+        monkeypatch.setattr(charts, name, recording(name))
     out = analyzer.report([summary, rows], tmp_path / "rep")
     md = (out / "report.md").read_text()
-    assert "The run greedy / base / seed 3 was read from a summary file" in md
-    assert not (out / "convergence.png").exists()
+    assert "The run greedy / base / seed 3 was read from a summary file (--summary-only)" in md
+    assert (out / "convergence.png").exists() and (out / "margin_at_victory.png").exists()
+    for name, lines in legends.items():
+        assert lines[0] == (f"greedy / base / seed 3 ({charts.NO_GAMES})", 0), name
+        assert lines[1][0].startswith("greedy / emptiness / seed 3") and lines[1][1] > 0, name
     assert "| greedy / emptiness / seed 3 | greedy / base / seed 3 |" in md
     assert "| independent |" in md
+
+
+def test_a_join_of_huge_summaries_lists_no_game(tmp_path):
+    """Pieces of a run of 10**12 games each: their ranges are compared, not their games
+    listed (which would take terabytes)."""
+    from analyzer.runner.tally import LAYOUT, empty_tally
+
+    def piece(first):
+        tally = empty_tally()
+        tally[LAYOUT["games"]] = 10**12
+        tally[LAYOUT["loss_reasons"].start] = 10**12
+        return Totals(tally, {"seed": 0, "policy": "greedy", "first_game": first})
+
+    runs = run_stats.join_pieces([(tmp_path / "b.json", piece(10**12)),
+                                  (tmp_path / "a.json", piece(0))])
+    assert len(runs) == 1 and len(runs[0][1]) == 2 * 10**12
+    with pytest.raises(UrbionError, match="hold the same games"):
+        run_stats.join_pieces([(tmp_path / "a.json", piece(0)),
+                               (tmp_path / "c.json", piece(10**12 - 1))])
+
+
+def test_a_run_that_lost_no_game_draws_its_charts():
+    """Every game won: the loss-reason chart says so instead of failing to plot."""
+    from analyzer.reporting import charts
+    from analyzer.runner.tally import LAYOUT, empty_tally
+
+    tally = empty_tally()
+    tally[LAYOUT["games"]] = tally[LAYOUT["wins"]] = 3
+    tally[LAYOUT["turns_hist"].start + 20] = 3
+    fig = charts.loss_reasons({"won": Totals(tally, {"seed": 0})})
+    assert "no game lost" in [text.get_text() for text in fig.axes[0].texts]
+    rows = pd.DataFrame({"game": [0, 1], "won": [True, True], "turns": [20, 22],
+                         "reason": ["", ""]})
+    fig = charts.loss_reasons({"rows": rows})
+    assert "no game lost" in [text.get_text() for text in fig.axes[0].texts]
 
 
 def test_pieces_of_a_summary_run_are_joined_and_a_repeated_game_refused(tmp_path):
@@ -110,6 +166,11 @@ def _broken(path, edit):
     ("negative", lambda d: d["tally"]["wins"].__setitem__(0, -1), "its tally's wins"),
     ("counts", lambda d: d["tally"]["wins"].__setitem__(0, d["tally"]["wins"][0] + 1),
      "its counts do not add up to its 200 games"),
+    ("null_sum", lambda d: d["tally"]["sums"].__setitem__(0, None), "its tally's sums"),
+    ("text_sum", lambda d: d["tally"]["sums"].__setitem__(0, "x"), "its tally's sums"),
+    ("float_sum", lambda d: d["tally"]["sums"].__setitem__(0, 27.9), "its tally's sums"),
+    ("huge", lambda d: d["tally"]["squares"].__setitem__(0, 2**63), "its tally's squares"),
+    ("first_game", lambda d: d["config"].update(first_game="a"), "its first_game"),
 ])
 def test_a_damaged_summary_is_one_line_and_no_folder(tmp_path, capsys, name, edit, message):
     good = tmp_path / "good.json"
@@ -136,3 +197,12 @@ def test_a_summary_keeps_its_cards_for_the_report(tmp_path):
     out = analyzer.report([summary], tmp_path / "rep")
     md = (out / "report.md").read_text()
     assert "## Card sets" in md and "cannot be shown" not in md
+
+
+def test_a_summary_with_a_byte_order_mark_is_read(tmp_path):
+    """Saved by an editor that marks UTF-8: still the summary, not a Parquet complaint."""
+    plain = tmp_path / "plain.json"
+    analyzer.simulate_summary(games=100, seed=1, out=plain)
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    assert np.array_equal(read_run(marked).tally, read_run(plain).tally)

@@ -51,20 +51,22 @@ def set_title(label: str) -> str:
 
 
 def titled_interactions(table: pd.DataFrame) -> pd.DataFrame:
-    """An :func:`interactions` table with each expansion named by :func:`set_title`, as the
-    heatmap shows it."""
-    return table.assign(first=table["first"].map(set_title),
-                        second=table["second"].map(set_title))
+    """An :func:`interactions` table as the heatmap shows it: its pairs in the game's order
+    of the expansions (TRACE.md), whatever order the sets were given or read in, each
+    expansion named by :func:`set_title`."""
+    def place(name: str) -> int:
+        return PLAYABLE_EXPANSIONS.index(name) if name in PLAYABLE_EXPANSIONS \
+            else len(PLAYABLE_EXPANSIONS)
 
-
-def in_game_order(labels: list[str]) -> list[str]:
-    """Set labels (:func:`set_label`) ordered as ``compare`` orders its sets: the base game,
-    then by how many expansions, then by the expansions' order in TRACE.md."""
-    def key(label: str) -> tuple:
-        names = [] if label == BASE else label.split(SET_SEPARATOR)
-        return len(names), [PLAYABLE_EXPANSIONS.index(n) if n in PLAYABLE_EXPANSIONS
-                            else len(PLAYABLE_EXPANSIONS) for n in names]
-    return sorted(labels, key=key)
+    swap = [place(a) > place(b) for a, b in zip(table["first"], table["second"], strict=True)]
+    first = table["first"].where(~pd.Series(swap, index=table.index), table["second"])
+    second = table["second"].where(~pd.Series(swap, index=table.index), table["first"])
+    ordered = table.assign(first=first, second=second)
+    keys = [(place(a), place(b)) for a, b in zip(ordered["first"], ordered["second"],
+                                                  strict=True)]
+    ordered = ordered.iloc[sorted(range(len(keys)), key=keys.__getitem__)]
+    return ordered.assign(first=ordered["first"].map(set_title),
+                          second=ordered["second"].map(set_title))
 
 
 def chart_table(table: pd.DataFrame) -> pd.DataFrame:

@@ -13,6 +13,7 @@ import pyarrow.parquet as pq
 
 from analyzer import atomic
 from analyzer.analysis.totals import Totals
+from analyzer.core.codes import SUMMARY_FORMAT
 from analyzer.errors import ResultsFileError
 from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.tally import LAYOUT, empty_tally, part
@@ -35,7 +36,6 @@ def write_results(df: pd.DataFrame, path: str | Path) -> None:
     atomic.write_atomically(path, lambda tmp: pq.write_table(table, tmp))
 
 
-SUMMARY_FORMAT = "urbion-summary/1"
 
 
 def check_summary_writable(path: str | Path) -> Path:
@@ -64,7 +64,7 @@ def read_summary(path: str | Path) -> Totals:
     configuration, every part of the tally at its length, counts that add up)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not JSON's
     except (OSError, UnicodeDecodeError) as err:
         why = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
         raise ResultsFileError(f"cannot read summary file {path}: {why}") from None
@@ -80,15 +80,29 @@ def read_summary(path: str | Path) -> Totals:
     tally = empty_tally()
     for name, where in LAYOUT.items():
         values = parts.get(name) if isinstance(parts, dict) else None
+        # sums may be negative (the inhabitant sum), the rest are counts
+        least = -INT64_LIMIT if name == "sums" else 0
         if not isinstance(values, list) or len(values) != where.stop - where.start or \
-                not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                        for v in values if name != "sums"):
+                not all(_whole(v, least) for v in values):
             raise ResultsFileError(f"{path} is not a whole urbion summary file (its tally's "
                                    f"{name} is missing or not {where.stop - where.start} "
-                                   "counts)")
+                                   "whole numbers)")
         tally[where] = values
+    if not _whole(config.get("first_game", 0), 0):
+        raise ResultsFileError(f"{path} is not a whole urbion summary file (its first_game "
+                               "is not a whole number of 0 or more)")
     _check_tally(path, tally)
     return Totals(tally, config)
+
+
+#: The bound of a tally's int64 entries.
+INT64_LIMIT = 2**63
+
+
+def _whole(value: object, least: int) -> bool:
+    """Whether a JSON value is a whole number from ``least`` up to int64's bound."""
+    return isinstance(value, int) and not isinstance(value, bool) and \
+        least <= value < INT64_LIMIT
 
 
 def _json_kind(text: str) -> str:
@@ -123,7 +137,7 @@ def read_run(path: str | Path) -> pd.DataFrame | Totals:
     (:func:`read_summary`): a file that begins as JSON does, ``{``, is read as a summary."""
     try:
         with Path(path).open("rb") as file:
-            head = file.read(64).lstrip()
+            head = file.read(64).removeprefix(b"\xef\xbb\xbf").lstrip()
     except OSError:
         head = b""
     return read_summary(path) if head.startswith(b"{") else read_results(path)

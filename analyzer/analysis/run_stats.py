@@ -13,6 +13,7 @@ from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_in
 from analyzer.analysis.summary import mean_columns, summarize_tally
 from analyzer.analysis.totals import Totals, joined_totals
 from analyzer.errors import UrbionError
+from analyzer.runner.tally import part
 
 #: A run as a report reads it: a results file's rows, or a summary file's totals.
 Run = pd.DataFrame | Totals
@@ -71,35 +72,46 @@ def join_pieces(frames: list[tuple[Path, pd.DataFrame]]) -> list[tuple[Path, pd.
     return [joined[i] for i in sorted(joined)]
 
 
-def _refuse_overlap(frames: list[tuple[Path, pd.DataFrame]]) -> None:
+def _refuse_overlap(frames: list[tuple[Path, Run]]) -> None:
     """Refuse two results files of one configuration (``RUN_IDENTITY``) that share games."""
     for k, (path, df) in enumerate(frames):
         for other_path, other in frames[k + 1:]:
-            common = np.intersect1d(_games(df), _games(other))
-            if len(common):
+            shared, first = _shared_games(df, other)
+            if shared:
                 raise UrbionError(
                     f"{path} and {other_path} hold the same games of one configuration "
-                    f"({len(common):,} games from game {common[0]} of seed "
+                    f"({shared:,} games from game {first} of seed "
                     f"{df.attrs.get('seed')}, the same card set, policy and rules), which "
                     "it plays alike: a run compared with itself says nothing; give each "
                     "game once (pieces of a run that follow one another are joined)")
 
 
-def _games(run: Run) -> np.ndarray:
-    """The game numbers a run played, ascending: a summary's are its range of games."""
-    if isinstance(run, Totals):
-        return np.arange(*run.games_range)
-    return np.sort(run["game"].to_numpy())
+def _shared_games(a: Run, b: Run) -> tuple[int, int]:
+    """How many games two runs both played, and the first of them: a summary's games are
+    a range, compared as one (a summary of 10**8 games lists none of them)."""
+    if isinstance(b, Totals) and not isinstance(a, Totals):
+        a, b = b, a
+    if isinstance(a, Totals):
+        low, high = a.games_range
+        if isinstance(b, Totals):
+            start, stop = max(low, b.games_range[0]), min(high, b.games_range[1])
+            return max(stop - start, 0), start
+        games = b["game"].to_numpy()
+        inside = np.sort(games[(games >= low) & (games < high)])
+        return len(inside), int(inside[0]) if len(inside) else 0
+    common = np.intersect1d(a["game"].to_numpy(), b["game"].to_numpy())
+    return len(common), int(common[0]) if len(common) else 0
 
 
 def _consecutive(pieces: list[Run]) -> bool:
     """Whether each piece (sorted by first game) holds exactly the games that follow the
-    previous one's."""
+    previous one's (a summary's games are its range)."""
     start = pieces[0].attrs.get("first_game", 0)
     for df in pieces:
-        games = _games(df)
-        if df.attrs.get("first_game", 0) != start or \
-                not np.array_equal(games, np.arange(start, start + len(df))):
+        if df.attrs.get("first_game", 0) != start:
+            return False
+        if not isinstance(df, Totals) and not np.array_equal(
+                np.sort(df["game"].to_numpy()), np.arange(start, start + len(df))):
             return False
         start += len(df)
     return True
@@ -207,10 +219,14 @@ def _won_on(df: pd.DataFrame, games: np.ndarray) -> np.ndarray:
 def survival(df: Run) -> pd.Series:
     """Share of games still running after each turn (index: turn 0 .. the longest game)."""
     if isinstance(df, Totals):
-        return df.survival()
-    turns = df["turns"].to_numpy()
-    ends = np.bincount(turns, minlength=turns.max() + 1)
-    still = 1.0 - np.cumsum(ends) / len(turns)
+        # games of 511 turns or more share the histogram's last bin: none comes near, a
+        # turn draws a card and no deck holds so many
+        ends = part(df.tally, "turns_hist")
+        ends = ends[:int(np.flatnonzero(ends)[-1]) + 1]
+    else:
+        turns = df["turns"].to_numpy()
+        ends = np.bincount(turns, minlength=turns.max() + 1)
+    still = 1.0 - np.cumsum(ends) / len(df)
     return pd.Series(still, index=pd.RangeIndex(len(still), name="turn"), name="running")
 
 

@@ -204,16 +204,6 @@ def mean_half_width(values: np.ndarray) -> float:
     return _t_half_width(float(np.std(values, ddof=1)) if n >= 2 else 0.0, n)
 
 
-def histogram_mean_interval(hist: np.ndarray, high: float | None = None) -> tuple[float, float]:
-    """The 95% t-interval of the mean of the counts a histogram holds (bin i: the games
-    of value i), as :func:`mean_interval` gives it from the values themselves."""
-    n = int(hist.sum())
-    values = np.arange(len(hist), dtype=np.float64)
-    mean = float((values * hist).sum() / n) if n else float("nan")
-    variance = float((((values - mean) ** 2) * hist).sum() / (n - 1)) if n > 1 else 0.0
-    return _bounded_interval(mean, _t_half_width(math.sqrt(variance), n), 0.0, high)
-
-
 def sums_mean_interval(n: int, total: int, squares: int, low: float | None = None,
                        high: float | None = None) -> tuple[float, float]:
     """The 95% t-interval of the mean of ``n`` whole numbers from their sum and their sum

@@ -8,14 +8,12 @@ import numpy as np
 import pandas as pd
 
 from analyzer.analysis.stats import (
-    histogram_mean_interval,
     mean_interval,
     sums_mean_interval,
     wilson_interval,
 )
-from analyzer.core.codes import REASON_NAMES
 from analyzer.errors import UrbionError
-from analyzer.runner.tally import SUMMED, histogram_median, part
+from analyzer.runner.tally import SUMMED, histogram_median, loss_counts, part
 
 #: Per-game means the summary shows when their expansion is in play: (expansion, column,
 #: label).
@@ -102,10 +100,11 @@ def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None,
         "mean_turns": sums["turns"] / games if games else nan,
         "median_turns": histogram_median(part(tally, "turns_hist")),
         "mean_pacified": sums["pacified"] / games if games else nan,
-        "turns_ci": histogram_mean_interval(part(tally, "turns_hist")),
-        "pacified_ci": histogram_mean_interval(part(tally, "pacified_hist"), city_cards),
-        "loss_reasons": {REASON_NAMES[k]: int(v)
-                         for k, v in enumerate(part(tally, "loss_reasons")) if v > 0},
+        # from the sums of squares: the histograms lump their last bin's values together
+        "turns_ci": sums_mean_interval(games, sums["turns"], squares["turns"], 0.0),
+        "pacified_ci": sums_mean_interval(games, sums["pacified"], squares["pacified"], 0.0,
+                                          city_cards),
+        "loss_reasons": loss_counts(tally),
         "means": {col: sums[col] / games if games else nan
                   for col in means_in_play(expansions)},
         "means_ci": {col: sums_mean_interval(games, sums[col], squares[col], _low_bound(col))

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.core.codes import REASON_NAMES
-from analyzer.runner.tally import SUMMED, part
+from analyzer.runner.tally import SUMMED, loss_counts, part
 
 
 @dataclass(eq=False)
@@ -44,19 +43,9 @@ class Totals:
         """The sum of a per-game column (``runner.tally.SUMMED``) over the run's games."""
         return int(part(self.tally, "sums")[SUMMED.index(column)])
 
-    def survival(self) -> pd.Series:
-        """Share of games still running after each turn, as ``run_stats.survival`` gives it
-        from the rows (index: turn 0 .. the longest game)."""
-        ends = part(self.tally, "turns_hist")
-        last = int(np.flatnonzero(ends)[-1]) if ends.any() else 0
-        still = 1.0 - np.cumsum(ends[:last + 1]) / len(self)
-        return pd.Series(still, index=pd.RangeIndex(len(still), name="turn"), name="running")
-
     def loss_reasons(self) -> pd.Series:
         """Number of lost games by reason, most first, as ``run_stats.loss_reasons``."""
-        counts = pd.Series({REASON_NAMES[k]: int(v)
-                            for k, v in enumerate(part(self.tally, "loss_reasons")) if v > 0},
-                           dtype=np.int64)
+        counts = pd.Series(loss_counts(self.tally), dtype=np.int64)
         return counts.sort_values(ascending=False, kind="stable")
 
 

@@ -10,6 +10,8 @@ from typing import NamedTuple
 
 RULES_VERSION = "urbion-2e/expansions-4"
 TRACE_FORMAT = "urbion-trace/1"
+#: The format of the summary file of a ``--summary-only`` run (docs/scaling.md).
+SUMMARY_FORMAT = "urbion-summary/1"
 
 
 class _CardType(NamedTuple):

@@ -537,8 +537,11 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     totals = [label for label, run in runs.items() if isinstance(run, Totals)]
     pairs = interaction_table(runs) if not totals else None
     source = charts.source_line(_shared_attrs(runs))
+    # a chart of each game's figures needs a results file: one drawn beside a summary lists
+    # the summary's run without a line
+    each_game = len(totals) < len(runs)
     charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(draw(runs, table), source)))
-                    for stem, title, draw in CHARTS if not (totals and stem in PER_GAME_CHARTS)]
+                    for stem, title, draw in CHARTS if each_game or stem not in PER_GAME_CHARTS]
     if pairs is not None:
         charts_drawn.append(("interactions", INTERACTIONS_TITLE,
                              lambda: charts.caption(
@@ -568,13 +571,18 @@ PER_GAME_CHARTS = ("margin_at_victory", "pacified_at_defeat", "convergence")
 
 def totals_note(labels: list[str], runs: int) -> str:
     """What a report with runs read from summary files (``labels``) leaves out, and why."""
-    which = "Every run here was" if len(labels) == runs else \
-        f"{'The run' if len(labels) == 1 else 'The runs'} {', '.join(labels)} " \
-        f"{'was' if len(labels) == 1 else 'were'}"
-    titles = [title for stem, title, _ in CHARTS if stem in PER_GAME_CHARTS]
-    return (f"{which} read from a summary file (--summary-only), which keeps totals, not "
-            f"each game: the charts that need each game ({', '.join(titles).lower()}) and "
-            "the pairwise interactions are left out, and differences are taken as between "
+    titles = ", ".join(title for stem, title, _ in CHARTS if stem in PER_GAME_CHARTS).lower()
+    if len(labels) == runs:
+        return ("Every run here was read from a summary file (--summary-only), which keeps "
+                f"totals, not each game: the charts that need each game ({titles}) and the "
+                "pairwise interactions are left out, and differences are taken as between "
+                "independent samples. Results files (.parquet) of the same runs give them.")
+    one = len(labels) == 1
+    return (f"{'The run' if one else 'The runs'} {', '.join(labels)} "
+            f"{'was' if one else 'were'} read from {'a summary file' if one else 'summary files'}"
+            " (--summary-only), which keep totals, not each game: the charts that need each "
+            f"game ({titles}) show {'it' if one else 'them'} without a line, the pairwise "
+            "interactions are left out, and a difference from such a run is taken as between "
             "independent samples. Results files (.parquet) of the same runs give them.")
 
 
@@ -592,7 +600,7 @@ def _shared_attrs(runs: dict[str, pd.DataFrame]) -> dict:
 def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
     """The pairwise interactions of the expansions in ``runs``, or None when the runs are
     not the base game, singles and pairs of one policy and seed."""
-    from analyzer.analysis.compare import in_game_order, interactions, set_label
+    from analyzer.analysis.compare import interactions, set_label
 
     keys = {(df.attrs.get("policy"), df.attrs.get("policy_params_sha256"),
              df.attrs.get("seed"), df.attrs.get("card_set_sha256"), df.attrs.get("variant"))
@@ -601,8 +609,7 @@ def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
               for df in runs.values()}
     if len(keys) != 1 or len(by_set) != len(runs) or "base" not in by_set:
         return None
-    # in compare's order, whatever the order of the files: the heatmap reads as compare's
-    table = interactions({label: by_set[label] for label in in_game_order(list(by_set))})
+    table = interactions(by_set)
     table = table[table["games"] > 0]  # a pair whose four sets share no game is not drawn
     return table if len(table) else None
 

@@ -17,6 +17,7 @@ from matplotlib.figure import Figure  # noqa: E402
 
 from analyzer.analysis import run_stats  # noqa: E402
 from analyzer.analysis.sensitivity import SHIPPED_LABEL, played_mask  # noqa: E402
+from analyzer.analysis.totals import Totals  # noqa: E402
 
 SIZE = (7.0, 3.6)
 #: Characters per line of a run's or set's name on an axis or in a legend.
@@ -180,13 +181,17 @@ def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
     return fig
 
 
-def _curve_labels(runs: dict[str, pd.DataFrame], key) -> list[str]:
+def _curve_labels(runs: dict[str, pd.DataFrame], key, totals: bool = False) -> list[str]:
     """The legend's names of the runs' curves; a run whose ``key(df)`` (the array its curve
     is drawn from) equals an earlier run's draws that very curve, hidden under it, and its
-    name says so."""
+    name says so. A run read from a summary file is keyed only where ``totals`` says the
+    chart draws it."""
     labels = []
     drawn: list[tuple[str, np.ndarray]] = []
     for label, df in runs.items():
+        if isinstance(df, Totals) and not totals:  # a run this chart draws no line of
+            labels.append(wrap_label(label))
+            continue
         data = key(df)
         twin = next((name for name, other in drawn if np.array_equal(other, data)), None)
         labels.append(wrap_label(label) + (f"\n(the curve of {twin}, under it)"
@@ -199,7 +204,7 @@ def survival(runs: dict[str, pd.DataFrame]) -> Figure:
     """Share of games still running by turn."""
     fig, ax = _figure("Games still running")
     # runs of the same curve, whatever their number of games: one hides the other
-    labels = _curve_labels(runs, lambda df: run_stats.survival(df).to_numpy())
+    labels = _curve_labels(runs, lambda df: run_stats.survival(df).to_numpy(), totals=True)
     for index, df in enumerate(runs.values()):
         curve = run_stats.survival(df)
         ax.step(curve.index, curve * 100, where="post", label=labels[index],
@@ -216,10 +221,16 @@ def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
     fig, ax = _figure("Loss reasons", _bar_height(labels))
     shares = pd.DataFrame({label: run_stats.loss_reasons(df) / len(df) * 100
                            for label, df in zip(labels, runs.values(), strict=True)}).fillna(0)
-    shares.T.plot.barh(ax=ax, stacked=True)
-    ax.invert_yaxis()
+    if shares.empty:  # every game won: no bar to draw, which pandas refuses to plot
+        ax.barh(labels, [0.0] * len(labels))
+        ax.text(0.5, 0.5, "no game lost", transform=ax.transAxes, ha="center", va="center")
+        ax.invert_yaxis()
+        ax.set_xlim(0, 100)
+    else:
+        shares.T.plot.barh(ax=ax, stacked=True)
+        ax.invert_yaxis()
+        _bar_legend(ax)
     ax.set_xlabel("games lost (% of games)")
-    _bar_legend(ax)
     return fig
 
 
@@ -231,6 +242,9 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
     fig, ax = _figure(title)
     drawn: list[tuple[str, pd.Series]] = []
     for index, (label, df) in enumerate(runs.items()):
+        if isinstance(df, Totals):
+            _no_games(ax, label, index)
+            continue
         counts = counts_of(df)
         if not len(counts):
             ax.plot([], [], label=f"{wrap_label(label)} ({none})", **_line_style(index))
@@ -253,6 +267,16 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
     ax.set_ylabel(ylabel)
     _legend(ax, len(runs))
     return fig
+
+
+#: How a chart of each game's figures lists a run read from a summary file.
+NO_GAMES = "summary file: no figures of each game"
+
+
+def _no_games(ax: plt.Axes, label: str, index: int) -> None:
+    """A run read from a summary file, in a chart of each game's figures: listed in the
+    legend in its style, with no line."""
+    ax.plot([], [], label=f"{wrap_label(label)} ({NO_GAMES})", **_line_style(index))
 
 
 def margin_at_victory(runs: dict[str, pd.DataFrame]) -> Figure:
@@ -290,7 +314,10 @@ def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
     """The win-rate estimate as games are added, with its 95% band."""
     fig, ax = _figure("Convergence of the win-rate estimate (band: 95% Wilson interval)")
     labels = _curve_labels(runs, lambda df: df.sort_values("game")["won"].to_numpy())
-    for index, df in enumerate(runs.values()):
+    for index, (label, df) in enumerate(runs.items()):
+        if isinstance(df, Totals):
+            _no_games(ax, label, index)
+            continue
         curve = run_stats.convergence(df)
         line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=labels[index],
                         **_line_style(index))

@@ -68,6 +68,11 @@ def part(tally: np.ndarray, name: str) -> np.ndarray:
     return tally[LAYOUT[name]]
 
 
+def loss_counts(tally: np.ndarray) -> dict[str, int]:
+    """Games lost by reason (``REASON_NAMES``), the reasons no game was lost by left out."""
+    return {REASON_NAMES[k]: int(v) for k, v in enumerate(part(tally, "loss_reasons")) if v > 0}
+
+
 def histogram_median(hist: np.ndarray) -> float:
     """The median of the values a histogram counts (the mean of the two middle ones when
     the count is even, as pandas computes it); NaN for an empty histogram."""

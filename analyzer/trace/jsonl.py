@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from analyzer import atomic
+from analyzer.core.codes import SUMMARY_FORMAT
 from analyzer.errors import UrbionError
 
 TRACE_SUFFIXES = (".jsonl", ".json")
@@ -86,14 +87,10 @@ def read_traces(path: str | Path) -> list[TraceLine]:
     return lines
 
 
-#: The format of the summary file a ``--summary-only`` run writes (``analysis.results_io``).
-SUMMARY_FORMAT_PREFIX = "urbion-summary/"
-
-
 def _summary_format(value: object) -> bool:
-    """Whether a JSON value is a ``--summary-only`` run's summary."""
+    """Whether a JSON value is a ``--summary-only`` run's summary (of any version)."""
     return isinstance(value, dict) and \
-        str(value.get("format", "")).startswith(SUMMARY_FORMAT_PREFIX)
+        str(value.get("format", "")).startswith(SUMMARY_FORMAT.split("/")[0] + "/")
 
 
 def _binary_kind(path: Path) -> str:
