@@ -219,7 +219,9 @@ def test_runs_of_one_seed_that_share_some_games_are_paired_on_those():
         paired_difference_interval(0, 2, 1, 1)
     assert table.at["later", "mcnemar_p"] == mcnemar_exact(2, 1)
     rows = difference_rows(table)
-    assert rows[1][5] == rows[2][5] == "paired on 4 common games"
+    # shorter ended its 4 games as the first run did: said, as a zero that finds nothing
+    assert rows[1][5] == "paired on 4 common games, each ended alike"
+    assert rows[2][5] == "paired on 4 common games"
     # shorter won 2 of 4, as the first run did on those 4 (3 of 8 in all): the difference
     # of 0 is between the win rates over the common games, which the row gives
     assert rows[1][2] == "50.00% vs 50.00%" and rows[2][2] == "50.00% vs 25.00%"
@@ -1271,3 +1273,28 @@ def test_two_card_sets_of_one_name_lay_out_without_warnings(tmp_path):
         figure = charts.win_rates(run_stats.headline(runs))
     legend = figure.axes[0].get_legend().get_texts()[0].get_text()
     assert legend.startswith("the top row: ")
+
+
+def test_runs_that_end_every_game_alike_are_said_to(tmp_path):
+    """weighted beside weighted:FILE holding the shipped weights: two names, one player. The
+    differences row says every game ended alike, which a paired zero between two policies
+    that differ does not."""
+    import shutil
+
+    from analyzer.policies import weights
+
+    copy = tmp_path / "same.toml"
+    shutil.copy(Path(weights.__file__).with_name("weighted-default.toml"), copy)
+    files = []
+    for name, policy in (("shipped", "weighted"), ("copy", f"weighted:{copy}"),
+                         ("greedy", "greedy")):
+        files.append(tmp_path / f"{name}.parquet")
+        analyzer.simulate(games=400, seed=6, policy=policy, out=files[-1])
+    md = (analyzer.report(files, tmp_path / "rep") / "report.md").read_text()
+    rows = {line.split(" | ")[0]: line for line in md.splitlines()
+            if line.startswith("| ") and " | weighted / base / seed 6 | " in line}
+    assert len(rows) == 2
+    same = next(row for label, row in rows.items() if "same.toml" in label)
+    other = next(row for label, row in rows.items() if label.startswith("| greedy"))
+    assert "| paired, 400 games, each ended alike |" in same and "| +0.00 pp |" in same
+    assert "| paired, 400 games |" in other

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
-from analyzer.analysis.run_stats import headline
+from analyzer.analysis.run_stats import headline, played_alike
 from analyzer.analysis.stats import (
     format_p,
     holm_adjust,
@@ -132,15 +132,6 @@ def paired_pacified(a: pd.DataFrame, b: pd.DataFrame) -> dict[str, float]:
     low, high = mean_interval(gaps, -cities if cities else None, cities)
     return {"pacified_diff": float(gaps.mean()) if len(gaps) else float("nan"),
             "pacified_low": low, "pacified_high": high}
-
-
-def played_alike(a: pd.DataFrame, b: pd.DataFrame) -> bool:
-    """True when two runs of the same deals ended every deal alike: every per-game column
-    they share (result, reason, turns, cities, each tally) equal, game by game."""
-    columns = [name for name in a.columns if name in b.columns]
-    left = a[columns].set_index("game").sort_index()
-    right = b[columns].set_index("game").sort_index()
-    return bool(left.index.equals(right.index) and left.equals(right))
 
 
 def _games_played(attrs: dict) -> str:

@@ -169,7 +169,8 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     games when paired, else the run's), ``win_rate`` and ``against_rate`` (the two win rates
     the difference is taken between: over the common games when paired), ``difference``,
     ``low``, ``high``, ``paired`` (bool), ``whole`` (bool: the paired games are all of both
-    runs), ``p`` and ``test`` (McNemar or Fisher), ``mcnemar_p`` (NaN when independent).
+    runs), ``p`` and ``test`` (McNemar or Fisher), ``mcnemar_p`` (NaN when independent),
+    ``alike`` (bool: paired, and every common game ended alike, :func:`played_alike`).
     """
     (first_label, first), *others = runs.items()
     rows = []
@@ -184,7 +185,9 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
                        difference=paired["difference"], low=paired["diff_low"],
                        high=paired["diff_high"], paired=True,
                        whole=len(common) == len(df) == len(first), p=paired["mcnemar_p"],
-                       test="McNemar", mcnemar_p=paired["mcnemar_p"])
+                       test="McNemar", mcnemar_p=paired["mcnemar_p"],
+                       alike=played_alike(df[df["game"].isin(common)],
+                                          first[first["game"].isin(common)]))
         else:
             wins, first_wins = _wins(df), _wins(first)
             low, high = newcombe_difference(wins, len(df), first_wins, len(first))
@@ -193,11 +196,20 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
                        difference=wins / len(df) - first_wins / len(first), low=low,
                        high=high, paired=False, whole=False,
                        p=fisher_exact(wins, len(df), first_wins, len(first)), test="Fisher",
-                       mcnemar_p=np.nan)
+                       mcnemar_p=np.nan, alike=False)
         rows.append(row)
     return pd.DataFrame(rows, columns=["run", "against", "games", "win_rate", "against_rate",
                                        "difference", "low", "high", "paired", "whole", "p",
-                                       "test", "mcnemar_p"]).set_index("run")
+                                       "test", "mcnemar_p", "alike"]).set_index("run")
+
+
+def played_alike(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    """True when two runs of the same deals ended every deal alike: every per-game column
+    they share (result, reason, turns, cities, each tally) equal, game by game."""
+    columns = [name for name in a.columns if name in b.columns]
+    left = a[columns].set_index("game").sort_index()
+    right = b[columns].set_index("game").sort_index()
+    return bool(left.index.equals(right.index) and left.equals(right))
 
 
 def _common_games(a: Run, b: Run) -> np.ndarray:

@@ -341,7 +341,10 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
                     "Holm p: that p adjusted by Holm's method for the runs compared with the "
                     "first; a run differs from the first, with the family error held at 5%, "
                     "when its Holm p is below 0.05 (the intervals are not adjusted for the "
-                    "number of runs). Two runs can differ even where their win-rate "
+                    "number of runs). each ended alike: the two runs ended every game "
+                    "compared alike (result, turns, cities, every tally), most likely one "
+                    "policy and card set under two names. Two runs can differ even where "
+                    "their win-rate "
                     "intervals overlap. Near the edge a test and the interval beside it can "
                     "disagree (the exact tests are the more cautious): the Holm p decides.")
 
@@ -369,8 +372,11 @@ def _compared(row: pd.Series) -> str:
     as independent samples."""
     if not row.paired:
         return "independent"
-    return f"paired, {int(row.games):,} games" if row.whole else \
-        f"paired on {int(row.games):,} common games"
+    # two runs that end every game alike are most likely one policy and card set under two
+    # names (weighted beside a weighted:FILE of the shipped weights): their zero is no finding
+    alike = ", each ended alike" if row.get("alike", False) else ""
+    return (f"paired, {int(row.games):,} games" if row.whole else
+            f"paired on {int(row.games):,} common games") + alike
 
 
 INTERACTIONS_TITLE = "Pairwise interactions of expansions"
