@@ -206,3 +206,27 @@ def test_a_summary_with_a_byte_order_mark_is_read(tmp_path):
     marked = tmp_path / "marked.json"
     marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
     assert np.array_equal(read_run(marked).tally, read_run(plain).tally)
+
+
+def test_consecutive_pieces_join_across_a_gap_and_across_kinds(tmp_path):
+    """Games 0-699 kept as totals and 700-1199 as rows are one run of 1,200 games, its
+    tally that of the whole run; games 1500-1799 after the gap stay a run of their own."""
+    first, rows, later, whole = (tmp_path / name for name in
+                                 ("a.json", "b.parquet", "c.json", "whole.json"))
+    analyzer.simulate_summary(games=700, seed=8, out=first)
+    analyzer.simulate(games=500, seed=8, first_game=700, out=rows)
+    analyzer.simulate_summary(games=300, seed=8, first_game=1500, out=later)
+    analyzer.simulate_summary(games=1200, seed=8, out=whole)
+    runs = run_stats.join_pieces([(path, read_run(path)) for path in (later, rows, first)])
+    assert [len(run) for _, run in runs] == [300, 1200]
+    joined = runs[1][1]
+    assert isinstance(joined, Totals) and joined.attrs["joined_files"] == 2
+    assert np.array_equal(joined.tally, read_run(whole).tally)
+    # rows alone chain the same way: games 0-399 and 400-699 join, 900-999 does not
+    parts = [tmp_path / f"r{n}.parquet" for n in range(3)]
+    for path, (first_game, games) in zip(parts, ((0, 400), (400, 300), (900, 100)),
+                                         strict=True):
+        analyzer.simulate(games=games, seed=8, first_game=first_game, out=path)
+    runs = run_stats.join_pieces([(path, read_results(path)) for path in parts])
+    assert [len(run) for _, run in runs] == [700, 100]
+    assert runs[0][1]["game"].tolist() == list(range(700))

@@ -11,7 +11,7 @@ import pandas as pd
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_interval
 from analyzer.analysis.summary import mean_columns, summarize_tally
-from analyzer.analysis.totals import Totals, joined_totals
+from analyzer.analysis.totals import Totals, frame_totals, joined_totals
 from analyzer.errors import UrbionError
 from analyzer.runner.tally import part
 
@@ -37,19 +37,21 @@ RUN_IDENTITY = ("seed", "policy", "policy_params_sha256", "policy_source_sha256"
 def join_pieces(frames: list[tuple[Path, pd.DataFrame]]) -> list[tuple[Path, pd.DataFrame]]:
     """Join the results files that are pieces of one run, keeping the order of first
     appearance: files that share every ``RUN_IDENTITY`` value and whose games, sorted,
-    follow one another without gap or overlap. A group whose games leave a gap is left as
-    separate runs (two samples of one configuration, which a user may compare); one whose
-    games overlap is refused: the same configuration on the same games plays them alike,
-    so a comparison of them would show a difference of exactly zero that measures nothing.
+    follow one another without gap or overlap (a summary beside results files joins them
+    as totals). A piece after a gap begins a separate run (two samples of one
+    configuration, which a user may compare); pieces whose games overlap are refused: the
+    same configuration on the same games plays them alike, so a comparison of them would
+    show a difference of exactly zero that measures nothing.
 
     Parameters
     ----------
-    frames : list of (path, DataFrame)
-        Results files as read by ``read_results``, with their configuration in ``attrs``.
+    frames : list of (path, run)
+        Results files as read by ``results_io.read_run`` (rows, or a summary's totals),
+        with their configuration in ``attrs``.
 
     Returns
     -------
-    list of (path, DataFrame)
+    list of (path, run)
         One entry per run; a joined run carries the first piece's path, its games in game
         order, and ``attrs`` with ``first_game``, ``games``, ``games_resumed`` and
         ``seconds`` of the whole and ``joined_files``, the number of pieces.
@@ -62,14 +64,38 @@ def join_pieces(frames: list[tuple[Path, pd.DataFrame]]) -> list[tuple[Path, pd.
     for members in groups.values():
         _refuse_overlap([frames[i] for i in members])
         ordered = sorted(members, key=lambda i: frames[i][1].attrs.get("first_game", 0))
-        pieces = [frames[i][1] for i in ordered]
-        kinds = {isinstance(piece, Totals) for piece in pieces}
-        if len(members) > 1 and len(kinds) == 1 and _consecutive(pieces):
-            whole = joined_totals(pieces) if kinds == {True} else _joined_run(pieces)
-            joined[min(members)] = (frames[min(members)][0], whole)
-        else:
-            joined.update((i, frames[i]) for i in members)
+        for chain in _chains(ordered, [frames[i][1] for i in ordered]):
+            whole = _joined([frames[i][1] for i in chain]) if len(chain) > 1 else None
+            if whole is None:
+                joined.update((i, frames[i]) for i in chain)
+            else:
+                joined[min(chain)] = (frames[min(chain)][0], whole)
     return [joined[i] for i in sorted(joined)]
+
+
+def _chains(indices: list[int], pieces: list[Run]) -> list[list[int]]:
+    """The pieces of one configuration (sorted by first game) as runs of consecutive games:
+    a piece after a gap begins a run of its own."""
+    chains: list[list[int]] = []
+    runs: list[list[Run]] = []
+    for index, piece in zip(indices, pieces, strict=True):
+        if runs and _consecutive([*runs[-1], piece]):
+            chains[-1].append(index)
+            runs[-1].append(piece)
+        else:
+            chains.append([index])
+            runs.append([piece])
+    return chains
+
+
+def _joined(pieces: list[Run]) -> Run | None:
+    """Consecutive pieces of one run as one: rows joined, or totals added where any piece
+    is a summary (a results file's rows then counted into a tally); None where a results
+    file lacks a column a tally counts (one of an older version)."""
+    if not any(isinstance(piece, Totals) for piece in pieces):
+        return _joined_run(pieces)
+    totals = [piece if isinstance(piece, Totals) else frame_totals(piece) for piece in pieces]
+    return None if any(one is None for one in totals) else joined_totals(totals)
 
 
 def _refuse_overlap(frames: list[tuple[Path, Run]]) -> None:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analyzer.runner.tally import SUMMED, loss_counts, part
+from analyzer.core.codes import REASON_NAMES, Outcome
+from analyzer.runner.tally import SUMMED, loss_counts, part, tally_results
 
 
 @dataclass(eq=False)
@@ -47,6 +48,21 @@ class Totals:
         """Number of lost games by reason, most first, as ``run_stats.loss_reasons``."""
         counts = pd.Series(loss_counts(self.tally), dtype=np.int64)
         return counts.sort_values(ascending=False, kind="stable")
+
+
+def frame_totals(df: pd.DataFrame) -> Totals | None:
+    """A results frame's games as a tally (``runner.tally.tally_results``), to join a
+    summary of the same run; None for a frame without every column a tally counts."""
+    if any(name not in df for name in ("won", "reason", *SUMMED)):
+        return None
+    results = np.zeros(len(df), dtype=[("outcome", np.int64), ("reason", np.int64),
+                                       *((name, np.int64) for name in SUMMED)])
+    results["outcome"] = np.where(df["won"].to_numpy(dtype=bool), Outcome.WIN, Outcome.LOSS)
+    reasons = {name: code for code, name in enumerate(REASON_NAMES)}
+    results["reason"] = [reasons.get(str(reason), 0) for reason in df["reason"]]
+    for name in SUMMED:
+        results[name] = df[name].to_numpy(dtype=np.int64)
+    return Totals(tally_results(results), dict(df.attrs))
 
 
 def joined_totals(pieces: list[Totals]) -> Totals:
