@@ -170,7 +170,22 @@ def _broken(path, edit):
     ("text_sum", lambda d: d["tally"]["sums"].__setitem__(0, "x"), "its tally's sums"),
     ("float_sum", lambda d: d["tally"]["sums"].__setitem__(0, 27.9), "its tally's sums"),
     ("huge", lambda d: d["tally"]["squares"].__setitem__(0, 2**63), "its tally's squares"),
-    ("first_game", lambda d: d["config"].update(first_game="a"), "its first_game"),
+    ("first_game", lambda d: d["config"].update(first_game="a"), "first_game"),
+    # hand edits that contradict the rest of the file (the walk of a tester)
+    ("turns_sum", lambda d: d["tally"]["sums"].__setitem__(0, -5), "its sum of turns"),
+    ("turns_shifted", lambda d: d["tally"]["turns_hist"].__setitem__(
+        slice(None), [0] * 5 + d["tally"]["turns_hist"][:-5]), "its sum of turns"),
+    ("squares", lambda d: d["tally"]["squares"].__setitem__(1, 0), "its sum of pacified"),
+    ("no_cities", lambda d: d["tally"]["pacified_hist"].__setitem__(
+        slice(None), [0] * 64), "its counts do not add up"),
+    ("city_cards", lambda d: d["config"].update(city_cards=0), "city_cards"),
+    ("few_cities", lambda d: d["config"].update(city_cards=1), "its sum of pacified"),
+    ("expansions", lambda d: d["config"].update(expansions="chromatic_chaos"), "expansions"),
+    ("unknown", lambda d: d["config"].update(expansions=["nonsense"]), "expansions"),
+    ("variant", lambda d: d["config"].update(variant="trio"), "variant"),
+    ("policy", lambda d: d["config"].update(policy=None), "policy"),
+    ("seed", lambda d: d["config"].update(seed="nine"), "seed"),
+    ("negative_seed", lambda d: d["config"].update(seed=-1), "seed"),
 ])
 def test_a_damaged_summary_is_one_line_and_no_folder(tmp_path, capsys, name, edit, message):
     good = tmp_path / "good.json"
@@ -230,3 +245,25 @@ def test_consecutive_pieces_join_across_a_gap_and_across_kinds(tmp_path):
     runs = run_stats.join_pieces([(path, read_results(path)) for path in parts])
     assert [len(run) for _, run in runs] == [700, 100]
     assert runs[0][1]["game"].tolist() == list(range(700))
+
+
+@pytest.mark.parametrize("content", [b"", b"null", b"[]", b'"x"', b"\xef\xbb\xbf"])
+def test_an_empty_or_other_json_file_is_named_as_no_summary(tmp_path, capsys, content):
+    """A .json file is a summary or nothing: not a Parquet reader's complaint."""
+    path = tmp_path / "emptied.json"
+    path.write_bytes(content)
+    code, _, err = run(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
+    assert code == 2 and err.count("\n") == 1
+    assert "is not an urbion summary file" in err and "Parquet" not in err, err
+
+
+def test_a_report_of_summaries_has_no_section_asking_for_what_they_cannot_give(tmp_path):
+    """Base, singles and the pair as summaries: the interactions need each game, which the
+    note at the top says; no section below asks for the very files given."""
+    paths = []
+    for expansions in (None, "chromatic_chaos", "books", "chromatic_chaos,books"):
+        paths.append(tmp_path / f"{expansions or 'base'}.json")
+        analyzer.simulate_summary(games=200, seed=1, expansions=expansions, out=paths[-1])
+    md = (analyzer.report(paths, tmp_path / "rep") / "report.md").read_text()
+    assert "Pairwise interactions" not in md
+    assert "and the pairwise interactions are left out" in md

@@ -12,11 +12,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyzer import atomic
+from analyzer.analysis.summary import SIGNED_MEANS
 from analyzer.analysis.totals import Totals
-from analyzer.core.codes import SUMMARY_FORMAT
+from analyzer.core.codes import PLAYABLE_EXPANSIONS, SUMMARY_FORMAT, VARIANT_NAMES
 from analyzer.errors import ResultsFileError
 from analyzer.runner.results import RESULT_DTYPE
-from analyzer.runner.tally import LAYOUT, empty_tally, part
+from analyzer.runner.tally import LAYOUT, SUMMED, empty_tally, part
 
 METADATA_KEY = b"urbion"
 
@@ -88,11 +89,29 @@ def read_summary(path: str | Path) -> Totals:
                                    f"{name} is missing or not {where.stop - where.start} "
                                    "whole numbers)")
         tally[where] = values
-    if not _whole(config.get("first_game", 0), 0):
-        raise ResultsFileError(f"{path} is not a whole urbion summary file (its first_game "
-                               "is not a whole number of 0 or more)")
-    _check_tally(path, tally)
+    _check_config(path, config)
+    _check_tally(path, tally, config)
     return Totals(tally, config)
+
+
+def _check_config(path: Path, config: dict) -> None:
+    """A summary's configuration holds what the report reads from it, each of its kind: a
+    hand-edited one would otherwise become labels and bounds."""
+    from analyzer.arguments import MAX_SEED
+
+    checks = {
+        "seed": _whole(config.get("seed"), 0) and config["seed"] <= MAX_SEED,
+        "first_game": _whole(config.get("first_game", 0), 0),
+        "policy": isinstance(config.get("policy"), str) and bool(config["policy"].strip()),
+        "expansions": isinstance(config.get("expansions", []), list) and
+        all(name in PLAYABLE_EXPANSIONS for name in config.get("expansions", [])),
+        "variant": config.get("variant", "solo") in VARIANT_NAMES,
+        "city_cards": config.get("city_cards") is None or _whole(config["city_cards"], 1),
+    }
+    wrong = [name for name, ok in checks.items() if not ok]
+    if wrong:
+        raise ResultsFileError(f"{path} is not a whole urbion summary file (its "
+                               f"configuration's {wrong[0]} is not one a run writes)")
 
 
 #: The bound of a tally's int64 entries.
@@ -121,26 +140,56 @@ def _json_kind(text: str) -> str:
             "FILE.json writes")
 
 
-def _check_tally(path: Path, tally: np.ndarray) -> None:
-    """A tally's counts agree: games won and lost make the games, as do the turns counted."""
+def _check_tally(path: Path, tally: np.ndarray, config: dict) -> None:
+    """A tally's counts agree: games won and lost make the games, as do the turns and the
+    cities counted; each sum is within what its histogram and sum of squares allow."""
     games = int(part(tally, "games")[0])
     if games < 1:
         raise ResultsFileError(f"{path} holds no games")
     if int(part(tally, "wins")[0]) + int(part(tally, "loss_reasons").sum()) != games or \
-            int(part(tally, "turns_hist").sum()) != games:
+            int(part(tally, "turns_hist").sum()) != games or \
+            int(part(tally, "pacified_hist").sum()) != games:
         raise ResultsFileError(f"{path} is not a whole urbion summary file (its counts do "
                                f"not add up to its {games:,} games)")
+    sums = dict(zip(SUMMED, part(tally, "sums").tolist(), strict=True))
+    squares = dict(zip(SUMMED, part(tally, "squares").tolist(), strict=True))
+    for name in SUMMED:
+        if not _sums_agree(name, sums[name], squares[name], games, tally, config):
+            raise ResultsFileError(f"{path} is not a whole urbion summary file (its sum of "
+                                   f"{name} does not agree with its other counts)")
+
+
+def _sums_agree(name: str, total: int, squares: int, games: int, tally: np.ndarray,
+                config: dict) -> bool:
+    """Whether a column's sum and sum of squares over ``games`` can be those of one run:
+    a count's sum not below 0, squares at least the sum's square over the games (a variance
+    not below 0), the turns and cities as their histograms count them (the last bin holds
+    that value or more), the cities pacified at most the City cards of every game."""
+    if name not in SIGNED_MEANS and total < 0:
+        return False
+    if squares * games < total * total:
+        return False
+    histogram = {"turns": "turns_hist", "pacified": "pacified_hist"}.get(name)
+    if histogram is not None:
+        counts = part(tally, histogram)
+        least = int((np.arange(len(counts)) * counts).sum())
+        if total < least or (counts[-1] == 0 and total != least):
+            return False
+    city_cards = config.get("city_cards")
+    return not (name == "pacified" and city_cards is not None and total > city_cards * games)
 
 
 def read_run(path: str | Path) -> pd.DataFrame | Totals:
     """A results file's rows (:func:`read_results`), or a summary file's totals
-    (:func:`read_summary`): a file that begins as JSON does, ``{``, is read as a summary."""
+    (:func:`read_summary`): a file named .json, or that begins as JSON does, ``{``, is read
+    as a summary."""
     try:
         with Path(path).open("rb") as file:
             head = file.read(64).removeprefix(b"\xef\xbb\xbf").lstrip()
     except OSError:
         head = b""
-    return read_summary(path) if head.startswith(b"{") else read_results(path)
+    summary = head.startswith(b"{") or Path(path).suffix.lower() == ".json"
+    return read_summary(path) if summary else read_results(path)
 
 
 def _without_nan(value: object) -> object:

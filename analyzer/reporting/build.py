@@ -554,8 +554,9 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
                                  charts.interactions(titled_interactions(pairs)), source)))
     titles = [(stem, title) for stem, title, _ in charts_drawn]
     card_sets = card_set_texts(runs, list(dict.fromkeys(Path(p).parent for p in paths)))
-    # only where expansions are played might a reader look for their interactions
-    note = any(df.attrs.get("expansions") for df in runs.values())
+    # only where expansions are played might a reader look for their interactions; with a
+    # summary among the runs the note at the top says why there are none
+    note = not totals and any(df.attrs.get("expansions") for df in runs.values())
     scope = scope_note([df.attrs for df in runs.values()])
     if totals:
         scope += " " + totals_note(totals, len(runs))
