@@ -112,6 +112,10 @@ def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions)
 
 def _policy(policy: str | PolicySpec) -> PolicySpec:
     if isinstance(policy, PolicySpec):
+        if not isinstance(policy.name, str) or not policy.name.strip():
+            # every result and label names its policy
+            raise PolicyError("a PolicySpec needs a name (it names the policy in every "
+                              "result)")
         if policy.builtin_id is None and policy.kernel is None:  # a user's own function
             from analyzer.policies.loader import check_policy_function
 

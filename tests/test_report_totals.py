@@ -152,6 +152,15 @@ def test_pieces_of_a_summary_run_are_joined_and_a_repeated_game_refused(tmp_path
         analyzer.report([first, rows], tmp_path / "rep")
 
 
+def _swap_turns(hist):
+    """One game a turn longer and another a turn shorter: the sum of turns kept, the spread
+    (the sum of squares) not."""
+    busy = [turn for turn, count in enumerate(hist) if count >= 2][0]
+    hist[busy] -= 2
+    hist[busy - 1] += 1
+    hist[busy + 1] += 1
+
+
 def _broken(path, edit):
     document = json.loads(path.read_text())
     edit(document)
@@ -186,6 +195,18 @@ def _broken(path, edit):
     ("policy", lambda d: d["config"].update(policy=None), "policy"),
     ("seed", lambda d: d["config"].update(seed="nine"), "seed"),
     ("negative_seed", lambda d: d["config"].update(seed=-1), "seed"),
+    ("seconds", lambda d: d["config"].update(seconds="abc"), "seconds"),
+    ("games_resumed", lambda d: d["config"].update(games_resumed="x"), "games_resumed"),
+    ("no_reason", lambda d: (d["tally"]["wins"].__setitem__(0, d["tally"]["wins"][0] - 1),
+                             d["tally"]["loss_reasons"].__setitem__(0, 1)),
+     "lost for no reason"),
+    ("same_sum_other_spread", lambda d: _swap_turns(d["tally"]["turns_hist"]),
+     "its sum of turns"),
+    ("beyond_cities", lambda d: (d["tally"]["pacified_hist"].__setitem__(12, d["tally"][
+        "pacified_hist"][12] - 1), d["tally"]["pacified_hist"].__setitem__(13, 1),
+        d["tally"]["sums"].__setitem__(1, d["tally"]["sums"][1] + 1),
+        d["tally"]["squares"].__setitem__(1, d["tally"]["squares"][1] + 13**2 - 12**2)),
+     "its sum of pacified"),
 ])
 def test_a_damaged_summary_is_one_line_and_no_folder(tmp_path, capsys, name, edit, message):
     good = tmp_path / "good.json"
@@ -267,3 +288,24 @@ def test_a_report_of_summaries_has_no_section_asking_for_what_they_cannot_give(t
     md = (analyzer.report(paths, tmp_path / "rep") / "report.md").read_text()
     assert "Pairwise interactions" not in md
     assert "and the pairwise interactions are left out" in md
+
+
+def test_a_results_file_named_json_is_still_read_as_results(tmp_path):
+    """A Parquet file saved under .json is read for what it is."""
+    rows = tmp_path / "rows.parquet"
+    analyzer.simulate(games=50, seed=1, out=rows)
+    misnamed = tmp_path / "rows.json"
+    misnamed.write_bytes(rows.read_bytes())
+    assert read_run(misnamed)["won"].tolist() == read_results(rows)["won"].tolist()
+
+
+def test_a_policy_without_a_name_is_refused():
+    """Every result names its policy: a nameless PolicySpec would write a summary no report
+    reads back."""
+    import dataclasses
+
+    from analyzer.policies.registry import resolve_policy
+
+    nameless = dataclasses.replace(resolve_policy("greedy"), name=" ")
+    with pytest.raises(UrbionError, match="PolicySpec needs a name"):
+        analyzer.simulate_summary(games=5, policy=nameless)

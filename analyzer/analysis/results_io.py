@@ -107,6 +107,10 @@ def _check_config(path: Path, config: dict) -> None:
         all(name in PLAYABLE_EXPANSIONS for name in config.get("expansions", [])),
         "variant": config.get("variant", "solo") in VARIANT_NAMES,
         "city_cards": config.get("city_cards") is None or _whole(config["city_cards"], 1),
+        "games_resumed": _whole(config.get("games_resumed", 0) or 0, 0),
+        "seconds": config.get("seconds") is None or (
+            isinstance(config["seconds"], int | float) and
+            not isinstance(config["seconds"], bool) and config["seconds"] >= 0),
     }
     wrong = [name for name, ok in checks.items() if not ok]
     if wrong:
@@ -151,6 +155,9 @@ def _check_tally(path: Path, tally: np.ndarray, config: dict) -> None:
             int(part(tally, "pacified_hist").sum()) != games:
         raise ResultsFileError(f"{path} is not a whole urbion summary file (its counts do "
                                f"not add up to its {games:,} games)")
+    if part(tally, "loss_reasons")[0]:  # REASON_NAMES[0], "none": no game is lost by it
+        raise ResultsFileError(f"{path} is not a whole urbion summary file (it counts games "
+                               "lost for no reason)")
     sums = dict(zip(SUMMED, part(tally, "sums").tolist(), strict=True))
     squares = dict(zip(SUMMED, part(tally, "squares").tolist(), strict=True))
     for name in SUMMED:
@@ -172,11 +179,16 @@ def _sums_agree(name: str, total: int, squares: int, games: int, tally: np.ndarr
     histogram = {"turns": "turns_hist", "pacified": "pacified_hist"}.get(name)
     if histogram is not None:
         counts = part(tally, histogram)
-        least = int((np.arange(len(counts)) * counts).sum())
-        if total < least or (counts[-1] == 0 and total != least):
+        values = np.arange(len(counts), dtype=object)  # Python integers: no overflow
+        least, least_squares = int((values * counts).sum()), int((values**2 * counts).sum())
+        if total < least or squares < least_squares or \
+                (counts[-1] == 0 and (total, squares) != (least, least_squares)):
             return False
     city_cards = config.get("city_cards")
-    return not (name == "pacified" and city_cards is not None and total > city_cards * games)
+    if name == "pacified" and city_cards is not None and \
+            part(tally, "pacified_hist")[city_cards + 1:].any():
+        return False  # a game pacified more cities than it has
+    return True
 
 
 def read_run(path: str | Path) -> pd.DataFrame | Totals:
@@ -188,7 +200,9 @@ def read_run(path: str | Path) -> pd.DataFrame | Totals:
             head = file.read(64).removeprefix(b"\xef\xbb\xbf").lstrip()
     except OSError:
         head = b""
-    summary = head.startswith(b"{") or Path(path).suffix.lower() == ".json"
+    # a results file named .json is still Parquet; an emptied .json is still no results file
+    summary = head.startswith(b"{") or (Path(path).suffix.lower() == ".json" and
+                                        not head.startswith(b"PAR1"))
     return read_summary(path) if summary else read_results(path)
 
 

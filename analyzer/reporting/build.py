@@ -342,8 +342,9 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
                     "first; a run differs from the first, with the family error held at 5%, "
                     "when its Holm p is below 0.05 (the intervals are not adjusted for the "
                     "number of runs). each ended alike: the two runs ended every game "
-                    "compared alike (result, turns, cities, every tally), most likely one "
-                    "policy and card set under two names. Two runs can differ even where "
+                    "compared alike (result, turns, cities, every tally), as the fast and "
+                    "reference engines do, or one policy and card set under two names. Two "
+                    "runs can differ even where "
                     "their win-rate "
                     "intervals overlap. Near the edge a test and the interval beside it can "
                     "disagree (the exact tests are the more cautious): the Holm p decides.")
