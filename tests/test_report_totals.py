@@ -309,3 +309,24 @@ def test_a_policy_without_a_name_is_refused():
     nameless = dataclasses.replace(resolve_policy("greedy"), name=" ")
     with pytest.raises(UrbionError, match="PolicySpec needs a name"):
         analyzer.simulate_summary(games=5, policy=nameless)
+
+
+def test_many_pieces_join_and_an_overlap_among_them_names_its_pair(tmp_path):
+    """A comparison run to a precision leaves a hundred pieces or more of a set: they join
+    into one run, and a piece that repeats games of one of them is named with it."""
+    from analyzer.runner.tally import LAYOUT, empty_tally
+
+    def piece(first, games=10**6):
+        tally = empty_tally()
+        tally[LAYOUT["games"]] = tally[LAYOUT["loss_reasons"].start + 2] = games
+        return Totals(tally, {"seed": 0, "policy": "greedy", "first_game": first})
+
+    pieces = [(tmp_path / f"p{n}.json", piece(n * 10**6)) for n in range(200)][::-1]
+    runs = run_stats.join_pieces(pieces)
+    assert len(runs) == 1 and len(runs[0][1]) == 200 * 10**6
+    assert runs[0][1].attrs["joined_files"] == 200
+    repeat = (tmp_path / "again.json", piece(120 * 10**6 + 5, games=10))
+    with pytest.raises(UrbionError, match=r"p120\.json and .*again\.json hold the same games "
+                                          r"of one configuration \(10 games from game "
+                                          r"120000005 of seed 0"):
+        run_stats.join_pieces([*pieces, repeat])

@@ -77,15 +77,22 @@ def _chains(indices: list[int], pieces: list[Run]) -> list[list[int]]:
     """The pieces of one configuration (sorted by first game) as runs of consecutive games:
     a piece after a gap begins a run of its own."""
     chains: list[list[int]] = []
-    runs: list[list[Run]] = []
+    end = None  # one past the last game of the current run of pieces
     for index, piece in zip(indices, pieces, strict=True):
-        if runs and _consecutive([*runs[-1], piece]):
+        first = piece.attrs.get("first_game", 0)
+        if chains and first == end and _whole_range(piece, first):
             chains[-1].append(index)
-            runs[-1].append(piece)
         else:
             chains.append([index])
-            runs.append([piece])
+        end = first + len(piece) if _whole_range(piece, first) else None
     return chains
+
+
+def _whole_range(run: Run, first: int) -> bool:
+    """Whether a run holds exactly the games from ``first`` on, one each (a summary's games
+    are its range)."""
+    return isinstance(run, Totals) or np.array_equal(np.sort(run["game"].to_numpy()),
+                                                     np.arange(first, first + len(run)))
 
 
 def _joined(pieces: list[Run]) -> Run | None:
@@ -100,16 +107,45 @@ def _joined(pieces: list[Run]) -> Run | None:
 
 def _refuse_overlap(frames: list[tuple[Path, Run]]) -> None:
     """Refuse two results files of one configuration (``RUN_IDENTITY``) that share games."""
-    for k, (path, df) in enumerate(frames):
-        for other_path, other in frames[k + 1:]:
-            shared, first = _shared_games(df, other)
-            if shared:
-                raise UrbionError(
-                    f"{path} and {other_path} hold the same games of one configuration "
-                    f"({shared:,} games from game {first} of seed "
-                    f"{df.attrs.get('seed')}, the same card set, policy and rules), which "
-                    "it plays alike: a run compared with itself says nothing; give each "
-                    "game once (pieces of a run that follow one another are joined)")
+    pair = _overlapping_pair([run for _, run in frames])
+    if pair is None:
+        return
+    (path, df), (other_path, other) = frames[pair[0]], frames[pair[1]]
+    shared, first = _shared_games(df, other)
+    raise UrbionError(
+        f"{path} and {other_path} hold the same games of one configuration "
+        f"({shared:,} games from game {first} of seed "
+        f"{df.attrs.get('seed')}, the same card set, policy and rules), which "
+        "it plays alike: a run compared with itself says nothing; give each "
+        "game once (pieces of a run that follow one another are joined)")
+
+
+def _overlapping_pair(runs: list[Run]) -> tuple[int, int] | None:
+    """Two runs (by index, in order) that share a game, or None: each run's games as ranges
+    of consecutive numbers, swept in order of their first game, so that a hundred pieces of
+    a comparison are checked at once, not pair by pair."""
+    spans = sorted((low, high, owner) for owner, run in enumerate(runs)
+                   for low, high in _game_ranges(run))
+    reach, reacher = -1, -1  # the furthest end of a range so far, and whose it is
+    for low, high, owner in spans:
+        if low < reach and reacher != owner:
+            return min(reacher, owner), max(reacher, owner)
+        if high > reach:
+            reach, reacher = high, owner
+    return None
+
+
+def _game_ranges(run: Run) -> list[tuple[int, int]]:
+    """A run's games as ranges of consecutive numbers, (first, one past the last)."""
+    if isinstance(run, Totals):
+        return [run.games_range]
+    games = np.sort(run["game"].to_numpy())
+    if not len(games):
+        return []
+    breaks = np.flatnonzero(np.diff(games) != 1)
+    starts = games[np.concatenate(([0], breaks + 1))]
+    stops = games[np.concatenate((breaks, [len(games) - 1]))] + 1
+    return list(zip(starts.tolist(), stops.tolist(), strict=True))
 
 
 def _shared_games(a: Run, b: Run) -> tuple[int, int]:
@@ -127,20 +163,6 @@ def _shared_games(a: Run, b: Run) -> tuple[int, int]:
         return len(inside), int(inside[0]) if len(inside) else 0
     common = np.intersect1d(a["game"].to_numpy(), b["game"].to_numpy())
     return len(common), int(common[0]) if len(common) else 0
-
-
-def _consecutive(pieces: list[Run]) -> bool:
-    """Whether each piece (sorted by first game) holds exactly the games that follow the
-    previous one's (a summary's games are its range)."""
-    start = pieces[0].attrs.get("first_game", 0)
-    for df in pieces:
-        if df.attrs.get("first_game", 0) != start:
-            return False
-        if not isinstance(df, Totals) and not np.array_equal(
-                np.sort(df["game"].to_numpy()), np.arange(start, start + len(df))):
-            return False
-        start += len(df)
-    return True
 
 
 def _joined_run(pieces: list[pd.DataFrame]) -> pd.DataFrame:
