@@ -178,8 +178,8 @@ def _sums_agree(name: str, total: int, squares: int, games: int, tally: np.ndarr
         return False
     histogram = {"turns": "turns_hist", "pacified": "pacified_hist"}.get(name)
     if histogram is not None:
-        counts = part(tally, histogram)
-        values = np.arange(len(counts), dtype=object)  # Python integers: no overflow
+        counts = part(tally, histogram).astype(object)  # Python integers: no overflow
+        values = np.arange(len(counts), dtype=object)
         least, least_squares = int((values * counts).sum()), int((values**2 * counts).sum())
         if total < least or squares < least_squares or \
                 (counts[-1] == 0 and (total, squares) != (least, least_squares)):

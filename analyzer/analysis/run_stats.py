@@ -34,7 +34,7 @@ RUN_IDENTITY = ("seed", "policy", "policy_params_sha256", "policy_source_sha256"
                 "package_version")
 
 
-def join_pieces(frames: list[tuple[Path, pd.DataFrame]]) -> list[tuple[Path, pd.DataFrame]]:
+def join_pieces(frames: list[tuple[Path, Run]]) -> list[tuple[Path, Run]]:
     """Join the results files that are pieces of one run, keeping the order of first
     appearance: files that share every ``RUN_IDENTITY`` value and whose games, sorted,
     follow one another without gap or overlap (a summary beside results files joins them
