@@ -77,7 +77,9 @@ def test_show_won_says_when_no_game_is_won(capsys):
     assert "won: random wins none of games 0 to 199,999 of seed 0" in err
 
 
-def test_trace_file_matches_simulate_game(capsys, tmp_path):
+def test_trace_file_matches_simulate_game(capsys, tmp_path, monkeypatch):
+    from analyzer.runner import progress
+    monkeypatch.setattr(progress, "is_terminal", lambda stream: True)
     path = tmp_path / "t.jsonl"
     code, _, err = run(capsys, "trace", "--seed", "2", "--game", "5", "--games", "2",
                        "--out", str(path))

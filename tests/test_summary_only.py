@@ -159,13 +159,28 @@ def test_cli_summary_only_refuses_a_parquet_out(capsys, tmp_path):
     assert not path.exists()
 
 
-def test_progress_bar_goes_to_stderr_and_quiet_turns_it_off(capsys):
+def test_progress_bar_redraws_on_a_terminal_and_quiet_turns_it_off(capsys, monkeypatch):
+    from analyzer.runner import progress
+    monkeypatch.setattr(progress, "is_terminal", lambda stream: True)
     code, out, err = run(capsys, "simulate", "--games", "3000", "--chunk", "1000")
     assert code == 0
-    assert "games/s" in err and "3.00k/3.00k" in err
+    assert "games/s" in err and "3.00k/3.00k" in err and "\r" in err
     assert "\r" not in out and "it/s" not in out
     code, _, err = run(capsys, "simulate", "--games", "3000", "--quiet")
     assert code == 0 and err == ""
+
+
+def test_progress_in_a_log_file_is_whole_lines_and_silent_for_a_short_run(capsys,
+                                                                          monkeypatch):
+    from analyzer.runner import progress
+    code, _, err = run(capsys, "simulate", "--games", "3000", "--chunk", "1000")
+    assert code == 0 and err == ""  # shorter than LOG_INTERVAL: nothing to log
+    monkeypatch.setattr(progress, "LOG_INTERVAL", 0.0)
+    code, _, err = run(capsys, "simulate", "--games", "3000", "--chunk", "1000")
+    assert code == 0 and "\r" not in err
+    lines = err.splitlines()
+    assert len(lines) >= 2 and len(set(lines)) == len(lines)
+    assert "0/3.00k" in lines[0] and "3.00k/3.00k" in lines[-1] and "games/s" in lines[-1]
 
 
 def test_a_summary_file_is_strict_json_with_null_where_there_is_no_figure(tmp_path):

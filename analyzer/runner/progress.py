@@ -5,17 +5,58 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TextIO
 
 from tqdm import tqdm
+
+#: Seconds between lines when stderr is a file or a pipe: a log of a long run gets a line
+#: now and then, not a redraw per second.
+LOG_INTERVAL = 30.0
+
+
+class LineLog:
+    """A text stream for ``tqdm`` that turns its redraws into whole lines.
+
+    On a terminal a bar redraws itself in place with carriage returns; written to a log
+    file those redraws pile up into one long line. This writes each state as a line of its
+    own, and no line twice in a row.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.last = ""
+
+    def write(self, text: str) -> None:
+        line = text.replace("\r", "").rstrip()
+        if line and line != self.last:
+            self.stream.write(line + "\n")
+            self.last = line
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """True when ``stream`` is an interactive terminal (a stream without ``isatty`` is not)."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def progress_bar(total: int, enabled: bool, label: str = "games",
                  unit: str = "games", initial: int = 0) -> tqdm:
     """A bar counting ``total`` games (or other ``unit``), ``initial`` of them done already;
-    draws nothing when not ``enabled``."""
+    draws nothing when not ``enabled``. On a terminal it redraws in place; otherwise (a
+    log file, a pipe) a run longer than ``LOG_INTERVAL`` seconds writes a line every
+    ``LOG_INTERVAL`` seconds and one at the end, and a shorter one writes nothing."""
+    terminal = is_terminal(sys.stderr)
+    stream = sys.stderr if terminal else LineLog(sys.stderr)
     return tqdm(total=total, desc=label, unit=f" {unit}", unit_scale=True, disable=not enabled,
-                file=sys.stderr, dynamic_ncols=True, smoothing=0.05, leave=True,
-                initial=initial)
+                file=stream, dynamic_ncols=terminal, smoothing=0.05, leave=True,
+                initial=initial, ascii=not terminal,
+                mininterval=0.1 if terminal else LOG_INTERVAL,
+                delay=0.0 if terminal else LOG_INTERVAL)
 
 
 @contextmanager
