@@ -70,6 +70,26 @@ def test_a_designers_changes_are_listed_kind_by_kind_and_values_read_in_order(tm
     assert lines[1:] == ["base sognae fire +1: 2 -> 3", "base sognae fire +2: 2 -> 1"]
     assert "32 sognae (+1 x9, +2 x7, +3 x8, +4 x8)" in format_card_counts(table)
     assert card_differences(table, table) == ""
+    renamed = table.copy()
+    renamed.attrs = {**table.attrs, "card_set": "yours", "card_set_sha256": "f" * 64}
+    assert card_differences(table, renamed) == (
+        f"yours (sha256 ffffffffffff) holds the cards of mine (sha256 "
+        f"{table.attrs['card_set_sha256'][:12]}) in the same order, under another name: "
+        "each seed deals the same games")
+    reordered = table.iloc[::-1].reset_index(drop=True)
+    reordered.attrs = renamed.attrs
+    assert card_differences(table, reordered).endswith(
+        "kind for kind, in another order: each seed deals other games")
+
+
+def test_cards_names_a_set_of_the_shipped_cards_in_another_order(tmp_path, capsys):
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    mine.write_text(mine.read_text().replace("earth = [1, 1, 2, 2, 3, 3, 4, 4]",
+                                             "earth = [4, 4, 3, 3, 2, 2, 1, 1]"))
+    code, out, err = run(capsys, "cards", "--cards", str(mine))
+    assert code == 0, err
+    assert "kind for kind, in another order: each seed deals other games" in out
 
 
 def test_the_template_is_the_shipped_set_itself(tmp_path, capsys):
@@ -186,7 +206,7 @@ def test_the_api_refuses_a_template_path_that_is_no_path():
 
 def test_cards_of_a_file_say_what_it_changes_from_r14(tmp_path, capsys):
     """A designer checking an edit sees the change, not two listings to compare by eye; a
-    renamed copy has R14's cards kind for kind (though another name, so another hash)."""
+    renamed copy has R14's cards in R14's order (though another name, so another hash)."""
     from tests.test_cli import run
 
     path = tmp_path / "mine.toml"
@@ -195,7 +215,8 @@ def test_cards_of_a_file_say_what_it_changes_from_r14(tmp_path, capsys):
     path.write_text(text)
     code, out, err = run(capsys, "cards", "--cards", str(path))
     assert code == 0, err
-    assert out.rstrip().endswith("the same cards as R14-default, kind for kind")
+    assert out.rstrip().endswith("in the same order, under another name: each seed deals "
+                                 "the same games")
     start = text.index("[dreams.chaos]")
     path.write_text(text[:start] + text[start:].replace("count = 8", "count = 6", 1))
     code, out, err = run(capsys, "cards", "--cards", str(path))

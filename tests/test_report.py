@@ -783,7 +783,28 @@ def test_a_card_change_in_an_expansion_no_run_played_says_so(tmp_path):
                       out=tmp_path / "played.parquet")
     md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "played.parquet"],
                           tmp_path / "rep2") / "report.md").read_text()
-    assert "chromatic_chaos chromatic ±3: 0 -> 8  (in play in the runs of mine only)" in md
+    assert "chromatic_chaos chromatic ±3: 0 -> 8  (in play in the run of mine only)" in md
+    md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "mine.parquet",
+                           tmp_path / "played.parquet"], tmp_path / "rep3") / "report.md"
+          ).read_text()  # mine played once without them, once with them
+    assert "chromatic_chaos chromatic ±3: 0 -> 8  (in play in 1 of the 2 runs of mine only)" \
+        in md
+
+
+def test_a_set_of_the_same_cards_in_another_order_says_so(tmp_path):
+    """Two cities swapped and a list reversed: no count changes, but each seed deals other
+    games, which the report must say rather than show an edited set with nothing changed."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    mine.write_text(mine.read_text().replace("earth = [1, 1, 2, 2, 3, 3, 4, 4]",
+                                             "earth = [4, 4, 3, 3, 2, 2, 1, 1]"))
+    analyzer.simulate(games=20, out=tmp_path / "r14.parquet")
+    analyzer.simulate(games=20, cards=mine, out=tmp_path / "mine.parquet")
+    md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "mine.parquet"],
+                          tmp_path / "rep") / "report.md").read_text()
+    assert "R14-default (edited) (sha256 " in md
+    assert "holds the same cards as R14-default (sha256 " in md
+    assert "kind for kind, in another order: each seed deals other games" in md
 
 
 def test_a_set_kept_by_one_of_its_runs_is_shown_whatever_the_order(tmp_path):
@@ -815,7 +836,7 @@ def test_a_card_change_counts_as_played_only_where_both_sets_played_it(tmp_path)
     analyzer.simulate(games=20, cards=mine, out=tmp_path / "mine.parquet")
     md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "mine.parquet"],
                           tmp_path / "rep") / "report.md").read_text()
-    assert "chromatic_chaos chromatic ±3: 0 -> 8  (in play in the runs of R14-default only)" \
+    assert "chromatic_chaos chromatic ±3: 0 -> 8  (in play in the run of R14-default only)" \
         in md
     analyzer.simulate(games=20, cards=mine, expansions="chromatic_chaos",
                       out=tmp_path / "both.parquet")

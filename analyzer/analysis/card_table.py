@@ -97,37 +97,50 @@ def format_card_counts(table: pd.DataFrame) -> str:
 
 
 def card_differences(first: pd.DataFrame, other: pd.DataFrame,
-                     played: tuple[set[str], set[str]] | None = None) -> str:
+                     played: tuple[list[set[str]], list[set[str]]] | None = None) -> str:
     """What ``other`` (a :func:`card_table`) changes from ``first``: for each kind of card
     (expansion, type and kind, elements, value) whose count differs, the two counts, as
-    text; "" when both hold the same cards. With ``played`` (the expansions the runs of
-    ``first`` and of ``other`` played), a change of an expansion that the runs of one set
-    or of neither played says so: the games do not compare those cards."""
+    text. Two tables of the same cards say how they still differ: in the order of their
+    cards (which deals each seed's games otherwise) or in their names only; "" when they are
+    one card set. With ``played`` (for each table, the expansions of each of its runs), a
+    change of an expansion that not every run played says which runs played it: the games
+    do not compare those cards."""
     before, after = _kinds(first), _kinds(other)
-
-    def mark(expansion: str) -> str:
-        if played is None or expansion == BASE:
-            return ""
-        mine, theirs = (expansion in side for side in played)
-        if mine and theirs:
-            return ""
-        if mine or theirs:
-            owner = first if mine else other
-            return f"  (in play in the runs of {owner.attrs['card_set']} only)"
-        return "  (not in play in these runs)"
-
-    def line(key: tuple) -> str:
-        return (f"{' '.join(part for part in key if part)}: {before[key]} -> {after[key]}"
-                + mark(key[0]))
-
-    lines = [line(key) for key in sorted(set(before) | set(after))
-             if before[key] != after[key]]
-    if not lines:
+    lines = [f"{' '.join(part for part in key if part)}: {before[key]} -> {after[key]}"
+             + (_played_mark(key[0], first, other, played) if played else "")
+             for key in sorted(set(before) | set(after)) if before[key] != after[key]]
+    names = [f"{table.attrs['card_set']} (sha256 {table.attrs['card_set_sha256'][:12]})"
+             for table in (other, first)]
+    if lines:
+        return "\n".join([f"{names[0]} against {names[1]}, cards of each kind:", *lines])
+    if first.attrs["card_set_sha256"] == other.attrs["card_set_sha256"]:
         return ""
-    head = (f"{other.attrs['card_set']} (sha256 {other.attrs['card_set_sha256'][:12]}) "
-            f"against {first.attrs['card_set']} (sha256 "
-            f"{first.attrs['card_set_sha256'][:12]}), cards of each kind:")
-    return "\n".join([head, *lines])
+    columns = [c for c in COLUMNS if c != "id"]
+    if first[columns].reset_index(drop=True).equals(other[columns].reset_index(drop=True)):
+        return (f"{names[0]} holds the cards of {names[1]} in the same order, under another "
+                "name: each seed deals the same games")
+    return (f"{names[0]} holds the same cards as {names[1]}, kind for kind, in another "
+            "order: each seed deals other games")
+
+
+def _played_mark(expansion: str, first: pd.DataFrame, other: pd.DataFrame,
+                 played: tuple[list[set[str]], list[set[str]]]) -> str:
+    """Which runs played ``expansion``, when not all of both tables' runs did."""
+    if expansion == BASE:
+        return ""
+    counts = [(sum(expansion in run for run in runs), len(runs)) for runs in played]
+    if all(n == total for n, total in counts):
+        return ""
+    if not any(n for n, _ in counts):
+        return "  (not in play in these runs)"
+    parts = []
+    for (n, total), table in zip(counts, (first, other), strict=True):
+        name = table.attrs["card_set"]
+        runs = "run" if total == 1 else "runs"
+        parts.append(f"no run of {name}" if n == 0 else
+                     f"the {runs} of {name}" if n == total else
+                     f"{n} of the {total} runs of {name}")
+    return f"  (in play in {' and '.join(p for p in parts if not p.startswith('no '))} only)"
 
 
 def _kinds(table: pd.DataFrame) -> Counter:

@@ -216,9 +216,9 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
         else:
             tables.append(card_table(card_set))
             texts.append(format_card_counts(tables[-1]))
-            expansions.append({name for c in configs for name in c.get("expansions") or []})
+            expansions.append([set(c.get("expansions") or []) for c in configs])
     # what each set changes from the first one shown, before the sets in full, each change
-    # marked where the runs of one set or of neither played its expansion
+    # marked where not every run of both sets played its expansion
     changes = [card_differences(tables[0], table, (expansions[0], played))
                for table, played in zip(tables[1:], expansions[1:], strict=True)]
     return [text for text in changes if text] + texts
