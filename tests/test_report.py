@@ -1214,6 +1214,26 @@ def test_a_results_file_with_a_game_twice_is_refused(results, tmp_path):
         read_results(path)
 
 
+def test_a_run_filtered_before_it_was_saved_is_refused(tmp_path, capsys):
+    """The won games of a run, or its last half, saved with pandas: not the games its
+    configuration names, so a report would show a 100% win rate or label games 500-999
+    as 0-499."""
+    from tests.test_cli import run
+
+    df = analyzer.simulate(games=200, seed=3)
+    for name, part in (("won", df[df.won]), ("half", df[df.game >= 100])):
+        path = tmp_path / f"{name}.parquet"
+        part.to_parquet(path)
+        code, _, err = run(capsys, "report", str(path), "--out", str(tmp_path / name))
+        assert code == 2 and err.count("\n") == 1, err
+        assert f"holds {len(part)} of the games of a run of 200 (games 0-199)" in err
+        assert not (tmp_path / name).exists()
+    df.to_parquet(tmp_path / "whole.parquet")  # the whole run, saved the same way, is read
+    code, _, err = run(capsys, "report", str(tmp_path / "whole.parquet"), "--out",
+                       str(tmp_path / "whole"))
+    assert code == 0, err
+
+
 def test_the_scope_note_speaks_of_expansions_only_where_they_are_played():
     from analyzer.reporting.build import scope_note
 

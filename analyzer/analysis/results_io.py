@@ -260,8 +260,27 @@ def read_results(path: str | Path) -> pd.DataFrame:
     except (pa.ArrowException, ValueError, TypeError) as err:
         raise ResultsFileError(f"cannot read results file {path}: {err}") from None
     _check_columns(path, df)
+    _check_games(path, df, attrs)
     df.attrs = attrs
     return df
+
+
+def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
+    """Refuse rows that are not the games the configuration says its run played (a frame
+    filtered before ``to_parquet``): a selection of games, by outcome say, has no win rate
+    to give, and would be labelled with the whole run's games."""
+    try:
+        first, games = int(attrs.get("first_game") or 0), int(attrs["games"])
+    except (KeyError, TypeError, ValueError):
+        return  # a configuration without its game count: the rows are the run
+    played = np.sort(df["game"].to_numpy())
+    if len(played) == games and played[0] == first and played[-1] == first + games - 1:
+        return  # as many games as the run, none repeated (checked), from its first to last
+    raise ResultsFileError(
+        f"{path} holds {len(df):,} of the games of a run of {games:,} (games {first}-"
+        f"{first + games - 1}): a report reads whole runs, since a selection of games has "
+        "no win rate to give; to study some games, play their range (urbion simulate "
+        "--first-game G --games N)")
 
 
 def _not_parquet(path: Path) -> str | None:
