@@ -370,6 +370,12 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
             f"{row.low * 100:+.2f} to {row.high * 100:+.2f} pp | {row.holm_p:.3g} | "
             f"{row.pair_win_rate:.2%} | {row.multiplied:.2%} |") in compare_md
     assert "<table id='interactions'>" in (tmp_path / "cmp" / "index.html").read_text()
+    # the report's heatmap sends the reader to this table: the report carries it too
+    pair_row = [line for line in compare_md.splitlines()
+                if line.startswith("| chromatic_chaos+gardens_wizards |")][-1]
+    assert "if the effects multiplied" not in pair_row and " pp | " in pair_row
+    assert "## Interactions, pair by pair" in md and pair_row in md
+    assert "<table id='interactions'>" in (out / "index.html").read_text()
     two = analyzer.report(files[:2], tmp_path / "two")  # base and chromatic_chaos only
     assert not (two / "interactions.png").exists()
     assert "needs results of the base game" in (two / "report.md").read_text()

@@ -409,10 +409,12 @@ def md_table_head(header: list[str]) -> list[str]:
 def markdown(rows: list[list[str]], facts: dict[str, str],
              titles: list[tuple[str, str]] | None = None,
              differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
-             interactions_note: bool = True, scope: str = "") -> str:
+             interactions_note: bool = True, scope: str = "",
+             pairs: list[list[str]] | None = None) -> str:
     """report.md: whose figures they are (``scope``), headline table, the card sets other
-    than R14 (``card_set_texts``), charts (PNG, with the SVG linked), provenance; without
-    an interactions chart, what one needs when ``interactions_note``."""
+    than R14 (``card_set_texts``), charts (PNG, with the SVG linked), the interactions pair
+    by pair (``pairs``, ``interaction_rows``), provenance; without an interactions chart,
+    what one needs when ``interactions_note``."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     lines = ["# Urbion balance report", "", *([scope, ""] if scope else []), "## Headline", "",
              *md_table_head(rows[0])]
@@ -428,6 +430,10 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
         caption = report_captions(bool(differences)).get(stem, "")
         lines += ["", f"## {title}", "", *([caption, ""] if caption else []),
                   f"![{title}]({stem}.png)", "", f"[SVG]({stem}.svg)"]
+    if pairs and len(pairs) > 1:
+        lines += ["", f"## {INTERACTION_TABLE_TITLE}", "", INTERACTION_TABLE_NOTE, "",
+                  *md_table_head(pairs[0])]
+        lines += [md_row(row) for row in pairs[1:]]
     if "interactions" not in dict(titles) and interactions_note:
         lines += ["", f"## {INTERACTIONS_TITLE}", "", INTERACTIONS_NOTE]
     lines += ["", "## Provenance", ""] + [f"- **{k}**: {v}" for k, v in facts.items()]
@@ -479,7 +485,8 @@ def _code_spans(text: str) -> str:
 def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          titles: list[tuple[str, str]] | None = None,
          differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
-         interactions_note: bool = True, scope: str = "") -> str:
+         interactions_note: bool = True, scope: str = "",
+         pairs: list[list[str]] | None = None) -> str:
     """index.html: one self-contained page, the charts embedded as PNG data; the rest as
     :func:`markdown`."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
@@ -492,6 +499,9 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
     body += html_figures(images, titles, report_captions(bool(differences)))
+    if pairs and len(pairs) > 1:
+        body += (f"<h2>{html.escape(INTERACTION_TABLE_TITLE)}</h2><p>"
+                 f"{html.escape(INTERACTION_TABLE_NOTE)}</p>" + html_table(pairs, "interactions"))
     if "interactions" not in dict(titles) and interactions_note:
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
                  f"<p>{_code_spans(INTERACTIONS_NOTE)}</p>")
@@ -554,6 +564,7 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
                              lambda: charts.caption(
                                  charts.interactions(titled_interactions(pairs)), source)))
     titles = [(stem, title) for stem, title, _ in charts_drawn]
+    pair_rows = interaction_rows(titled_interactions(pairs)) if pairs is not None else None
     card_sets = card_set_texts(runs, list(dict.fromkeys(Path(p).parent for p in paths)))
     # only where expansions are played might a reader look for their interactions; with a
     # summary among the runs the note at the top says why there are none
@@ -565,9 +576,9 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     def fill(folder: Path) -> None:
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
         (folder / "report.md").write_text(markdown(rows, facts, titles, differences,
-                                                   card_sets, note, scope))
+                                                   card_sets, note, scope, pair_rows))
         (folder / "index.html").write_text(page(rows, images, facts, titles, differences,
-                                                card_sets, note, scope))
+                                                card_sets, note, scope, pair_rows))
 
     return write_folder(out, fill, "report")
 

@@ -464,6 +464,6 @@ def interactions(table: pd.DataFrame) -> Figure:
 INTERACTION_SCALE_NOTE = (
     "Additive interactions: effects that multiply (as chances often do) show here as interactions "
     "of either sign, and where the single expansions alone take the win rate near 0% the "
-    "pair reads positive whatever it does; compare the pair's win rate with 'multiplied' "
-    "(if the single effects multiplied) in the table. The diagonal, an expansion with "
-    "itself, is empty.")
+    "pair reads positive whatever it does; compare the pair's win rate with the one 'if the "
+    "effects multiplied' in the table of interactions, pair by pair. The diagonal, an "
+    "expansion with itself, is empty.")
