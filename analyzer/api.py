@@ -1209,6 +1209,7 @@ class CompareResult:
         """The comparison's charts as matplotlib Figures, by file stem."""
         from analyzer.analysis.compare import (
             BASE,
+            books_chart_note,
             chart_table,
             imprecise_note,
             set_title,
@@ -1225,10 +1226,12 @@ class CompareResult:
         # the sets each chart names: one that marks a set stopped at max-games explains
         # the mark, as the table does
         named = {"win_rates": self.table, "differences": self.table.drop(index=BASE)}
-        return {stem: charts.caption(fig, f"{source}\n{imprecise_note(self.attrs)}"
-                                     if stem in named and charts.marks_imprecise(named[stem])
-                                     else source)
-                for stem, fig in figures.items()}
+        books = books_chart_note({set_title(label): run for label, run in self.runs.items()})
+        texts = {stem: "\n".join(
+            [source, *([imprecise_note(self.attrs)] if stem in named and
+                       charts.marks_imprecise(named[stem]) else []),
+             *([books] if books else [])]) for stem in figures}
+        return {stem: charts.caption(fig, texts[stem]) for stem, fig in figures.items()}
 
 
 #: The most games a set of ``compare(precision=...)`` plays unless told otherwise.

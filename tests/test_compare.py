@@ -471,6 +471,16 @@ def test_a_set_whose_books_were_never_kept_is_said_to_say_nothing_about_them(tmp
     assert note[1:] in (tmp_path / "cmp" / "compare.md").read_text()
     assert "harder or easier than the base game for the greedy policy" in \
         (tmp_path / "cmp" / "compare.md").read_text()
+    # the charts, published apart from the table, carry it under them
+    figures = result.figures()
+    for stem in ("win_rates", "differences"):
+        assert "Books of Power: the policy kept no Book of Power in any game" in \
+            figures[stem]._supxlabel.get_text(), stem
+    # and a report of the same results files, at the top and under its charts
+    files = sorted((tmp_path / "cmp" / "results").glob("*.parquet"))
+    md = (analyzer.report(files, tmp_path / "rep") / "report.md").read_text()
+    assert "Books: the policy kept no Book of Power in any game of greedy / books / seed 2" in md
+    assert "so this run played as without the Books (books alone as the base game)" in md
 
 
 def test_a_set_whose_books_were_kept_gets_no_such_note():

@@ -28,6 +28,7 @@ from analyzer.analysis.stats import (
     wilson_interval,
 )
 from analyzer.analysis.summary import mean_columns
+from analyzer.analysis.totals import Totals
 from analyzer.core.codes import PLAYABLE_EXPANSIONS
 from analyzer.errors import UrbionError
 
@@ -429,21 +430,52 @@ def format_interactions(pairs: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def books_unplayed_note(runs: dict[str, pd.DataFrame]) -> str:
-    """A note naming the sets with Books of Power in which the policy kept no Book in any
-    game (greedy keeps none by default, docs/policies.md): such a set plays as without the
-    Books, so its row says nothing about them; "" when there is none."""
-    unplayed = [label for label, df in runs.items()
-                if "books" in str(label).split(SET_SEPARATOR) and len(df)
-                and not df["books_kept"].any() and not df["book_actions"].any()]
+def books_unplayed_note(runs: dict[str, pd.DataFrame | Totals], noun: str = "set") -> str:
+    """A note naming the runs with Books of Power (by their configuration's expansions, or
+    their set label) in which the policy kept no Book in any game (greedy keeps none by
+    default, docs/policies.md): such a run plays as without the Books, so it says nothing
+    about them; "" when there is none. A summary's run counts by its totals. ``noun``
+    names what ``runs`` are: a comparison's sets, a report's runs."""
+    unplayed = books_unplayed(runs)
     if not unplayed:
         return ""
-    sets = "this set" if len(unplayed) == 1 else "these sets"
+    one = len(unplayed) == 1
     return (f"books: the policy kept no Book of Power in any game of {', '.join(unplayed)}, "
-            f"so {sets} played as without the Books (books alone as the base game): "
-            "their rows say nothing about the Books. To weigh them, play a policy that "
+            f"so {'this' if one else 'these'} {noun}{'' if one else 's'} played as without "
+            f"the Books (books alone as the base game): {'its' if one else 'their'} figures "
+            "say nothing about the Books. To weigh them, play a policy that "
             "keeps Books: weighted:FILE, FILE holding a [weights] table with BOOKS_KEEP = 1 "
             "(or 2, 4; docs/policies.md)")
+
+
+def books_unplayed(runs: dict[str, pd.DataFrame | Totals]) -> list[str]:
+    """The labels of the runs of ``runs`` that had the Books of Power in play and used
+    none in any game."""
+    return [label for label, run in runs.items() if _books_unplayed(label, run)]
+
+
+def books_chart_note(runs: dict[str, pd.DataFrame | Totals]) -> str:
+    """:func:`books_unplayed_note` in a line under a chart, which is read and published
+    apart from the table; "" when every run with the Books used them."""
+    unplayed = books_unplayed(runs)
+    if not unplayed:
+        return ""
+    return (f"{', '.join(unplayed)}: the policy kept no Book of Power in any game, which "
+            "played as without the Books and says nothing about them")
+
+
+def _books_unplayed(label: str, run: pd.DataFrame | Totals) -> bool:
+    """Whether ``run`` had the Books of Power in play and used none in any game."""
+    expansions = run.attrs.get("expansions")
+    played = "books" in (expansions if expansions is not None
+                         else str(label).split(SET_SEPARATOR))
+    if not played or not len(run):
+        return False
+    if isinstance(run, Totals):
+        return run.total("books_kept") == 0 and run.total("book_actions") == 0
+    if "books_kept" not in run or "book_actions" not in run:
+        return False  # a results file of a version before the Books
+    return not run["books_kept"].any() and not run["book_actions"].any()
 
 
 def partial_base_note(table: pd.DataFrame) -> str:

@@ -23,7 +23,12 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from analyzer.analysis import run_stats
-from analyzer.analysis.compare import INTERACTION_TEST_NOTE, titled_interactions
+from analyzer.analysis.compare import (
+    INTERACTION_TEST_NOTE,
+    books_chart_note,
+    books_unplayed_note,
+    titled_interactions,
+)
 from analyzer.analysis.results_io import read_run
 from analyzer.analysis.sensitivity import (
     SHIPPED_LABEL,
@@ -343,11 +348,11 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
                     "when its Holm p is below 0.05 (the intervals are not adjusted for the "
                     "number of runs). each ended alike: the two runs ended every game "
                     "compared alike (result, turns, cities, every tally), as the fast and "
-                    "reference engines do, or one policy and card set under two names. Two "
-                    "runs can differ even where "
-                    "their win-rate "
-                    "intervals overlap. Near the edge a test and the interval beside it can "
-                    "disagree (the exact tests are the more cautious): the Holm p decides.")
+                    "reference engines do, one policy and card set under two names, or the "
+                    "Books of Power in play but never kept. Two runs can differ even where "
+                    "their win-rate intervals overlap. Near the edge a test and the interval "
+                    "beside it can disagree (the exact tests are the more cautious): the Holm "
+                    "p decides.")
 
 
 def difference_rows(table: pd.DataFrame) -> list[list[str]]:
@@ -553,7 +558,8 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     differences = difference_rows(run_stats.differences(runs)) if len(runs) > 1 else None
     totals = [label for label, run in runs.items() if isinstance(run, Totals)]
     pairs = interaction_table(runs) if not totals else None
-    source = charts.source_line(_shared_attrs(runs))
+    books = books_chart_note(runs)
+    source = charts.source_line(_shared_attrs(runs)) + (f"\n{books}" if books else "")
     # a chart of each game's figures needs a results file: one drawn beside a summary lists
     # the summary's run without a line
     each_game = len(totals) < len(runs)
@@ -572,6 +578,9 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     scope = scope_note([df.attrs for df in runs.values()])
     if totals:
         scope += " " + totals_note(totals, len(runs))
+    if books:
+        note_text = books_unplayed_note(runs, "run")
+        scope += f" {note_text[0].upper()}{note_text[1:]}."
 
     def fill(folder: Path) -> None:
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
@@ -899,7 +908,6 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
     from analyzer.analysis.compare import (
         RANK_FAMILY_NOTE,
         RANK_NOTE,
-        books_unplayed_note,
         partial_base_note,
     )
 
