@@ -131,6 +131,32 @@ def test_a_designer_puts_two_card_sets_side_by_side(results, tmp_path):
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "card set R14-default" in md and "card set what-if" in md
     assert "**card sets**: R14-default (sha256 " in md and "; what-if (sha256 " in md
+    assert " | card set | " in md  # what the second run changes, and that alone
+
+
+def test_a_run_that_changes_two_things_at_once_says_so(tmp_path):
+    """A designer's card set played with another policy and an expansion beside R14 with
+    greedy: the difference mixes three changes, which the table must not let pass for the
+    card change's."""
+    from analyzer.reporting.build import configuration_changes
+
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "mine"'))
+    analyzer.simulate(games=40, seed=1, out=tmp_path / "r14.parquet")
+    analyzer.simulate(games=40, seed=1, cards=mine, policy="random",
+                      expansions="chromatic_chaos", out=tmp_path / "mine.parquet")
+    md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "mine.parquet"],
+                          tmp_path / "rep") / "report.md").read_text()
+    assert "| policy + card set + expansions (3 at once) | " in md
+    assert "belongs to no one of them" in md
+    base = {"policy": "greedy", "expansions": ["books", "postcards"], "seed": 1}
+    assert configuration_changes({**base, "expansions": ["postcards", "books"]}, base) == \
+        "none"
+    assert configuration_changes({**base, "seed": 2, "engine": "reference"}, base) == \
+        "seed + engine"
+    assert configuration_changes({**base, "policy_params_sha256": "x", "variant": "team"},
+                                 base) == "policy + variant (2 at once)"
 
 
 def test_a_report_of_several_runs_gives_each_ones_difference_from_the_first(results,
@@ -143,13 +169,14 @@ def test_a_report_of_several_runs_gives_each_ones_difference_from_the_first(resu
     md = (out / "report.md").read_text()
     section = md[md.index("## Differences from the first run"):].split("\n## ")[0]
     rows = [line for line in section.splitlines() if line.startswith("| ")]
-    assert rows[0] == ("| run | against | win rates compared | difference | 95% interval | "
-                       "compared | p (test) | Holm p |")
+    assert rows[0] == ("| run | against | changes | win rates compared | difference | "
+                       "95% interval | compared | p (test) | Holm p |")
     greedy = pd.read_parquet(results[0])
     rand = pd.read_parquet(results[1])
     seed6 = pd.read_parquet(other_seed)
     only_greedy = int((greedy["won"] & ~rand["won"]).sum())
-    assert "| random / base / seed 5 | greedy / base / seed 5 | " in rows[1]
+    assert "| random / base / seed 5 | greedy / base / seed 5 | policy | " in rows[1]
+    assert "| greedy / base / seed 6 | greedy / base / seed 5 | seed | " in rows[2]
     assert f"| 0.00% vs {greedy['won'].mean():.2%} |" in rows[1]
     assert f"-{greedy['won'].mean() * 100:.2f} pp" in rows[1]
     assert "paired, 3,000 games" in rows[1]

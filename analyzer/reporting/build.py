@@ -346,31 +346,66 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
                     "Holm p: that p adjusted by Holm's method for the runs compared with the "
                     "first; a run differs from the first, with the family error held at 5%, "
                     "when its Holm p is below 0.05 (the intervals are not adjusted for the "
-                    "number of runs). each ended alike: the two runs ended every game "
-                    "compared alike (result, turns, cities, every tally), as the fast and "
-                    "reference engines do, one policy and card set under two names, or the "
-                    "Books of Power in play but never kept. Two runs can differ even where "
+                    "number of runs). changes: what the run's configuration changes from the "
+                    "first run's; a difference between runs that change two or more of "
+                    "policy, card set, expansions, variant and rules at once mixes their "
+                    "effects and belongs to no one of them. each ended alike: the two runs "
+                    "ended every game compared alike (result, turns, cities, every tally), "
+                    "as the fast and reference engines do, one policy and card set under two "
+                    "names, or the Books of Power in play but never kept. Two runs can differ "
+                    "even where "
                     "their win-rate intervals overlap. Near the edge a test and the interval "
                     "beside it can disagree (the exact tests are the more cautious): the Holm "
                     "p decides.")
 
 
-def difference_rows(table: pd.DataFrame) -> list[list[str]]:
+def difference_rows(table: pd.DataFrame,
+                    changes: dict[str, str] | None = None) -> list[list[str]]:
     """The differences table (``run_stats.differences``) as text cells, header first: the
     two win rates each difference is taken between (over the common games when paired),
     and each run's p (McNemar's when paired, Fisher's when independent) also adjusted by
-    Holm's method over the runs."""
+    Holm's method over the runs. With ``changes`` (by run, ``configuration_changes``), a
+    column says what each run changes from the first."""
     from analyzer.analysis.stats import format_p, holm_adjust
 
     holm = holm_adjust(table["p"].tolist())
-    rows = [["run", "against", "win rates compared", "difference", "95% interval",
+    changed = ["changes"] if changes is not None else []
+    rows = [["run", "against", *changed, "win rates compared", "difference", "95% interval",
              "compared", "p (test)", "Holm p"]]
     for (label, r), adjusted in zip(table.iterrows(), holm, strict=True):
-        rows.append([label, r.against, f"{_percent(r.win_rate)} vs {_percent(r.against_rate)}",
+        changed = [changes.get(label, "")] if changes is not None else []
+        rows.append([label, r.against, *changed,
+                     f"{_percent(r.win_rate)} vs {_percent(r.against_rate)}",
                      f"{signed_pp(r.difference)} pp",
                      f"{signed_pp(r.low)} to {signed_pp(r.high)} pp",
                      _compared(r), f"{format_p(r.p)} ({r.test})", format_p(adjusted)])
     return rows
+
+
+#: What a run's configuration may change from another's, in the words of the differences
+#: table, with the keys that tell it; the first five are causes a reader weighs.
+CHANGE_KEYS = (("policy", ("policy", "policy_params_sha256", "policy_source_sha256")),
+               ("card set", ("card_set_sha256",)),
+               ("expansions", ("expansions",)),
+               ("variant", ("variant",)),
+               ("rules", ("rules_version",)),
+               ("seed", ("seed",)),
+               ("engine", ("engine",)))
+CAUSES = 5
+
+
+def configuration_changes(attrs: dict, first: dict) -> str:
+    """What the run of ``attrs`` changes from the run of ``first`` (both ``df.attrs``), as
+    the differences table's cell: "card set", "policy + card set (2 at once)", "none"."""
+    def value(config: dict, key: str) -> object:
+        found = config.get(key)
+        return sorted(found) if key == "expansions" and found is not None else found
+
+    changed = [name for name, keys in CHANGE_KEYS
+               if any(value(attrs, key) != value(first, key) for key in keys)]
+    causes = sum(name in dict(CHANGE_KEYS[:CAUSES]) for name in changed)
+    return " + ".join(changed) + (f" ({causes} at once)" if causes > 1 else "") if changed \
+        else "none"
 
 
 def _compared(row: pd.Series) -> str:
@@ -555,7 +590,10 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
     runs = load_runs(paths)
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
-    differences = difference_rows(run_stats.differences(runs)) if len(runs) > 1 else None
+    first_attrs = next(iter(runs.values())).attrs
+    differences = difference_rows(run_stats.differences(runs), {
+        label: configuration_changes(run.attrs, first_attrs) for label, run in runs.items()}
+    ) if len(runs) > 1 else None
     totals = [label for label, run in runs.items() if isinstance(run, Totals)]
     pairs = interaction_table(runs) if not totals else None
     books = books_chart_note(runs)
