@@ -855,6 +855,12 @@ def test_a_set_kept_by_one_of_its_runs_is_shown_whatever_the_order(tmp_path):
     for number, order in enumerate(([new, old], [old, new])):
         md = (analyzer.report(order, tmp_path / f"rep{number}") / "report.md").read_text()
         assert "6 chaos (±5 x6)" in md and "cannot be shown" not in md, order
+        # the file named holds 7 now: a reader must not open it for the cards played
+        assert f"note       {mine} does not hold these cards now (edited, moved or gone " \
+            "since)" in md
+    mine.write_text(mine.read_text().replace("count = 7", "count = 6", 1))
+    md = (analyzer.report([new], tmp_path / "rep_again") / "report.md").read_text()
+    assert "6 chaos (±5 x6)" in md and "does not hold these cards now" not in md
 
 
 def test_a_card_change_counts_as_played_only_where_both_sets_played_it(tmp_path):

@@ -220,13 +220,26 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
                          "now, so its cards cannot be shown")
         else:
             tables.append(card_table(card_set))
-            texts.append(format_card_counts(tables[-1]))
+            head, rest = format_card_counts(tables[-1]).split("\n", 1)
+            note = _file_now(source, str(digest), folders)
+            texts.append("\n".join([head, *([note] if note else []), rest]))
             expansions.append([set(c.get("expansions") or []) for c in configs])
     # what each set changes from the first one shown, before the sets in full, each change
     # marked where not every run of both sets played its expansion
     changes = [card_differences(tables[0], table, (expansions[0], played))
                for table, played in zip(tables[1:], expansions[1:], strict=True)]
     return [text for text in changes if text] + texts
+
+
+def _file_now(source: str, digest: str, folders: list[Path]) -> str:
+    """A line saying that the card file a run names no longer holds the cards it played
+    (edited since, or gone), so that a reader does not open it for them; "" for the shipped
+    set or a file that still holds them."""
+    if not source or source.startswith("builtin:") or \
+            _card_file_of(source, digest, folders) is not None:
+        return ""
+    return (f"note       {source} does not hold these cards now (edited, moved or gone "
+            "since): the cards shown are the ones played, as the results files kept them")
 
 
 def _kept_cards(configs: list[dict], digest: str) -> CardSet | None:
