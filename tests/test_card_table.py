@@ -128,6 +128,11 @@ def test_cards_shows_the_description_and_flags_the_templates_left_on_other_cards
     prefixed = tmp_path / "prefixed.toml"
     prefixed.write_text(path.read_text().replace('description = "', 'description = "six: ', 1))
     assert STALE_DESCRIPTION in shown("--cards", str(prefixed))
+    quoted = tmp_path / "quoted.toml"  # an account of its own, quoting R14's as the origin
+    quoted.write_text(path.read_text().replace(
+        'description = "', 'description = "Designer test: six Chaos of 5, the rest as R14. '
+        'Was: ', 1))
+    assert STALE_DESCRIPTION not in shown("--cards", str(quoted))
     renamed_only = tmp_path / "renamed.toml"
     renamed_only.write_text(path.read_text().replace("count = 6", "count = 8", 1)
                             .replace("earth = [1, 1, 2, 2, 3, 3, 4, 4]",

@@ -60,15 +60,23 @@ STALE_DESCRIPTION = ("the description is still the shipped R14 set's, and these 
 
 def description_lines(table: pd.DataFrame) -> list[str]:
     """The description of a :func:`card_table`'s set, and a note when other cards than
-    R14's still carry R14's description, whole (a copy of the template): the description
-    is how a reader of the file learns what the set is."""
+    R14's still carry R14's description, whole and with next to nothing of its own (a copy
+    of the template): the description is how a reader of the file learns what the set
+    is."""
     description = table.attrs.get("card_set_description", "")
     shipped = default_card_set()
     lines = [_wrapped("about", description)] if description else []
-    # in any order of the file's lists, and with words added around R14's
-    if shipped.description in description and _kinds(table) != _kinds(card_table(shipped)):
+    # in any order of the file's lists, and with a word or two added around R14's; a
+    # designer's own account that quotes R14's as what the set was is left alone
+    own = description.replace(shipped.description, "").strip()
+    if shipped.description in description and len(own) < OWN_ACCOUNT and \
+            _kinds(table) != _kinds(card_table(shipped)):
         lines.append(_wrapped("note", STALE_DESCRIPTION))
     return lines
+
+
+#: Characters of its own a description holding R14's needs to count as the set's account.
+OWN_ACCOUNT = 30
 
 
 def _wrapped(label: str, text: str) -> str:
