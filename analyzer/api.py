@@ -710,10 +710,12 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
     return lines + [""]
 
 
-def report(results: str | Path | list[str | Path], out: str | Path) -> Path:
+def report(results: str | Path | pd.DataFrame | list[str | Path | pd.DataFrame],
+           out: str | Path) -> Path:
     """Write a balance report of one or more results files (``simulate --out``; one path or
-    a list), or summary files of ``--summary-only`` runs (what their totals give), into the
-    folder ``out``: index.html (self-contained), report.md, PNG and SVG charts.
+    a list), frames ``simulate`` returned (checked as files are), or summary files of
+    ``--summary-only`` runs (what their totals give), into the folder ``out``: index.html
+    (self-contained), report.md, PNG and SVG charts.
 
     Returns
     -------
@@ -722,15 +724,13 @@ def report(results: str | Path | list[str | Path], out: str | Path) -> Path:
     """
     from analyzer.reporting.build import write_report
 
-    if isinstance(results, str | Path):
+    if isinstance(results, str | Path | pd.DataFrame):
         results = [results]
     if not isinstance(results, list | tuple):
-        hint = (": save a run with simulate(..., out=FILE.parquet), which keeps its "
-                "configuration, and report that file" if isinstance(results, pd.DataFrame)
-                else "")
-        raise UrbionError("results must be a list of results files, not "
-                          f"{arguments.kind_of(results)}{hint}")
-    paths = [arguments.path("results file", item, optional=False) for item in results]
+        raise UrbionError("results must be a list of results files or frames, not "
+                          f"{arguments.kind_of(results)}")
+    paths = [item if isinstance(item, pd.DataFrame) else
+             arguments.path("results file", item, optional=False) for item in results]
     return write_report(paths, arguments.path("out", out, optional=False))
 
 

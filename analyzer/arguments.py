@@ -71,7 +71,7 @@ def path(name: str, value: object, optional: bool = True) -> Path | None:
     if value is None and optional:
         return None
     if not isinstance(value, str | Path) or value == "":
-        raise UrbionError(f"{name} must be a file path, not {value!r}")
+        raise UrbionError(f"{name} must be a file path, not {kind_of(value)}")
     return Path(value)
 
 

@@ -1323,8 +1323,32 @@ def test_a_run_saved_with_pandas_to_parquet_keeps_its_configuration(tmp_path):
     other.to_parquet(tmp_path / "other.parquet")
     with pytest.raises(ResultsFileError, match="no run configuration"):
         read_results(tmp_path / "other.parquet")
-    with pytest.raises(UrbionError, match="not a DataFrame: save a run with simulate"):
-        analyzer.report(df, tmp_path / "rep2")
+    with pytest.raises(ResultsFileError, match="frame 1 is no run of urbion"):
+        analyzer.report(other, tmp_path / "rep2")
+    assert not (tmp_path / "rep2").exists()
+
+
+def test_a_notebook_reports_the_frames_simulate_returned_as_their_files(tmp_path):
+    """report([df, df2]) reads what the same runs' files give, figure for figure, leaves
+    the frames as they were, and checks them as it checks files."""
+    greedy = analyzer.simulate(games=80, seed=2)
+    rand = analyzer.simulate(games=80, seed=2, policy="random")
+    attrs = dict(greedy.attrs)
+    greedy.to_parquet(tmp_path / "greedy.parquet")
+    rand.to_parquet(tmp_path / "random.parquet")
+    from_frames = (analyzer.report([greedy, rand], tmp_path / "frames") / "report.md")
+    from_files = (analyzer.report([tmp_path / "greedy.parquet", tmp_path / "random.parquet"],
+                                  tmp_path / "files") / "report.md")
+
+    def tables(path):  # the page less its date line
+        return [line for line in path.read_text().splitlines() if line.startswith("| ")]
+
+    assert tables(from_frames) == tables(from_files)
+    assert greedy.attrs == attrs and len(greedy) == 80
+    with pytest.raises(UrbionError, match="frame 2: given twice"):
+        analyzer.report([greedy, greedy], tmp_path / "twice")
+    with pytest.raises(UrbionError, match="frame 1 holds 8 of the games of a run of 80"):
+        analyzer.report([greedy.head(8)], tmp_path / "part")
 
 
 def test_two_card_sets_of_one_name_lay_out_without_warnings(tmp_path):

@@ -265,6 +265,22 @@ def read_results(path: str | Path) -> pd.DataFrame:
     return df
 
 
+def checked_frame(df: pd.DataFrame, name: str) -> pd.DataFrame:
+    """A run's frame as ``simulate`` returns it (configuration in ``attrs``), checked as a
+    results file is read (:func:`read_results`); ``name`` stands for the file's path in
+    messages. A shallow copy, so that joining it with other pieces leaves the caller's
+    frame alone."""
+    attrs = df.attrs
+    if not isinstance(attrs, dict) or not {"seed", "policy", "card_set_sha256"} <= set(attrs):
+        raise ResultsFileError(f"{name} is no run of urbion (no run configuration in its "
+                               "attrs): give the frame simulate returned, or its file")
+    _check_columns(Path(name), df)
+    _check_games(Path(name), df, attrs)
+    frame = df.copy(deep=False)
+    frame.attrs = dict(attrs)
+    return frame
+
+
 def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
     """Refuse rows that are not the games the configuration says its run played (a frame
     filtered before ``to_parquet``): a selection of games, by outcome say, has no win rate

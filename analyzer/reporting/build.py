@@ -29,7 +29,8 @@ from analyzer.analysis.compare import (
     books_unplayed_note,
     titled_interactions,
 )
-from analyzer.analysis.results_io import read_run
+from analyzer.analysis.results_io import checked_frame, read_run
+from analyzer.analysis.run_stats import Run
 from analyzer.analysis.sensitivity import (
     SHIPPED_LABEL,
     baseline_label,
@@ -114,14 +115,16 @@ _LABEL_DETAILS = (
 )
 
 
-def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
-    """Results files by run label: the pieces of one run (``run_stats.join_pieces``) are
-    joined, and runs that would share a label are told apart by their card set, engine,
-    games or file name (a designer puts card sets side by side)."""
+def load_runs(paths: list[str | Path | pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """Results files (or frames ``simulate`` returned) by run label: the pieces of one run
+    (``run_stats.join_pieces``) are joined, and runs that would share a label are told apart
+    by their card set, engine, games or file name (a designer puts card sets side by
+    side)."""
     if not paths:
         raise UrbionError("a report needs at least one results file")
     _distinct_paths(paths)
-    frames = run_stats.join_pieces([(Path(path), read_run(path)) for path in paths])
+    frames = run_stats.join_pieces([_named_run(path, index)
+                                    for index, path in enumerate(paths)])
     labels = [run_stats.run_label(df.attrs, path.stem) for path, df in frames]
     if len({df.attrs.get("card_set_sha256") for _, df in frames}) > 1:
         # card sets side by side: every run names its own
@@ -145,10 +148,26 @@ def load_runs(paths: list[str | Path]) -> dict[str, pd.DataFrame]:
     return runs
 
 
-def _distinct_paths(paths: list[str | Path]) -> None:
-    """Refuse a results file named twice: a run compared with itself says nothing."""
-    seen: dict[Path, str] = {}
-    for path in paths:
+def _named_run(source: str | Path | pd.DataFrame, index: int) -> tuple[Path, Run]:
+    """A results file's path and its run, or a frame's place in the list ("frame 2") and
+    the frame, checked as a file is."""
+    if isinstance(source, pd.DataFrame):
+        name = f"frame {index + 1}"
+        return Path(name), checked_frame(source, name)
+    return Path(source), read_run(source)
+
+
+def _distinct_paths(paths: list[str | Path | pd.DataFrame]) -> None:
+    """Refuse a results file (or frame) given twice: a run compared with itself says
+    nothing."""
+    seen: dict[object, str] = {}
+    for index, path in enumerate(paths):
+        if isinstance(path, pd.DataFrame):
+            if id(path) in seen:
+                raise UrbionError(f"frame {index + 1}: given twice (as {seen[id(path)]} "
+                                  "too): a run compared with itself says nothing")
+            seen[id(path)] = f"frame {index + 1}"
+            continue
         resolved = Path(path).resolve()
         if resolved in seen:
             raise UrbionError(f"{path}: given twice (as {seen[resolved]} too): a run "
@@ -596,8 +615,9 @@ def save_chart(fig, folder: Path, stem: str) -> bytes:
     return buffer.getvalue()
 
 
-def write_report(paths: list[str | Path], out: str | Path) -> Path:
-    """Build the report of the results files ``paths`` into the folder ``out``."""
+def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Path:
+    """Build the report of the results files ``paths`` (or frames ``simulate`` returned)
+    into the folder ``out``."""
     out = Path(out)
     check_destination(out, "report")
     runs = load_runs(paths)
@@ -622,7 +642,8 @@ def write_report(paths: list[str | Path], out: str | Path) -> Path:
                                  charts.interactions(titled_interactions(pairs)), source)))
     titles = [(stem, title) for stem, title, _ in charts_drawn]
     pair_rows = interaction_rows(titled_interactions(pairs)) if pairs is not None else None
-    card_sets = card_set_texts(runs, list(dict.fromkeys(Path(p).parent for p in paths)))
+    card_sets = card_set_texts(runs, list(dict.fromkeys(
+        Path(p).parent for p in paths if not isinstance(p, pd.DataFrame))))
     # only where expansions are played might a reader look for their interactions; with a
     # summary among the runs the note at the top says why there are none
     note = not totals and any(df.attrs.get("expansions") for df in runs.values())
