@@ -19,7 +19,7 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
     from analyzer.errors import RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
-    from analyzer.policies.weights import plays_r14_cards, shipped_weights_note
+    from analyzer.policies.weights import plays_r14_cards, shipped_weights_note, weights_note
 except KeyboardInterrupt:
     sys.stderr.write("\nurbion: interrupted\n")
     raise SystemExit(EXIT_INTERRUPTED) from None
@@ -95,8 +95,7 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
         df = analyzer.simulate(**options)
         summary, attrs = analyzer.summarize(df), df.attrs
     click.echo(format_summary(summary, attrs, attrs.get("seconds")))
-    _note(shipped_weights_note([attrs.get("policy", "")], not plays_r14_cards(attrs),
-                               attrs.get("expansions") or [], attrs.get("variant", "solo")))
+    _note(weights_note(attrs))
     if out:
         click.echo(f"results    {out}")
 

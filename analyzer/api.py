@@ -652,7 +652,10 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
                          found.tuned, warning, found.improved,
                          not found.improved or against_start.b_only <= against_start.a_only)
     if out is not None:
-        write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed))
+        write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed),
+                      {"card_set": card_set.name, "card_set_sha256": card_set.digest,
+                       "expansions": list(card_set.expansion_names()),
+                       "variant": card_set.variant})
     return outcome
 
 

@@ -624,3 +624,37 @@ def test_the_shipped_weights_say_where_they_were_not_tuned(tmp_path, capsys):
                          "--policy", "weighted", "--quiet")
     assert "with expansions, `urbion tune --expansions SET` for each set (with the same " \
         "--cards and --variant) finds weights of their own" in out
+
+
+def test_a_tuned_weights_file_says_where_it_plays_off_its_tuning(tmp_path, capsys):
+    """tune writes what it tuned on into the file's [tuned] table: a run of weighted:FILE
+    on other cards, expansions or variant says so, in simulate's output and in a report
+    of the run, and a run where the file was tuned says nothing."""
+    from analyzer.policies.weights import load_weights, write_weights
+    from tests.test_cli import run
+
+    result = analyzer.tune(games=60, seed=2, evaluations=2, heldout_games=60,
+                           expansions="chromatic_chaos", out=tmp_path / "w.toml")
+    text = (tmp_path / "w.toml").read_text()
+    assert '[tuned]\ncard_set = "R14-default"' in text
+    assert 'expansions = ["chromatic_chaos"]\nvariant = "solo"' in text
+    assert load_weights(tmp_path / "w.toml") == pytest.approx(result.weights)
+    policy = f"weighted:{tmp_path / 'w.toml'}"
+    code, out, err = run(capsys, "simulate", "--games", "20", "--policy", policy,
+                         "--expansions", "chromatic_chaos", "--quiet")
+    assert code == 0 and "note:" not in out, err
+    code, out, err = run(capsys, "simulate", "--games", "20", "--policy", policy,
+                         "--variant", "team", "--quiet", "--out", str(tmp_path / "r.parquet"))
+    assert code == 0, err
+    note = (f"note: {policy} plays weights tuned elsewhere: here expansions none (tuned on "
+            "chromatic_chaos); the team game (tuned on the solo game); `urbion tune` with "
+            "this run's --cards, --expansions and --variant finds weights of its own")
+    assert note in out
+    md = (analyzer.report([tmp_path / "r.parquet"], tmp_path / "rep") / "report.md").read_text()
+    assert note.removeprefix("note: ").replace(policy, "", 1)[:60] in md
+    # a malformed [tuned] table is refused in one line, naming it
+    write_weights(tmp_path / "bad.toml", result.weights, [], {
+        "card_set": "x", "card_set_sha256": "y", "expansions": "books", "variant": "solo"})
+    code, _, err = run(capsys, "simulate", "--games", "5", "--policy",
+                       f"weighted:{tmp_path / 'bad.toml'}")
+    assert code == 2 and err.count("\n") == 1 and "tuned.expansions must be a list" in err

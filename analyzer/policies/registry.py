@@ -31,6 +31,8 @@ class PolicySpec:
     #: SHA-256 of a user policy's source file ("" for built-ins: the engine's source hash
     #: covers them)
     source_digest: str = ""
+    #: what a weights file's weights were tuned on (its [tuned] table), or None
+    tuned_for: dict | None = None
 
     @property
     def cacheable(self) -> bool:
@@ -124,13 +126,14 @@ def search_policy(kind: str, options: str) -> PolicySpec:
 def weighted_policy(path: str | None) -> PolicySpec:
     """``weighted`` with the weights of a TOML file (``urbion tune`` writes them), or with
     the shipped tuned default for None. It plays with greedy's features and kernel."""
-    from analyzer.policies.weights import load_weights
+    from analyzer.policies.weights import load_weights, tuned_for
 
     weights = load_weights(path)
     name = "weighted" if path is None else f"{WEIGHTED_PREFIX}{path}"
     return PolicySpec(name, greedy_nb, greedy_params(weights),
                       "greedy's features with tuned weights; weighted:FILE.toml for others",
-                      BuiltinId.GREEDY, lambda cards: greedy_params(weights, cards))
+                      BuiltinId.GREEDY, lambda cards: greedy_params(weights, cards),
+                      tuned_for=tuned_for(path) if path is not None else None)
 
 
 BUILTIN_POLICIES = _builtins()

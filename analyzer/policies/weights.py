@@ -37,10 +37,11 @@ def parse_weights(text: str, source: str,
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise PolicyError(f"weights file {source}: not valid TOML: {err}") from None
-    extra = sorted(set(data) - {"weights"})
+    extra = sorted(set(data) - {"weights", "tuned"})
     if extra or not isinstance(data.get("weights"), dict):
         raise PolicyError(f"weights file {source}: expected one [weights] table"
                           + (f", found {', '.join(extra)}" if extra else ""))
+    _check_tuned(data.get("tuned"), source)
     weights = dict(GREEDY_WEIGHTS if base is None else base)
     for name, value in data["weights"].items():
         if name not in GREEDY_WEIGHTS:
@@ -73,18 +74,89 @@ def load_weights(path: str | Path | None = None) -> dict[str, float]:
     return parse_weights(text, str(path), base=load_weights(None))
 
 
-def format_weights(weights: dict[str, float], comments: list[str]) -> str:
-    """A weights file's text: ``comments`` as ``#`` lines, then the [weights] table."""
+#: The keys of a weights file's optional [tuned] table, which ``urbion tune`` writes: what
+#: the weights were tuned on, so that a run elsewhere can say so.
+TUNED_KEYS = {"card_set": str, "card_set_sha256": str, "expansions": list, "variant": str}
+
+
+def _check_tuned(tuned: object, source: str) -> None:
+    """A [tuned] table holds the ``TUNED_KEYS`` of their kinds, or is absent."""
+    if tuned is None:
+        return
+    if not isinstance(tuned, dict) or set(tuned) != set(TUNED_KEYS):
+        raise PolicyError(f"weights file {source}: a [tuned] table holds "
+                          f"{', '.join(TUNED_KEYS)} (urbion tune writes it)")
+    for key, kind in TUNED_KEYS.items():
+        value = tuned[key]
+        if not isinstance(value, kind) or \
+                (kind is list and not all(isinstance(item, str) for item in value)):
+            raise PolicyError(f"weights file {source}: tuned.{key} must be "
+                              f"{'a list of names' if kind is list else 'a string'}")
+
+
+def tuned_for(path: str | Path) -> dict | None:
+    """The [tuned] table of a weights file (card set name and hash, expansions, variant),
+    or None for a file without one; the file is read as :func:`load_weights` reads it."""
+    load_weights(path)  # its errors first, in its words
+    return tomllib.loads(Path(path).read_text(encoding="utf-8")).get("tuned")
+
+
+def format_weights(weights: dict[str, float], comments: list[str],
+                   tuned: dict | None = None) -> str:
+    """A weights file's text: ``comments`` as ``#`` lines, then the [weights] table, then
+    what they were tuned on (``tuned``, ``TUNED_KEYS``) as a [tuned] table."""
     lines = [f"# {line}" if line else "#" for line in comments]
     lines += ["[weights]"] + [f"{name} = {weights[name]!r}" for name in GREEDY_WEIGHTS]
+    if tuned is not None:
+        lines += ["", "# what these weights were tuned on: a run elsewhere says so", "[tuned]"]
+        lines += [f"{key} = {_toml_value(tuned[key])}" for key in TUNED_KEYS]
     return "\n".join(lines) + "\n"
 
 
-def write_weights(path: str | Path, weights: dict[str, float], comments: list[str]) -> None:
+def _toml_value(value: str | list[str]) -> str:
+    """A string or a list of strings as TOML (JSON's quoting is TOML's for these)."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def write_weights(path: str | Path, weights: dict[str, float], comments: list[str],
+                  tuned: dict | None = None) -> None:
     """Write a weights file, complete or not at all."""
     path = check_writable(path, (".toml",))
-    text = format_weights(weights, comments)
+    text = format_weights(weights, comments, tuned)
     write_atomically(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def tuned_weights_note(attrs: dict) -> str | None:
+    """A note when a run (its configuration ``attrs``) played ``weighted:FILE`` elsewhere
+    than FILE's weights were tuned (its [tuned] table, kept as ``policy_tuned_for``): on
+    other cards, expansions or variant; None otherwise."""
+    tuned = attrs.get("policy_tuned_for")
+    if not isinstance(tuned, dict):
+        return None
+    where = []
+    if tuned.get("card_set_sha256") != attrs.get("card_set_sha256"):
+        where.append(f"card set {attrs.get('card_set')} (tuned on {tuned.get('card_set')})")
+    if sorted(tuned.get("expansions") or []) != sorted(attrs.get("expansions") or []):
+        where.append(f"expansions {', '.join(attrs.get('expansions') or []) or 'none'} "
+                     f"(tuned on {', '.join(tuned.get('expansions') or []) or 'none'})")
+    if tuned.get("variant") != attrs.get("variant", "solo"):
+        where.append(f"the {attrs.get('variant', 'solo')} game (tuned on the "
+                     f"{tuned.get('variant')} game)")
+    if not where:
+        return None
+    return (f"note: {attrs.get('policy')} plays weights tuned elsewhere: here "
+            f"{'; '.join(where)}; `urbion tune` with this run's --cards, --expansions and "
+            "--variant finds weights of its own")
+
+
+def weights_note(attrs: dict, per_set: bool = False) -> str | None:
+    """The note of :func:`shipped_weights_note` or :func:`tuned_weights_note` that a run's
+    configuration ``attrs`` calls for, if any."""
+    return shipped_weights_note([str(attrs.get("policy", ""))], not plays_r14_cards(attrs),
+                                attrs.get("expansions") or [], attrs.get("variant", "solo"),
+                                per_set) or tuned_weights_note(attrs)
 
 
 def plays_r14_cards(attrs: dict) -> bool:

@@ -653,6 +653,7 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
     if books:
         note_text = books_unplayed_note(runs, "run")
         scope += f" {note_text[0].upper()}{note_text[1:]}."
+    scope += "".join(f" {note}" for note in _weights_notes(runs))
 
     def fill(folder: Path) -> None:
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
@@ -667,6 +668,21 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
 #: The charts drawn from each game's row, which a summary file (--summary-only) does not
 #: keep.
 PER_GAME_CHARTS = ("margin_at_victory", "pacified_at_defeat", "convergence")
+
+
+def _weights_notes(runs: dict[str, Run]) -> list[str]:
+    """Each different note of a run whose weighted policy plays where its weights were not
+    tuned (``policies.weights.weights_note``), as sentences, naming the runs when not all
+    of them."""
+    from analyzer.policies.weights import weights_note
+
+    notes: dict[str, list[str]] = {}
+    for label, run in runs.items():
+        note = weights_note(run.attrs)
+        if note:
+            notes.setdefault(note.removeprefix("note: "), []).append(label)
+    return [(f"{text[0].upper()}{text[1:]}" if len(labels) == len(runs) else
+             f"{', '.join(labels)}: {text}") + "." for text, labels in notes.items()]
 
 
 def totals_note(labels: list[str], runs: int) -> str:

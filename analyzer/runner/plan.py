@@ -127,10 +127,13 @@ class RunPlan:
         their hash: a weights file may change under the same name)."""
         config = run_config(self.card_set, self.policy, self.seed, self.games, self.engine,
                             self.first_game)
-        params_sha256, source_sha256 = policy_fingerprint(self.policy_spec())
+        spec = self.policy_spec()
+        params_sha256, source_sha256 = policy_fingerprint(spec)
         config["policy_params_sha256"] = params_sha256
         if source_sha256:
             config["policy_source_sha256"] = source_sha256
+        if spec.tuned_for is not None:
+            config["policy_tuned_for"] = spec.tuned_for
         return config
 
     def identity(self, summary_only: bool) -> dict:
