@@ -646,12 +646,12 @@ def test_a_tuned_weights_file_says_where_it_plays_off_its_tuning(tmp_path, capsy
     code, out, err = run(capsys, "simulate", "--games", "20", "--policy", policy,
                          "--variant", "team", "--quiet", "--out", str(tmp_path / "r.parquet"))
     assert code == 0, err
-    note = (f"note: {policy} plays weights tuned elsewhere: here expansions none (tuned on "
+    note = (f"note: the weights of {policy} were tuned elsewhere: here expansions none (tuned on "
             "chromatic_chaos); the team game (tuned on the solo game); `urbion tune` with "
             "this run's --cards, --expansions and --variant finds weights of its own")
     assert note in out
     md = (analyzer.report([tmp_path / "r.parquet"], tmp_path / "rep") / "report.md").read_text()
-    assert note.removeprefix("note: ").replace(policy, "", 1)[:60] in md
+    assert f"Note: the weights of {policy} were tuned elsewhere: here expansions none" in md
     # a malformed [tuned] table is refused in one line, naming it
     write_weights(tmp_path / "bad.toml", result.weights, [], {
         "card_set": "x", "card_set_sha256": "y", "expansions": "books", "variant": "solo"})

@@ -137,7 +137,11 @@ def tuned_weights_note(attrs: dict) -> str | None:
         return None
     where = []
     if tuned.get("card_set_sha256") != attrs.get("card_set_sha256"):
-        where.append(f"card set {attrs.get('card_set')} (tuned on {tuned.get('card_set')})")
+        here, there = str(attrs.get("card_set")), str(tuned.get("card_set"))
+        if here == there:  # one name, other cards: the hashes tell them apart
+            here += f" sha256 {str(attrs.get('card_set_sha256'))[:12]}"
+            there += f" sha256 {str(tuned.get('card_set_sha256'))[:12]}"
+        where.append(f"card set {here} (tuned on {there})")
     if sorted(tuned.get("expansions") or []) != sorted(attrs.get("expansions") or []):
         where.append(f"expansions {', '.join(attrs.get('expansions') or []) or 'none'} "
                      f"(tuned on {', '.join(tuned.get('expansions') or []) or 'none'})")
@@ -146,7 +150,7 @@ def tuned_weights_note(attrs: dict) -> str | None:
                      f"{tuned.get('variant')} game)")
     if not where:
         return None
-    return (f"note: {attrs.get('policy')} plays weights tuned elsewhere: here "
+    return (f"note: the weights of {attrs.get('policy')} were tuned elsewhere: here "
             f"{'; '.join(where)}; `urbion tune` with this run's --cards, --expansions and "
             "--variant finds weights of its own")
 

@@ -681,8 +681,9 @@ def _weights_notes(runs: dict[str, Run]) -> list[str]:
         note = weights_note(run.attrs)
         if note:
             notes.setdefault(note.removeprefix("note: "), []).append(label)
-    return [(f"{text[0].upper()}{text[1:]}" if len(labels) == len(runs) else
-             f"{', '.join(labels)}: {text}") + "." for text, labels in notes.items()]
+    # "Note:" rather than a capital, which would misspell a policy's name
+    return [(f"Note: {text}" if len(labels) == len(runs) else
+             f"Note on {', '.join(labels)}: {text}") + "." for text, labels in notes.items()]
 
 
 def totals_note(labels: list[str], runs: int) -> str:
