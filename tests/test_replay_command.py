@@ -129,6 +129,8 @@ def test_replay_of_an_unreadable_file_is_one_line_and_exit_2(capsys, tmp_path, c
     'name = "mine"\n[dreams.chaos]\ncount = 6\nvalue = 5\n',  # a card file
     "game,won,turns\n0,True,25\n1,False,24\n",  # a results table as CSV
     "hello\n",
+    '{"a": 1}\n{"b": [2]}\n',  # JSON objects, none of them with a trace's format or log
+    '{\n  "a": 1\n}\n',
 ])
 def test_replay_of_a_file_that_is_no_trace_file_is_one_line_and_exit_2(capsys, tmp_path,
                                                                         content):
@@ -140,6 +142,22 @@ def test_replay_of_a_file_that_is_no_trace_file_is_one_line_and_exit_2(capsys, t
         code, out, err = run(capsys, *command, str(path))
         assert code == 2 and out == ""
         assert f"{path} is not a trace file" in err and err.count("\n") == 1
+
+
+def test_a_broken_trace_among_traces_still_gets_its_verdict(capsys, tmp_path):
+    """An object without a format beside a trace is a broken trace, not another file; an
+    unknown element in a City card is named."""
+    trace = analyzer.trace(seed=7, game=40)[0]
+    city = next(i for i, card in enumerate(trace["cards"]) if card["type"] == "city")
+    plasma = json.loads(json.dumps(trace))
+    plasma["cards"][city]["elements"] = ["earth", "plasma"]
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(json.dumps(t) for t in (trace, {"a": 1}, plasma)) + "\n")
+    code, out, _ = run(capsys, "replay", str(path))
+    lines = out.splitlines()
+    assert code == 1 and lines[0].startswith("line 1: game 40 of seed 7 replays")
+    assert "line 2: " in lines[1] and "does NOT replay" in lines[1]
+    assert f"cards[{city}]: unknown element 'plasma' (valid: " in lines[2]
 
 
 def test_replay_of_a_results_or_summary_file_says_what_the_file_is(capsys, tmp_path):

@@ -593,8 +593,12 @@ def _city_from_trace(entry: dict, where: str, expansions: set[str]) -> Card:
         raise ReplayError(f"{where}: a {kind} City card needs {expansion} in the trace's "
                           "expansions")
     elements = entry.get("elements")
-    if not isinstance(elements, list) or not all(e in ELEMENTS for e in elements):
+    if not isinstance(elements, list):
         raise ReplayError(f"{where}: a City card needs a list of elements")
+    unknown = [e for e in elements if e not in ELEMENTS]
+    if unknown:
+        raise ReplayError(f"{where}: unknown element {unknown[0]!r} (valid: "
+                          f"{', '.join(ELEMENTS)})")
     if n_elements is not None and len(set(elements)) != n_elements:
         raise ReplayError(f"{where}: a {kind} City card shows {n_elements} elements "
                           f"(R08.5), not {elements}")

@@ -79,12 +79,28 @@ def read_traces(path: str | Path) -> list[TraceLine]:
     if len(lines) > 1 and any(line.problem for line in lines):
         whole, problem = _parsed(text)
         if problem is None and isinstance(whole, dict):  # one trace, pretty-printed
-            return [TraceLine(1, whole, None)]
-        if not any(isinstance(line.trace, dict) for line in lines):
+            lines = [TraceLine(1, whole, None)]
+        elif not any(isinstance(line.trace, dict) for line in lines):
             # several traces, each pretty-printed (as `jq . FILE.jsonl` writes them): no
             # line of the file is a trace of its own
-            return _concatenated(text) or lines
+            lines = _concatenated(text) or lines
+    _refuse_traceless(path, lines)
     return lines
+
+
+#: Keys of a trace (TRACE.md), of which an object of a trace file holds at least one.
+TRACE_KEYS = ("format", "log")
+
+
+def _refuse_traceless(path: Path, lines: list[TraceLine]) -> None:
+    """Refuse a file of JSON objects none of which has a trace's format or log: some
+    other JSON document, not traces that break the rules."""
+    objects = [line.trace for line in lines if isinstance(line.trace, dict)]
+    if objects and len(objects) == len(lines) and \
+            not any(key in item for item in objects for key in TRACE_KEYS):
+        raise UrbionError(f"{path} is not a trace file: no object in it has a trace's "
+                          "format or log (TRACE.md; urbion trace --out FILE.jsonl writes "
+                          "traces)")
 
 
 def _summary_format(value: object) -> bool:
