@@ -442,6 +442,8 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     assert "(one set: nothing to adjust)" in one and "over the 1 sets" not in one
     alone = str(analyzer.compare(sets="base", games=50, seed=4)).split("vs base: ")[1]
     assert "Holm p" not in alone and "rank: 1 is the hardest" not in alone  # nothing ranked
+    assert "only the base game was played: nothing is compared with it" in alone
+    assert "nothing is compared" not in one
     pair = result.interactions.iloc[0]
     section = text.split("Pairwise interactions")[1]
     row = next(line for line in section.splitlines()

@@ -378,6 +378,9 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     lines += ["", f"vs base: the set's win rate minus the base game's over the paired games, in "
                   f"percentage points (pp). {holm}turns: mean turns a game."
                   + (f" {RANK_NOTE}." if tested else "") + f"{unadjusted}{family}"]
+    if not tested:
+        lines += ["", "only the base game was played: nothing is compared with it (--sets "
+                      "names the expansion sets to compare, e.g. singles, or books,postcards)"]
     if partial_base_note(table):
         lines += ["", partial_base_note(table)]
     if "precise" in table and not table["precise"].all():
