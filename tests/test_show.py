@@ -217,3 +217,14 @@ def test_the_header_names_the_card_sets_hash():
     assert f"card set R14-default (sha256 {trace['card_set_sha256'][:12]})," in header
     del trace["card_set_sha256"]  # a trace written by another program may lack it
     assert ", card set R14-default, " in render_trace(trace).splitlines()[0]
+
+
+def test_R11_1_the_postcards_line_names_each_postcards_row(postcard_traces):
+    """A player finds a postcard on the table by its row: at the end of the setup each lies
+    on the dream, in the row, it was dealt with."""
+    setup = render_trace(postcard_traces[6]).split("\nTurn 1\n")[0]
+    dealt = re.findall(r"^  Postcard (.*#\d+) is dealt on (.*#\d+) in row (\d)$", setup, re.M)
+    line = next(line for line in setup.splitlines() if line.startswith("    postcards: "))
+    shown = [re.fullmatch(r"Postcard (.*#\d+) on (.*#\d+) in row (\d)", item).groups()
+             for item in line.removeprefix("    postcards: ").split("; ")]
+    assert len(dealt) >= 4 and sorted(shown) == sorted(dealt)

@@ -362,8 +362,9 @@ def table_text(check: dict, names: CardNames, postcards: dict[int, int] | None =
             f"total {total:+d}{mark}"
         )
     if postcards:
-        lying = [f"{names.name(postcards[c])} on {names.name(c)}"
-                 for row in check["rows"] for c in row["L"] + row["R"] if c in postcards]
+        lying = [f"{names.name(postcards[c])} on {names.name(c)} in row {r}"
+                 for r, row in enumerate(check["rows"]) for c in row["L"] + row["R"]
+                 if c in postcards]
         if lying:
             lines.append(f"    postcards: {'; '.join(lying)}")
     if books:
