@@ -238,15 +238,7 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
                            heldout_games=heldout_games, workers=workers, cards=cards,
                            out=out, progress=not quiet, expansions=expansions, variant=variant,
                            start=start)
-    kept = (f" (the others keep {result.start}'s values: no game of this set feels them)"
-            if len(result.tuned) < len(result.weights) else "")
-    click.echo(f"tuned {len(result.tuned)} weights from {result.start}'s on games 0-"
-               f"{games - 1} of seed {seed}: {', '.join(result.tuned)}{kept}")
-    click.echo(f"{result.evaluations} candidates, best fitness {result.fitness:.4f} on those "
-               f"games (the best of {result.evaluations} tries on the same games, win rate "
-               "plus a small pacified term: not an estimate)")
-    click.echo("held-out comparison (games never seen in tuning: the estimate):")
-    click.echo(str(result.heldout))
+    click.echo(str(result))
     if result.warning:
         click.echo(f"warning: {result.warning}", err=True)
     if result.keep_start:

@@ -464,6 +464,9 @@ class DuelResult:
         (analysis.duel.play_table)."""
         return play_table(self.runs)
 
+    def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
+        return str(self)
+
     def __str__(self) -> str:
         return format_duel(self.policies, self.pairs, self.attrs) + "\n\n" + \
             format_play(self.play, play_half_widths(self.runs))
@@ -584,6 +587,24 @@ class TuneResult:
     improved: bool = True
     #: True when the tuned weights won no more held-out deals than the start (or are its own)
     keep_start: bool = False
+    #: the tuning games (0..games-1) and their seed
+    games: int = 0
+    seed: int = 0
+
+    def __str__(self) -> str:
+        kept = (f" (the others keep {self.start}'s values: no game of this set feels them)"
+                if len(self.tuned) < len(self.weights) else "")
+        lines = [f"tuned {len(self.tuned)} weights from {self.start}'s on games 0-"
+                 f"{self.games - 1} of seed {self.seed}: {', '.join(self.tuned)}{kept}",
+                 f"{self.evaluations} candidates, best fitness {self.fitness:.4f} on those "
+                 f"games (the best of {self.evaluations} tries on the same games, win rate "
+                 "plus a small pacified term: not an estimate)",
+                 "held-out comparison (games never seen in tuning: the estimate):",
+                 str(self.heldout)]
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
+        return str(self)
 
 
 def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
@@ -650,7 +671,8 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         f"{start}'s own, unchanged")
     outcome = TuneResult(found.weights, found.fitness, found.evaluations, heldout, start,
                          found.tuned, warning, found.improved,
-                         not found.improved or against_start.b_only <= against_start.a_only)
+                         not found.improved or against_start.b_only <= against_start.a_only,
+                         games, seed)
     if out is not None:
         write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed),
                       {"card_set": card_set.name, "card_set_sha256": card_set.digest,
@@ -753,6 +775,9 @@ class SensitivityResult:
         from analyzer.reporting.build import sensitivity_figure
 
         return sensitivity_figure(self.table, self.baseline)
+
+    def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
+        return str(self)
 
     def __str__(self) -> str:
         b = self.baseline
@@ -1195,6 +1220,9 @@ class CompareResult:
     interactions: pd.DataFrame
     runs: dict[str, pd.DataFrame]
     attrs: dict
+
+    def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
+        return str(self)
 
     def __str__(self) -> str:
         from analyzer.analysis.compare import (

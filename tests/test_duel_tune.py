@@ -658,3 +658,16 @@ def test_a_tuned_weights_file_says_where_it_plays_off_its_tuning(tmp_path, capsy
     code, _, err = run(capsys, "simulate", "--games", "5", "--policy",
                        f"weighted:{tmp_path / 'bad.toml'}")
     assert code == 2 and err.count("\n") == 1 and "tuned.expansions must be a list" in err
+
+
+def test_a_notebook_shows_each_result_as_its_table(tmp_path):
+    """The last line of a notebook cell shows repr(): the printed table, not the fields'
+    frames and the packed card table."""
+    duel = analyzer.duel(policies="greedy,random", games=20, seed=1)
+    tuned = analyzer.tune(games=20, seed=1, evaluations=2, heldout_games=20)
+    compared = analyzer.compare(sets="books", games=20, seed=1)
+    for result in (duel, tuned, compared):
+        assert repr(result) == str(result), type(result).__name__
+        assert "card_set_table" not in repr(result) and "DataFrame" not in repr(result)
+    assert repr(tuned).startswith("tuned ") and "games 0-19 of seed 1" in repr(tuned)
+    assert "held-out comparison" in repr(tuned)

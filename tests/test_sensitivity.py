@@ -193,8 +193,10 @@ def test_the_printed_baseline_names_its_card_sets_hash():
     baseline = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "greedy",
                 "games": 10, "seed": 0, "win_rate": 0.1, "ci_low": 0.0, "ci_high": 0.2,
                 "expansions": [], "variant": "solo"}
-    text = str(SensitivityResult(baseline, pd.DataFrame(columns=["factor"])))
+    result = SensitivityResult(baseline, pd.DataFrame(columns=["factor"]))
+    text = str(result)
     assert text.startswith("baseline   R14-default (sha256 abababababab): 10.00%")
+    assert repr(result) == text  # what a notebook shows
 
 
 def test_the_printed_sensitivity_table_gives_each_change_its_holm_p():
