@@ -28,7 +28,7 @@ from analyzer.analysis.results_io import (
     write_results,
     write_summary,
 )
-from analyzer.analysis.stats import format_p, signed_pp
+from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.cards.loader import CardSetError, expansion_names, parse_expansions
@@ -834,7 +834,7 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
         lines.insert(0, f"Holm p: McNemar's exact p adjusted over the "
                         f"{_count(played, 'variant')} played; a variant moves the win rate "
                         "(for this policy), with the family error held at 5%, when its Holm p "
-                        "is below 0.05 (the intervals are not adjusted)")
+                        "is below 0.05 (the intervals are not adjusted). " + EDGE_NOTE)
     return lines + ([side_effects] if side_effects else [])
 
 

@@ -438,6 +438,7 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     assert "percentage points (pp)" in text and "rank: 1 is the hardest set" in text
     assert "intervals are not adjusted" in text
     assert "adjusted over the 3 sets" in text
+    assert "Near the edge a test and the interval beside it can disagree" in text
     one = str(analyzer.compare(sets="books", games=50, seed=4))
     assert "(one set: nothing to adjust)" in one and "over the 1 sets" not in one
     alone = str(analyzer.compare(sets="base", games=50, seed=4)).split("vs base: ")[1]

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.analysis.stats import (
+    EDGE_NOTE,
     SIGNIFICANCE,
     format_p,
     holm_adjust,
@@ -374,6 +375,7 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
         tested, f"Holm p: McNemar's exact p adjusted over the {tested} sets. ")
     unadjusted = " The intervals are not adjusted for the number of sets; Holm p is." \
         if tested > 1 else ""
+    unadjusted += f" {EDGE_NOTE}" if tested else ""
     family = f" {RANK_FAMILY_NOTE}." if tested else ""
     lines += ["", f"vs base: the set's win rate minus the base game's over the paired games, in "
                   f"percentage points (pp). {holm}turns: mean turns a game."

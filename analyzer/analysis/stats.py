@@ -143,6 +143,11 @@ def holm_adjust(p_values: list[float]) -> list[float]:
 #: The level the docs and pages name: a Holm p below it is a real difference.
 SIGNIFICANCE = 0.05
 
+#: Why an interval that just excludes zero may sit beside a p above 0.05, for every table
+#: that shows both.
+EDGE_NOTE = ("Near the edge a test and the interval beside it can disagree (the exact tests "
+             "are the more cautious): the Holm p decides.")
+
 
 def format_p(p: float) -> str:
     """A p-value for print, in 3 significant digits: one too small for a float shows as a

@@ -38,7 +38,7 @@ from analyzer.analysis.sensitivity import (
     level_heading,
     played_mask,
 )
-from analyzer.analysis.stats import signed_pp
+from analyzer.analysis.stats import EDGE_NOTE, signed_pp
 from analyzer.analysis.totals import Totals
 from analyzer.atomic import probe_folder, require_folder
 from analyzer.cards import CardSet
@@ -386,9 +386,7 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
                     "as the fast and reference engines do, one policy and card set under two "
                     "names, or the Books of Power in play but never kept. Two runs can differ "
                     "even where "
-                    "their win-rate intervals overlap. Near the edge a test and the interval "
-                    "beside it can disagree (the exact tests are the more cautious): the Holm "
-                    "p decides.")
+                    "their win-rate intervals overlap. " + EDGE_NOTE)
 
 
 def difference_rows(table: pd.DataFrame,
@@ -824,7 +822,7 @@ def sensitivity_note(table: pd.DataFrame, baseline: dict | None = None) -> str:
         f"Holm's method for the {played} variant{'s' if played != 1 else ''} played. A "
         "variant moves the win rate, "
         "with the family error held at 5%, when its Holm p is below 0.05: the intervals "
-        "are not adjusted for the number of variants.",
+        "are not adjusted for the number of variants. " + EDGE_NOTE,
         f"{left_out} variant{'s were' if left_out > 1 else ' was'} not played (the change "
         "cell says why): no figures, and not counted by Holm's method." if left_out else "",
         side_effects) if part)
@@ -1015,7 +1013,7 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
             f"harder or easier than the base game{player}, with the family error held at "
             "5%, when "
             "its Holm p is below 0.05: the intervals are not adjusted for the number of "
-            "sets, so an interval that just excludes zero is not enough on its own. "
+            f"sets, so an interval that just excludes zero is not enough on its own. {EDGE_NOTE} "
             + (f"{RANK_NOTE[0].upper()}{RANK_NOTE[1:]}. {RANK_FAMILY_NOTE}." if tested
                else "") + partial)
 
