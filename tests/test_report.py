@@ -448,6 +448,19 @@ def test_a_card_set_name_with_a_bar_or_markup_keeps_the_markdown_tables_whole():
     assert md_table_head(["a", "b"]) == ["| a | b |", "|---|---|"]
 
 
+def test_a_card_set_name_with_markup_stays_text_in_the_reports_prose(tmp_path):
+    """The scope line and the provenance name the card set outside any table: there too a
+    name such as <b>x</b> must not become markup."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "<b>bold</b>"'))
+    analyzer.simulate(games=20, cards=mine, out=tmp_path / "r.parquet")
+    md = (analyzer.report([tmp_path / "r.parquet"], tmp_path / "rep") / "report.md").read_text()
+    prose = [line for line in md.splitlines() if "bold" in line and not line.startswith("| ")
+             and not line.startswith("card set   ")]  # the card listing is a code block
+    assert prose and all("<b>" not in line and "&lt;b>bold&lt;/b>" in line for line in prose)
+
+
 def _without_card_table(path):
     """Rewrite the results file ``path`` as a version that did not keep its cards wrote it."""
     from analyzer.analysis.results_io import read_results

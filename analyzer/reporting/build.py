@@ -466,9 +466,14 @@ def md_row(cells: list[str]) -> str:
 
 
 def _md_cell(text: str) -> str:
+    return _md_prose(text).replace("|", "\\|")
+
+
+def _md_prose(text: str) -> str:
+    """Markdown text with whatever would open HTML markup or an entity escaped (a card set's
+    or a file's name may hold them)."""
     text = re.sub(r"&(?=#?\w+;)", "&amp;", text)
-    text = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
-    return text.replace("|", "\\|")
+    return re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
 
 
 def md_table_head(header: list[str]) -> list[str]:
@@ -486,7 +491,8 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
     by pair (``pairs``, ``interaction_rows``), provenance; without an interactions chart,
     what one needs when ``interactions_note``."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
-    lines = ["# Urbion balance report", "", *([scope, ""] if scope else []), "## Headline", "",
+    lines = ["# Urbion balance report", "", *([_md_prose(scope), ""] if scope else []),
+             "## Headline", "",
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
     if differences:
@@ -506,7 +512,7 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
         lines += [md_row(row) for row in pairs[1:]]
     if "interactions" not in dict(titles) and interactions_note:
         lines += ["", f"## {INTERACTIONS_TITLE}", "", INTERACTIONS_NOTE]
-    lines += ["", "## Provenance", ""] + [f"- **{k}**: {v}" for k, v in facts.items()]
+    lines += ["", "## Provenance", ""] + [f"- **{k}**: {_md_prose(v)}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -857,7 +863,7 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
     lines += [md_row(row) for row in rows[1:]]
     lines += ["", sensitivity_note(table, baseline), "", "![Win-rate change](sensitivity.png)",
               "", "[SVG](sensitivity.svg), [CSV](sensitivity.csv)", "", "## Provenance", ""]
-    lines += [f"- **{k}**: {v}" for k, v in facts.items()]
+    lines += [f"- **{k}**: {_md_prose(v)}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -1150,7 +1156,7 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
                      note: str = "", scope: str = "") -> str:
     """compare.md: whose figures they are (``scope``), the table and what its columns are
     (``note``), the charts, the interactions pair by pair, provenance."""
-    lines = ["# Urbion expansion sets compared", "", *([scope, ""] if scope else []),
+    lines = ["# Urbion expansion sets compared", "", *([_md_prose(scope), ""] if scope else []),
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
     if note:
@@ -1164,7 +1170,7 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
         lines += [md_row(row) for row in pairs[1:]]
     lines += ["", "Data: [compare.csv](compare.csv), [interactions.csv](interactions.csv), "
               "per-game results in `results/`.", "", "## Provenance", ""]
-    lines += [f"- **{k}**: {v}" for k, v in facts.items()]
+    lines += [f"- **{k}**: {_md_prose(v)}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
 
 
