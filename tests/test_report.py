@@ -456,9 +456,13 @@ def test_a_card_set_name_with_markup_stays_text_in_the_reports_prose(tmp_path):
     mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "<b>bold</b>"'))
     analyzer.simulate(games=20, cards=mine, out=tmp_path / "r.parquet")
     md = (analyzer.report([tmp_path / "r.parquet"], tmp_path / "rep") / "report.md").read_text()
-    prose = [line for line in md.splitlines() if "bold" in line and not line.startswith("| ")
-             and not line.startswith("card set   ")]  # the card listing is a code block
-    assert prose and all("<b>" not in line and "&lt;b>bold&lt;/b>" in line for line in prose)
+    prose, in_code = [], False
+    for line in md.splitlines():  # code blocks (the card listings) show text as it is
+        in_code ^= line.startswith("```")
+        if "bold" in line and not in_code and not line.startswith(("| ", "```")):
+            prose.append(line)
+    assert len(prose) >= 2
+    assert all("<b>" not in line and "&lt;b>bold&lt;/b>" in line for line in prose)
 
 
 def _without_card_table(path):
@@ -825,6 +829,11 @@ def test_a_card_change_in_an_expansion_no_run_played_says_so(tmp_path):
     md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "mine.parquet"],
                           tmp_path / "rep") / "report.md").read_text()
     assert "chromatic_chaos chromatic ±3: 0 -> 8  (not in play in these runs)" in md
+    # the designer's run alone: what it changes from R14 all the same, as `urbion cards` says
+    alone = (analyzer.report([tmp_path / "mine.parquet"], tmp_path / "alone") / "report.md"
+             ).read_text()
+    assert "against R14-default (sha256 " in alone
+    assert "chromatic_chaos chromatic ±3: 0 -> 8  (not in play in these runs)" in alone
     analyzer.simulate(games=30, cards=mine, expansions="chromatic_chaos",
                       out=tmp_path / "played.parquet")
     md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "played.parquet"],
@@ -835,6 +844,9 @@ def test_a_card_change_in_an_expansion_no_run_played_says_so(tmp_path):
           ).read_text()  # mine played once without them, once with them
     assert "chromatic_chaos chromatic ±3: 0 -> 8  (in play in 1 of the 2 runs of mine only)" \
         in md
+    alone = (analyzer.report([tmp_path / "played.parquet"], tmp_path / "alone2") / "report.md"
+             ).read_text()
+    assert "chromatic_chaos chromatic ±3: 0 -> 8\n" in alone  # its one run played them
 
 
 def test_a_set_of_the_same_cards_in_another_order_says_so(tmp_path):

@@ -105,7 +105,8 @@ def format_card_counts(table: pd.DataFrame) -> str:
 
 
 def card_differences(first: pd.DataFrame, other: pd.DataFrame,
-                     played: tuple[list[set[str]], list[set[str]]] | None = None) -> str:
+                     played: tuple[list[set[str]] | None, list[set[str]] | None] | None = None
+                     ) -> str:
     """What ``other`` (a :func:`card_table`) changes from ``first``: for each kind of card
     (expansion, type and kind, elements, value) whose count differs, the two counts, as
     text. Two tables of the same cards say how they still differ: in the order of their
@@ -132,17 +133,20 @@ def card_differences(first: pd.DataFrame, other: pd.DataFrame,
 
 
 def _played_mark(expansion: str, first: pd.DataFrame, other: pd.DataFrame,
-                 played: tuple[list[set[str]], list[set[str]]]) -> str:
-    """Which runs played ``expansion``, when not all of both tables' runs did."""
+                 played: tuple[list[set[str]] | None, list[set[str]] | None]) -> str:
+    """Which runs played ``expansion``, when not all of both tables' runs did (a table
+    whose runs are None, a reference no run played, is left out)."""
     if expansion == BASE:
         return ""
-    counts = [(sum(expansion in run for run in runs), len(runs)) for runs in played]
+    counted = [(runs, table) for runs, table in zip(played, (first, other), strict=True)
+               if runs is not None]
+    counts = [(sum(expansion in run for run in runs), len(runs)) for runs, _ in counted]
     if all(n == total for n, total in counts):
         return ""
     if not any(n for n, _ in counts):
         return "  (not in play in these runs)"
     parts = []
-    for (n, total), table in zip(counts, (first, other), strict=True):
+    for (n, total), (_, table) in zip(counts, counted, strict=True):
         name = table.attrs["card_set"]
         runs = "run" if total == 1 else "runs"
         parts.append(f"no run of {name}" if n == 0 else

@@ -247,6 +247,11 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
     # marked where not every run of both sets played its expansion
     changes = [card_differences(tables[0], table, (expansions[0], played))
                for table, played in zip(tables[1:], expansions[1:], strict=True)]
+    if tables and shipped.digest not in sets:
+        # no run played R14: what the first set shown changes from it, as `urbion cards`
+        # says of a file
+        changes.insert(0, card_differences(card_table(shipped), tables[0],
+                                           (None, expansions[0])))
     return [text for text in changes if text] + texts
 
 
