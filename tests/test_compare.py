@@ -444,6 +444,9 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     alone = str(analyzer.compare(sets="base", games=50, seed=4)).split("vs base: ")[1]
     assert "Holm p" not in alone and "rank: 1 is the hardest" not in alone  # nothing ranked
     assert "only the base game was played: nothing is compared with it" in alone
+    from analyzer.reporting.build import compare_note
+    base_only = analyzer.compare(sets="base", games=20, seed=4)
+    assert "Only the base game was played" in compare_note(base_only.table, base_only.runs)
     assert "nothing is compared" not in one
     pair = result.interactions.iloc[0]
     section = text.split("Pairwise interactions")[1]

@@ -652,6 +652,8 @@ def test_a_tuned_weights_file_says_where_it_plays_off_its_tuning(tmp_path, capsy
     assert note in out
     md = (analyzer.report([tmp_path / "r.parquet"], tmp_path / "rep") / "report.md").read_text()
     assert f"Note: the weights of {policy} were tuned elsewhere: here expansions none" in md
+    page = (tmp_path / "rep" / "index.html").read_text()
+    assert "<code>urbion tune</code> with this run" in page and "`" not in page
     # a malformed [tuned] table is refused in one line, naming it
     write_weights(tmp_path / "bad.toml", result.weights, [], {
         "card_set": "x", "card_set_sha256": "y", "expansions": "books", "variant": "solo"})

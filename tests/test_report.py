@@ -131,7 +131,8 @@ def test_a_designer_puts_two_card_sets_side_by_side(results, tmp_path):
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "card set R14-default" in md and "card set what-if" in md
     assert "**card sets**: R14-default (sha256 " in md and "; what-if (sha256 " in md
-    assert " | card set | " in md  # what the second run changes, and that alone
+    # what the second run changes, and that alone: R14's cards under another name
+    assert " | card set name or order | " in md
 
 
 def test_a_run_that_changes_two_things_at_once_says_so(tmp_path):
@@ -140,12 +141,17 @@ def test_a_run_that_changes_two_things_at_once_says_so(tmp_path):
     card change's."""
     from analyzer.reporting.build import configuration_changes
 
-    mine = tmp_path / "mine.toml"
-    analyzer.write_card_template(mine)
-    mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "mine"'))
+    mine, renamed = tmp_path / "mine.toml", tmp_path / "renamed.toml"
+    analyzer.write_card_template(renamed)
+    text = renamed.read_text().replace('name = "R14-default"', 'name = "mine"')
+    renamed.write_text(text)
+    chaos = text.index("[dreams.chaos]")
+    mine.write_text(text[:chaos] + text[chaos:].replace("count = 8", "count = 6", 1))
     analyzer.simulate(games=40, seed=1, out=tmp_path / "r14.parquet")
     analyzer.simulate(games=40, seed=1, cards=mine, policy="random",
                       expansions="chromatic_chaos", out=tmp_path / "mine.parquet")
+    analyzer.simulate(games=40, seed=1, cards=renamed, policy="random",
+                      out=tmp_path / "renamed.parquet")
     md = (analyzer.report([tmp_path / "r14.parquet", tmp_path / "mine.parquet"],
                           tmp_path / "rep") / "report.md").read_text()
     assert "| policy + card set + expansions (3 at once) | " in md
@@ -157,6 +163,13 @@ def test_a_run_that_changes_two_things_at_once_says_so(tmp_path):
         "seed + engine"
     assert configuration_changes({**base, "policy_params_sha256": "x", "variant": "team"},
                                  base) == "policy + variant (2 at once)"
+    # a file of a version before the expansions and the team game: the base game, solo
+    old = {"policy": "greedy", "seed": 1}
+    assert configuration_changes({**old, "expansions": [], "variant": "solo"}, old) == "none"
+    # R14 renamed, played by another policy: one cause, not two
+    r14, renamed = (pd.read_parquet(tmp_path / name).attrs for name in ("r14.parquet",
+                                                                       "renamed.parquet"))
+    assert configuration_changes(renamed, r14) == "policy + card set name or order"
 
 
 def test_a_report_of_several_runs_gives_each_ones_difference_from_the_first(results,

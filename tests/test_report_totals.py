@@ -197,6 +197,11 @@ def _broken(path, edit):
     ("negative_seed", lambda d: d["config"].update(seed=-1), "seed"),
     ("seconds", lambda d: d["config"].update(seconds="abc"), "seconds"),
     ("games_resumed", lambda d: d["config"].update(games_resumed="x"), "games_resumed"),
+    ("tuned_for", lambda d: d["config"].update(policy_tuned_for={
+        "card_set": "x", "card_set_sha256": "y", "expansions": [1, 2], "variant": "solo"}),
+     "policy_tuned_for"),
+    ("tuned_for_text", lambda d: d["config"].update(policy_tuned_for="books"),
+     "policy_tuned_for"),
     ("no_reason", lambda d: (d["tally"]["wins"].__setitem__(0, d["tally"]["wins"][0] - 1),
                              d["tally"]["loss_reasons"].__setitem__(0, 1)),
      "lost for no reason"),

@@ -173,14 +173,27 @@ def test_progress_bar_redraws_on_a_terminal_and_quiet_turns_it_off(capsys, monke
 def test_progress_in_a_log_file_is_whole_lines_and_silent_for_a_short_run(capsys,
                                                                           monkeypatch):
     from analyzer.runner import progress
+    # shorter than LOG_INTERVAL (as long as a compile may take: set long here): nothing
+    monkeypatch.setattr(progress, "LOG_INTERVAL", 3600.0)
     code, _, err = run(capsys, "simulate", "--games", "3000", "--chunk", "1000")
-    assert code == 0 and err == ""  # shorter than LOG_INTERVAL: nothing to log
+    assert code == 0 and err == ""
     monkeypatch.setattr(progress, "LOG_INTERVAL", 0.0)
     code, _, err = run(capsys, "simulate", "--games", "3000", "--chunk", "1000")
     assert code == 0 and "\r" not in err
     lines = err.splitlines()
     assert len(lines) >= 2 and len(set(lines)) == len(lines)
     assert "0/3.00k" in lines[0] and "3.00k/3.00k" in lines[-1] and "games/s" in lines[-1]
+
+
+def test_a_notebooks_stderr_redraws_the_bar():
+    """Jupyter's kernel streams say they are no terminal, yet a notebook shows a bar
+    redrawn in place: they are not taken for a log file."""
+    from analyzer.runner.progress import is_terminal
+
+    kernel_stream = type("OutStream", (), {"__module__": "ipykernel.iostream",
+                                           "isatty": lambda self: False})()
+    log = type("Log", (), {"isatty": lambda self: False})()
+    assert is_terminal(kernel_stream) and not is_terminal(log) and not is_terminal(object())
 
 
 def test_a_summary_file_is_strict_json_with_null_where_there_is_no_figure(tmp_path):

@@ -350,6 +350,12 @@ PAIRING_NOTE = ("Game g of every set is paired with game g of the base game: bot
                 "decks, paired games are not the same deal (docs/compare.md).")
 
 
+#: Under a comparison of the base game alone.
+BASE_ALONE_NOTE = ("only the base game was played: nothing is compared with it (name the "
+                   "expansion sets to compare with --sets, or sets= in Python: singles, say, "
+                   "or books,postcards)")
+
+
 def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     """The comparison as text for the terminal (the set column as wide as the longest
     name)."""
@@ -381,8 +387,7 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
                   f"percentage points (pp). {holm}turns: mean turns a game."
                   + (f" {RANK_NOTE}." if tested else "") + f"{unadjusted}{family}"]
     if not tested:
-        lines += ["", "only the base game was played: nothing is compared with it (--sets "
-                      "names the expansion sets to compare, e.g. singles, or books,postcards)"]
+        lines += ["", BASE_ALONE_NOTE]
     if partial_base_note(table):
         lines += ["", partial_base_note(table)]
     if "precise" in table and not table["precise"].all():

@@ -98,6 +98,7 @@ def _check_config(path: Path, config: dict) -> None:
     """A summary's configuration holds what the report reads from it, each of its kind: a
     hand-edited one would otherwise become labels and bounds."""
     from analyzer.arguments import MAX_SEED
+    from analyzer.policies.weights import tuned_key_wrong as _tuned_key_wrong
 
     checks = {
         "seed": _whole(config.get("seed"), 0) and config["seed"] <= MAX_SEED,
@@ -108,6 +109,9 @@ def _check_config(path: Path, config: dict) -> None:
         "variant": config.get("variant", "solo") in VARIANT_NAMES,
         "city_cards": config.get("city_cards") is None or _whole(config["city_cards"], 1),
         "games_resumed": _whole(config.get("games_resumed", 0) or 0, 0),
+        "policy_tuned_for": config.get("policy_tuned_for") is None or (
+            isinstance(config["policy_tuned_for"], dict) and
+            not _tuned_key_wrong(config["policy_tuned_for"])),
         "seconds": config.get("seconds") is None or (
             isinstance(config["seconds"], int | float) and
             not isinstance(config["seconds"], bool) and config["seconds"] >= 0),

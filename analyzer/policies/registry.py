@@ -126,14 +126,14 @@ def search_policy(kind: str, options: str) -> PolicySpec:
 def weighted_policy(path: str | None) -> PolicySpec:
     """``weighted`` with the weights of a TOML file (``urbion tune`` writes them), or with
     the shipped tuned default for None. It plays with greedy's features and kernel."""
-    from analyzer.policies.weights import load_weights, tuned_for
+    from analyzer.policies.weights import load_weights_file
 
-    weights = load_weights(path)
+    weights, tuned = load_weights_file(path)
     name = "weighted" if path is None else f"{WEIGHTED_PREFIX}{path}"
     return PolicySpec(name, greedy_nb, greedy_params(weights),
                       "greedy's features with tuned weights; weighted:FILE.toml for others",
                       BuiltinId.GREEDY, lambda cards: greedy_params(weights, cards),
-                      tuned_for=tuned_for(path) if path is not None else None)
+                      tuned_for=tuned)
 
 
 BUILTIN_POLICIES = _builtins()

@@ -62,16 +62,22 @@ def parse_weights(text: str, source: str,
 
 def load_weights(path: str | Path | None = None) -> dict[str, float]:
     """Weights from a file, over the shipped tuned default, or that default for None."""
+    return load_weights_file(path)[0]
+
+
+def load_weights_file(path: str | Path | None = None) -> tuple[dict[str, float], dict | None]:
+    """:func:`load_weights` and the file's [tuned] table (:func:`tuned_for`), from one
+    reading of the file."""
     if path is None:
         text = resources.files("analyzer.policies").joinpath(DEFAULT_WEIGHTS_FILE).read_text()
-        return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}")
+        return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}"), None
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:  # a UnicodeDecodeError has no strerror
         raise PolicyError(f"cannot read weights file {path}: "
                           f"{getattr(err, 'strerror', None) or err}") from None
-    return parse_weights(text, str(path), base=load_weights(None))
+    return parse_weights(text, str(path), base=load_weights(None)), tuned_for(text)
 
 
 #: The keys of a weights file's optional [tuned] table, which ``urbion tune`` writes: what
@@ -86,19 +92,32 @@ def _check_tuned(tuned: object, source: str) -> None:
     if not isinstance(tuned, dict) or set(tuned) != set(TUNED_KEYS):
         raise PolicyError(f"weights file {source}: a [tuned] table holds "
                           f"{', '.join(TUNED_KEYS)} (urbion tune writes it)")
+    wrong = tuned_key_wrong(tuned)
+    if wrong:
+        kind = "a list of expansion names" if wrong == "expansions" else \
+            "solo or team" if wrong == "variant" else "a string"
+        raise PolicyError(f"weights file {source}: tuned.{wrong} must be {kind}")
+
+
+def tuned_key_wrong(tuned: dict) -> str | None:
+    """The first key of a [tuned] table (``TUNED_KEYS``) whose value is not of its kind,
+    or None: expansions are names of playable expansions, the variant one of the game's."""
+    from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
+
     for key, kind in TUNED_KEYS.items():
-        value = tuned[key]
+        value = tuned.get(key)
         if not isinstance(value, kind) or \
-                (kind is list and not all(isinstance(item, str) for item in value)):
-            raise PolicyError(f"weights file {source}: tuned.{key} must be "
-                              f"{'a list of names' if kind is list else 'a string'}")
+                (key == "expansions" and not all(name in PLAYABLE_EXPANSIONS
+                                                 for name in value)) or \
+                (key == "variant" and value not in VARIANT_NAMES):
+            return key
+    return None
 
 
-def tuned_for(path: str | Path) -> dict | None:
-    """The [tuned] table of a weights file (card set name and hash, expansions, variant),
-    or None for a file without one; the file is read as :func:`load_weights` reads it."""
-    load_weights(path)  # its errors first, in its words
-    return tomllib.loads(Path(path).read_text(encoding="utf-8")).get("tuned")
+def tuned_for(text: str) -> dict | None:
+    """The [tuned] table of a weights file's ``text`` (card set name and hash, expansions,
+    variant; checked by :func:`parse_weights`), or None for a file without one."""
+    return tomllib.loads(text).get("tuned")
 
 
 def format_weights(weights: dict[str, float], comments: list[str],
@@ -133,7 +152,7 @@ def tuned_weights_note(attrs: dict) -> str | None:
     than FILE's weights were tuned (its [tuned] table, kept as ``policy_tuned_for``): on
     other cards, expansions or variant; None otherwise."""
     tuned = attrs.get("policy_tuned_for")
-    if not isinstance(tuned, dict):
+    if not isinstance(tuned, dict) or tuned_key_wrong(tuned):
         return None
     where = []
     if tuned.get("card_set_sha256") != attrs.get("card_set_sha256"):

@@ -429,15 +429,33 @@ CHANGE_KEYS = (("policy", ("policy", "policy_params_sha256", "policy_source_sha2
 CAUSES = 5
 
 
+def _same_kept_cards(attrs: dict, first: dict) -> bool:
+    """Whether two runs' results files kept the same cards (``card_set_table``), whatever
+    their card sets' names and the order of their cards."""
+    from analyzer.cards.loader import same_cards, unpacked_table
+
+    kept = [unpacked_table(config.get("card_set_table"), str(config.get("card_set")),
+                           str(config.get("card_set_sha256")), "") for config in (attrs, first)]
+    return all(card_set is not None for card_set in kept) and same_cards(*kept)
+
+
 def configuration_changes(attrs: dict, first: dict) -> str:
     """What the run of ``attrs`` changes from the run of ``first`` (both ``df.attrs``), as
     the differences table's cell: "card set", "policy + card set (2 at once)", "none"."""
     def value(config: dict, key: str) -> object:
+        # results files of versions before the expansions, the team game or user policies
+        # lack their keys: the base game, solo, no source
         found = config.get(key)
-        return sorted(found) if key == "expansions" and found is not None else found
+        return sorted(found or []) if key == "expansions" else \
+            found or "solo" if key == "variant" else \
+            found or "" if key == "policy_source_sha256" else found
 
     changed = [name for name, keys in CHANGE_KEYS
                if any(value(attrs, key) != value(first, key) for key in keys)]
+    if "card set" in changed and _same_kept_cards(attrs, first):
+        # one set's cards under another name or in another order: other deals of each
+        # seed at most, not another card set to weigh
+        changed[changed.index("card set")] = "card set name or order"
     causes = sum(name in dict(CHANGE_KEYS[:CAUSES]) for name in changed)
     return " + ".join(changed) + (f" ({causes} at once)" if causes > 1 else "") if changed \
         else "none"
@@ -571,7 +589,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     """index.html: one self-contained page, the charts embedded as PNG data; the rest as
     :func:`markdown`."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
-    body = (f"<p id='scope'>{html.escape(scope)}</p>" if scope else "") + \
+    body = (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "") + \
         "<h2>Headline</h2>" + html_table(rows, "headline")
     if differences:
         body += (f"<h2>{html.escape(DIFFERENCES_TITLE)}</h2><p>{html.escape(DIFFERENCES_NOTE)}"
@@ -1004,6 +1022,7 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
     """What the comparison table's intervals, p-values and ranks are, what it takes to
     call a set harder or easier than the base game, and for whom (``policy``)."""
     from analyzer.analysis.compare import (
+        BASE_ALONE_NOTE,
         RANK_FAMILY_NOTE,
         RANK_NOTE,
         partial_base_note,
@@ -1011,6 +1030,7 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
 
     tested = len(table.drop(index="base", errors="ignore"))
     partial = f" {partial_base_note(table)}." if partial_base_note(table) else ""
+    partial += "" if tested else f" {BASE_ALONE_NOTE[0].upper()}{BASE_ALONE_NOTE[1:]}."
     books = books_unplayed_note(runs or {})
     partial += f" {books[0].upper()}{books[1:]}." if books else ""
     player = f" for the {policy} policy" if policy else ""

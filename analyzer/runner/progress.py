@@ -37,7 +37,10 @@ class LineLog:
 
 
 def is_terminal(stream: TextIO) -> bool:
-    """True when ``stream`` is an interactive terminal (a stream without ``isatty`` is not)."""
+    """True when ``stream`` redraws a bar in place: an interactive terminal, or a Jupyter
+    kernel's stderr, which a notebook shows as one (a stream without ``isatty`` is not)."""
+    if type(stream).__module__.split(".")[0] == "ipykernel":
+        return True
     try:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
