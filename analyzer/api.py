@@ -120,8 +120,31 @@ def _policy(policy: str | PolicySpec) -> PolicySpec:
             from analyzer.policies.loader import check_policy_function
 
             check_policy_function(policy.name, policy.func)
-        return policy
+        return _with_checked_params(policy)
+    if callable(policy):
+        raise PolicyError(f"policy must be a name or a PolicySpec, not the function "
+                          f"{getattr(policy, '__name__', '')!r} itself: "
+                          "PolicySpec(NAME, FUNCTION, PARAMS) names it (docs/policies.md)")
     return resolve_policy(arguments.text("policy", policy))
+
+
+def _with_checked_params(policy: PolicySpec) -> PolicySpec:
+    """``policy`` with its params as the kernels take them, a 1-D float64 array (a list
+    or an integer array of numbers is converted); anything else is refused in one line."""
+    from dataclasses import replace
+
+    params = policy.params
+    try:
+        array = np.asarray(params, dtype=np.float64)
+    except (TypeError, ValueError):
+        array = None
+    if array is None or array.ndim != 1 or params is None:
+        raise PolicyError(f"policy {policy.name!r}: params must be a 1-D array of numbers "
+                          f"(float64), not {arguments.kind_of(params)}")
+    if isinstance(params, np.ndarray) and params.dtype == np.float64 and \
+            params.flags.c_contiguous:
+        return policy
+    return replace(policy, params=np.ascontiguousarray(array))
 
 
 def _engine(engine: str) -> str:
@@ -272,13 +295,16 @@ def _kept_for_resume(out: Path, games: int) -> Iterator[None]:
 @contextmanager
 def _part_of(what: str | Callable[[], str]) -> Iterator[None]:
     """Name the part of a command of many runs (duel, tune, sensitivity, compare) that a
-    stop cut short (``what``, or what it returns then): the run's own message counts only
-    that run's games."""
+    stop cut short, or whose policy failed (``what``, or what it returns then): the run's
+    own message counts only that run's games, and names a game of that part's set."""
     try:
         yield
     except RunStopped as err:
         label = what() if callable(what) else what
         raise RunStopped(f"{label}: {err}", err.interrupted) from None
+    except PolicyError as err:  # the seed and game it names are of this part's games
+        label = what() if callable(what) else what
+        raise PolicyError(f"{label}: {err}") from None
 
 
 @contextmanager
@@ -977,7 +1003,8 @@ def _play_sensitivity(base_set: CardSet, plan: dict, spec: PolicySpec, settings:
             runs[change] = planned
             continue
         number += 1
-        with _part_of(f"sensitivity, card set {number} of {sets}"):
+        with _part_of(f"sensitivity, card set {number} of {sets} ({change.factor} "
+                      f"{change.level})"):
             runs[change] = play(planned, label)
     return base, runs
 

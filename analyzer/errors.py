@@ -26,3 +26,8 @@ class RunStopped(UrbionError):
 
 class ClusterError(UrbionError):
     """A Dask cluster that cannot be reached or lost the run's tasks."""
+
+
+#: The note on an exception raised by a call that played a policy (``policies.loader``
+#: reads it to tell a user's policy's errors from the tool's).
+POLICY_CALL = "urbion: raised while a policy played"

@@ -295,3 +295,68 @@ def test_a_policy_object_is_fingerprinted_by_the_file_of_its_function():
     spec = PolicySpec("breaker", breaks_on_turn_3, np.zeros(0))
     assert policy_fingerprint(spec)[1] == hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
     assert policy_fingerprint(BUILTIN_POLICIES["greedy"])[1] == ""
+
+
+_DIVIDING_POLICY = f'''
+import numba
+
+@numba.njit
+def choose(kind, options, n_options, state, cards, params, rng):
+    # an integer division by zero at a Chromatic Chaos choice: numba raises it with no line
+    return (n_options - 1) // (0 if kind == {Decision.CHROMATIC} else 1)
+'''
+
+
+def test_a_policys_division_by_zero_is_its_error_and_names_the_set_and_game(tmp_path):
+    """An error numba raises for the policy's compiled code names no line of its file: it
+    is still the policy's one-line error, naming the set of the comparison and the first
+    game that raises, which the reference engine raises on too."""
+    path = tmp_path / "dividing.py"
+    path.write_text(_DIVIDING_POLICY)
+    policy = f"{path}:choose"
+    with pytest.raises(PolicyError) as err:
+        analyzer.compare(sets="chromatic_chaos", games=60, seed=0, policy=policy)
+    text = str(err.value)
+    assert text.startswith("compare, set chromatic_chaos (games 0 to 59): policy ")
+    assert "raised ZeroDivisionError: integer division by zero (in its code or a function " \
+        "it calls: compiled code names no line) in seed 0, game " in text
+    game = int(text.rsplit("game ", 1)[1])
+    if game > 0:  # the games before it do not raise
+        analyzer.trace(seed=0, game=0, games=game, policy=policy, engine="reference",
+                       expansions="chromatic_chaos")
+    with pytest.raises(PolicyError, match=f"ZeroDivisionError.* in seed 0, game {game}$"):
+        analyzer.trace(seed=0, game=game, policy=policy, engine="reference",
+                       expansions="chromatic_chaos")
+
+
+def test_a_policy_imports_a_module_beside_it_whose_raise_is_named(tmp_path, monkeypatch):
+    """As when Python runs a file, the policy's folder is on the import path; a raise in
+    the module it imports is named by that module's line."""
+    (tmp_path / "guards_beside.py").write_text(
+        "import numba\n\n\n@numba.njit\ndef guard(n):\n    if n > 2:\n"
+        "        raise ValueError('too many options')\n    return 0\n")
+    path = tmp_path / "importing.py"
+    path.write_text("import numba\nfrom guards_beside import guard\n\n\n@numba.njit\n"
+                    "def choose(kind, options, n_options, state, cards, params, rng):\n"
+                    "    return guard(n_options)\n")
+    monkeypatch.setattr("sys.path", list(__import__("sys").path))  # undone after the test
+    with pytest.raises(PolicyError) as err:
+        analyzer.simulate(games=5, policy=f"{path}:choose", engine="reference")
+    assert f"raised ValueError: too many options (\"{tmp_path / 'guards_beside.py'}\", " \
+        "line 7) in seed 0, game 0" in str(err.value)
+
+
+def test_a_policy_specs_params_are_checked_and_a_bare_function_is_named():
+    @numba.njit
+    def first(kind, options, n_options, state, cards, params, rng):
+        return 0
+
+    spec = PolicySpec("first", first, [0.5, 2])  # a list of numbers: taken as float64
+    assert analyzer.simulate(games=3, policy=spec, engine="reference").attrs["policy"] == \
+        "first"
+    for params, kind in ((None, "None"), (np.ones((1, 2)), "array"), (["a"], "list")):
+        with pytest.raises(PolicyError, match=f"params must be a 1-D array of numbers "
+                                              f"\\(float64\\), not .*{kind}"):
+            analyzer.simulate(games=3, policy=PolicySpec("first", first, params))
+    with pytest.raises(PolicyError, match="not the function 'first' itself: PolicySpec"):
+        analyzer.simulate(games=3, policy=first)

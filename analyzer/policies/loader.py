@@ -16,7 +16,7 @@ from numba.core import types
 from numba.core.errors import NumbaError
 from numba.core.registry import CPUDispatcher
 
-from analyzer.errors import PolicyError
+from analyzer.errors import POLICY_CALL, PolicyError
 from analyzer.policies.builtin_nb import POLICY_ARGS
 from analyzer.policies.registry import PolicySpec
 
@@ -44,6 +44,10 @@ def _module_from_file(path: Path):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
+    # the file's own folder first, as when Python runs it: it may import modules beside it
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
     except Exception as err:  # the user's file may fail in any way
@@ -106,15 +110,23 @@ def check_policy_function(name: str, func: object) -> None:
     returned = func.overloads[POLICY_ARGS].signature.return_type
     # the kernels compare and index with it among int64 counts, which a uint64 does not mix
     # with (numba makes the mix a float)
+    if returned == types.pyobject:
+        raise PolicyError(f"policy {name!r} compiles in object mode: compile it with "
+                          "@numba.njit (nopython mode), which the engine calls it in")
     if not isinstance(returned, types.Integer) or not returned.signed:
         raise PolicyError(f"policy {name!r} must return a signed integer (the index of an "
                           f"option), not {returned}")
 
 
 def policy_failure(spec: PolicySpec, err: BaseException) -> PolicyError | None:
-    """The one-line error for ``err`` when a user's policy raised it while playing (numba
-    puts the line of the policy's ``raise`` in the traceback), else None: an exception
-    from anywhere else is not the user's and keeps its traceback."""
+    """The one-line error for ``err`` when a user's policy raised it while playing, else
+    None: an exception from anywhere else is not the user's and keeps its traceback.
+
+    The policy's own ``raise`` puts its line in the traceback (numba records it); an error
+    numba raises for compiled code (a division by zero, a negative array size, a ``raise``
+    in a module the policy imports) names no line of the policy's file, and counts as the
+    policy's when it came out of a call that played it (``mark_policy_call``): the rules
+    kernels and the built-in policies never raise."""
     if spec.builtin_id is not None or isinstance(err, PolicyError):
         return None
     code = getattr(getattr(spec.func, "py_func", None), "__code__", None)
@@ -122,15 +134,40 @@ def policy_failure(spec: PolicySpec, err: BaseException) -> PolicyError | None:
         return None
     lines = [frame.lineno for frame in traceback.extract_tb(err.__traceback__)
              if frame.filename == code.co_filename]
-    if not lines:
+    notes = getattr(err, "__notes__", ())
+    if not lines and POLICY_CALL not in notes:
         return None
     cause = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
     # the runner notes the game that raised (runner/chunks.py, game_note)
-    games = [note.removeprefix(RAISED_IN) for note in getattr(err, "__notes__", ())
-             if note.startswith(RAISED_IN)]
+    games = [note.removeprefix(RAISED_IN) for note in notes if note.startswith(RAISED_IN)]
     where = f" in {games[0]}" if games else ""
-    return PolicyError(f"policy {spec.name!r} raised {cause} "
-                       f'("{code.co_filename}", line {lines[-1]}){where}')
+    elsewhere = _user_frame(err) if not lines else None
+    line = (f'("{code.co_filename}", line {lines[-1]})' if lines else
+            f'("{elsewhere.filename}", line {elsewhere.lineno})' if elsewhere else
+            "(in its code or a function it calls: compiled code names no line)")
+    return PolicyError(f"policy {spec.name!r} raised {cause} {line}{where}")
+
+
+def _user_frame(err: BaseException) -> traceback.FrameSummary | None:
+    """The last frame of ``err``'s traceback in a file of neither this package nor an
+    installed one: a module the user's policy imports, which raised."""
+    package = Path(__file__).resolve().parents[1]
+    for frame in reversed(traceback.extract_tb(err.__traceback__)):
+        path = Path(frame.filename)
+        if frame.filename.startswith("<") or "site-packages" in path.parts or \
+                package in path.resolve().parents:
+            continue
+        if path.resolve().is_relative_to(Path(sys.base_prefix).resolve()):
+            continue  # the standard library
+        return frame
+    return None
+
+
+def mark_policy_call(err: BaseException) -> None:
+    """Note on ``err``, raised by a call that played a policy, that it was so
+    (``policy_failure`` reads it, for a user's policy only)."""
+    if POLICY_CALL not in getattr(err, "__notes__", ()):
+        err.add_note(POLICY_CALL)
 
 
 #: How the note of the game a policy raised in starts (``game_note``).

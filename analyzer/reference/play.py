@@ -27,6 +27,7 @@ from analyzer.core.codes import (
     Stream,
 )
 from analyzer.core.rng import PyStream
+from analyzer.errors import POLICY_CALL
 from analyzer.reference.cards import CardBook
 from analyzer.reference.engine import Option, SoloGame, opening_decks
 
@@ -100,8 +101,13 @@ class PolicyDecider:
         self._fill_state(game)
         rng = self.stream.as_array()
         state = (self.layout, self.hands, self.info)
-        index = int(self.policy(kind, self.options, n_options, state, self.cards,
-                                self.params, rng))
+        try:
+            index = int(self.policy(kind, self.options, n_options, state, self.cards,
+                                    self.params, rng))
+        except Exception as err:
+            if POLICY_CALL not in getattr(err, "__notes__", ()):
+                err.add_note(POLICY_CALL)  # the policy's, not the engine's (policies.loader)
+            raise
         self.stream.sync(rng)
         if not 0 <= index < n_options:
             raise IllegalDecision(

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.policies.loader import game_note, has_game_note, policy_failure
+from analyzer.policies.loader import (
+    game_note,
+    has_game_note,
+    mark_policy_call,
+    policy_failure,
+)
 from analyzer.runner.local import batch_kernel, check_legal, compile_kernels
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
@@ -51,8 +56,13 @@ def _play_games(plan: RunPlan, first: int, n: int) -> np.ndarray:
     if plan.engine != "fast":
         return from_traces(run_reference(card_set, spec, plan.seed, n, first,
                                          variant=card_set.variant))
-    rows = batch_kernel(spec)(spec.kernel_arg, spec.params, card_set.cards, card_set.city_ids,
-                              card_set.dream_ids, card_set.rules, plan.seed, first, n)
+    try:
+        rows = batch_kernel(spec)(spec.kernel_arg, spec.params, card_set.cards,
+                                  card_set.city_ids, card_set.dream_ids, card_set.rules,
+                                  plan.seed, first, n)
+    except Exception as err:
+        mark_policy_call(err)
+        raise
     check_legal(rows, card_set, spec, plan.seed, first)
     return from_kernel_rows(rows, first)
 

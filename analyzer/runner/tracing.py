@@ -6,6 +6,7 @@ import numpy as np
 
 from analyzer.cards import CardSet
 from analyzer.core.codes import N_RESULT, REASON_NAMES, TRACE_FORMAT, Info, Outcome
+from analyzer.policies.loader import mark_policy_call
 from analyzer.policies.registry import PolicySpec
 from analyzer.runner.local import illegal_decision_error, one_game_kernel
 from analyzer.trace.fast_log import LogDecoder
@@ -32,9 +33,13 @@ def fast_trace(card_set: CardSet, policy: PolicySpec, seed: int, game: int) -> d
     cap = FIRST_LOG_CAP
     while True:
         out = np.zeros(N_RESULT, dtype=np.int64)
-        g = one_game_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards,
-                                    card_set.city_ids, card_set.dream_ids,
-                                    card_set.rules, seed, game, cap, out)
+        try:
+            g = one_game_kernel(policy)(policy.kernel_arg, policy.params, card_set.cards,
+                                        card_set.city_ids, card_set.dream_ids,
+                                        card_set.rules, seed, game, cap, out)
+        except Exception as err:
+            mark_policy_call(err)
+            raise
         if not g.info[Info.LOG_OVERFLOW]:
             break
         cap *= 4
