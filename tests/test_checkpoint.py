@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -64,6 +65,26 @@ def test_interrupted_then_resumed_equals_uninterrupted(tmp_path):
     assert np.array_equal(rows(resumed), rows(whole))
     assert np.array_equal(rows(read_results(out)), rows(whole))
     assert not partial_folder(out).exists()
+
+
+def test_a_resumed_runs_bar_starts_at_the_saved_games_and_counts_its_own_rate(
+        tmp_path, capsys, monkeypatch):
+    """450 saved games are where the bar begins, not 450 games played in its first instant
+    (which made the rate and the time left of a resumed run many times too good)."""
+    from analyzer.runner import progress
+
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 21, 1000, chunk=150)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(3), checkpoint=Checkpoint.start(
+            out, plan.identity(summary_only=False), False))
+    monkeypatch.setattr(progress, "LOG_INTERVAL", 0.0)  # a line for every update
+    capsys.readouterr()
+    analyzer.simulate(games=1000, seed=21, policy="random", chunk=150, out=out, resume=True,
+                      progress=True)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("games:  45%") and "450/1.00k" in lines[0], lines
+    assert all(int(re.search(r"(\d+)%", line).group(1)) >= 45 for line in lines)
 
 
 def test_a_damaged_chunk_file_is_played_again(tmp_path):

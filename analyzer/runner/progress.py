@@ -59,6 +59,8 @@ def progress_bar(total: int, enabled: bool, label: str = "games",
                 file=stream, dynamic_ncols=terminal, smoothing=0.05, leave=True,
                 initial=initial, ascii=not terminal,
                 mininterval=0.1 if terminal else LOG_INTERVAL,
+                # tqdm's monitor otherwise writes every 10 s whatever the interval
+                maxinterval=10.0 if terminal else LOG_INTERVAL,
                 delay=0.0 if terminal else LOG_INTERVAL)
 
 

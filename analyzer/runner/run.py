@@ -76,8 +76,9 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
                 collector.add(index, payload)
                 saved_games += plan.chunk_games(index)[1]
     done = saved_games
-    bar = progress_bar(plan.games, progress)
-    bar.update(saved_games)
+    # saved games as done from the start, not as games played this second: the rate and
+    # the time left count this run's games only
+    bar = progress_bar(plan.games, progress, initial=saved_games)
     try:
         with clearing_on_error(bar):
             for index, payload in executor.imap(plan, todo, summary_only):
