@@ -29,9 +29,19 @@ def check_writable(path: str | Path, suffixes: tuple[str, ...]) -> Path:
     if path.is_dir():
         raise UrbionError(f"cannot write {path}: it is a folder")
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UrbionError(f"cannot write {path}: permission denied")
+        raise UrbionError(f"cannot write {path}: {why_not_writable(parent)}")
     probe_folder(parent, f"cannot write {path}")
     return path
+
+
+def why_not_writable(folder: Path) -> str:
+    """Why ``folder`` (which ``os.access`` says cannot be written) cannot: a read-only
+    file system, or the permissions."""
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        read_only = False
+    return "read-only file system" if read_only else "permission denied"
 
 
 def probe_folder(folder: Path, failure: str) -> None:

@@ -179,6 +179,29 @@ def test_resume_with_another_configuration_is_refused(tmp_path, change, word):
     assert (partial_folder(out) / "chunk-000000.npy").exists()  # the saved work is kept
 
 
+def test_a_resume_with_another_card_set_names_both_sets(tmp_path):
+    """Leaving out --cards on resume is another card set, not an edited file; an edited
+    file of one name is said to have changed."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    text = mine.read_text().replace('name = "R14-default"', 'name = "mine"')
+    mine.write_text(text)
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(analyzer.load_cards(mine), "random", 2, 600, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    with pytest.raises(UrbionError, match=r"another card set: mine \(sha256 \w{12}\) there, "
+                                          r"R14-default \(sha256 d74bfe7f2d40\) here"):
+        analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out,
+                          resume=True)
+    chaos = text.index("[dreams.chaos]")
+    mine.write_text(text[:chaos] + text[chaos:].replace("count = 8", "count = 6", 1))
+    with pytest.raises(UrbionError, match="the card file has changed since the run was saved"):
+        analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out,
+                          cards=mine, resume=True)
+
+
 @pytest.mark.parametrize("text", ["[]", "null", "3", '"run"'])
 def test_a_run_file_that_is_not_a_json_object_is_refused_in_one_line(tmp_path, text):
     out = tmp_path / "r.parquet"
@@ -467,8 +490,8 @@ def test_a_stop_in_a_command_of_many_runs_names_the_run(monkeypatch):
 
     real = api.simulate
     monkeypatch.setattr(api, "simulate", stop_on_third)
-    with pytest.raises(RunStopped, match=r"^sensitivity, card set 3 of \d+: interrupted "
-                                         "after 0 of 50 games") as err:
+    with pytest.raises(RunStopped, match=r"^sensitivity, card set 3 of \d+ \(Incubi spread "
+                                         r"[^)]*\): interrupted after 0 of 50 games") as err:
         api.sensitivity(games=50)
     assert err.value.interrupted
     calls.clear()

@@ -372,3 +372,17 @@ def test_names_are_taken_in_any_case_and_recorded_as_the_tool_spells_them(capsys
     from analyzer.policies.registry import resolve_policy
 
     assert resolve_policy("Search:rollouts=2").name == resolve_policy("search:rollouts=2").name
+
+
+def test_an_out_on_a_read_only_file_system_says_so(tmp_path, capsys, monkeypatch):
+    """Not "permission denied", which would send a user to the folder's permissions."""
+    import os
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    monkeypatch.setattr(os, "statvfs", lambda path: SimpleNamespace(f_flag=os.ST_RDONLY))
+    code, _, err = run(capsys, "simulate", "--games", "5", "--out", str(tmp_path / "r.parquet"))
+    assert code == 2 and err.strip().endswith("r.parquet: read-only file system"), err
+    monkeypatch.setattr(os, "statvfs", lambda path: SimpleNamespace(f_flag=0))
+    code, _, err = run(capsys, "simulate", "--games", "5", "--out", str(tmp_path / "r.parquet"))
+    assert code == 2 and err.strip().endswith("r.parquet: permission denied"), err

@@ -40,7 +40,7 @@ from analyzer.analysis.sensitivity import (
 )
 from analyzer.analysis.stats import EDGE_NOTE, signed_pp
 from analyzer.analysis.totals import Totals
-from analyzer.atomic import probe_folder, require_folder
+from analyzer.atomic import probe_folder, require_folder, why_not_writable
 from analyzer.cards import CardSet
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
@@ -932,7 +932,8 @@ def check_destination(out: Path, kind: str) -> None:
                           "folder itself")
     require_folder(out.parent, f"cannot write {kind} {out}")
     if not os.access(out.parent, os.W_OK | os.X_OK):
-        raise UrbionError(f"cannot write {kind} {out}: permission denied in {out.parent}")
+        raise UrbionError(f"cannot write {kind} {out}: {why_not_writable(out.parent)} in "
+                          f"{out.parent}")
     # the new folder is built beside ``out``, then renamed into place
     probe_folder(out.parent, f"cannot write {kind} {out}")
     if not out.exists():

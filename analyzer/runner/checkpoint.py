@@ -96,11 +96,15 @@ class Checkpoint:
         if not isinstance(saved, dict):
             raise UrbionError(f"cannot resume from {folder}: unreadable {RUN_FILE} (not a "
                               "JSON object)")
-        differ = sorted(k for k in set(saved) | set(identity) if saved.get(k) != identity.get(k))
+        # the card set's name says which set a hash is, and is no setting of its own
+        differ = sorted(k for k in set(saved) | set(identity)
+                        if saved.get(k) != identity.get(k) and k not in NAMES_OF_HASHES.values())
         if "policy" in differ:  # another policy: its hashes differ as a matter of course
             differ = [k for k in differ if k not in POLICY_HASHES]
         if differ:
-            what = "; ".join(describe_difference(k, saved.get(k), identity.get(k))
+            what = "; ".join(describe_difference(k, saved.get(k), identity.get(k),
+                                                 saved.get(NAMES_OF_HASHES.get(k, "")),
+                                                 identity.get(NAMES_OF_HASHES.get(k, "")))
                              for k in differ)
             raise UrbionError(f"cannot resume from {folder}: it was made with a different "
                               f"configuration ({what})")
@@ -181,12 +185,22 @@ _HASHED = {
 POLICY_HASHES = ("policy_params_sha256", "policy_source_sha256")
 
 
-def describe_difference(key: str, saved: object, here: object) -> str:
-    """One difference between a saved run's identity and this one's: a hash as what its
-    change means, with the first 12 digits of each; any other setting as both values."""
-    if key in _HASHED:
-        def short(value: object) -> str:
-            return str(value)[:12] if value else "none"
+#: The identity's names of what a hash is of, which say a difference in words.
+NAMES_OF_HASHES = {"card_set_sha256": "card_set"}
 
+
+def describe_difference(key: str, saved: object, here: object, saved_name: object = None,
+                        here_name: object = None) -> str:
+    """One difference between a saved run's identity and this one's: a hash as what its
+    change means, with the first 12 digits of each; any other setting as both values. A
+    card set named otherwise there (``saved_name``, ``here_name``) is another set, not an
+    edited file."""
+    def short(value: object) -> str:
+        return str(value)[:12] if value else "none"
+
+    if key == "card_set_sha256" and saved_name and here_name and saved_name != here_name:
+        return (f"another card set: {saved_name} (sha256 {short(saved)}) there, {here_name} "
+                f"(sha256 {short(here)}) here")
+    if key in _HASHED:
         return f"{_HASHED[key]}: sha256 {short(saved)} there, {short(here)} here"
     return f"{key} {saved!r} there, {here!r} here"

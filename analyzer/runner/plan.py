@@ -144,6 +144,7 @@ class RunPlan:
         identity = {key: config[key] for key in keys}
         identity["policy_source_sha256"] = config.get("policy_source_sha256", "")
         identity["kernel_source"] = source_hash()  # the engine's and built-ins' code
+        identity["card_set"] = config["card_set"]  # names the set its hash is of
         identity["chunk"] = self.chunk
         identity["summary_only"] = summary_only
         return identity
