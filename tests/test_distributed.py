@@ -182,13 +182,16 @@ def test_malformed_scheduler_addresses_are_one_line_errors(address, monkeypatch)
         analyzer.simulate(games=10, scheduler=address)
 
 
-def test_a_lost_cluster_stops_the_run_with_what_was_saved(tmp_path):
+def test_a_lost_cluster_stops_the_run_with_what_was_saved(tmp_path, capfd):
     from analyzer.errors import RunStopped
     from analyzer.runner.checkpoint import Checkpoint, partial_folder
 
     local = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                          dashboard_address=":0", silence_logs=logging.CRITICAL)
+    level = logging.getLogger("distributed").level
     executor = DaskExecutor(local.scheduler_address)
+    # the client's reports of what the run then says in one line stay off the terminal
+    logging.getLogger("distributed.client").error("Failed to reconnect to scheduler")
     plan = RunPlan(default_card_set(), "greedy", 3, 40_000, chunk=2000)
     out = tmp_path / "r.parquet"
     checkpoint = Checkpoint.start(out, plan.identity(False), False)
@@ -201,6 +204,8 @@ def test_a_lost_cluster_stops_the_run_with_what_was_saved(tmp_path):
     assert not stop.value.interrupted
     assert "\n" not in str(stop.value)
     assert (partial_folder(out) / "chunk-000000.npy").exists()
+    assert "Failed to reconnect" not in capfd.readouterr().err
+    assert logging.getLogger("distributed").level == level  # given back once closed
 
 
 def test_ctrl_c_in_a_terminal_stops_a_local_cluster_run_in_one_line(tmp_path):

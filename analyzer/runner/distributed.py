@@ -112,6 +112,11 @@ class DaskExecutor:
             logger.addFilter(_SYNC_FILTER)
         kind, value = parse_scheduler(scheduler)
         self.cluster = None
+        # the client's own reports of a lost scheduler or a failed task (tracebacks over
+        # many lines) come before the run's one-line error, which says the same
+        self.quieted = logging.getLogger("distributed")
+        self.log_level = self.quieted.level
+        self.quieted.setLevel(LOCAL_LOG_LEVEL)
         try:
             if kind == "local":
                 with _ctrl_c_ignored_by_new_processes():
@@ -161,3 +166,4 @@ class DaskExecutor:
             client.close()
         if self.cluster is not None:
             self.cluster.close()
+        self.quieted.setLevel(self.log_level)
