@@ -240,3 +240,11 @@ def test_a_per_game_mean_without_interval_is_printed_as_every_games_value(capsys
     assert line.startswith("per game   Books kept 0 in every game, Book actions 0 in every "
                            "game, inhabitant sum -") and line.endswith(" (means, 95% intervals)")
     assert re.search(r"inhabitant sum -\d\.\d\d \(-\d\.\d\d to -\d\.\d\d\)", line)
+
+
+def test_a_resume_that_played_no_game_gives_no_speed():
+    """Every game saved before the stop: the summary says so, not "0 games/s"."""
+    df = analyzer.simulate(games=50, seed=2)
+    text = format_summary(analyzer.summarize(df), {**df.attrs, "games_resumed": 50}, 0.08)
+    assert "speed" not in text and "resumed    50 games were saved" in text
+    assert "speed " in format_summary(analyzer.summarize(df), df.attrs, 0.08)

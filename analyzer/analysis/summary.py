@@ -180,8 +180,9 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
     if seconds:
         compiled = attrs.get("compile_seconds") or 0.0
         played = summary["games"] - int(attrs.get("games_resumed") or 0)
-        lines.append(f"speed      {played / seconds:,.0f} games/s ({seconds:.2f} s, "
-                     f"plus {compiled:.1f} s to compile or load the engine)")
+        if played:  # a resume that found every game saved played none: no speed to give
+            lines.append(f"speed      {played / seconds:,.0f} games/s ({seconds:.2f} s, "
+                         f"plus {compiled:.1f} s to compile or load the engine)")
         if played < summary["games"]:
             lines.append(f"resumed    {summary['games'] - played} games were saved by the "
                          "interrupted run")
