@@ -390,8 +390,7 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
                     "ended every game compared alike (result, turns, cities, every tally), "
                     "as the fast and reference engines do, one policy and card set under two "
                     "names, or the Books of Power in play but never kept. Two runs can differ "
-                    "even where "
-                    "their win-rate intervals overlap. " + EDGE_NOTE)
+                    "even where their win-rate intervals overlap. " + EDGE_NOTE)
 
 
 def difference_rows(table: pd.DataFrame,
@@ -529,10 +528,7 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
         caption = report_captions(bool(differences)).get(stem, "")
         lines += ["", f"## {title}", "", *([caption, ""] if caption else []),
                   f"![{title}]({stem}.png)", "", f"[SVG]({stem}.svg)"]
-    if pairs and len(pairs) > 1:
-        lines += ["", f"## {INTERACTION_TABLE_TITLE}", "", INTERACTION_TABLE_NOTE, "",
-                  *md_table_head(pairs[0])]
-        lines += [md_row(row) for row in pairs[1:]]
+    lines += interaction_section_md(pairs)
     if "interactions" not in dict(titles) and interactions_note:
         lines += ["", f"## {INTERACTIONS_TITLE}", "", INTERACTIONS_NOTE]
     lines += ["", "## Provenance", ""] + [f"- **{k}**: {_md_prose(v)}" for k, v in facts.items()]
@@ -598,9 +594,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
     body += html_figures(images, titles, report_captions(bool(differences)))
-    if pairs and len(pairs) > 1:
-        body += (f"<h2>{html.escape(INTERACTION_TABLE_TITLE)}</h2><p>"
-                 f"{html.escape(INTERACTION_TABLE_NOTE)}</p>" + html_table(pairs, "interactions"))
+    body += interaction_section_html(pairs)
     if "interactions" not in dict(titles) and interactions_note:
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
                  f"<p>{_code_spans(INTERACTIONS_NOTE)}</p>")
@@ -1161,6 +1155,23 @@ INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two si
                           "those.")
 
 
+def interaction_section_md(pairs: list[list[str]] | None) -> list[str]:
+    """The interactions pair by pair (``interaction_rows``) as Markdown lines, with what
+    they are; none without a pair."""
+    if not pairs or len(pairs) < 2:
+        return []
+    return ["", f"## {INTERACTION_TABLE_TITLE}", "", INTERACTION_TABLE_NOTE, "",
+            *md_table_head(pairs[0]), *(md_row(row) for row in pairs[1:])]
+
+
+def interaction_section_html(pairs: list[list[str]] | None) -> str:
+    """:func:`interaction_section_md` as HTML."""
+    if not pairs or len(pairs) < 2:
+        return ""
+    return (f"<h2>{html.escape(INTERACTION_TABLE_TITLE)}</h2><p>"
+            f"{html.escape(INTERACTION_TABLE_NOTE)}</p>" + html_table(pairs, "interactions"))
+
+
 def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
     """An ``analysis.compare.interactions`` table as text cells, header first."""
     from analyzer.analysis.compare import interaction_band
@@ -1190,10 +1201,7 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
     for stem in images:
         lines += ["", f"## {COMPARE_TITLES[stem]}", "", COMPARE_CAPTIONS[stem], "",
                   f"![{COMPARE_TITLES[stem]}]({stem}.png)", "", f"[SVG]({stem}.svg)"]
-    if pairs and len(pairs) > 1:
-        lines += ["", f"## {INTERACTION_TABLE_TITLE}", "", INTERACTION_TABLE_NOTE, "",
-                  *md_table_head(pairs[0])]
-        lines += [md_row(row) for row in pairs[1:]]
+    lines += interaction_section_md(pairs)
     lines += ["", "Data: [compare.csv](compare.csv), [interactions.csv](interactions.csv), "
               "per-game results in `results/`.", "", "## Provenance", ""]
     lines += [f"- **{k}**: {_md_prose(v)}" for k, v in facts.items()]
@@ -1210,11 +1218,7 @@ def compare_page(rows: list[list[str]], images: dict[str, bytes],
             "interactions.csv</a>, per-game results in <code>results/</code>; each chart "
             "also as " + ", ".join(f"<a href='{stem}.svg'>{stem}.svg</a>" for stem in images)
             + ".</p>")
-    interaction_html = ""
-    if pairs and len(pairs) > 1:
-        interaction_html = (f"<h2>{html.escape(INTERACTION_TABLE_TITLE)}</h2><p>"
-                            f"{html.escape(INTERACTION_TABLE_NOTE)}</p>"
-                            + html_table(pairs, "interactions"))
+    interaction_html = interaction_section_html(pairs)
     return html_page("Urbion expansion sets compared",
                      (f"<p id='scope'>{html.escape(scope)}</p>" if scope else "")
                      + html_table(rows, "compare")
