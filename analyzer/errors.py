@@ -31,3 +31,10 @@ class ClusterError(UrbionError):
 #: The note on an exception raised by a call that played a policy (``policies.loader``
 #: reads it to tell a user's policy's errors from the tool's).
 POLICY_CALL = "urbion: raised while a policy played"
+
+
+def mark_policy_call(err: BaseException) -> None:
+    """Note on ``err``, raised by a call that played a policy, that it was so
+    (``policies.loader.policy_failure`` reads it, for a user's policy only)."""
+    if POLICY_CALL not in getattr(err, "__notes__", ()):
+        err.add_note(POLICY_CALL)

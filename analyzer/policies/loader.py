@@ -163,13 +163,6 @@ def _user_frame(err: BaseException) -> traceback.FrameSummary | None:
     return None
 
 
-def mark_policy_call(err: BaseException) -> None:
-    """Note on ``err``, raised by a call that played a policy, that it was so
-    (``policy_failure`` reads it, for a user's policy only)."""
-    if POLICY_CALL not in getattr(err, "__notes__", ()):
-        err.add_note(POLICY_CALL)
-
-
 #: How the note of the game a policy raised in starts (``game_note``).
 RAISED_IN = "urbion: raised in "
 

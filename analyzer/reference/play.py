@@ -27,7 +27,7 @@ from analyzer.core.codes import (
     Stream,
 )
 from analyzer.core.rng import PyStream
-from analyzer.errors import POLICY_CALL
+from analyzer.errors import mark_policy_call
 from analyzer.reference.cards import CardBook
 from analyzer.reference.engine import Option, SoloGame, opening_decks
 
@@ -105,8 +105,7 @@ class PolicyDecider:
             index = int(self.policy(kind, self.options, n_options, state, self.cards,
                                     self.params, rng))
         except Exception as err:
-            if POLICY_CALL not in getattr(err, "__notes__", ()):
-                err.add_note(POLICY_CALL)  # the policy's, not the engine's (policies.loader)
+            mark_policy_call(err)  # the policy's, not the engine's (policies.loader)
             raise
         self.stream.sync(rng)
         if not 0 <= index < n_options:

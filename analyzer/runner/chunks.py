@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.policies.loader import (
-    game_note,
-    has_game_note,
-    mark_policy_call,
-    policy_failure,
-)
+from analyzer.errors import mark_policy_call
+from analyzer.policies.loader import game_note, has_game_note, policy_failure
 from analyzer.runner.local import batch_kernel, check_legal, compile_kernels
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference

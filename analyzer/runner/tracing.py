@@ -6,7 +6,7 @@ import numpy as np
 
 from analyzer.cards import CardSet
 from analyzer.core.codes import N_RESULT, REASON_NAMES, TRACE_FORMAT, Info, Outcome
-from analyzer.policies.loader import mark_policy_call
+from analyzer.errors import mark_policy_call
 from analyzer.policies.registry import PolicySpec
 from analyzer.runner.local import illegal_decision_error, one_game_kernel
 from analyzer.trace.fast_log import LogDecoder
