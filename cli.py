@@ -7,6 +7,8 @@ from pathlib import Path
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+#: Stopped by SIGTERM: 128 + 15, as a process the signal killed would report.
+EXIT_TERMINATED = 143
 #: ``replay``: a trace that does not replay is a finding, not a usage error.
 EXIT_FAILED_CHECK = 1
 
@@ -20,6 +22,7 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from analyzer.errors import RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
     from analyzer.policies.weights import plays_r14_cards, shipped_weights_note, weights_note
+    from analyzer.runner import interrupts
 except KeyboardInterrupt:
     sys.stderr.write("\nurbion: interrupted\n")
     raise SystemExit(EXIT_INTERRUPTED) from None
@@ -390,6 +393,7 @@ def policies() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every user error is one line on stderr and exit code 2."""
+    interrupts.stopping_on_sigterm()
     try:
         code = cli.main(args=argv, prog_name="urbion", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as err:
@@ -401,14 +405,18 @@ def main(argv: list[str] | None = None) -> None:
     except RunStopped as err:
         # Ctrl-C is the user's own stop; a full disk or a lost cluster is an error
         click.echo(f"urbion: {err}" if err.interrupted else f"urbion: error: {err}", err=True)
-        sys.exit(EXIT_INTERRUPTED if err.interrupted else EXIT_USAGE)
+        sys.exit(_stop_code() if err.interrupted else EXIT_USAGE)
     except UrbionError as err:
         click.echo(f"urbion: error: {err}", err=True)
         sys.exit(EXIT_USAGE)
     except click.Abort:
-        click.echo("urbion: interrupted", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        click.echo(f"urbion: {interrupts.stop_word()}", err=True)
+        sys.exit(_stop_code())
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _stop_code() -> int:
+    return EXIT_TERMINATED if interrupts.terminated() else EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

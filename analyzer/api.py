@@ -287,7 +287,7 @@ def _kept_for_resume(out: Path, games: int) -> Iterator[None]:
         if not folder.is_dir():
             raise
         interrupted = isinstance(err, KeyboardInterrupt)
-        why = f"interrupted while writing {out}" if interrupted else str(err)
+        why = f"{interrupts.stop_word()} while writing {out}" if interrupted else str(err)
         raise RunStopped(f"{why}: the {games:,} games stay saved in {folder}; run the same "
                          "command with --resume to write it", interrupted) from None
 

@@ -232,11 +232,16 @@ def _default_sigint():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _start(args, out):
+def _ignored_sigint():
+    # a scheduler's job script runs its commands in the background: Ctrl-C ignored
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start(args, out, preexec=_default_sigint):
     cmd = [sys.executable, "-c", "import cli; cli.main()", "simulate", *args,
            "--out", str(out), "--quiet"]
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, preexec_fn=_default_sigint)
+                            text=True, preexec_fn=preexec)
 
 
 def _wait_for_chunks(proc, out, n, timeout=300):
@@ -250,20 +255,23 @@ def _wait_for_chunks(proc, out, n, timeout=300):
     pytest.fail("the run saved no chunk in time")
 
 
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
 def test_a_killed_process_resumes_to_the_uninterrupted_results(tmp_path, sig):
     out = tmp_path / "r.parquet"
     args = ["--games", "150000", "--seed", "6", "--policy", "random", "--chunk", "5000",
             "--workers", "1"]
-    proc = _start(args, out)
+    # SIGTERM stops a run as Ctrl-C does, even where Ctrl-C is ignored
+    proc = _start(args, out, _ignored_sigint if sig == signal.SIGTERM else _default_sigint)
     _wait_for_chunks(proc, out, 2)
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=120)
-    if sig == signal.SIGINT:
-        assert proc.returncode == 130
-        assert len(err.strip().splitlines()) == 1 and "--resume" in err, err
-    else:
+    if sig == signal.SIGKILL:
         assert proc.returncode == -signal.SIGKILL
+    else:
+        assert proc.returncode == (130 if sig == signal.SIGINT else 143)
+        word = "interrupted" if sig == signal.SIGINT else "terminated"
+        assert err.startswith(f"urbion: {word}: "), err
+        assert len(err.strip().splitlines()) == 1 and "--resume" in err, err
     assert not out.exists()  # never a half-written output
     saved = len(list(partial_folder(out).glob("chunk-*.npy")))
     assert 2 <= saved < 30

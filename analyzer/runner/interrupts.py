@@ -10,6 +10,10 @@ be dropped as before).
 
 Only numba's compiler lock is watched: its end event comes after the lock is released, so
 raising then leaves no lock held (llvmlite's own lock signals its end before releasing).
+
+SIGTERM (a job scheduler's stop, ``timeout``, ``kill``) stops a command the way Ctrl-C does,
+once ``stopping_on_sigterm`` is in place: the games finished so far stay saved for
+``--resume`` and no output file is left half written. Such a stop is called "terminated".
 """
 
 from __future__ import annotations
@@ -69,6 +73,40 @@ class _Deferral(event.Listener):
 
 
 _deferral = _Deferral()
+_terminated = False
+#: What ``stop_word`` may return.
+STOP_WORDS = ("interrupted", "terminated")
+
+
+def stop_word() -> str:
+    """How the command was stopped by a signal: "terminated" after SIGTERM, else
+    "interrupted" (Ctrl-C)."""
+    return "terminated" if _terminated else "interrupted"
+
+
+def terminated() -> bool:
+    """True once SIGTERM has stopped the command."""
+    return _terminated
+
+
+def _forward_sigterm(_signum: int, frame: FrameType | None) -> None:
+    global _terminated
+    _terminated = True
+    # held back during a compile as Ctrl-C is; a SIGINT ignored (a background job of a
+    # script) does not make SIGTERM ignored
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:
+        raise KeyboardInterrupt
+
+
+def stopping_on_sigterm() -> None:
+    """Make SIGTERM stop the process as Ctrl-C does (main thread; a handler already set by
+    the caller's environment is left alone)."""
+    if threading.current_thread() is threading.main_thread() and \
+            signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _forward_sigterm)
 _holders = 0
 
 

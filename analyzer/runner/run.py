@@ -7,6 +7,7 @@ import numpy as np
 from analyzer.cards import CardSet
 from analyzer.errors import ClusterError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec
+from analyzer.runner import interrupts
 from analyzer.runner.checkpoint import Checkpoint
 from analyzer.runner.executors import Executor, make_executor
 from analyzer.runner.plan import RunPlan
@@ -92,7 +93,8 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
                 done += plan.chunk_games(index)[1]
                 bar.update(plan.chunk_games(index)[1])
     except KeyboardInterrupt:
-        raise RunStopped(_stopped("interrupted", done, plan, checkpoint), True) from None
+        raise RunStopped(_stopped(interrupts.stop_word(), done, plan, checkpoint), True) \
+            from None
     except ClusterError as err:
         raise RunStopped(_stopped(str(err), done, plan, checkpoint), False) from None
     return collector.result(), saved_games
@@ -105,7 +107,7 @@ NOTHING_SAVED = "nothing was saved"
 def _stopped(why: str, done: int, plan: RunPlan, checkpoint: Checkpoint | None) -> str:
     if checkpoint is None or not checkpoint.opened:
         # an error's own message ends in its reason: "after" would read as part of it
-        stop = " after" if why == "interrupted" else "; stopped after"
+        stop = " after" if why in interrupts.STOP_WORDS else "; stopped after"
         return f"{why}{stop} {done:,} of {plan.games:,} games; {NOTHING_SAVED}"
     return (f"{why}: {done:,} of {plan.games:,} games saved in {checkpoint.folder}; run the "
             "same command with --resume to continue")
