@@ -38,6 +38,19 @@ def test_an_illegal_decision_names_policy_seed_game_turn_and_decision():
         assert part in message
 
 
+def test_both_engines_word_an_illegal_decision_alike_with_its_number_of_options():
+    spec = PolicySpec("breaker", breaks_on_turn_3, np.zeros(0))
+    messages = []
+    for engine in ("fast", "reference"):
+        with pytest.raises(PolicyError) as err:
+            analyzer.simulate(games=5, seed=4, policy=spec, engine=engine)
+        messages.append(str(err.value))
+    assert messages[0] == messages[1]
+    returned, options = re.search(r"returned (\d+) for a PHASE1 decision with (\d+) options",
+                                  messages[0]).groups()
+    assert returned == options  # the policy returns n_options, one past the last
+
+
 def test_greedy_beats_random_by_far():
     greedy = analyzer.simulate(games=3000, seed=1, policy="greedy")
     rand = analyzer.simulate(games=3000, seed=1, policy="random")

@@ -303,10 +303,11 @@ class _Info(NamedTuple):
     # a turn with none skips the pass
     HOURGLASS_N: int = 58
     FLAGSHIP_N: int = 59
+    ERROR_OPTIONS: int = 60  # how many options the illegal decision offered
 
 
 Info = _Info()
-N_INFO = 60
+N_INFO = 61
 N_POLICY_INFO = 42
 N_SLOTS = 6  # dream slots of a row: L0-L2, R0-R2 (POSTCARD_AT)
 

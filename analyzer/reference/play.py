@@ -110,9 +110,9 @@ class PolicyDecider:
         self.stream.sync(rng)
         if not 0 <= index < n_options:
             raise IllegalDecision(
-                f"policy {self.policy_name!r} returned {index} for a {Decision._fields[kind]} "
-                f"decision with {n_options} options (seed {self.seed}, game {self.game_index}, "
-                f"turn {game.turn})"
+                f"policy {self.policy_name!r} made an illegal decision: returned {index} for "
+                f"a {Decision._fields[kind]} decision with {n_options} options (seed "
+                f"{self.seed}, game {self.game_index}, turn {game.turn})"
             )
         self._record(kind, options[index], game)
         return index

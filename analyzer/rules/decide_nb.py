@@ -107,6 +107,7 @@ def ask_nb(policy, g, cards, kind, n_options):
         g.info[Info.REASON] = Reason.ILLEGAL_DECISION
         g.info[Info.ERROR_KIND] = kind
         g.info[Info.ERROR_CHOICE] = choice
+        g.info[Info.ERROR_OPTIONS] = n_options
         return -1
     log_decision_nb(g, kind, choice)
     return choice

@@ -73,8 +73,10 @@ def illegal_decision_error(card_set: CardSet, policy: PolicySpec, seed: int,
                                 card_set.city_ids, card_set.dream_ids, card_set.rules,
                                 seed, game, 0, out)
     kind = Decision._fields[int(g.info[Info.ERROR_KIND])]
+    # worded as the reference engine's IllegalDecision
     return PolicyError(
-        f"policy {policy.name!r} made an illegal decision: seed {seed}, game {game}, "
-        f"turn {int(g.info[Info.TURN])}, decision {kind}, returned "
-        f"{int(g.info[Info.ERROR_CHOICE])}"
+        f"policy {policy.name!r} made an illegal decision: returned "
+        f"{int(g.info[Info.ERROR_CHOICE])} for a {kind} decision with "
+        f"{int(g.info[Info.ERROR_OPTIONS])} options (seed {seed}, game {game}, "
+        f"turn {int(g.info[Info.TURN])})"
     )
