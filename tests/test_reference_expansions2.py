@@ -938,6 +938,56 @@ def test_R10_4_replay_refuses_a_second_polarity_swap_in_one_turn_and_says_so():
                          "at most once a turn", "R10.4")
 
 
+def _team_trace_and_swap_piles(monkeypatch) -> tuple[dict, list[list[int]]]:
+    """``team_trace()`` and, for each of its polarity swaps, the discard pile it found."""
+    piles = []
+    offer = SoloGame._offer_polarity_swap
+
+    def recording(game):
+        pile, polarity = list(game.discard), game.polarity
+        offer(game)
+        if game.polarity != polarity:
+            piles.append(pile)
+
+    monkeypatch.setattr(SoloGame, "_offer_polarity_swap", recording)
+    trace = team_trace()
+    monkeypatch.undo()
+    return trace, piles
+
+
+def test_R10_4_replay_accepts_a_swap_of_any_8_discards_not_only_the_most_recent(monkeypatch):
+    trace, piles = _team_trace_and_swap_piles(monkeypatch)
+    swaps = [i for i, e in enumerate(trace["log"]) if e.get("do") == "swap_polarity"]
+    assert len(swaps) == len(piles) >= 1
+    last, pile = swaps[-1], piles[-1]
+    assert trace["log"][last]["removed"] == pile[-8:]  # the engines take the most recent
+    oldest = pile[:8]
+    assert oldest != pile[-8:]  # a pile of more than 8: another choice of 8 exists
+    trace["log"][last]["removed"] = oldest[::-1]
+    assert replay(trace) == trace["result"]
+
+
+@pytest.mark.parametrize("change, fragment", [
+    ("hand card", "is not in it"), ("twice", "not 8 different cards"),
+    ("seven", "not 8 different cards")])
+def test_R10_4_replay_refuses_a_swap_of_cards_not_in_the_discard_pile(monkeypatch, change,
+                                                                      fragment):
+    trace, piles = _team_trace_and_swap_piles(monkeypatch)
+    first = next(i for i, e in enumerate(trace["log"]) if e.get("do") == "swap_polarity")
+    removed = trace["log"][first]["removed"]
+    check = [e["check"] for e in trace["log"][:first] if "check" in e][-1]
+    if change == "hand card":
+        outsider = next(c for hand in check["hands"] for c in hand if c not in piles[0])
+        removed[0] = outsider
+        fragment = f"{outsider} {fragment}"
+    elif change == "twice":
+        removed[1] = removed[0]
+    else:
+        del removed[0]
+    _expect_replay_error(trace, f"log entry {first}: swap_polarity removes", fragment,
+                         "R10.4")
+
+
 def test_R10_every_team_decision_names_its_seat_and_checks_show_both_hands():
     trace = team_trace()
     assert trace["variant"] == "team" and replay(trace) == trace["result"]

@@ -669,9 +669,13 @@ class SoloGame:
         options = [Option((KEEP_POLARITY, EMPTY, EMPTY, EMPTY), None),
                    Option((SWAP_POLARITY, EMPTY, EMPTY, EMPTY),
                           {"do": "swap_polarity", "removed": list(removed)})]
-        if self._ask(Decision.SWAP_POLARITY, options).code[0] == SWAP_POLARITY:
-            del self.discard[-POLARITY_SWAP_CARDS:]
-            self.removed.extend(removed)
+        chosen = self._ask(Decision.SWAP_POLARITY, options)
+        if chosen.code[0] == SWAP_POLARITY:
+            # any 8 may leave (the pile is never drawn from again): the engines take the 8
+            # most recent, a replayed trace the 8 it names
+            for card in chosen.entry["removed"]:
+                self.discard.remove(card)
+            self.removed.extend(chosen.entry["removed"])
             self.polarity = 1 - self.polarity
 
     def _polarity_side(self) -> int | None:

@@ -121,6 +121,14 @@ def _int_list(value: Any) -> list[int] | None:
     return None
 
 
+def _not_in_pile(removed: list[int] | None, pile: set[int]) -> str:
+    """``; N, M are not in it`` for the ids of ``removed`` missing from the pile."""
+    missing = [card for card in removed or [] if card not in pile]
+    if not missing:
+        return ""
+    return f"; {', '.join(map(str, missing))} {'is' if len(missing) == 1 else 'are'} not in it"
+
+
 def _multiset(value: Any) -> list[int] | None:
     """A list of ids in sorted order (a multiset to compare), or None for a non-list."""
     ids = _int_list(value)
@@ -277,11 +285,16 @@ class LogDecider:
             return 0
         index, entry = self.cursor.take("a polarity swap")
         self._check_seat(index, entry, game)
-        expected = options[1].entry["removed"]
-        if _multiset(entry.get("removed")) != sorted(expected):
+        removed = _int_list(entry.get("removed"))
+        pile = set(game.discard)
+        if removed is None or len(removed) != POLARITY_SWAP_CARDS or \
+                len(set(removed)) != POLARITY_SWAP_CARDS or not pile.issuperset(removed):
             raise ReplayError(f"log entry {index}: swap_polarity removes "
-                              f"{_short(entry.get('removed'))}, not the 8 most recent "
-                              f"discards {expected} (R10.4)")
+                              f"{_short(entry.get('removed'))}, not {POLARITY_SWAP_CARDS} "
+                              "different cards of the discard pile"
+                              f"{_not_in_pile(removed, pile)} (R10.4)")
+        # the engine removes the cards its option names: this swap's, whichever 8 they are
+        options[1].entry["removed"] = list(removed)
         return 1
 
     def _book_target(self, options: list[Option]) -> int:
