@@ -588,6 +588,44 @@ def _expect_replay_error(trace: dict, *fragments: str) -> None:
         assert fragment in message, message
 
 
+def _census_with_groups(traces: list[dict], at_least: int) -> tuple[dict, dict]:
+    """A copy of the first trace with a census of ``at_least`` zero-sum groups, and that
+    census (in the copy)."""
+    for trace in traces:
+        for i, entry in enumerate(trace["log"]):
+            for act in entry.get("acts", []):
+                if len(act.get("census", {}).get("zero_sum", [])) >= at_least:
+                    copied = copy.deepcopy(trace)
+                    j = entry["acts"].index(act)
+                    return copied, copied["log"][i]["acts"][j]["census"]
+    raise AssertionError("no such census")
+
+
+def test_replay_takes_zero_sum_groups_in_any_order(random_traces):
+    # TRACE.md gives the groups of a census no order
+    trace, census = _census_with_groups(random_traces, 2)
+    census["zero_sum"].reverse()
+    assert replay(trace) == trace["result"]
+
+
+def test_replay_still_refuses_two_zero_sum_groups_of_one_row(random_traces):
+    trace, census = _census_with_groups(random_traces, 1)
+    census["zero_sum"].append(list(census["zero_sum"][0]))
+    _expect_replay_error(trace, "zero-sum groups", "all discard from row")
+
+
+def test_replay_leaves_keys_added_to_rows_and_acts_alone(random_traces):
+    # TRACE.md: the format is extended by adding keys, which a checker leaves alone
+    trace = copy.deepcopy(random_traces[0])
+    for entry in trace["log"]:
+        for row in entry.get("check", {}).get("rows", []):
+            row["note"] = "added"
+        for act in entry.get("acts", []):
+            act["note"] = 1
+    assert any("acts" in entry for entry in trace["log"])
+    assert replay(trace) == trace["result"]
+
+
 def test_replay_rejects_a_placement_on_the_wrong_side(random_traces):
     trace = copy.deepcopy(random_traces[0])
     i = _first(trace, lambda e: e.get("do") == "place")

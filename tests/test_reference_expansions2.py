@@ -988,6 +988,19 @@ def test_R10_4_replay_refuses_a_swap_of_cards_not_in_the_discard_pile(monkeypatc
                          "R10.4")
 
 
+def test_replay_compares_the_emptiness_of_a_check_on_the_keys_it_holds():
+    # TRACE.md's own example check writes {"cards": 6, "at": 1}, without "flat"
+    trace = team_trace()
+    held = [e["check"]["emptiness"] for e in trace["log"] if "check" in e]
+    assert held and all(set(one) == {"cards", "at", "flat"} for one in held)
+    for one in held:
+        del one["flat"]
+        one["note"] = "added"
+    assert replay(trace) == trace["result"]
+    held[3]["cards"] += 1
+    _expect_replay_error(trace, "check emptiness differs")
+
+
 def test_R10_every_team_decision_names_its_seat_and_checks_show_both_hands():
     trace = team_trace()
     assert trace["variant"] == "team" and replay(trace) == trace["result"]
