@@ -163,21 +163,23 @@ def show(seed: int | None, game: int | None, policy: str, cards: str | None,
 @click.argument("traces", type=click.Path(dir_okay=False))
 @click.option("--strict", is_flag=True,
               help="Fail (exit code 1) also on a trace whose shuffles are not those of the "
-                   "game and seed it names: an edited or hand-built trace.")
+                   "game and seed it names, or whose cards are not those of R14 when it "
+                   "names R14: an edited or hand-built trace.")
 def replay(traces: str, strict: bool) -> None:
     """Check every trace of TRACES against the rules, decision by decision. TRACES holds
     one trace a line (JSON Lines) or traces over many lines each, one after the other.
 
     Exit code 0 when every trace replays, 1 when one does not (with --strict, also when a
-    trace's shuffles are not those of the game and seed it names), 2 when the file cannot
-    be read or is no trace file.
+    trace's shuffles are not those of the game and seed it names, or its cards not those of
+    the R14 set it names), 2 when the file cannot be read or is no trace file.
     """
     from analyzer.analysis.audit import format_audit
 
     df = analyzer.replay(traces)
     click.echo(format_audit(df, traces))
     other_deal = df["replays"] & (df["deal_of_seed"] == False)  # noqa: E712
-    if not df["replays"].all() or (strict and other_deal.any()):
+    other_cards = df["replays"] & (df["cards_of_set"] == False)  # noqa: E712
+    if not df["replays"].all() or (strict and (other_deal | other_cards).any()):
         sys.exit(EXIT_FAILED_CHECK)
 
 

@@ -1195,6 +1195,10 @@ def _show_trace_file(path: Path, seed: int | None, game: int | None) -> str:
         raise UrbionError(f"{path}, line {line}: the trace does not replay ({err}); "
                           "`urbion replay` checks every trace of a file") from None
     text = render_trace(chosen)
+    if result["cards_of_set"] is False:
+        text = (f"Note: this trace names the card set {chosen['card_set']}, but its cards "
+                "table holds other cards: an edited card table; the game was checked against "
+                "the cards it lists.\n\n" + text)
     if not result["deal_of_seed"]:
         text = (f"Note: the shuffles of this trace are not those of game {chosen['game']} of "
                 f"seed {chosen['seed']}, as it says: an edited or hand-built trace, whose "
@@ -1216,7 +1220,9 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
     pandas.DataFrame
         One row per trace (analysis.audit.COLUMNS): its line in the file (its position for
         a list), seed, game, ``replays`` and, for a trace that does not, the ``error``
-        naming the log entry and what is wrong; the replayed outcome, reason and turns.
+        naming the log entry and what is wrong; the replayed outcome, reason and turns;
+        ``deal_of_seed`` and ``cards_of_set``, whether its shuffles are those of the game
+        it names and its cards those of the R14 set when it names it (None: another set).
         ``attrs["source"]`` names the file.
     """
     from analyzer.analysis.audit import audit

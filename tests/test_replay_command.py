@@ -434,3 +434,59 @@ def test_traces_name_the_engine_card_set_policy_and_rules_that_made_them(tmp_pat
                               "card_set", "engine"]
     path = _write(tmp_path / "t.jsonl", [fast, reference, mine])
     assert analyzer.replay(path)["replays"].all()
+
+
+def _with_one_card_changed(trace: dict) -> dict:
+    """A copy of ``trace`` with one Sognae or Incubi card's value changed where the game
+    still replays: a card table edited, the rules still kept."""
+    from analyzer.reference.replay import ReplayError, replay
+
+    for card in trace["cards"]:
+        if card["type"] not in ("sognae", "incubi"):
+            continue
+        edited = copy.deepcopy(trace)
+        twin = next(c for c in edited["cards"] if c["id"] == card["id"])
+        twin["value"] += 1 if 0 < twin["value"] < 9 or twin["value"] < -1 else -1
+        try:
+            replay(edited)
+        except ReplayError:
+            continue
+        return edited
+    raise AssertionError("every change of a card's value changes the game")
+
+
+def test_replay_tells_a_trace_naming_r14_with_other_cards(capsys, tmp_path):
+    trace = analyzer.trace(seed=1, game=0, expansions="books")[0]
+    edited = _with_one_card_changed(trace)
+    renumbered = copy.deepcopy(trace)  # the same cards listed in another order
+    renumbered["cards"].reverse()
+    path = _write(tmp_path / "t.jsonl", [trace, edited, renumbered])
+    code, out, _ = run(capsys, "replay", str(path))
+    lines = out.splitlines()
+    assert code == 0 and lines[-1].endswith("; 1 with other cards than the card set named")
+    assert [("its cards are not those of R14-default" in line) for line in lines[:3]] == \
+        [False, True, False]
+    assert analyzer.replay(path)["cards_of_set"].tolist() == [True, False, True]
+    assert run(capsys, "replay", "--strict", str(path))[0] == 1
+    honest = _write(tmp_path / "honest.jsonl", [trace, renumbered])
+    assert run(capsys, "replay", "--strict", str(honest))[0] == 0
+    code, shown, _ = run(capsys, "show", "--trace-file", str(path), "--seed", "1")
+    assert code == 0 and not shown.startswith("Note")
+    one = _write(tmp_path / "edited.jsonl", [edited])
+    code, shown, _ = run(capsys, "show", "--trace-file", str(one))
+    assert code == 0 and shown.startswith("Note: this trace names the card set R14-default, "
+                                          "but its cards table holds other cards")
+
+
+def test_replay_checks_no_card_set_it_does_not_hold(tmp_path):
+    from analyzer.cards.loader import default_card_text
+
+    own = tmp_path / "mine.toml"
+    own.write_text(default_card_text().replace('name = "R14-default"', 'name = "mine"', 1))
+    trace = analyzer.trace(seed=1, game=0, cards=own)[0]
+    assert trace["card_set"] == "mine"
+    edited = _with_one_card_changed(trace)
+    assert analyzer.replay([trace, edited])["cards_of_set"].isna().all()
+    named_r14 = copy.deepcopy(edited)  # R14's name on another set's digest
+    named_r14["card_set"] = named_r14["result"]["card_set"] = "R14-default"
+    assert analyzer.replay(named_r14)["cards_of_set"].tolist() == [False]

@@ -4,6 +4,7 @@ verdict, whichever engine or hand wrote it."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -13,7 +14,7 @@ from analyzer.trace.jsonl import TraceLine
 
 #: One row per trace: where it is, what game it claims to be, and the verdict.
 COLUMNS = ("line", "seed", "game", "variant", "expansions", "policy", "card_set", "replays",
-           "error", "outcome", "reason", "turns", "deal_of_seed")
+           "error", "outcome", "reason", "turns", "deal_of_seed", "cards_of_set")
 
 
 def audit(traces: list[TraceLine]) -> pd.DataFrame:
@@ -31,7 +32,8 @@ def audit(traces: list[TraceLine]) -> pd.DataFrame:
         otherwise ``error`` says where and why it does not. ``outcome``, ``reason`` and
         ``turns`` are the replayed result (empty for a trace that does not replay);
         ``deal_of_seed`` whether its shuffles are those of the game and seed it names
-        (``reference.replay.DealCheck``).
+        (``reference.replay.DealCheck``); ``cards_of_set`` whether its ``cards`` table is
+        that of the card set it names (None: a set the replayer does not hold, any but R14).
     """
     df = pd.DataFrame([_verdict(*item) for item in traces], columns=COLUMNS, dtype=object)
     df["line"] = df["line"].astype("int64")
@@ -62,7 +64,8 @@ def _verdict(line: int, trace: object, problem: str | None) -> dict:
         row["error"] = str(err)
         return row
     row.update(replays=True, outcome=result["outcome"], reason=result["reason"],
-               turns=result["turns"], deal_of_seed=result["deal_of_seed"])
+               turns=result["turns"], deal_of_seed=result["deal_of_seed"],
+               cards_of_set=result["cards_of_set"])
     return row
 
 
@@ -74,18 +77,29 @@ def format_audit(df: pd.DataFrame, source: str) -> str:
             else "a trace"
         if r.replays:
             lines.append(f"line {r.line}: {what} replays: {r.outcome} ({r.reason}) after "
-                         f"{r.turns} turns" + ("" if r.deal_of_seed else
-                                               f"; but its shuffles are not those of {what}: "
-                                               "an edited or hand-built trace, whose seed "
-                                               "and game the rules do not check"))
+                         f"{r.turns} turns" + _provenance_doubts(r, what))
         else:
             lines.append(f"line {r.line}: {what} does NOT replay: {r.error}")
     bad = int((~df["replays"]).sum())
     other = int((df["replays"] & (df["deal_of_seed"] == False)).sum())  # noqa: E712
+    cards = int((df["replays"] & (df["cards_of_set"] == False)).sum())  # noqa: E712
     lines.append(f"{source}: {len(df)} trace(s), {len(df) - bad} replay, {bad} do not"
                  + (f"; {other} replaying with the shuffles of another game than the one "
-                    "named" if other else ""))
+                    "named" if other else "")
+                 + (f"; {cards} with other cards than the card set named" if cards else ""))
     return "\n".join(lines)
+
+
+def _provenance_doubts(r: Any, what: str) -> str:
+    """What a trace that replays is not: the game it names, or played on the set it names."""
+    doubts = ""
+    if not r.deal_of_seed:
+        doubts += (f"; but its shuffles are not those of {what}: an edited or hand-built "
+                   "trace, whose seed and game the rules do not check")
+    if r.cards_of_set is False:
+        doubts += (f"; {'and' if doubts else 'but'} its cards are not those of "
+                   f"{r.card_set}: an edited card table")
+    return doubts
 
 
 def _json(value: object) -> str:

@@ -33,12 +33,13 @@ Matching rules (where the trace format leaves room):
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from analyzer.cards.loader import CardSetError, dream_value
+from analyzer.cards.loader import CardSet, CardSetError, default_card_set, dream_value
 from analyzer.core.codes import (
     BOOK_NAMES,
     ELEMENTS,
@@ -801,7 +802,9 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
 
     check_deal : bool
         Also tell whether every shuffle is that of game ``game`` of seed ``seed``
-        (:class:`DealCheck`): the result then holds ``deal_of_seed``, True or False.
+        (:class:`DealCheck`): the result then holds ``deal_of_seed``, True or False, and
+        ``cards_of_set``: whether the ``cards`` table is that of the card set the trace
+        names (:func:`cards_of_named_set`; None for a set the replayer does not hold).
 
     Returns
     -------
@@ -838,4 +841,45 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
     cursor.expect_end()
     result = game.result(trace.get("card_set"))
     _compare_result(trace["result"], result)
-    return result if deal is None else {**result, "deal_of_seed": deal.matches}
+    if deal is None:
+        return result
+    return {**result, "deal_of_seed": deal.matches,
+            "cards_of_set": cards_of_named_set(trace, expansions)}
+
+
+#: What a card of a ``cards`` table is, its id and any added key aside (TRACE.md "Names").
+CARD_KEYS = ("type", "kind", "elements", "element", "value", "sognae_value", "incubi_value",
+             "polarity")
+
+
+def cards_of_named_set(trace: dict, expansions: list[str]) -> bool | None:
+    """Whether the trace's ``cards`` table holds the cards of the set it names, for the one
+    set the replayer holds: the shipped R14 set, named by ``card_set`` or by the
+    ``card_set_sha256`` a trace of this package carries. None for any other set.
+
+    A changed copy of the shipped file is never named ``R14-default`` (cards.loader), so a
+    trace that names it with other cards, in any order or numbering, was edited."""
+    r14 = _shipped_set()
+    digest = trace.get("card_set_sha256")
+    if trace.get("card_set") != r14.name and digest != r14.digest:
+        return None
+    if digest is not None and digest != r14.digest:
+        return False  # the name of R14 on another set's digest
+    expected = r14.with_expansions(_expansion_mask(expansions)).describe()
+    return _card_multiset(expected) == _card_multiset(trace["cards"])
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped_set() -> CardSet:
+    return default_card_set()
+
+
+def _card_multiset(cards: list) -> Counter:
+    """The cards of a table as a multiset of what each is (ids and added keys aside)."""
+    def what(card: dict) -> str:
+        known = {key: card[key] for key in CARD_KEYS if key in card}
+        if isinstance(known.get("elements"), list):
+            known["elements"] = sorted(map(str, known["elements"]))
+        return json.dumps(known, sort_keys=True, default=str)
+
+    return Counter(what(card) for card in cards if isinstance(card, dict))
