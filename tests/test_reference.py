@@ -626,6 +626,25 @@ def test_replay_leaves_keys_added_to_rows_and_acts_alone(random_traces):
     assert replay(trace) == trace["result"]
 
 
+def _city_renumbered(trace: dict, new_id: int) -> dict:
+    """A copy of the trace whose first City card has id ``new_id`` everywhere."""
+    trace = copy.deepcopy(trace)
+    old = trace["setup"]["city_deck"][0]
+    next(c for c in trace["cards"] if c["id"] == old)["id"] = new_id
+    trace["setup"]["city_deck"][0] = new_id
+    for entry in trace["log"]:
+        for row in entry.get("check", {}).get("rows", []):
+            if row["city"] == old:
+                row["city"] = new_id
+    return trace
+
+
+def test_replay_takes_any_card_ids_and_refuses_minus_1_in_one_line(random_traces):
+    assert replay(_city_renumbered(random_traces[0], -7)) == random_traces[0]["result"]
+    _expect_replay_error(_city_renumbered(random_traces[0], -1), "cards[",
+                         "id -1 cannot be replayed (it means no card here)")
+
+
 def test_replay_rejects_a_placement_on_the_wrong_side(random_traces):
     trace = copy.deepcopy(random_traces[0])
     i = _first(trace, lambda e: e.get("do") == "place")

@@ -28,7 +28,8 @@ Matching rules (where the trace format leaves room):
   not logged, so a decision to swap is answered by a ``swap_polarity`` entry when the log
   holds one there, and by keeping otherwise (R10.4);
 - in the team game every decision entry must name the seat to play (``seat``);
-- a ``check`` entry is compared on the keys it holds; sides and hands as multisets.
+- a ``check`` entry is compared on the keys it holds; sides and hands as multisets;
+- card ids are any unique integers but -1, the engines' "no card", which is refused.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from analyzer.cards.loader import CardSet, CardSetError, default_card_set, dream
 from analyzer.core.codes import (
     BOOK_NAMES,
     ELEMENTS,
+    EMPTY,
     EXPANSION_NAMES,
     PLAYABLE_EXPANSIONS,
     POSTCARD_NAMES,
@@ -631,6 +633,9 @@ def _card_from_trace(position: int, entry: Any, expansions: set[str]) -> Card:
     where = f"cards[{position}]"
     if not isinstance(entry, dict) or not _is_int(entry.get("id")):
         raise ReplayError(f"{where}: expected an object with an integer id")
+    if entry["id"] == EMPTY:  # the engines' "no card", in options, rows and decisions
+        raise ReplayError(f"{where}: id {EMPTY} cannot be replayed (it means no card here); "
+                          "give the card another id throughout the trace")
     card_type = _text(entry, "type")
     card_id = entry["id"]
     if card_type == "city":
