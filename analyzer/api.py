@@ -360,7 +360,7 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
     card_set = load_cards(cards, expansions, variant)
     tally, attrs = _run(options, policy, _engine(engine), card_set, out, summary_only=True)
     summary = summarize_tally(tally, list(attrs.get("expansions") or []),
-                              attrs.get("city_cards"))
+                              attrs.get("city_cards"), attrs.get("variant", "solo"))
     if out is not None:
         with _kept_for_resume(out, options["games"]):
             write_summary(summary, tally, attrs, out)

@@ -242,6 +242,22 @@ def test_a_per_game_mean_without_interval_is_printed_as_every_games_value(capsys
     assert re.search(r"inhabitant sum -\d\.\d\d \(-\d\.\d\d to -\d\.\d\d\)", line)
 
 
+def test_the_team_game_summary_gives_polarity_swaps_per_game(capsys):
+    """The team game's own figure, from rows and from totals; never in a solo game."""
+    df = analyzer.simulate(games=200, seed=2, variant="team")
+    swaps = df["polarity_swaps"]
+    assert swaps.mean() > 0
+    for args in ([], ["--summary-only"]):
+        code, out, err = run(capsys, "simulate", "--games", "200", "--seed", "2", "--quiet",
+                             "--variant", "team", *args)
+        assert code == 0, err
+        line = next(line for line in out.splitlines() if line.startswith("per game"))
+        assert line.startswith(f"per game   polarity swaps {swaps.mean():.2f} (")
+    assert analyzer.summarize(df)["means"] == {"polarity_swaps": swaps.mean()}
+    code, out, _ = run(capsys, "simulate", "--games", "200", "--quiet")
+    assert "polarity" not in out
+
+
 def test_a_resume_that_played_no_game_gives_no_speed():
     """Every game saved before the stop: the summary says so, not "0 games/s"."""
     df = analyzer.simulate(games=50, seed=2)

@@ -41,7 +41,6 @@ PLAY_TALLIES = (
     ("sides_changed", "gardens_wizards", "Change Sides"),
     # the per-game means a run's summary shows for the expansions of the second part
     *((column, expansion, label) for expansion, column, label in EXPANSION_MEANS),
-    ("polarity_swaps", "team", "polarity swaps"),
 )
 
 

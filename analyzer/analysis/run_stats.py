@@ -197,7 +197,7 @@ def _means(run: Run) -> dict[str, float]:
     if not isinstance(run, Totals):
         return mean_columns(run)
     summary = summarize_tally(run.tally, run.attrs.get("expansions"),
-                              run.attrs.get("city_cards"))
+                              run.attrs.get("city_cards"), run.attrs.get("variant", "solo"))
     return {"mean_turns": summary["mean_turns"], "turns_low": summary["turns_ci"][0],
             "turns_high": summary["turns_ci"][1], "mean_pacified": summary["mean_pacified"],
             "pacified_low": summary["pacified_ci"][0],

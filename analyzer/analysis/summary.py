@@ -15,14 +15,15 @@ from analyzer.analysis.stats import (
 from analyzer.errors import UrbionError
 from analyzer.runner.tally import SUMMED, histogram_median, loss_counts, part
 
-#: Per-game means the summary shows when their expansion is in play: (expansion, column,
-#: label).
+#: Per-game means the summary shows when their expansion, or the team variant, is in play:
+#: (expansion or variant, column, label).
 EXPANSION_MEANS = (("books", "books_kept", "Books kept"),
                    ("books", "book_actions", "Book actions"),
                    ("postcards", "inhabitants", "inhabitant sum"),
                    ("postcards", "wise_used", "Wise Chaos used"),
                    ("emptiness", "emptiness_left", "Emptiness cards left"),
-                   ("emptiness", "allies", "Allies against the Emptiness"))
+                   ("emptiness", "allies", "Allies against the Emptiness"),
+                   ("team", "polarity_swaps", "polarity swaps"))
 #: Of those, the columns that can be negative (a postcard sent away scores -2, R11.4).
 SIGNED_MEANS = ("inhabitants",)
 
@@ -48,6 +49,7 @@ def summarize(df: pd.DataFrame) -> dict:
     low, high = wilson_interval(wins, games)
     losses = df.loc[~df["won"], "reason"].value_counts()
     means = mean_columns(df)
+    in_play = means_in_play(df.attrs.get("expansions"), df.attrs.get("variant", "solo"))
     return {
         "games": games,
         "wins": wins,
@@ -61,9 +63,9 @@ def summarize(df: pd.DataFrame) -> dict:
         "pacified_ci": (means["pacified_low"], means["pacified_high"]),
         "loss_reasons": {str(k): int(v) for k, v in losses.items() if v > 0},
         "means": {col: float(df[col].mean()) if games else float("nan")
-                  for col in means_in_play(df.attrs.get("expansions")) if col in df},
+                  for col in in_play if col in df},
         "means_ci": {col: mean_interval(df[col].to_numpy(), _low_bound(col))
-                     for col in means_in_play(df.attrs.get("expansions")) if col in df},
+                     for col in in_play if col in df},
     }
 
 
@@ -72,19 +74,21 @@ def _low_bound(column: str) -> float | None:
     return None if column in SIGNED_MEANS else 0.0
 
 
-def means_in_play(expansions: list[str] | None) -> list[str]:
-    """The :data:`EXPANSION_MEANS` columns of the expansions in play; all of them when
-    the expansions are not known (a frame without the run's configuration): a mean of an
-    expansion not in play reads as a fact about the game (0 Emptiness cards left)."""
+def means_in_play(expansions: list[str] | None, variant: str = "solo") -> list[str]:
+    """The :data:`EXPANSION_MEANS` columns of the expansions and variant in play; all of
+    them when the expansions are not known (a frame without the run's configuration): a
+    mean of an expansion not in play reads as a fact about the game (0 Emptiness cards
+    left)."""
     return [col for name, col, _ in EXPANSION_MEANS
-            if expansions is None or name in expansions]
+            if expansions is None or name in expansions or name == variant]
 
 
 def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None,
-                    city_cards: int | None = None) -> dict:
+                    city_cards: int | None = None, variant: str = "solo") -> dict:
     """The same figures as :func:`summarize`, from a run's tally (``--summary-only``), with
-    the means of the ``expansions`` in play (all when None); ``city_cards``, the most
-    cities a game can pacify, bounds that mean's interval (unbounded when None)."""
+    the means of the ``expansions`` and ``variant`` in play (all when ``expansions`` is
+    None); ``city_cards``, the most cities a game can pacify, bounds that mean's interval
+    (unbounded when None)."""
     games = int(part(tally, "games")[0])
     wins = int(part(tally, "wins")[0])
     sums = dict(zip(SUMMED, part(tally, "sums").tolist(), strict=True))
@@ -106,9 +110,9 @@ def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None,
                                           city_cards),
         "loss_reasons": loss_counts(tally),
         "means": {col: sums[col] / games if games else nan
-                  for col in means_in_play(expansions)},
+                  for col in means_in_play(expansions, variant)},
         "means_ci": {col: sums_mean_interval(games, sums[col], squares[col], _low_bound(col))
-                     for col in means_in_play(expansions)},
+                     for col in means_in_play(expansions, variant)},
     }
 
 
@@ -163,7 +167,7 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         f"pacified   mean {summary['mean_pacified']:.2f}{_interval(summary, 'pacified_ci', 2)} "
         "City cards a game",
     ]
-    in_play = set(attrs.get("expansions") or [])
+    in_play = {*(attrs.get("expansions") or []), attrs.get("variant", "solo")}
     means = summary.get("means", {})
     spans = summary.get("means_ci", {})
     columns = [(col, label) for name, col, label in EXPANSION_MEANS
