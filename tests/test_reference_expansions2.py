@@ -53,7 +53,7 @@ from analyzer.policies.registry import resolve_policy
 from analyzer.reference import play_reference, replay
 from analyzer.reference.engine import GameOver, Row, SoloGame
 from analyzer.reference.play import LogWriter, PolicyDecider
-from analyzer.reference.replay import book_from_trace
+from analyzer.reference.replay import ReplayError, book_from_trace
 from analyzer.trace.show import render_trace
 from tests.test_reference import CHAOS_IDS, CITY_ELEMENTS, DREAMS, _expect_replay_error
 from tests.test_reference_expansions import (
@@ -1475,3 +1475,53 @@ def test_R09_1_four_books_are_put_away_whatever_the_card_file_holds(n_books, mos
         step = [e for e in fast["log"] if e.get("do") == "books"]
         assert (step[0]["keep"] if step else 0) == most
         assert replay(fast) == fast["result"]
+
+
+def test_R10_4_replay_says_a_swap_after_phase_one_is_out_of_place():
+    card_set = FULL_SET.with_expansions(ALL_EXPANSIONS)
+    policy = resolve_policy("random").func
+    for game in range(50):
+        trace = play_reference(card_set, 11, game, policy, "random", variant="team")
+        log = trace["log"]
+        for swap, entry in enumerate(log):
+            if entry.get("do") != "swap_polarity" or log[swap + 1].get("do") != "pass":
+                continue  # a pass is legal whichever the polarity
+            log.insert(swap + 1, log.pop(swap))  # now after that turn's Phase I entry
+            with pytest.raises(ReplayError) as err:
+                replay(trace)
+            assert str(err.value).startswith(f"log entry {swap + 1}: ")
+            assert "a polarity swap comes before the turn's Phase I decision only, R10.4" \
+                in str(err.value)
+            return
+    raise AssertionError("no swap before a pass in 50 games")
+
+
+def _figure_rows_at_rebuilds(trace: dict) -> list[int]:
+    """Where the Emptiness figure stands (-1: not on a row) at each Rebuild's choice of
+    rows, as the replay tells it."""
+    state = {"figure": E, "rows": []}
+
+    def narrate(event, details):
+        if event == "emptiness":
+            state["figure"] = details["row"]
+        elif event == "decision" and details["kind"] == Decision.REBUILD_ROWS:
+            state["rows"].append(state["figure"])
+
+    replay(trace, narrate=narrate)
+    return state["rows"]
+
+
+def test_R12_replay_names_the_emptiness_city_a_rebuild_may_not_choose():
+    card_set = FULL_SET.with_expansions(ALL_EXPANSIONS)
+    policy = resolve_policy("random").func
+    for game in range(200):
+        trace = play_reference(card_set, 5, game, policy, "random")
+        acts = [act for entry in trace["log"] for act in entry.get("acts", [])
+                if "rebuild" in act]
+        for act, at in zip(acts, _figure_rows_at_rebuilds(trace), strict=True):
+            if at != E and at not in act["rebuild"]:
+                act["rebuild"][1] = at
+                _expect_replay_error(trace, "rebuild ", f"row {at} holds the City card "
+                                     "with the Emptiness, which Rebuild may not choose (R12)")
+                return
+    raise AssertionError("no rebuild beside the Emptiness in 200 games")

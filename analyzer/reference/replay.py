@@ -178,6 +178,13 @@ def _same_decision(canonical: dict, entry: dict) -> bool:
                for key, value in canonical.items())
 
 
+def _swap_timing(entry: Any) -> str:
+    """Why a ``swap_polarity`` entry found where the game asks no decision is out of place."""
+    if isinstance(entry, dict) and entry.get("do") == "swap_polarity":
+        return " (a polarity swap comes before the turn's Phase I decision only, R10.4)"
+    return ""
+
+
 class LogCursor:
     """Reads the log one entry at a time."""
 
@@ -203,10 +210,9 @@ class LogCursor:
     def expect_end(self) -> None:
         """The game is over: no entry may be left."""
         if self.index < len(self.log):
-            raise ReplayError(
-                f"log entry {self.index}: left over after the game ended: "
-                f"{_short(self.log[self.index])}"
-            )
+            entry = self.log[self.index]
+            raise ReplayError(f"log entry {self.index}: left over after the game ended: "
+                              f"{_short(entry)}{_swap_timing(entry)}")
 
 
 class LogDecider:
@@ -236,7 +242,7 @@ class LogDecider:
         if kind == Decision.SECOND_ACT:
             return self._second_act(options)
         if kind == Decision.REBUILD_ROWS:
-            return self._rebuild_rows(options)
+            return self._rebuild_rows(options, game)
         if kind == Decision.CHANGE_SIDES_CARD:
             return self._change_sides_card(options)
         if kind in (Decision.BOOK_TARGET, Decision.PROPHECY_ORDER):
@@ -424,11 +430,16 @@ class LogDecider:
         raise ReplayError(f"log entry {self.act_index}: exchange {pair} is not two different "
                           "dreams on the same side (R04.4)")
 
-    def _rebuild_rows(self, options: list[Option]) -> int:
+    def _rebuild_rows(self, options: list[Option], game: SoloGame) -> int:
         rows = self.act["rebuild"]
         for choice, option in enumerate(options):
             if option.entry == sorted(rows):
                 return choice
+        figure = game.emptiness_row()
+        if figure != EMPTY and isinstance(rows, list) and figure in rows:
+            raise ReplayError(f"log entry {self.act_index}: rebuild {rows}: row {figure} holds "
+                              "the City card with the Emptiness, which Rebuild may not "
+                              "choose (R12)")
         raise ReplayError(f"log entry {self.act_index}: rebuild {rows} is not two different "
                           "rows of the layout (R08.4)")
 
@@ -493,7 +504,8 @@ class LogShuffler:
         """The logged order of ``cards``."""
         index, entry = self.cursor.take("a shuffle of the Dream deck")
         if "shuffle" not in entry:
-            raise ReplayError(f"log entry {index}: expected a shuffle, found {_short(entry)}")
+            raise ReplayError(f"log entry {index}: expected a shuffle, found {_short(entry)}"
+                              f"{_swap_timing(entry)}")
         order = _int_list(entry["shuffle"])
         if order is None or Counter(order) != Counter(cards):
             got = Counter(order or [])
@@ -549,7 +561,8 @@ class LogChecker:
         index, entry = self.cursor.take(f"a check (turn {snapshot['turn']})")
         logged = entry.get("check")
         if not isinstance(logged, dict):
-            raise ReplayError(f"log entry {index}: expected a check, found {_short(entry)}")
+            raise ReplayError(f"log entry {index}: expected a check, found {_short(entry)}"
+                              f"{_swap_timing(entry)}")
         if self.observe is not None:
             self.observe(snapshot)
         for key, value in logged.items():
