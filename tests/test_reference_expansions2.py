@@ -1525,3 +1525,53 @@ def test_R12_replay_names_the_emptiness_city_a_rebuild_may_not_choose():
                                      "with the Emptiness, which Rebuild may not choose (R12)")
                 return
     raise AssertionError("no rebuild beside the Emptiness in 200 games")
+
+
+def test_R10_3_replay_says_a_placement_breaks_the_seats_polarity():
+    trace = team_trace()
+    i, entry = next((i, e) for i, e in enumerate(trace["log"]) if e.get("do") == "place")
+    seat = entry["seat"]
+    checks = [e["check"] for e in trace["log"][:i] if "check" in e]
+    mine = "Sognae" if entry["side"] == "L" else "Incubi"  # a legal placement's polarity
+    hand = checks[-1]["hands"][seat]
+    cards = {c["id"]: c for c in trace["cards"]}
+    wrong = "incubi" if mine == "Sognae" else "sognae"
+    other = next((c for c in hand if cards[c]["type"] == wrong), None)
+    assert other is not None, "no card of the other polarity in hand"
+    entry.update(card=other, side="R" if mine == "Sognae" else "L")
+    _expect_replay_error(trace, f"log entry {i}:", "is not a legal PHASE1 decision: seat "
+                         f"{seat} holds the {mine} polarity and places on "
+                         f"{'left' if mine == 'Sognae' else 'right'} sides only (R10.3)")
+
+
+@pytest.mark.parametrize("change, reason", [
+    ("card", "is not in the hand"), ("row", "there is no row 9"),
+    ("side", "does not go on a"), ("full", "holds 3 dreams already (R01.1)")])
+def test_replay_names_the_placement_rule_a_place_entry_breaks(change, reason):
+    card_set = FULL_SET.with_expansions(0)
+    policy = resolve_policy("random").func
+    for game in range(100):
+        trace = play_reference(card_set, 2, game, policy, "random")
+        checks = {}
+        for i, entry in enumerate(trace["log"]):
+            if "check" in entry:
+                checks = entry["check"]
+            if entry.get("do") != "place":
+                continue
+            if change == "card":
+                entry["card"] = next(c["id"] for c in trace["cards"]
+                                     if c["type"] == "sognae" and c["id"] not in checks["hand"])
+            elif change == "row":
+                entry["row"] = 9
+            elif change == "side":
+                entry["side"] = "R" if entry["side"] == "L" else "L"
+            else:
+                full = [r for r, row in enumerate(checks["rows"])
+                        if len(row[entry["side"]]) == 3]
+                if not full:
+                    continue
+                entry["row"] = full[0]
+            _expect_replay_error(trace, f"log entry {i}:", "is not a legal PHASE1 decision: ",
+                                 reason)
+            return
+    raise AssertionError("no placement to change")

@@ -54,6 +54,7 @@ from analyzer.core.codes import (
     CityKind,
     Decision,
     Expansion,
+    Side,
 )
 from analyzer.reference.cards import Card, CardBook, element_mask
 from analyzer.reference.engine import (
@@ -215,6 +216,34 @@ class LogCursor:
                               f"{_short(entry)}{_swap_timing(entry)}")
 
 
+def _why_not_placed(entry: dict, game: SoloGame) -> str:
+    """The placement rule a Phase I ``place`` entry breaks, or "" when it is none of these
+    (R01.1, R04.1, R10.3)."""
+    card, row_index = entry.get("card"), entry.get("row")
+    side = {"L": Side.L, "R": Side.R}.get(entry.get("side"))  # type: ignore[arg-type]
+    seat = f" of seat {game.seat}" if game.seats > 1 else ""
+    if not _is_int(card) or card not in game.hand:
+        return f"card {_short(card)} is not in the hand{seat}"
+    if not _is_int(row_index) or not 0 <= row_index < len(game.rows) or \
+            game.rows[row_index].is_placeholder:
+        return f"there is no row {_short(row_index)}"
+    if side is None:
+        return ""
+    row, side_name = game.rows[row_index], ("left", "right")[side]
+    if side not in game.book.sides(card):
+        return f"card {card} does not go on a {side_name} side (R01.1: by its type)"
+    if game.seats > 1 and side != (Side.L if game.seat == game.polarity else Side.R):
+        polarity = "Sognae" if game.seat == game.polarity else "Incubi"
+        other = ("left", "right")[1 - side]
+        return (f"seat {game.seat} holds the {polarity} polarity and places on {other} sides "
+                "only (R10.3)")
+    if not game.book.shows_element(row.city, card):
+        return f"City {row.city} shows no element of card {card} (R04.1)"
+    if not row.has_room(side):
+        return f"the {side_name} side of row {row_index} holds 3 dreams already (R01.1)"
+    return ""
+
+
 class LogDecider:
     """Answers every decision from the log, checking that it is legal.
 
@@ -267,6 +296,11 @@ class LogDecider:
                 if entry["do"] == "act":
                     self._start_act(index, entry)
                 return choice
+        if kind == Decision.PHASE1 and entry["do"] == "place":
+            why = _why_not_placed(entry, game)
+            if why:
+                raise ReplayError(f"log entry {index}: {_short(entry)} is not a legal "
+                                  f"{name} decision: {why}")
         legal = [option.entry for option in options]
         raise ReplayError(f"log entry {index}: {_short(entry)} is not a legal {name} decision "
                           f"(legal: {_short(legal)})")
