@@ -13,6 +13,7 @@ from itertools import permutations
 
 import pytest
 
+import analyzer
 from analyzer.core.codes import (
     ALL_EXPANSIONS,
     TEAM_VARIANT,
@@ -1200,3 +1201,21 @@ def test_R13_3_flagship_and_emptiness_move_before_phase_1_hourglass_turns_at_the
     assert g.hourglass[HOUR2] == 1 and postcard_on(g, s3w) == HOUR2
     assert g.info[Info.EMPTINESS_CITY] == CITY_EW and g.info[Info.EMPTINESS_N] == 8
     assert g.info[Info.OUTCOME] == Outcome.RUNNING
+
+
+def test_R12_a_final_check_mid_census_gives_the_figure_its_place_in_rows():
+    """Game 130 of seed 22 is lost at a census after row 2 was pacified: its row, waiting
+    for a City card, is left out of the last check's rows, and the figure's row 3 is the
+    third of them (TRACE.md: ``at`` is the figure's row)."""
+    kwargs = {"seed": 22, "game": 130, "expansions": "emptiness", "policy": "random"}
+    fast = analyzer.trace(**kwargs)[0]
+    assert fast["result"]["reason"] == "emptiness"
+    last = [e["check"] for e in fast["log"] if "check" in e][-1]
+    assert len(last["rows"]) == 3 and last["emptiness"]["at"] == 2
+    assert last["rows"][2] == {"city": 3, "L": [], "R": []}  # the dreamless city it stands on
+    assert analyzer.trace(**kwargs, engine="reference")[0]["log"] == fast["log"]
+    for trace in analyzer.trace(seed=22, game=100, games=60, expansions="emptiness",
+                                policy="random"):
+        for check in (e["check"] for e in trace["log"] if "check" in e):
+            at = check["emptiness"]["at"]
+            assert at is None or 0 <= at < len(check["rows"])

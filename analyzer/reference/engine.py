@@ -372,6 +372,8 @@ class SoloGame:
                     discard=len(self.discard))
         if self.emptiness_in_play:
             at = self.emptiness_row()
+            if at != EMPTY:  # its place in ``rows``, which leaves placeholders out
+                at -= sum(row.is_placeholder for row in self.rows[:at])
             snap["emptiness"] = {"cards": len(self.emptiness_pile),
                                  "at": None if at == EMPTY else at, "flat": self.figure_flat}
         if self.postcards_in_play:

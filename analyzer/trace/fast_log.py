@@ -83,8 +83,10 @@ def _check(header: np.ndarray, rows: _Rows, expansions: int, team: bool) -> dict
         check["inhabitants"] = int(extra[1])
         check["wise_chaos"] = int(extra[2])
     if expansions & Expansion.EMPTINESS:
-        check["emptiness"] = {"cards": int(extra[3]),
-                              "at": None if extra[4] == EMPTY else int(extra[4]),
+        at = int(extra[4])
+        if at != EMPTY:  # its place in ``rows``, which leaves placeholders out
+            at -= sum(int(r[1]) == EMPTY for r in layout[:at])
+        check["emptiness"] = {"cards": int(extra[3]), "at": None if at == EMPTY else at,
                               "flat": bool(extra[5])}
     if team:
         check["hands"] = hands
