@@ -228,3 +228,15 @@ def test_R11_1_the_postcards_line_names_each_postcards_row(postcard_traces):
     shown = [re.fullmatch(r"Postcard (.*#\d+) on (.*#\d+) in row (\d)", item).groups()
              for item in line.removeprefix("    postcards: ").split("; ")]
     assert len(dealt) >= 4 and sorted(shown) == sorted(dealt)
+
+
+def test_a_team_game_is_shown_with_its_rules_and_every_swap_not_taken():
+    text = analyzer.show(seed=3, game=5, variant="team")
+    lines = text.splitlines()
+    assert lines[2].startswith("Team game: the seat holding the Sognae polarity places")
+    kept = [line for line in lines if line.startswith("  polarities kept")]
+    assert kept, "greedy keeps its polarity some turn of this game"
+    for line in kept:  # offered only with 8 or more discards (R10.4)
+        assert int(re.search(r"possible: (\d+) cards in the discard pile", line)[1]) >= 8
+    assert not any(line.startswith("Team game") or "polarities kept" in line
+                   for line in analyzer.show(seed=3, game=5).splitlines())

@@ -31,6 +31,11 @@ POLARITY_NAMES = ("Sognae", "Incubi")
 TABLE_KEY = ("Table rows: L the Sognae side, R the Incubi side; each dream as its influence "
              "there and its element's initial (earth, water, fire, air); C Chaos, "
              "X Chromatic Chaos, M Meta, H Harmony, W Wizard")
+#: how the team game reads (R10), under TABLE_KEY
+TEAM_KEY = ("Team game: the seat holding the Sognae polarity places dreams on left sides "
+            "only, the other on right sides (Metas, Harmony and Wizards too); either may "
+            "discard any card for an action; before its Phase I, with 8 or more cards in the "
+            "discard pile, a seat may put 8 of them in the box and swap polarities (R10)")
 #: why a game ended, by the result's ``reason`` (R13)
 REASON_TEXTS = {"all_pacified": "every City card is in the Success pile",
                 "deck_empty": "a card had to be drawn from the empty Dream deck",
@@ -387,7 +392,7 @@ def render_trace(trace: dict) -> str:
                                     else "")
     out = [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
            f"{trace['policy']}, card set {card_set}, expansions: {expansions}",
-           TABLE_KEY, "Setup"]
+           TABLE_KEY, *([TEAM_KEY] if variant == "team" else []), "Setup"]
     postcards: dict[int, int] = {}
     books: list[int] = []
     header: dict[str, int] = {}  # the team turn's header line: where, seat, Sognae's seat
@@ -414,6 +419,10 @@ def render_trace(trace: dict) -> str:
             # the swap comes before Phase I (R10): the seat plays this turn swapped
             header["sognae"] = 1 - header["sognae"]
             out[header["line"]] = seat_line(swapped=True)
+        elif event == "decision" and details["kind"] == Decision.SWAP_POLARITY:
+            # a swap the seat could have made: the discard pile is as the last check left it
+            out.append(f"  polarities kept (a swap was possible: {tally.last['discard']} cards "
+                       "in the discard pile)")
         line = event_text(event, details, names, team=variant == "team")
         if line:
             out.append(line)
