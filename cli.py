@@ -141,7 +141,8 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
 @variant_option
 @click.option("--trace-file", type=click.Path(dir_okay=False), default=None,
               help="Show a trace from this file (urbion trace --out) instead of playing the "
-                   "game; --seed and --game choose it.")
+                   "game; --seed and --game choose it. The trace names its own policy, cards, "
+                   "expansions and variant: those options are refused with it.")
 @click.option("--won", is_flag=True,
               help="Show the first game the policy wins from --game on (a winning line to "
                    "learn from).")
