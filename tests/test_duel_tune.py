@@ -654,6 +654,14 @@ def test_a_tuned_weights_file_says_where_it_plays_off_its_tuning(tmp_path, capsy
     assert f"Note: the weights of {policy} were tuned elsewhere: here expansions none" in md
     page = (tmp_path / "rep" / "index.html").read_text()
     assert "<code>urbion tune</code> with this run" in page and "`" not in page
+    # a renamed copy of R14 holds the cards the weights were tuned on: no card note
+    from analyzer.cards.loader import default_card_text
+
+    renamed = tmp_path / "copy.toml"
+    renamed.write_text(default_card_text().replace('name = "R14-default"', 'name = "copy"', 1))
+    code, out, err = run(capsys, "simulate", "--games", "20", "--policy", policy,
+                         "--expansions", "chromatic_chaos", "--cards", str(renamed), "--quiet")
+    assert code == 0 and "tuned elsewhere" not in out, err
     # a malformed [tuned] table is refused in one line, naming it
     write_weights(tmp_path / "bad.toml", result.weights, [], {
         "card_set": "x", "card_set_sha256": "y", "expansions": "books", "variant": "solo"})

@@ -155,7 +155,8 @@ def tuned_weights_note(attrs: dict) -> str | None:
     if not isinstance(tuned, dict) or tuned_key_wrong(tuned):
         return None
     where = []
-    if tuned.get("card_set_sha256") != attrs.get("card_set_sha256"):
+    if tuned.get("card_set_sha256") != attrs.get("card_set_sha256") and \
+            not (_is_r14(tuned) and plays_r14_cards(attrs)):
         here, there = str(attrs.get("card_set")), str(tuned.get("card_set"))
         if here == there:  # one name, other cards: the hashes tell them apart
             here += f" sha256 {str(attrs.get('card_set_sha256'))[:12]}"
@@ -172,6 +173,14 @@ def tuned_weights_note(attrs: dict) -> str | None:
     return (f"note: the weights of {attrs.get('policy')} were tuned elsewhere: here "
             f"{'; '.join(where)}; `urbion tune` with this run's --cards, --expansions and "
             "--variant finds weights of its own")
+
+
+def _is_r14(tuned: dict) -> bool:
+    """True when a [tuned] table names the shipped R14 set by its digest: a run on a renamed
+    or reordered copy of it then plays the cards the weights were tuned on."""
+    from analyzer.cards import default_card_set
+
+    return tuned.get("card_set_sha256") == default_card_set().digest
 
 
 def weights_note(attrs: dict, per_set: bool = False) -> str | None:
