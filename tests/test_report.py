@@ -1440,3 +1440,19 @@ def test_runs_that_end_every_game_alike_are_said_to(tmp_path):
     other = next(row for label, row in rows.items() if label.startswith("| greedy"))
     assert "| paired, 400 games, each ended alike |" in same and "| +0.00 pp |" in same
     assert "| paired, 400 games |" in other
+
+
+def test_a_joined_run_keeps_what_its_weights_were_tuned_on_from_any_piece(tmp_path):
+    """A piece played before its weights file had a [tuned] table (the same weights, so
+    the same run) gives the joined run no tuning; a later piece that has one still does."""
+    from analyzer.analysis.run_stats import join_pieces
+    from analyzer.analysis.totals import frame_totals
+
+    tuned = {"card_set": "R14-default", "card_set_sha256": "0" * 64,
+             "expansions": ["books"], "variant": "solo"}
+    pieces = [analyzer.simulate(games=10, seed=4, first_game=first) for first in (0, 10)]
+    pieces[1].attrs["policy_tuned_for"] = tuned
+    for runs in (pieces, [frame_totals(piece) for piece in pieces]):
+        [(_, joined)] = join_pieces([(tmp_path / f"p{i}", run) for i, run in enumerate(runs)])
+        assert joined.attrs["joined_files"] == 2
+        assert joined.attrs["policy_tuned_for"] == tuned

@@ -11,7 +11,7 @@ import pandas as pd
 from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_interval
 from analyzer.analysis.summary import mean_columns, summarize_tally
-from analyzer.analysis.totals import Totals, frame_totals, joined_totals
+from analyzer.analysis.totals import Totals, frame_totals, joined_attrs, joined_totals
 from analyzer.errors import UrbionError
 from analyzer.runner.tally import part
 
@@ -168,11 +168,7 @@ def _shared_games(a: Run, b: Run) -> tuple[int, int]:
 def _joined_run(pieces: list[pd.DataFrame]) -> pd.DataFrame:
     """One run's pieces, in order, as one results frame with the whole run's attrs."""
     df = pd.concat(pieces, ignore_index=True)
-    attrs = dict(pieces[0].attrs)
-    attrs.update(games=len(df), joined_files=len(pieces),
-                 games_resumed=sum(p.attrs.get("games_resumed", 0) for p in pieces),
-                 seconds=sum(p.attrs.get("seconds", 0.0) for p in pieces))
-    df.attrs = attrs
+    df.attrs = joined_attrs([piece.attrs for piece in pieces], len(df))
     return df
 
 

@@ -69,8 +69,21 @@ def joined_totals(pieces: list[Totals]) -> Totals:
     """The pieces of one run (consecutive games, one configuration) as one: tallies add up."""
     tally = np.sum([piece.tally for piece in pieces], axis=0)
     first = min(pieces, key=lambda piece: piece.games_range[0])
-    attrs = dict(first.attrs)
-    attrs.update(games=int(part(tally, "games")[0]), joined_files=len(pieces),
-                 games_resumed=sum(p.attrs.get("games_resumed", 0) or 0 for p in pieces),
-                 seconds=sum(p.attrs.get("seconds", 0.0) or 0.0 for p in pieces))
-    return Totals(tally, attrs)
+    ordered = [first, *(piece for piece in pieces if piece is not first)]
+    return Totals(tally, joined_attrs([piece.attrs for piece in ordered],
+                                      int(part(tally, "games")[0])))
+
+
+def joined_attrs(pieces: list[dict], games: int) -> dict:
+    """The configuration of a run joined from pieces (their ``attrs``, the first game's
+    piece first): the first's, with the whole run's ``games``, ``joined_files``,
+    ``games_resumed`` and ``seconds``, and what the weights were tuned on
+    (``policy_tuned_for``) from any piece that recorded it."""
+    attrs = dict(pieces[0])
+    attrs.update(games=games, joined_files=len(pieces),
+                 games_resumed=sum(p.get("games_resumed", 0) or 0 for p in pieces),
+                 seconds=sum(p.get("seconds", 0.0) or 0.0 for p in pieces))
+    tuned = next((p["policy_tuned_for"] for p in pieces if p.get("policy_tuned_for")), None)
+    if tuned is not None:
+        attrs["policy_tuned_for"] = tuned
+    return attrs
