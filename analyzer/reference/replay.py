@@ -220,7 +220,7 @@ def _why_not_placed(entry: dict, game: SoloGame) -> str:
     """The placement rule a Phase I ``place`` entry breaks, or "" when it is none of these
     (R01.1, R04.1, R10.3)."""
     card, row_index = entry.get("card"), entry.get("row")
-    side = {"L": Side.L, "R": Side.R}.get(entry.get("side"))  # type: ignore[arg-type]
+    side = {"L": Side.L, "R": Side.R}.get(entry.get("side"))
     seat = f" of seat {game.seat}" if game.seats > 1 else ""
     if not _is_int(card) or card not in game.hand:
         return f"card {_short(card)} is not in the hand{seat}"
