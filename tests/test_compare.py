@@ -158,15 +158,39 @@ def test_games_all_alike_are_no_proof_of_their_interaction(pair_won, interaction
 
 
 def test_rank_ranges_hold_the_pairwise_tests_to_holms_family_error():
-    """a wins 7 of 20 games, base, b and c none: each of a's three pairs is 7 games to 0,
-    exact p 2 * 0.5**7 = 0.0156, under 0.05 alone; over the 6 pairs Holm makes the smallest
-    6 * 0.0156 = 0.094, so no pair is separated and every set may hold any rank."""
+    """a wins games 0-6 of 20, b game 18, c game 19, base none: a against base is 7 games
+    to 0, exact p 2 * 0.5**7 = 0.0156, under 0.05 alone; every pair has a game that
+    differs, so over the 6 pairs Holm makes the smallest 6 * 0.0156 = 0.094: no pair is
+    separated and every set may hold any rank."""
+    lost = [0] * 20
+    runs = {"base": _games(lost), "a": _games([1] * 7 + [0] * 13),
+            "b": _games([0] * 18 + [1, 0]), "c": _games([0] * 19 + [1])}
+    ranges = rank_ranges(runs)
+    assert ranges["rank_low"].tolist() == [1, 1, 1, 1]
+    assert ranges["rank_high"].tolist() == [4, 4, 4, 4]
+
+
+def test_pairs_whose_games_never_differ_leave_holms_family():
+    """a wins 7 of 20 games, base, b and c none: the pairs of base, b and c play alike and
+    cannot reject; over a's 3 pairs Holm makes 3 * 0.0156 = 0.047, under 0.05: a is the
+    easiest, the others share ranks 1-3."""
     lost = [0] * 20
     runs = {"base": _games(lost), "a": _games([1] * 7 + [0] * 13), "b": _games(lost),
             "c": _games(lost)}
     ranges = rank_ranges(runs)
-    assert ranges["rank_low"].tolist() == [1, 1, 1, 1]
-    assert ranges["rank_high"].tolist() == [4, 4, 4, 4]
+    assert ranges["rank_low"].tolist() == [1, 4, 1, 1]
+    assert ranges["rank_high"].tolist() == [3, 4, 3, 3]
+    # against the base game only a differs: a family of one
+    table = compare_table(runs)
+    assert table["holm_p"].tolist()[1:] == pytest.approx([2 * 0.5**7, 1.0, 1.0])
+
+
+def test_holm_leaves_out_tests_that_cannot_reject():
+    from analyzer.analysis.stats import holm_adjust
+
+    assert holm_adjust([0.02, 1.0, 0.03]) == pytest.approx([0.06, 1.0, 0.06])
+    assert holm_adjust([0.02, 1.0, 0.03], [True, False, True]) == \
+        pytest.approx([0.04, 1.0, 0.04])
 
 
 @pytest.mark.parametrize("seed", range(6))

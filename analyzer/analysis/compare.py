@@ -195,7 +195,9 @@ def compare_table(runs: dict[str, pd.DataFrame], ranks: bool = True) -> pd.DataF
     table = pd.DataFrame(rows).set_index("set")
     others = [label for label in table.index if label != BASE]
     table["holm_p"] = np.nan
-    table.loc[others, "holm_p"] = holm_adjust(table.loc[others, "mcnemar_p"].tolist())
+    differ = (table.loc[others, "set_only"] + table.loc[others, "base_only"]) > 0
+    table.loc[others, "holm_p"] = holm_adjust(table.loc[others, "mcnemar_p"].tolist(),
+                                              differ.tolist())
     # the difference to the base game, not the win rate: with --precision the sets play
     # different numbers of games, and a set that plays the base game's very games must
     # share its rank
@@ -230,7 +232,8 @@ def rank_ranges(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     harder = dict.fromkeys(labels, 0)  # sets shown harder than the set
     easier = dict.fromkeys(labels, 0)
     p_values = mcnemar_exact_many(only[0], only[1]).tolist()
-    for (a, b), p, sign in zip(pairs, holm_adjust(p_values), signs, strict=True):
+    differ = (only[0] + only[1] > 0).tolist()
+    for (a, b), p, sign in zip(pairs, holm_adjust(p_values, differ), signs, strict=True):
         if p < SIGNIFICANCE and sign != 0:
             lower, higher = (b, a) if sign > 0 else (a, b)
             harder[higher] += 1
@@ -284,11 +287,12 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
         if pair is not None:
             rows.append({"pair": pair, "first": a, "second": b,
                          **_interaction(runs[BASE], runs[a], runs[b], runs[pair])})
-    columns = ["first", "second", "games", "interaction", "low", "high", "p", "holm_p",
-               "pair_win_rate", "multiplied"]
+    columns = ["first", "second", "games", "differing", "interaction", "low", "high", "p",
+               "holm_p", "pair_win_rate", "multiplied"]
     table = pd.DataFrame(rows, columns=["pair", *columns]).set_index("pair")
     tested = table["games"] > 0
-    table.loc[tested, "holm_p"] = holm_adjust(table.loc[tested, "p"].tolist())
+    table.loc[tested, "holm_p"] = holm_adjust(table.loc[tested, "p"].tolist(),
+                                              (table.loc[tested, "differing"] > 0).tolist())
     return table
 
 
@@ -303,7 +307,8 @@ def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     contrast = w_pair - w_a - w_b + w_base
     n = len(contrast)
     if n == 0:  # results of other games (urbion report of mixed batches): nothing to pair
-        return {"games": 0, "interaction": math.nan, "low": math.nan, "high": math.nan,
+        return {"games": 0, "differing": 0, "interaction": math.nan, "low": math.nan,
+                "high": math.nan,
                 "p": math.nan, "holm_p": math.nan, "pair_win_rate": math.nan,
                 "multiplied": math.nan}
     mean = float(contrast.mean())
@@ -317,8 +322,8 @@ def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     # exact where few games differ, where the t test would take the many zeros for evidence
     p = sign_flip_p(contrast.astype(np.int64))
     p_base = w_base.mean()
-    return {"games": n, "interaction": mean, "low": low, "high": high, "p": p,
-            "holm_p": math.nan,
+    return {"games": n, "differing": int(np.count_nonzero(contrast)), "interaction": mean,
+            "low": low, "high": high, "p": p, "holm_p": math.nan,
             "pair_win_rate": float(w_pair.mean()),
             "multiplied": float(w_a.mean() * w_b.mean() / p_base) if p_base > 0 else math.nan}
 

@@ -67,10 +67,10 @@ def _per_tally(results: dict[str, pd.DataFrame], measure) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index", columns=list(results))
 
 
-#: Under the play table: what the +- are, and why two columns are known better than they say.
-PLAY_NOTE = ("+-: half the width of the mean's 95% interval. The policies play the same "
-             "deals, so a difference of two columns, taken deal by deal, is usually known "
-             "better than the two intervals suggest.")
+#: Under the play table: what the +- are, and that they do not test a difference.
+PLAY_NOTE = ("+-: half the width of each policy's own 95% interval of the mean. Two columns' "
+             "intervals do not test their difference: the policies play the same deals, and "
+             "only a deal-by-deal comparison does, as \"cities pacified a deal\" above.")
 
 
 def format_play(play: pd.DataFrame, halves: pd.DataFrame | None = None) -> str:
@@ -114,7 +114,8 @@ def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
                                         "all_alike", "pacified_diff", "pacified_low",
                                         "pacified_high"])
     table.insert(table.columns.get_loc("mcnemar_p") + 1, "holm_p",
-                 holm_adjust(table["mcnemar_p"].tolist()))
+                 holm_adjust(table["mcnemar_p"].tolist(),
+                             ((table["a_only"] + table["b_only"]) > 0).tolist()))
     return table
 
 

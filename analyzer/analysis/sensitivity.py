@@ -328,7 +328,8 @@ def effect_table(baseline: pd.DataFrame, runs: Mapping[Variant, pd.DataFrame | N
         row.update(_not_played(run) if isinstance(run, NotPlayed)
                    else _effect(variant, run, base))
         rows.append(row)
-    for row, adjusted in zip(rows, holm_adjust([row["mcnemar_p"] for row in rows]),
+    differ = [row.get("differing", 0) > 0 for row in rows]
+    for row, adjusted in zip(rows, holm_adjust([row["mcnemar_p"] for row in rows], differ),
                              strict=True):
         row["holm_p"] = adjusted
     return pd.DataFrame(rows)
@@ -347,6 +348,7 @@ def _effect(variant: Variant, df: pd.DataFrame, base: pd.DataFrame) -> dict:
             "effect": wins / n - base["won"].sum() / len(base),
             "effect_low": paired["diff_low"], "effect_high": paired["diff_high"],
             "mcnemar_p": paired["mcnemar_p"], "holm_p": np.nan,
+            "differing": paired["set_only"] + paired["base_only"],
             "card_set_sha256": df.attrs["card_set_sha256"], "played": True, "note": ""}
 
 
@@ -354,5 +356,6 @@ def _not_played(skipped: NotPlayed) -> dict:
     """A variant left out: no games, no figures (a NaN p is left out of Holm's count)."""
     return {"games": 0, "win_rate": np.nan, "ci_low": np.nan, "ci_high": np.nan,
             "effect": np.nan, "effect_low": np.nan, "effect_high": np.nan,
-            "mcnemar_p": np.nan, "holm_p": np.nan, "card_set_sha256": "", "played": False,
+            "mcnemar_p": np.nan, "holm_p": np.nan, "differing": 0, "card_set_sha256": "",
+            "played": False,
             "note": f"not played: {skipped.reason}"}

@@ -122,17 +122,22 @@ def mcnemar_exact_many(only_a: np.ndarray, only_b: np.ndarray) -> np.ndarray:
     return np.where(n == 0, 1.0, np.minimum(1.0, 2.0 * tail))
 
 
-def holm_adjust(p_values: list[float]) -> list[float]:
+def holm_adjust(p_values: list[float], informative: list[bool] | None = None) -> list[float]:
     """Holm's step-down adjustment of p-values for multiple comparisons (same order).
 
     The k-th smallest of m p-values is multiplied by (m - k + 1), made non-decreasing
     along the sorted order, and capped at 1. A missing p (NaN) is no test: it stays NaN and
-    is not counted in m.
+    is not counted in m. Nor is a test whose games never differ (``informative`` False):
+    McNemar's and the sign-flip test are conditional on the games that differ, so with none
+    such a test cannot reject; it keeps its p (1) and leaves the others' family error
+    unchanged.
     """
-    tested = [i for i, p in enumerate(p_values) if not math.isnan(p)]
+    if informative is None:
+        informative = [True] * len(p_values)
+    tested = [i for i, p in enumerate(p_values) if not math.isnan(p) and informative[i]]
     m = len(tested)
     order = sorted(tested, key=lambda i: p_values[i])
-    adjusted = [math.nan] * len(p_values)
+    adjusted = [p if not informative[i] else math.nan for i, p in enumerate(p_values)]
     running = 0.0
     for rank, i in enumerate(order):
         running = max(running, min(1.0, (m - rank) * p_values[i]))
@@ -140,13 +145,14 @@ def holm_adjust(p_values: list[float]) -> list[float]:
     return adjusted
 
 
-#: The level the docs and pages name: a Holm p below it is a real difference.
+#: The level the docs and pages name: a Holm p below it counts as a difference shown; one
+#: above it shows none, which is not evidence that there is none.
 SIGNIFICANCE = 0.05
 
 #: Why an interval that just excludes zero may sit beside a p above 0.05, for every table
 #: that shows both.
-EDGE_NOTE = ("Near the edge a test and the interval beside it can disagree (the exact tests "
-             "are the more cautious): the Holm p decides.")
+EDGE_NOTE = ("Near the edge a test and the interval beside it can disagree, either way: "
+             "the Holm p decides.")
 
 
 def format_p(p: float) -> str:

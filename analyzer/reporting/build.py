@@ -91,8 +91,9 @@ CHART_CAPTIONS = {
                     "the base game minus the two changes of each expansion alone, in "
                     "percentage points, with its 95% interval: near zero, the two add up; "
                     "blue, together they leave more games won than the two alone say; red, "
-                    "fewer; grey, Holm's adjustment over the pairs shows no interaction "
-                    "(or the interval holds zero).",
+                    "fewer; grey, no interaction shown: Holm's adjustment over the pairs "
+                    "finds none, or the interval holds zero, which does not rule out one as "
+                    "large as the interval's ends.",
 }
 
 
