@@ -1511,7 +1511,7 @@ def _figure_rows_at_rebuilds(trace: dict) -> list[int]:
     return state["rows"]
 
 
-def test_R12_replay_names_the_emptiness_city_a_rebuild_may_not_choose():
+def test_R08_4_replay_names_the_emptiness_city_a_rebuild_may_not_choose():
     card_set = FULL_SET.with_expansions(ALL_EXPANSIONS)
     policy = resolve_policy("random").func
     for game in range(200):
@@ -1522,7 +1522,7 @@ def test_R12_replay_names_the_emptiness_city_a_rebuild_may_not_choose():
             if at != E and at not in act["rebuild"]:
                 act["rebuild"][1] = at
                 _expect_replay_error(trace, "rebuild ", f"row {at} holds the City card "
-                                     "with the Emptiness, which Rebuild may not choose (R12)")
+                                     "with the Emptiness, which Rebuild may not choose (R08.4)")
                 return
     raise AssertionError("no rebuild beside the Emptiness in 200 games")
 
@@ -1575,3 +1575,24 @@ def test_replay_names_the_placement_rule_a_place_entry_breaks(change, reason):
                                  reason)
             return
     raise AssertionError("no placement to change")
+
+
+def test_replay_names_a_book_act_by_its_book_whatever_other_keys_it_holds():
+    card_set = FULL_SET.with_expansions(ALL_EXPANSIONS)
+    policy = resolve_policy("random").func
+    for game in range(100):
+        trace = play_reference(card_set, 4, game, policy, "random")
+        acts = [a for e in trace["log"] for a in e.get("acts", []) if "book" in a]
+        if acts:
+            for act in acts:
+                act["census"] = "an added key"
+            assert replay(trace) == trace["result"]
+            return
+    raise AssertionError("no Book act in 100 games")
+
+
+def test_replay_refuses_a_placement_side_of_the_wrong_type_in_one_line():
+    trace = team_trace()
+    i, entry = next((i, e) for i, e in enumerate(trace["log"]) if e.get("do") == "place")
+    entry["side"] = [entry["side"]]
+    _expect_replay_error(trace, f"log entry {i}: ", "is not a legal PHASE1 decision")

@@ -663,8 +663,9 @@ class SoloGame:
         self.checkpoint.check(self.snapshot())
 
     def _offer_polarity_swap(self) -> None:
-        """Before Phase I, with 8 or more discards: remove the 8 most recent from the game
-        and swap polarities, or not (R10.4)."""
+        """Before Phase I, with 8 or more discards: remove 8 from the game and swap
+        polarities, or not (R10.4). The option offers the 8 most recent; the swap removes
+        the ids of the option chosen (a replayed trace may name others)."""
         if len(self.discard) < POLARITY_SWAP_CARDS:
             return  # R10.4: not offered
         removed = self.discard[-POLARITY_SWAP_CARDS:]

@@ -218,9 +218,10 @@ class LogCursor:
 
 def _why_not_placed(entry: dict, game: SoloGame) -> str:
     """The placement rule a Phase I ``place`` entry breaks, or "" when it is none of these
-    (R01.1, R04.1, R10.3)."""
+    (R04.1, R08.5, R10.3)."""
     card, row_index = entry.get("card"), entry.get("row")
-    side = {"L": Side.L, "R": Side.R}.get(entry.get("side"))
+    named = entry.get("side")
+    side = {"L": Side.L, "R": Side.R}.get(named) if isinstance(named, str) else None
     seat = f" of seat {game.seat}" if game.seats > 1 else ""
     if not _is_int(card) or card not in game.hand:
         return f"card {_short(card)} is not in the hand{seat}"
@@ -231,16 +232,16 @@ def _why_not_placed(entry: dict, game: SoloGame) -> str:
         return ""
     row, side_name = game.rows[row_index], ("left", "right")[side]
     if side not in game.book.sides(card):
-        return f"card {card} does not go on a {side_name} side (R01.1: by its type)"
+        return f"card {card} does not go on a {side_name} side (R04.1: side by type)"
     if game.seats > 1 and side != (Side.L if game.seat == game.polarity else Side.R):
         polarity = "Sognae" if game.seat == game.polarity else "Incubi"
         other = ("left", "right")[1 - side]
         return (f"seat {game.seat} holds the {polarity} polarity and places on {other} sides "
                 "only (R10.3)")
     if not game.book.shows_element(row.city, card):
-        return f"City {row.city} shows no element of card {card} (R04.1)"
+        return f"City {row.city} shows no element of card {card} (R04.1, R08.5)"
     if not row.has_room(side):
-        return f"the {side_name} side of row {row_index} holds 3 dreams already (R01.1)"
+        return f"the {side_name} side of row {row_index} holds 3 dreams already (R04.1)"
     return ""
 
 
@@ -434,13 +435,15 @@ class LogDecider:
     def _begin_act(self, position: int) -> None:
         self.act_pos = position
         self.act = self.acts[position]
-        groups = None
-        if "census" in self.act:
+        # by the act's name (its shape is checked): a Book act may hold other keys
+        label = _act_label(self.act)
+        if label == "census":
             groups = self.act["census"]["zero_sum"]
-        elif self.act.get("book") == "perfect_balance":
+        elif label == BOOK_PREFIX + "perfect_balance":
             groups = self.act["zero_sum"]  # R09.6: a census
-        if groups is not None:
-            self.groups, self.used = groups, [False] * len(groups)
+        else:
+            return
+        self.groups, self.used = groups, [False] * len(groups)
 
     def _second_act(self, options: list[Option]) -> int:
         """The entry's next act, or no second action (option 0) when it has none."""
@@ -473,7 +476,7 @@ class LogDecider:
         if figure != EMPTY and isinstance(rows, list) and figure in rows:
             raise ReplayError(f"log entry {self.act_index}: rebuild {rows}: row {figure} holds "
                               "the City card with the Emptiness, which Rebuild may not "
-                              "choose (R12)")
+                              "choose (R08.4)")
         raise ReplayError(f"log entry {self.act_index}: rebuild {rows} is not two different "
                           "rows of the layout (R08.4)")
 
@@ -557,8 +560,9 @@ def _same_rows(logged: Any, replayed: list[dict]) -> bool:
     if not isinstance(logged, list) or len(logged) != len(replayed):
         return False
     for log_row, row in zip(logged, replayed, strict=True):
-        if not isinstance(log_row, dict):  # other keys than these: an extension
+        if not isinstance(log_row, dict):
             return False
+        # keys other than city, L and R are an extension, left alone
         if "city" in log_row and not _strict_equal(log_row["city"], row["city"]):
             return False
         for side in ("L", "R"):
