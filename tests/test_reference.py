@@ -639,10 +639,25 @@ def _city_renumbered(trace: dict, new_id: int) -> dict:
     return trace
 
 
-def test_replay_takes_any_card_ids_and_refuses_minus_1_in_one_line(random_traces):
-    assert replay(_city_renumbered(random_traces[0], -7)) == random_traces[0]["result"]
-    _expect_replay_error(_city_renumbered(random_traces[0], -1), "cards[",
-                         "id -1 cannot be replayed (it means no card here)")
+def test_replay_takes_any_card_ids_minus_1_too(random_traces):
+    """TRACE.md: any unique integers; -1, the engines' "no card", is replayed under an id
+    of its own, which a message names."""
+    for new_id in (-7, -1):
+        assert replay(_city_renumbered(random_traces[0], new_id)) == \
+            random_traces[0]["result"]
+    broken = _city_renumbered(random_traces[0], -1)
+    broken["log"][-1]["check"]["rows"][0]["city"] = 99
+    with pytest.raises(ReplayError) as err:
+        replay(broken)
+    alias = max(card["id"] for card in broken["cards"]) + 1
+    assert str(err.value).endswith(f"(card -1 is replayed as card {alias})")
+
+
+def test_show_names_a_card_of_id_minus_1_by_the_id_it_is_replayed_under(random_traces):
+    from analyzer.trace.show import render_trace
+
+    text = render_trace(_city_renumbered(random_traces[0], -1))
+    assert "Card -1 of the trace is shown as card " in text.splitlines()[2]
 
 
 def test_replay_rejects_a_placement_on_the_wrong_side(random_traces):

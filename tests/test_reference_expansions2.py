@@ -1546,7 +1546,7 @@ def test_R10_3_replay_says_a_placement_breaks_the_seats_polarity():
 
 @pytest.mark.parametrize("change, reason", [
     ("card", "is not in the hand"), ("row", "there is no row 9"),
-    ("side", "does not go on a"), ("full", "holds 3 dreams already (R01.1)")])
+    ("side", "does not go on a"), ("full", "holds 3 dreams already (R04.1)")])
 def test_replay_names_the_placement_rule_a_place_entry_breaks(change, reason):
     card_set = FULL_SET.with_expansions(0)
     policy = resolve_policy("random").func

@@ -29,7 +29,8 @@ Matching rules (where the trace format leaves room):
   holds one there, and by keeping otherwise (R10.4);
 - in the team game every decision entry must name the seat to play (``seat``);
 - a ``check`` entry is compared on the keys it holds; sides and hands as multisets;
-- card ids are any unique integers but -1, the engines' "no card", which is refused.
+- card ids are any unique integers; a card of id -1, the engines' "no card", is replayed
+  under an id of its own (:func:`with_reserved_id_renamed`), which messages name.
 """
 
 from __future__ import annotations
@@ -684,9 +685,6 @@ def _card_from_trace(position: int, entry: Any, expansions: set[str]) -> Card:
     where = f"cards[{position}]"
     if not isinstance(entry, dict) or not _is_int(entry.get("id")):
         raise ReplayError(f"{where}: expected an object with an integer id")
-    if entry["id"] == EMPTY:  # the engines' "no card", in options, rows and decisions
-        raise ReplayError(f"{where}: id {EMPTY} cannot be replayed (it means no card here); "
-                          "give the card another id throughout the trace")
     card_type = _text(entry, "type")
     card_id = entry["id"]
     if card_type == "city":
@@ -824,6 +822,34 @@ def _compare_result(expected: dict, replayed: dict) -> None:
                               f"result, {_short(value)} on replay{source}")
 
 
+#: The keys whose values hold card ids (TRACE.md), at any depth of a trace.
+ID_KEYS = frozenset({"id", "city_deck", "dream_deck", "postcard_deck", "book_deck", "shuffle",
+                     "card", "discard", "exchange", "zero_sum", "change_sides", "order",
+                     "removed", "city", "L", "R", "hand", "hands"})
+
+
+def with_reserved_id_renamed(trace: Any) -> tuple[Any, int | None]:
+    """The trace with a card of id -1 (TRACE.md allows any unique integer) renamed to an id
+    the engines do not reserve for "no card", and that id; the trace itself and None when
+    no card has id -1."""
+    cards = trace.get("cards") if isinstance(trace, dict) else None
+    ids = [c.get("id") for c in cards if isinstance(c, dict)] if isinstance(cards, list) else []
+    ids = [i for i in ids if _is_int(i)]
+    if EMPTY not in ids:
+        return trace, None
+    alias = max(ids) + 1
+
+    def renamed(value: Any, holds_ids: bool) -> Any:
+        if isinstance(value, dict):
+            return {key: renamed(item, holds_ids or key in ID_KEYS)
+                    for key, item in value.items()}
+        if isinstance(value, list):
+            return [renamed(item, holds_ids) for item in value]
+        return alias if holds_ids and _is_int(value) and value == EMPTY else value
+
+    return renamed(trace, False), alias
+
+
 def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
            narrate: Callable[[str, dict], None] | None = None,
            check_deal: bool = False) -> dict:
@@ -874,6 +900,17 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         shuffled, a check that differs from the replayed state, a missing or left-over log
         entry, or a result that differs.
     """
+    trace, alias = with_reserved_id_renamed(trace)
+    try:
+        return _replay(trace, observe, narrate, check_deal)
+    except ReplayError as err:
+        if alias is None:
+            raise
+        raise ReplayError(f"{err} (card -1 is replayed as card {alias})") from None
+
+
+def _replay(trace: dict, observe: Callable[[dict], None] | None,
+            narrate: Callable[[str, dict], None] | None, check_deal: bool) -> dict:
     expansions = _check_header(trace)
     _check_own_cards(trace, expansions)
     book = book_from_trace(trace.get("cards"), expansions)

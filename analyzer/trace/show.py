@@ -12,6 +12,7 @@ from __future__ import annotations
 from analyzer.core.codes import Act, Decision
 from analyzer.reference import replay
 from analyzer.reference.engine import HOURGLASS_TURNS
+from analyzer.reference.replay import with_reserved_id_renamed
 
 CITY_KIND_NAMES = {"square": "City Square", "temple": "Temple", "garden": "Hanging Garden"}
 ACT_NAMES = {Act.PASS: "none", Act.CENSUS: "Census", Act.EXCHANGE: "Exchange"}
@@ -384,6 +385,7 @@ def render_trace(trace: dict) -> str:
     (:mod:`analyzer.trace.summary`)."""
     from analyzer.trace.summary import GameTally, summary_lines  # it uses CardNames
 
+    trace, alias = with_reserved_id_renamed(trace)  # the ids the replay tells of
     names = CardNames(trace["cards"])
     expansions = ", ".join(trace.get("expansions", [])) or "none"
     variant = trace.get("variant", "solo")
@@ -392,7 +394,9 @@ def render_trace(trace: dict) -> str:
                                     else "")
     out = [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
            f"{trace['policy']}, card set {card_set}, expansions: {expansions}",
-           TABLE_KEY, *([TEAM_KEY] if variant == "team" else []), "Setup"]
+           TABLE_KEY, *([TEAM_KEY] if variant == "team" else []),
+           *([f"Card -1 of the trace is shown as card {alias}."] if alias is not None else []),
+           "Setup"]
     postcards: dict[int, int] = {}
     books: list[int] = []
     header: dict[str, int] = {}  # the team turn's header line: where, seat, Sognae's seat
