@@ -846,6 +846,7 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
         baseline_side_effects,
         level_heading,
         played_mask,
+        variants_family,
     )
 
     played = int(played_mask(table).sum())
@@ -857,8 +858,8 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
     lines = [f"{heading[0].upper()}{heading[1:]}: "
              + "; ".join(f"{factor} {level}" for factor, level in levels.items())]
     if played:
-        lines.insert(0, f"Holm p: McNemar's exact p adjusted over the "
-                        f"{_count(played, 'variant')} played; a variant moves the win rate "
+        lines.insert(0, f"Holm p: McNemar's exact p adjusted over "
+                        f"{variants_family(table)} played; a variant moves the win rate "
                         "(for this policy), with the family error held at 5%, when its Holm p "
                         "is below 0.05 (the intervals are not adjusted). " + EDGE_NOTE)
     return lines + ([side_effects] if side_effects else [])

@@ -110,7 +110,12 @@ def test_duel_pairs_add_up_and_a_policy_ties_with_itself():
     assert same.a_only == 0 and same.b_only == 0 and same.mcnemar_p == 1.0
     assert same.diff_low < 0 < same.diff_high  # no game differs, yet 1,500 games are few
     text = str(duel)
-    assert "Holm p" in text and "adjusted for the 3 pairs tested" in text
+    # greedy and its copy never differ: that pair leaves Holm's family
+    assert "Holm p" in text and ("adjusted for the 2 pairs whose games differ somewhere (1 "
+                                 "whose games never differ, which cannot reject, is left "
+                                 "out)") in text
+    assert pairs.at[pairs.index[0], "holm_p"] == pytest.approx(
+        min(1.0, 2 * pairs.at[pairs.index[0], "mcnemar_p"]))
     assert table.loc["greedy", "wins"] > 0 and table.loc["random", "wins"] == 0
     # the per-game results: the deals one policy won and the other lost, found directly
     assert list(duel.runs) == list(table.index)

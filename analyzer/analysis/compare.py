@@ -20,6 +20,7 @@ from analyzer.analysis.stats import (
     SIGNIFICANCE,
     format_p,
     holm_adjust,
+    holm_family,
     mcnemar_exact,
     mcnemar_exact_many,
     paired_difference_interval,
@@ -210,6 +211,15 @@ def compare_table(runs: dict[str, pd.DataFrame], ranks: bool = True) -> pd.DataF
     return table
 
 
+def sets_family(table: pd.DataFrame) -> str:
+    """Holm's family of a :func:`compare_table`: the sets whose games differ from the base
+    game's somewhere (every set of a table without the discordant counts)."""
+    others = table.drop(index=BASE, errors="ignore")
+    differ = int(((others["set_only"] + others["base_only"]) > 0).sum()) \
+        if {"set_only", "base_only"} <= set(others.columns) else len(others)
+    return holm_family(differ, "set", len(others) - differ)
+
+
 def rank_ranges(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """The ranks each set can hold (1: the hardest) given paired tests of every pair of
     sets, as columns ``rank_low`` and ``rank_high`` (index: the sets' labels).
@@ -247,7 +257,8 @@ def rank_ranges(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
 RANK_NOTE = ("rank: 1 is the hardest set (the lowest win rate, read from the difference to "
              "the base game so that sets of different lengths compare; equal ones share a "
              "rank), and in brackets the ranks it can hold: every pair of sets is tested "
-             "on the games both played (McNemar, Holm-adjusted over all the pairs), and a "
+             "on the games both played (McNemar, Holm-adjusted over the pairs whose "
+             "games differ somewhere), and a "
              "set is placed above or below another only where that test separates them")
 #: Why Holm p and a rank's range can seem to disagree (where some set is tested).
 RANK_FAMILY_NOTE = ("Holm p is adjusted over the sets tested against the base game only, a "
@@ -271,7 +282,8 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     (its 95% interval, from the games' spread: the four sets share each game's deal; where
     every game gave the same contrast, from how many games did, :func:`_alike_interval`),
     ``p`` (the paired randomization test of no interaction, :func:`stats.sign_flip_p`) and
-    ``holm_p`` (that p adjusted by Holm's method over the pairs played),
+    ``holm_p`` (that p adjusted by Holm's method over the pairs played, not counting those
+    whose ``differing``, the games whose contrast is not zero, is 0),
     ``pair_win_rate`` and ``multiplied`` (the pair's win rate if the two singles' ratios to
     the base game multiplied: p_A * p_B / p_base). The additive interaction cannot fall
     below p_base - p_A - p_B, so where the singles alone take the win rate near zero it is
@@ -383,7 +395,7 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
                      f"{holm:>8} {r.mean_turns:>6.1f} {rank_text(r):>{rank_width}}")
     tested = len(table) - 1
     holm = {0: "", 1: "Holm p: McNemar's exact p (one set: nothing to adjust). "}.get(
-        tested, f"Holm p: McNemar's exact p adjusted over the {tested} sets. ")
+        tested, f"Holm p: McNemar's exact p adjusted over {sets_family(table)}. ")
     unadjusted = " The intervals are not adjusted for the number of sets; Holm p is." \
         if tested > 1 else ""
     unadjusted += f" {EDGE_NOTE}" if tested else ""
@@ -418,7 +430,8 @@ def _percent_or_na(x: float) -> str:
 #: How an interaction is tested, for every table of them.
 INTERACTION_TEST_NOTE = ("the paired randomization (sign-flip) test of no interaction over "
                          "the games, exact where few games differ, adjusted by Holm's method "
-                         "over the pairs: an interaction is shown, with the family error held "
+                         "over the pairs (not counting a pair whose contrast is zero in every "
+                         "game): an interaction is shown, with the family error held "
                          "at 5%, where its Holm p is below 0.05; the intervals are not "
                          "adjusted")
 

@@ -12,6 +12,7 @@ from analyzer.analysis.run_stats import headline, played_alike
 from analyzer.analysis.stats import (
     format_p,
     holm_adjust,
+    holm_family,
     mean_half_width,
     mean_interval,
     signed_pp,
@@ -97,7 +98,8 @@ def pair_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """Per pair (A, B): games won by A only, by B only and by both on the same deal, the
     paired difference of win rates with its 95% interval (Newcombe's square-and-add for
     paired proportions), McNemar's exact two-sided p-value, and that p-value adjusted by
-    Holm's method over all the pairs (k policies make k(k-1)/2 tests)."""
+    Holm's method over the pairs (k policies make k(k-1)/2 tests; a pair that won and lost
+    the very same deals cannot reject and is not counted)."""
     rows = []
     for a, b in combinations(results, 2):
         won_a = results[a].set_index("game")["won"]
@@ -185,7 +187,9 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
                      "(result, turns, cities, every tally): most likely one policy under "
                      "two names.")
     if len(pairs) > 1:
-        notes.append(f"Holm p: McNemar's p adjusted for the {len(pairs)} pairs tested; a pair "
+        differ = int(((pairs["a_only"] + pairs["b_only"]) > 0).sum())
+        family = holm_family(differ, "pair", len(pairs) - differ)
+        notes.append(f"Holm p: McNemar's p adjusted for {family}; a pair "
                      "differs with the family error held at 5% when it is below 0.05. The "
                      "intervals are not adjusted for the number of pairs; Holm p is.")
     return "\n".join([*lines, "", *notes])

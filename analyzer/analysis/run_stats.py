@@ -214,7 +214,9 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     the difference is taken between: over the common games when paired), ``difference``,
     ``low``, ``high``, ``paired`` (bool), ``whole`` (bool: the paired games are all of both
     runs), ``p`` and ``test`` (McNemar or Fisher), ``mcnemar_p`` (NaN when independent),
-    ``alike`` (bool: paired, and every common game ended alike, :func:`played_alike`).
+    ``alike`` (bool: paired, and every common game ended alike, :func:`played_alike`),
+    ``informative`` (bool: the test can reject, some paired game ended otherwise, or the
+    two runs hold a win and a loss; :func:`stats.holm_adjust` counts only those).
     """
     (first_label, first), *others = runs.items()
     rows = []
@@ -230,6 +232,7 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
                        high=paired["diff_high"], paired=True,
                        whole=len(common) == len(df) == len(first), p=paired["mcnemar_p"],
                        test="McNemar", mcnemar_p=paired["mcnemar_p"],
+                       informative=paired["set_only"] + paired["base_only"] > 0,
                        alike=played_alike(df[df["game"].isin(common)],
                                           first[first["game"].isin(common)]))
         else:
@@ -240,11 +243,13 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
                        difference=wins / len(df) - first_wins / len(first), low=low,
                        high=high, paired=False, whole=False,
                        p=fisher_exact(wins, len(df), first_wins, len(first)), test="Fisher",
-                       mcnemar_p=np.nan, alike=False)
+                       mcnemar_p=np.nan, alike=False,
+                       informative=0 < wins + first_wins < len(df) + len(first))
         rows.append(row)
     return pd.DataFrame(rows, columns=["run", "against", "games", "win_rate", "against_rate",
                                        "difference", "low", "high", "paired", "whole", "p",
-                                       "test", "mcnemar_p", "alike"]).set_index("run")
+                                       "test", "mcnemar_p", "alike", "informative"]
+                        ).set_index("run")
 
 
 def played_alike(a: pd.DataFrame, b: pd.DataFrame) -> bool:

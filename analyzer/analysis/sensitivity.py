@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.analysis.compare import paired_difference
-from analyzer.analysis.stats import holm_adjust, wilson_interval
+from analyzer.analysis.stats import holm_adjust, holm_family, wilson_interval
 from analyzer.cards.loader import (
     MAX_CHAOS,
     MAX_VALUE,
@@ -291,6 +291,16 @@ def plan_variants(baseline: CardSet, data: dict,
         plan[variant] = card_set if not same_cards(card_set, baseline) else NotPlayed(
             SAME_AS_BASELINE)
     return plan
+
+
+def variants_family(table: pd.DataFrame) -> str:
+    """Holm's family of an effect table: the variants played whose games differ from the
+    baseline's somewhere (a table of an older version, without ``differing``, counts every
+    variant played)."""
+    played = played_mask(table)
+    differ = int((table.loc[played, "differing"] > 0).sum()) if "differing" in table \
+        else int(played.sum())
+    return holm_family(differ, "variant", int(played.sum()) - differ)
 
 
 def played_mask(table: pd.DataFrame) -> np.ndarray:

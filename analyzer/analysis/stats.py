@@ -145,6 +145,16 @@ def holm_adjust(p_values: list[float], informative: list[bool] | None = None) ->
     return adjusted
 
 
+def holm_family(tested: int, noun: str, alike: int) -> str:
+    """"the 4 sets" of a note on Holm's count: ``tested`` tests whose games differ somewhere,
+    and the ``alike`` whose never do, left out of the count (:func:`holm_adjust`)."""
+    plural = noun if tested == 1 else f"{noun}s"
+    if not alike:
+        return f"the {tested} {plural}"
+    return (f"the {tested} {plural} whose games differ somewhere ({alike} whose games never "
+            f"differ, which cannot reject, {'is' if alike == 1 else 'are'} left out)")
+
+
 #: The level the docs and pages name: a Holm p below it counts as a difference shown; one
 #: above it shows none, which is not evidence that there is none.
 SIGNIFICANCE = 0.05

@@ -27,6 +27,7 @@ from analyzer.analysis.compare import (
     INTERACTION_TEST_NOTE,
     books_chart_note,
     books_unplayed_note,
+    sets_family,
     titled_interactions,
 )
 from analyzer.analysis.results_io import checked_frame, read_run
@@ -37,6 +38,7 @@ from analyzer.analysis.sensitivity import (
     baseline_side_effects,
     level_heading,
     played_mask,
+    variants_family,
 )
 from analyzer.analysis.stats import EDGE_NOTE, signed_pp
 from analyzer.analysis.totals import Totals
@@ -382,7 +384,9 @@ DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over
                     "the run's and the first run's win rate over the games compared, which "
                     "for runs paired on their common games can differ from the headline's. "
                     "Holm p: that p adjusted by Holm's method for the runs compared with the "
-                    "first; a run differs from the first, with the family error held at 5%, "
+                    "first (not counting a run whose test cannot reject: paired games that "
+                    "all ended as the first run's, or runs without both a win and a loss); "
+                    "a run differs from the first, with the family error held at 5%, "
                     "when its Holm p is below 0.05 (the intervals are not adjusted for the "
                     "number of runs). changes: what the run's configuration changes from the "
                     "first run's; a difference between runs that change two or more of "
@@ -403,7 +407,9 @@ def difference_rows(table: pd.DataFrame,
     column says what each run changes from the first."""
     from analyzer.analysis.stats import format_p, holm_adjust
 
-    holm = holm_adjust(table["p"].tolist())
+    # a table without the column (built by hand) counts every run
+    informative = table["informative"].tolist() if "informative" in table else None
+    holm = holm_adjust(table["p"].tolist(), informative)
     changed = ["changes"] if changes is not None else []
     rows = [["run", "against", *changed, "win rates compared", "difference", "95% interval",
              "compared", "p (test)", "Holm p"]]
@@ -843,7 +849,7 @@ def sensitivity_note(table: pd.DataFrame, baseline: dict | None = None) -> str:
         "variant's deck differs, so a paired game is not the same deal), in percentage "
         "points, with Newcombe's 95% square-and-add interval for paired proportions; "
         "McNemar p: McNemar's exact test of that change; Holm p: the same adjusted by "
-        f"Holm's method for the {played} variant{'s' if played != 1 else ''} played. A "
+        f"Holm's method for {variants_family(table)} played. A "
         "variant moves the win rate, "
         "with the family error held at 5%, when its Holm p is below 0.05: the intervals "
         "are not adjusted for the number of variants. " + EDGE_NOTE,
@@ -1035,7 +1041,7 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
             f"(game g of both; {PAIRING_SHORT}), in percentage "
             "points, with Newcombe's 95% square-and-add interval for paired proportions; "
             "McNemar p: McNemar's exact test of that difference; Holm p: the same adjusted "
-            f"by Holm's method for the {tested} set{'s' if tested != 1 else ''} compared "
+            f"by Holm's method for {sets_family(table)} compared "
             "with the base game. A set is "
             f"harder or easier than the base game{player}, with the family error held at "
             "5%, when "
