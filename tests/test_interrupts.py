@@ -59,3 +59,54 @@ def test_compiles_outside_the_packages_calls_are_left_alone(python_sigint):
             _ctrl_c()
     finally:
         event.end_event(COMPILER_LOCK)
+
+
+@pytest.fixture
+def sigterm_stops():
+    """SIGTERM handled as the command line sets it, and left as it was afterwards."""
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    interrupts.stopping_on_sigterm()
+    yield
+    signal.signal(signal.SIGTERM, previous)
+    interrupts._terminated = False
+
+
+def _sigterm():
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(0.05)
+
+
+def test_a_sigterm_during_a_compile_waits_for_its_end_and_says_sigterm(python_sigint,
+                                                                       sigterm_stops, capsys):
+    with interrupts.holding():
+        event.start_event(COMPILER_LOCK)
+        _sigterm()  # recorded, not raised
+        with pytest.raises(KeyboardInterrupt):
+            event.end_event(COMPILER_LOCK)
+    assert interrupts.terminated() and interrupts.stop_word() == "terminated"
+    assert "SIGTERM again to stop now" in capsys.readouterr().err
+
+
+def test_a_sigterm_stops_even_where_ctrl_c_is_ignored(sigterm_stops):
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _sigterm()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert interrupts.terminated()
+
+
+def test_a_sigterm_while_a_local_cluster_starts_waits_for_the_caller(sigterm_stops):
+    """Ctrl-C is ignored while the cluster's processes start; a SIGTERM then is held, and
+    delivered where the caller can close the cluster."""
+    from analyzer.runner.distributed import _ctrl_c_ignored_by_new_processes
+
+    with _ctrl_c_ignored_by_new_processes() as held:
+        _sigterm()  # would stop the start half-way
+    assert signal.getsignal(signal.SIGTERM) is interrupts._forward_sigterm
+    assert not interrupts.terminated()
+    with pytest.raises(KeyboardInterrupt):
+        held.deliver()
+    assert interrupts.terminated()
+    held.deliver()  # delivered once

@@ -19,6 +19,7 @@ import numpy as np
 from distributed import Client, KilledWorker, LocalCluster, as_completed
 
 from analyzer.errors import ClusterError, UrbionError
+from analyzer.runner import interrupts
 from analyzer.runner.chunks import chunk_payload, prepare_kernels
 from analyzer.runner.plan import RunPlan
 
@@ -46,17 +47,19 @@ def parse_scheduler(scheduler: str) -> tuple[str, int | str]:
 
 
 @contextmanager
-def _ctrl_c_ignored_by_new_processes() -> Iterator[None]:
+def _ctrl_c_ignored_by_new_processes() -> Iterator[interrupts.HeldSigterm]:
     """Start processes that ignore Ctrl-C: a terminal sends it to the whole foreground
     group, and each worker of a local cluster would print a traceback, while this process
     stops the run (one line) and closes the cluster. A Ctrl-C meanwhile is ignored here too
-    (the cluster starts in seconds); another thread than the main one changes nothing."""
+    (the cluster starts in seconds); a SIGTERM is held, for the caller to deliver once it
+    can close the cluster. Another thread than the main one changes nothing."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield interrupts.HeldSigterm()
         return
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        yield
+        with interrupts.sigterm_held() as held:
+            yield held
     finally:
         signal.signal(signal.SIGINT, previous)
 
@@ -90,7 +93,7 @@ def one_cluster(scheduler: str | None) -> Iterator[str | None]:
         yield scheduler
         return
     try:
-        with _ctrl_c_ignored_by_new_processes():
+        with _ctrl_c_ignored_by_new_processes() as held:
             cluster = LocalCluster(n_workers=parse_scheduler(scheduler)[1],
                                    threads_per_worker=1, processes=True,
                                    dashboard_address=":0", silence_logs=LOCAL_LOG_LEVEL)
@@ -98,6 +101,7 @@ def one_cluster(scheduler: str | None) -> Iterator[str | None]:
         raise ClusterError(f"cannot start the Dask cluster {scheduler}: "
                            f"{one_line(err)}") from None
     try:
+        held.deliver()
         yield cluster.scheduler_address
     finally:
         cluster.close()
@@ -119,10 +123,11 @@ class DaskExecutor:
         self.quieted.setLevel(LOCAL_LOG_LEVEL)
         try:
             if kind == "local":
-                with _ctrl_c_ignored_by_new_processes():
+                with _ctrl_c_ignored_by_new_processes() as held:
                     self.cluster = LocalCluster(n_workers=value, threads_per_worker=1,
                                                 processes=True, dashboard_address=":0",
                                                 silence_logs=LOCAL_LOG_LEVEL)
+                self._deliver(held)
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(value, timeout=CONNECT_TIMEOUT)
@@ -130,6 +135,14 @@ class DaskExecutor:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler {scheduler}: "
                                f"{one_line(err)}") from None
+
+    def _deliver(self, held: interrupts.HeldSigterm) -> None:
+        """A SIGTERM held while the cluster started stops the run, the cluster closed."""
+        try:
+            held.deliver()
+        except KeyboardInterrupt:
+            self.close()
+            raise
 
     def prepare(self, plan: RunPlan) -> None:
         """Compile or load the kernels once in every worker process now connected (a

@@ -62,14 +62,15 @@ class _Deferral(event.Listener):
             signal.signal(signal.SIGINT, signal.default_int_handler)
             self.installed = False
 
-    def _record(self, _signum: int, _frame: FrameType | None) -> None:
+    def _record(self, signum: int, _frame: FrameType | None) -> None:
         if self.pending:  # pressed again: stop now
             self.pending = False
             self._restore()
             raise KeyboardInterrupt
         self.pending = True
-        sys.stderr.write("\nstopping once the compile in progress ends "
-                         "(Ctrl-C again to stop now)\n")
+        again = "SIGTERM" if signum == signal.SIGTERM else "Ctrl-C"
+        sys.stderr.write(f"\nstopping once the compile in progress ends ({again} again to "
+                         "stop now)\n")
 
 
 _deferral = _Deferral()
@@ -96,7 +97,7 @@ def _forward_sigterm(_signum: int, frame: FrameType | None) -> None:
     # script) does not make SIGTERM ignored
     handler = signal.getsignal(signal.SIGINT)
     if callable(handler):
-        handler(signal.SIGINT, frame)
+        handler(signal.SIGTERM, frame)
     else:
         raise KeyboardInterrupt
 
@@ -124,3 +125,40 @@ def holding() -> Iterator[None]:
         _holders -= 1
         if _holders == 0:
             event.unregister(COMPILER_LOCK, _deferral)
+
+
+class HeldSigterm:
+    """A SIGTERM held back by :func:`sigterm_held`, to deliver where the caller can clean
+    up what the held stretch started."""
+
+    def __init__(self) -> None:
+        self.came = False
+
+    def deliver(self) -> None:
+        """Stop now, as SIGTERM does, if one came while held."""
+        if self.came:
+            global _terminated
+            self.came = False
+            _terminated = True
+            raise KeyboardInterrupt
+
+
+@contextmanager
+def sigterm_held() -> Iterator[HeldSigterm]:
+    """While the body runs (a local cluster starting, with Ctrl-C ignored so that its
+    processes ignore it), hold SIGTERM back; the caller delivers it (``deliver``) once it
+    can close what the body started."""
+    held = HeldSigterm()
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGTERM) is not _forward_sigterm:
+        yield held
+        return
+
+    def hold(_signum: int, _frame: FrameType | None) -> None:
+        held.came = True
+
+    signal.signal(signal.SIGTERM, hold)
+    try:
+        yield held
+    finally:
+        signal.signal(signal.SIGTERM, _forward_sigterm)
