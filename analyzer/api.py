@@ -31,7 +31,7 @@ from analyzer.analysis.results_io import (
 from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.cards import CardSet, default_card_set, load_card_set
-from analyzer.cards.loader import CardSetError, expansion_names, parse_expansions
+from analyzer.cards.loader import CardSetError, cards_digest, expansion_names, parse_expansions
 from analyzer.core.codes import REASON_NAMES, Outcome
 from analyzer.errors import PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
@@ -703,7 +703,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed),
                       {"card_set": card_set.name, "card_set_sha256": card_set.digest,
                        "expansions": list(card_set.expansion_names()),
-                       "variant": card_set.variant})
+                       "variant": card_set.variant, "cards_sha256": cards_digest(card_set)})
     return outcome
 
 

@@ -667,6 +667,18 @@ def test_a_tuned_weights_file_says_where_it_plays_off_its_tuning(tmp_path, capsy
     code, out, err = run(capsys, "simulate", "--games", "20", "--policy", policy,
                          "--expansions", "chromatic_chaos", "--cards", str(renamed), "--quiet")
     assert code == 0 and "tuned elsewhere" not in out, err
+    # and the other way: weights tuned on the copy play R14 itself, the same cards
+    analyzer.tune(games=60, seed=2, evaluations=2, heldout_games=60, cards=renamed,
+                  out=tmp_path / "copy-w.toml")
+    assert "cards_sha256 = " in (tmp_path / "copy-w.toml").read_text()
+    on_copy = f"weighted:{tmp_path / 'copy-w.toml'}"
+    code, out, err = run(capsys, "simulate", "--games", "20", "--policy", on_copy, "--quiet")
+    assert code == 0 and "tuned elsewhere" not in out, err
+    edited = tmp_path / "edited.toml"  # a card changed: the note names the two sets
+    edited.write_text(renamed.read_text().replace("count = 8", "count = 6", 1))
+    code, out, err = run(capsys, "simulate", "--games", "20", "--policy", on_copy, "--cards",
+                         str(edited), "--quiet")
+    assert code == 0 and "here card set copy sha256" in out, err
     # a malformed [tuned] table is refused in one line, naming it
     write_weights(tmp_path / "bad.toml", result.weights, [], {
         "card_set": "x", "card_set_sha256": "y", "expansions": "books", "variant": "solo"})

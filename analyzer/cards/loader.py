@@ -152,14 +152,24 @@ class CardSet:
                        other_ids=ids[in_play & is_other])
 
 
+def _sorted_rows(card_set: CardSet) -> np.ndarray:
+    """Each card with its expansion, in one order whatever the file's."""
+    table = np.column_stack([card_set.owner, card_set.cards])
+    return table[np.lexsort(table.T[::-1])]
+
+
 def same_cards(one: CardSet, other: CardSet) -> bool:
     """True when two card sets hold the same cards (each with its expansion), in whatever
     order their files list them: the names, which the digests include, do not count."""
-    def rows(card_set: CardSet) -> np.ndarray:
-        table = np.column_stack([card_set.owner, card_set.cards])
-        return table[np.lexsort(table.T[::-1])]
+    return one.cards.shape == other.cards.shape and \
+        np.array_equal(_sorted_rows(one), _sorted_rows(other))
 
-    return one.cards.shape == other.cards.shape and np.array_equal(rows(one), rows(other))
+
+def cards_digest(card_set: CardSet) -> str:
+    """SHA-256 of the cards alone, whatever the set's name and the order of its file: two
+    sets of :func:`same_cards` share it."""
+    rows = np.ascontiguousarray(_sorted_rows(card_set), dtype=np.int64)
+    return hashlib.sha256(str(rows.shape).encode() + rows.tobytes()).hexdigest()
 
 
 def packed_table(card_set: CardSet) -> dict:

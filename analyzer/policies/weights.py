@@ -83,15 +83,20 @@ def load_weights_file(path: str | Path | None = None) -> tuple[dict[str, float],
 #: The keys of a weights file's optional [tuned] table, which ``urbion tune`` writes: what
 #: the weights were tuned on, so that a run elsewhere can say so.
 TUNED_KEYS = {"card_set": str, "card_set_sha256": str, "expansions": list, "variant": str}
+#: A [tuned] key files written before it lack: the cards alone (``cards.loader.cards_digest``),
+#: which a renamed or reordered copy of the set shares.
+TUNED_CARDS_KEY = "cards_sha256"
 
 
 def _check_tuned(tuned: object, source: str) -> None:
     """A [tuned] table holds the ``TUNED_KEYS`` of their kinds, or is absent."""
     if tuned is None:
         return
-    if not isinstance(tuned, dict) or set(tuned) != set(TUNED_KEYS):
+    if not isinstance(tuned, dict) or not set(TUNED_KEYS) <= set(tuned) <= \
+            {*TUNED_KEYS, TUNED_CARDS_KEY}:
         raise PolicyError(f"weights file {source}: a [tuned] table holds "
-                          f"{', '.join(TUNED_KEYS)} (urbion tune writes it)")
+                          f"{', '.join(TUNED_KEYS)} and {TUNED_CARDS_KEY} (urbion tune "
+                          "writes it)")
     wrong = tuned_key_wrong(tuned)
     if wrong:
         kind = "a list of expansion names" if wrong == "expansions" else \
@@ -104,6 +109,8 @@ def tuned_key_wrong(tuned: dict) -> str | None:
     or None: expansions are names of playable expansions, the variant one of the game's."""
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
 
+    if not isinstance(tuned.get(TUNED_CARDS_KEY, ""), str):
+        return TUNED_CARDS_KEY
     for key, kind in TUNED_KEYS.items():
         value = tuned.get(key)
         if not isinstance(value, kind) or \
@@ -128,7 +135,8 @@ def format_weights(weights: dict[str, float], comments: list[str],
     lines += ["[weights]"] + [f"{name} = {weights[name]!r}" for name in GREEDY_WEIGHTS]
     if tuned is not None:
         lines += ["", "# what these weights were tuned on: a run elsewhere says so", "[tuned]"]
-        lines += [f"{key} = {_toml_value(tuned[key])}" for key in TUNED_KEYS]
+        lines += [f"{key} = {_toml_value(tuned[key])}" for key in (*TUNED_KEYS, TUNED_CARDS_KEY)
+                  if key in tuned]
     return "\n".join(lines) + "\n"
 
 
@@ -156,7 +164,7 @@ def tuned_weights_note(attrs: dict) -> str | None:
         return None
     where = []
     if tuned.get("card_set_sha256") != attrs.get("card_set_sha256") and \
-            not (_is_r14(tuned) and plays_r14_cards(attrs)):
+            not _same_cards_as_tuned(tuned, attrs):
         here, there = str(attrs.get("card_set")), str(tuned.get("card_set"))
         if here == there:  # one name, other cards: the hashes tell them apart
             here += f" sha256 {str(attrs.get('card_set_sha256'))[:12]}"
@@ -175,12 +183,20 @@ def tuned_weights_note(attrs: dict) -> str | None:
             "--variant finds weights of its own")
 
 
-def _is_r14(tuned: dict) -> bool:
-    """True when a [tuned] table names the shipped R14 set by its digest: a run on a renamed
-    or reordered copy of it then plays the cards the weights were tuned on."""
+def _same_cards_as_tuned(tuned: dict, attrs: dict) -> bool:
+    """True when a run (its configuration ``attrs``) played the cards a [tuned] table names,
+    under another name or order: by the cards' own digest where the table has one, else
+    where both are R14's (a table of the shipped set, a run of R14's cards)."""
     from analyzer.cards import default_card_set
+    from analyzer.cards.loader import cards_digest, unpacked_table
 
-    return tuned.get("card_set_sha256") == default_card_set().digest
+    shipped = default_card_set()
+    if TUNED_CARDS_KEY not in tuned:
+        return tuned.get("card_set_sha256") == shipped.digest and plays_r14_cards(attrs)
+    digest = str(attrs.get("card_set_sha256"))
+    played = shipped if digest == shipped.digest else unpacked_table(
+        attrs.get("card_set_table"), str(attrs.get("card_set")), digest, "")
+    return played is not None and cards_digest(played) == tuned[TUNED_CARDS_KEY]
 
 
 def weights_note(attrs: dict, per_set: bool = False) -> str | None:
