@@ -108,6 +108,8 @@ def stopping_on_sigterm() -> None:
     if threading.current_thread() is threading.main_thread() and \
             signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _forward_sigterm)
+
+
 _holders = 0
 
 
