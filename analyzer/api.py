@@ -859,7 +859,7 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
              + "; ".join(f"{factor} {level}" for factor, level in levels.items())]
     if played:
         lines.insert(0, f"Holm p: McNemar's exact p adjusted over "
-                        f"{variants_family(table)} played; a variant moves the win rate "
+                        f"{variants_family(table)}; a variant moves the win rate "
                         "(for this policy), with the family error held at 5%, when its Holm p "
                         "is below 0.05 (the intervals are not adjusted). " + EDGE_NOTE)
     return lines + ([side_effects] if side_effects else [])

@@ -110,3 +110,55 @@ def test_a_sigterm_while_a_local_cluster_starts_waits_for_the_caller(sigterm_sto
         held.deliver()
     assert interrupts.terminated()
     held.deliver()  # delivered once
+
+
+def test_a_second_sigterm_while_a_local_cluster_starts_stops_at_once(sigterm_stops):
+    from analyzer.runner.distributed import _ctrl_c_ignored_by_new_processes
+
+    with _ctrl_c_ignored_by_new_processes():
+        _sigterm()
+        with pytest.raises(KeyboardInterrupt):
+            _sigterm()
+    assert interrupts.terminated()
+
+
+class _FakeCluster:
+    closed = 0
+
+    def __init__(self, **_options):
+        pass
+
+    def close(self):
+        _FakeCluster.closed += 1
+
+
+def test_a_sigterm_to_the_whole_group_during_a_cluster_start_is_a_stop(sigterm_stops,
+                                                                        monkeypatch):
+    """timeout and batch schedulers signal the process group: the workers die too and the
+    cluster's start fails, which is the stop asked for, not a cluster error."""
+    from analyzer.runner import distributed
+
+    def failing(**_options):
+        _sigterm()
+        raise RuntimeError("Nanny failed to start.")
+
+    monkeypatch.setattr(distributed, "LocalCluster", failing)
+    with pytest.raises(KeyboardInterrupt):
+        distributed.DaskExecutor("local:2")
+    with pytest.raises(KeyboardInterrupt), distributed.one_cluster("local:2"):
+        pass
+    assert interrupts.terminated()
+
+
+def test_a_stop_while_the_client_connects_closes_the_cluster(monkeypatch):
+    from analyzer.runner import distributed
+
+    def interrupted(_cluster):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(distributed, "LocalCluster", _FakeCluster)
+    monkeypatch.setattr(distributed, "Client", interrupted)
+    _FakeCluster.closed = 0
+    with pytest.raises(KeyboardInterrupt):
+        distributed.DaskExecutor("local:2")
+    assert _FakeCluster.closed == 1

@@ -653,6 +653,14 @@ def test_replay_takes_any_card_ids_minus_1_too(random_traces):
     assert str(err.value).endswith(f"(card -1 is replayed as card {alias})")
 
 
+def test_a_count_of_minus_1_beside_a_card_of_id_minus_1_stays_a_count(random_traces):
+    broken = _city_renumbered(random_traces[0], -1)
+    broken["log"][-1]["check"]["discard"] = -1
+    with pytest.raises(ReplayError) as err:
+        replay(broken)
+    assert "check discard differs: log -1," in str(err.value)
+
+
 def test_show_names_a_card_of_id_minus_1_by_the_id_it_is_replayed_under(random_traces):
     from analyzer.trace.show import render_trace
 

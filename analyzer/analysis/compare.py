@@ -212,8 +212,8 @@ def compare_table(runs: dict[str, pd.DataFrame], ranks: bool = True) -> pd.DataF
 
 
 def sets_family(table: pd.DataFrame) -> str:
-    """Holm's family of a :func:`compare_table`: the sets whose games differ from the base
-    game's somewhere (every set of a table without the discordant counts)."""
+    """Holm's family of a :func:`compare_table`: the sets with a game won by the set or the
+    base game alone (every set of a table without the discordant counts)."""
     others = table.drop(index=BASE, errors="ignore")
     differ = int(((others["set_only"] + others["base_only"]) > 0).sum()) \
         if {"set_only", "base_only"} <= set(others.columns) else len(others)
@@ -395,7 +395,7 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
                      f"{holm:>8} {r.mean_turns:>6.1f} {rank_text(r):>{rank_width}}")
     tested = len(table) - 1
     holm = {0: "", 1: "Holm p: McNemar's exact p (one set: nothing to adjust). "}.get(
-        tested, f"Holm p: McNemar's exact p adjusted over {sets_family(table)}. ")
+        tested, f"Holm p: McNemar's exact p, adjusted over {sets_family(table)}. ")
     unadjusted = " The intervals are not adjusted for the number of sets; Holm p is." \
         if tested > 1 else ""
     unadjusted += f" {EDGE_NOTE}" if tested else ""

@@ -294,13 +294,13 @@ def plan_variants(baseline: CardSet, data: dict,
 
 
 def variants_family(table: pd.DataFrame) -> str:
-    """Holm's family of an effect table: the variants played whose games differ from the
-    baseline's somewhere (a table of an older version, without ``differing``, counts every
-    variant played)."""
+    """Holm's family of an effect table, "the 8 variants played ...": those with a game won
+    by the variant or the baseline alone (a table of an older version, without
+    ``differing``, counts every variant played)."""
     played = played_mask(table)
     differ = int((table.loc[played, "differing"] > 0).sum()) if "differing" in table \
         else int(played.sum())
-    return holm_family(differ, "variant", int(played.sum()) - differ)
+    return holm_family(differ, "variant", int(played.sum()) - differ, " played")
 
 
 def played_mask(table: pd.DataFrame) -> np.ndarray:

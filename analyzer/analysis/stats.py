@@ -127,9 +127,10 @@ def holm_adjust(p_values: list[float], informative: list[bool] | None = None) ->
 
     The k-th smallest of m p-values is multiplied by (m - k + 1), made non-decreasing
     along the sorted order, and capped at 1. A missing p (NaN) is no test: it stays NaN and
-    is not counted in m. Nor is a test whose games never differ (``informative`` False):
-    McNemar's and the sign-flip test are conditional on the games that differ, so with none
-    such a test cannot reject; it keeps its p (1) and leaves the others' family error
+    is not counted in m. Nor is a test with no game that tells the two sides apart
+    (``informative`` False: no game won by one and lost by the other, a contrast of zero in
+    every game): McNemar's and the sign-flip test are conditional on those games, so with
+    none such a test cannot reject; it keeps its p (1) and leaves the others' family error
     unchanged.
     """
     if informative is None:
@@ -145,14 +146,18 @@ def holm_adjust(p_values: list[float], informative: list[bool] | None = None) ->
     return adjusted
 
 
-def holm_family(tested: int, noun: str, alike: int) -> str:
-    """"the 4 sets" of a note on Holm's count: ``tested`` tests whose games differ somewhere,
-    and the ``alike`` whose never do, left out of the count (:func:`holm_adjust`)."""
+def holm_family(tested: int, noun: str, alike: int, after: str = "") -> str:
+    """The tests of a note on Holm's count, "the 4 sets" (``after`` follows the noun: "the
+    4 variants played"): ``tested`` tests with a game won by one side and lost by the
+    other, and the ``alike`` without, which cannot reject and are left out of the count
+    (:func:`holm_adjust`)."""
     plural = noun if tested == 1 else f"{noun}s"
+    family = f"no {noun}{after}" if tested == 0 else f"the {tested} {plural}{after}"
     if not alike:
-        return f"the {tested} {plural}"
-    return (f"the {tested} {plural} whose games differ somewhere ({alike} whose games never "
-            f"differ, which cannot reject, {'is' if alike == 1 else 'are'} left out)")
+        return family
+    return (f"{family} with a game won by one side and lost by the other ({alike} that won "
+            f"and lost the very same games, which cannot reject, {'is' if alike == 1 else 'are'}"
+            " left out)")
 
 
 #: The level the docs and pages name: a Holm p below it counts as a difference shown; one

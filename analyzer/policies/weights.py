@@ -95,8 +95,8 @@ def _check_tuned(tuned: object, source: str) -> None:
     if not isinstance(tuned, dict) or not set(TUNED_KEYS) <= set(tuned) <= \
             {*TUNED_KEYS, TUNED_CARDS_KEY}:
         raise PolicyError(f"weights file {source}: a [tuned] table holds "
-                          f"{', '.join(TUNED_KEYS)} and {TUNED_CARDS_KEY} (urbion tune "
-                          "writes it)")
+                          f"{', '.join(TUNED_KEYS)} (and, from newer versions, "
+                          f"{TUNED_CARDS_KEY}), as urbion tune writes it")
     wrong = tuned_key_wrong(tuned)
     if wrong:
         kind = "a list of expansion names" if wrong == "expansions" else \

@@ -822,10 +822,12 @@ def _compare_result(expected: dict, replayed: dict) -> None:
                               f"result, {_short(value)} on replay{source}")
 
 
-#: The keys whose values hold card ids (TRACE.md), at any depth of a trace.
+#: The keys whose values hold card ids (TRACE.md), at any depth of a trace but a check's...
 ID_KEYS = frozenset({"id", "city_deck", "dream_deck", "postcard_deck", "book_deck", "shuffle",
                      "card", "discard", "exchange", "zero_sum", "change_sides", "order",
-                     "removed", "city", "L", "R", "hand", "hands"})
+                     "removed"})
+#: ... whose ids are these keys' (its ``dream_deck`` and ``discard`` are counts).
+CHECK_ID_KEYS = frozenset({"city", "L", "R", "hand", "hands"})
 
 
 def with_reserved_id_renamed(trace: Any) -> tuple[Any, int | None]:
@@ -839,12 +841,13 @@ def with_reserved_id_renamed(trace: Any) -> tuple[Any, int | None]:
         return trace, None
     alias = max(ids) + 1
 
-    def renamed(value: Any, holds_ids: bool) -> Any:
+    def renamed(value: Any, holds_ids: bool, keys: frozenset[str] = ID_KEYS) -> Any:
         if isinstance(value, dict):
-            return {key: renamed(item, holds_ids or key in ID_KEYS)
+            return {key: renamed(item, holds_ids or key in keys,
+                                 CHECK_ID_KEYS if key == "check" else keys)
                     for key, item in value.items()}
         if isinstance(value, list):
-            return [renamed(item, holds_ids) for item in value]
+            return [renamed(item, holds_ids, keys) for item in value]
         return alias if holds_ids and _is_int(value) and value == EMPTY else value
 
     return renamed(trace, False), alias

@@ -849,7 +849,7 @@ def sensitivity_note(table: pd.DataFrame, baseline: dict | None = None) -> str:
         "variant's deck differs, so a paired game is not the same deal), in percentage "
         "points, with Newcombe's 95% square-and-add interval for paired proportions; "
         "McNemar p: McNemar's exact test of that change; Holm p: the same adjusted by "
-        f"Holm's method for {variants_family(table)} played. A "
+        f"Holm's method for {variants_family(table)}. A "
         "variant moves the win rate, "
         "with the family error held at 5%, when its Holm p is below 0.05: the intervals "
         "are not adjusted for the number of variants. " + EDGE_NOTE,

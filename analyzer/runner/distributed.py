@@ -92,19 +92,22 @@ def one_cluster(scheduler: str | None) -> Iterator[str | None]:
     if scheduler is None or parse_scheduler(scheduler)[0] != "local":
         yield scheduler
         return
+    cluster = None
     try:
-        with _ctrl_c_ignored_by_new_processes() as held:
-            cluster = LocalCluster(n_workers=parse_scheduler(scheduler)[1],
-                                   threads_per_worker=1, processes=True,
-                                   dashboard_address=":0", silence_logs=LOCAL_LOG_LEVEL)
-    except Exception as err:  # noqa: BLE001 - any failure of Dask to start
-        raise ClusterError(f"cannot start the Dask cluster {scheduler}: "
-                           f"{one_line(err)}") from None
-    try:
+        try:
+            with _ctrl_c_ignored_by_new_processes() as held:
+                cluster = LocalCluster(n_workers=parse_scheduler(scheduler)[1],
+                                       threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=LOCAL_LOG_LEVEL)
+        except Exception as err:  # noqa: BLE001 - any failure of Dask to start
+            held.deliver()  # a SIGTERM to the whole group stopped the workers too
+            raise ClusterError(f"cannot start the Dask cluster {scheduler}: "
+                               f"{one_line(err)}") from None
         held.deliver()
         yield cluster.scheduler_address
     finally:
-        cluster.close()
+        if cluster is not None:
+            cluster.close()
 
 
 class DaskExecutor:
@@ -121,26 +124,23 @@ class DaskExecutor:
         self.quieted = logging.getLogger("distributed")
         self.log_level = self.quieted.level
         self.quieted.setLevel(LOCAL_LOG_LEVEL)
+        held = interrupts.HeldSigterm()
         try:
             if kind == "local":
                 with _ctrl_c_ignored_by_new_processes() as held:
                     self.cluster = LocalCluster(n_workers=value, threads_per_worker=1,
                                                 processes=True, dashboard_address=":0",
                                                 silence_logs=LOCAL_LOG_LEVEL)
-                self._deliver(held)
+                held.deliver()
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(value, timeout=CONNECT_TIMEOUT)
         except Exception as err:  # noqa: BLE001 - any failure of Dask to start or connect
             self.close()
+            held.deliver()  # a SIGTERM to the whole group stopped the workers too
             raise ClusterError(f"cannot reach the Dask scheduler {scheduler}: "
                                f"{one_line(err)}") from None
-
-    def _deliver(self, held: interrupts.HeldSigterm) -> None:
-        """A SIGTERM held while the cluster started stops the run, the cluster closed."""
-        try:
-            held.deliver()
-        except KeyboardInterrupt:
+        except BaseException:  # Ctrl-C or SIGTERM: no cluster left running
             self.close()
             raise
 

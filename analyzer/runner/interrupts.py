@@ -148,8 +148,8 @@ class HeldSigterm:
 @contextmanager
 def sigterm_held() -> Iterator[HeldSigterm]:
     """While the body runs (a local cluster starting, with Ctrl-C ignored so that its
-    processes ignore it), hold SIGTERM back; the caller delivers it (``deliver``) once it
-    can close what the body started."""
+    processes ignore it), hold a first SIGTERM back; the caller delivers it (``deliver``)
+    once it can close what the body started. A second one stops at once."""
     held = HeldSigterm()
     if threading.current_thread() is not threading.main_thread() or \
             signal.getsignal(signal.SIGTERM) is not _forward_sigterm:
@@ -157,6 +157,8 @@ def sigterm_held() -> Iterator[HeldSigterm]:
         return
 
     def hold(_signum: int, _frame: FrameType | None) -> None:
+        if held.came:  # sent again: stop now, as a second Ctrl-C during a compile does
+            held.deliver()
         held.came = True
 
     signal.signal(signal.SIGTERM, hold)
