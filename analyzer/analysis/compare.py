@@ -257,8 +257,8 @@ def rank_ranges(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
 RANK_NOTE = ("rank: 1 is the hardest set (the lowest win rate, read from the difference to "
              "the base game so that sets of different lengths compare; equal ones share a "
              "rank), and in brackets the ranks it can hold: every pair of sets is tested "
-             "on the games both played (McNemar, Holm-adjusted over the pairs whose "
-             "games differ somewhere), and a "
+             "on the games both played (McNemar, Holm-adjusted over the pairs with a game "
+             "won by one set and lost by the other), and a "
              "set is placed above or below another only where that test separates them")
 #: Why Holm p and a rank's range can seem to disagree (where some set is tested).
 RANK_FAMILY_NOTE = ("Holm p is adjusted over the sets tested against the base game only, a "
