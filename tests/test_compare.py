@@ -449,6 +449,14 @@ def test_an_interaction_interval_of_no_width_says_so(low, high, text):
     assert interaction_band(low, high) == text
 
 
+@pytest.mark.parametrize("differing, rough", [(None, False), (0, False), (3, True), (9, True),
+                                              (10, False), (float("nan"), False)])
+def test_an_interaction_interval_on_few_games_that_differ_is_marked_rough(differing, rough):
+    """Student's t on a handful of nonzero contrasts covers about 92%, not 95%."""
+    text = interaction_band(-0.012, 0.034, differing=differing)
+    assert text.startswith("-1.20 to +3.40pp") and text.endswith(" (rough)") == rough
+
+
 @pytest.mark.parametrize("fraction, text", [(-0.00001, "+0.00"), (0.0, "+0.00"),
                                             (-0.00006, "-0.01"), (0.1234, "+12.34")])
 def test_a_difference_that_rounds_to_zero_reads_plus_zero(fraction, text):

@@ -412,14 +412,23 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     return "\n".join(lines)
 
 
-def interaction_band(low: float, high: float, unit: str = "pp") -> str:
-    """An interaction's 95% interval as text; one of no width, which :func:`interactions`
-    never gives, says so instead of "+0.00 to +0.00"."""
+#: Under this many games whose contrast is not zero, Student's t interval of an interaction
+#: covers less than it says (about 92% at 6 games): it is marked rough.
+ROUGH_BELOW = 10
+
+
+def interaction_band(low: float, high: float, unit: str = "pp",
+                     differing: float | None = None) -> str:
+    """An interaction's 95% interval as text, marked "(rough)" where it rests on fewer than
+    :data:`ROUGH_BELOW` games that differ (``differing``; None: not known); one of no width,
+    which :func:`interactions` never gives, says so instead of "+0.00 to +0.00"."""
     if math.isnan(low) or math.isnan(high):
         return "n/a"
     if high <= low:
         return "none: every game alike"
-    return f"{signed_pp(low)} to {signed_pp(high)}{unit}"
+    rough = differing is not None and not math.isnan(differing) and \
+        0 < differing < ROUGH_BELOW
+    return f"{signed_pp(low)} to {signed_pp(high)}{unit}{' (rough)' if rough else ''}"
 
 
 def _percent_or_na(x: float) -> str:
@@ -433,7 +442,8 @@ INTERACTION_TEST_NOTE = ("the paired randomization (sign-flip) test of no intera
                          "over the pairs (not counting a pair whose contrast is zero in every "
                          "game): an interaction is shown, with the family error held "
                          "at 5%, where its Holm p is below 0.05; the intervals are not "
-                         "adjusted")
+                         f"adjusted, and one marked (rough) rests on fewer than {ROUGH_BELOW} "
+                         "games that differ, where it is approximate")
 
 
 def format_interactions(pairs: pd.DataFrame) -> str:
@@ -448,7 +458,8 @@ def format_interactions(pairs: pd.DataFrame) -> str:
              f"{'Holm p':>8} {'pair win rate':>13} {'multiplied':>10}"]
     for label, r in pairs.iterrows():
         lines.append(f"{label:<{width}} {int(r.games):>8,} {signed_pp(r.interaction):>9}pp  "
-                     f"{interaction_band(r.low, r.high):<22} {format_p(r.holm_p):>8} "
+                     f"{interaction_band(r.low, r.high, differing=r.get('differing')):<22} "
+                     f"{format_p(r.holm_p):>8} "
                      f"{r.pair_win_rate:>13.2%} {_percent_or_na(r.multiplied):>10}")
     lines += ["", f"Holm p: {INTERACTION_TEST_NOTE}",
               "multiplied: the pair's win rate if the singles' ratios to the base game "

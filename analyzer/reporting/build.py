@@ -1189,7 +1189,8 @@ def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
     for label, r in table.iterrows():
         if r.games > 0:
             rows.append([label, f"{int(r.games):,}", f"{signed_pp(r.interaction)} pp",
-                         interaction_band(r.low, r.high, " pp"), format_p(r.holm_p),
+                         interaction_band(r.low, r.high, " pp", r.get("differing")),
+                         format_p(r.holm_p),
                          _percent(r.pair_win_rate),
                          _percent(r.multiplied) if pd.notna(r.multiplied) else "n/a"])
     return rows
