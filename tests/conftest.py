@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import matplotlib.pyplot as plt
 import pytest
-
-from analyzer.reporting.charts import plt  # with the files-only backend charts sets
 
 
 @pytest.fixture(autouse=True)
-def _close_figures():
-    """Close the charts a test drew and kept: the API returns figures open, as a notebook
-    wants them, and one worker's tests would otherwise pile them up."""
+def _no_figure_left_in_pyplot():
+    """The charts are built without pyplot, so a notebook's figure list never fills with
+    them: a test that leaves one in pyplot's registry found code that put it there."""
     yield
+    left = plt.get_fignums()
     plt.close("all")
+    assert not left, f"pyplot holds {len(left)} figure(s) the package drew"

@@ -707,8 +707,6 @@ def test_a_set_stopped_by_max_games_is_marked_in_every_table():
 def test_a_set_stopped_by_max_games_is_marked_in_the_charts_too():
     """base reaches +-5% in 200 games (~8% won), chromatic_chaos (~30%) does not: only its
     name carries the table's *, and the charts naming it explain the mark."""
-    import matplotlib.pyplot as plt
-
     result = analyzer.compare(sets="base,chromatic_chaos", games=100, precision=0.05,
                               max_games=200)
     assert list(result.table["precise"]) == [True, False]
@@ -720,18 +718,14 @@ def test_a_set_stopped_by_max_games_is_marked_in_the_charts_too():
         fig = figures[stem]
         assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == names, stem
         assert fig.get_supxlabel().splitlines()[-1] == note, stem
-        plt.close(fig)
     alone = analyzer.compare(sets="base", games=100, precision=0.05, max_games=200)
     fig = alone.figures()["win_rates"]
     assert "*" not in fig.get_supxlabel()
-    plt.close(fig)
 
 
 def test_the_charts_show_the_hardest_set_first_by_the_names_on_the_box(singles):
     """Charts are read, and published, apart from the table: sets by difficulty, named as
     the expansions are printed, the reference line still the base game's."""
-    import matplotlib.pyplot as plt
-
     table = singles.table
     # greedy on these 600 games: Squares & Metas about 5%, base 9%, Chromatic Chaos 29%
     assert table["rank"].to_dict() == {"base": 2, "chromatic_chaos": 3, "squares_metas": 1}
@@ -743,8 +737,6 @@ def test_the_charts_show_the_hardest_set_first_by_the_names_on_the_box(singles):
     assert line.get_xdata()[0] == pytest.approx(table.at["base", "win_rate"] * 100)
     assert [t.get_text() for t in figures["differences"].axes[0].get_yticklabels()] == \
         [name for name in expected if name != "base game"]
-    for fig in figures.values():
-        plt.close(fig)
 
 
 def test_a_resumed_comparison_refuses_other_sets_and_other_batches_in_progress(tmp_path):

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import html
+import io
 import re
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +20,18 @@ from analyzer.analysis.stats import holm_adjust, mcnemar_exact
 from analyzer.errors import UrbionError
 from analyzer.reporting.build import CHARTS, load_runs
 from tests.test_cli import run
+
+
+def drawn(fig):
+    """Lay ``fig`` out and draw it as a PNG would be; return the renderer, which measures
+    where each text landed. The charts are plain Figures, so the Agg canvas is attached
+    here."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return canvas.get_renderer()
+
 
 TINY_CARDS = Path(__file__).resolve().parents[1] / "analyzer" / "cards" / "r14-default.toml"
 
@@ -90,8 +105,6 @@ def test_every_chart_says_what_it_shows_under_its_title(results, tmp_path):
 def test_a_curve_drawn_under_another_says_so_in_the_legend():
     """greedy keeps no Book, so books plays the base game's very games: its survival and
     convergence curves lie exactly under the base game's, which the legend must say."""
-    import matplotlib.pyplot as plt
-
     from analyzer.reporting import charts
 
     runs = {"base": analyzer.simulate(games=300, seed=3),
@@ -101,14 +114,12 @@ def test_a_curve_drawn_under_another_says_so_in_the_legend():
         fig = draw(runs)
         legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
         assert legend == ["base", "books\n(the curve of base, under it)", "chromatic"], draw
-        plt.close(fig)
     for draw in (charts.margin_at_victory, charts.pacified_at_defeat):
         fig = draw(runs)
         legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
         assert legend[1].startswith("books (") and \
             legend[1].endswith(")\n(the line of base, under it)"), draw
         assert "under it" not in legend[0] + legend[2], draw
-        plt.close(fig)
 
 
 def test_a_report_replaces_an_earlier_one_in_place(results, tmp_path):
@@ -613,8 +624,7 @@ def test_long_set_names_are_wrapped_whole_inside_the_chart():
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             fig = make(table)
-            fig.canvas.draw()
-        renderer = fig.canvas.get_renderer()
+            renderer = drawn(fig)
         width = fig.get_figwidth() * fig.dpi
         labels = fig.axes[0].get_yticklabels()
         assert long_name.replace("\n", "") in [t.get_text().replace("\n", "") for t in labels]
@@ -1075,8 +1085,7 @@ def test_a_bar_charts_legend_covers_no_bar():
     for make in (charts.loss_reasons, charts.chaos_choices,
                  lambda _: charts.win_rates(tables)):
         fig = make(runs)
-        fig.canvas.draw()
-        renderer = fig.canvas.get_renderer()
+        renderer = drawn(fig)
         legend = fig.axes[0].get_legend().get_window_extent(renderer)
         for bar in fig.axes[0].patches:
             box = bar.get_window_extent(renderer)
@@ -1189,8 +1198,7 @@ def test_every_text_of_the_heatmap_lies_within_the_image(n_expansions):
     fig = charts.caption(charts.interactions(table), "card set R14-default (sha256 "
                          "d74bfe7f2d40) · policy greedy · seed 0 · games 5,000 · solo game · "
                          "rules urbion-2e/expansions-4")
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
+    renderer = drawn(fig)
     heatmap, bar = fig.axes
     texts = {"title": fig._suptitle, "colour-bar label": bar.yaxis.label,
              "scale note": heatmap.xaxis.label, "source line": fig._supxlabel}
@@ -1456,3 +1464,28 @@ def test_a_joined_run_keeps_what_its_weights_were_tuned_on_from_any_piece(tmp_pa
         [(_, joined)] = join_pieces([(tmp_path / f"p{i}", run) for i, run in enumerate(runs)])
         assert joined.attrs["joined_files"] == 2
         assert joined.attrs["policy_tuned_for"] == tuned
+
+
+def test_the_charts_leave_the_callers_matplotlib_backend_alone():
+    """A notebook's ``%matplotlib inline`` (or a Qt window) keeps working after a report:
+    importing the chart and report code selects no backend."""
+    code = ("import matplotlib; matplotlib.use('svg'); "
+            "import analyzer, analyzer.reporting.build, analyzer.reporting.charts; "
+            "print(matplotlib.get_backend())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "svg"
+
+
+def test_a_chart_is_a_figure_of_its_own_that_saves_without_pyplot(results):
+    """The API's figures are not held by pyplot (the autouse guard checks the registry) and
+    still draw to a file."""
+    from matplotlib.figure import Figure
+
+    from analyzer.reporting import charts
+
+    fig = charts.survival({"base": pd.read_parquet(results[0])})
+    assert isinstance(fig, Figure)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    assert buffer.getvalue().startswith(b"\x89PNG")

@@ -19,7 +19,6 @@ import tempfile
 import uuid
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
 
 from analyzer.analysis import run_stats
@@ -639,7 +638,6 @@ def save_chart(fig, folder: Path, stem: str) -> bytes:
     fig.savefig(buffer, format="png", dpi=110)
     (folder / f"{stem}.png").write_bytes(buffer.getvalue())
     fig.savefig(folder / f"{stem}.svg")
-    plt.close(fig)
     return buffer.getvalue()
 
 
@@ -1132,7 +1130,6 @@ def write_compare(result, folder: Path) -> None:
                          lambda tmp, data=png: Path(tmp).write_bytes(data))
         write_atomically(folder / f"{stem}.svg",
                          lambda tmp, f=fig: f.savefig(tmp, format="svg"))
-        plt.close(fig)
     texts = {
         "compare.csv": result.table.to_csv(),
         "interactions.csv": result.interactions.to_csv(),

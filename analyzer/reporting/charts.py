@@ -5,19 +5,15 @@ from __future__ import annotations
 import re
 import textwrap
 
-import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.colors import SymLogNorm
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")  # files only: no screen is needed
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.colors import SymLogNorm  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from analyzer.analysis import run_stats  # noqa: E402
-from analyzer.analysis.sensitivity import SHIPPED_LABEL, played_mask  # noqa: E402
-from analyzer.analysis.totals import Totals  # noqa: E402
+from analyzer.analysis import run_stats
+from analyzer.analysis.sensitivity import SHIPPED_LABEL, played_mask
+from analyzer.analysis.totals import Totals
 
 SIZE = (7.0, 3.6)
 #: Characters per line of a run's or set's name on an axis or in a legend.
@@ -70,14 +66,21 @@ TITLE_WIDTH = 60
 LEGEND_INSIDE = 5
 
 
-def _figure(title: str, height: float = SIZE[1]) -> tuple[Figure, plt.Axes]:
-    fig, ax = plt.subplots(figsize=(SIZE[0], height), layout="constrained")
+def _new_figure(width: float, height: float) -> tuple[Figure, Axes]:
+    """A figure with one axes, made without pyplot: the caller's backend is left alone
+    and pyplot keeps no reference, so a figure is freed when the caller lets it go."""
+    fig = Figure(figsize=(width, height), layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def _figure(title: str, height: float = SIZE[1]) -> tuple[Figure, Axes]:
+    fig, ax = _new_figure(SIZE[0], height)
     ax.set_title(textwrap.fill(title, TITLE_WIDTH))
     ax.grid(alpha=0.3)
     return fig, ax
 
 
-def _legend(ax: plt.Axes, entries: int) -> None:
+def _legend(ax: Axes, entries: int) -> None:
     """The legend over the plot for a few runs, beside it for more (the figure widens)."""
     if entries <= LEGEND_INSIDE:
         ax.legend(fontsize="small")
@@ -100,7 +103,7 @@ def _line_style(index: int) -> dict:
     return {"color": f"C{index % 10}", "linestyle": DASHES[index // 10 % len(DASHES)]}
 
 
-def _bar_legend(ax: plt.Axes) -> None:
+def _bar_legend(ax: Axes) -> None:
     """A bar chart's legend beside the plot: bars may reach into every corner of it."""
     ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
 
@@ -140,7 +143,7 @@ def caption(fig: Figure, text: str) -> Figure:
 TALL = 12.0
 
 
-def _set_rows(ax: plt.Axes, rows: int) -> None:
+def _set_rows(ax: Axes, rows: int) -> None:
     """One row per set from the top down, the first and last set at the edges (matplotlib's
     margin of 5% of the rows is several rows of blank with 128 sets), and on a tall chart
     the value scale, with its unit, at the top as well as at the bottom."""
@@ -273,7 +276,7 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
 NO_GAMES = "summary file: no figures of each game"
 
 
-def _no_games(ax: plt.Axes, label: str, index: int) -> None:
+def _no_games(ax: Axes, label: str, index: int) -> None:
     """A run read from a summary file, in a chart of each game's figures: listed in the
     legend in its style, with no line."""
     ax.plot([], [], label=f"{wrap_label(label)} ({NO_GAMES})", **_line_style(index))
@@ -341,7 +344,7 @@ def sensitivity(table: pd.DataFrame, baseline_rate: float,
     """Change of the win rate from the baseline set (named ``baseline``) for each card-set
     variant, with intervals; a variant not played keeps its row, with no point and its
     reason beside its name."""
-    fig, ax = plt.subplots(figsize=(10.0, 0.45 * len(table) + 1.4), layout="constrained")
+    fig, ax = _new_figure(10.0, 0.45 * len(table) + 1.4)
     # wrapped: a designer's set is named with its hash, and long tick labels narrow the axes
     ax.set_title(textwrap.fill(f"Win-rate change from {baseline} ({baseline_rate:.2%}), 95% "
                                "paired Newcombe intervals", SENSITIVITY_TITLE_WIDTH),
@@ -369,8 +372,7 @@ def differences(table: pd.DataFrame) -> Figure:
     """Paired win-rate difference of each set to the base game, with its 95% interval."""
     rows = table.drop(index="base", errors="ignore")
     labels = _set_labels(rows)
-    fig, ax = plt.subplots(figsize=(7.0, max(0.4 * len(rows) + 1.4, _bar_height(labels))),
-                           layout="constrained")
+    fig, ax = _new_figure(7.0, max(0.4 * len(rows) + 1.4, _bar_height(labels)))
     ax.set_title(textwrap.fill("Change of the win rate from the base game (games paired by "
                                "number), 95% paired Newcombe intervals", TITLE_WIDTH),
                  fontsize="medium")
@@ -420,7 +422,7 @@ def interactions(table: pd.DataFrame) -> Figure:
     matrix = interaction_matrix(table)
     n = len(matrix)
     width, height = max(1.3 * n + 3.0, 7.0), max(1.0 * n + 1.6, 3.0) + 2.4
-    fig, ax = plt.subplots(figsize=(width, height), layout="constrained")
+    fig, ax = _new_figure(width, height)
     # every text wrapped to the figure: with two or three expansions it is narrow
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
                  + textwrap.fill("(its 95% interval, +- or its two ends, not adjusted for the "
