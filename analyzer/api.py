@@ -1021,6 +1021,7 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
                                    "policy", "policy_params_sha256", "seed", "expansions",
                                    "variant", "rules_version", "package_version")},
             "policy_source_sha256": base.attrs.get("policy_source_sha256", ""),
+            "commit": base.attrs.get("commit", "unknown"),
             "baseline_levels": baseline_levels(data),
             "side_effects": side_effects(data, label, played)}
 
@@ -1413,6 +1414,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     attrs = {key: first[key] for key in ("card_set", "card_set_sha256", "variant", "policy",
                                          "policy_params_sha256", "seed", "rules_version",
                                          "package_version")}
+    attrs["commit"] = first.get("commit", "unknown")
     attrs["card_set_source"] = first.get("card_set_source", "")
     attrs["policy_source_sha256"] = first.get("policy_source_sha256", "")  # "": a built-in
     attrs.update(sets=list(runs), games_per_batch=games, precision=precision,

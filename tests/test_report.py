@@ -1452,7 +1452,8 @@ def test_runs_that_end_every_game_alike_are_said_to(tmp_path):
 
 def test_a_joined_run_keeps_what_its_weights_were_tuned_on_from_any_piece(tmp_path):
     """A piece played before its weights file had a [tuned] table (the same weights, so
-    the same run) gives the joined run no tuning; a later piece that has one still does."""
+    the same run) gives the joined run no tuning; a later piece that has one still does.
+    Pieces played by two commits name both."""
     from analyzer.analysis.run_stats import join_pieces
     from analyzer.analysis.totals import frame_totals
 
@@ -1460,10 +1461,12 @@ def test_a_joined_run_keeps_what_its_weights_were_tuned_on_from_any_piece(tmp_pa
              "expansions": ["books"], "variant": "solo"}
     pieces = [analyzer.simulate(games=10, seed=4, first_game=first) for first in (0, 10)]
     pieces[1].attrs["policy_tuned_for"] = tuned
+    pieces[0].attrs["commit"], pieces[1].attrs["commit"] = "aaaaaaaaaaaa", "bbbbbbbbbbbb"
     for runs in (pieces, [frame_totals(piece) for piece in pieces]):
         [(_, joined)] = join_pieces([(tmp_path / f"p{i}", run) for i, run in enumerate(runs)])
         assert joined.attrs["joined_files"] == 2
         assert joined.attrs["policy_tuned_for"] == tuned
+        assert joined.attrs["commit"] == "aaaaaaaaaaaa, bbbbbbbbbbbb"  # both codes named
 
 
 def test_the_charts_leave_the_callers_matplotlib_backend_alone():
@@ -1489,3 +1492,53 @@ def test_a_chart_is_a_figure_of_its_own_that_saves_without_pyplot(results):
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png")
     assert buffer.getvalue().startswith(b"\x89PNG")
+
+
+def _git(folder: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=folder,
+                   check=True, capture_output=True)
+
+
+def test_the_commit_recorded_is_the_packages_own_marked_dirty_when_edited(tmp_path,
+                                                                          monkeypatch):
+    """A results file names the code that played it: the package checkout's commit, with
+    -dirty while a tracked file is edited; a package lying untracked inside some other
+    repository (a virtual environment in a project) is "unknown", not that project's."""
+    from analyzer.runner import config
+
+    package = tmp_path / "repo" / "analyzer"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("x = 1\n")
+    _git(tmp_path / "repo", "init", "-q")
+    monkeypatch.setattr(config, "PACKAGE_DIR", package)
+    assert config.package_commit.__wrapped__() == "unknown"  # not tracked yet
+    _git(tmp_path / "repo", "add", ".")
+    _git(tmp_path / "repo", "commit", "-q", "-m", "one")
+    head = config.package_commit.__wrapped__()
+    assert re.fullmatch(r"[0-9a-f]{12}", head)
+    (package / "__init__.py").write_text("x = 2\n")
+    assert config.package_commit.__wrapped__() == f"{head}-dirty"
+    (package / "notes.txt").write_text("untracked files are no edit of the code\n")
+    (package / "__init__.py").write_text("x = 1\n")
+    assert config.package_commit.__wrapped__() == head
+
+
+def test_the_reports_commit_is_the_one_its_runs_recorded_not_the_writers():
+    """Results files carry the commit that played them; the report shows theirs, each
+    with its runs when they differ, and says when a file recorded none."""
+    from analyzer.reporting import build
+    from analyzer.runner.config import package_commit
+
+    runs = {name: analyzer.simulate(games=5, seed=seed) for name, seed in (("a", 1), ("b", 2),
+                                                                          ("c", 3))}
+    assert runs["a"].attrs["commit"] == package_commit()
+    runs["a"].attrs["commit"] = "0123456789ab"
+    runs["b"].attrs["commit"] = "0123456789ab-dirty"
+    assert build.provenance(runs)["commit"] == \
+        f"0123456789ab (run 1); 0123456789ab-dirty (run 2); {package_commit()} (run 3)"
+    for df in runs.values():
+        df.attrs["commit"] = "0123456789ab"
+    assert build.provenance(runs)["commit"] == "0123456789ab"
+    del runs["c"].attrs["commit"]
+    assert build.provenance(runs)["commit"] == \
+        "0123456789ab (runs 1, 2); not recorded in the results file (run 3)"

@@ -77,12 +77,15 @@ def joined_totals(pieces: list[Totals]) -> Totals:
 def joined_attrs(pieces: list[dict], games: int) -> dict:
     """The configuration of a run joined from pieces (their ``attrs``, the first game's
     piece first): the first's, with the whole run's ``games``, ``joined_files``,
-    ``games_resumed`` and ``seconds``, and what the weights were tuned on
-    (``policy_tuned_for``) from any piece that recorded it."""
+    ``games_resumed`` and ``seconds``, every piece's ``commit`` when they differ, and what
+    the weights were tuned on (``policy_tuned_for``) from any piece that recorded it."""
     attrs = dict(pieces[0])
     attrs.update(games=games, joined_files=len(pieces),
                  games_resumed=sum(p.get("games_resumed", 0) or 0 for p in pieces),
                  seconds=sum(p.get("seconds", 0.0) or 0.0 for p in pieces))
+    commits = dict.fromkeys(str(p["commit"]) for p in pieces if p.get("commit"))
+    if len(commits) > 1:  # pieces played by different code (their games agree: same rules)
+        attrs["commit"] = ", ".join(commits)
     tuned = next((p["policy_tuned_for"] for p in pieces if p.get("policy_tuned_for")), None)
     if tuned is not None:
         attrs["policy_tuned_for"] = tuned

@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import tempfile
 import uuid
 from pathlib import Path
@@ -317,9 +316,25 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
                                                        strict=True)),
         "rules version": str(first.get("rules_version")),
         "package version": str(first.get("package_version")),
-        "commit": _commit(),
+        "commit": runs_commit([df.attrs for df in runs.values()]),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def runs_commit(configs: list[dict]) -> str:
+    """The commit of the code that played the runs, as their results record it (``-dirty``:
+    with changes not committed), each distinct one with the runs it played when they
+    differ; a file from before commits were recorded says so."""
+    commits = [str(attrs.get("commit") or NO_COMMIT) for attrs in configs]
+    if len(set(commits)) == 1:
+        return commits[0]
+    return "; ".join(f"{commit} (run{'s' if commits.count(commit) > 1 else ''} "
+                     f"{', '.join(str(i + 1) for i, c in enumerate(commits) if c == commit)})"
+                     for commit in dict.fromkeys(commits))
+
+
+#: The commit line of a run whose results file has none.
+NO_COMMIT = "not recorded in the results file"
 
 
 def _card_file(attrs: dict) -> str:
@@ -332,15 +347,6 @@ def _pieces(attrs: dict) -> str:
     """Of how many results files a joined run is made, for its provenance line."""
     pieces = attrs.get("joined_files", 1)
     return f" (joined from {pieces} files)" if pieces > 1 else ""
-
-
-def _commit() -> str:
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True, cwd=Path(__file__).parent, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else "unknown"
 
 
 def _percent(x: float) -> str:
@@ -871,7 +877,7 @@ def _sensitivity_facts(baseline: dict) -> dict[str, str]:
                              f"{baseline['ci_high']:.2%})",
         "rules version": str(baseline.get("rules_version")),
         "package version": str(baseline.get("package_version")),
-        "commit": _commit(),
+        "commit": str(baseline.get("commit") or NO_COMMIT),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
 
@@ -1070,7 +1076,7 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
                  f"{attrs['games_per_batch']:,}",
         "rules version": str(attrs["rules_version"]),
         "package version": str(attrs["package_version"]),
-        "commit": _commit(),
+        "commit": str(attrs.get("commit") or NO_COMMIT),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
     if attrs.get("precision") is not None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import subprocess
 from importlib import metadata
+from pathlib import Path
 
 from analyzer.cards import CardSet
 from analyzer.cards.loader import packed_table
@@ -17,6 +20,33 @@ def package_version() -> str:
         return metadata.version("urbion-analyzer")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+#: Where the package's code lies: its commit is read there.
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+@functools.cache
+def package_commit() -> str:
+    """The git commit of the package's code, with ``-dirty`` when its files differ from
+    it; "unknown" when it is not a git checkout of this project (an installed copy, or a
+    copy inside some other repository, which ``git`` would otherwise name). Read once per
+    process: the code running is the code imported."""
+    def git(*args: str) -> str | None:
+        try:
+            done = subprocess.run(["git", *args], capture_output=True, text=True,
+                                  cwd=PACKAGE_DIR, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout.strip() if done.returncode == 0 else None
+
+    if not git("ls-files", "--", "__init__.py"):
+        return "unknown"
+    head = git("rev-parse", "--short=12", "HEAD")
+    if not head:
+        return "unknown"
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".")
+    return f"{head}-dirty" if changed is None or changed else head
 
 
 def run_config(card_set: CardSet, policy: str, seed: int, games: int, engine: str,
@@ -38,4 +68,5 @@ def run_config(card_set: CardSet, policy: str, seed: int, games: int, engine: st
         "card_set_table": packed_table(card_set),
         "rules_version": RULES_VERSION,
         "package_version": package_version(),
+        "commit": package_commit(),
     }
