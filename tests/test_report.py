@@ -770,7 +770,10 @@ def test_runs_of_two_card_sets_each_name_theirs(tmp_path):
     labels = list(load_runs(paths))
     assert labels[2] == "greedy / base / seed 1 / card set Mine"
     assert all("card set R14-default" in label for label in labels[:2])
-    assert labels[0].endswith(str(paths[0])) and labels[1].endswith(str(paths[1]))
+    # told apart by their folders' names, not the whole path: a shared page names no
+    # user's folders
+    assert labels[0].endswith(" / a/r.parquet") and labels[1].endswith(" / b/r.parquet")
+    assert not any(str(tmp_path) in label for label in labels)
 
 
 def test_every_chart_says_where_its_numbers_come_from_and_many_runs_fit(tmp_path):
@@ -904,8 +907,8 @@ def test_a_set_kept_by_one_of_its_runs_is_shown_whatever_the_order(tmp_path):
         md = (analyzer.report(order, tmp_path / f"rep{number}") / "report.md").read_text()
         assert "6 chaos (±5 x6)" in md and "cannot be shown" not in md, order
         # the file named holds 7 now: a reader must not open it for the cards played
-        assert f"note       {mine} does not hold these cards now (edited, moved or gone " \
-            "since)" in md
+        assert "note       mine.toml does not hold these cards now (edited, moved or gone " \
+            "since)" in md and str(tmp_path) not in md
     mine.write_text(mine.read_text().replace("count = 7", "count = 6", 1))
     md = (analyzer.report([new], tmp_path / "rep_again") / "report.md").read_text()
     assert "6 chaos (±5 x6)" in md and "does not hold these cards now" not in md
@@ -1337,7 +1340,7 @@ def test_the_provenance_names_the_file_a_card_set_was_read_from(tmp_path):
     runs = {"a": analyzer.simulate(games=20, seed=1),
             "b": analyzer.simulate(games=20, seed=1, cards=mine)}
     facts = provenance(runs)["card sets"]
-    assert f"mine (sha256 {runs['b'].attrs['card_set_sha256']}), from {mine}" in facts
+    assert f"mine (sha256 {runs['b'].attrs['card_set_sha256']}), from mine.toml" in facts
     assert "builtin" not in facts
 
 
@@ -1542,3 +1545,39 @@ def test_the_reports_commit_is_the_one_its_runs_recorded_not_the_writers():
     del runs["c"].attrs["commit"]
     assert build.provenance(runs)["commit"] == \
         "0123456789ab (runs 1, 2); not recorded in the results file (run 3)"
+
+
+def test_a_shared_report_names_files_without_their_folders(tmp_path):
+    """The page is passed on: card and weights files are named by their names (folders
+    name a user's machine), two weights files of one name told apart by their parameters'
+    hashes, in the labels, the provenance, the charts and every file written."""
+    mine = tmp_path / "private" / "mine.toml"
+    mine.parent.mkdir()
+    analyzer.write_card_template(mine)
+    weights = [tmp_path / folder / "w.toml" for folder in ("one", "two")]
+    for path, value in zip(weights, ("20", "30"), strict=True):
+        path.parent.mkdir()
+        path.write_text(f"[weights]\nTURN = {value}\n")
+    runs = [analyzer.simulate(games=30, seed=2, policy=f"weighted:{path}", cards=mine)
+            for path in weights]
+    out = analyzer.report(runs, tmp_path / "rep")
+    md = (out / "report.md").read_text()
+    hashes = [run.attrs["policy_params_sha256"][:12] for run in runs]
+    for digest in hashes:
+        assert f"weighted:w.toml / base / seed 2 / parameters sha256 {digest}" in md
+        assert f"policy weighted:w.toml (parameters sha256 {digest})" in md
+    assert "from mine.toml" in md
+    for written in out.iterdir():
+        assert str(tmp_path).encode() not in written.read_bytes(), written.name
+
+
+def test_a_comparisons_pages_name_files_without_their_folders(tmp_path):
+    """compare's pages too: its notes name the policy the way the provenance does."""
+    weights = tmp_path / "private" / "w.toml"
+    weights.parent.mkdir()
+    weights.write_text("[weights]\nTURN = 20\n")
+    out = tmp_path / "cmp"
+    analyzer.compare(sets="base,books", games=30, policy=f"weighted:{weights}", out=out)
+    for name in ("compare.md", "index.html", "win_rates.svg", "differences.svg"):
+        text = (out / name).read_text()
+        assert "weighted:w.toml" in text and str(tmp_path) not in text, name

@@ -315,7 +315,11 @@ def test_a_designers_file_is_the_baseline_and_its_levels_move_around_its_own(tmp
     for written in (md, page):
         assert "R14" not in written and f"level of {label}" in written
         assert "not played" not in written and "for the 8 variants" in written
-        assert str(mine) in written  # the card file, in the provenance
+        # the card file, in the provenance, by its name: the page is shared, its folder
+        # would name the designer's machine
+        assert f"card file**: {mine.name}" in written or \
+            f"card file</th><td>{mine.name}" in written
+        assert str(mine.parent) not in written
     csv = (out / "sensitivity.csv").read_text().splitlines()
     assert csv[0].startswith("factor,level,baseline_level,") and csv[0].endswith(",played,note")
 

@@ -44,6 +44,7 @@ from analyzer.atomic import probe_folder, require_folder, why_not_writable
 from analyzer.cards import CardSet
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
+from analyzer.reporting.names import shared_file, shared_policy
 
 #: (file stem, title, chart function taking the runs or the headline table)
 CHARTS = [
@@ -105,15 +106,23 @@ def report_captions(differences: bool) -> dict[str, str]:
     return CHART_CAPTIONS | {"win_rates": CHART_CAPTIONS["win_rates"].replace(
         DIFFERENCES_CAPTION, "")}
 
-#: What is added to the labels of runs that would otherwise share one, in turn.
+#: What is added to the labels of runs that would otherwise share one, in turn: two policy
+#: files of one name are told apart by their parameters.
 _LABEL_DETAILS = (
+    lambda path, df: f"parameters sha256 {str(df.attrs.get('policy_params_sha256'))[:12]}",
     lambda path, df: f"card set {df.attrs.get('card_set')}",
     lambda path, df: f"engine {df.attrs.get('engine')}",
     lambda path, df: (f"games {df.attrs.get('first_game', 0)}-"
                       f"{df.attrs.get('first_game', 0) + len(df) - 1}"),
     lambda path, df: path.name,
-    lambda path, df: str(path),
+    lambda path, df: f"{path.parent.name}/{path.name}",
 )
+
+
+def _shared_names(attrs: dict) -> dict:
+    """``attrs`` with its policy named as a shared page names it."""
+    return {**attrs, "policy": shared_policy(str(attrs["policy"]))} if "policy" in attrs \
+        else attrs
 
 
 def load_runs(paths: list[str | Path | pd.DataFrame]) -> dict[str, pd.DataFrame]:
@@ -126,7 +135,7 @@ def load_runs(paths: list[str | Path | pd.DataFrame]) -> dict[str, pd.DataFrame]
     _distinct_paths(paths)
     frames = run_stats.join_pieces([_named_run(path, index)
                                     for index, path in enumerate(paths)])
-    labels = [run_stats.run_label(df.attrs, path.stem) for path, df in frames]
+    labels = [run_stats.run_label(_shared_names(df.attrs), path.stem) for path, df in frames]
     if len({df.attrs.get("card_set_sha256") for _, df in frames}) > 1:
         # card sets side by side: every run names its own
         names = card_set_names([df.attrs for _, df in frames])
@@ -191,7 +200,7 @@ def scope_note(attrs: list[dict]) -> str:
     """Whose play and which cards the figures of runs with configurations ``attrs`` are of:
     a reader must not take one player's figures on an assumed card list for the printed
     game's."""
-    policies = list(dict.fromkeys(str(one.get("policy")) for one in attrs))
+    policies = list(dict.fromkeys(shared_policy(str(one.get("policy"))) for one in attrs))
     names = list(dict.fromkeys(card_set_names(attrs)))
     who = f"the {policies[0]} policy" if len(policies) == 1 else \
         f"each run's policy ({', '.join(policies)})"
@@ -236,10 +245,12 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
             _kept_cards(configs, str(digest)) or _card_file_of(source, digest, folders)
         if card_set is None:  # results files of a version that did not keep their cards
             texts.append(f"card set   {attrs.get('card_set')} (sha256 {str(digest)[:12]})    "
-                         f"from {source}: that file is not at hand or holds other cards "
-                         "now, so its cards cannot be shown")
+                         f"from {shared_file(source)}: that file is not at hand or holds "
+                         "other cards now, so its cards cannot be shown")
         else:
             tables.append(card_table(card_set))
+            if not card_set.source.startswith("builtin:"):
+                tables[-1].attrs["card_set_source"] = shared_file(card_set.source)
             head, rest = format_card_counts(tables[-1]).split("\n", 1)
             note = _file_now(source, str(digest), folders)
             texts.append("\n".join([head, *([note] if note else []), rest]))
@@ -263,8 +274,9 @@ def _file_now(source: str, digest: str, folders: list[Path]) -> str:
     if not source or source.startswith("builtin:") or \
             _card_file_of(source, digest, folders) is not None:
         return ""
-    return (f"note       {source} does not hold these cards now (edited, moved or gone "
-            "since): the cards shown are the ones played, as the results files kept them")
+    return (f"note       {shared_file(source)} does not hold these cards now (edited, moved "
+            "or gone since): the cards shown are the ones played, as the results files kept "
+            "them")
 
 
 def _kept_cards(configs: list[dict], digest: str) -> CardSet | None:
@@ -309,8 +321,8 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
                           f"{df.attrs.get('seed')}, games "
                           f"{df.attrs.get('first_game', 0)}-"
                           f"{df.attrs.get('first_game', 0) + len(df) - 1}"
-                          f"{_pieces(df.attrs)}, policy "
-                          f"{df.attrs.get('policy')}, engine {df.attrs.get('engine')}, "
+                          f"{_pieces(df.attrs)}, policy {policy_fact(df.attrs)}, "
+                          f"engine {df.attrs.get('engine')}, "
                           f"{df.attrs.get('variant', 'solo')} game"
                           for (label, df), name in zip(runs.items(), names,
                                                        strict=True)),
@@ -340,7 +352,8 @@ NO_COMMIT = "not recorded in the results file"
 def _card_file(attrs: dict) -> str:
     """", from FILE" for a card set a run read from a file (not the shipped one)."""
     source = str(attrs.get("card_set_source") or "")
-    return f", from {source}" if source and not source.startswith("builtin:") else ""
+    return f", from {shared_file(source)}" if source and not source.startswith("builtin:") \
+        else ""
 
 
 def _pieces(attrs: dict) -> str:
@@ -868,7 +881,7 @@ def _sensitivity_facts(baseline: dict) -> dict[str, str]:
     facts = {"baseline": f"{baseline['card_set']} (sha256 {baseline['card_set_sha256']})"}
     source = str(baseline.get("card_set_source", ""))
     if source and not source.startswith("builtin:"):
-        facts["baseline card file"] = source
+        facts["baseline card file"] = shared_file(source)
     return facts | {
         "played": f"expansions {', '.join(baseline.get('expansions') or []) or 'none'}, the "
                   f"{baseline.get('variant', 'solo')} game, policy {policy_fact(baseline)}, "
@@ -1061,7 +1074,7 @@ def policy_fact(attrs: dict) -> str:
     hashes = [f"parameters sha256 {str(attrs.get('policy_params_sha256', ''))[:12]}"]
     if attrs.get("policy_source_sha256"):
         hashes.append(f"source sha256 {attrs['policy_source_sha256'][:12]}")
-    return f"{attrs['policy']} ({', '.join(hashes)})"
+    return f"{shared_policy(str(attrs.get('policy')))} ({', '.join(hashes)})"
 
 
 def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]:
@@ -1124,7 +1137,8 @@ def write_compare(result, folder: Path) -> None:
 
     rows = compare_rows(result.table)
     facts = compare_facts(result.attrs, [int(n) for n in result.table["games"]])
-    note = compare_note(result.table, result.runs, result.attrs.get("policy"))
+    note = compare_note(result.table, result.runs,
+                        shared_policy(str(result.attrs.get("policy", ""))))
     scope = scope_note([result.attrs])
     pairs = interaction_rows(result.interactions)
     images = {}

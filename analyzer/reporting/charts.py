@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 from analyzer.analysis import run_stats
 from analyzer.analysis.sensitivity import SHIPPED_LABEL, played_mask
 from analyzer.analysis.totals import Totals
+from analyzer.reporting.names import shared_policy
 
 SIZE = (7.0, 3.6)
 #: Characters per line of a run's or set's name on an axis or in a legend.
@@ -120,6 +121,8 @@ def source_line(attrs: dict) -> str:
     for key, label in (("policy", "policy"), ("seed", "seed"), ("games", "games")):
         if attrs.get(key) is not None:
             value = attrs[key]
+            if key == "policy":
+                value = shared_policy(str(value))
             parts.append(f"{label} {value:,}" if isinstance(value, int) else
                          f"{label} {value}")
     if attrs.get("variant"):

@@ -1,0 +1,31 @@
+"""How the shared pages name the files a run read: by the file's name alone.
+
+A report, comparison or sensitivity page is made to be passed on; the folders of a card
+file or a policy file name the machine and its user, and say nothing a reader can use.
+The page tells two files of one name apart by the hashes it prints beside them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+#: A user's policy: ``FILE.py:FUNCTION``.
+_POLICY_FILE = re.compile(r"(?P<file>.+\.py):(?P<function>\w+)")
+
+
+def shared_file(source: str) -> str:
+    """The name of the file ``source`` (a path) without its folders."""
+    return PurePath(source).name or source
+
+
+def shared_policy(policy: str) -> str:
+    """A policy as a shared page names it: ``weighted:FILE.toml`` and ``FILE.py:FUNCTION``
+    with the file's name alone; a built-in's name as it is."""
+    head, colon, rest = policy.partition(":")
+    if head == "weighted" and colon and rest:
+        return f"weighted:{shared_file(rest)}"
+    found = _POLICY_FILE.fullmatch(policy)
+    if found:
+        return f"{shared_file(found['file'])}:{found['function']}"
+    return policy
