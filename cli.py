@@ -244,7 +244,7 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
                            heldout_games=heldout_games, workers=workers, cards=cards,
                            out=out, progress=not quiet, expansions=expansions, variant=variant,
                            start=start)
-    click.echo(str(result))
+    click.echo(result.text(warning=False))
     if result.warning:
         click.echo(f"warning: {result.warning}", err=True)
     if result.keep_start:

@@ -617,17 +617,27 @@ class TuneResult:
     games: int = 0
     seed: int = 0
 
-    def __str__(self) -> str:
+    def text(self, warning: bool = True) -> str:
+        """The result as text; ``warning`` False leaves out the warning and the advice to
+        keep the start, which the CLI writes on lines of their own."""
         kept = (f" (the others keep {self.start}'s values: no game of this set feels them)"
                 if len(self.tuned) < len(self.weights) else "")
-        lines = [f"tuned {len(self.tuned)} weights from {self.start}'s on games 0-"
+        did = "searched" if not self.improved else "tuned"
+        lines = [f"{did} {len(self.tuned)} weights from {self.start}'s on games 0-"
                  f"{self.games - 1} of seed {self.seed}: {', '.join(self.tuned)}{kept}",
                  f"{self.evaluations} candidates, best fitness {self.fitness:.4f} on those "
                  f"games (the best of {self.evaluations} tries on the same games, win rate "
                  "plus a small pacified term: not an estimate)",
                  "held-out comparison (games never seen in tuning: the estimate):",
                  str(self.heldout)]
+        if warning and self.warning:
+            lines.append(f"warning: {self.warning}")
+        if warning and self.keep_start:
+            lines.append(f"{self.start} is the one to play: these weights did no better")
         return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
 
     def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
         return str(self)

@@ -496,7 +496,7 @@ def test_tune_prints_its_warning_apart_and_keeps_it_in_the_file(tmp_path, capsys
     assert err.startswith("warning: ") and err.count("\n") == 1
     assert "warning:" not in printed
     assert f"# {err.strip()}." in out.read_text()
-    assert "tuned 12 weights from weighted's on games 0-59 of seed 0: BALANCE," in printed
+    assert " 12 weights from weighted's on games 0-59 of seed 0: BALANCE," in printed
     assert "(the others keep weighted's values: no game of this set feels them)" in printed
 
 
@@ -515,6 +515,12 @@ def test_tune_says_when_no_candidate_beat_its_start(tmp_path, capsys, monkeypatc
                    "weights found are weighted's own, unchanged\n")
     assert load_weights(out) == load_weights(None)
     assert f"weights    {out}  (written, but weighted is the one to play)" in printed
+    assert printed.startswith("searched 12 weights from weighted's")
+    # a notebook shows the result itself: the warning and the advice are in it
+    shown = str(analyzer.tune(games=30, evaluations=3, heldout_games=30))
+    assert shown.startswith("searched 12 weights from weighted's") and \
+        "warning: no candidate did better than weighted on the tuning games" in shown and \
+        "weighted is the one to play: these weights did no better" in shown
 
 
 def test_tune_for_the_whole_game_searches_every_weight_and_says_so(tmp_path, capsys):
@@ -524,7 +530,7 @@ def test_tune_for_the_whole_game_searches_every_weight_and_says_so(tmp_path, cap
                              "--heldout-games", "20", "--expansions", "all", "--variant",
                              "team", "--out", str(tmp_path / "w.toml"), "--quiet")
     assert code == 0, err
-    assert f"tuned {len(GREEDY_WEIGHTS)} weights from weighted's" in printed
+    assert f" {len(GREEDY_WEIGHTS)} weights from weighted's" in printed
     assert "the others keep" not in printed
     code, printed, err = run(capsys, "tune", "--games", "20", "--start", "weighted: ")
     assert code == 2 and "tuning start 'weighted: ' names no weights file" in err
