@@ -6,10 +6,12 @@
 
 from analyzer.analysis.summary import summarize
 from analyzer.api import (
+    builtin_policies,
     card_table,
     compare,
     duel,
     load_cards,
+    read_results,
     replay,
     report,
     sensitivity,
@@ -21,6 +23,6 @@ from analyzer.api import (
     write_card_template,
 )
 
-__all__ = ["card_table", "compare", "duel", "load_cards", "replay", "report", "sensitivity",
-           "show", "simulate", "simulate_summary", "summarize", "trace", "tune",
-           "write_card_template"]
+__all__ = ["builtin_policies", "card_table", "compare", "duel", "load_cards", "read_results",
+           "replay", "report", "sensitivity", "show", "simulate", "simulate_summary",
+           "summarize", "trace", "tune", "write_card_template"]

@@ -83,6 +83,25 @@ def card_table(cards: str | Path | CardSet | None = None) -> pd.DataFrame:
     return table_of(load_cards(cards))
 
 
+def read_results(path: str | Path) -> pd.DataFrame:
+    """Read a results file (``simulate(out=...)``, ``urbion simulate --out``, or a frame
+    ``simulate`` returned saved with ``DataFrame.to_parquet``): one row per game, the run's
+    configuration in ``attrs``. A file that is not a whole results file raises UrbionError
+    with one line saying why."""
+    from analyzer.analysis.results_io import read_results as read
+
+    return read(arguments.path("path", path, optional=False))
+
+
+def builtin_policies() -> pd.DataFrame:
+    """The built-in policies (``urbion policies``): one row per name, with what it does."""
+    from analyzer.policies.registry import BUILTIN_POLICIES
+
+    return pd.DataFrame({"description": [spec.description
+                                         for spec in BUILTIN_POLICIES.values()]},
+                        index=pd.Index(list(BUILTIN_POLICIES), name="policy"))
+
+
 def write_card_template(out: str | Path) -> Path:
     """Write the shipped R14 card-set file to ``out`` (a new ``.toml`` file), to edit into
     a card set of one's own; return its path."""
@@ -1242,6 +1261,9 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
 
     if isinstance(traces, dict):
         traces = [traces]
+    if isinstance(traces, list | tuple) and any(isinstance(t, str | Path) for t in traces):
+        raise UrbionError("replay takes one trace file, or traces (dicts): a list holds "
+                          "traces, not file names; replay each file in turn")
     if isinstance(traces, list | tuple):
         items = [TraceLine(number, item, None) for number, item in enumerate(traces, start=1)]
         source = f"{len(traces)} trace(s)"

@@ -210,3 +210,36 @@ def test_several_traces_go_to_a_jsonl_file_not_a_json_one(tmp_path):
     assert json.loads((tmp_path / "one.json").read_text())["game"] == 0
     analyzer.trace(seed=1, games=3, out=tmp_path / "t.jsonl")
     assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 3
+
+
+def test_a_results_file_reads_back_through_the_api_with_its_configuration(tmp_path):
+    """The notebook's way back to a saved run, checked as report checks a file."""
+    out = tmp_path / "a.parquet"
+    df = analyzer.simulate(games=20, seed=3, out=out)
+    back = analyzer.read_results(out)
+    pd.testing.assert_frame_equal(back, df, check_like=False)
+    assert back.attrs["seed"] == 3 and back.attrs["card_set"] == "R14-default"
+    (tmp_path / "not.parquet").write_text("hello")
+    for path, says in ((tmp_path / "none.parquet", "no such file"),
+                       (tmp_path / "not.parquet", "not.parquet"), (3, "must be a file path")):
+        with pytest.raises(UrbionError, match=says) as caught:
+            analyzer.read_results(path)
+        assert "\n" not in str(caught.value)
+
+
+def test_the_builtin_policies_are_listed_as_urbion_policies_lists_them(capsys):
+    from tests.test_cli import run
+
+    table = analyzer.builtin_policies()
+    code, printed, _ = run(capsys, "policies")
+    assert code == 0
+    assert {"random", "greedy", "weighted", "search"} <= set(table.index)
+    for name, row in table.iterrows():
+        assert any(line.split()[0] == name and line.endswith(row["description"])
+                   for line in printed.splitlines()), name
+
+
+def test_replay_refuses_a_list_of_file_names_with_one_line(tmp_path):
+    """A list holds traces; a file name in it was taken for a malformed trace."""
+    with pytest.raises(UrbionError, match="a list holds traces, not file names"):
+        analyzer.replay([str(tmp_path / "a.jsonl")])
