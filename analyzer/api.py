@@ -1372,6 +1372,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     CompareResult
     """
     from analyzer.analysis.compare import (
+        SetRuns,
         compare_table,
         expansion_sets,
         interactions,
@@ -1438,7 +1439,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         if folder is not None:
             _unmake_if_unused(folder, made)
         raise
-    runs = {label: _joined(frames) for label, frames in parts.items()}
+    runs = SetRuns((label, _joined(frames)) for label, frames in parts.items())
     table = compare_table(runs)
     if precision is not None:
         table["precise"] = _precise(table, precision)

@@ -919,3 +919,17 @@ def test_a_comparisons_provenance_names_the_card_file(tmp_path):
     assert compare_facts(result.attrs)["card set"].endswith(", from mine.toml")  # no folder
     shipped = analyzer.compare(sets="base", games=10)
     assert "from" not in compare_facts(shipped.attrs)["card set"]
+
+
+def test_a_sets_run_is_found_under_any_order_of_its_expansions():
+    """The result names a pair in the game's order; the order a user typed finds it too."""
+    result = analyzer.compare(sets="base,chromatic_chaos+squares_metas", games=20)
+    assert list(result.runs) == ["base", "squares_metas+chromatic_chaos"]
+    typed = result.runs["chromatic_chaos+squares_metas"]
+    assert typed is result.runs["squares_metas+chromatic_chaos"]
+    assert result.runs["none"] is result.runs["base"]
+    assert "chromatic_chaos+squares_metas" in result.runs
+    for missing in ("books", "books+nothing", 3):
+        assert missing not in result.runs
+        with pytest.raises(KeyError):
+            result.runs[missing]

@@ -84,6 +84,28 @@ def set_label(expansions: tuple[str, ...]) -> str:
     return SET_SEPARATOR.join(expansions) or BASE
 
 
+class SetRuns(dict):
+    """Runs by set name (``set_label``): a name with its expansions in another order, or
+    ``none`` for ``base``, finds the same run, as ``--sets`` reads it."""
+
+    def __missing__(self, key: object) -> pd.DataFrame:
+        if isinstance(key, str):
+            try:
+                label = set_label(_parse_set(key.lower(), PLAYABLE_EXPANSIONS))
+            except UrbionError:
+                raise KeyError(key) from None
+            if label != key and dict.__contains__(self, label):
+                return self[label]
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        try:
+            self[key]
+        except KeyError:
+            return False
+        return True
+
+
 def expansion_sets(spec: str, playable: tuple[str, ...] = PLAYABLE_EXPANSIONS
                    ) -> list[tuple[str, ...]]:
     """The sets ``compare --sets`` names, the base game first.
