@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -56,10 +57,13 @@ def probe_folder(folder: Path, failure: str) -> None:
             from None
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def _new_temporary(path: Path) -> str:
+    """A new empty file beside ``path``, made by the system with the permissions any new
+    file gets (0666 less the umask): reading the umask would mean setting it, for every
+    thread of the process at once."""
+    tmp = path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    return str(tmp)
 
 
 def write_atomically(path: Path, write: Callable[[str], None]) -> None:
@@ -70,10 +74,8 @@ def write_atomically(path: Path, write: Callable[[str], None]) -> None:
     """
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(fd)
+        tmp = _new_temporary(path)
         write(tmp)
-        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except OSError as err:
         raise UrbionError(f"cannot write {path}: {_reason(err, path.parent)}") from None

@@ -247,12 +247,15 @@ def test_output_files_follow_the_umask(capsys, tmp_path):
         code, _, err = run(capsys, "simulate", "--games", "20", "--out",
                            str(tmp_path / "r.parquet"))
         code2, _, _ = run(capsys, "trace", "--out", str(tmp_path / "t.jsonl"))
+        code3, _, _ = run(capsys, "report", str(tmp_path / "r.parquet"), "--out",
+                          str(tmp_path / "rep"))
     finally:
         os.umask(old)
-    assert code == code2 == 0, err
-    for name in ("r.parquet", "t.jsonl"):
+    assert code == code2 == code3 == 0, err
+    for name in ("r.parquet", "t.jsonl", "rep/index.html"):
         assert (tmp_path / name).stat().st_mode & 0o777 == 0o644
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet", "t.jsonl"]
+    assert (tmp_path / "rep").stat().st_mode & 0o777 == 0o755
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet", "rep", "t.jsonl"]
 
 
 def test_unknown_expansion_is_one_line_listing_the_valid_names(capsys, tmp_path):
@@ -386,3 +389,24 @@ def test_an_out_on_a_read_only_file_system_says_so(tmp_path, capsys, monkeypatch
     monkeypatch.setattr(os, "statvfs", lambda path: SimpleNamespace(f_flag=0))
     code, _, err = run(capsys, "simulate", "--games", "5", "--out", str(tmp_path / "r.parquet"))
     assert code == 2 and err.strip().endswith("r.parquet: permission denied"), err
+
+
+def test_writing_files_and_folders_never_sets_the_umask(tmp_path, monkeypatch):
+    """Reading the umask means setting it for every thread of the process: a notebook
+    writing a file in one thread while another creates one would race. New files and
+    folders take their permissions from the system instead."""
+    import os
+
+    import analyzer
+
+    results = tmp_path / "r.parquet"
+    analyzer.simulate(games=20, out=results)
+
+    def refuse(mask):
+        raise AssertionError("the umask was set")
+
+    monkeypatch.setattr(os, "umask", refuse)
+    analyzer.simulate(games=20, out=tmp_path / "again.parquet")
+    analyzer.trace(out=tmp_path / "t.jsonl")
+    analyzer.report([results], tmp_path / "rep")
+    assert (tmp_path / "again.parquet").is_file() and (tmp_path / "rep" / "index.html").is_file()

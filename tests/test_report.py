@@ -561,12 +561,14 @@ def test_a_report_folder_that_cannot_be_created_is_one_line_and_exit_2(results, 
                                                                          capsys, monkeypatch):
     """The build folder beside ``--out`` cannot be made (a read-only or foreign folder; as
     root a chmod does not stop us, so the refusal is simulated where it happens)."""
-    import tempfile
+    mkdir = Path.mkdir
 
-    def refuse(*args, **kwargs):
-        raise PermissionError(13, "Permission denied")
+    def refuse(self, *args, **kwargs):
+        if self.name.startswith(".rep."):  # the build folder
+            raise PermissionError(13, "Permission denied")
+        return mkdir(self, *args, **kwargs)
 
-    monkeypatch.setattr(tempfile, "mkdtemp", refuse)
+    monkeypatch.setattr(Path, "mkdir", refuse)
     code, out, err = run(capsys, "report", str(results[0]), "--out", str(tmp_path / "rep"))
     assert code == 2 and "Traceback" not in out + err
     assert err.strip() == f"urbion: error: cannot write {tmp_path / 'rep'}: Permission denied"

@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 import uuid
 from pathlib import Path
 
@@ -635,13 +634,15 @@ def write_folder(out: Path, fill, kind: str) -> Path:
     (replacing an earlier folder of the same ``kind`` there): complete or not at all."""
     build = None
     try:
-        build = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        # made with the permissions any new folder gets (0777 less the umask), which
+        # reading the umask would change for every thread of the process at once
+        build = out.parent / f".{out.name}.{uuid.uuid4().hex[:12]}"
+        build.mkdir(0o777)
         fill(build)
         # the kind, then every file written: a file not listed is the user's, and stops a
         # later replacement
         written = sorted(p.name for p in build.iterdir())
         (build / FOLDER_MARK).write_text("\n".join([kind, *written]) + "\n")
-        build.chmod(0o777 & ~_umask())
         _swap_into_place(build, out)
     except OSError as err:
         raise UrbionError(f"cannot write {out}: {err.strerror or err}") from None
@@ -927,14 +928,6 @@ def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
               "href='sensitivity.svg'>sensitivity.svg</a>, the same page as <a "
               "href='sensitivity.md'>sensitivity.md</a>.</p>")
     return html_page(SENSITIVITY_TITLE, body, facts)
-
-
-def _umask() -> int:
-    import os
-
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def check_destination(out: Path, kind: str) -> None:
