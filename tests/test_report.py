@@ -1583,3 +1583,17 @@ def test_a_comparisons_pages_name_files_without_their_folders(tmp_path):
     for name in ("compare.md", "index.html", "win_rates.svg", "differences.svg"):
         text = (out / name).read_text()
         assert "weighted:w.toml" in text and str(tmp_path) not in text, name
+
+
+def test_a_report_written_twice_is_the_same_bytes_but_for_its_date(results, tmp_path):
+    """Charts, tables and pages of the same runs do not change from one writing to the
+    next (an SVG once carried its date and random ids): a reader can compare two copies."""
+    first = analyzer.report(results, tmp_path / "one")
+    second = analyzer.report(results, tmp_path / "two")
+    names = sorted(p.name for p in first.iterdir())
+    assert names == sorted(p.name for p in second.iterdir())
+    assert any(name.endswith(".svg") for name in names)
+    date = re.compile(rb"\d{4}-\d\d-\d\d \d\d:\d\d UTC")
+    for name in names:
+        a, b = (first / name).read_bytes(), (second / name).read_bytes()
+        assert date.sub(b"", a) == date.sub(b"", b), name

@@ -657,7 +657,7 @@ def save_chart(fig, folder: Path, stem: str) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
     (folder / f"{stem}.png").write_bytes(buffer.getvalue())
-    fig.savefig(folder / f"{stem}.svg")
+    charts.write_svg(fig, folder / f"{stem}.svg")
     return buffer.getvalue()
 
 
@@ -1142,7 +1142,7 @@ def write_compare(result, folder: Path) -> None:
         write_atomically(folder / f"{stem}.png",
                          lambda tmp, data=png: Path(tmp).write_bytes(data))
         write_atomically(folder / f"{stem}.svg",
-                         lambda tmp, f=fig: f.savefig(tmp, format="svg"))
+                         lambda tmp, f=fig: charts.write_svg(f, tmp))
     texts = {
         "compare.csv": result.table.to_csv(),
         "interactions.csv": result.interactions.to_csv(),

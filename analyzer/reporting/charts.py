@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -130,6 +131,13 @@ def source_line(attrs: dict) -> str:
     if attrs.get("rules_version"):
         parts.append(f"rules {attrs['rules_version']}")
     return " · ".join(parts)
+
+
+def write_svg(fig: Figure, path) -> None:
+    """Write ``fig`` as SVG, the same bytes for the same chart: no date, and the ids of its
+    clip paths drawn from a fixed salt, not at random."""
+    with matplotlib.rc_context({"svg.hashsalt": "urbion"}):
+        fig.savefig(path, format="svg", metadata={"Date": None})
 
 
 def caption(fig: Figure, text: str) -> Figure:
