@@ -1176,7 +1176,7 @@ def test_a_coloured_heatmap_cell_never_reads_as_an_interval_holding_zero():
     coloured = ax.images[1].get_array()
     assert np.isfinite(np.ma.filled(coloured, np.nan)).sum() == 2  # the cell and its mirror
     texts = [t.get_text() for t in ax.texts]
-    assert texts and all(t == "+1.54\n+-1.51" for t in texts)  # 1.505 rounds either way
+    assert texts and all(t == "+1.54\n±1.51" for t in texts)  # 1.505 rounds either way
     assert "not adjusted for the number of pairs" in fig.get_suptitle()
     # the additive scale's blind spot is said under the chart itself, and stays there when
     # the chart is given its source line
@@ -1244,7 +1244,7 @@ def test_an_uneven_interval_is_drawn_as_its_two_ends_and_coloured_as_they_read()
              "low": -0.02, "high": 0.0301}]
     ax = charts.interactions(pd.DataFrame(rows).set_index("pair")).axes[0]
     texts = sorted({t.get_text() for t in ax.texts})
-    assert texts == ["+0.00\n+-33.69", "+1.00\n-2.00 to\n+3.01", "+100.00\n+49.47 to\n+116.84"]
+    assert texts == ["+0.00\n±33.69", "+1.00\n-2.00 to\n+3.01", "+100.00\n+49.47 to\n+116.84"]
     coloured = np.isfinite(np.ma.filled(ax.images[1].get_array(), np.nan))
     assert coloured.sum() == 2  # a+b and its mirror
 
@@ -1597,3 +1597,27 @@ def test_a_report_written_twice_is_the_same_bytes_but_for_its_date(results, tmp_
     for name in names:
         a, b = (first / name).read_bytes(), (second / name).read_bytes()
         assert date.sub(b"", a) == date.sub(b"", b), name
+
+
+def test_a_pair_not_played_is_marked_so_on_the_heatmap_not_left_white_as_zero():
+    """A report of hand-picked sets can lack a pair: its cell was white, as the diagonal
+    and a zero interaction are."""
+    from analyzer.reporting import charts
+
+    rows = [{"pair": "a+b", "first": "a", "second": "b", "games": 20, "interaction": 0.0,
+             "low": -0.1, "high": 0.1},
+            {"pair": "b+c", "first": "b", "second": "c", "games": 20, "interaction": 0.05,
+             "low": -0.1, "high": 0.2}]
+    ax = charts.interactions(pd.DataFrame(rows).set_index("pair")).axes[0]
+    marked = sorted(t.get_position() for t in ax.texts if t.get_text() == "not\nplayed")
+    # a+c, both ways round: names in order a, b, c, so cells (2, 0) and (0, 2)
+    assert marked == [(0, 2), (2, 0)]
+    assert "a pair with no games is marked not played" in ax.get_xlabel().replace("\n", " ")
+
+
+def test_the_chance_of_a_false_interval_is_given_for_the_pairs_on_the_page():
+    from analyzer.reporting.build import interaction_table_note
+
+    assert "1 - 0.95^k (19% for these 4 pairs, 66% for the 21 pairs" in \
+        interaction_table_note(4)
+    assert "(5% for this pair, 66%" in interaction_table_note(1)

@@ -743,10 +743,11 @@ def totals_note(labels: list[str], runs: int) -> str:
     one = len(labels) == 1
     return (f"{'The run' if one else 'The runs'} {', '.join(labels)} "
             f"{'was' if one else 'were'} read from {'a summary file' if one else 'summary files'}"
-            " (--summary-only), which keep totals, not each game: the charts that need each "
-            f"game ({titles}) show {'it' if one else 'them'} without a line, the pairwise "
-            "interactions are left out, and a difference from such a run is taken as between "
-            "independent samples. Results files (.parquet) of the same runs give them.")
+            f" (--summary-only), which {'keeps' if one else 'keep'} totals, not each game: the "
+            f"charts that need each game ({titles}) show {'it' if one else 'them'} without a "
+            "line, the pairwise interactions are left out, and a difference from such a run is "
+            "taken as between independent samples. Results files (.parquet) of the same runs "
+            "give them.")
 
 
 def _shared_attrs(runs: dict[str, pd.DataFrame]) -> dict:
@@ -1154,6 +1155,13 @@ def write_compare(result, folder: Path) -> None:
 
 
 INTERACTION_TABLE_TITLE = "Interactions, pair by pair"
+def interaction_table_note(pairs: int) -> str:
+    """What the pair-by-pair table of ``pairs`` interactions holds and how to read it."""
+    chance = 1 - 0.95 ** pairs
+    return INTERACTION_TABLE_NOTE.replace(
+        "{chance}", f"{chance:.0%} for {'this pair' if pairs == 1 else f'these {pairs} pairs'}")
+
+
 INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two single "
                           "effects, game by game. A win rate cannot fall below zero, so where "
                           "the singles alone take it near zero the interaction is positive "
@@ -1166,10 +1174,10 @@ INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two si
                           "Each interval is a 95% interval on its own, not adjusted for the "
                           "number of pairs: were there no interaction at all, the chance that "
                           "some interval of k pairs excludes zero would be at most about "
-                          "1 - 0.95^k (66% for the 21 pairs of the seven expansions; less, "
-                          "since the pairs share the base game's and the singles' games). "
-                          "Holm p: " + INTERACTION_TEST_NOTE + "; the heatmap colours only "
-                          "those.")
+                          "1 - 0.95^k ({chance}, 66% for the 21 pairs of the seven "
+                          "expansions; less, since the pairs share the base game's and the "
+                          "singles' games). Holm p: " + INTERACTION_TEST_NOTE + ". The heatmap "
+                          "colours only the interactions shown.")
 
 
 def interaction_section_md(pairs: list[list[str]] | None) -> list[str]:
@@ -1177,7 +1185,7 @@ def interaction_section_md(pairs: list[list[str]] | None) -> list[str]:
     they are; none without a pair."""
     if not pairs or len(pairs) < 2:
         return []
-    return ["", f"## {INTERACTION_TABLE_TITLE}", "", INTERACTION_TABLE_NOTE, "",
+    return ["", f"## {INTERACTION_TABLE_TITLE}", "", interaction_table_note(len(pairs) - 1), "",
             *md_table_head(pairs[0]), *(md_row(row) for row in pairs[1:])]
 
 
@@ -1186,7 +1194,8 @@ def interaction_section_html(pairs: list[list[str]] | None) -> str:
     if not pairs or len(pairs) < 2:
         return ""
     return (f"<h2>{html.escape(INTERACTION_TABLE_TITLE)}</h2><p>"
-            f"{html.escape(INTERACTION_TABLE_NOTE)}</p>" + html_table(pairs, "interactions"))
+            f"{html.escape(interaction_table_note(len(pairs) - 1))}</p>"
+            + html_table(pairs, "interactions"))
 
 
 def interaction_rows(table: pd.DataFrame) -> list[list[str]]:

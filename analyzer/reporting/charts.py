@@ -401,13 +401,13 @@ def differences(table: pd.DataFrame) -> Figure:
 
 def _cell(value: float, sign: bool = False) -> str:
     """A heatmap cell's number as drawn: two decimals (at one, a coloured cell could read
-    "+1.5 +-1.5")."""
+    "+1.5 ±1.5")."""
     text = f"{value:+.2f}" if sign else f"{value:.2f}"
     return text.replace("-0.00", "+0.00" if sign else "0.00")
 
 
 def _band(value: float, low: float, high: float) -> tuple[str, bool]:
-    """A heatmap cell's interval as drawn ("+-1.50", or "-0.12 to +2.00" where it is not
+    """A heatmap cell's interval as drawn ("±1.50", or "-0.12 to +2.00" where it is not
     even about the estimate: clipped at a contrast's bounds, or games all alike), and
     whether the cell is coloured: only where the interval, as drawn, leaves zero out, and
     never one of no width."""
@@ -415,7 +415,7 @@ def _band(value: float, low: float, high: float) -> tuple[str, bool]:
         return "", False
     half = (high - low) / 2
     if np.isclose(value - low, high - value, rtol=1e-6, atol=1e-9):
-        return f"+-{_cell(half)}", half > 0 and abs(float(_cell(value))) > float(_cell(half))
+        return f"±{_cell(half)}", half > 0 and abs(float(_cell(value))) > float(_cell(half))
     drawn_low, drawn_high = float(_cell(low)), float(_cell(high))
     # on two lines: "-197.50 to +192.50" is wider than a cell
     return (f"{_cell(low, sign=True)} to\n{_cell(high, sign=True)}",
@@ -436,7 +436,7 @@ def interactions(table: pd.DataFrame) -> Figure:
     fig, ax = _new_figure(width, height)
     # every text wrapped to the figure: with two or three expansions it is narrow
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
-                 + textwrap.fill("(its 95% interval, +- or its two ends, not adjusted for the "
+                 + textwrap.fill("(its 95% interval, ± or its two ends, not adjusted for the "
                                  "number of pairs; coloured only where Holm's adjustment over "
                                  "the pairs shows an interaction)", int(width * 12)),
                  fontsize="medium")
@@ -456,6 +456,9 @@ def interactions(table: pd.DataFrame) -> Figure:
                       norm=SymLogNorm(linthresh=min(1.0, limit / 2), vmin=-limit, vmax=limit))
     for i in range(n):
         for j in range(n):
+            if i != j and not np.isfinite(values[i, j]):
+                ax.text(j, i, "not\nplayed", ha="center", va="center", fontsize="x-small",
+                        color="0.45")
             if np.isfinite(values[i, j]):
                 dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
                 band = f"\n{bands[i][j][0]}" if bands[i][j][0] else ""
@@ -479,4 +482,4 @@ INTERACTION_SCALE_NOTE = (
     "of either sign, and where the single expansions alone take the win rate near 0% the "
     "pair reads positive whatever it does; compare the pair's win rate with the one 'if the "
     "effects multiplied' in the table of interactions, pair by pair. The diagonal, an "
-    "expansion with itself, is empty.")
+    "expansion with itself, is empty; a pair with no games is marked not played.")
