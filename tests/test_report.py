@@ -1621,3 +1621,18 @@ def test_the_chance_of_a_false_interval_is_given_for_the_pairs_on_the_page():
     assert "1 - 0.95^k (19% for these 4 pairs, 66% for the 21 pairs" in \
         interaction_table_note(4)
     assert "(5% for this pair, 66%" in interaction_table_note(1)
+
+
+def test_every_interval_on_the_pages_says_which_it_is_and_the_page_has_its_language(
+        results, tmp_path):
+    out = analyzer.report(results, tmp_path / "rep")
+    md, page = (out / "report.md").read_text(), (out / "index.html").read_text()
+    for text in (md, page):
+        assert "mean pacified: the cities in the Success pile when the game ended" in text
+        assert "each with the 95% interval of the mean (Student's t)" in text
+    assert page.startswith("<!doctype html><html lang='en'>")
+    assert "<table id='headline'><thead><tr><th>run</th>" in page
+    cmp = tmp_path / "cmp"
+    analyzer.compare(sets="base,books", games=20, out=cmp)
+    assert "mean turns: how many turns a game lasted, with the 95% interval of the mean " \
+        "(Student's t)" in (cmp / "compare.md").read_text()

@@ -365,6 +365,13 @@ def _percent(x: float) -> str:
     return f"{x:.2%}"
 
 
+#: Under the headline table: what each column is, and which interval.
+HEADLINE_NOTE = ("Win rate: the share of games won, with its 95% Wilson interval. Mean "
+                 "turns: how many turns a game lasted; mean pacified: the cities in the "
+                 "Success pile when the game ended, won or lost; each with the 95% interval "
+                 "of the mean (Student's t).")
+
+
 def headline_rows(table: pd.DataFrame) -> list[list[str]]:
     """The headline table as text cells, header first."""
     rows = [["run", "games", "wins", "win rate", "95% Wilson interval",
@@ -541,6 +548,7 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
              "## Headline", "",
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
+    lines += ["", HEADLINE_NOTE]
     if differences:
         lines += ["", f"## {DIFFERENCES_TITLE}", "", DIFFERENCES_NOTE, "",
                   *md_table_head(differences[0])]
@@ -569,8 +577,8 @@ def html_table(rows: list[list[str]], table_id: str) -> str:
     def cells(row: list[str], tag: str) -> str:
         return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
 
-    return (f"<table id='{table_id}'>" + cells(rows[0], "th")
-            + "".join(cells(r, "td") for r in rows[1:]) + "</table>")
+    return (f"<table id='{table_id}'><thead>" + cells(rows[0], "th") + "</thead><tbody>"
+            + "".join(cells(r, "td") for r in rows[1:]) + "</tbody></table>")
 
 
 def html_figures(images: dict[str, bytes], titles: list[tuple[str, str]],
@@ -590,8 +598,8 @@ def html_page(title: str, body: str, facts: dict[str, str]) -> str:
     """A self-contained page: ``body``, then the provenance table."""
     facts_html = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
                          for k, v in facts.items())
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}"
-            f"</title><style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>{body}"
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>"
+            f"{html.escape(title)}</title><style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>{body}"
             f"<h2>Provenance</h2><table id='provenance'>{facts_html}</table></body></html>\n")
 
 
@@ -610,7 +618,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     :func:`markdown`."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     body = (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "") + \
-        "<h2>Headline</h2>" + html_table(rows, "headline")
+        "<h2>Headline</h2>" + html_table(rows, "headline") + f"<p>{HEADLINE_NOTE}</p>"
     if differences:
         body += (f"<h2>{html.escape(DIFFERENCES_TITLE)}</h2><p>{html.escape(DIFFERENCES_NOTE)}"
                  "</p>" + html_table(differences, "differences"))
@@ -1047,7 +1055,9 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
     books = books_unplayed_note(runs or {})
     partial += f" {books[0].upper()}{books[1:]}." if books else ""
     player = f" for the {policy} policy" if policy else ""
-    return ("Win rate: the share of games won, with its 95% Wilson interval. vs base: the "
+    return ("Win rate: the share of games won, with its 95% Wilson interval; mean turns: "
+            "how many turns a game lasted, with the 95% interval of the mean (Student's t). "
+            "vs base: the "
             "difference from the base game's win rate over the games paired by number "
             f"(game g of both; {PAIRING_SHORT}), in percentage "
             "points, with Newcombe's 95% square-and-add interval for paired proportions; "
