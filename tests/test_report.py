@@ -1066,6 +1066,10 @@ def test_a_run_keeps_its_line_style_on_every_chart_and_many_runs_stay_distinct()
 
     survival = styles(charts.survival(runs))
     assert len(set(survival.values())) == len(runs)
+    # not by colour alone: the first four runs each have a dash of their own
+    assert len({survival[f"run {n}"][1] for n in range(4)}) == 4
+    assert len({charts._line_style(n)["color"] + charts._line_style(n)["linestyle"]
+                for n in range(40)}) == 40
     # a line hidden under an earlier one (run 8's shares are run 4's) says so on a line of
     # its own
     margin = {label.split("\n")[0]: style

@@ -101,8 +101,12 @@ DASHES = ("-", "--", ":", "-.")
 
 def _line_style(index: int) -> dict:
     """The colour and dash of the ``index``-th run, the same on every chart (a run drawn
-    on none of a chart's lines still takes its place) and distinct for 40 runs."""
-    return {"color": f"C{index % 10}", "linestyle": DASHES[index // 10 % len(DASHES)]}
+    on none of a chart's lines still takes its place) and distinct for 40 runs. Runs next
+    to each other differ in dash too: a reader who does not tell the colours apart, or a
+    grey print, still tells the lines apart, and a line over another shows the one under
+    it between its dashes."""
+    return {"color": f"C{index % 10}",
+            "linestyle": DASHES[(index + index // 20) % len(DASHES)]}
 
 
 def _bar_legend(ax: Axes) -> None:
