@@ -308,7 +308,8 @@ def _kept_for_resume(out: Path, games: int) -> Iterator[None]:
         interrupted = isinstance(err, KeyboardInterrupt)
         why = f"{interrupts.stop_word()} while writing {out}" if interrupted else str(err)
         raise RunStopped(f"{why}: the {games:,} games stay saved in {folder}; run the same "
-                         "command with --resume to write it", interrupted) from None
+                         "command with --resume (resume=True in Python) to write it",
+                         interrupted) from None
 
 
 @contextmanager
@@ -417,8 +418,9 @@ def _check_one_executor(workers: int | None, scheduler: str | None) -> None:
     """Refuse a thread count beside a cluster, whose processes play: it would be silently
     ignored."""
     if workers is not None and scheduler is not None:
-        raise UrbionError("--workers counts this machine's threads and has no effect with "
-                          "--scheduler, where the cluster's workers play: leave one out")
+        raise UrbionError("--workers (workers=) counts this machine's threads and has no "
+                          "effect with --scheduler (scheduler=), where the cluster's workers "
+                          "play: leave one out")
 
 
 def _check_results_fit(games: int) -> None:
@@ -456,7 +458,8 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
     ``options``: from :func:`_run_options`."""
     card_set, spec = _prepare(engine, policy, cards)
     if options["resume"] and out is None:
-        raise UrbionError("--resume needs --out: finished chunks are kept beside the output")
+        raise UrbionError("--resume needs --out (resume=True needs out= in Python): finished "
+                          "chunks are kept beside the output")
     if not summary_only:
         _check_results_fit(options["games"])
     if options["scheduler"] is not None:
@@ -940,7 +943,8 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
 
         check_destination(Path(out), "sensitivity")
     elif resume:
-        raise UrbionError("--resume needs --out: the finished card sets are kept beside it")
+        raise UrbionError("--resume needs --out (resume=True needs out= in Python): the "
+                          "finished card sets are kept beside it")
     base_set, data = _sensitivity_baseline(cards)
     load_cards(base_set, expansions, variant)  # an expansion the file lacks, before playing
     label = baseline_label(base_set.name, base_set.digest)
@@ -980,8 +984,8 @@ def _sensitivity_work(out: Path, resume: bool, games: int, variants: int) -> Pat
             _check_batch(path, games, labels, "sensitivity run", "--cards")
         return work
     if work.exists():
-        raise UrbionError(f"{work} holds an interrupted sensitivity run: add --resume to "
-                          "continue it, or delete the folder")
+        raise UrbionError(f"{work} holds an interrupted sensitivity run: add --resume "
+                          "(resume=True in Python) to continue it, or delete the folder")
     try:
         (work / "results").mkdir(parents=True)
     except OSError as err:
@@ -1383,8 +1387,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     if precision is not None:
         precision = arguments.precision(precision)
     if max_games is not None and precision is None:
-        raise UrbionError("max-games applies only with precision: without it each set "
-                          "plays the games asked for")
+        raise UrbionError("--max-games (max_games=) applies only with --precision "
+                          "(precision=): without it each set plays the games asked for")
     max_games = arguments.whole_number(
         "max_games", DEFAULT_MAX_GAMES if max_games is None else max_games, 1)
     if max_games < games:
@@ -1472,8 +1476,8 @@ def _with_finished_sets(err: RunStopped, folder: Path | None,
         return err
     return RunStopped(f"{message.removesuffix(NOTHING_SAVED)}none of this {kind}'s games "
                       f"were saved, the {kind}s finished before it are in "
-                      f"{folder / 'results'}; run the same command with --resume to "
-                      "continue", err.interrupted)
+                      f"{folder / 'results'}; run the same command with --resume "
+                      "(resume=True in Python) to continue", err.interrupted)
 
 
 def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]) -> Path:
@@ -1494,7 +1498,8 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
                               "folder (choose another folder)")
         if held and not resume:
             raise UrbionError(f"cannot write {folder}: it holds an earlier comparison (add "
-                              "--resume to continue it, or choose another folder)")
+                              "--resume, resume=True in Python, to continue it, or choose "
+                              "another folder)")
         for path in (folder / "results").glob("*.parquet*") if held else ():
             _check_batch(path, games, labels)
         (folder / "results").mkdir(parents=True, exist_ok=True)

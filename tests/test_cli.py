@@ -344,7 +344,8 @@ def test_a_run_stopped_by_a_failure_is_an_error_and_ctrl_c_is_not(monkeypatch, c
 
     def stop(**options):
         raise RunStopped(f"{why}: 30 of 60 games saved in r.parquet.partial; run the same "
-                         "command with --resume to continue", interrupted)
+                         "command with --resume (resume=True in Python) to continue",
+                         interrupted)
 
     monkeypatch.setattr(analyzer, "simulate", stop)
     with pytest.raises(SystemExit) as stopped:

@@ -548,7 +548,7 @@ def test_cli_compare_and_its_errors(capsys, tmp_path):
     assert code == 2 and f"{blocker} is a file, not a folder" in err
     code, out, err = run(capsys, "compare", "--games", "200", "--max-games", "500")
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert "max-games applies only with precision" in err
+    assert "--max-games (max_games=) applies only with --precision (precision=)" in err
     folder = tmp_path / "cmp"
     code, out, err = run(capsys, "compare", "--sets", "base", "--games", "50", "--quiet",
                          "--out", f"{folder}/")  # as the docs write it

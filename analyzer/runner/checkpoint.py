@@ -63,8 +63,8 @@ class Checkpoint:
             return cls(folder, identity, opened=True)
         if folder.exists():
             raise UrbionError(f"{folder} holds an interrupted run, or one still running: "
-                              "add --resume to continue an interrupted one, or delete the "
-                              "folder")
+                              "add --resume (resume=True in Python) to continue an "
+                              "interrupted one, or delete the folder")
         return cls(folder, identity, opened=False)
 
     def _open(self) -> None:

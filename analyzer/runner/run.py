@@ -110,7 +110,7 @@ def _stopped(why: str, done: int, plan: RunPlan, checkpoint: Checkpoint | None) 
         stop = " after" if why in interrupts.STOP_WORDS else "; stopped after"
         return f"{why}{stop} {done:,} of {plan.games:,} games; {NOTHING_SAVED}"
     return (f"{why}: {done:,} of {plan.games:,} games saved in {checkpoint.folder}; run the "
-            "same command with --resume to continue")
+            "same command with --resume (resume=True in Python) to continue")
 
 
 def run_fast(card_set: CardSet, policy: PolicySpec, seed: int, games: int, first_game: int = 0,
