@@ -480,7 +480,7 @@ def test_ctrl_c_while_a_policy_compiles_stops_the_run(tmp_path):
     assert proc.returncode == 130, proc.stderr
     assert [line for line in proc.stderr.splitlines() if line] == [
         "stopping once the compile in progress ends (Ctrl-C again to stop now)",
-        "urbion: interrupted"]
+        "urbion: interrupted; nothing was saved"]
     assert proc.stdout == ""
     assert list(tmp_path.iterdir()) == []
 

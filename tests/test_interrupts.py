@@ -162,3 +162,19 @@ def test_a_stop_while_the_client_connects_closes_the_cluster(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         distributed.DaskExecutor("local:2")
     assert _FakeCluster.closed == 1
+
+
+def test_a_stop_during_the_compile_is_the_same_error_as_one_during_the_games(monkeypatch):
+    """A notebook catches RunStopped wherever the Ctrl-C lands: during the first call's
+    compile it was a bare KeyboardInterrupt."""
+    import analyzer
+    from analyzer.errors import RunStopped
+    from analyzer.runner import executors
+
+    def stopped_compiling(self, plan):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(executors.LocalExecutor, "prepare", stopped_compiling)
+    with pytest.raises(RunStopped) as stop:
+        analyzer.simulate(games=10)
+    assert stop.value.interrupted and str(stop.value) == "interrupted; nothing was saved"

@@ -27,6 +27,8 @@ from types import FrameType
 
 from numba.core import event
 
+from analyzer.errors import RunStopped
+
 COMPILER_LOCK = "numba:compiler_lock"
 
 
@@ -113,16 +115,24 @@ def stopping_on_sigterm() -> None:
 _holders = 0
 
 
+#: How a stop that saved nothing ends its message (the runner's and the API's alike).
+NOTHING_SAVED = "nothing was saved"
+
+
 @contextmanager
 def holding() -> Iterator[None]:
     """While the body runs, hold a first Ctrl-C back during numba compiles in the main
-    thread (re-entrant: nested package calls share one listener)."""
+    thread (re-entrant: nested package calls share one listener). A stop that reaches the
+    body's end as KeyboardInterrupt (during a compile, say, before any game is played)
+    leaves it as RunStopped, as a stop during the games does: a caller catches one kind."""
     global _holders
     if _holders == 0:
         event.register(COMPILER_LOCK, _deferral)
     _holders += 1
     try:
         yield
+    except KeyboardInterrupt:
+        raise RunStopped(f"{stop_word()}; {NOTHING_SAVED}", True) from None
     finally:
         _holders -= 1
         if _holders == 0:

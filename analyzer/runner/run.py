@@ -101,7 +101,7 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
 
 
 #: How a stopped run's message ends when it saved none of its games.
-NOTHING_SAVED = "nothing was saved"
+NOTHING_SAVED = interrupts.NOTHING_SAVED
 
 
 def _stopped(why: str, done: int, plan: RunPlan, checkpoint: Checkpoint | None) -> str:
