@@ -54,7 +54,7 @@ def test_report_writes_every_chart_and_links_only_files_that_exist(results, tmp_
         assert (out / f"{stem}.svg").read_text().lstrip().startswith("<?xml")
     md = (out / "report.md").read_text()
     links = re.findall(r"\]\(([^)]+)\)", md)
-    assert len(links) == 2 * len(CHARTS)
+    assert len(links) == 3 * len(CHARTS)  # PNG, SVG and the chart's numbers (CSV)
     assert all((out / link).is_file() for link in links)
     assert "greedy / base / seed 5" in md and "random / base / seed 5" in md
     assert "sha256" in md and "rules version" in md
@@ -64,7 +64,11 @@ def test_the_page_is_self_contained_with_the_headline_table(results, tmp_path):
     out = analyzer.report(results, tmp_path / "rep")
     page = (out / "index.html").read_text()
     assert page.count("src='data:image/png;base64,") == len(CHARTS)
-    assert not re.search(r"(src|href)=['\"](?!data:)", page)  # nothing fetched from outside
+    # nothing fetched from outside: the page shows whole on its own; its links lead to the
+    # files beside it (each chart's numbers and SVG)
+    assert not re.search(r"src=['\"](?!data:)", page)
+    links = re.findall(r"href='([^']+)'", page)
+    assert len(links) == 2 * len(CHARTS) and all((out / link).is_file() for link in links)
     headline = page[page.index("<table id='headline'>"):]
     greedy = analyzer.simulate(games=3000, seed=5, policy="greedy")
     assert f"{greedy['won'].mean():.2%}" in headline
@@ -1640,3 +1644,32 @@ def test_every_interval_on_the_pages_says_which_it_is_and_the_page_has_its_langu
     analyzer.compare(sets="base,books", games=20, out=cmp)
     assert "mean turns: how many turns a game lasted, with the 95% interval of the mean " \
         "(Student's t)" in (cmp / "compare.md").read_text()
+
+
+def test_every_chart_has_its_numbers_beside_it_and_losses_add_up_on_the_page(results,
+                                                                            tmp_path):
+    """A reader quotes and checks numbers, not pictures: each chart's are in STEM.csv,
+    linked under it, and the loss reasons are a table on the page whose counts add up to
+    each run's games lost."""
+    out = analyzer.report(results, tmp_path / "rep")
+    runs = load_runs(results)
+    md, page = (out / "report.md").read_text(), (out / "index.html").read_text()
+    for stem, _, _ in CHARTS:
+        data = pd.read_csv(out / f"{stem}.csv")
+        # random wins no game: no margin at victory to list
+        everyone = set(runs) - ({"random / base / seed 5"} if stem == "margin_at_victory"
+                                else set())
+        assert set(data["run"]) == everyone, stem
+        assert f"[CSV]({stem}.csv)" in md and f"<a href='{stem}.csv'>" in page, stem
+        assert f"its numbers: {stem}.csv'" in page, stem
+    lost = pd.read_csv(out / "loss_reasons.csv")
+    wins = pd.read_csv(out / "win_rates.csv").set_index("run")
+    for label, df in runs.items():
+        mine = lost[lost["run"] == label]
+        assert mine["games"].sum() == (~df["won"]).sum() == \
+            wins.at[label, "games"] - wins.at[label, "wins"]
+        assert f"| {label} | 3,000 | {(~df['won']).sum():,} (" in md
+    survival = pd.read_csv(out / "survival.csv")
+    first = survival[survival["run"] == next(iter(runs))]
+    assert first["running"].iloc[0] == 1.0 and first["running"].iloc[-1] == 0.0
+    assert "<table id='loss_reasons-table'>" in page

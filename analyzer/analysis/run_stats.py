@@ -343,3 +343,43 @@ def played_chromatic(run: Run) -> bool:
     if isinstance(run, Totals):
         return run.total("chromatic") > 0
     return "chromatic" in run and bool(run["chromatic"].any())
+
+
+def chart_data(runs: dict[str, Run], stem: str) -> pd.DataFrame:
+    """The numbers a report chart (``stem``, ``reporting.build.CHARTS``) draws, one row per
+    point or bar, the run first: what a reader quotes or checks (``STEM.csv`` beside the
+    chart). A summary's run has no rows in the charts that need each game."""
+    chromatic = any(played_chromatic(df) for df in runs.values())
+    parts = []
+    for label, df in runs.items():
+        part_of_run = _chart_rows(df, stem, chromatic)
+        if part_of_run is not None:
+            parts.append(part_of_run.assign(run=label))
+    if not parts:
+        return pd.DataFrame({"run": []})
+    table = pd.concat(parts, ignore_index=True)
+    return table[["run", *(c for c in table.columns if c != "run")]]
+
+
+def _chart_rows(df: Run, stem: str, chromatic: bool) -> pd.DataFrame | None:
+    games = len(df)
+    if stem == "survival":
+        return survival(df).reset_index()
+    if stem == "loss_reasons":
+        lost = loss_reasons(df)
+        return pd.DataFrame({"reason": lost.index.astype(str), "games": lost.to_numpy(),
+                             "share_of_games": lost.to_numpy() / games})
+    if stem == "chaos_choices":
+        means = chaos_choices(df, chromatic)
+        return pd.DataFrame({"choice": means.index, "per_game": means.to_numpy()})
+    if isinstance(df, Totals):  # the rest needs each game
+        return None
+    if stem == "margin_at_victory":
+        wins = margin_at_victory(df)
+        return pd.DataFrame({"deck_left": wins.index, "wins": wins.to_numpy()})
+    if stem == "pacified_at_defeat":
+        losses = pacified_at_defeat(df)
+        return pd.DataFrame({"pacified": losses.index, "losses": losses.to_numpy()})
+    if stem == "convergence":
+        return convergence(df)
+    raise ValueError(f"no chart data named {stem!r}")

@@ -538,11 +538,14 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
              titles: list[tuple[str, str]] | None = None,
              differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
              interactions_note: bool = True, scope: str = "",
-             pairs: list[list[str]] | None = None) -> str:
+             pairs: list[list[str]] | None = None,
+             chart_tables: dict[str, list[list[str]]] | None = None) -> str:
     """report.md: whose figures they are (``scope``), headline table, the card sets other
-    than R14 (``card_set_texts``), charts (PNG, with the SVG linked), the interactions pair
-    by pair (``pairs``, ``interaction_rows``), provenance; without an interactions chart,
-    what one needs when ``interactions_note``."""
+    than R14 (``card_set_texts``), charts (PNG, with the SVG and the chart's numbers,
+    ``STEM.csv``, linked; a chart's table of ``chart_tables`` under it), the interactions
+    pair by pair (``pairs``, ``interaction_rows``), provenance; without an interactions
+    chart, what one needs when ``interactions_note``."""
+    chart_tables = chart_tables or {}
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     lines = ["# Urbion balance report", "", *([_md_prose(scope), ""] if scope else []),
              "## Headline", "",
@@ -559,7 +562,10 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
     for stem, title in titles:
         caption = report_captions(bool(differences)).get(stem, "")
         lines += ["", f"## {title}", "", *([caption, ""] if caption else []),
-                  f"![{title}]({stem}.png)", "", f"[SVG]({stem}.svg)"]
+                  f"![{title}]({stem}.png)", "", f"[SVG]({stem}.svg), [CSV]({stem}.csv)"]
+        if stem in chart_tables:
+            lines += ["", *md_table_head(chart_tables[stem][0]),
+                      *(md_row(row) for row in chart_tables[stem][1:])]
     lines += interaction_section_md(pairs)
     if "interactions" not in dict(titles) and interactions_note:
         lines += ["", f"## {INTERACTIONS_TITLE}", "", INTERACTIONS_NOTE]
@@ -582,15 +588,20 @@ def html_table(rows: list[list[str]], table_id: str) -> str:
 
 
 def html_figures(images: dict[str, bytes], titles: list[tuple[str, str]],
-                 captions: dict[str, str] | None = None) -> str:
+                 captions: dict[str, str] | None = None, data: bool = False,
+                 tables: dict[str, list[list[str]]] | None = None) -> str:
     """Each chart under its title and its caption (``captions`` by file stem), embedded as
-    PNG data."""
-    captions = captions or {}
+    PNG data; with ``data``, its numbers' file ``STEM.csv`` and its SVG linked under it,
+    and a table of ``tables`` after it."""
+    captions, tables = captions or {}, tables or {}
     return "".join(
         f"<h2>{html.escape(title)}</h2>"
         + (f"<p>{html.escape(captions[stem])}</p>" if captions.get(stem) else "")
-        + f"<img alt='{html.escape(title)}' "
+        + f"<img alt='{html.escape(title)}{f'; its numbers: {stem}.csv' if data else ''}' "
         f"src='data:image/png;base64,{base64.b64encode(images[stem]).decode()}'>"
+        + (f"<p>Numbers: <a href='{stem}.csv'>{stem}.csv</a>; the chart as <a "
+           f"href='{stem}.svg'>{stem}.svg</a> (files beside this page).</p>" if data else "")
+        + (html_table(tables[stem], f"{stem}-table") if stem in tables else "")
         for stem, title in titles)
 
 
@@ -613,7 +624,8 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          titles: list[tuple[str, str]] | None = None,
          differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
          interactions_note: bool = True, scope: str = "",
-         pairs: list[list[str]] | None = None) -> str:
+         pairs: list[list[str]] | None = None,
+         chart_tables: dict[str, list[list[str]]] | None = None) -> str:
     """index.html: one self-contained page, the charts embedded as PNG data; the rest as
     :func:`markdown`."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
@@ -625,7 +637,8 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     if card_sets:
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
-    body += html_figures(images, titles, report_captions(bool(differences)))
+    body += html_figures(images, titles, report_captions(bool(differences)), data=True,
+                         tables=chart_tables)
     body += interaction_section_html(pairs)
     if "interactions" not in dict(titles) and interactions_note:
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
@@ -709,14 +722,47 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
         scope += f" {note_text[0].upper()}{note_text[1:]}."
     scope += "".join(f" {note}" for note in _weights_notes(runs))
 
+    numbers = {stem: _chart_numbers(runs, table, pairs, stem) for stem, _ in titles}
+    tables = {"loss_reasons": loss_reason_rows(runs)}
+
     def fill(folder: Path) -> None:
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
+        for stem, data in numbers.items():
+            data.to_csv(folder / f"{stem}.csv", index=False)
         (folder / "report.md").write_text(markdown(rows, facts, titles, differences,
-                                                   card_sets, note, scope, pair_rows))
+                                                   card_sets, note, scope, pair_rows, tables))
         (folder / "index.html").write_text(page(rows, images, facts, titles, differences,
-                                                card_sets, note, scope, pair_rows))
+                                                card_sets, note, scope, pair_rows, tables))
 
     return write_folder(out, fill, "report")
+
+
+def _chart_numbers(runs: dict[str, pd.DataFrame], table: pd.DataFrame,
+                   pairs: pd.DataFrame | None, stem: str) -> pd.DataFrame:
+    """What the report's chart ``stem`` draws, as a table for ``STEM.csv``."""
+    if stem == "win_rates":
+        return table.reset_index()
+    if stem == "interactions":
+        return pairs.reset_index()
+    return run_stats.chart_data(runs, stem)
+
+
+def loss_reason_rows(runs: dict[str, pd.DataFrame]) -> list[list[str]]:
+    """Each run's games lost by reason, as counts and shares of its games (text cells,
+    header first), which add up to the games it lost."""
+    lost = {label: run_stats.loss_reasons(df) for label, df in runs.items()}
+    reasons = list(dict.fromkeys(str(r) for counts in lost.values() for r in counts.index))
+    rows = [["run", "games", "games lost", *reasons]]
+    for label, df in runs.items():
+        counts = lost[label]
+        games = len(df)
+        rows.append([label, f"{games:,}", _count_share(int(counts.sum()), games),
+                     *(_count_share(int(counts.get(r, 0)), games) for r in reasons)])
+    return rows
+
+
+def _count_share(count: int, games: int) -> str:
+    return f"{count:,} ({count / games:.2%})"
 
 
 #: The charts drawn from each game's row, which a summary file (--summary-only) does not
