@@ -1673,3 +1673,10 @@ def test_every_chart_has_its_numbers_beside_it_and_losses_add_up_on_the_page(res
     first = survival[survival["run"] == next(iter(runs))]
     assert first["running"].iloc[0] == 1.0 and first["running"].iloc[-1] == 0.0
     assert "<table id='loss_reasons-table'>" in page
+
+
+def test_the_provenance_writes_game_numbers_as_the_compare_page_does():
+    from analyzer.reporting.build import provenance
+
+    runs = {"a": analyzer.simulate(games=10, first_game=9_995)}
+    assert ", games 9,995-10,004, policy greedy" in provenance(runs)["runs"]

@@ -318,8 +318,8 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
         "card set" if len(card_sets) == 1 else "card sets": "; ".join(card_sets),
         "runs": "; ".join(f"{label}: card set {name}, seed "
                           f"{df.attrs.get('seed')}, games "
-                          f"{df.attrs.get('first_game', 0)}-"
-                          f"{df.attrs.get('first_game', 0) + len(df) - 1}"
+                          f"{df.attrs.get('first_game', 0):,}-"
+                          f"{df.attrs.get('first_game', 0) + len(df) - 1:,}"
                           f"{_pieces(df.attrs)}, policy {policy_fact(df.attrs)}, "
                           f"engine {df.attrs.get('engine')}, "
                           f"{df.attrs.get('variant', 'solo')} game"
