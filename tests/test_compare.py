@@ -933,3 +933,16 @@ def test_a_sets_run_is_found_under_any_order_of_its_expansions():
         assert missing not in result.runs
         with pytest.raises(KeyError):
             result.runs[missing]
+
+
+def test_pairs_are_listed_in_the_games_order_whatever_order_the_sets_came_in(tmp_path):
+    """compare.md followed --sets, a report of the same results the game's order."""
+    sets = ("temples_harmony,chromatic_chaos,books,chromatic_chaos+temples_harmony,"
+            "books+temples_harmony,books+chromatic_chaos")
+    result = analyzer.compare(sets=sets, games=20, out=tmp_path / "cmp")
+    expected = ["chromatic_chaos+temples_harmony", "chromatic_chaos+books",
+                "temples_harmony+books"]
+    assert list(result.interactions.index) == expected
+    reported = analyzer.report(sorted((tmp_path / "cmp" / "results").glob("*.parquet")),
+                               tmp_path / "rep")
+    assert list(pd.read_csv(reported / "interactions.csv")["pair"]) == expected

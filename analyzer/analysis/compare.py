@@ -313,7 +313,11 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """
     if BASE not in runs:
         raise UrbionError("interactions need the base game among the sets")
-    singles = [label for label in runs if label != BASE and SET_SEPARATOR not in label]
+    # in the game's order, whatever order the sets came in: a comparison and a report of
+    # its results list the pairs alike
+    order = {name: index for index, name in enumerate(PLAYABLE_EXPANSIONS)}
+    singles = sorted((label for label in runs if label != BASE and SET_SEPARATOR not in label),
+                     key=lambda name: order.get(name, len(order)))
     rows = []
     for a, b in combinations(singles, 2):
         pair = next((label for label in runs
