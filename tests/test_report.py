@@ -1680,3 +1680,7 @@ def test_the_provenance_writes_game_numbers_as_the_compare_page_does():
 
     runs = {"a": analyzer.simulate(games=10, first_game=9_995)}
     assert ", games 9,995-10,004, policy greedy" in provenance(runs)["runs"]
+    # the expansions as the CLI names them, which the run's label writes "base"
+    runs["b"] = analyzer.simulate(games=10, expansions="books,emptiness")
+    assert "engine fast, expansions none, solo game; b:" in provenance(runs)["runs"]
+    assert "engine fast, expansions books, emptiness, solo game" in provenance(runs)["runs"]

@@ -47,5 +47,5 @@ def test_a_report_tells_a_team_run_from_a_solo_one():
     assert run_label(team.attrs, "x") == "greedy / base / team / seed 0"
     assert run_label(solo.attrs, "x") == "greedy / base / seed 0"
     runs: dict[str, pd.DataFrame] = {"a": team, "b": solo}
-    assert "engine fast, team game" in provenance(runs)["runs"]
-    assert "engine fast, solo game" in provenance(runs)["runs"]
+    assert "engine fast, expansions none, team game" in provenance(runs)["runs"]
+    assert "engine fast, expansions none, solo game" in provenance(runs)["runs"]

@@ -321,7 +321,8 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
                           f"{df.attrs.get('first_game', 0):,}-"
                           f"{df.attrs.get('first_game', 0) + len(df) - 1:,}"
                           f"{_pieces(df.attrs)}, policy {policy_fact(df.attrs)}, "
-                          f"engine {df.attrs.get('engine')}, "
+                          f"engine {df.attrs.get('engine')}, expansions "
+                          f"{', '.join(df.attrs.get('expansions') or []) or 'none'}, "
                           f"{df.attrs.get('variant', 'solo')} game"
                           for (label, df), name in zip(runs.items(), names,
                                                        strict=True)),
