@@ -1162,7 +1162,11 @@ def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests(
     assert headline[0][4] == "95% Wilson interval"
     md = markdown(headline, {}, [], rows)
     assert "| 95% Wilson interval |" in md and "| p (test) | Holm p |" in md
-    assert "<th>Holm p</th>" in page(headline, {}, {}, [], rows)
+    html_page = page(headline, {}, {}, [], rows)
+    assert "<th>Holm p</th>" in html_page
+    # the note on the columns is a list, one item a column, not one long paragraph
+    assert "\n- Win rates compared: the run's" in md and "\n- Changes: what" in md
+    assert "<li>Holm p: that p adjusted" in html_page
     from analyzer.reporting import charts
 
     fig = charts.convergence({"a": _fake_run(3)})

@@ -398,29 +398,31 @@ def mean_text(row: pd.Series, key: str, decimals: int) -> str:
 PAIRING_SHORT = ("an expansion or a changed card file changes the decks, so a paired game "
                  "is not the same deal")
 DIFFERENCES_TITLE = "Differences from the first run"
-DIFFERENCES_NOTE = ("Runs of the first run's seed are compared game by game over the games "
-                    "both played (paired: game g of one with game g of the other, both drawn "
-                    f"from the random streams of (seed, g); {PAIRING_SHORT}; the difference "
-                    "over those games, Newcombe's square-and-add interval, McNemar's exact "
-                    "p); runs of another seed, with no game in common, or read from a "
-                    "summary file (--summary-only keeps no games to pair), as independent "
-                    "samples (the whole runs, "
-                    "Newcombe's hybrid score interval, Fisher's exact p). win rates compared: "
-                    "the run's and the first run's win rate over the games compared, which "
-                    "for runs paired on their common games can differ from the headline's. "
-                    "Holm p: that p adjusted by Holm's method for the runs compared with the "
-                    "first (not counting a run whose test cannot reject: paired games that "
-                    "all ended as the first run's, or runs without both a win and a loss); "
-                    "a run differs from the first, with the family error held at 5%, "
-                    "when its Holm p is below 0.05 (the intervals are not adjusted for the "
-                    "number of runs). changes: what the run's configuration changes from the "
-                    "first run's; a difference between runs that change two or more of "
-                    "policy, card set, expansions, variant and rules at once mixes their "
-                    "effects and belongs to no one of them. each ended alike: the two runs "
-                    "ended every game compared alike (result, turns, cities, every tally), "
-                    "as the fast and reference engines do, one policy and card set under two "
-                    "names, or the Books of Power in play but never kept. Two runs can differ "
-                    "even where their win-rate intervals overlap. " + EDGE_NOTE)
+#: Under the differences table: how runs are compared, then each column that needs it
+#: (shown as a list: one paragraph of it was hard to read).
+DIFFERENCES_NOTES = (
+    "Runs of the first run's seed are compared game by game over the games both played "
+    "(paired: game g of one with game g of the other, both drawn from the random streams of "
+    f"(seed, g); {PAIRING_SHORT}; the difference over those games, Newcombe's square-and-add "
+    "interval, McNemar's exact p); runs of another seed, with no game in common, or read "
+    "from a summary file (--summary-only keeps no games to pair), as independent samples "
+    "(the whole runs, Newcombe's hybrid score interval, Fisher's exact p).",
+    "Win rates compared: the run's and the first run's win rate over the games compared, "
+    "which for runs paired on their common games can differ from the headline's.",
+    "Holm p: that p adjusted by Holm's method for the runs compared with the first (not "
+    "counting a run whose test cannot reject: paired games that all ended as the first "
+    "run's, or runs without both a win and a loss); a run differs from the first, with the "
+    "family error held at 5%, when its Holm p is below 0.05 (the intervals are not adjusted "
+    "for the number of runs).",
+    "Changes: what the run's configuration changes from the first run's; a difference "
+    "between runs that change two or more of policy, card set, expansions, variant and "
+    "rules at once mixes their effects and belongs to no one of them.",
+    "Each ended alike: the two runs ended every game compared alike (result, turns, "
+    "cities, every tally), as the fast and reference engines do, one policy and card set "
+    "under two names, or the Books of Power in play but never kept.",
+    "Two runs can differ even where their win-rate intervals overlap. " + EDGE_NOTE,
+)
+DIFFERENCES_NOTE = " ".join(DIFFERENCES_NOTES)
 
 
 def difference_rows(table: pd.DataFrame,
@@ -554,7 +556,8 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
     lines += [md_row(row) for row in rows[1:]]
     lines += ["", HEADLINE_NOTE]
     if differences:
-        lines += ["", f"## {DIFFERENCES_TITLE}", "", DIFFERENCES_NOTE, "",
+        lines += ["", f"## {DIFFERENCES_TITLE}", "",
+                  *(f"- {_md_prose(note)}" for note in DIFFERENCES_NOTES), "",
                   *md_table_head(differences[0])]
         lines += [md_row(row) for row in differences[1:]]
     if card_sets:
@@ -633,8 +636,9 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     body = (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "") + \
         "<h2>Headline</h2>" + html_table(rows, "headline") + f"<p>{HEADLINE_NOTE}</p>"
     if differences:
-        body += (f"<h2>{html.escape(DIFFERENCES_TITLE)}</h2><p>{html.escape(DIFFERENCES_NOTE)}"
-                 "</p>" + html_table(differences, "differences"))
+        body += (f"<h2>{html.escape(DIFFERENCES_TITLE)}</h2><ul>"
+                 + "".join(f"<li>{html.escape(note)}</li>" for note in DIFFERENCES_NOTES)
+                 + "</ul>" + html_table(differences, "differences"))
     if card_sets:
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
