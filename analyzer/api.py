@@ -1267,7 +1267,7 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
         traces = [traces]
     if isinstance(traces, list | tuple) and any(isinstance(t, str | Path) for t in traces):
         raise UrbionError("replay takes one trace file, or traces (dicts): a list holds "
-                          "traces, not file names; replay each file in turn")
+                          "traces as dicts, not file names or text; replay each file in turn")
     if isinstance(traces, list | tuple):
         items = [TraceLine(number, item, None) for number, item in enumerate(traces, start=1)]
         source = f"{len(traces)} trace(s)"

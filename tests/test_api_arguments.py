@@ -242,5 +242,5 @@ def test_the_builtin_policies_are_listed_as_urbion_policies_lists_them(capsys):
 
 def test_replay_refuses_a_list_of_file_names_with_one_line(tmp_path):
     """A list holds traces; a file name in it was taken for a malformed trace."""
-    with pytest.raises(UrbionError, match="a list holds traces, not file names"):
+    with pytest.raises(UrbionError, match="a list holds traces as dicts, not file names or text"):
         analyzer.replay([str(tmp_path / "a.jsonl")])

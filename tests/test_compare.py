@@ -929,6 +929,8 @@ def test_a_sets_run_is_found_under_any_order_of_its_expansions():
     assert typed is result.runs["squares_metas+chromatic_chaos"]
     assert result.runs["none"] is result.runs["base"]
     assert "chromatic_chaos+squares_metas" in result.runs
+    assert result.runs.get("chromatic_chaos+squares_metas") is typed
+    assert result.runs.get("books") is None and result.runs.get("books", 0) == 0
     for missing in ("books", "books+nothing", 3):
         assert missing not in result.runs
         with pytest.raises(KeyError):

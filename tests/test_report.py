@@ -1569,9 +1569,12 @@ def test_a_shared_report_names_files_without_their_folders(tmp_path):
     mine.parent.mkdir()
     analyzer.write_card_template(mine)
     weights = [tmp_path / folder / "w.toml" for folder in ("one", "two")]
+    # tuned for the Postcards: the page notes that these runs play elsewhere, naming them
+    tuned = ('[tuned]\ncard_set = "R14-default"\ncard_set_sha256 = "' + "0" * 64 + '"\n'
+             'expansions = ["postcards"]\nvariant = "solo"\n')
     for path, value in zip(weights, ("20", "30"), strict=True):
         path.parent.mkdir()
-        path.write_text(f"[weights]\nTURN = {value}\n")
+        path.write_text(f"[weights]\nTURN = {value}\n\n{tuned}")
     runs = [analyzer.simulate(games=30, seed=2, policy=f"weighted:{path}", cards=mine)
             for path in weights]
     out = analyzer.report(runs, tmp_path / "rep")
@@ -1581,6 +1584,7 @@ def test_a_shared_report_names_files_without_their_folders(tmp_path):
         assert f"weighted:w.toml / base / seed 2 / parameters sha256 {digest}" in md
         assert f"policy weighted:w.toml (parameters sha256 {digest})" in md
     assert "from mine.toml" in md
+    assert "the weights of weighted:w.toml were tuned elsewhere" in md
     for written in out.iterdir():
         assert str(tmp_path).encode() not in written.read_bytes(), written.name
 
@@ -1688,3 +1692,15 @@ def test_the_provenance_writes_game_numbers_as_the_compare_page_does():
     runs["b"] = analyzer.simulate(games=10, expansions="books,emptiness")
     assert "engine fast, expansions none, solo game; b:" in provenance(runs)["runs"]
     assert "engine fast, expansions books, emptiness, solo game" in provenance(runs)["runs"]
+
+
+def test_files_are_named_without_their_folders_whichever_system_wrote_the_path():
+    from analyzer.reporting.names import shared_file, shared_policy
+
+    assert shared_file(r"C:\Users\alice\cards.toml") == "cards.toml"
+    assert shared_file("/home/alice/cards.toml") == shared_file("cards.toml") == "cards.toml"
+    assert shared_policy(r"weighted:C:\Users\alice\w.toml") == "weighted:w.toml"
+    assert shared_policy(r"C:\Users\alice\pol.py:choose") == "pol.py:choose"
+    assert shared_policy("/a:b/pol.py:choose") == "pol.py:choose"
+    assert shared_policy("search:rollouts=4,candidates=2") == "search:rollouts=4,candidates=2"
+    assert shared_policy("greedy") == "greedy"

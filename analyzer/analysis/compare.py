@@ -105,6 +105,12 @@ class SetRuns(dict):
             return False
         return True
 
+    def get(self, key: object, default: object = None) -> object:
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
 
 def expansion_sets(spec: str, playable: tuple[str, ...] = PLAYABLE_EXPANSIONS
                    ) -> list[tuple[str, ...]]:

@@ -783,7 +783,7 @@ def _weights_notes(runs: dict[str, Run]) -> list[str]:
 
     notes: dict[str, list[str]] = {}
     for label, run in runs.items():
-        note = weights_note(run.attrs)
+        note = weights_note(_shared_names(run.attrs))
         if note:
             notes.setdefault(note.removeprefix("note: "), []).append(label)
     # "Note:" rather than a capital, which would misspell a policy's name

@@ -8,15 +8,16 @@ The page tells two files of one name apart by the hashes it prints beside them.
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
+from pathlib import PureWindowsPath
 
 #: A user's policy: ``FILE.py:FUNCTION``.
 _POLICY_FILE = re.compile(r"(?P<file>.+\.py):(?P<function>\w+)")
 
 
 def shared_file(source: str) -> str:
-    """The name of the file ``source`` (a path) without its folders."""
-    return PurePath(source).name or source
+    """The name of the file ``source`` (a path) without its folders, whether they are
+    separated by / or by \\ (results made on Windows, reported elsewhere)."""
+    return PureWindowsPath(source).name or source
 
 
 def shared_policy(policy: str) -> str:
