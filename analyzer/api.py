@@ -48,7 +48,7 @@ from analyzer.runner.executors import make_executor
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.results import RESULT_DTYPE
-from analyzer.runner.run import NOTHING_SAVED, execute
+from analyzer.runner.run import NOTHING_SAVED, execute, stopped_before_playing
 from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_traces
 
@@ -473,7 +473,10 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
                       if out is not None else None)
         with interrupts.holding():  # Ctrl-C inside LLVM would otherwise be dropped
             start = time.perf_counter()
-            executor.prepare(plan)
+            try:
+                executor.prepare(plan)
+            except KeyboardInterrupt:
+                raise RunStopped(stopped_before_playing(checkpoint), True) from None
             compiled = time.perf_counter()
             payload, resumed = execute(plan, executor, summary_only, checkpoint,
                                        options["progress"])

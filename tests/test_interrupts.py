@@ -7,6 +7,7 @@ import os
 import signal
 import time
 
+import pandas as pd
 import pytest
 from numba.core import event
 
@@ -177,4 +178,46 @@ def test_a_stop_during_the_compile_is_the_same_error_as_one_during_the_games(mon
     monkeypatch.setattr(executors.LocalExecutor, "prepare", stopped_compiling)
     with pytest.raises(RunStopped) as stop:
         analyzer.simulate(games=10)
-    assert stop.value.interrupted and str(stop.value) == "interrupted; nothing was saved"
+    assert stop.value.interrupted
+    assert str(stop.value) == "interrupted before any game was played; nothing was saved"
+
+
+def test_a_stop_while_a_resumed_run_compiles_says_its_saved_games_stay(tmp_path,
+                                                                       monkeypatch):
+    """Resumed, then stopped before the first chunk: the chunks saved before are still
+    there, and the message must not send the user to delete them."""
+    import analyzer
+    from analyzer.errors import RunStopped
+    from analyzer.runner import executors
+
+    out = tmp_path / "r.parquet"
+    folder = tmp_path / "r.parquet.partial"
+    real_prepare = executors.LocalExecutor.prepare
+    calls = []
+
+    def stop_after_two_chunks(self, plan, todo, summary_only):
+        for index, payload in real_imap(self, plan, todo, summary_only):
+            yield index, payload
+            calls.append(index)
+            if len(calls) == 2:
+                raise KeyboardInterrupt
+
+    real_imap = executors.LocalExecutor.imap
+    monkeypatch.setattr(executors.LocalExecutor, "imap", stop_after_two_chunks)
+    with pytest.raises(RunStopped):
+        analyzer.simulate(games=40, chunk=10, workers=1, out=out)
+    monkeypatch.setattr(executors.LocalExecutor, "imap", real_imap)
+
+    def stopped_compiling(self, plan):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(executors.LocalExecutor, "prepare", stopped_compiling)
+    with pytest.raises(RunStopped) as stop:
+        analyzer.simulate(games=40, chunk=10, workers=1, out=out, resume=True)
+    assert str(stop.value) == (f"interrupted before any game was played; the games saved "
+                               f"before stay in {folder}; run the same command with --resume "
+                               "(resume=True in Python) to continue")
+    assert stop.value.interrupted and folder.is_dir() and not out.exists()
+    monkeypatch.setattr(executors.LocalExecutor, "prepare", real_prepare)
+    resumed = analyzer.simulate(games=40, chunk=10, workers=1, out=out, resume=True)
+    pd.testing.assert_frame_equal(resumed, analyzer.simulate(games=40))

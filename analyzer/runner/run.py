@@ -113,6 +113,16 @@ def _stopped(why: str, done: int, plan: RunPlan, checkpoint: Checkpoint | None) 
             "same command with --resume (resume=True in Python) to continue")
 
 
+def stopped_before_playing(checkpoint: Checkpoint | None) -> str:
+    """What a stop before the first chunk (while the kernels compile) leaves: the games a
+    resumed run had saved stay, to resume again."""
+    if checkpoint is None or not checkpoint.opened:
+        return f"{interrupts.stop_word()} before any game was played; {NOTHING_SAVED}"
+    return (f"{interrupts.stop_word()} before any game was played; the games saved before "
+            f"stay in {checkpoint.folder}; run the same command with --resume "
+            "(resume=True in Python) to continue")
+
+
 def run_fast(card_set: CardSet, policy: PolicySpec, seed: int, games: int, first_game: int = 0,
              workers: int | None = None, chunk: int | None = None) -> np.ndarray:
     """Games ``first_game ..`` of batch ``seed`` on the fast engine, on this machine's
