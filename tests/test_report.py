@@ -1552,13 +1552,13 @@ def test_the_reports_commit_is_the_one_its_runs_recorded_not_the_writers():
     runs["a"].attrs["commit"] = "0123456789ab"
     runs["b"].attrs["commit"] = "0123456789ab-dirty"
     assert build.provenance(runs)["commit"] == \
-        f"0123456789ab (run 1); 0123456789ab-dirty (run 2); {package_commit()} (run 3)"
+        f"0123456789ab (a); 0123456789ab-dirty (b); {package_commit()} (c)"
     for df in runs.values():
         df.attrs["commit"] = "0123456789ab"
     assert build.provenance(runs)["commit"] == "0123456789ab"
     del runs["c"].attrs["commit"]
     assert build.provenance(runs)["commit"] == \
-        "0123456789ab (runs 1, 2); not recorded in the results file (run 3)"
+        "0123456789ab (a, b); not recorded in the results file (c)"
 
 
 def test_a_shared_report_names_files_without_their_folders(tmp_path):
@@ -1704,3 +1704,21 @@ def test_files_are_named_without_their_folders_whichever_system_wrote_the_path()
     assert shared_policy("/a:b/pol.py:choose") == "pol.py:choose"
     assert shared_policy("search:rollouts=4,candidates=2") == "search:rollouts=4,candidates=2"
     assert shared_policy("greedy") == "greedy"
+
+
+def test_runs_in_files_of_one_name_in_folders_of_one_name_are_numbered(tmp_path,
+                                                                      monkeypatch):
+    """Their whole paths would name the user's folders on a shared page: the runs are
+    numbered in the order given instead; a file of the current folder is named alone."""
+    paths = [tmp_path / "x" / "res" / "r.parquet", tmp_path / "y" / "res" / "r.parquet"]
+    for path in paths:
+        path.parent.mkdir(parents=True)
+    analyzer.simulate(games=20, out=paths[0])
+    _as_other_version(paths[0], paths[1])
+    labels = list(load_runs(paths))
+    assert labels == ["greedy / base / seed 0 / input 1", "greedy / base / seed 0 / input 2"]
+    monkeypatch.chdir(tmp_path / "x" / "res")
+    _as_other_version(paths[0], tmp_path / "y" / "r.parquet")
+    labels = list(load_runs([Path("r.parquet"), tmp_path / "y" / "r.parquet"]))
+    assert labels == ["greedy / base / seed 0 / r.parquet",
+                      "greedy / base / seed 0 / y/r.parquet"]

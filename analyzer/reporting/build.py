@@ -109,12 +109,13 @@ def report_captions(differences: bool) -> dict[str, str]:
 #: files of one name are told apart by their parameters.
 _LABEL_DETAILS = (
     lambda path, df: f"parameters sha256 {str(df.attrs.get('policy_params_sha256'))[:12]}",
+    lambda path, df: f"source sha256 {str(df.attrs.get('policy_source_sha256') or '-')[:12]}",
     lambda path, df: f"card set {df.attrs.get('card_set')}",
     lambda path, df: f"engine {df.attrs.get('engine')}",
     lambda path, df: (f"games {df.attrs.get('first_game', 0)}-"
                       f"{df.attrs.get('first_game', 0) + len(df) - 1}"),
     lambda path, df: path.name,
-    lambda path, df: f"{path.parent.name}/{path.name}",
+    lambda path, df: f"{path.parent.name}/{path.name}" if path.parent.name else path.name,
 )
 
 
@@ -149,12 +150,12 @@ def load_runs(paths: list[str | Path | pd.DataFrame]) -> dict[str, pd.DataFrame]
             if len(set(values)) > 1:
                 for index, value in zip(members, values, strict=True):
                     labels[index] = f"{label} / {value}"
-    runs: dict[str, pd.DataFrame] = {}
-    for label, (_, df) in zip(labels, frames, strict=True):
-        while label in runs:  # two copies of one file
-            label += "'"
-        runs[label] = df
-    return runs
+    # still alike (files of one name in folders of one name): numbered in the order given,
+    # as the folders that would tell them apart are not printed on a shared page
+    alike = {label for label in labels if labels.count(label) > 1}
+    labels = [f"{label} / input {index + 1}" if label in alike else label
+              for index, label in enumerate(labels)]
+    return dict(zip(labels, (df for _, df in frames), strict=True))
 
 
 def _named_run(source: str | Path | pd.DataFrame, index: int) -> tuple[Path, Run]:
@@ -328,21 +329,21 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
                                                        strict=True)),
         "rules version": str(first.get("rules_version")),
         "package version": str(first.get("package_version")),
-        "commit": runs_commit([df.attrs for df in runs.values()]),
+        "commit": runs_commit({label: df.attrs for label, df in runs.items()}),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
 
 
-def runs_commit(configs: list[dict]) -> str:
-    """The commit of the code that played the runs, as their results record it (``-dirty``:
-    with changes not committed), each distinct one with the runs it played when they
-    differ; a file from before commits were recorded says so."""
-    commits = [str(attrs.get("commit") or NO_COMMIT) for attrs in configs]
-    if len(set(commits)) == 1:
-        return commits[0]
-    return "; ".join(f"{commit} (run{'s' if commits.count(commit) > 1 else ''} "
-                     f"{', '.join(str(i + 1) for i, c in enumerate(commits) if c == commit)})"
-                     for commit in dict.fromkeys(commits))
+def runs_commit(runs: dict[str, dict]) -> str:
+    """The commit of the code that played the runs (their configurations by label), as
+    their results record it (``-dirty``: with changes not committed), each distinct one
+    with the runs it played when they differ; a file from before commits were recorded
+    says so."""
+    commits = {label: str(attrs.get("commit") or NO_COMMIT) for label, attrs in runs.items()}
+    if len(set(commits.values())) == 1:
+        return next(iter(commits.values()))
+    return "; ".join(f"{commit} ({', '.join(k for k, c in commits.items() if c == commit)})"
+                     for commit in dict.fromkeys(commits.values()))
 
 
 #: The commit line of a run whose results file has none.
