@@ -30,6 +30,7 @@ from analyzer.analysis.results_io import (
 )
 from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
 from analyzer.analysis.summary import summarize, summarize_tally
+from analyzer.analysis.totals import joined_commit
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.cards.loader import CardSetError, cards_digest, expansion_names, parse_expansions
 from analyzer.core.codes import REASON_NAMES, Outcome
@@ -1057,7 +1058,8 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
                                    "policy", "policy_params_sha256", "seed", "expansions",
                                    "variant", "rules_version", "package_version")},
             "policy_source_sha256": base.attrs.get("policy_source_sha256", ""),
-            "commit": base.attrs.get("commit", "unknown"),
+            "commit": joined_commit([base.attrs, *(run.attrs for run in runs.values()
+                                                  if not isinstance(run, NotPlayed))]),
             "baseline_levels": baseline_levels(data),
             "side_effects": side_effects(data, label, played)}
 
@@ -1454,7 +1456,9 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     attrs = {key: first[key] for key in ("card_set", "card_set_sha256", "variant", "policy",
                                          "policy_params_sha256", "seed", "rules_version",
                                          "package_version")}
-    attrs["commit"] = first.get("commit", "unknown")
+    commit = joined_commit([frame.attrs for frames in parts.values() for frame in frames])
+    if commit is not None:
+        attrs["commit"] = commit
     attrs["card_set_source"] = first.get("card_set_source", "")
     attrs["policy_source_sha256"] = first.get("policy_source_sha256", "")  # "": a built-in
     attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
@@ -1614,6 +1618,11 @@ def _still_imprecise(active: list[str], precise: pd.Series, room: bool) -> list[
 
 def _joined(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """One set's batches as one run (the first batch's configuration, all the games)."""
+    # read before df.attrs is replaced: a set of one batch is that batch's frame itself
+    commit = joined_commit([frame.attrs for frame in frames])
     df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     df.attrs = {**frames[0].attrs, "games": int(len(df))}
+    df.attrs.pop("commit", None)
+    if commit is not None:
+        df.attrs["commit"] = commit
     return df

@@ -1722,3 +1722,16 @@ def test_runs_in_files_of_one_name_in_folders_of_one_name_are_numbered(tmp_path,
     labels = list(load_runs([Path("r.parquet"), tmp_path / "y" / "r.parquet"]))
     assert labels == ["greedy / base / seed 0 / r.parquet",
                       "greedy / base / seed 0 / y/r.parquet"]
+
+
+def test_a_run_of_batches_names_every_commit_that_played_it():
+    """A comparison resumed after the code changed, or pieces joined from two versions:
+    each commit is named, and a piece that recorded none says so."""
+    from analyzer.analysis.totals import joined_commit
+    from analyzer.runner.config import package_commit
+
+    assert joined_commit([{"commit": "a"}, {"commit": "a"}]) == "a"
+    assert joined_commit([{"commit": "a"}, {"commit": "b"}, {}]) == "a, b, not recorded"
+    assert joined_commit([{}, {"commit": None}]) is None
+    result = analyzer.compare(sets="base,books", games=10)
+    assert result.attrs["commit"] == package_commit()

@@ -74,6 +74,21 @@ def joined_totals(pieces: list[Totals]) -> Totals:
                                       int(part(tally, "games")[0])))
 
 
+#: How :func:`joined_commit` names a piece whose results file recorded no commit.
+UNRECORDED = "not recorded"
+
+
+def joined_commit(configs: list[dict]) -> str | None:
+    """The commit that played pieces of one run (their configurations), or each distinct
+    one, joined with commas, where pieces were played by different code (their games agree
+    all the same: the rules version is part of a run's identity); None where none recorded
+    one (files older than commits in results)."""
+    commits = dict.fromkeys(str(c.get("commit") or UNRECORDED) for c in configs)
+    if list(commits) == [UNRECORDED]:
+        return None
+    return ", ".join(commits)
+
+
 def joined_attrs(pieces: list[dict], games: int) -> dict:
     """The configuration of a run joined from pieces (their ``attrs``, the first game's
     piece first): the first's, with the whole run's ``games``, ``joined_files``,
@@ -83,9 +98,10 @@ def joined_attrs(pieces: list[dict], games: int) -> dict:
     attrs.update(games=games, joined_files=len(pieces),
                  games_resumed=sum(p.get("games_resumed", 0) or 0 for p in pieces),
                  seconds=sum(p.get("seconds", 0.0) or 0.0 for p in pieces))
-    commits = dict.fromkeys(str(p["commit"]) for p in pieces if p.get("commit"))
-    if len(commits) > 1:  # pieces played by different code (their games agree: same rules)
-        attrs["commit"] = ", ".join(commits)
+    commit = joined_commit(pieces)
+    attrs.pop("commit", None)
+    if commit is not None:
+        attrs["commit"] = commit
     tuned = next((p["policy_tuned_for"] for p in pieces if p.get("policy_tuned_for")), None)
     if tuned is not None:
         attrs["policy_tuned_for"] = tuned
