@@ -412,7 +412,7 @@ def _playable_sets_hint(cards: CardSet) -> str:
     hint = f"this file's expansions can be compared with --sets base,{','.join(playable)}"
     if len(playable) > 1:
         hint += f" or sets of them joined by + (such as {playable[0]}+{playable[1]})"
-    return hint
+    return hint + "; sets= in Python"
 
 
 def _check_one_executor(workers: int | None, scheduler: str | None) -> None:
@@ -435,7 +435,7 @@ def _check_results_fit(games: int) -> None:
     if need > memory:
         raise UrbionError(f"{games:,} games keep {need / 1e9:,.1f} GB of per-game results in "
                           f"memory, more than this machine's {memory / 1e9:,.1f} GB: play "
-                          "them with --summary-only")
+                          "them with --summary-only (analyzer.simulate_summary in Python)")
 
 
 def _raise_if_the_policy_raised(spec: PolicySpec, err: Exception,
@@ -985,7 +985,7 @@ def _sensitivity_work(out: Path, resume: bool, games: int, variants: int) -> Pat
             raise UrbionError(f"nothing to resume: {work} does not exist")
         labels = _sensitivity_labels(variants)
         for path in (work / "results").glob("*.parquet*"):
-            _check_batch(path, games, labels, "sensitivity run", "--cards")
+            _check_batch(path, games, labels, "sensitivity run", "--cards (cards=)")
         return work
     if work.exists():
         raise UrbionError(f"{work} holds an interrupted sensitivity run: add --resume "
@@ -1397,7 +1397,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     max_games = arguments.whole_number(
         "max_games", DEFAULT_MAX_GAMES if max_games is None else max_games, 1)
     if max_games < games:
-        raise UrbionError(f"max-games ({max_games}) must be at least games ({games})")
+        raise UrbionError(f"--max-games (max_games=) {max_games} must be at least --games "
+                          f"(games=) {games}")
     workers = arguments.optional_count("workers", workers)
     resume = arguments.flag("resume", resume)
     out = arguments.path("out", out)
@@ -1535,7 +1536,7 @@ def _unmake_if_unused(folder: Path, made: bool) -> None:
 
 
 def _check_batch(path: Path, games: int, labels: list[str], run: str = "comparison",
-                 same: str = "--sets") -> None:
+                 same: str = "--sets (sets=)") -> None:
     """A batch file or its chunks (``SET.games-FIRST-LAST.parquet[.partial]``) must be one of
     this ``run``'s: a set it plays, a batch of ``games`` (other sizes would overlap them);
     ``same`` names the option that chose the sets."""
@@ -1547,8 +1548,8 @@ def _check_batch(path: Path, games: int, labels: list[str], run: str = "comparis
     first, _, last = span.partition("-")
     if not (first.isdigit() and last.isdigit()) or \
             int(last) - int(first) + 1 != games or int(first) % games:
-        raise UrbionError(f"cannot resume: {path} is not a batch of {games:,} games (--games "
-                          f"must be the interrupted {run}'s)")
+        raise UrbionError(f"cannot resume: {path} is not a batch of {games:,} games (--games, "
+                          f"games= in Python, must be the interrupted {run}'s)")
 
 
 #: What a finished batch of a comparison must share with the run that would replace it.

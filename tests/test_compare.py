@@ -905,7 +905,7 @@ def test_sets_a_card_file_cannot_play_are_refused_with_the_sets_it_can(tmp_path,
     assert err.rstrip().endswith("this file's expansions can be compared with --sets base,"
                                  "chromatic_chaos,temples_harmony,gardens_wizards,books,"
                                  "postcards,emptiness or sets of them joined by + (such "
-                                 "as chromatic_chaos+temples_harmony)")
+                                 "as chromatic_chaos+temples_harmony); sets= in Python")
 
 
 def test_a_comparisons_provenance_names_the_card_file(tmp_path):
