@@ -1625,10 +1625,11 @@ def test_a_pair_not_played_is_marked_so_on_the_heatmap_not_left_white_as_zero():
             {"pair": "b+c", "first": "b", "second": "c", "games": 20, "interaction": 0.05,
              "low": -0.1, "high": 0.2}]
     ax = charts.interactions(pd.DataFrame(rows).set_index("pair")).axes[0]
-    marked = sorted(t.get_position() for t in ax.texts if t.get_text() == "not\nplayed")
+    marked = sorted(t.get_position() for t in ax.texts if t.get_text() == "no\ngames")
     # a+c, both ways round: names in order a, b, c, so cells (2, 0) and (0, 2)
     assert marked == [(0, 2), (2, 0)]
-    assert "a pair with no games is marked not played" in ax.get_xlabel().replace("\n", " ")
+    assert "a pair with no games (not played, or no game in common with its single " \
+        "expansions) is marked no games" in ax.get_xlabel().replace("\n", " ")
 
 
 def test_the_chance_of_a_false_interval_is_given_for_the_pairs_on_the_page():

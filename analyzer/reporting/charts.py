@@ -461,7 +461,7 @@ def interactions(table: pd.DataFrame) -> Figure:
     for i in range(n):
         for j in range(n):
             if i != j and not np.isfinite(values[i, j]):
-                ax.text(j, i, "not\nplayed", ha="center", va="center", fontsize="x-small",
+                ax.text(j, i, "no\ngames", ha="center", va="center", fontsize="x-small",
                         color="0.45")
             if np.isfinite(values[i, j]):
                 dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
@@ -486,4 +486,5 @@ INTERACTION_SCALE_NOTE = (
     "of either sign, and where the single expansions alone take the win rate near 0% the "
     "pair reads positive whatever it does; compare the pair's win rate with the one 'if the "
     "effects multiplied' in the table of interactions, pair by pair. The diagonal, an "
-    "expansion with itself, is empty; a pair with no games is marked not played.")
+    "expansion with itself, is empty; a pair with no games (not played, or no game in "
+    "common with its single expansions) is marked no games.")
