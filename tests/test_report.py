@@ -1736,3 +1736,19 @@ def test_a_run_of_batches_names_every_commit_that_played_it():
     assert joined_commit([{}, {"commit": None}]) is None
     result = analyzer.compare(sets="base,books", games=10)
     assert result.attrs["commit"] == package_commit()
+
+
+def test_a_report_written_again_removes_what_a_killed_one_left_beside_it(results, tmp_path):
+    """SIGKILL part-way leaves the hidden build folder (or the earlier report moved aside);
+    the next report of that folder removes them, and nothing else of the user's."""
+    leftovers = [tmp_path / ".rep.0123456789ab", tmp_path / ".rep.old-0123456789ab",
+                 tmp_path / ".rep.x4rg_2lq"]
+    kept = [tmp_path / ".rep.notes", tmp_path / ".report.0123456789ab", tmp_path / "rep2"]
+    for folder in leftovers + kept:
+        folder.mkdir()
+        (folder / "survival.png").write_bytes(b"part")
+    (tmp_path / ".rep.abcdef012345").write_text("a file of the user's, not a folder")
+    analyzer.report(results[:1], tmp_path / "rep")
+    assert not any(folder.exists() for folder in leftovers)
+    assert all(folder.is_dir() for folder in kept)
+    assert (tmp_path / ".rep.abcdef012345").is_file()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import datetime
+import glob
 import html
 import io
 import os
@@ -671,6 +672,7 @@ def write_folder(out: Path, fill, kind: str) -> Path:
         written = sorted(p.name for p in build.iterdir())
         (build / FOLDER_MARK).write_text("\n".join([kind, *written]) + "\n")
         _swap_into_place(build, out)
+        _remove_leftovers(out)
     except OSError as err:
         raise UrbionError(f"cannot write {out}: {err.strerror or err}") from None
     finally:
@@ -1050,6 +1052,22 @@ def _sticky_foreign(out: Path) -> bool:
     parent = out.parent.stat()
     return (uid != 0 and parent.st_mode & stat.S_ISVTX != 0 and out.stat().st_uid != uid
             and parent.st_uid != uid)
+
+
+def _leftover_name(out: Path) -> re.Pattern:
+    """The names of the folders a write of ``out`` makes beside it (its build, an earlier
+    ``out`` moved aside), and of the builds of earlier versions (``tempfile.mkdtemp``)."""
+    name = re.escape(out.name)
+    return re.compile(rf"\.{name}\.(old-)?[0-9a-f]{{12}}|\.{name}\.[a-z0-9_]{{8}}")
+
+
+def _remove_leftovers(out: Path) -> None:
+    """Remove what an earlier write of ``out`` killed part-way (SIGKILL, a power cut) left
+    beside it: hidden folders of its own naming, which nothing else makes."""
+    pattern = _leftover_name(out)
+    for path in out.parent.glob(f".{glob.escape(out.name)}.*"):
+        if pattern.fullmatch(path.name) and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _swap_into_place(build: Path, out: Path) -> None:
