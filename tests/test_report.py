@@ -1526,6 +1526,7 @@ def test_the_commit_recorded_is_the_packages_own_marked_dirty_when_edited(tmp_pa
     package = tmp_path / "repo" / "analyzer"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("x = 1\n")
+    (tmp_path / "repo" / "cli.py").write_text("y = 1\n")
     _git(tmp_path / "repo", "init", "-q")
     monkeypatch.setattr(config, "PACKAGE_DIR", package)
     assert config.package_commit.__wrapped__() == "unknown"  # not tracked yet
@@ -1538,6 +1539,8 @@ def test_the_commit_recorded_is_the_packages_own_marked_dirty_when_edited(tmp_pa
     (package / "notes.txt").write_text("untracked files are no edit of the code\n")
     (package / "__init__.py").write_text("x = 1\n")
     assert config.package_commit.__wrapped__() == head
+    (tmp_path / "repo" / "cli.py").write_text("y = 2\n")  # the front end parses options
+    assert config.package_commit.__wrapped__() == f"{head}-dirty"
 
 
 def test_the_reports_commit_is_the_one_its_runs_recorded_not_the_writers():

@@ -1198,8 +1198,9 @@ COMPARE_CAPTIONS = {
     "differences": "Each set's win rate minus the base game's over the games paired by "
                    "number (not the same deals where the set's cards change the decks), in "
                    "percentage points, with its 95% paired interval, not adjusted for the "
-                   "number of sets (Holm p in the table is): left of zero, the set is "
-                   "harder than the base game.",
+                   "number of sets (Holm p in the table is): left of zero, the set was won "
+                   "less often than the base game on these games; it is harder, with the "
+                   "family error held at 5%, only where its Holm p is below 0.05.",
     "interactions": CHART_CAPTIONS["interactions"],
 }
 

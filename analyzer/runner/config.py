@@ -45,7 +45,8 @@ def package_commit() -> str:
     head = git("rev-parse", "--short=12", "HEAD")
     if not head:
         return "unknown"
-    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".")
+    # the package and its command-line front end beside it (not in an installed copy)
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", "../cli.py")
     return f"{head}-dirty" if changed is None or changed else head
 
 
