@@ -21,7 +21,7 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
     from analyzer.errors import RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
-    from analyzer.policies.weights import plays_r14_cards, shipped_weights_note, weights_note
+    from analyzer.policies.weights import weights_note
     from analyzer.runner import interrupts
 except KeyboardInterrupt:
     sys.stderr.write("\nurbion: interrupted\n")
@@ -209,9 +209,7 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
                            expansions=expansions, variant=variant, scheduler=scheduler,
                            progress=not quiet, out=out)
     click.echo(str(result))
-    _note(shipped_weights_note(result.attrs["policies"], not plays_r14_cards(result.attrs),
-                               result.attrs.get("expansions") or [],
-                               result.attrs.get("variant", "solo")))
+    _note(result.weights_note())
     if out:
         click.echo(f"\nresults    {Path(out)}/ (urbion report {Path(out)}/*.parquet)")
 
@@ -295,9 +293,7 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
                                   variant=variant, cards=cards, scheduler=scheduler,
                                   resume=resume)
     click.echo(str(result))
-    _note(shipped_weights_note([result.baseline["policy"]], True,  # variants of the cards
-                               result.baseline.get("expansions") or [],
-                               result.baseline.get("variant", "solo")))
+    _note(result.weights_note())
     if out:
         click.echo(f"\nreport     {Path(out) / 'index.html'}")
         click.echo(f"           {Path(out) / 'sensitivity.md'}")
@@ -342,10 +338,7 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
                               precision=precision, max_games=max_games,
                               scheduler=scheduler, progress=not quiet, variant=variant)
     click.echo(str(result))
-    _note(shipped_weights_note([result.attrs["policy"]],
-                               not plays_r14_cards(result.runs["base"].attrs),
-                               [s for s in result.attrs["sets"] if s != "base"],
-                               result.attrs.get("variant", "solo"), per_set=True))
+    _note(result.weights_note())
     if out:
         click.echo(f"\nreport     {Path(out) / 'index.html'}")
         click.echo(f"           {Path(out) / 'compare.md'}")

@@ -36,6 +36,7 @@ from analyzer.cards.loader import CardSetError, cards_digest, expansion_names, p
 from analyzer.core.codes import REASON_NAMES, Outcome
 from analyzer.errors import PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
+from analyzer.policies.weights import plays_r14_cards, shipped_weights_note
 from analyzer.runner import interrupts
 from analyzer.runner.checkpoint import (
     POLICY_HASHES,
@@ -523,6 +524,13 @@ class DuelResult:
         return format_duel(self.policies, self.pairs, self.attrs) + "\n\n" + \
             format_play(self.play, play_half_widths(self.runs))
 
+    def weights_note(self) -> str | None:
+        """A note when the shipped weighted policy plays where its weights were not tuned
+        (other cards, expansions, the team game); None otherwise."""
+        return shipped_weights_note(self.attrs["policies"], not plays_r14_cards(self.attrs),
+                                    self.attrs.get("expansions") or [],
+                                    self.attrs.get("variant", "solo"))
+
 
 def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int = 0,
          workers: int | None = None, cards: str | Path | CardSet | None = None,
@@ -837,6 +845,13 @@ class SensitivityResult:
         from analyzer.reporting.build import sensitivity_figure
 
         return sensitivity_figure(self.table, self.baseline)
+
+    def weights_note(self) -> str | None:
+        """A note when the shipped weighted policy plays the analysis (its variants are
+        other cards than those its weights were tuned on); None otherwise."""
+        from analyzer.reporting.build import sensitivity_weights_note
+
+        return sensitivity_weights_note(self.baseline)
 
     def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
         return str(self)
@@ -1299,6 +1314,14 @@ class CompareResult:
 
     def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
         return str(self)
+
+    def weights_note(self) -> str | None:
+        """A note when the shipped weighted policy plays the sets where its weights were
+        not tuned (each expansion set would need its own tune); None otherwise."""
+        return shipped_weights_note([self.attrs["policy"]],
+                                    not plays_r14_cards(self.runs["base"].attrs),
+                                    [s for s in self.attrs["sets"] if s != "base"],
+                                    self.attrs.get("variant", "solo"), per_set=True)
 
     def __str__(self) -> str:
         from analyzer.analysis.compare import (

@@ -1755,3 +1755,23 @@ def test_a_report_written_again_removes_what_a_killed_one_left_beside_it(results
     assert not any(folder.exists() for folder in leftovers)
     assert all(folder.is_dir() for folder in kept)
     assert (tmp_path / ".rep.abcdef012345").is_file()
+
+
+def test_the_pages_carry_the_note_on_the_shipped_weights_the_terminal_prints(tmp_path):
+    """Someone who reads only the page must not miss it: weighted's weights were tuned on
+    the base game, and these pages play expansions or other cards."""
+    said = "weighted plays weights tuned on R14's base game solo; with expansions"
+    cmp = analyzer.compare(sets="base,emptiness", games=20, policy="weighted",
+                           out=tmp_path / "cmp")
+    assert said in cmp.weights_note()
+    for name in ("compare.md", "index.html"):
+        assert "Note: " + said in html.unescape((tmp_path / "cmp" / name).read_text()), name
+    sens = analyzer.sensitivity(games=20, policy="weighted", expansions="emptiness",
+                                out=tmp_path / "sens")
+    assert "with other cards and expansions" in sens.weights_note()
+    assert "Note: weighted plays weights tuned on R14's base game solo; with other cards " \
+        "and expansions" in (tmp_path / "sens" / "sensitivity.md").read_text()
+    duel = analyzer.duel(["weighted", "greedy"], games=20, expansions="emptiness",
+                         out=tmp_path / "duel")
+    assert (tmp_path / "duel" / "duel.txt").read_text().endswith(duel.weights_note() + "\n")
+    assert analyzer.duel(["greedy", "random"], games=5).weights_note() is None

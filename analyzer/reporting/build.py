@@ -887,7 +887,8 @@ def write_duel(result, out: str | Path) -> Path:
         play_half_widths(result.runs).add_suffix(" half_width").join(
             result.play, how="right").pipe(lambda df: df[sorted(df.columns)]).to_csv(
             folder / "play.csv")
-        (folder / "duel.txt").write_text(str(result) + "\n")
+        note = result.weights_note()
+        (folder / "duel.txt").write_text(str(result) + "\n" + (f"{note}\n" if note else ""))
 
     return write_folder(out, fill, "duel")
 
@@ -974,9 +975,25 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
 
 def _baseline_sentence(baseline: dict, facts: dict[str, str]) -> str:
     """The line that opens a sensitivity page: the baseline set, how it was played and its
-    win rate (``facts``: :func:`_sensitivity_facts`)."""
+    win rate (``facts``: :func:`_sensitivity_facts`), and the note on the shipped weights
+    where they play away from where they were tuned."""
+    note = page_note(sensitivity_weights_note(baseline))
     return (f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
-            f"{facts['played']}: {facts['baseline win rate']}.")
+            f"{facts['played']}: {facts['baseline win rate']}.{note}")
+
+
+def sensitivity_weights_note(baseline: dict) -> str | None:
+    """The terminal's note when the shipped weights play a sensitivity analysis: its
+    variants are other cards by design."""
+    from analyzer.policies.weights import shipped_weights_note
+
+    return shipped_weights_note([baseline["policy"]], True, baseline.get("expansions") or [],
+                                baseline.get("variant", "solo"))
+
+
+def page_note(note: str | None) -> str:
+    """A terminal note (``note: ...``) as a sentence a page adds, with a space before it."""
+    return f" Note: {note.removeprefix('note: ')}." if note else ""
 
 
 def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
@@ -1214,7 +1231,7 @@ def write_compare(result, folder: Path) -> None:
     facts = compare_facts(result.attrs, [int(n) for n in result.table["games"]])
     note = compare_note(result.table, result.runs,
                         shared_policy(str(result.attrs.get("policy", ""))))
-    scope = scope_note([result.attrs])
+    scope = scope_note([result.attrs]) + page_note(result.weights_note())
     pairs = interaction_rows(result.interactions)
     images = {}
     for stem, fig in result.figures().items():
