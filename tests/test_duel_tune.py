@@ -351,7 +351,10 @@ def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
     assert names[0] == "1-greedy.parquet" and names[1].startswith("2-weighted_")
     assert duel_file_names(["search:rollouts=4", "x/../y"]) == [
         "1-search_rollouts=4.parquet", "2-x_y.parquet"]
-    assert (out / "duel.txt").read_text().startswith(printed.split("\n\nresults")[0])
+    # what the terminal showed, the weights file named without its folders
+    text = (out / "duel.txt").read_text()
+    assert text.split("\n")[:2] == printed.split("\n")[:2]
+    assert "\nweighted:weighted-default.toml " in text and "policies/weighted" not in text
     pairs = pd.read_csv(out / "pairs.csv")
     report = analyzer.report(sorted(out.glob("*.parquet")), tmp_path / "rep")
     md = (report / "report.md").read_text()
@@ -705,3 +708,29 @@ def test_a_notebook_shows_each_result_as_its_table(tmp_path):
         assert "card_set_table" not in repr(result) and "DataFrame" not in repr(result)
     assert repr(tuned).startswith("tuned ") and "games 0-19 of seed 1" in repr(tuned)
     assert "held-out comparison" in repr(tuned)
+
+
+def test_a_duels_folder_names_weights_files_without_their_folders_and_says_its_origin(
+        tmp_path):
+    """duel.txt and its tables are passed on as the other pages are: two weights files of
+    one name are numbered, each with its hash, and the versions and commit are given."""
+    from analyzer.runner.config import package_commit
+
+    files = [tmp_path / folder / "w.toml" for folder in ("private", "other")]
+    for path, turn in zip(files, ("20", "30"), strict=True):
+        path.parent.mkdir()
+        path.write_text(f"[weights]\nTURN = {turn}\n")
+    result = analyzer.duel([f"weighted:{files[0]}", f"weighted:{files[1]}", "greedy"],
+                           games=30, out=tmp_path / "duel")
+    folder = tmp_path / "duel"
+    text = (folder / "duel.txt").read_text()
+    for path in folder.iterdir():
+        assert str(tmp_path) not in path.name
+        if path.suffix in (".txt", ".csv"):
+            assert str(tmp_path) not in path.read_text(), path.name
+    hashes = result.attrs["policy_params_sha256"]
+    assert (f"policies   weighted:w.toml #1 (parameters sha256 "
+            f"{hashes[f'weighted:{files[0]}'][:12]}); weighted:w.toml #2") in text
+    assert f"\ncommit     {package_commit()}\n" in text
+    assert "card file  none (the shipped set)" in text
+    assert list(pd.read_csv(folder / "pairs.csv")["a"])[:1] == ["weighted:w.toml #1"]

@@ -1773,5 +1773,5 @@ def test_the_pages_carry_the_note_on_the_shipped_weights_the_terminal_prints(tmp
         "and expansions" in (tmp_path / "sens" / "sensitivity.md").read_text()
     duel = analyzer.duel(["weighted", "greedy"], games=20, expansions="emptiness",
                          out=tmp_path / "duel")
-    assert (tmp_path / "duel" / "duel.txt").read_text().endswith(duel.weights_note() + "\n")
+    assert f"\n{duel.weights_note()}\n\npolicies   " in (tmp_path / "duel" / "duel.txt").read_text()
     assert analyzer.duel(["greedy", "random"], games=5).weights_note() is None

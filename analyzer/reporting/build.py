@@ -7,6 +7,7 @@ or interrupted report never leaves a half-written folder.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime
 import glob
 import html
@@ -878,19 +879,52 @@ def write_duel(result, out: str | Path) -> Path:
     from analyzer.analysis.results_io import write_results
 
     out = Path(out)
+    shown = shared_policy_names(list(result.runs))
+    # the same duel under the names a shared file gives its policies: tables laid out for them
+    named = dataclasses.replace(
+        result, policies=result.policies.rename(index=shown),
+        pairs=result.pairs.replace({"a": shown, "b": shown}),
+        runs={shown[name]: df for name, df in result.runs.items()},
+        attrs={**result.attrs, "policies": [shown[n] for n in result.attrs["policies"]]})
 
     def fill(folder: Path) -> None:
-        for name, file in zip(result.runs, duel_file_names(list(result.runs)), strict=True):
+        for name, file in zip(result.runs, duel_file_names(list(named.runs)), strict=True):
             write_results(result.runs[name], folder / file)
-        result.policies.to_csv(folder / "policies.csv")
-        result.pairs.to_csv(folder / "pairs.csv", index=False)
-        play_half_widths(result.runs).add_suffix(" half_width").join(
-            result.play, how="right").pipe(lambda df: df[sorted(df.columns)]).to_csv(
+        named.policies.to_csv(folder / "policies.csv")
+        named.pairs.to_csv(folder / "pairs.csv", index=False)
+        play_half_widths(named.runs).add_suffix(" half_width").join(
+            named.play, how="right").pipe(lambda df: df[sorted(df.columns)]).to_csv(
             folder / "play.csv")
         note = result.weights_note()
-        (folder / "duel.txt").write_text(str(result) + "\n" + (f"{note}\n" if note else ""))
+        (folder / "duel.txt").write_text(
+            str(named) + "\n" + (f"{note}\n" if note else "") + "\n"
+            + "\n".join(f"{k:<10} {v}" for k, v in duel_facts(result, shown).items()) + "\n")
 
     return write_folder(out, fill, "duel")
+
+
+def shared_policy_names(names: list[str]) -> dict[str, str]:
+    """Each policy of a duel as a shared file names it (``shared_policy``), numbered where
+    two files of one name would read alike."""
+    short = {name: shared_policy(name) for name in names}
+    values = list(short.values())
+    return {name: f"{value} #{index + 1}" if values.count(value) > 1 else value
+            for index, (name, value) in enumerate(short.items())}
+
+
+def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
+    """Where a duel's numbers come from, for duel.txt: each policy with its hashes, the
+    versions, the commit that played the games, the date."""
+    attrs = result.attrs
+    policies = [policy_fact({"policy": shown[name],
+                             "policy_params_sha256": attrs["policy_params_sha256"][name],
+                             "policy_source_sha256": attrs["policy_source_sha256"][name]})
+                for name in result.runs]
+    return {"policies": "; ".join(policies),
+            "card file": _card_file(attrs).removeprefix(", from ") or "none (the shipped set)",
+            "package": str(attrs.get("package_version")),
+            "commit": runs_commit({name: df.attrs for name, df in result.runs.items()}),
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
 
 
 def _baseline_label(baseline: dict) -> str:
