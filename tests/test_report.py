@@ -1070,8 +1070,12 @@ def test_a_run_keeps_its_line_style_on_every_chart_and_many_runs_stay_distinct()
 
     survival = styles(charts.survival(runs))
     assert len(set(survival.values())) == len(runs)
-    # not by colour alone: the first four runs each have a dash of their own
-    assert len({survival[f"run {n}"][1] for n in range(4)}) == 4
+    # not by colour alone: the first twelve runs each have a dash and marker of their own
+    assert len({(charts._line_style(n)["linestyle"], charts._line_style(n)["marker"])
+                for n in range(12)}) == 12
+    bars = charts.chaos_choices({"a": _fake_run(1), "b": _fake_run(2)}).axes[0]
+    hatches = [bar.get_hatch() or "" for bars in bars.containers for bar in bars[:1]]
+    assert len(hatches) >= 3 and len(set(hatches)) == len(hatches)  # a hatch each
     assert len({charts._line_style(n)["color"] + charts._line_style(n)["linestyle"]
                 for n in range(40)}) == 40
     # a line hidden under an earlier one (run 8's shares are run 4's) says so on a line of

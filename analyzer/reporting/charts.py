@@ -99,14 +99,33 @@ def _legend(ax: Axes, entries: int) -> None:
 DASHES = ("-", "--", ":", "-.")
 
 
+#: Markers of the runs' lines, beside their dashes.
+MARKERS = ("o", "s", "^")
+#: Hatches of a bar chart's categories, beside their colours.
+HATCHES = ("", "//", "..", "xx", "\\\\", "++")
+
+
 def _line_style(index: int) -> dict:
-    """The colour and dash of the ``index``-th run, the same on every chart (a run drawn
-    on none of a chart's lines still takes its place) and distinct for 40 runs. Runs next
-    to each other differ in dash too: a reader who does not tell the colours apart, or a
-    grey print, still tells the lines apart, and a line over another shows the one under
-    it between its dashes."""
+    """The colour, dash and marker of the ``index``-th run, the same on every chart (a run
+    drawn on none of a chart's lines still takes its place) and distinct for 40 runs. The
+    first twelve differ in dash or marker as well as colour: a reader who does not tell the
+    colours apart, or a grey print, still tells the lines apart, and a line over another
+    shows the one under it between its dashes."""
     return {"color": f"C{index % 10}",
-            "linestyle": DASHES[(index + index // 20) % len(DASHES)]}
+            "linestyle": DASHES[(index + index // 20) % len(DASHES)],
+            "marker": MARKERS[index // len(DASHES) % len(MARKERS)]}
+
+
+#: Where a long line (a curve of many points) puts its markers: about twelve along it.
+SPARSE_MARKERS = 0.08
+
+
+def _hatched(ax: Axes) -> None:
+    """Give each category of a bar chart (one container of bars each) a hatch of its own,
+    so that the legend tells them apart without colour."""
+    for index, bars in enumerate(ax.containers):
+        for bar in bars:
+            bar.set_hatch(HATCHES[index % len(HATCHES)])
 
 
 def _bar_legend(ax: Axes) -> None:
@@ -226,7 +245,7 @@ def survival(runs: dict[str, pd.DataFrame]) -> Figure:
     for index, df in enumerate(runs.values()):
         curve = run_stats.survival(df)
         ax.step(curve.index, curve * 100, where="post", label=labels[index],
-                **_line_style(index))
+                markevery=SPARSE_MARKERS, **_line_style(index))
     ax.set_xlabel("turn")
     ax.set_ylabel("games still running (%)")
     _legend(ax, len(runs))
@@ -246,6 +265,7 @@ def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
         ax.set_xlim(0, 100)
     else:
         shares.T.plot.barh(ax=ax, stacked=True)
+        _hatched(ax)
         ax.invert_yaxis()
         _bar_legend(ax)
     ax.set_xlabel("games lost (% of games)")
@@ -277,7 +297,7 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
             # curves of the other charts do
             twin = next((name for name, other in drawn if other.equals(shares)), None)
             under = f"\n(the line of {twin}, under it)" if twin else ""
-            ax.plot(counts.index, shares, marker="o",
+            ax.plot(counts.index, shares,
                     label=f"{wrap_label(label)} ({total:,} {noun[total != 1]}){under}",
                     **_line_style(index))
             drawn.append((label, shares))
@@ -322,6 +342,7 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
     table = pd.DataFrame({label: run_stats.chaos_choices(df, chromatic)
                           for label, df in zip(labels, runs.values(), strict=True)})
     table.T.plot.barh(ax=ax)
+    _hatched(ax)
     ax.invert_yaxis()
     ax.set_xlabel("times per game")
     _bar_legend(ax)
@@ -338,7 +359,7 @@ def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
             continue
         curve = run_stats.convergence(df)
         line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=labels[index],
-                        **_line_style(index))
+                        markevery=SPARSE_MARKERS, **_line_style(index))
         ax.fill_between(curve["games"], curve["ci_low"] * 100, curve["ci_high"] * 100,
                         alpha=0.2, color=line.get_color())
     ax.set_xscale("log")
@@ -441,8 +462,9 @@ def interactions(table: pd.DataFrame) -> Figure:
     # every text wrapped to the figure: with two or three expansions it is narrow
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
                  + textwrap.fill("(its 95% interval, ± or its two ends, not adjusted for the "
-                                 "number of pairs; coloured only where Holm's adjustment over "
-                                 "the pairs shows an interaction)", int(width * 12)),
+                                 "number of pairs; coloured and in bold only where Holm's "
+                                 "adjustment over the pairs shows an interaction)",
+                                 int(width * 12)),
                  fontsize="medium")
     values = matrix.to_numpy(dtype=float) * 100
     lows = interaction_matrix(table, "low").to_numpy(dtype=float) * 100
@@ -466,8 +488,10 @@ def interactions(table: pd.DataFrame) -> Figure:
             if np.isfinite(values[i, j]):
                 dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
                 band = f"\n{bands[i][j][0]}" if bands[i][j][0] else ""
+                # an interaction shown is in bold too: not told by its colour alone
                 ax.text(j, i, f"{_cell(values[i, j], sign=True)}{band}", ha="center",
-                        va="center", fontsize="small", color="white" if dark else "black")
+                        va="center", fontsize="small", color="white" if dark else "black",
+                        fontweight="bold" if np.isfinite(shown[i, j]) else "normal")
     ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
     ax.set_yticks(range(n), matrix.index)
     bar = fig.colorbar(image, ax=ax, label=textwrap.fill(
