@@ -948,3 +948,21 @@ def test_pairs_are_listed_in_the_games_order_whatever_order_the_sets_came_in(tmp
     reported = analyzer.report(sorted((tmp_path / "cmp" / "results").glob("*.parquet")),
                                tmp_path / "rep")
     assert list(pd.read_csv(reported / "interactions.csv")["pair"]) == expected
+
+
+def test_a_comparison_of_one_set_says_there_is_nothing_to_adjust_on_its_pages(tmp_path):
+    """Holm's family of one set, and no ranks' family apart from it: the page said 'Holm's
+    method for no set with a game won by one side...' and explained a smaller family."""
+    from analyzer.analysis.compare import RANK_FAMILY_NOTE, books_chart_note, spoken_list
+    from analyzer.reporting.build import compare_note
+
+    result = analyzer.compare(sets="books", games=30)
+    note = compare_note(result.table, result.runs, "greedy")
+    assert "Holm p: the same (one set compared: nothing to adjust)." in note
+    assert RANK_FAMILY_NOTE not in note and RANK_FAMILY_NOTE not in str(result)
+    assert "in brackets, where the tests leave it open, the ranks it can hold" in note
+    assert books_chart_note(result.runs) == (
+        "books: the policy kept no Book of Power in any game, so this set played as without "
+        "the Books and says nothing about them")
+    assert [spoken_list(x) for x in (["a"], ["a", "b"], ["a", "b", "c"])] == \
+        ["a", "a and b", "a, b and c"]

@@ -284,7 +284,8 @@ def rank_ranges(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
 #: What the rank column says, in the terminal and on the pages.
 RANK_NOTE = ("rank: 1 is the hardest set (the lowest win rate, read from the difference to "
              "the base game so that sets of different lengths compare; equal ones share a "
-             "rank), and in brackets the ranks it can hold: every pair of sets is tested "
+             "rank), and in brackets, where the tests leave it open, the ranks it can hold: "
+             "every pair of sets is tested "
              "on the games both played (McNemar, Holm-adjusted over the pairs with a game "
              "won by one set and lost by the other), and a "
              "set is placed above or below another only where that test separates them")
@@ -431,7 +432,7 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     unadjusted = " The intervals are not adjusted for the number of sets; Holm p is." \
         if tested > 1 else ""
     unadjusted += f" {EDGE_NOTE}" if tested else ""
-    family = f" {RANK_FAMILY_NOTE}." if tested else ""
+    family = f" {RANK_FAMILY_NOTE}." if tested > 1 else ""  # one set: one family
     lines += ["", f"vs base: the set's win rate minus the base game's over the paired games, in "
                   f"percentage points (pp). {holm}turns: mean turns a game."
                   + (f" {RANK_NOTE}." if tested else "") + f"{unadjusted}{family}"]
@@ -501,6 +502,11 @@ def format_interactions(pairs: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def spoken_list(items: list[str]) -> str:
+    """Names as a sentence lists them: "a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def books_unplayed_note(runs: dict[str, pd.DataFrame | Totals], noun: str = "set") -> str:
     """A note naming the runs with Books of Power (by their configuration's expansions, or
     their set label) in which the policy kept no Book in any game (greedy keeps none by
@@ -511,7 +517,7 @@ def books_unplayed_note(runs: dict[str, pd.DataFrame | Totals], noun: str = "set
     if not unplayed:
         return ""
     one = len(unplayed) == 1
-    return (f"books: the policy kept no Book of Power in any game of {', '.join(unplayed)}, "
+    return (f"books: the policy kept no Book of Power in any game of {spoken_list(unplayed)}, "
             f"so {'this' if one else 'these'} {noun}{'' if one else 's'} played as without "
             f"the Books (books alone as the base game): {'its' if one else 'their'} figures "
             "say nothing about the Books. To weigh them, play a policy that "
@@ -531,8 +537,10 @@ def books_chart_note(runs: dict[str, pd.DataFrame | Totals]) -> str:
     unplayed = books_unplayed(runs)
     if not unplayed:
         return ""
-    return (f"{', '.join(unplayed)}: the policy kept no Book of Power in any game, which "
-            "played as without the Books and says nothing about them")
+    one = len(unplayed) == 1
+    return (f"{spoken_list(unplayed)}: the policy kept no Book of Power in any game, so "
+            f"{'this set' if one else 'these sets'} played as without the Books and "
+            f"{'says' if one else 'say'} nothing about them")
 
 
 def _books_unplayed(label: str, run: pd.DataFrame | Totals) -> bool:

@@ -27,6 +27,7 @@ from analyzer.analysis.compare import (
     books_chart_note,
     books_unplayed_note,
     sets_family,
+    spoken_list,
     titled_interactions,
 )
 from analyzer.analysis.results_io import checked_frame, read_run
@@ -207,7 +208,7 @@ def scope_note(attrs: list[dict]) -> str:
     who = f"the {policies[0]} policy" if len(policies) == 1 else \
         f"each run's policy ({', '.join(policies)})"
     which = f"the {names[0]} card set" if len(names) == 1 else \
-        f"the card sets {', '.join(names)}"
+        f"the card sets {spoken_list(names)}"
     assumed = (" R14-default is an assumed card list: the printed one is not known."
                if any(one.get("card_set") == "R14-default" for one in attrs) else "")
     expansions = any(one.get("expansions") for one in attrs)
@@ -984,7 +985,7 @@ def _sensitivity_facts(baseline: dict) -> dict[str, str]:
     return facts | {
         "played": f"expansions {', '.join(baseline.get('expansions') or []) or 'none'}, the "
                   f"{baseline.get('variant', 'solo')} game, policy {policy_fact(baseline)}, "
-                  f"games 0-{baseline['games'] - 1} of seed {baseline['seed']}",
+                  f"games 0-{baseline['games'] - 1:,} of seed {baseline['seed']}",
         "baseline win rate": f"{baseline['win_rate']:.2%} ({baseline['ci_low']:.2%} to "
                              f"{baseline['ci_high']:.2%})",
         "rules version": str(baseline.get("rules_version")),
@@ -1176,21 +1177,22 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
     books = books_unplayed_note(runs or {})
     partial += f" {books[0].upper()}{books[1:]}." if books else ""
     player = f" for the {policy} policy" if policy else ""
+    holm = ("Holm p: the same (one set compared: nothing to adjust)" if tested == 1 else
+            f"Holm p: the same adjusted by Holm's method for {sets_family(table)} compared "
+            "with the base game")
     return ("Win rate: the share of games won, with its 95% Wilson interval; mean turns: "
             "how many turns a game lasted, with the 95% interval of the mean (Student's t). "
             "vs base: the "
             "difference from the base game's win rate over the games paired by number "
             f"(game g of both; {PAIRING_SHORT}), in percentage "
             "points, with Newcombe's 95% square-and-add interval for paired proportions; "
-            "McNemar p: McNemar's exact test of that difference; Holm p: the same adjusted "
-            f"by Holm's method for {sets_family(table)} compared "
-            "with the base game. A set is "
+            f"McNemar p: McNemar's exact test of that difference; {holm}. A set is "
             f"harder or easier than the base game{player}, with the family error held at "
             "5%, when "
             "its Holm p is below 0.05: the intervals are not adjusted for the number of "
             f"sets, so an interval that just excludes zero is not enough on its own. {EDGE_NOTE} "
-            + (f"{RANK_NOTE[0].upper()}{RANK_NOTE[1:]}. {RANK_FAMILY_NOTE}." if tested
-               else "") + partial)
+            + (f"{RANK_NOTE[0].upper()}{RANK_NOTE[1:]}." if tested else "")
+            + (f" {RANK_FAMILY_NOTE}." if tested > 1 else "") + partial)
 
 
 def policy_fact(attrs: dict) -> str:
