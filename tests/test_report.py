@@ -54,7 +54,8 @@ def test_report_writes_every_chart_and_links_only_files_that_exist(results, tmp_
         assert (out / f"{stem}.svg").read_text().lstrip().startswith("<?xml")
     md = (out / "report.md").read_text()
     links = re.findall(r"\]\(([^)]+)\)", md)
-    assert len(links) == 3 * len(CHARTS)  # PNG, SVG and the chart's numbers (CSV)
+    # PNG, SVG and the chart's numbers (CSV), and the differences' numbers
+    assert len(links) == 3 * len(CHARTS) + 1
     assert all((out / link).is_file() for link in links)
     assert "greedy / base / seed 5" in md and "random / base / seed 5" in md
     assert "sha256" in md and "rules version" in md
@@ -68,7 +69,8 @@ def test_the_page_is_self_contained_with_the_headline_table(results, tmp_path):
     # files beside it (each chart's numbers and SVG)
     assert not re.search(r"src=['\"](?!data:)", page)
     links = re.findall(r"href='([^']+)'", page)
-    assert len(links) == 2 * len(CHARTS) and all((out / link).is_file() for link in links)
+    assert len(links) == 2 * len(CHARTS) + 1  # each chart's CSV and SVG, the differences'
+    assert all((out / link).is_file() for link in links)
     headline = page[page.index("<table id='headline'>"):]
     greedy = analyzer.simulate(games=3000, seed=5, policy="greedy")
     assert f"{greedy['won'].mean():.2%}" in headline
@@ -1779,3 +1781,19 @@ def test_the_pages_carry_the_note_on_the_shipped_weights_the_terminal_prints(tmp
                          out=tmp_path / "duel")
     assert f"\n{duel.weights_note()}\n\npolicies   " in (tmp_path / "duel" / "duel.txt").read_text()
     assert analyzer.duel(["greedy", "random"], games=5).weights_note() is None
+
+
+def test_the_differences_and_every_loss_reason_in_play_are_in_the_reports_numbers(
+        tmp_path):
+    """The differences table's numbers beside the page (with Holm p), and a loss reason
+    the rules allow but no game met shown as zero rather than left out."""
+    runs = [analyzer.simulate(games=300, seed=2),
+            analyzer.simulate(games=300, seed=2, expansions="emptiness")]
+    out = analyzer.report(runs, tmp_path / "rep")
+    table = pd.read_csv(out / "differences.csv")
+    page = (out / "report.md").read_text()
+    row = table.iloc[0]
+    assert row["run"] == "greedy / emptiness / seed 2" and row["changes"] == "expansions"
+    assert f"| {row['holm_p']:.3g} |" in page and "[CSV](differences.csv)" in page
+    head = page[page.index("| run | games | games lost |"):].split("\n")[0]
+    assert head == "| run | games | games lost | deck_empty | emptiness |"

@@ -429,6 +429,15 @@ DIFFERENCES_NOTES = (
 DIFFERENCES_NOTE = " ".join(DIFFERENCES_NOTES)
 
 
+def differences_holm(table: pd.DataFrame) -> list[float]:
+    """Each run's p of the differences table adjusted by Holm's method over the runs that
+    can reject (a table without the ``informative`` column, built by hand, counts all)."""
+    from analyzer.analysis.stats import holm_adjust
+
+    informative = table["informative"].tolist() if "informative" in table else None
+    return holm_adjust(table["p"].tolist(), informative)
+
+
 def difference_rows(table: pd.DataFrame,
                     changes: dict[str, str] | None = None) -> list[list[str]]:
     """The differences table (``run_stats.differences``) as text cells, header first: the
@@ -436,11 +445,9 @@ def difference_rows(table: pd.DataFrame,
     and each run's p (McNemar's when paired, Fisher's when independent) also adjusted by
     Holm's method over the runs. With ``changes`` (by run, ``configuration_changes``), a
     column says what each run changes from the first."""
-    from analyzer.analysis.stats import format_p, holm_adjust
+    from analyzer.analysis.stats import format_p
 
-    # a table without the column (built by hand) counts every run
-    informative = table["informative"].tolist() if "informative" in table else None
-    holm = holm_adjust(table["p"].tolist(), informative)
+    holm = differences_holm(table)
     changed = ["changes"] if changes is not None else []
     rows = [["run", "against", *changed, "win rates compared", "difference", "95% interval",
              "compared", "p (test)", "Holm p"]]
@@ -564,6 +571,7 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
                   *(f"- {_md_prose(note)}" for note in DIFFERENCES_NOTES), "",
                   *md_table_head(differences[0])]
         lines += [md_row(row) for row in differences[1:]]
+        lines += ["", "[CSV](differences.csv)"]
     if card_sets:
         lines += ["", f"## {CARD_SETS_TITLE}", ""]
         lines += [line for text in card_sets for line in ["```", text, "```"]]
@@ -642,7 +650,8 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     if differences:
         body += (f"<h2>{html.escape(DIFFERENCES_TITLE)}</h2><ul>"
                  + "".join(f"<li>{html.escape(note)}</li>" for note in DIFFERENCES_NOTES)
-                 + "</ul>" + html_table(differences, "differences"))
+                 + "</ul>" + html_table(differences, "differences")
+                 + "<p>Numbers: <a href='differences.csv'>differences.csv</a>.</p>")
     if card_sets:
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
@@ -701,9 +710,11 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
     first_attrs = next(iter(runs.values())).attrs
-    differences = difference_rows(run_stats.differences(runs), {
-        label: configuration_changes(run.attrs, first_attrs) for label, run in runs.items()}
-    ) if len(runs) > 1 else None
+    changes = {label: configuration_changes(run.attrs, first_attrs)
+               for label, run in runs.items()}
+    difference_table = run_stats.differences(runs) if len(runs) > 1 else None
+    differences = difference_rows(difference_table, changes) \
+        if difference_table is not None else None
     totals = [label for label, run in runs.items() if isinstance(run, Totals)]
     pairs = interaction_table(runs) if not totals else None
     books = books_chart_note(runs)
@@ -739,6 +750,10 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
         for stem, data in numbers.items():
             data.to_csv(folder / f"{stem}.csv", index=False)
+        if difference_table is not None:
+            difference_table.assign(holm_p=differences_holm(difference_table),
+                                    changes=pd.Series(changes)).rename_axis("run").to_csv(
+                folder / "differences.csv")
         (folder / "report.md").write_text(markdown(rows, facts, titles, differences,
                                                    card_sets, note, scope, pair_rows, tables))
         (folder / "index.html").write_text(page(rows, images, facts, titles, differences,
@@ -761,7 +776,10 @@ def loss_reason_rows(runs: dict[str, pd.DataFrame]) -> list[list[str]]:
     """Each run's games lost by reason, as counts and shares of its games (text cells,
     header first), which add up to the games it lost."""
     lost = {label: run_stats.loss_reasons(df) for label, df in runs.items()}
-    reasons = list(dict.fromkeys(str(r) for counts in lost.values() for r in counts.index))
+    # every reason the runs' rules allow, a reason none of them met too (a zero is a
+    # finding); then any other one a run recorded
+    reasons = list(dict.fromkeys([*loss_reasons_in_play(runs),
+                                  *(str(r) for counts in lost.values() for r in counts.index)]))
     rows = [["run", "games", "games lost", *reasons]]
     for label, df in runs.items():
         counts = lost[label]
@@ -769,6 +787,14 @@ def loss_reason_rows(runs: dict[str, pd.DataFrame]) -> list[list[str]]:
         rows.append([label, f"{games:,}", _count_share(int(counts.sum()), games),
                      *(_count_share(int(counts.get(r, 0)), games) for r in reasons)])
     return rows
+
+
+def loss_reasons_in_play(runs: dict[str, pd.DataFrame]) -> list[str]:
+    """The ways the runs' games can be lost: the Dream deck running out always, the
+    Emptiness with The Emptiness (R12.2), the inhabitant sum with the Postcards (R11.9)."""
+    played = {name for df in runs.values() for name in df.attrs.get("expansions") or []}
+    return ["deck_empty", *(["emptiness"] if "emptiness" in played else []),
+            *(["inhabitants"] if "postcards" in played else [])]
 
 
 def _count_share(count: int, games: int) -> str:
@@ -1292,8 +1318,15 @@ INTERACTION_TABLE_TITLE = "Interactions, pair by pair"
 def interaction_table_note(pairs: int) -> str:
     """What the pair-by-pair table of ``pairs`` interactions holds and how to read it."""
     chance = 1 - 0.95 ** pairs
-    return INTERACTION_TABLE_NOTE.replace(
-        "{chance}", f"{chance:.0%} for {'this pair' if pairs == 1 else f'these {pairs} pairs'}")
+    here = f"{chance:.0%} for {'this pair' if pairs == 1 else f'these {pairs} pairs'}"
+    if pairs == ALL_PAIRS:  # every pair of the seven: the general figure is this one
+        return INTERACTION_TABLE_NOTE.replace("{chance}, 66% for the 21 pairs of the seven "
+                                              "expansions", here)
+    return INTERACTION_TABLE_NOTE.replace("{chance}", here)
+
+
+#: The pairs of the seven expansions.
+ALL_PAIRS = 21
 
 
 INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two single "
