@@ -167,7 +167,7 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
                           "set's expansions with +)")
     if names in ([BASE], ["none"]):
         return ()
-    valid = ", ".join([*playable, "singles", "pairs", "all", BASE])
+    valid = f"expansions {', '.join(playable)}; sets singles, pairs, all, {BASE}"
     names = [n for n in names if n != BASE]  # every set is played on the base game
     for name in names:
         if name in ("singles", "pairs", "all", "none"):
@@ -175,7 +175,7 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
                               f"expansions (in {item.strip()!r})")
         if name not in playable:
             raise UrbionError(f"sets: unknown expansion {name!r} in {item.strip()!r} "
-                              f"(valid: {valid}; join a set's expansions with +)")
+                              f"({valid}; join a set's expansions with +)")
         if names.count(name) > 1:  # a slip for another expansion, most likely
             raise UrbionError(f"sets: {name!r} is named twice in {item.strip()!r}")
     return tuple(name for name in playable if name in names)
