@@ -1749,13 +1749,25 @@ def test_a_run_of_batches_names_every_commit_that_played_it():
 
 def test_a_report_written_again_removes_what_a_killed_one_left_beside_it(results, tmp_path):
     """SIGKILL part-way leaves the hidden build folder (or the earlier report moved aside);
-    the next report of that folder removes them, and nothing else of the user's."""
-    leftovers = [tmp_path / ".rep.0123456789ab", tmp_path / ".rep.old-0123456789ab",
-                 tmp_path / ".rep.x4rg_2lq"]
-    kept = [tmp_path / ".rep.notes", tmp_path / ".report.0123456789ab", tmp_path / "rep2"]
+    the next report of that folder removes them once they are a few minutes old, and
+    nothing else: not the user's folders, not one holding a file no report writes, not a
+    build another write of the folder may still be filling."""
+    import os
+    import time
+
+    from analyzer.reporting.build import LEFTOVER_AGE
+
+    leftovers = [tmp_path / ".rep.0123456789ab", tmp_path / ".rep.old-0123456789ab"]
+    kept = [tmp_path / ".rep.notes", tmp_path / ".rep.settings", tmp_path / ".rep.backup01",
+            tmp_path / ".report.0123456789ab", tmp_path / "rep2",
+            tmp_path / ".rep.fedcba987654", tmp_path / ".rep.111111111111"]
     for folder in leftovers + kept:
         folder.mkdir()
         (folder / "survival.png").write_bytes(b"part")
+    (tmp_path / ".rep.fedcba987654" / "mine.doc").write_text("a file no report writes")
+    long_ago = time.time() - LEFTOVER_AGE - 60
+    for folder in [*leftovers, *kept[:-1]]:  # the last one is fresh: a write under way
+        os.utime(folder, (long_ago, long_ago))
     (tmp_path / ".rep.abcdef012345").write_text("a file of the user's, not a folder")
     analyzer.report(results[:1], tmp_path / "rep")
     assert not any(folder.exists() for folder in leftovers)

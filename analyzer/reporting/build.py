@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import stat
+import time
 import uuid
 from pathlib import Path
 
@@ -1133,18 +1134,35 @@ def _sticky_foreign(out: Path) -> bool:
 
 
 def _leftover_name(out: Path) -> re.Pattern:
-    """The names of the folders a write of ``out`` makes beside it (its build, an earlier
-    ``out`` moved aside), and of the builds of earlier versions (``tempfile.mkdtemp``)."""
-    name = re.escape(out.name)
-    return re.compile(rf"\.{name}\.(old-)?[0-9a-f]{{12}}|\.{name}\.[a-z0-9_]{{8}}")
+    """The names of the folders a write of ``out`` makes beside it: its build and an
+    earlier ``out`` moved aside."""
+    return re.compile(rf"\.{re.escape(out.name)}\.(old-)?[0-9a-f]{{12}}")
+
+
+#: A leftover untouched for this long is no write in progress (whose build gains a file
+#: every few seconds) but one that was killed.
+LEFTOVER_AGE = 300.0
+#: What a folder these commands write holds: names ending so, and the folder's mark.
+WRITTEN_SUFFIXES = (".png", ".svg", ".csv", ".md", ".html", ".txt", ".parquet")
 
 
 def _remove_leftovers(out: Path) -> None:
     """Remove what an earlier write of ``out`` killed part-way (SIGKILL, a power cut) left
-    beside it: hidden folders of its own naming, which nothing else makes."""
+    beside it: hidden folders of its own naming, holding only files such a write makes,
+    and untouched for ``LEFTOVER_AGE`` seconds (another write of ``out`` may be under
+    way)."""
     pattern = _leftover_name(out)
+    now = time.time()
     for path in out.parent.glob(f".{glob.escape(out.name)}.*"):
-        if pattern.fullmatch(path.name) and path.is_dir() and not path.is_symlink():
+        if not pattern.fullmatch(path.name) or not path.is_dir() or path.is_symlink():
+            continue
+        try:
+            entries = list(path.iterdir())
+            old = now - path.stat().st_mtime > LEFTOVER_AGE
+        except OSError:
+            continue
+        if old and all(e.is_file() and (e.name == FOLDER_MARK or
+                                        e.name.endswith(WRITTEN_SUFFIXES)) for e in entries):
             shutil.rmtree(path, ignore_errors=True)
 
 
