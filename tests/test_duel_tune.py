@@ -734,3 +734,15 @@ def test_a_duels_folder_names_weights_files_without_their_folders_and_says_its_o
     assert f"\ncommit     {package_commit()}\n" in text
     assert "card file  none (the shipped set)" in text
     assert list(pd.read_csv(folder / "pairs.csv")["a"])[:1] == ["weighted:w.toml #1"]
+
+
+def test_policies_of_one_shared_name_are_numbered_among_themselves():
+    from analyzer.reporting.build import shared_policy_names
+
+    names = ["greedy", "weighted:/a/w.toml", "weighted:/b/w.toml", "c/pol.py:f"]
+    assert shared_policy_names(names) == {
+        "greedy": "greedy", "weighted:/a/w.toml": "weighted:w.toml #1",
+        "weighted:/b/w.toml": "weighted:w.toml #2", "c/pol.py:f": "pol.py:f"}
+    # a name already reading like a numbered one: the names are kept as given
+    odd = ["weighted:/a/w.toml", "weighted:/b/w.toml", "weighted:w.toml #1"]
+    assert shared_policy_names(odd) == {name: name for name in odd}

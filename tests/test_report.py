@@ -1078,6 +1078,11 @@ def test_a_run_keeps_its_line_style_on_every_chart_and_many_runs_stay_distinct()
     bars = charts.chaos_choices({"a": _fake_run(1), "b": _fake_run(2)}).axes[0]
     hatches = [bar.get_hatch() or "" for bars in bars.containers for bar in bars[:1]]
     assert len(hatches) >= 3 and len(set(hatches)) == len(hatches)  # a hatch each
+    fig, ax = charts._new_figure(3, 3)
+    ax.errorbar([1, 2], [1, 2], yerr=[0.1, 0.1])  # no bars to hatch: left alone
+    ax.bar([1, 2], [1, 2])
+    charts._hatched(ax)
+    assert [bar.get_hatch() or "" for bar in ax.containers[1]] == ["", ""]
     assert len({charts._line_style(n)["color"] + charts._line_style(n)["linestyle"]
                 for n in range(40)}) == 40
     # a line hidden under an earlier one (run 8's shares are run 4's) says so on a line of
@@ -1547,6 +1552,15 @@ def test_the_commit_recorded_is_the_packages_own_marked_dirty_when_edited(tmp_pa
     assert config.package_commit.__wrapped__() == head
     (tmp_path / "repo" / "cli.py").write_text("y = 2\n")  # the front end parses options
     assert config.package_commit.__wrapped__() == f"{head}-dirty"
+    # a checkout whose root is the package (vendored): no cli.py beside it, and clean
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "__init__.py").write_text("x = 1\n")
+    _git(alone, "init", "-q")
+    _git(alone, "add", ".")
+    _git(alone, "commit", "-q", "-m", "one")
+    monkeypatch.setattr(config, "PACKAGE_DIR", alone)
+    assert re.fullmatch(r"[0-9a-f]{12}", config.package_commit.__wrapped__())
 
 
 def test_the_reports_commit_is_the_one_its_runs_recorded_not_the_writers():
@@ -1734,7 +1748,7 @@ def test_runs_in_files_of_one_name_in_folders_of_one_name_are_numbered(tmp_path,
                       "greedy / base / seed 0 / y/r.parquet"]
 
 
-def test_a_run_of_batches_names_every_commit_that_played_it():
+def test_a_run_of_batches_names_every_commit_that_played_it(monkeypatch):
     """A comparison resumed after the code changed, or pieces joined from two versions:
     each commit is named, and a piece that recorded none says so."""
     from analyzer.analysis.totals import joined_commit
@@ -1743,8 +1757,14 @@ def test_a_run_of_batches_names_every_commit_that_played_it():
     assert joined_commit([{"commit": "a"}, {"commit": "a"}]) == "a"
     assert joined_commit([{"commit": "a"}, {"commit": "b"}, {}]) == "a, b, not recorded"
     assert joined_commit([{}, {"commit": None}]) is None
-    result = analyzer.compare(sets="base,books", games=10)
-    assert result.attrs["commit"] == package_commit()
+    from analyzer.runner import config
+
+    commits = iter(["aaaaaaaaaaaa", "bbbbbbbbbbbb"])
+    monkeypatch.setattr(config, "package_commit", lambda: next(commits))
+    result = analyzer.compare(sets="base,books", games=10)  # a batch each: two commits
+    assert result.attrs["commit"] == "aaaaaaaaaaaa, bbbbbbbbbbbb"
+    assert result.runs["base"].attrs["commit"] == "aaaaaaaaaaaa"  # a set of one batch
+    assert package_commit() not in result.attrs["commit"]
 
 
 def test_a_report_written_again_removes_what_a_killed_one_left_beside_it(results, tmp_path):
@@ -1786,9 +1806,12 @@ def test_the_pages_carry_the_note_on_the_shipped_weights_the_terminal_prints(tmp
         assert "Note: " + said in html.unescape((tmp_path / "cmp" / name).read_text()), name
     sens = analyzer.sensitivity(games=20, policy="weighted", expansions="emptiness",
                                 out=tmp_path / "sens")
-    assert "with other cards and expansions" in sens.weights_note()
+    assert "with other cards and expansions, `urbion tune --cards FILE` for each card set " \
+        "(with the same --expansions and --variant)" in sens.weights_note()
     assert "Note: weighted plays weights tuned on R14's base game solo; with other cards " \
         "and expansions" in (tmp_path / "sens" / "sensitivity.md").read_text()
+    for page in (tmp_path / "sens" / "index.html", tmp_path / "cmp" / "index.html"):
+        assert "<code>urbion tune --" in page.read_text() and "`" not in page.read_text()
     duel = analyzer.duel(["weighted", "greedy"], games=20, expansions="emptiness",
                          out=tmp_path / "duel")
     assert f"\n{duel.weights_note()}\n\npolicies   " in (tmp_path / "duel" / "duel.txt").read_text()
@@ -1807,5 +1830,6 @@ def test_the_differences_and_every_loss_reason_in_play_are_in_the_reports_number
     row = table.iloc[0]
     assert row["run"] == "greedy / emptiness / seed 2" and row["changes"] == "expansions"
     assert f"| {row['holm_p']:.3g} |" in page and "[CSV](differences.csv)" in page
-    head = page[page.index("| run | games | games lost |"):].split("\n")[0]
-    assert head == "| run | games | games lost | deck_empty | emptiness |"
+    table = page[page.index("| run | games | games lost |"):].split("\n")
+    assert table[0] == "| run | games | games lost | deck_empty | emptiness |"
+    assert table[2].endswith(" | - |")  # the base game cannot lose to the Emptiness

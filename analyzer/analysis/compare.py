@@ -531,7 +531,7 @@ def books_unplayed(runs: dict[str, pd.DataFrame | Totals]) -> list[str]:
     return [label for label, run in runs.items() if _books_unplayed(label, run)]
 
 
-def books_chart_note(runs: dict[str, pd.DataFrame | Totals]) -> str:
+def books_chart_note(runs: dict[str, pd.DataFrame | Totals], noun: str = "set") -> str:
     """:func:`books_unplayed_note` in a line under a chart, which is read and published
     apart from the table; "" when every run with the Books used them."""
     unplayed = books_unplayed(runs)
@@ -539,8 +539,8 @@ def books_chart_note(runs: dict[str, pd.DataFrame | Totals]) -> str:
         return ""
     one = len(unplayed) == 1
     return (f"{spoken_list(unplayed)}: the policy kept no Book of Power in any game, so "
-            f"{'this set' if one else 'these sets'} played as without the Books and "
-            f"{'says' if one else 'say'} nothing about them")
+            f"{'this' if one else 'these'} {noun}{'' if one else 's'} played as without the "
+            f"Books and {'says' if one else 'say'} nothing about them")
 
 
 def _books_unplayed(label: str, run: pd.DataFrame | Totals) -> bool:

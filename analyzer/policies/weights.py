@@ -222,12 +222,14 @@ def plays_r14_cards(attrs: dict) -> bool:
 
 
 def shipped_weights_note(policies: list[str], other_cards: bool, expansions: list[str],
-                         variant: str, per_set: bool = False) -> str | None:
+                         variant: str, per_set: bool = False,
+                         per_card_set: bool = False) -> str | None:
     """A note when the shipped ``weighted`` policy plays where its weights were not tuned
     (they were tuned on R14's base game, solo): ``other_cards`` than R14's
     (:func:`plays_r14_cards`), expansions, or the team game; None otherwise, or when
     ``weighted`` does not play. ``per_set``: for a comparison of expansion sets, each of
-    which would need its own tune."""
+    which would need its own tune; ``per_card_set``: for card sets that differ (a
+    sensitivity analysis), each of which would."""
     if "weighted" not in policies:
         return None
     where = []
@@ -239,8 +241,13 @@ def shipped_weights_note(policies: list[str], other_cards: bool, expansions: lis
         where.append("the team game")
     if not where:
         return None
-    how = ("`urbion tune --expansions SET` for each set (with the same --cards and "
-           "--variant)" if per_set else
-           "`urbion tune` (with the same --cards, --expansions and --variant)")
+    if per_set:
+        how = ("`urbion tune --expansions SET` for each set (with the same --cards and "
+               "--variant)")
+    elif per_card_set:
+        how = ("`urbion tune --cards FILE` for each card set (with the same --expansions and "
+               "--variant)")
+    else:
+        how = "`urbion tune` (with the same --cards, --expansions and --variant)"
     return (f"note: weighted plays weights tuned on R14's base game solo; with "
             f"{' and '.join(where)}, {how} finds weights of their own")

@@ -718,7 +718,7 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
         if difference_table is not None else None
     totals = [label for label, run in runs.items() if isinstance(run, Totals)]
     pairs = interaction_table(runs) if not totals else None
-    books = books_chart_note(runs)
+    books = books_chart_note(runs, "run")
     source = charts.source_line(_shared_attrs(runs)) + (f"\n{books}" if books else "")
     # a chart of each game's figures needs a results file: one drawn beside a summary lists
     # the summary's run without a line
@@ -785,8 +785,11 @@ def loss_reason_rows(runs: dict[str, pd.DataFrame]) -> list[list[str]]:
     for label, df in runs.items():
         counts = lost[label]
         games = len(df)
+        # a reason this run's rules do not have is no zero found: a dash
+        possible = {*loss_reasons_in_play({label: df}), *map(str, counts.index)}
         rows.append([label, f"{games:,}", _count_share(int(counts.sum()), games),
-                     *(_count_share(int(counts.get(r, 0)), games) for r in reasons)])
+                     *(_count_share(int(counts.get(r, 0)), games) if r in possible else "-"
+                       for r in reasons)])
     return rows
 
 
@@ -936,8 +939,15 @@ def shared_policy_names(names: list[str]) -> dict[str, str]:
     two files of one name would read alike."""
     short = {name: shared_policy(name) for name in names}
     values = list(short.values())
-    return {name: f"{value} #{index + 1}" if values.count(value) > 1 else value
-            for index, (name, value) in enumerate(short.items())}
+    seen: dict[str, int] = {}
+    shown = {}
+    for name, value in short.items():
+        if values.count(value) > 1:
+            seen[value] = seen.get(value, 0) + 1
+            value = f"{value} #{seen[value]}"
+        shown[name] = value
+    # a name that already read "... #1" could meet a numbered one: then the names as given
+    return shown if len(set(shown.values())) == len(shown) else {n: n for n in names}
 
 
 def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
@@ -1050,7 +1060,7 @@ def sensitivity_weights_note(baseline: dict) -> str | None:
     from analyzer.policies.weights import shipped_weights_note
 
     return shipped_weights_note([baseline["policy"]], True, baseline.get("expansions") or [],
-                                baseline.get("variant", "solo"))
+                                baseline.get("variant", "solo"), per_card_set=True)
 
 
 def page_note(note: str | None) -> str:
@@ -1062,7 +1072,7 @@ def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
     """index.html of a sensitivity analysis: self-contained, the chart embedded, the
     baseline first."""
     facts = _sensitivity_facts(baseline)
-    body = (f"<p id='baseline'>{html.escape(_baseline_sentence(baseline, facts))}</p>"
+    body = (f"<p id='baseline'>{_code_spans(_baseline_sentence(baseline, facts))}</p>"
             + html_table(_sensitivity_rows(table, _baseline_label(baseline)), "sensitivity")
             + f"<p>{html.escape(sensitivity_note(table, baseline))}</p>"
             + html_figures({"sensitivity": png}, [("sensitivity", "Win-rate change")])
@@ -1432,7 +1442,7 @@ def compare_page(rows: list[list[str]], images: dict[str, bytes],
             + ".</p>")
     interaction_html = interaction_section_html(pairs)
     return html_page("Urbion expansion sets compared",
-                     (f"<p id='scope'>{html.escape(scope)}</p>" if scope else "")
+                     (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "")
                      + html_table(rows, "compare")
                      + (f"<p>{html.escape(note)}</p>" if note else "")
                      + html_figures(images, titles, COMPARE_CAPTIONS)

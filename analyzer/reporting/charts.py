@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.colors import SymLogNorm
+from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 
 from analyzer.analysis import run_stats
@@ -123,7 +124,8 @@ SPARSE_MARKERS = 0.08
 def _hatched(ax: Axes) -> None:
     """Give each category of a bar chart (one container of bars each) a hatch of its own,
     so that the legend tells them apart without colour."""
-    for index, bars in enumerate(ax.containers):
+    bar_sets = [bars for bars in ax.containers if isinstance(bars, BarContainer)]
+    for index, bars in enumerate(bar_sets):
         for bar in bars:
             bar.set_hatch(HATCHES[index % len(HATCHES)])
 

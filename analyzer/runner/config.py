@@ -45,8 +45,9 @@ def package_commit() -> str:
     head = git("rev-parse", "--short=12", "HEAD")
     if not head:
         return "unknown"
-    # the package and its command-line front end beside it (not in an installed copy)
-    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", "../cli.py")
+    # the package, and its command-line front end beside it where the checkout has one
+    paths = [".", *(["../cli.py"] if git("ls-files", "--", "../cli.py") else [])]
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", *paths)
     return f"{head}-dirty" if changed is None or changed else head
 
 
