@@ -164,23 +164,30 @@ def show(seed: int | None, game: int | None, policy: str, cards: str | None,
 @click.argument("traces", type=click.Path(dir_okay=False))
 @click.option("--strict", is_flag=True,
               help="Fail (exit code 1) also on a trace whose shuffles are not those of the "
-                   "game and seed it names, or whose cards are not those of R14 when it "
-                   "names R14: an edited or hand-built trace.")
-def replay(traces: str, strict: bool) -> None:
+                   "game and seed it names, whose cards are not those of the set it names "
+                   "(R14, or --cards), or that names other rules than these: an edited or "
+                   "hand-built trace.")
+@click.option("--cards", type=click.Path(dir_okay=False), default=None,
+              help="Card-set TOML file to check every trace's cards, card-set name and "
+                   "hash against (default: only traces naming R14 are checked).")
+def replay(traces: str, strict: bool, cards: str | None) -> None:
     """Check every trace of TRACES against the rules, decision by decision. TRACES holds
     one trace a line (JSON Lines) or traces over many lines each, one after the other.
 
     Exit code 0 when every trace replays, 1 when one does not (with --strict, also when a
-    trace's shuffles are not those of the game and seed it names, or its cards not those of
-    the R14 set it names), 2 when the file cannot be read or is no trace file.
+    trace's shuffles are not those of the game and seed it names, its cards not those of
+    the set it names or of --cards, or its rules version not this one), 2 when a file
+    cannot be read or is no trace or card file.
     """
     from analyzer.analysis.audit import format_audit
 
-    df = analyzer.replay(traces)
-    click.echo(format_audit(df, traces))
-    other_deal = df["replays"] & (df["deal_of_seed"] == False)  # noqa: E712
-    other_cards = df["replays"] & (df["cards_of_set"] == False)  # noqa: E712
-    if not df["replays"].all() or (strict and (other_deal | other_cards).any()):
+    card_set = None if cards is None else analyzer.load_cards(cards)
+    df = analyzer.replay(traces, cards=card_set)
+    click.echo(format_audit(df, traces, card_set))
+    doubted = df["replays"] & ((df["deal_of_seed"] == False)  # noqa: E712
+                               | (df["cards_of_set"] == False)  # noqa: E712
+                               | (df["rules_as_named"] == False))  # noqa: E712
+    if not df["replays"].all() or (strict and doubted.any()):
         sys.exit(EXIT_FAILED_CHECK)
 
 

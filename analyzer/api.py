@@ -33,7 +33,7 @@ from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.analysis.totals import joined_commit
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.cards.loader import CardSetError, cards_digest, expansion_names, parse_expansions
-from analyzer.core.codes import REASON_NAMES, Outcome
+from analyzer.core.codes import REASON_NAMES, RULES_VERSION, Outcome
 from analyzer.errors import PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.policies.weights import plays_r14_cards, shipped_weights_note
@@ -1140,7 +1140,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
 #: Keys a trace adds to TRACE.md's header (an extension by added keys): which engine,
 #: card set content, policy version and rules made it, as a results file records them.
 TRACE_PROVENANCE = ("engine", "card_set_sha256", "policy_params_sha256",
-                    "policy_source_sha256", "rules_version", "package_version")
+                    "policy_source_sha256", "rules_version", "package_version", "commit")
 
 
 def _trace_provenance(card_set: CardSet, spec: PolicySpec, seed: int, games: int,
@@ -1252,8 +1252,11 @@ def _show_trace_file(path: Path, seed: int | None, game: int | None) -> str:
     text = render_trace(chosen)
     if result["cards_of_set"] is False:
         text = (f"Note: this trace names the card set {chosen['card_set']}, but its cards "
-                "table holds other cards: an edited card table; the game was checked against "
-                "the cards it lists.\n\n" + text)
+                "table or card-set hash is another set's: an edited trace; the game was "
+                "checked against the cards it lists.\n\n" + text)
+    if not result["rules_as_named"]:
+        text = (f"Note: this trace names the rules {chosen['rules_version']}; it was "
+                f"checked against {RULES_VERSION}.\n\n" + text)
     if not result["deal_of_seed"]:
         text = (f"Note: the shuffles of this trace are not those of game {chosen['game']} of "
                 f"seed {chosen['seed']}, as it says: an edited or hand-built trace, whose "
@@ -1261,7 +1264,8 @@ def _show_trace_file(path: Path, seed: int | None, game: int | None) -> str:
     return text
 
 
-def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
+def replay(traces: str | Path | list[dict] | dict,
+           cards: str | Path | CardSet | None = None) -> pd.DataFrame:
     """Check traces against the rules: each is replayed decision by decision by the
     reference replayer, whichever engine (or hand) wrote it.
 
@@ -1269,6 +1273,9 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
     ----------
     traces : path, dict or list of dict
         A trace file (``urbion trace --out``), one trace, or a list (or tuple) of traces.
+    cards : path or CardSet, optional
+        A card-set file every trace's cards (and card-set name and hash) are checked
+        against; without it only traces naming the shipped R14 set can be checked.
 
     Returns
     -------
@@ -1277,8 +1284,10 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
         a list), seed, game, ``replays`` and, for a trace that does not, the ``error``
         naming the log entry and what is wrong; the replayed outcome, reason and turns;
         ``deal_of_seed`` and ``cards_of_set``, whether its shuffles are those of the game
-        it names and its cards those of the R14 set when it names it (None: another set).
-        ``attrs["source"]`` names the file.
+        it names and its cards those of the R14 set when it names it (None: another set),
+        or those of ``cards``; ``rules_as_named``, whether it names the rules this version
+        plays (or none). ``attrs["source"]`` names the file, ``attrs["card_set"]`` the set
+        of ``cards``.
     """
     from analyzer.analysis.audit import audit
     from analyzer.trace.jsonl import TraceLine, read_traces
@@ -1294,8 +1303,11 @@ def replay(traces: str | Path | list[dict] | dict) -> pd.DataFrame:
     else:
         path = arguments.path("traces", traces, optional=False)
         items, source = read_traces(path), str(path)
-    df = audit(items)
+    card_set = None if cards is None else load_cards(cards)
+    df = audit(items, card_set)
     df.attrs = {"source": source}
+    if card_set is not None:
+        df.attrs["card_set"] = card_set.name
     return df
 
 

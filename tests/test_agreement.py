@@ -46,7 +46,7 @@ def test_fast_and_reference_traces_agree_and_replay(policy_name):
         assert fast == ref, f"seed {seed}: {_first_difference(fast, ref)}"
         # the rules, and the shuffles of game g of the seed (the plain stream)
         assert replay(fast, check_deal=True) == {**fast["result"], "deal_of_seed": True,
-                                                  "cards_of_set": True}
+                                                  "cards_of_set": True, "rules_as_named": True}
         outcomes.add(fast["result"]["outcome"])
     if policy_name == "greedy":
         assert outcomes == {"win", "loss"}, "the sample should hold wins and losses"
@@ -66,7 +66,7 @@ def test_fast_and_reference_agree_with_expansions(expansions, policy_name):
         assert fast == ref, f"seed {seed}: {_first_difference(fast, ref)}"
         # the rules, and the shuffles of game g of the seed (the plain stream)
         assert replay(fast, check_deal=True) == {**fast["result"], "deal_of_seed": True,
-                                                  "cards_of_set": True}
+                                                  "cards_of_set": True, "rules_as_named": True}
         entries.update(_entry_kinds(fast))
     expected = {"chromatic_chaos": {"chromatic", "revealed"},
                 "gardens_wizards": {"rebuild", "change_sides", "two_acts"},
@@ -107,7 +107,7 @@ def test_fast_and_reference_agree_with_the_last_expansions_and_the_team_game(exp
         assert fast == ref, f"seed {seed} {policy.name}: {_first_difference(fast, ref)}"
         # the rules, and the shuffles of game g of the seed (the plain stream)
         assert replay(fast, check_deal=True) == {**fast["result"], "deal_of_seed": True,
-                                                  "cards_of_set": True}
+                                                  "cards_of_set": True, "rules_as_named": True}
         reached.update(_last_kinds(fast))
     in_play = {*fast["expansions"], variant}
     wanted = set().union(*(kinds for name, kinds in LAST_EXPECTED.items()

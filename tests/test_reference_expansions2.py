@@ -1596,3 +1596,59 @@ def test_replay_refuses_a_placement_side_of_the_wrong_type_in_one_line():
     i, entry = next((i, e) for i, e in enumerate(trace["log"]) if e.get("do") == "place")
     entry["side"] = [entry["side"]]
     _expect_replay_error(trace, f"log entry {i}: ", "is not a legal PHASE1 decision")
+
+
+def _act_with_hand(act_name: str, games: range, expansions: int = ALL_EXPANSIONS):
+    """(trace, index, entry, hand) of the first act ``act_name`` random play makes, with the
+    hand it was paid from (the seat's, in the team game)."""
+    card_set = FULL_SET.with_expansions(expansions)
+    for game in games:
+        trace = play_reference(card_set, 5, game, resolve_policy("random").func, "random")
+        hand = []
+        for i, entry in enumerate(trace["log"]):
+            if "check" in entry:
+                hand = entry["check"]["hand"]
+            if entry.get("do") == "act" and act_name in entry["acts"][0]:
+                return trace, i, entry, hand
+    raise AssertionError(f"no {act_name} in {len(games)} games")
+
+
+def test_R12_3_replay_says_an_ally_is_paid_with_a_sognae_and_an_incubi():
+    trace, i, entry, hand = _act_with_hand("ally", range(300))
+    cards = {c["id"]: c for c in trace["cards"]}
+    for kind in ("incubi", "sognae"):
+        same = [c for c in hand if cards[c]["type"] == kind]
+        if len(same) >= 2:
+            entry["discard"] = same[:2]
+            _expect_replay_error(trace, f"log entry {i}:", "is not a legal PHASE1 decision: "
+                                 "Ally is paid with a Sognae and an Incubi from hand (R12.3); "
+                                 "it may be paid here with [[")
+            return
+    raise AssertionError("no two hand cards of one kind beside the Ally")
+
+
+def test_R04_2_replay_says_a_census_is_paid_with_one_card():
+    trace, i, entry, hand = _act_with_hand("census", range(50), expansions=0)
+    entry["discard"] = hand[:2]
+    _expect_replay_error(trace, f"log entry {i}:", "a Census is paid with one card from hand "
+                         f"(R04.2); it may be paid here with [[{hand[0]}],")
+
+
+def test_replay_says_an_act_is_not_on_offer_and_a_paid_card_not_in_hand():
+    trace, i, entry, hand = _act_with_hand("census", range(50), expansions=0)
+    entry["acts"] = [{"rebuild": [0, 1]}]  # no special actions without Gardens & Wizards
+    _expect_replay_error(copy.deepcopy(trace), f"log entry {i}:",
+                         "no rebuild can be played now (acts on offer: census")
+    stranger = next(c["id"] for c in trace["cards"]
+                    if c["type"] == "sognae" and c["id"] not in hand)
+    entry.update(acts=[{"census": {"zero_sum": []}}], discard=[stranger])
+    _expect_replay_error(trace, f"log entry {i}:", f"card {stranger} is not in the hand")
+
+
+def test_replay_names_a_card_a_shuffle_lists_twice():
+    trace = books_trace()
+    order = trace["log"][1]["shuffle"]
+    order[1] = order[0]
+    _expect_replay_error(trace, "log entry 1:", "not a permutation",
+                         f"missing [{books_trace()['log'][1]['shuffle'][1]}]; listed more "
+                         f"than once [{order[0]}])")

@@ -131,6 +131,7 @@ def test_replay_of_an_unreadable_file_is_one_line_and_exit_2(capsys, tmp_path, c
     "hello\n",
     '{"a": 1}\n{"b": [2]}\n',  # JSON objects, none of them with a trace's format or log
     '{\n  "a": 1\n}\n',
+    "42\n", '"a trace"\n[1, 2]\n',  # JSON, but no object on any line
 ])
 def test_replay_of_a_file_that_is_no_trace_file_is_one_line_and_exit_2(capsys, tmp_path,
                                                                         content):
@@ -249,7 +250,6 @@ def test_a_json_array_of_traces_is_no_trace_file_one_line_and_exit_2(capsys, tmp
 @pytest.mark.parametrize("write, verdict", [
     (lambda t: json.dumps(t, indent=2), "replays"),  # one trace over many lines (TRACE.md)
     (lambda t: "\ufeff" + json.dumps(t), "replays"),  # a byte-order mark
-    (lambda t: '"hello"', "does NOT replay: trace: expected a JSON object"),
     (lambda t: '{"seed": ' + "9" * 5000 + "}", "does NOT replay: not JSON that can be read"),
     (lambda t: json.dumps({k: v for k, v in t.items() if k != "seed"}),
      "does NOT replay: seed: null is not a whole number"),
@@ -464,7 +464,8 @@ def test_replay_tells_a_trace_naming_r14_with_other_cards(capsys, tmp_path):
     code, out, _ = run(capsys, "replay", str(path))
     lines = out.splitlines()
     assert code == 0 and lines[-1].endswith("; 1 with other cards than the card set named")
-    assert [("its cards are not those of R14-default" in line) for line in lines[:3]] == \
+    assert [("its cards or card-set hash are not those of R14-default" in line)
+            for line in lines[:3]] == \
         [False, True, False]
     assert analyzer.replay(path)["cards_of_set"].tolist() == [True, False, True]
     assert run(capsys, "replay", "--strict", str(path))[0] == 1
@@ -475,7 +476,7 @@ def test_replay_tells_a_trace_naming_r14_with_other_cards(capsys, tmp_path):
     one = _write(tmp_path / "edited.jsonl", [edited])
     code, shown, _ = run(capsys, "show", "--trace-file", str(one))
     assert code == 0 and shown.startswith("Note: this trace names the card set R14-default, "
-                                          "but its cards table holds other cards")
+                                          "but its cards table or card-set hash is another set's")
 
 
 def test_replay_checks_no_card_set_it_does_not_hold(tmp_path):
@@ -490,3 +491,107 @@ def test_replay_checks_no_card_set_it_does_not_hold(tmp_path):
     named_r14 = copy.deepcopy(edited)  # R14's name on another set's digest
     named_r14["card_set"] = named_r14["result"]["card_set"] = "R14-default"
     assert analyzer.replay(named_r14)["cards_of_set"].tolist() == [False]
+
+
+def test_a_trace_cut_off_in_its_line_is_said_to_be_cut_off(capsys, tmp_path, team_traces):
+    text = json.dumps(team_traces[0])
+    path = tmp_path / "cut.jsonl"
+    for cut in range(len(text) // 2, len(text) // 2 + 40):  # inside words, numbers, strings
+        path.write_text(text[:cut] + "\n")
+        code, out, _ = run(capsys, "replay", str(path))
+        assert code == 1 and "before its object does (a file cut off?)" in out, text[:cut][-20:]
+    path.write_text(text.replace('"log": [', '"log": [}', 1) + "\n")  # broken, not cut off
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1 and "not JSON: " in out and "cut off" not in out
+
+
+def _own_card_file(tmp_path: Path, name: str = "mine", chaos: int = 6) -> Path:
+    from analyzer.cards.loader import default_card_text
+
+    text = default_card_text().replace('name = "R14-default"', f'name = "{name}"', 1)
+    assert "[dreams.chaos]\ncount = 8" in text
+    own = tmp_path / f"{name}.toml"
+    own.write_text(text.replace("[dreams.chaos]\ncount = 8", f"[dreams.chaos]\ncount = {chaos}"))
+    return own
+
+
+def test_replay_cards_checks_every_trace_against_a_card_file(capsys, tmp_path):
+    """A trace of a set the replayer does not hold is checked with --cards: its cards, and
+    the set's name and hash in its header."""
+    own = _own_card_file(tmp_path)
+    trace = analyzer.trace(seed=1, game=0, cards=own)[0]
+    zeroed = copy.deepcopy(trace)
+    zeroed["card_set_sha256"] = "0" * 64
+    edited = _with_one_card_changed(trace)
+    r14 = analyzer.trace(seed=1, game=0)[0]
+    relabelled = copy.deepcopy(r14)  # R14's game under the name and hash of the set
+    relabelled.update(card_set=trace["card_set"], card_set_sha256=trace["card_set_sha256"])
+    relabelled["result"]["card_set"] = trace["card_set"]
+    path = _write(tmp_path / "t.jsonl", [trace, zeroed, edited, relabelled, r14])
+    df = analyzer.replay(path, cards=own)
+    assert df["replays"].all()
+    assert df["cards_of_set"].tolist() == [True, False, False, False, False]
+    assert analyzer.replay(path)["cards_of_set"].tolist() == [None, None, None, None, True]
+    code, out, _ = run(capsys, "replay", "--strict", "--cards", str(own), str(path))
+    lines = out.splitlines()
+    assert code == 1 and lines[-1].endswith("; 4 with other cards than mine")
+    assert "its cards are not those of mine" not in lines[0]
+    assert lines[4].endswith(f"its cards are not those of mine ({own}): it names the card "
+                             'set "R14-default"')
+    honest = _write(tmp_path / "honest.jsonl", [trace])
+    assert run(capsys, "replay", "--strict", "--cards", str(own), str(honest))[0] == 0
+    code, _, err = run(capsys, "replay", "--cards", str(tmp_path / "none.toml"), str(honest))
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_replay_tells_a_trace_naming_other_rules(capsys, tmp_path, team_traces):
+    from analyzer.core.codes import RULES_VERSION
+
+    other = copy.deepcopy(team_traces[0])
+    other["rules_version"] = "urbion-2e/expansions-99"
+    path = _write(tmp_path / "t.jsonl", [team_traces[1], other])
+    code, out, _ = run(capsys, "replay", str(path))
+    lines = out.splitlines()
+    assert code == 0 and "rules" not in lines[0]
+    assert lines[1].endswith('; but it names the rules "urbion-2e/expansions-99", and was '
+                             f"replayed under {RULES_VERSION}")
+    assert lines[-1].endswith(f"; 1 naming other rules than {RULES_VERSION}")
+    assert analyzer.replay(path)["rules_as_named"].tolist() == [True, False]
+    assert run(capsys, "replay", "--strict", str(path))[0] == 1
+    code, shown, _ = run(capsys, "show", "--trace-file", str(path), "--game",
+                         str(other["game"]))
+    assert code == 0 and shown.startswith("Note: this trace names the rules "
+                                          "urbion-2e/expansions-99")
+
+
+def test_a_trace_names_the_commit_and_show_names_what_made_it(team_traces):
+    from analyzer.runner.config import package_commit
+    from analyzer.trace.show import render_trace
+
+    trace = team_traces[0]
+    assert trace["commit"] == package_commit()
+    made_by = render_trace(trace).splitlines()[1]
+    assert made_by == (f"Made by: engine fast, rules {trace['rules_version']}, urbion "
+                       f"{trace['package_version']}, commit {trace['commit']}, policy "
+                       f"parameters sha256 {trace['policy_params_sha256'][:12]}")
+    bare = {key: value for key, value in trace.items()
+            if key not in ("engine", "rules_version", "package_version", "commit",
+                           "policy_params_sha256")}
+    assert not render_trace(bare).splitlines()[1].startswith("Made by")
+
+
+def test_show_counts_the_postcards_never_dealt(team_traces):
+    from analyzer.trace.show import render_trace
+
+    short, = analyzer.trace(seed=1, game=2, expansions="postcards", engine="reference")
+    nevers = []
+    for trace in [*team_traces, short]:
+        line = next(line for line in render_trace(trace).splitlines()
+                    if line.startswith("  Postcards:"))
+        assert sum(1 for card in trace["cards"] if card["type"] == "postcard") == 24
+        lying = int(line.split(" still on dreams")[0].split("; ")[-1])
+        scored = sum(int(part.split(" at ")[0]) for part in
+                     line.split(": ", 2)[2].split(" (")[0].split(";")[0].split(", "))
+        nevers.append(int(line.split(" never dealt")[0].split(", ")[-1]))
+        assert lying + scored + nevers[-1] == 24, line
+    assert nevers[-1] > 0

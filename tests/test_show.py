@@ -133,7 +133,7 @@ def test_R11_4_a_scored_postcard_says_whether_its_condition_held(postcard_traces
 
 def test_the_text_says_how_to_read_the_letters_of_a_table_row():
     text = analyzer.show(seed=5, game=3, policy="random", expansions="all")
-    key = text.splitlines()[1]
+    key = text.splitlines()[2]  # after the game's line and what made it
     assert re.search(r"    row \d: .*X\+4", text)  # a Chromatic Chaos on a table row
     for letters in ("C Chaos", "X Chromatic Chaos", "M Meta", "H Harmony", "W Wizard",
                     "L the Sognae side", "R the Incubi side"):
@@ -233,7 +233,7 @@ def test_R11_1_the_postcards_line_names_each_postcards_row(postcard_traces):
 def test_a_team_game_is_shown_with_its_rules_and_every_swap_not_taken():
     text = analyzer.show(seed=3, game=5, variant="team")
     lines = text.splitlines()
-    assert lines[2].startswith("Team game: the seat holding the Sognae polarity places")
+    assert lines[3].startswith("Team game: the seat holding the Sognae polarity places")
     kept = [line for line in lines if line.startswith("  polarities kept")]
     assert kept, "greedy keeps its polarity some turn of this game"
     for line in kept:  # offered only with 8 or more discards (R10.4)

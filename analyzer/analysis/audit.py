@@ -9,21 +9,27 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from analyzer.cards.loader import CardSet
+from analyzer.core.codes import RULES_VERSION
 from analyzer.reference.replay import ReplayError, replay
 from analyzer.trace.jsonl import TraceLine
 
 #: One row per trace: where it is, what game it claims to be, and the verdict.
 COLUMNS = ("line", "seed", "game", "variant", "expansions", "policy", "card_set", "replays",
-           "error", "outcome", "reason", "turns", "deal_of_seed", "cards_of_set")
+           "error", "outcome", "reason", "turns", "deal_of_seed", "cards_of_set",
+           "rules_as_named", "rules_version")
 
 
-def audit(traces: list[TraceLine]) -> pd.DataFrame:
+def audit(traces: list[TraceLine], card_set: CardSet | None = None) -> pd.DataFrame:
     """Replay every trace; one row per trace (:data:`COLUMNS`).
 
     Parameters
     ----------
     traces : list of TraceLine
         ``(line number, trace, problem)`` as ``trace.jsonl.read_traces`` gives them.
+    card_set : CardSet, optional
+        The set every trace's cards are checked against (``cards_of_set``), instead of the
+        set each names, of which the replayer holds R14 only.
 
     Returns
     -------
@@ -33,9 +39,12 @@ def audit(traces: list[TraceLine]) -> pd.DataFrame:
         ``turns`` are the replayed result (empty for a trace that does not replay);
         ``deal_of_seed`` whether its shuffles are those of the game and seed it names
         (``reference.replay.DealCheck``); ``cards_of_set`` whether its ``cards`` table is
-        that of the card set it names (None: a set the replayer does not hold, any but R14).
+        that of the card set it names (None: a set the replayer does not hold, any but R14),
+        or of ``card_set``; ``rules_as_named`` whether it names the rules the replayer plays
+        (or none), whose name ``rules_version`` gives.
     """
-    df = pd.DataFrame([_verdict(*item) for item in traces], columns=COLUMNS, dtype=object)
+    df = pd.DataFrame([_verdict(*item, card_set) for item in traces], columns=COLUMNS,
+                      dtype=object)
     df["line"] = df["line"].astype("int64")
     df["replays"] = df["replays"].astype(bool)
     df["turns"] = df["turns"].astype("Int64")
@@ -46,12 +55,13 @@ def audit(traces: list[TraceLine]) -> pd.DataFrame:
     return df
 
 
-def _verdict(line: int, trace: object, problem: str | None) -> dict:
+def _verdict(line: int, trace: object, problem: str | None,
+             card_set: CardSet | None) -> dict:
     row = dict.fromkeys(COLUMNS, None)
     row.update(line=line, replays=False, error="")
     if isinstance(trace, dict):
         row.update({key: trace.get(key) for key in ("seed", "game", "variant", "policy",
-                                                    "card_set")})
+                                                    "card_set", "rules_version")})
         expansions = trace.get("expansions")
         row["expansions"] = ",".join(map(str, expansions)) if isinstance(expansions, list) \
             else None
@@ -59,47 +69,61 @@ def _verdict(line: int, trace: object, problem: str | None) -> dict:
         row["error"] = problem
         return row
     try:
-        result = replay(trace, check_deal=True)
+        result = replay(trace, check_deal=True, card_set=card_set)
     except ReplayError as err:
         row["error"] = str(err)
         return row
     row.update(replays=True, outcome=result["outcome"], reason=result["reason"],
                turns=result["turns"], deal_of_seed=result["deal_of_seed"],
-               cards_of_set=result["cards_of_set"])
+               cards_of_set=result["cards_of_set"], rules_as_named=result["rules_as_named"])
     return row
 
 
-def format_audit(df: pd.DataFrame, source: str) -> str:
-    """The audit as text: a line per trace, then the count."""
+def format_audit(df: pd.DataFrame, source: str, card_set: CardSet | None = None) -> str:
+    """The audit as text: a line per trace, then the count; ``card_set`` the set the cards
+    were checked against, if one was given."""
     lines = []
     for r in df.itertuples():
         what = f"game {_json(r.game)} of seed {_json(r.seed)}" if _given(r.game) \
             else "a trace"
         if r.replays:
             lines.append(f"line {r.line}: {what} replays: {r.outcome} ({r.reason}) after "
-                         f"{r.turns} turns" + _provenance_doubts(r, what))
+                         f"{r.turns} turns" + _provenance_doubts(r, what, card_set))
         else:
             lines.append(f"line {r.line}: {what} does NOT replay: {r.error}")
     bad = int((~df["replays"]).sum())
     other = int((df["replays"] & (df["deal_of_seed"] == False)).sum())  # noqa: E712
     cards = int((df["replays"] & (df["cards_of_set"] == False)).sum())  # noqa: E712
+    rules = int((df["replays"] & (df["rules_as_named"] == False)).sum())  # noqa: E712
+    named = "the card set named" if card_set is None else card_set.name
     lines.append(f"{source}: {len(df)} trace(s), {len(df) - bad} replay, {bad} do not"
                  + (f"; {other} replaying with the shuffles of another game than the one "
                     "named" if other else "")
-                 + (f"; {cards} with other cards than the card set named" if cards else ""))
+                 + (f"; {cards} with other cards than {named}" if cards else "")
+                 + (f"; {rules} naming other rules than {RULES_VERSION}" if rules else ""))
     return "\n".join(lines)
 
 
-def _provenance_doubts(r: Any, what: str) -> str:
-    """What a trace that replays is not: the game it names, or played on the set it names."""
-    doubts = ""
+def _provenance_doubts(r: Any, what: str, card_set: CardSet | None) -> str:
+    """What a trace that replays is not: the game it names, played on the set it names (or
+    on ``card_set``) under the rules it names."""
+    doubts = []
     if not r.deal_of_seed:
-        doubts += (f"; but its shuffles are not those of {what}: an edited or hand-built "
-                   "trace, whose seed and game the rules do not check")
-    if r.cards_of_set is False:
-        doubts += (f"; {'and' if doubts else 'but'} its cards are not those of "
-                   f"{r.card_set}: an edited card table")
-    return doubts
+        doubts.append(f"its shuffles are not those of {what}: an edited or hand-built trace, "
+                      "whose seed and game the rules do not check")
+    if r.cards_of_set is False and card_set is None:
+        doubts.append(f"its cards or card-set hash are not those of {r.card_set}: an edited "
+                      "trace")
+    elif r.cards_of_set is False:
+        doubts.append(f"its cards are not those of {card_set.name} ({card_set.source})"
+                      + ("" if r.card_set == card_set.name else
+                         f": it names the card set {_json(r.card_set)}"))
+    if r.rules_as_named is False:
+        doubts.append(f"it names the rules {_json(r.rules_version)}, and was replayed under "
+                      f"{RULES_VERSION}")
+    if not doubts:
+        return ""
+    return "; but " + doubts[0] + "".join(f"; and {doubt}" for doubt in doubts[1:])
 
 
 def _json(value: object) -> str:

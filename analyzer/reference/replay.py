@@ -49,6 +49,7 @@ from analyzer.core.codes import (
     EXPANSION_NAMES,
     PLAYABLE_EXPANSIONS,
     POSTCARD_NAMES,
+    RULES_VERSION,
     TRACE_FORMAT,
     VARIANT_NAMES,
     CardType,
@@ -246,6 +247,49 @@ def _why_not_placed(entry: dict, game: SoloGame) -> str:
     return ""
 
 
+#: How each act is paid for, for the message on a payment the rules refuse.
+PAYMENT_RULES = {
+    "census": "a Census is paid with one card from hand (R04.2)",
+    "exchange": "an Exchange is paid with one card from hand (R04.2)",
+    "rebuild": "a Rebuild is paid with a Wizard, or two hand cards sharing an element (R08.4)",
+    "change_sides": "Change Sides is paid with a Wizard, or two hand cards sharing an "
+                    "element (R08.4)",
+    "ally": "Ally is paid with a Sognae and an Incubi from hand (R12.3)",
+}
+
+
+def _why_not_act(entry: dict, options: list[Option], game: SoloGame) -> str:
+    """The rule a Phase I ``act`` entry breaks, or "" when it is none of these: a card paid
+    that is not in the hand, an act not on offer, or a payment the act does not take."""
+    seat = f" of seat {game.seat}" if game.seats > 1 else ""
+    paid = _int_list(entry.get("discard"))
+    names = _act_names(entry)
+    if paid is None or not paid or names is None or not names:
+        return ""
+    missing = [card for card in paid if card not in game.hand]
+    if missing:
+        return f"card {missing[0]} is not in the hand{seat}"
+    offered = {}
+    for option in options:
+        if option.entry["do"] == "act":
+            label = _act_names(option.entry)[0]
+            offered.setdefault(label, []).append(sorted(option.entry["discard"]))
+    act = names[0]
+    if act not in offered:
+        return (f"no {act} can be played now (acts on offer: "
+                f"{', '.join(offered) or 'none'})")
+    rule = PAYMENT_RULES.get(act, "a Book action is paid with one card from hand (R09.2)")
+    return f"{rule}; it may be paid here with {_short(offered[act])}"
+
+
+def _legal_form(entry: dict) -> dict:
+    """An option as a message lists it: an act by its name, whose choices (an Exchange's
+    pair, a Census's zero-sum groups) the log gives with it."""
+    if entry["do"] != "act":
+        return entry
+    return {**entry, "acts": _act_names(entry)}
+
+
 class LogDecider:
     """Answers every decision from the log, checking that it is legal.
 
@@ -298,12 +342,15 @@ class LogDecider:
                 if entry["do"] == "act":
                     self._start_act(index, entry)
                 return choice
+        why = ""
         if kind == Decision.PHASE1 and entry["do"] == "place":
             why = _why_not_placed(entry, game)
-            if why:
-                raise ReplayError(f"log entry {index}: {_short(entry)} is not a legal "
-                                  f"{name} decision: {why}")
-        legal = [option.entry for option in options]
+        elif kind == Decision.PHASE1 and entry["do"] == "act":
+            why = _why_not_act(entry, options, game)
+        if why:
+            raise ReplayError(f"log entry {index}: {_short(entry)} is not a legal "
+                              f"{name} decision: {why}")
+        legal = [_legal_form(option.entry) for option in options]
         raise ReplayError(f"log entry {index}: {_short(entry)} is not a legal {name} decision "
                           f"(legal: {_short(legal)})")
 
@@ -530,6 +577,19 @@ class DealCheck:
         self.matches &= order == logged
 
 
+def _permutation_faults(order: list[int] | None, cards: list[int]) -> str:
+    """What keeps ``order`` from being a permutation of ``cards``: the cards it lacks, those
+    it lists twice or more, and those it lists that are not being shuffled."""
+    if order is None:
+        return "not a list of card ids"
+    got, wanted = Counter(order), Counter(cards)
+    faults = [(name, sorted(ids)) for name, ids in (
+        ("missing", (wanted - got).elements()),
+        ("listed more than once", [c for c, n in got.items() if n > wanted[c] > 0]),
+        ("not being shuffled", set((got - wanted).elements()) - set(wanted)))]
+    return "; ".join(f"{name} {ids}" for name, ids in faults if ids)
+
+
 class LogShuffler:
     """Takes each shuffle's order from the log, checking it is a permutation (and, with a
     :class:`DealCheck`, whether it is the named game's)."""
@@ -546,12 +606,9 @@ class LogShuffler:
                               f"{_swap_timing(entry)}")
         order = _int_list(entry["shuffle"])
         if order is None or Counter(order) != Counter(cards):
-            got = Counter(order or [])
-            missing = sorted((Counter(cards) - got).elements())
-            extra = sorted((got - Counter(cards)).elements())
             raise ReplayError(f"log entry {index}: shuffle is not a permutation of the "
-                              f"{len(cards)} cards being shuffled (missing {missing}, "
-                              f"unexpected {extra})")
+                              f"{len(cards)} cards being shuffled ("
+                              f"{_permutation_faults(order, cards)})")
         if self.deal is not None:
             self.deal.reshuffle(cards, order)
         return list(order)
@@ -855,7 +912,7 @@ def with_reserved_id_renamed(trace: Any) -> tuple[Any, int | None]:
 
 def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
            narrate: Callable[[str, dict], None] | None = None,
-           check_deal: bool = False) -> dict:
+           check_deal: bool = False, card_set: CardSet | None = None) -> dict:
     """Replay a trace decision by decision and check it.
 
     Parameters
@@ -889,7 +946,11 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         Also tell whether every shuffle is that of game ``game`` of seed ``seed``
         (:class:`DealCheck`): the result then holds ``deal_of_seed``, True or False, and
         ``cards_of_set``: whether the ``cards`` table is that of the card set the trace
-        names (:func:`cards_of_named_set`; None for a set the replayer does not hold).
+        names (:func:`cards_of_named_set`; None for a set the replayer does not hold), and
+        ``rules_as_named``: whether it names these rules (:func:`rules_as_named`).
+    card_set : CardSet, optional
+        With ``check_deal``, the set ``cards_of_set`` checks every trace against, instead
+        of the set it names (R14 only).
 
     Returns
     -------
@@ -905,7 +966,7 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
     """
     trace, alias = with_reserved_id_renamed(trace)
     try:
-        return _replay(trace, observe, narrate, check_deal)
+        return _replay(trace, observe, narrate, check_deal, card_set)
     except ReplayError as err:
         if alias is None:
             raise
@@ -913,7 +974,8 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
 
 
 def _replay(trace: dict, observe: Callable[[dict], None] | None,
-            narrate: Callable[[str, dict], None] | None, check_deal: bool) -> dict:
+            narrate: Callable[[str, dict], None] | None, check_deal: bool,
+            card_set: CardSet | None = None) -> dict:
     expansions = _check_header(trace)
     _check_own_cards(trace, expansions)
     book = book_from_trace(trace.get("cards"), expansions)
@@ -940,7 +1002,8 @@ def _replay(trace: dict, observe: Callable[[dict], None] | None,
     if deal is None:
         return result
     return {**result, "deal_of_seed": deal.matches,
-            "cards_of_set": cards_of_named_set(trace, expansions)}
+            "cards_of_set": cards_of_named_set(trace, expansions, card_set),
+            "rules_as_named": rules_as_named(trace)}
 
 
 #: What a card of a ``cards`` table is, its id and any added key aside (TRACE.md "Names").
@@ -948,21 +1011,32 @@ CARD_KEYS = ("type", "kind", "elements", "element", "value", "sognae_value", "in
              "polarity")
 
 
-def cards_of_named_set(trace: dict, expansions: list[str]) -> bool | None:
-    """Whether the trace's ``cards`` table holds the cards of the set it names, for the one
-    set the replayer holds: the shipped R14 set, named by ``card_set`` or by the
-    ``card_set_sha256`` a trace of this package carries. None for any other set.
+def cards_of_named_set(trace: dict, expansions: list[str],
+                       card_set: CardSet | None = None) -> bool | None:
+    """Whether the trace's ``cards`` table holds the cards of the set it names.
 
-    A changed copy of the shipped file is never named ``R14-default`` (cards.loader), so a
-    trace that names it with other cards, in any order or numbering, was edited."""
-    r14 = _shipped_set()
+    Without ``card_set``, for the one set the replayer holds: the shipped R14 set, named by
+    ``card_set`` or by the ``card_set_sha256`` a trace of this package carries; None for any
+    other set. A changed copy of the shipped file is never named ``R14-default``
+    (cards.loader), so a trace that names it with other cards, in any order or numbering,
+    was edited. With ``card_set`` (a card file the auditor holds), every trace is checked
+    against it: False for a trace naming another set or hash."""
+    known = _shipped_set() if card_set is None else card_set
     digest = trace.get("card_set_sha256")
-    if trace.get("card_set") != r14.name and digest != r14.digest:
+    if card_set is None and trace.get("card_set") != known.name and digest != known.digest:
         return None
-    if digest is not None and digest != r14.digest:
-        return False  # the name of R14 on another set's digest
-    expected = r14.with_expansions(_expansion_mask(expansions)).describe()
+    if trace.get("card_set") != known.name or (digest is not None and digest != known.digest):
+        return False  # another set's name, or this name on another set's digest
+    expected = known.with_expansions(_expansion_mask(expansions)).describe()
     return _card_multiset(expected) == _card_multiset(trace["cards"])
+
+
+def rules_as_named(trace: dict) -> bool:
+    """Whether the trace names the rules this replayer plays (``rules_version``, a key a
+    trace of this package carries), or none: a trace naming other rules is replayed under
+    these, which do not confirm it."""
+    named = trace.get("rules_version")
+    return named is None or named == RULES_VERSION
 
 
 @functools.lru_cache(maxsize=1)

@@ -96,11 +96,26 @@ def _refuse_traceless(path: Path, lines: list[TraceLine]) -> None:
     """Refuse a file of JSON objects none of which has a trace's format or log: some
     other JSON document, not traces that break the rules."""
     objects = [line.trace for line in lines if isinstance(line.trace, dict)]
+    if not objects and not any(line.problem for line in lines):
+        raise UrbionError(f"{path} is not a trace file: no line of it is a JSON object "
+                          f"(line {lines[0].line} is {_kind(lines[0].trace)}), where a trace "
+                          "file holds one object per game (TRACE.md)")
     if objects and len(objects) == len(lines) and \
             not any(key in item for item in objects for key in TRACE_KEYS):
         raise UrbionError(f"{path} is not a trace file: no object in it has a trace's "
                           "format or log (TRACE.md; urbion trace --out FILE.jsonl writes "
                           "traces)")
+
+
+def _kind(value: object) -> str:
+    """What a JSON value that is not an object is, in words."""
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return "a number"
 
 
 def _summary_format(value: object) -> bool:
@@ -153,11 +168,26 @@ def _concatenated(text: str) -> list[TraceLine] | None:
     return found if len(found) > 1 else None
 
 
+#: Characters the longest token cut short can have read: "fals" of false.
+CUT_TOKEN = 5
+
+
+def _cut_off(text: str, err: json.JSONDecodeError) -> bool:
+    """Whether JSON ``text`` that begins as an object or array stops only because it ends:
+    a string left open, or the failure within the last token."""
+    return text.lstrip().startswith(("{", "[")) and (
+        err.msg.startswith("Unterminated string") or
+        len(text.rstrip()) - err.pos <= CUT_TOKEN)
+
+
 def _parsed(text: str) -> tuple[Any, str | None]:
     """(value, None) for JSON text, (None, why) otherwise."""
     try:
         return json.loads(text), None
     except json.JSONDecodeError as err:
+        if _cut_off(text, err):
+            return None, (f"not JSON: it ends at column {err.colno} before its object "
+                          "does (a file cut off?)")
         return None, f"not JSON: {err.msg} at column {err.colno}"
     except ValueError as err:  # numbers past Python's digit limit
         return None, f"not JSON that can be read: {str(err).split(';')[0]}"

@@ -380,6 +380,24 @@ def table_text(check: dict, names: CardNames, postcards: dict[int, int] | None =
     return lines
 
 
+#: Keys this package's traces add to a header (TRACE.md allows added keys), as ``show``
+#: names them.
+MADE_BY = (("engine", "engine"), ("rules_version", "rules"), ("package_version", "urbion"),
+           ("commit", "commit"), ("policy_params_sha256", "policy parameters sha256"),
+           ("policy_source_sha256", "policy source sha256"))
+
+
+def _made_by(trace: dict) -> list[str]:
+    """A line naming what wrote the trace, from the keys of :data:`MADE_BY` it holds (none
+    for a trace of another program); hashes cut to 12 characters."""
+    parts = []
+    for key, name in MADE_BY:
+        value = trace.get(key)
+        if isinstance(value, str) and value:
+            parts.append(f"{name} {value[:12] if key.endswith('sha256') else value}")
+    return [f"Made by: {', '.join(parts)}"] if parts else []
+
+
 def render_trace(trace: dict) -> str:
     """The whole game as text: the setup, every turn, the result and how the game went
     (:mod:`analyzer.trace.summary`)."""
@@ -394,7 +412,7 @@ def render_trace(trace: dict) -> str:
                                     else "")
     out = [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
            f"{trace['policy']}, card set {card_set}, expansions: {expansions}",
-           TABLE_KEY, *([TEAM_KEY] if variant == "team" else []),
+           *_made_by(trace), TABLE_KEY, *([TEAM_KEY] if variant == "team" else []),
            *([f"Card -1 of the trace is shown as card {alias}."] if alias is not None else []),
            "Setup"]
     postcards: dict[int, int] = {}

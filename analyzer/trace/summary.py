@@ -323,10 +323,12 @@ def _postcard_line(tally: GameTally) -> str:
     why = [f"{reasons['pacified']} condition not met"] if reasons["pacified"] else []
     why += [f"{reasons[key]} {text}" for key, text in SENT_AWAY.items() if reasons[key]]
     lying = tally.seen["postcards"] - sum(points.values())
+    undealt = sum(1 for c in tally.cards.values() if c["type"] == "postcard") - \
+        tally.seen["postcards"]
     pile = f": {piled}" + (f" ({', '.join(why)})" if why else "") if piled else ", empty"
     return (f"  Postcards: the Inhabitant pile sums to {tally.last['inhabitants']:+d}{pile}; "
-            f"{lying} still on dreams; Wise Chaos used: {tally.seen['wise']} of "
-            f"{tally.first['wise_chaos']}")
+            f"{lying} still on dreams, {undealt} never dealt; Wise Chaos used: "
+            f"{tally.seen['wise']} of {tally.first['wise_chaos']}")
 
 
 def _emptiness_line(tally: GameTally, names: CardNames) -> str:
