@@ -359,6 +359,39 @@ def test_a_policy_imports_a_module_beside_it_whose_raise_is_named(tmp_path, monk
         "line 7) in seed 0, game 0" in str(err.value)
 
 
+def _twin_policy(folder: Path, first: bool) -> str:
+    """A policy file in ``folder`` whose choice comes from a helper module of a name that
+    every twin shares: option 0, or the last option."""
+    folder.mkdir(exist_ok=True)
+    (folder / "twin_helpers.py").write_text(
+        "import numba\n\n\n@numba.njit\ndef pick(n):\n"
+        f"    return {'0' if first else 'n - 1'}\n")
+    (folder / "twin.py").write_text(
+        "import numba\nfrom twin_helpers import pick\n\n\n@numba.njit\n"
+        "def choose(kind, options, n_options, state, cards, params, rng):\n"
+        "    return pick(n_options)\n")
+    return f"{folder / 'twin.py'}:choose"
+
+
+def test_two_policies_each_play_the_helper_module_beside_them(tmp_path, monkeypatch):
+    """Two folders' policies import helpers of one name: each plays its own, and an edited
+    helper is played (and hashed) when its policy is loaded again."""
+    monkeypatch.setattr("sys.path", list(__import__("sys").path))  # undone after the test
+    first, last = _twin_policy(tmp_path / "a", True), _twin_policy(tmp_path / "b", False)
+
+    def play(policy):
+        df = analyzer.simulate(games=20, seed=3, policy=policy, engine="reference")
+        return df["turns"].tolist(), df.attrs["policy_source_sha256"]
+
+    (a_turns, a_hash), (b_turns, b_hash) = play(first), play(last)
+    assert a_turns != b_turns and a_hash != b_hash
+    assert play(first) == (a_turns, a_hash)  # loaded once, still its own helper
+    _twin_policy(tmp_path / "a", False)  # a's helper now picks the last option, as b's
+    edited_turns, edited_hash = play(first)
+    # byte for byte b's policy and helper now: the same policy, by its play and its hash
+    assert (edited_turns, edited_hash) == (b_turns, b_hash)
+
+
 def test_a_policy_specs_params_are_checked_and_a_bare_function_is_named():
     @numba.njit
     def first(kind, options, n_options, state, cards, params, rng):

@@ -22,6 +22,12 @@ from analyzer.policies.registry import PolicySpec
 
 #: set on a user's policy module once it has loaded: the SHA-256 of the source it ran
 _LOADED_SOURCE = "__urbion_source_sha256__"
+#: set too: {module name: (file, SHA-256)} of the modules it imported from its folder
+_LOADED_SIBLINGS = "__urbion_sibling_sha256__"
+#: names of the modules user policies imported from their folders, in this process
+_SIBLING_NAMES: set[str] = set()
+#: where this package lies: its modules are never a policy's own
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 def _module_from_file(path: Path):
@@ -37,23 +43,63 @@ def _module_from_file(path: Path):
     except OSError as err:
         raise PolicyError(f"policy file {path} cannot be read: {err.strerror or err}") from None
     loaded = sys.modules.get(name)
-    if loaded is not None and getattr(loaded, _LOADED_SOURCE, None) == source:
+    if loaded is not None and getattr(loaded, _LOADED_SOURCE, None) == source and \
+            _siblings_unchanged(loaded):
         # the file as loaded before in this process: the same functions, compiled once, and
         # a policy that resolves by its name to itself (a cluster run checks that)
         return loaded
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    folder = path.resolve().parent
+    # modules another policy (or an earlier version of this one) imported from its folder
+    # go, so that `import helpers` finds this folder's helpers as they are now
+    for stale in _SIBLING_NAMES & set(sys.modules):
+        del sys.modules[stale]
+    before = set(sys.modules)
     sys.modules[name] = module
     # the file's own folder first, as when Python runs it: it may import modules beside it
-    folder = str(path.resolve().parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
+    if str(folder) in sys.path:
+        sys.path.remove(str(folder))
+    sys.path.insert(0, str(folder))
     try:
         spec.loader.exec_module(module)
     except Exception as err:  # the user's file may fail in any way
+        del sys.modules[name]
         raise PolicyError(f"policy file {path} failed to load: {err}") from None
     setattr(module, _LOADED_SOURCE, source)
+    siblings = {n: (file, _file_digest(file)) for n, m in list(sys.modules.items())
+                if n != name and n not in before and
+                (file := _own_module_file(m, folder)) is not None}
+    setattr(module, _LOADED_SIBLINGS, siblings)
+    _SIBLING_NAMES.update(siblings)
     return module
+
+
+def _own_module_file(module: object, folder: Path) -> Path | None:
+    """The file of ``module`` when it lies in ``folder`` (or below) and is a user's module:
+    neither this package's, nor an installed one's, nor the standard library's."""
+    file = getattr(module, "__file__", None)
+    if not isinstance(file, str):
+        return None
+    path = Path(file).resolve()
+    if not path.is_relative_to(folder) or path.is_relative_to(_PACKAGE_DIR) or \
+            {"site-packages", "dist-packages"} & set(path.parts) or \
+            path.is_relative_to(Path(sys.base_prefix).resolve()):
+        return None
+    return path
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def _siblings_unchanged(module: object) -> bool:
+    """Whether the modules a loaded policy imported from its folder are as it loaded them."""
+    siblings = getattr(module, _LOADED_SIBLINGS, {})
+    return all(_file_digest(file) == digest for file, digest in siblings.values())
 
 
 def load_user_policy(name: str) -> PolicySpec:
@@ -228,9 +274,16 @@ def function_source_digest(func: object) -> str:
 
 
 def _source_digest(module) -> str:
-    """SHA-256 of the module's source file, so results and resumes tell versions apart."""
+    """SHA-256 of the module's source file, so results and resumes tell versions apart;
+    with the modules it imported from its own folder, of that file's digest and theirs (by
+    module name), so that a changed helper makes another policy too."""
     path = getattr(module, "__file__", None)
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else ""
+        own = hashlib.sha256(Path(path).read_bytes()).hexdigest() if path else ""
     except OSError:
         return ""
+    siblings = getattr(module, _LOADED_SIBLINGS, {})
+    if not own or not siblings:
+        return own
+    listed = "".join(f"\n{n} {digest}" for n, (_, digest) in sorted(siblings.items()))
+    return hashlib.sha256(f"policy {own}{listed}".encode()).hexdigest()
