@@ -14,7 +14,7 @@ from distributed import LocalCluster
 
 import analyzer
 from analyzer.cards import default_card_set
-from analyzer.errors import PolicyError, UrbionError
+from analyzer.errors import ClusterError, PolicyError, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.runner import distributed as dask_runner
 from analyzer.runner.distributed import DaskExecutor
@@ -138,8 +138,65 @@ def test_a_worker_refuses_a_policy_that_differs_from_the_runs(tmp_path):
     plan = RunPlan.for_policy(default_card_set(), resolve_policy(f"weighted:{path}"), 1, 10)
     shipped = pickle.loads(pickle.dumps(plan))  # as a worker receives it
     path.write_text("[weights]\nTURN = 9.0\n")  # the file differs where the worker reads it
-    with pytest.raises(PolicyError, match="not the one the run started with"):
+    # a worker's own problem, which the saved games outlive (ClusterError keeps them)
+    with pytest.raises(ClusterError, match="^worker .* cannot play the run's policy: .*not "
+                                           "the one the run started with"):
         shipped.policy_spec()
+    path.unlink()
+    with pytest.raises(ClusterError, match="cannot play the run's policy: cannot read "
+                                           "weights file"):
+        pickle.loads(pickle.dumps(plan)).policy_spec()
+
+
+def test_a_worker_with_other_code_refuses_to_play():
+    from dataclasses import replace
+
+    from analyzer.runner.plan import playing_code
+
+    plan = RunPlan.for_policy(default_card_set(), resolve_policy("greedy"), 1, 10)
+    assert plan.code == playing_code() and "rules urbion-2e/" in plan.code
+    assert pickle.loads(pickle.dumps(plan)).policy_spec().name == "greedy"
+    other = pickle.loads(pickle.dumps(replace(plan, code="package 0.0.9, rules x, code 0")))
+    with pytest.raises(ClusterError, match="runs other code than the machine that started "
+                                           "the run .*not package 0.0.9, rules x, code 0"):
+        other.policy_spec()
+
+
+def test_a_relative_policy_or_weights_path_reaches_the_workers(cluster, tmp_path,
+                                                                monkeypatch):
+    """The workers' working folder is not the user's: they get the files' absolute paths,
+    and the results keep the names as given."""
+    (tmp_path / "w.toml").write_text("[weights]\nTURN = 7.0\n")
+    (tmp_path / "mine.py").write_text(_FILE_POLICY.format(choice="n_options - 1"))
+    monkeypatch.chdir(tmp_path)
+    for policy in ("weighted:w.toml", "mine.py:choose"):
+        on_dask = analyzer.simulate(games=300, seed=2, policy=policy, chunk=100,
+                                    scheduler=cluster.scheduler_address, engine="reference")
+        here = analyzer.simulate(games=300, seed=2, policy=policy, engine="reference")
+        assert np.array_equal(rows(on_dask), rows(here))
+        assert on_dask.attrs["policy"] == policy
+
+
+def test_a_worker_lacking_the_package_is_told_apart():
+    from analyzer.runner.distributed import _lacks_the_package
+
+    assert _lacks_the_package(Exception("ModuleNotFoundError(\"No module named 'analyzer'\")"))
+    assert _lacks_the_package(ModuleNotFoundError("No module named 'analyzer.runner'"))
+    assert not _lacks_the_package(ModuleNotFoundError("No module named 'helpers'"))
+    assert not _lacks_the_package(ZeroDivisionError("No module named 'analyzer'"))
+
+
+def test_a_scheduler_without_workers_is_said_to_wait(capfd):
+    local = LocalCluster(n_workers=0, processes=True, dashboard_address=":0",
+                         silence_logs=logging.CRITICAL)
+    executor = DaskExecutor(local.scheduler_address)
+    try:
+        executor.prepare(RunPlan(default_card_set(), "greedy", 3, 10))
+    finally:
+        executor.close()
+        local.close()
+    assert f"waiting for a worker to join the Dask scheduler {local.scheduler_address}" in \
+        capfd.readouterr().err
 
 
 _FILE_POLICY = '''
@@ -189,8 +246,13 @@ def test_a_lost_cluster_stops_the_run_with_what_was_saved(tmp_path, capfd):
     local = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                          dashboard_address=":0", silence_logs=logging.CRITICAL)
     level = logging.getLogger("distributed").level
+    client_logger = logging.getLogger("distributed.client")
+    client_level = client_logger.level
+    client_logger.setLevel(logging.WARNING)  # a level of its own, as Dask's config may give
     executor = DaskExecutor(local.scheduler_address)
     # the client's reports of what the run then says in one line stay off the terminal
+    # (its logger writes to a handler of its own, whatever pytest captures)
+    assert not client_logger.isEnabledFor(logging.ERROR)
     logging.getLogger("distributed.client").error("Failed to reconnect to scheduler")
     plan = RunPlan(default_card_set(), "greedy", 3, 40_000, chunk=2000)
     out = tmp_path / "r.parquet"
@@ -206,6 +268,8 @@ def test_a_lost_cluster_stops_the_run_with_what_was_saved(tmp_path, capfd):
     assert (partial_folder(out) / "chunk-000000.npy").exists()
     assert "Failed to reconnect" not in capfd.readouterr().err
     assert logging.getLogger("distributed").level == level  # given back once closed
+    assert client_logger.level == logging.WARNING
+    client_logger.setLevel(client_level)
 
 
 def test_ctrl_c_in_a_terminal_stops_a_local_cluster_run_in_one_line(tmp_path):

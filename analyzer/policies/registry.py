@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -186,3 +187,23 @@ def resolve_policy(name: str) -> PolicySpec:
             raise
     valid = ", ".join(sorted(BUILTIN_POLICIES))
     raise PolicyError(f"unknown policy {name!r} (valid: {valid}, or FILE.py:FUNCTION)")
+
+
+def portable_name(name: str) -> str:
+    """``name`` with a relative weights or policy file made absolute, as this process finds
+    it: the name a cluster's workers resolve, whose working folder is another."""
+    if name.lower().startswith(WEIGHTED_PREFIX):
+        return name[:len(WEIGHTED_PREFIX)] + _absolute(name[len(WEIGHTED_PREFIX):])
+    where, colon, function = name.rpartition(":")
+    if colon and where.endswith(".py"):
+        return f"{_absolute(where)}:{function}"
+    return name
+
+
+def _absolute(path: str) -> str:
+    """A relative path to an existing file as an absolute one; anything else as it is."""
+    try:
+        file = Path(path)
+        return str(file.resolve()) if not file.is_absolute() and file.is_file() else path
+    except (OSError, ValueError):
+        return path

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import sys
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
@@ -120,10 +121,13 @@ class DaskExecutor:
         kind, value = parse_scheduler(scheduler)
         self.cluster = None
         # the client's own reports of a lost scheduler or a failed task (tracebacks over
-        # many lines) come before the run's one-line error, which says the same
-        self.quieted = logging.getLogger("distributed")
-        self.log_level = self.quieted.level
-        self.quieted.setLevel(LOCAL_LOG_LEVEL)
+        # many lines) come before the run's one-line error, which says the same; Dask's
+        # configuration gives some of its loggers (distributed.client) levels of their own
+        self.log_levels = {name: logging.getLogger(name).level
+                           for name in ["distributed", *logging.root.manager.loggerDict]
+                           if name == "distributed" or name.startswith("distributed.")}
+        for name in self.log_levels:
+            logging.getLogger(name).setLevel(LOCAL_LOG_LEVEL)
         held = interrupts.HeldSigterm()
         try:
             if kind == "local":
@@ -147,11 +151,23 @@ class DaskExecutor:
     def prepare(self, plan: RunPlan) -> None:
         """Compile or load the kernels once in every worker process now connected (a
         worker that joins later does so on its first chunk)."""
+        info = self.client.scheduler_info()
+        if self.cluster is None and not info.get("workers"):
+            # the run waits for one as long as it takes (a batch system may start them
+            # later): said, not silent
+            print(f"urbion: waiting for a worker to join the Dask scheduler "
+                  f"{info.get('address', '')}", file=sys.stderr, flush=True)
         try:
             self.client.run(prepare_kernels, plan)
         except LOST as err:
             raise ClusterError(f"the cluster failed to prepare the engine: "
                                f"{one_line(err)}") from None
+        except Exception as err:
+            if _lacks_the_package(err):
+                raise ClusterError("a worker of the cluster cannot import this package "
+                                   f"({one_line(err)}): every machine of a run needs it, "
+                                   "importable by its workers") from None
+            raise
 
     def imap(self, plan: RunPlan, indices: Sequence[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
@@ -179,4 +195,13 @@ class DaskExecutor:
             client.close()
         if self.cluster is not None:
             self.cluster.close()
-        self.quieted.setLevel(self.log_level)
+        for name, level in self.log_levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def _lacks_the_package(err: BaseException) -> bool:
+    """Whether a worker's error says it cannot import this package (Dask hands an exception
+    it cannot rebuild on the client as a plain ``Exception`` holding its repr)."""
+    text = str(err)
+    return (isinstance(err, ImportError) or type(err) is Exception) and \
+        "No module named 'analyzer" in text

@@ -8,17 +8,21 @@ and the place a chunk runs change nothing in the results.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import socket
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import numpy as np
 
 from analyzer.cards import CardSet
+from analyzer.core.codes import RULES_VERSION
 from analyzer.core.jit import source_hash
-from analyzer.errors import PolicyError
+from analyzer.errors import ClusterError, PolicyError
 from analyzer.policies.loader import function_source_digest
-from analyzer.policies.registry import PolicySpec, resolve_policy
-from analyzer.runner.config import run_config
+from analyzer.policies.registry import PolicySpec, portable_name, resolve_policy
+from analyzer.runner.config import package_version, run_config
 
 #: Games per chunk unless a run asks otherwise: about a second of work on one core, small
 #: enough for a lively progress bar and little lost work after an interruption.
@@ -46,6 +50,35 @@ def policy_fingerprint(spec: PolicySpec) -> tuple[str, str]:
 
 
 _RESOLVED: dict[tuple[str, str, tuple[str, str]], PolicySpec] = {}
+
+#: The package's folders whose code and data decide what a game plays and what a chunk
+#: holds: a process with others plays other games.
+PLAYING_FOLDERS = ("cards", "core", "policies", "reference", "rules", "runner")
+
+
+@functools.cache
+def playing_code() -> str:
+    """The package version, rules version and a SHA-256 (16 hex digits) of the code that
+    plays games (:data:`PLAYING_FOLDERS`), read once per process: two processes that play
+    one run must share it."""
+    package = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    files = sorted(path for folder in PLAYING_FOLDERS for path in (package / folder).rglob("*")
+                   if path.suffix in (".py", ".toml") and path.is_file())
+    for path in files:
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return f"package {package_version()}, rules {RULES_VERSION}, code {digest.hexdigest()[:16]}"
+
+
+def _this_worker() -> str:
+    """This process as a cluster names it: a Dask worker's address, else the host's name."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return socket.gethostname()
 
 
 def _policy_for(name: str, card_set: CardSet, expected: tuple[str, str]) -> PolicySpec:
@@ -81,6 +114,10 @@ class RunPlan:
     spec: PolicySpec | None = field(default=None, repr=False, compare=False)
     #: policy_fingerprint of the policy the run started with, checked where it is resolved
     fingerprint: tuple[str, str] = ("", "")
+    #: the policy's name with its files' paths absolute, as another process resolves it
+    portable_policy: str = ""
+    #: playing_code() of the process that made the plan, checked where a chunk is played
+    code: str = ""
 
     @classmethod
     def for_policy(cls, card_set: CardSet, spec: PolicySpec, seed: int, games: int,
@@ -88,7 +125,8 @@ class RunPlan:
                    chunk: int | None = None) -> RunPlan:
         """A plan for the resolved policy ``spec`` (chunk: its default when None)."""
         return cls(card_set, spec.name, seed, games, first_game, engine,
-                   chunk or default_chunk(spec), spec, policy_fingerprint(spec))
+                   chunk or default_chunk(spec), spec, policy_fingerprint(spec),
+                   portable_name(spec.name), playing_code())
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -120,7 +158,18 @@ class RunPlan:
             return self.spec
         if self.fingerprint == ("", ""):
             return resolve_policy(self.policy).for_cards(self.card_set)
-        return _policy_for(self.policy, self.card_set, self.fingerprint)
+        # another process (a cluster's worker): it plays this run only with the same code,
+        # and a file it lacks is its own problem, which the saved games outlive
+        if self.code and self.code != playing_code():
+            raise ClusterError(f"worker {_this_worker()} runs other code than the machine "
+                               f"that started the run ({playing_code()}, not {self.code}): "
+                               "every machine of a run needs the same package")
+        try:
+            return _policy_for(self.portable_policy or self.policy, self.card_set,
+                               self.fingerprint)
+        except PolicyError as err:
+            raise ClusterError(f"worker {_this_worker()} cannot play the run's policy: "
+                               f"{err}") from None
 
     def config(self) -> dict:
         """The run's configuration, as stored with its results (the policy's parameters by
