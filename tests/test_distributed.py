@@ -56,7 +56,7 @@ def test_sensitivity_plays_every_card_set_on_the_cluster(cluster, capsys):
                          "--scheduler", "local:1", "--quiet")
     assert code == 2 and "no effect with --scheduler" in err and err.count("\n") == 1
     code, out, err = run(capsys, "sensitivity", "--games", "20", "--scheduler", "bogus")
-    assert code == 2 and "expected tcp://HOST:PORT or local:N" in err
+    assert code == 2 and "expected tcp://HOST:PORT, HOST:PORT or local:N" in err
 
 
 def test_a_command_of_many_runs_starts_one_local_cluster_for_all(monkeypatch):
@@ -119,7 +119,7 @@ def test_a_worker_killed_during_a_run_changes_nothing(cluster):
 
 
 def test_bad_scheduler_addresses_are_one_line_errors(monkeypatch):
-    with pytest.raises(UrbionError, match="expected tcp://HOST:PORT or local:N"):
+    with pytest.raises(UrbionError, match="expected tcp://HOST:PORT, HOST:PORT or local:N"):
         analyzer.simulate(games=10, scheduler="bogus")
     with pytest.raises(UrbionError, match="local:N with N >= 1"):
         analyzer.simulate(games=10, scheduler="local:0")
@@ -230,6 +230,30 @@ def test_a_policy_object_without_a_name_cannot_go_to_a_cluster():
     spec = PolicySpec("greedy", breaks_on_turn_3, np.zeros(0))
     with pytest.raises(PolicyError, match="cannot be sent to a cluster"):
         analyzer.simulate(games=10, policy=spec, scheduler="local:1")
+
+
+def test_a_scheduler_given_as_host_and_port_is_a_tcp_address(cluster):
+    from analyzer.runner.distributed import parse_scheduler
+
+    assert parse_scheduler("10.0.0.5:8786") == ("address", "tcp://10.0.0.5:8786")
+    bare = cluster.scheduler_address.removeprefix("tcp://")
+    on_dask = analyzer.simulate(games=400, seed=1, chunk=200, scheduler=bare)
+    assert np.array_equal(rows(on_dask), rows(analyzer.simulate(games=400, seed=1)))
+
+
+def test_a_local_cluster_that_fails_to_start_points_to_the_script_guard(monkeypatch):
+    def unguarded(**_options):
+        raise RuntimeError("Nanny failed to start.")
+
+    monkeypatch.setattr(dask_runner, "LocalCluster", unguarded)
+    for start in (lambda: DaskExecutor("local:2"),
+                  lambda: dask_runner.one_cluster("local:2").__enter__()):
+        with pytest.raises(ClusterError) as err:
+            start()
+        assert str(err.value) == ("cannot start the Dask cluster local:2: RuntimeError: Nanny "
+                                  "failed to start.; a script that starts a local cluster "
+                                  'keeps its work under `if __name__ == "__main__":` '
+                                  "(README, Python)")
 
 
 @pytest.mark.parametrize("address", ["foo://x", "tcp://127.0.0.1"])

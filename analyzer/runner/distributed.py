@@ -43,8 +43,24 @@ def parse_scheduler(scheduler: str) -> tuple[str, int | str]:
             raise UrbionError(f"scheduler {scheduler!r}: expected local:N with N >= 1")
         return "local", int(count)
     if "://" not in scheduler:
-        raise UrbionError(f"scheduler {scheduler!r}: expected tcp://HOST:PORT or local:N")
+        host, colon, port = scheduler.rpartition(":")
+        if colon and host and port.isascii() and port.isdigit():
+            return "address", f"tcp://{scheduler}"  # Dask's own default protocol
+        raise UrbionError(f"scheduler {scheduler!r}: expected tcp://HOST:PORT, HOST:PORT or "
+                          "local:N")
     return "address", scheduler
+
+
+#: What a script that starts a local cluster without the main-module guard makes Dask say.
+UNGUARDED = "Nanny failed to start"
+
+
+def _start_failure(scheduler: str, err: BaseException) -> str:
+    """The one-line message of a local cluster that did not start, with the likely cause
+    when its worker processes failed as they imported the script that started them."""
+    hint = ("; a script that starts a local cluster keeps its work under "
+            "`if __name__ == \"__main__\":` (README, Python)" if UNGUARDED in str(err) else "")
+    return f"cannot start the Dask cluster {scheduler}: {one_line(err)}{hint}"
 
 
 @contextmanager
@@ -102,8 +118,7 @@ def one_cluster(scheduler: str | None) -> Iterator[str | None]:
                                        dashboard_address=":0", silence_logs=LOCAL_LOG_LEVEL)
         except Exception as err:  # noqa: BLE001 - any failure of Dask to start
             held.deliver()  # a SIGTERM to the whole group stopped the workers too
-            raise ClusterError(f"cannot start the Dask cluster {scheduler}: "
-                               f"{one_line(err)}") from None
+            raise ClusterError(_start_failure(scheduler, err)) from None
         held.deliver()
         yield cluster.scheduler_address
     finally:
@@ -142,7 +157,8 @@ class DaskExecutor:
         except Exception as err:  # noqa: BLE001 - any failure of Dask to start or connect
             self.close()
             held.deliver()  # a SIGTERM to the whole group stopped the workers too
-            raise ClusterError(f"cannot reach the Dask scheduler {scheduler}: "
+            raise ClusterError(_start_failure(scheduler, err) if kind == "local" else
+                               f"cannot reach the Dask scheduler {scheduler}: "
                                f"{one_line(err)}") from None
         except BaseException:  # Ctrl-C or SIGTERM: no cluster left running
             self.close()
