@@ -536,7 +536,7 @@ def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int 
          workers: int | None = None, cards: str | Path | CardSet | None = None,
          scheduler: str | None = None, progress: bool = False,
          expansions: Expansions = None,
-             variant: str | None = None, out: str | Path | None = None) -> DuelResult:
+         variant: str | None = None, out: str | Path | None = None) -> DuelResult:
     """Play every policy on the same deals (games 0..games-1 of ``seed``) and compare them.
 
     ``policies``: a list of policy names and ``PolicySpec`` objects (a policy of one's own,

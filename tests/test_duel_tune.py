@@ -355,6 +355,11 @@ def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
     text = (out / "duel.txt").read_text()
     assert text.split("\n")[:2] == printed.split("\n")[:2]
     assert "\nweighted:weighted-default.toml " in text and "policies/weighted" not in text
+    assert ("\nplay again urbion duel --policies greedy,weighted:weighted-default.toml "
+            "--games 300 --seed 4\n") in text
+    play = pd.read_csv(out / "play.csv", index_col=0)  # in the order the duel was given
+    assert list(play.columns) == ["greedy", "greedy half_width", "weighted:weighted-default"
+                                  ".toml", "weighted:weighted-default.toml half_width"]
     pairs = pd.read_csv(out / "pairs.csv")
     report = analyzer.report(sorted(out.glob("*.parquet")), tmp_path / "rep")
     md = (report / "report.md").read_text()
@@ -733,7 +738,22 @@ def test_a_duels_folder_names_weights_files_without_their_folders_and_says_its_o
             f"{hashes[f'weighted:{files[0]}'][:12]}); weighted:w.toml #2") in text
     assert f"\ncommit     {package_commit()}\n" in text
     assert "card file  none (the shipped set)" in text
+    assert "play again" not in text  # "w.toml #1" names no file to play with
     assert list(pd.read_csv(folder / "pairs.csv")["a"])[:1] == ["weighted:w.toml #1"]
+
+
+def test_a_duels_command_names_its_expansions_variant_and_card_file():
+    from analyzer.reporting.build import duel_command
+
+    attrs = {"games": 500, "seed": 2, "expansions": ["books", "emptiness"], "variant": "team",
+             "card_set_source": "/home/someone/my cards.toml"}
+    assert duel_command(["greedy", "mine.py:choose"], attrs) == (
+        "urbion duel --policies greedy,mine.py:choose --games 500 --seed 2 --expansions "
+        "books,emptiness --variant team --cards 'my cards.toml'")
+    assert duel_command(["search:rollouts=4,candidates=2", "greedy"],
+                        {"games": 9, "seed": 0, "expansions": [], "variant": "solo",
+                         "card_set_source": "builtin:r14"}) == (
+        "urbion duel --policies search:rollouts=4,candidates=2,greedy --games 9 --seed 0")
 
 
 def test_policies_of_one_shared_name_are_numbered_among_themselves():

@@ -14,6 +14,7 @@ import html
 import io
 import os
 import re
+import shlex
 import shutil
 import stat
 import time
@@ -923,9 +924,12 @@ def write_duel(result, out: str | Path) -> Path:
             write_results(result.runs[name], folder / file)
         named.policies.to_csv(folder / "policies.csv")
         named.pairs.to_csv(folder / "pairs.csv", index=False)
-        play_half_widths(named.runs).add_suffix(" half_width").join(
-            named.play, how="right").pipe(lambda df: df[sorted(df.columns)]).to_csv(
-            folder / "play.csv")
+        play = play_half_widths(named.runs).add_suffix(" half_width").join(named.play,
+                                                                          how="right")
+        # each policy's column beside its half-width, in the duel's order
+        order = [column for policy in named.runs for column in (policy, f"{policy} half_width")
+                 if column in play.columns]
+        play[order + [c for c in play.columns if c not in order]].to_csv(folder / "play.csv")
         note = result.weights_note()
         (folder / "duel.txt").write_text(
             str(named) + "\n" + (f"{note}\n" if note else "") + "\n"
@@ -958,11 +962,30 @@ def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
                              "policy_params_sha256": attrs["policy_params_sha256"][name],
                              "policy_source_sha256": attrs["policy_source_sha256"][name]})
                 for name in result.runs]
-    return {"policies": "; ".join(policies),
-            "card file": _card_file(attrs).removeprefix(", from ") or "none (the shipped set)",
-            "package": str(attrs.get("package_version")),
-            "commit": runs_commit({name: df.attrs for name, df in result.runs.items()}),
-            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
+    facts = {"policies": "; ".join(policies),
+             "card file": _card_file(attrs).removeprefix(", from ") or "none (the shipped set)",
+             "package": str(attrs.get("package_version")),
+             "commit": runs_commit({name: df.attrs for name, df in result.runs.items()}),
+             "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
+    names = [shown[name] for name in result.runs]
+    if not any(" #" in name for name in names):  # numbered names are no files to name
+        facts["play again"] = duel_command(names, attrs)
+    return facts
+
+
+def duel_command(policies: list[str], attrs: dict) -> str:
+    """The command that plays a duel's games again, its files named as the folder names
+    them (to be found beside it)."""
+    words = ["urbion duel --policies", shlex.quote(",".join(policies)),
+             f"--games {attrs['games']} --seed {attrs['seed']}"]
+    if attrs.get("expansions"):
+        words.append(f"--expansions {','.join(attrs['expansions'])}")
+    if attrs.get("variant", "solo") != "solo":
+        words.append(f"--variant {attrs['variant']}")
+    card_file = _card_file(attrs).removeprefix(", from ")
+    if card_file:
+        words.append(f"--cards {shlex.quote(card_file)}")
+    return " ".join(words)
 
 
 def _baseline_label(baseline: dict) -> str:
