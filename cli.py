@@ -74,7 +74,7 @@ def cli() -> None:
                    "summary to a .json file). Finished chunks are kept in OUT.partial/.")
 @click.option("--resume", is_flag=True,
               help="Continue the interrupted run saved beside --out (same configuration).")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+@click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--summary-only", is_flag=True,
               help="Keep running totals only: bounded memory for any number of games.")
@@ -202,7 +202,7 @@ def replay(traces: str, strict: bool, cards: str | None) -> None:
 @cards_option
 @expansions_option
 @variant_option
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+@click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for each policy's per-game results (for `urbion report`), the "
@@ -282,7 +282,7 @@ def report(results: tuple[str, ...], out: str) -> None:
                    "the R14 set).")
 @expansions_option
 @variant_option
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+@click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for index.html, sensitivity.md, .csv and the chart (e.g. "
@@ -330,7 +330,7 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
               help="Folder for the per-set results and the comparison (CSV, Markdown, HTML, "
                    "charts).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted comparison in --out.")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT|local:N",
+@click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,

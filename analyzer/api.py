@@ -34,7 +34,7 @@ from analyzer.analysis.totals import joined_commit
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.cards.loader import CardSetError, cards_digest, expansion_names, parse_expansions
 from analyzer.core.codes import REASON_NAMES, RULES_VERSION, Outcome
-from analyzer.errors import PolicyError, RunStopped, UrbionError
+from analyzer.errors import ClusterError, PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.policies.weights import plays_r14_cards, shipped_weights_note
 from analyzer.runner import interrupts
@@ -479,6 +479,11 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
                 executor.prepare(plan)
             except KeyboardInterrupt:
                 raise RunStopped(stopped_before_playing(checkpoint), True) from None
+            except ClusterError as err:  # a worker's problem: a resume outlives it
+                if checkpoint is None or not checkpoint.opened:
+                    raise
+                raise RunStopped(stopped_before_playing(checkpoint, str(err)), False) \
+                    from None
             compiled = time.perf_counter()
             payload, resumed = execute(plan, executor, summary_only, checkpoint,
                                        options["progress"])

@@ -139,8 +139,8 @@ def test_a_worker_refuses_a_policy_that_differs_from_the_runs(tmp_path):
     shipped = pickle.loads(pickle.dumps(plan))  # as a worker receives it
     path.write_text("[weights]\nTURN = 9.0\n")  # the file differs where the worker reads it
     # a worker's own problem, which the saved games outlive (ClusterError keeps them)
-    with pytest.raises(ClusterError, match="^worker .* cannot play the run's policy: .*not "
-                                           "the one the run started with"):
+    with pytest.raises(ClusterError, match="^a worker on host .* cannot play the run's "
+                                           "policy: .*not the one the run started with"):
         shipped.policy_spec()
     path.unlink()
     with pytest.raises(ClusterError, match="cannot play the run's policy: cannot read "
@@ -149,12 +149,19 @@ def test_a_worker_refuses_a_policy_that_differs_from_the_runs(tmp_path):
 
 
 def test_a_worker_with_other_code_refuses_to_play():
+    import subprocess
+    import sys
     from dataclasses import replace
+    from pathlib import Path
 
-    from analyzer.runner.plan import playing_code
 
     plan = RunPlan.for_policy(default_card_set(), resolve_policy("greedy"), 1, 10)
-    assert plan.code == playing_code() and "rules urbion-2e/" in plan.code
+    # another process of this checkout, as a worker is, reads the same code
+    fresh = subprocess.run([sys.executable, "-c", "from analyzer.runner.plan import "
+                            "playing_code; print(playing_code())"], capture_output=True,
+                           text=True, check=True, cwd="/",
+                           env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    assert plan.code == fresh.stdout.strip() and plan.code.startswith("rules urbion-2e/")
     assert pickle.loads(pickle.dumps(plan)).policy_spec().name == "greedy"
     other = pickle.loads(pickle.dumps(replace(plan, code="package 0.0.9, rules x, code 0")))
     with pytest.raises(ClusterError, match="runs other code than the machine that started "
@@ -236,6 +243,8 @@ def test_a_scheduler_given_as_host_and_port_is_a_tcp_address(cluster):
     from analyzer.runner.distributed import parse_scheduler
 
     assert parse_scheduler("10.0.0.5:8786") == ("address", "tcp://10.0.0.5:8786")
+    with pytest.raises(UrbionError, match="local:N, in lower case"):
+        parse_scheduler("LOCAL:2")
     bare = cluster.scheduler_address.removeprefix("tcp://")
     on_dask = analyzer.simulate(games=400, seed=1, chunk=200, scheduler=bare)
     assert np.array_equal(rows(on_dask), rows(analyzer.simulate(games=400, seed=1)))
@@ -253,7 +262,7 @@ def test_a_local_cluster_that_fails_to_start_points_to_the_script_guard(monkeypa
         assert str(err.value) == ("cannot start the Dask cluster local:2: RuntimeError: Nanny "
                                   "failed to start.; a script that starts a local cluster "
                                   'keeps its work under `if __name__ == "__main__":` '
-                                  "(README, Python)")
+                                  "(docs/scaling.md)")
 
 
 @pytest.mark.parametrize("address", ["foo://x", "tcp://127.0.0.1"])

@@ -7,6 +7,7 @@ import re
 import tomllib
 from pathlib import Path
 
+import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -355,8 +356,7 @@ def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
     text = (out / "duel.txt").read_text()
     assert text.split("\n")[:2] == printed.split("\n")[:2]
     assert "\nweighted:weighted-default.toml " in text and "policies/weighted" not in text
-    assert ("\nplay again urbion duel --policies greedy,weighted:weighted-default.toml "
-            "--games 300 --seed 4\n") in text
+    assert "\nplay again urbion duel --policies greedy,weighted --games 300 --seed 4\n" in text
     play = pd.read_csv(out / "play.csv", index_col=0)  # in the order the duel was given
     assert list(play.columns) == ["greedy", "greedy half_width", "weighted:weighted-default"
                                   ".toml", "weighted:weighted-default.toml half_width"]
@@ -740,6 +740,24 @@ def test_a_duels_folder_names_weights_files_without_their_folders_and_says_its_o
     assert "card file  none (the shipped set)" in text
     assert "play again" not in text  # "w.toml #1" names no file to play with
     assert list(pd.read_csv(folder / "pairs.csv")["a"])[:1] == ["weighted:w.toml #1"]
+
+
+@numba.njit
+def _first_option(kind, options, n_options, state, cards, params, rng):
+    return 0
+
+
+def test_a_duel_of_a_policy_made_in_python_gives_no_command_to_play_it_again(tmp_path):
+    from analyzer.policies.registry import PolicySpec
+
+    mine = tmp_path / "w.toml"
+    mine.write_text("[weights]\nTURN = 20\n")
+    spec = PolicySpec("last", _first_option, np.zeros(0))
+    analyzer.duel([spec, "greedy"], games=20, out=tmp_path / "a")
+    assert "play again" not in (tmp_path / "a" / "duel.txt").read_text()
+    analyzer.duel([f"weighted:{mine}", "greedy"], games=20, out=tmp_path / "b")
+    assert ("\nplay again urbion duel --policies weighted:w.toml,greedy --games 20 --seed 0\n"
+            in (tmp_path / "b" / "duel.txt").read_text())
 
 
 def test_a_duels_command_names_its_expansions_variant_and_card_file():

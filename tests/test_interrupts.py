@@ -187,7 +187,7 @@ def test_a_stop_while_a_resumed_run_compiles_says_its_saved_games_stay(tmp_path,
     """Resumed, then stopped before the first chunk: the chunks saved before are still
     there, and the message must not send the user to delete them."""
     import analyzer
-    from analyzer.errors import RunStopped
+    from analyzer.errors import ClusterError, RunStopped
     from analyzer.runner import executors
 
     out = tmp_path / "r.parquet"
@@ -218,6 +218,21 @@ def test_a_stop_while_a_resumed_run_compiles_says_its_saved_games_stay(tmp_path,
                                f"before stay in {folder}; run the same command with --resume "
                                "(resume=True in Python) to continue")
     assert stop.value.interrupted and folder.is_dir() and not out.exists()
+
+    def worker_failed(self, plan):  # as a cluster's worker that cannot load the policy
+        raise ClusterError("worker tcp://10.0.0.5:4000 cannot play the run's policy: x")
+
+    monkeypatch.setattr(executors.LocalExecutor, "prepare", worker_failed)
+    with pytest.raises(RunStopped) as stop:
+        analyzer.simulate(games=40, chunk=10, workers=1, out=out, resume=True)
+    assert str(stop.value) == ("worker tcp://10.0.0.5:4000 cannot play the run's policy: x; "
+                               f"stopped before any game was played; the games saved before "
+                               f"stay in {folder}; run the same command with --resume "
+                               "(resume=True in Python) to continue")
+    assert not stop.value.interrupted and folder.is_dir() and not out.exists()
+    with pytest.raises(ClusterError):  # nothing saved: the error as it is
+        analyzer.simulate(games=40, chunk=10, workers=1, out=tmp_path / "new.parquet")
+    assert not (tmp_path / "new.parquet.partial").exists()
     monkeypatch.setattr(executors.LocalExecutor, "prepare", real_prepare)
     resumed = analyzer.simulate(games=40, chunk=10, workers=1, out=out, resume=True)
     pd.testing.assert_frame_equal(resumed, analyzer.simulate(games=40))

@@ -392,6 +392,26 @@ def test_two_policies_each_play_the_helper_module_beside_them(tmp_path, monkeypa
     assert (edited_turns, edited_hash) == (b_turns, b_hash)
 
 
+def test_a_policys_source_hash_is_the_same_whatever_was_imported_before(tmp_path,
+                                                                       monkeypatch):
+    """A helper the user's own code imported first is imported afresh for the policy: the
+    hash a cluster's workers compute in fresh processes is this one."""
+    import importlib
+    import subprocess
+    import sys
+
+    monkeypatch.setattr("sys.path", [str(tmp_path / "c"), *sys.path])
+    name = _twin_policy(tmp_path / "c", True)
+    importlib.import_module("twin_helpers")  # as a notebook beside the policy might
+    here = resolve_policy(name).source_digest
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import sys; from analyzer.policies.registry import "
+         "resolve_policy; print(resolve_policy(sys.argv[1]).source_digest)", name],
+        capture_output=True, text=True, check=True,
+        env={**__import__("os").environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+    assert here == fresh.stdout.strip() and len(here) == 64
+
+
 def test_a_policy_specs_params_are_checked_and_a_bare_function_is_named():
     @numba.njit
     def first(kind, options, n_options, state, cards, params, rng):

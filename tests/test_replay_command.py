@@ -540,6 +540,16 @@ def test_replay_cards_checks_every_trace_against_a_card_file(capsys, tmp_path):
                              'set "R14-default"')
     honest = _write(tmp_path / "honest.jsonl", [trace])
     assert run(capsys, "replay", "--strict", "--cards", str(own), str(honest))[0] == 0
+    # a card file without Books: a trace playing them is not of it, and the others still
+    # get their verdicts
+    text = own.read_text()
+    no_books = tmp_path / "no-books.toml"
+    no_books.write_text(text[:text.index("[books]")] + text[text.index("[postcards]"):])
+    books = analyzer.trace(seed=1, game=0, cards=own, expansions="books",
+                           engine="reference")[0]
+    del books["card_set_sha256"]  # as a trace of another program may lack it
+    df = analyzer.replay([trace, books], cards=no_books)
+    assert df["replays"].all() and df["cards_of_set"].tolist() == [False, False]
     code, _, err = run(capsys, "replay", "--cards", str(tmp_path / "none.toml"), str(honest))
     assert code == 2 and err.count("\n") == 1
 

@@ -8,6 +8,7 @@ import importlib.util
 import inspect
 import re
 import sys
+import threading
 import traceback
 from pathlib import Path
 
@@ -24,13 +25,21 @@ from analyzer.policies.registry import PolicySpec
 _LOADED_SOURCE = "__urbion_source_sha256__"
 #: set too: {module name: (file, SHA-256)} of the modules it imported from its folder
 _LOADED_SIBLINGS = "__urbion_sibling_sha256__"
-#: names of the modules user policies imported from their folders, in this process
-_SIBLING_NAMES: set[str] = set()
+#: the modules user policies imported from their folders, in this process, by name
+_SIBLING_MODULES: dict[str, object] = {}
 #: where this package lies: its modules are never a policy's own
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
+_LOADING = threading.RLock()
 
 
 def _module_from_file(path: Path):
+    # one load at a time: a cluster worker's threads resolve a policy side by side, and
+    # each load empties and fills the module table
+    with _LOADING:
+        return _load_module_file(path)
+
+
+def _load_module_file(path: Path):
     if not path.is_file():
         what = "is a folder, not a file" if path.is_dir() else "does not exist"
         raise PolicyError(f"policy file {path} {what}")
@@ -52,8 +61,10 @@ def _module_from_file(path: Path):
     module = importlib.util.module_from_spec(spec)
     folder = path.resolve().parent
     # modules another policy (or an earlier version of this one) imported from its folder
-    # go, so that `import helpers` finds this folder's helpers as they are now
-    for stale in _SIBLING_NAMES & set(sys.modules):
+    # go, and so do the folder's modules imported before: `import helpers` then finds this
+    # folder's helpers as they are now, and the source hash covers them in every process
+    for stale in [n for n, m in list(sys.modules.items()) if n != "__main__" and (
+            _SIBLING_MODULES.get(n) is m or _own_module_file(m, folder) is not None)]:
         del sys.modules[stale]
     before = set(sys.modules)
     sys.modules[name] = module
@@ -71,7 +82,7 @@ def _module_from_file(path: Path):
                 if n != name and n not in before and
                 (file := _own_module_file(m, folder)) is not None}
     setattr(module, _LOADED_SIBLINGS, siblings)
-    _SIBLING_NAMES.update(siblings)
+    _SIBLING_MODULES.update((n, sys.modules[n]) for n in siblings)
     return module
 
 

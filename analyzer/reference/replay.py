@@ -1027,7 +1027,10 @@ def cards_of_named_set(trace: dict, expansions: list[str],
         return None
     if trace.get("card_set") != known.name or (digest is not None and digest != known.digest):
         return False  # another set's name, or this name on another set's digest
-    expected = known.with_expansions(_expansion_mask(expansions)).describe()
+    try:
+        expected = known.with_expansions(_expansion_mask(expansions)).describe()
+    except CardSetError:  # a set without cards for an expansion the trace plays
+        return False
     return _card_multiset(expected) == _card_multiset(trace["cards"])
 
 

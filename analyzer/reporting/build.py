@@ -967,10 +967,35 @@ def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
              "package": str(attrs.get("package_version")),
              "commit": runs_commit({name: df.attrs for name, df in result.runs.items()}),
              "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
-    names = [shown[name] for name in result.runs]
-    if not any(" #" in name for name in names):  # numbered names are no files to name
+    names = [_command_name(name, shown[name], attrs) for name in result.runs]
+    if None not in names:
         facts["play again"] = duel_command(names, attrs)
     return facts
+
+
+def _command_name(name: str, shown: str, attrs: dict) -> str | None:
+    """How a duel's "play again" command names a policy: as the folder names it, the
+    shipped weights file as ``weighted``; None when that name would not play this policy
+    again (a ``PolicySpec`` made in Python, or two files of one name, numbered)."""
+    import numpy as np
+
+    from analyzer.errors import UrbionError
+    from analyzer.policies.registry import resolve_policy
+    from analyzer.runner.plan import policy_fingerprint
+
+    if " #" in shown:
+        return None
+    try:
+        spec = resolve_policy(name)
+    except UrbionError:
+        return None
+    # the parameters are fitted to the cards played; the source tells a function made in
+    # Python (hashed by its file) from the built-in of its name
+    if policy_fingerprint(spec)[1] != (attrs["policy_source_sha256"][name] or ""):
+        return None
+    shipped = resolve_policy("weighted")
+    return "weighted" if shown.startswith("weighted:") and \
+        np.array_equal(spec.params, shipped.params) else shown
 
 
 def duel_command(policies: list[str], attrs: dict) -> str:

@@ -36,7 +36,11 @@ def one_line(err: BaseException, limit: int = 160) -> str:
 
 
 def parse_scheduler(scheduler: str) -> tuple[str, int | str]:
-    """``("local", N)`` for ``local:N``, else ``("address", scheduler)``."""
+    """``("local", N)`` for ``local:N``, else ``("address", ADDRESS)``: the address as
+    given, or ``tcp://HOST:PORT`` for ``HOST:PORT``."""
+    if scheduler.lower().startswith("local:") and not scheduler.startswith("local:"):
+        raise UrbionError(f"scheduler {scheduler!r}: a local cluster is local:N, in lower "
+                          "case")
     if scheduler.startswith("local:"):
         count = scheduler.removeprefix("local:")
         if not (count.isascii() and count.isdigit()) or int(count) < 1:
@@ -59,7 +63,7 @@ def _start_failure(scheduler: str, err: BaseException) -> str:
     """The one-line message of a local cluster that did not start, with the likely cause
     when its worker processes failed as they imported the script that started them."""
     hint = ("; a script that starts a local cluster keeps its work under "
-            "`if __name__ == \"__main__\":` (README, Python)" if UNGUARDED in str(err) else "")
+            "`if __name__ == \"__main__\":` (docs/scaling.md)" if UNGUARDED in str(err) else "")
     return f"cannot start the Dask cluster {scheduler}: {one_line(err)}{hint}"
 
 

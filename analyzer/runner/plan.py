@@ -8,7 +8,6 @@ and the place a chunk runs change nothing in the results.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import socket
 from dataclasses import dataclass, field, replace
@@ -56,11 +55,10 @@ _RESOLVED: dict[tuple[str, str, tuple[str, str]], PolicySpec] = {}
 PLAYING_FOLDERS = ("cards", "core", "policies", "reference", "rules", "runner")
 
 
-@functools.cache
-def playing_code() -> str:
-    """The package version, rules version and a SHA-256 (16 hex digits) of the code that
-    plays games (:data:`PLAYING_FOLDERS`), read once per process: two processes that play
-    one run must share it."""
+def _playing_code() -> str:
+    """The rules version and a SHA-256 (16 hex digits) of the code that plays games
+    (:data:`PLAYING_FOLDERS`): two processes that play one run must share it. The package
+    version, which an install records apart from the code, is not part of it."""
     package = Path(__file__).resolve().parents[1]
     digest = hashlib.sha256()
     files = sorted(path for folder in PLAYING_FOLDERS for path in (package / folder).rglob("*")
@@ -68,17 +66,27 @@ def playing_code() -> str:
     for path in files:
         digest.update(path.relative_to(package).as_posix().encode() + b"\0")
         digest.update(path.read_bytes())
-    return f"package {package_version()}, rules {RULES_VERSION}, code {digest.hexdigest()[:16]}"
+    return f"rules {RULES_VERSION}, code {digest.hexdigest()[:16]}"
+
+
+#: Read as the package is imported: the code this process runs, though its files change
+PLAYING_CODE = _playing_code()
+
+
+def playing_code() -> str:
+    """:func:`_playing_code` of the code this process imported."""
+    return PLAYING_CODE
 
 
 def _this_worker() -> str:
-    """This process as a cluster names it: a Dask worker's address, else the host's name."""
+    """This process as messages name it: a Dask worker by its address where a task runs,
+    else by its host."""
     try:
         from distributed import get_worker
 
-        return get_worker().address
+        return f"worker {get_worker().address}"
     except (ImportError, ValueError):
-        return socket.gethostname()
+        return f"a worker on host {socket.gethostname()}"
 
 
 def _policy_for(name: str, card_set: CardSet, expected: tuple[str, str]) -> PolicySpec:
@@ -161,14 +169,15 @@ class RunPlan:
         # another process (a cluster's worker): it plays this run only with the same code,
         # and a file it lacks is its own problem, which the saved games outlive
         if self.code and self.code != playing_code():
-            raise ClusterError(f"worker {_this_worker()} runs other code than the machine "
-                               f"that started the run ({playing_code()}, not {self.code}): "
-                               "every machine of a run needs the same package")
+            raise ClusterError(f"{_this_worker()} runs other code than the machine that "
+                               f"started the run ({playing_code()}, package "
+                               f"{package_version()}; not {self.code}): every machine of a "
+                               "run needs the same version of the package")
         try:
             return _policy_for(self.portable_policy or self.policy, self.card_set,
                                self.fingerprint)
         except PolicyError as err:
-            raise ClusterError(f"worker {_this_worker()} cannot play the run's policy: "
+            raise ClusterError(f"{_this_worker()} cannot play the run's policy: "
                                f"{err}") from None
 
     def config(self) -> dict:

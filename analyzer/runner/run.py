@@ -113,14 +113,18 @@ def _stopped(why: str, done: int, plan: RunPlan, checkpoint: Checkpoint | None) 
             "same command with --resume (resume=True in Python) to continue")
 
 
-def stopped_before_playing(checkpoint: Checkpoint | None) -> str:
-    """What a stop before the first chunk (while the kernels compile) leaves: the games a
-    resumed run had saved stay, to resume again."""
+def stopped_before_playing(checkpoint: Checkpoint | None, why: str | None = None) -> str:
+    """What a stop before the first chunk (while the kernels compile, or a cluster's
+    worker failed to prepare, ``why``) leaves: the games a resumed run had saved stay, to
+    resume again."""
+    # a reason of its own ends in its words: "before" would read as part of it
+    when = " before" if why is None else "; stopped before"
+    why = why or interrupts.stop_word()
     if checkpoint is None or not checkpoint.opened:
-        return f"{interrupts.stop_word()} before any game was played; {NOTHING_SAVED}"
-    return (f"{interrupts.stop_word()} before any game was played; the games saved before "
-            f"stay in {checkpoint.folder}; run the same command with --resume "
-            "(resume=True in Python) to continue")
+        return f"{why}{when} any game was played; {NOTHING_SAVED}"
+    return (f"{why}{when} any game was played; the games saved before stay in "
+            f"{checkpoint.folder}; run the same command with --resume (resume=True in "
+            "Python) to continue")
 
 
 def run_fast(card_set: CardSet, policy: PolicySpec, seed: int, games: int, first_game: int = 0,
