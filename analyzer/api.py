@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +37,12 @@ from analyzer.cards.loader import CardSetError, cards_digest, expansion_names, p
 from analyzer.core.codes import REASON_NAMES, RULES_VERSION, Outcome
 from analyzer.errors import ClusterError, PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
-from analyzer.policies.weights import plays_r14_cards, shipped_weights_note
+from analyzer.policies.weights import (
+    plays_r14_cards,
+    shipped_weights_note,
+    tuned_runs_note,
+    tuned_weights_note,
+)
 from analyzer.runner import interrupts
 from analyzer.runner.checkpoint import (
     POLICY_HASHES,
@@ -530,11 +536,14 @@ class DuelResult:
             format_play(self.play, play_half_widths(self.runs))
 
     def weights_note(self) -> str | None:
-        """A note when the shipped weighted policy plays where its weights were not tuned
-        (other cards, expansions, the team game); None otherwise."""
-        return shipped_weights_note(self.attrs["policies"], not plays_r14_cards(self.attrs),
-                                    self.attrs.get("expansions") or [],
-                                    self.attrs.get("variant", "solo"))
+        """A note when the shipped weighted policy, or a ``weighted:FILE`` tuned elsewhere,
+        plays where its weights were not tuned (other cards, expansions, the team game),
+        or a tuned file plays the games it was tuned on; None otherwise."""
+        notes = [shipped_weights_note(self.attrs["policies"], not plays_r14_cards(self.attrs),
+                                      self.attrs.get("expansions") or [],
+                                      self.attrs.get("variant", "solo")),
+                 *(tuned_weights_note(run.attrs) for run in self.runs.values())]
+        return "\n".join(note for note in notes if note) or None
 
 
 def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int = 0,
@@ -709,7 +718,9 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
 
     games, seed, _ = arguments.game_counts(games, seed)
     heldout_games = arguments.whole_number("heldout_games", heldout_games, 1)
-    arguments.game_counts(heldout_games, seed, games)
+    if games + heldout_games - 1 > arguments.MAX_SEED:
+        raise UrbionError(f"game numbers must stay below 2**63: {games} tuning games and "
+                          f"{heldout_games} held-out games after them go past it")
     evaluations = arguments.whole_number("evaluations", evaluations, 2)
     workers = arguments.optional_count("workers", workers)
     progress = arguments.flag("progress", progress)
@@ -717,6 +728,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     out = arguments.path("out", out)
     if out is not None:
         check_writable_weights(out)
+        _check_not_an_input(out, start, cards)
     card_set = load_cards(cards, expansions, variant)
     begin = start_weights(start)
     check_searchable(begin, tuned_names(card_set))  # before the progress bar shows
@@ -752,8 +764,25 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed),
                       {"card_set": card_set.name, "card_set_sha256": card_set.digest,
                        "expansions": list(card_set.expansion_names()),
-                       "variant": card_set.variant, "cards_sha256": cards_digest(card_set)})
+                       "variant": card_set.variant, "cards_sha256": cards_digest(card_set),
+                       "rules_version": RULES_VERSION, "seed": seed, "games": games})
     return outcome
+
+
+def _check_not_an_input(out: Path, start: str, cards: object) -> None:
+    """Refuse a tune's ``out`` that is the start's weights file or the card file: the tune
+    would replace what it reads, whatever the held-out games then say."""
+    inputs = {"--start": start.partition(":")[2] if start.lower().startswith("weighted:")
+              else None, "--cards": cards if isinstance(cards, str | Path) else None}
+    for option, given in inputs.items():
+        try:
+            same = given is not None and Path(given).resolve() == out.resolve()
+        except (OSError, ValueError):
+            same = False
+        if same:
+            raise UrbionError(f"--out {out} is the {option} file ({option.strip('-')}= in "
+                              "Python): the tune would replace what it reads; write the "
+                              "tuned weights to another file")
 
 
 def tuning_warning(pair: pd.Series, start: str) -> str | None:
@@ -807,6 +836,10 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
     ]
     if outcome.warning:
         lines.append(f"warning: {outcome.warning}.")
+    from analyzer.runner.config import package_commit, package_version
+
+    lines.append(f"urbion {package_version()}, commit {package_commit()}, rules "
+                 f"{RULES_VERSION}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC.")
     return lines + [""]
 
 
@@ -1078,6 +1111,8 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
                                    "policy", "policy_params_sha256", "seed", "expansions",
                                    "variant", "rules_version", "package_version")},
             "policy_source_sha256": base.attrs.get("policy_source_sha256", ""),
+            **({"policy_tuned_for": base.attrs["policy_tuned_for"]}
+               if "policy_tuned_for" in base.attrs else {}),
             "commit": joined_commit([base.attrs, *(run.attrs for run in runs.values()
                                                   if not isinstance(run, NotPlayed))]),
             "baseline_levels": baseline_levels(data),
@@ -1335,10 +1370,14 @@ class CompareResult:
     def weights_note(self) -> str | None:
         """A note when the shipped weighted policy plays the sets where its weights were
         not tuned (each expansion set would need its own tune); None otherwise."""
-        return shipped_weights_note([self.attrs["policy"]],
-                                    not plays_r14_cards(self.runs["base"].attrs),
-                                    [s for s in self.attrs["sets"] if s != "base"],
-                                    self.attrs.get("variant", "solo"), per_set=True)
+        notes = [shipped_weights_note([self.attrs["policy"]],
+                                      not plays_r14_cards(self.runs["base"].attrs),
+                                      [s for s in self.attrs["sets"] if s != "base"],
+                                      self.attrs.get("variant", "solo"), per_set=True),
+                 tuned_runs_note({label: run.attrs for label, run in self.runs.items()},
+                                 "set", "`urbion tune --expansions SET` for each set (with "
+                                 "the same --cards and --variant)")]
+        return "\n".join(note for note in notes if note) or None
 
     def __str__(self) -> str:
         from analyzer.analysis.compare import (

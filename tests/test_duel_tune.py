@@ -19,7 +19,7 @@ from analyzer.analysis.stats import holm_adjust, mcnemar_exact, paired_differenc
 from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
 from analyzer.policies.registry import resolve_policy
-from analyzer.policies.weights import load_weights
+from analyzer.policies.weights import load_weights, tuned_weights_note
 
 
 @pytest.mark.parametrize("only_a, only_b, p", [
@@ -700,6 +700,87 @@ def test_a_tuned_weights_file_says_where_it_plays_off_its_tuning(tmp_path, capsy
     code, _, err = run(capsys, "simulate", "--games", "5", "--policy",
                        f"weighted:{tmp_path / 'bad.toml'}")
     assert code == 2 and err.count("\n") == 1 and "tuned.expansions must be a list" in err
+    # the file names its rules and tuning games, and the code that wrote it
+    from analyzer.core.codes import RULES_VERSION
+    from analyzer.runner.config import package_commit
+
+    assert f'rules_version = "{RULES_VERSION}"\nseed = 2\ngames = 60\n' in text
+    assert f"commit {package_commit()}, rules {RULES_VERSION}, " in text
+
+
+def _tuned_file(path: Path, **tuned) -> str:
+    """A weights file tuned (by its [tuned] table) on chromatic_chaos solo, games 0-99 of
+    seed 3; ``weighted:PATH``."""
+    from analyzer.cards import default_card_set
+    from analyzer.cards.loader import cards_digest
+    from analyzer.core.codes import RULES_VERSION
+    from analyzer.policies.weights import load_weights, write_weights
+
+    shipped = default_card_set()
+    table = {"card_set": shipped.name, "card_set_sha256": shipped.digest,
+             "expansions": ["chromatic_chaos"], "variant": "solo",
+             "cards_sha256": cards_digest(shipped), "rules_version": RULES_VERSION,
+             "seed": 3, "games": 100, **tuned}
+    write_weights(path, load_weights(None), ["by hand"], table)
+    return f"weighted:{path}"
+
+
+def test_tuned_weights_are_noted_where_they_were_not_tuned_and_on_their_tuning_games(
+        tmp_path, capsys):
+    """duel, compare and sensitivity say where a tuned file plays off its tuning, as
+    simulate does, and a run of the games it was tuned on says so."""
+    from tests.test_cli import run
+
+    policy = _tuned_file(tmp_path / "cc.toml")
+    code, out, err = run(capsys, "simulate", "--games", "150", "--seed", "3", "--policy",
+                         policy, "--expansions", "chromatic_chaos", "--quiet")
+    assert code == 0, err
+    assert (f"note: 100 of these games (games 0-149 of seed 3) are among those the weights "
+            f"of {policy} were tuned on (games 0-99)") in out
+    code, out, err = run(capsys, "simulate", "--games", "50", "--seed", "3", "--first-game",
+                         "100", "--policy", policy, "--expansions", "chromatic_chaos", "--quiet")
+    assert code == 0 and "note:" not in out, err  # the games after them are new deals
+    duel = analyzer.duel([policy, "greedy"], games=20, seed=4)
+    assert duel.weights_note() == (
+        f"note: the weights of {policy} were tuned elsewhere: here expansions none (tuned on "
+        "chromatic_chaos); `urbion tune` with this run's --cards, --expansions and --variant "
+        "finds weights of its own")
+    compared = analyzer.compare(sets="chromatic_chaos,temples_harmony", games=20, seed=3,
+                                policy=policy)
+    note = compared.weights_note().splitlines()
+    assert note[0] == (f"note: the weights of {policy} were tuned on card set R14-default, "
+                       "chromatic_chaos, the solo game; sets base and temples_harmony play "
+                       "them elsewhere, where they fit less well than where they were tuned; "
+                       "`urbion tune --expansions SET` for each set (with the same --cards "
+                       "and --variant) finds weights of its own")
+    assert note[1].startswith("note: 20 of these games (games 0-19 of seed 3) are among")
+    sensitivity = analyzer.sensitivity(games=10, seed=5, policy=policy,
+                                       expansions="chromatic_chaos")
+    assert sensitivity.weights_note().startswith(
+        f"note: the weights of {policy} were tuned on card set R14-default, chromatic_chaos, "
+        "the solo game; every card-set variant plays them elsewhere")
+    old = _tuned_file(tmp_path / "old.toml", rules_version="urbion-2e/expansions-1")
+    frame = analyzer.simulate(games=5, seed=9, policy=old, expansions="chromatic_chaos")
+    assert "tuned under urbion-2e/expansions-1" in tuned_weights_note(frame.attrs)
+
+
+def test_tune_refuses_to_write_over_its_start_or_card_file(tmp_path):
+    from analyzer.cards.loader import default_card_text
+
+    start = tmp_path / "s.toml"
+    policy = _tuned_file(start)
+    before = start.read_text()
+    cards = tmp_path / "c.toml"
+    cards.write_text(default_card_text())
+    for options, option in (({"start": policy, "out": start}, "--start"),
+                            ({"cards": cards, "out": tmp_path / "." / "c.toml"}, "--cards")):
+        with pytest.raises(UrbionError, match=f"is the {option} file .*the tune would "
+                                              "replace what it reads"):
+            analyzer.tune(games=10, evaluations=2, heldout_games=10, **options)
+    assert start.read_text() == before and cards.read_text() == default_card_text()
+    with pytest.raises(UrbionError, match="2 tuning games and 9223372036854775807 held-out "
+                                          "games after them go past it"):
+        analyzer.tune(games=2, evaluations=2, heldout_games=2**63 - 1)
 
 
 def test_a_notebook_shows_each_result_as_its_table(tmp_path):

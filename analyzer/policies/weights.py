@@ -86,6 +86,9 @@ TUNED_KEYS = {"card_set": str, "card_set_sha256": str, "expansions": list, "vari
 #: A [tuned] key files written before it lack: the cards alone (``cards.loader.cards_digest``),
 #: which a renamed or reordered copy of the set shares.
 TUNED_CARDS_KEY = "cards_sha256"
+#: [tuned] keys files written before them lack: the rules the weights were tuned under, and
+#: the tuning games (games 0..games-1 of seed), which a fair evaluation leaves out.
+TUNED_LATER_KEYS = {"rules_version": str, "seed": int, "games": int}
 
 
 def _check_tuned(tuned: object, source: str) -> None:
@@ -93,14 +96,16 @@ def _check_tuned(tuned: object, source: str) -> None:
     if tuned is None:
         return
     if not isinstance(tuned, dict) or not set(TUNED_KEYS) <= set(tuned) <= \
-            {*TUNED_KEYS, TUNED_CARDS_KEY}:
+            {*TUNED_KEYS, TUNED_CARDS_KEY, *TUNED_LATER_KEYS}:
         raise PolicyError(f"weights file {source}: a [tuned] table holds "
                           f"{', '.join(TUNED_KEYS)} (and, from newer versions, "
-                          f"{TUNED_CARDS_KEY}), as urbion tune writes it")
+                          f"{', '.join([TUNED_CARDS_KEY, *TUNED_LATER_KEYS])}), as urbion "
+                          "tune writes it")
     wrong = tuned_key_wrong(tuned)
     if wrong:
         kind = "a list of expansion names" if wrong == "expansions" else \
-            "solo or team" if wrong == "variant" else "a string"
+            "solo or team" if wrong == "variant" else \
+            "a whole number from 0" if TUNED_LATER_KEYS.get(wrong) is int else "a string"
         raise PolicyError(f"weights file {source}: tuned.{wrong} must be {kind}")
 
 
@@ -111,6 +116,11 @@ def tuned_key_wrong(tuned: dict) -> str | None:
 
     if not isinstance(tuned.get(TUNED_CARDS_KEY, ""), str):
         return TUNED_CARDS_KEY
+    for key, kind in TUNED_LATER_KEYS.items():
+        value = tuned.get(key, kind())
+        if not isinstance(value, kind) or isinstance(value, bool) or \
+                (kind is int and not 0 <= value < 2**63):
+            return key
     for key, kind in TUNED_KEYS.items():
         value = tuned.get(key)
         if not isinstance(value, kind) or \
@@ -135,13 +145,14 @@ def format_weights(weights: dict[str, float], comments: list[str],
     lines += ["[weights]"] + [f"{name} = {weights[name]!r}" for name in GREEDY_WEIGHTS]
     if tuned is not None:
         lines += ["", "# what these weights were tuned on: a run elsewhere says so", "[tuned]"]
-        lines += [f"{key} = {_toml_value(tuned[key])}" for key in (*TUNED_KEYS, TUNED_CARDS_KEY)
-                  if key in tuned]
+        lines += [f"{key} = {_toml_value(tuned[key])}"
+                  for key in (*TUNED_KEYS, TUNED_CARDS_KEY, *TUNED_LATER_KEYS) if key in tuned]
     return "\n".join(lines) + "\n"
 
 
-def _toml_value(value: str | list[str]) -> str:
-    """A string or a list of strings as TOML (JSON's quoting is TOML's for these)."""
+def _toml_value(value: str | int | list[str]) -> str:
+    """A string, a whole number or a list of strings as TOML (JSON's spelling is TOML's for
+    these)."""
     import json
 
     return json.dumps(value, ensure_ascii=False)
@@ -162,6 +173,17 @@ def tuned_weights_note(attrs: dict) -> str | None:
     tuned = attrs.get("policy_tuned_for")
     if not isinstance(tuned, dict) or tuned_key_wrong(tuned):
         return None
+    where = tuned_differences(attrs, tuned)
+    if not where:
+        return tuning_games_note(attrs, tuned)
+    return (f"note: the weights of {attrs.get('policy')} were tuned elsewhere: here "
+            f"{'; '.join(where)}; `urbion tune` with this run's --cards, --expansions and "
+            "--variant finds weights of its own")
+
+
+def tuned_differences(attrs: dict, tuned: dict) -> list[str]:
+    """How a run (its configuration ``attrs``) differs from where its weights were tuned
+    (a [tuned] table): other cards, expansions, variant or rules, in words."""
     where = []
     if tuned.get("card_set_sha256") != attrs.get("card_set_sha256") and \
             not _same_cards_as_tuned(tuned, attrs):
@@ -176,11 +198,54 @@ def tuned_weights_note(attrs: dict) -> str | None:
     if tuned.get("variant") != attrs.get("variant", "solo"):
         where.append(f"the {attrs.get('variant', 'solo')} game (tuned on the "
                      f"{tuned.get('variant')} game)")
-    if not where:
+    if tuned.get("rules_version", attrs.get("rules_version")) != attrs.get("rules_version"):
+        where.append(f"rules {attrs.get('rules_version')} (tuned under "
+                     f"{tuned.get('rules_version')})")
+    return where
+
+
+def tuned_runs_note(runs: dict[str, dict], noun: str, how: str) -> str | None:
+    """A note for a command of many runs of one ``weighted:FILE`` policy (runs' labels to
+    their configurations): which of them, called ``noun`` (set, variant), play its weights
+    elsewhere than they were tuned, and which play the games they were tuned on; None when
+    none do. ``how``: the command that tunes weights for each."""
+    attrs = next(iter(runs.values()), {})
+    tuned = attrs.get("policy_tuned_for")
+    if not isinstance(tuned, dict) or tuned_key_wrong(tuned):
         return None
-    return (f"note: the weights of {attrs.get('policy')} were tuned elsewhere: here "
-            f"{'; '.join(where)}; `urbion tune` with this run's --cards, --expansions and "
-            "--variant finds weights of its own")
+    elsewhere = [label for label, run in runs.items() if tuned_differences(run, tuned)]
+    notes = []
+    if elsewhere:
+        count = f"{noun}s {', '.join(elsewhere[:-1])} and {elsewhere[-1]} play" \
+            if len(elsewhere) > 1 else f"{noun} {elsewhere[0]} plays".lstrip()
+        notes.append(f"note: the weights of {attrs.get('policy')} were tuned on "
+                     f"{_tuned_place(tuned)}; {count} them elsewhere, where they fit less "
+                     f"well than where they were tuned; {how} finds weights of its own")
+    notes += [note for label, run in runs.items() if label not in elsewhere and
+              (note := tuning_games_note(run, tuned)) is not None][:1]
+    return "\n".join(notes) or None
+
+
+def _tuned_place(tuned: dict) -> str:
+    """Where a [tuned] table's weights were tuned, in words."""
+    expansions = ", ".join(tuned.get("expansions") or []) or "no expansion"
+    return f"card set {tuned.get('card_set')}, {expansions}, the {tuned.get('variant')} game"
+
+
+def tuning_games_note(attrs: dict, tuned: dict) -> str | None:
+    """A note when a run (its configuration ``attrs``) plays games its weights were tuned
+    on (the [tuned] table's seed and games): its win rate there flatters the weights."""
+    if "seed" not in tuned or "games" not in tuned or attrs.get("seed") != tuned["seed"]:
+        return None
+    first = int(attrs.get("first_game", 0))
+    last = first + int(attrs.get("games", 0)) - 1
+    shared = min(last, tuned["games"] - 1) - first + 1
+    if shared <= 0:
+        return None
+    return (f"note: {shared:,} of these games (games {first:,}-{last:,} of seed "
+            f"{tuned['seed']}) are among those the weights of {attrs.get('policy')} were "
+            f"tuned on (games 0-{tuned['games'] - 1:,}), where they win more than on new "
+            "deals: play another --seed to measure them")
 
 
 def _same_cards_as_tuned(tuned: dict, attrs: dict) -> bool:

@@ -1105,15 +1105,23 @@ def _baseline_sentence(baseline: dict, facts: dict[str, str]) -> str:
 def sensitivity_weights_note(baseline: dict) -> str | None:
     """The terminal's note when the shipped weights play a sensitivity analysis: its
     variants are other cards by design."""
-    from analyzer.policies.weights import shipped_weights_note
+    from analyzer.policies.weights import shipped_weights_note, tuned_runs_note
 
-    return shipped_weights_note([baseline["policy"]], True, baseline.get("expansions") or [],
-                                baseline.get("variant", "solo"), per_card_set=True)
+    # every variant plays other cards by design: as a run of cards the weights never met
+    variants = {"every card-set variant": {**baseline, "card_set_sha256": "",
+                                           "card_set_table": None}}
+    notes = [shipped_weights_note([baseline["policy"]], True, baseline.get("expansions") or [],
+                                  baseline.get("variant", "solo"), per_card_set=True),
+             tuned_runs_note(variants, "", "`urbion tune --cards FILE` for each card set "
+                             "(with the same --expansions and --variant)")]
+    return "\n".join(note for note in notes if note) or None
 
 
 def page_note(note: str | None) -> str:
-    """A terminal note (``note: ...``) as a sentence a page adds, with a space before it."""
-    return f" Note: {note.removeprefix('note: ')}." if note else ""
+    """A terminal note (``note: ...``, or several, a line each) as the sentences a page
+    adds, with a space before each."""
+    return "".join(f" Note: {line.removeprefix('note: ')}." for line in (note or "").splitlines()
+                   if line)
 
 
 def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
