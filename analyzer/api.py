@@ -719,8 +719,9 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     games, seed, _ = arguments.game_counts(games, seed)
     heldout_games = arguments.whole_number("heldout_games", heldout_games, 1)
     if games + heldout_games - 1 > arguments.MAX_SEED:
-        raise UrbionError(f"game numbers must stay below 2**63: {games} tuning games and "
-                          f"{heldout_games} held-out games after them go past it")
+        raise UrbionError(f"game numbers must stay below 2**63: --games {games} and "
+                          f"--heldout-games {heldout_games} (games=, heldout_games= in "
+                          "Python), the held-out games after the tuning ones, go past it")
     evaluations = arguments.whole_number("evaluations", evaluations, 2)
     workers = arguments.optional_count("workers", workers)
     progress = arguments.flag("progress", progress)
@@ -772,12 +773,12 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
 def _check_not_an_input(out: Path, start: str, cards: object) -> None:
     """Refuse a tune's ``out`` that is the start's weights file or the card file: the tune
     would replace what it reads, whatever the held-out games then say."""
-    inputs = {"--start": start.partition(":")[2] if start.lower().startswith("weighted:")
-              else None, "--cards": cards if isinstance(cards, str | Path) else None}
+    inputs = {"--start": start.partition(":")[2] if start.startswith("weighted:") else None,
+              "--cards": cards if isinstance(cards, str | Path) else None}
     for option, given in inputs.items():
-        try:
-            same = given is not None and Path(given).resolve() == out.resolve()
-        except (OSError, ValueError):
+        try:  # the same file by any path: a link, another spelling of its folder
+            same = given is not None and os.path.samefile(given, out)
+        except (OSError, ValueError):  # either file missing, or a path no file can have
             same = False
         if same:
             raise UrbionError(f"--out {out} is the {option} file ({option.strip('-')}= in "
@@ -811,6 +812,8 @@ def check_writable_weights(path: str | Path) -> Path:
 
 def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) -> list[str]:
     """The comment lines of a tuned weights file: how it was made and how it fared."""
+    from analyzer.runner.config import package_commit, package_version
+
     table = outcome.heldout.policies
     heldout = int(table.loc["tuned", "games"])
     kept = [name for name in outcome.weights if name not in outcome.tuned]
@@ -836,8 +839,6 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
     ]
     if outcome.warning:
         lines.append(f"warning: {outcome.warning}.")
-    from analyzer.runner.config import package_commit, package_version
-
     lines.append(f"urbion {package_version()}, commit {package_commit()}, rules "
                  f"{RULES_VERSION}, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC.")
     return lines + [""]
@@ -885,8 +886,9 @@ class SensitivityResult:
         return sensitivity_figure(self.table, self.baseline)
 
     def weights_note(self) -> str | None:
-        """A note when the shipped weighted policy plays the analysis (its variants are
-        other cards than those its weights were tuned on); None otherwise."""
+        """A note when the shipped weighted policy, or a ``weighted:FILE`` with a [tuned]
+        table, plays the analysis (its variants are other cards than those the weights
+        were tuned on), or its baseline plays a file's tuning games; None otherwise."""
         from analyzer.reporting.build import sensitivity_weights_note
 
         return sensitivity_weights_note(self.baseline)
@@ -1368,8 +1370,9 @@ class CompareResult:
         return str(self)
 
     def weights_note(self) -> str | None:
-        """A note when the shipped weighted policy plays the sets where its weights were
-        not tuned (each expansion set would need its own tune); None otherwise."""
+        """A note when the shipped weighted policy, or a ``weighted:FILE`` with a [tuned]
+        table, plays sets where its weights were not tuned (each expansion set would need
+        its own tune), or a set plays a file's tuning games; None otherwise."""
         notes = [shipped_weights_note([self.attrs["policy"]],
                                       not plays_r14_cards(self.runs["base"].attrs),
                                       [s for s in self.attrs["sets"] if s != "base"],

@@ -729,6 +729,8 @@ def test_tuned_weights_are_noted_where_they_were_not_tuned_and_on_their_tuning_g
         tmp_path, capsys):
     """duel, compare and sensitivity say where a tuned file plays off its tuning, as
     simulate does, and a run of the games it was tuned on says so."""
+    from analyzer.cards import default_card_set
+    from analyzer.core.codes import RULES_VERSION
     from tests.test_cli import run
 
     policy = _tuned_file(tmp_path / "cc.toml")
@@ -737,6 +739,16 @@ def test_tuned_weights_are_noted_where_they_were_not_tuned_and_on_their_tuning_g
     assert code == 0, err
     assert (f"note: 100 of these games (games 0-149 of seed 3) are among those the weights "
             f"of {policy} were tuned on (games 0-99)") in out
+    frame = analyzer.simulate(games=20, seed=3, policy=policy, expansions="chromatic_chaos",
+                              out=tmp_path / "r.parquet")
+    md = (analyzer.report([tmp_path / "r.parquet"], tmp_path / "rep") / "report.md").read_text()
+    assert "Note: 20 of these games (games 0-19 of seed 3) are among those the weights of " \
+        "weighted:cc.toml were tuned on" in md and frame.attrs["seed"] == 3
+    old_file = _tuned_file(tmp_path / "older.toml")  # written before seed and games were kept
+    text = (tmp_path / "older.toml").read_text()
+    (tmp_path / "older.toml").write_text(text.replace("seed = 3\ngames = 100\n", ""))
+    assert tuned_weights_note(analyzer.simulate(games=5, seed=3, policy=old_file,
+                                                expansions="chromatic_chaos").attrs) is None
     code, out, err = run(capsys, "simulate", "--games", "50", "--seed", "3", "--first-game",
                          "100", "--policy", policy, "--expansions", "chromatic_chaos", "--quiet")
     assert code == 0 and "note:" not in out, err  # the games after them are new deals
@@ -748,17 +760,32 @@ def test_tuned_weights_are_noted_where_they_were_not_tuned_and_on_their_tuning_g
     compared = analyzer.compare(sets="chromatic_chaos,temples_harmony", games=20, seed=3,
                                 policy=policy)
     note = compared.weights_note().splitlines()
-    assert note[0] == (f"note: the weights of {policy} were tuned on card set R14-default, "
-                       "chromatic_chaos, the solo game; sets base and temples_harmony play "
-                       "them elsewhere, where they fit less well than where they were tuned; "
-                       "`urbion tune --expansions SET` for each set (with the same --cards "
-                       "and --variant) finds weights of its own")
-    assert note[1].startswith("note: 20 of these games (games 0-19 of seed 3) are among")
-    sensitivity = analyzer.sensitivity(games=10, seed=5, policy=policy,
+    place = (f"note: the weights of {policy} were tuned on card set R14-default (sha256 "
+             f"{default_card_set().digest[:12]}), chromatic_chaos, the solo game, rules "
+             f"{RULES_VERSION}; ")
+    assert note[0] == (f"{place}sets base and temples_harmony play them elsewhere, where they "
+                       "fit less well than where they were tuned; `urbion tune --expansions "
+                       "SET` for each set (with the same --cards and --variant) finds weights "
+                       "of its own")
+    assert note[1].startswith("note: set chromatic_chaos: 20 of these games (games 0-19 of "
+                              "seed 3) are among")
+    sensitivity = analyzer.sensitivity(games=10, seed=3, policy=policy,
                                        expansions="chromatic_chaos")
-    assert sensitivity.weights_note().startswith(
-        f"note: the weights of {policy} were tuned on card set R14-default, chromatic_chaos, "
-        "the solo game; every card-set variant plays them elsewhere")
+    assert sensitivity.weights_note().splitlines() == [
+        f"{place}every card-set variant plays them elsewhere, where they fit less well than "
+        "where they were tuned; `urbion tune --cards FILE` for each card set (with the same "
+        "--expansions and --variant) finds weights of its own",
+        "note: the baseline: 10 of these games (games 0-9 of seed 3) are among those the "
+        f"weights of {policy} were tuned on (games 0-99), where they win more than on new "
+        "deals: play another --seed to measure them"]
+    base = analyzer.sensitivity(games=10, seed=5, policy=policy)  # no expansion: elsewhere
+    assert "; the baseline and every card-set variant play them elsewhere" in \
+        base.weights_note()
+    page = analyzer.compare(sets="chromatic_chaos", games=20, seed=3, policy=policy,
+                            out=tmp_path / "cmp")
+    text = (tmp_path / "cmp" / "compare.md").read_text()
+    assert "weights of weighted:cc.toml were tuned on" in text and str(tmp_path) not in text
+    assert page.weights_note() is not None
     old = _tuned_file(tmp_path / "old.toml", rules_version="urbion-2e/expansions-1")
     frame = analyzer.simulate(games=5, seed=9, policy=old, expansions="chromatic_chaos")
     assert "tuned under urbion-2e/expansions-1" in tuned_weights_note(frame.attrs)
@@ -778,8 +805,18 @@ def test_tune_refuses_to_write_over_its_start_or_card_file(tmp_path):
                                               "replace what it reads"):
             analyzer.tune(games=10, evaluations=2, heldout_games=10, **options)
     assert start.read_text() == before and cards.read_text() == default_card_text()
-    with pytest.raises(UrbionError, match="2 tuning games and 9223372036854775807 held-out "
-                                          "games after them go past it"):
+    link = tmp_path / "link.toml"
+    link.symlink_to(start)
+    loop = tmp_path / "loop.toml"
+    loop.symlink_to(loop)
+    with pytest.raises(UrbionError, match="is the --start file"):
+        analyzer.tune(games=10, evaluations=2, heldout_games=10, start=policy, out=link)
+    for options in ({"cards": loop}, {"start": f"weighted:{loop}"}):  # one line, no traceback
+        with pytest.raises(UrbionError, match="loop.toml"):
+            analyzer.tune(games=10, evaluations=2, heldout_games=10, out=tmp_path / "o.toml",
+                          **options)
+    with pytest.raises(UrbionError, match="--games 2 and --heldout-games 9223372036854775807 "
+                                          r"\(games=, heldout_games= in Python\)"):
         analyzer.tune(games=2, evaluations=2, heldout_games=2**63 - 1)
 
 

@@ -392,6 +392,17 @@ def test_two_policies_each_play_the_helper_module_beside_them(tmp_path, monkeypa
     assert (edited_turns, edited_hash) == (b_turns, b_hash)
 
 
+def test_a_second_policy_file_of_a_folder_leaves_the_first_loaded(tmp_path, monkeypatch):
+    """Policy files side by side are policies, not each other's helpers: loading one keeps
+    the other's compiled function."""
+    monkeypatch.setattr("sys.path", list(__import__("sys").path))
+    first = _twin_policy(tmp_path, True)
+    (tmp_path / "other.py").write_text((tmp_path / "twin.py").read_text())
+    before = resolve_policy(first).func
+    resolve_policy(f"{tmp_path / 'other.py'}:choose")
+    assert resolve_policy(first).func is before
+
+
 def test_a_policys_source_hash_is_the_same_whatever_was_imported_before(tmp_path,
                                                                        monkeypatch):
     """A helper the user's own code imported first is imported afresh for the policy: the

@@ -30,6 +30,9 @@ _SIBLING_MODULES: dict[str, object] = {}
 #: where this package lies: its modules are never a policy's own
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
 _LOADING = threading.RLock()
+#: How the module of a user's policy file is named (its path's hash follows): other policy
+#: files of a folder are policies of their own, loaded once, never a policy's helpers
+USER_MODULE_PREFIX = "urbion_user_policy_"
 
 
 def _module_from_file(path: Path):
@@ -46,7 +49,7 @@ def _load_module_file(path: Path):
     # a name that is the same in every process: numba's disk cache (cache=True) finds a
     # function's module again by it
     digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
-    name = f"urbion_user_policy_{digest}"
+    name = f"{USER_MODULE_PREFIX}{digest}"
     try:
         source = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError as err:
@@ -63,8 +66,9 @@ def _load_module_file(path: Path):
     # modules another policy (or an earlier version of this one) imported from its folder
     # go, and so do the folder's modules imported before: `import helpers` then finds this
     # folder's helpers as they are now, and the source hash covers them in every process
-    for stale in [n for n, m in list(sys.modules.items()) if n != "__main__" and (
-            _SIBLING_MODULES.get(n) is m or _own_module_file(m, folder) is not None)]:
+    for stale in [n for n, m in list(sys.modules.items())
+                  if n != "__main__" and not n.startswith(USER_MODULE_PREFIX) and (
+                      _SIBLING_MODULES.get(n) is m or _own_module_file(m, folder) is not None)]:
         del sys.modules[stale]
     before = set(sys.modules)
     sys.modules[name] = module

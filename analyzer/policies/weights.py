@@ -169,7 +169,8 @@ def write_weights(path: str | Path, weights: dict[str, float], comments: list[st
 def tuned_weights_note(attrs: dict) -> str | None:
     """A note when a run (its configuration ``attrs``) played ``weighted:FILE`` elsewhere
     than FILE's weights were tuned (its [tuned] table, kept as ``policy_tuned_for``): on
-    other cards, expansions or variant; None otherwise."""
+    other cards, expansions, variant or rules; or played the games they were tuned on
+    (:func:`tuning_games_note`); None otherwise."""
     tuned = attrs.get("policy_tuned_for")
     if not isinstance(tuned, dict) or tuned_key_wrong(tuned):
         return None
@@ -206,9 +207,10 @@ def tuned_differences(attrs: dict, tuned: dict) -> list[str]:
 
 def tuned_runs_note(runs: dict[str, dict], noun: str, how: str) -> str | None:
     """A note for a command of many runs of one ``weighted:FILE`` policy (runs' labels to
-    their configurations): which of them, called ``noun`` (set, variant), play its weights
-    elsewhere than they were tuned, and which play the games they were tuned on; None when
-    none do. ``how``: the command that tunes weights for each."""
+    their configurations): which of them, each called ``noun`` before its label (set; ""
+    for a label that names itself), play its weights elsewhere than they were tuned, and
+    which plays the games they were tuned on; None when none do. ``how``: the command that
+    tunes weights for each."""
     attrs = next(iter(runs.values()), {})
     tuned = attrs.get("policy_tuned_for")
     if not isinstance(tuned, dict) or tuned_key_wrong(tuned):
@@ -216,20 +218,30 @@ def tuned_runs_note(runs: dict[str, dict], noun: str, how: str) -> str | None:
     elsewhere = [label for label, run in runs.items() if tuned_differences(run, tuned)]
     notes = []
     if elsewhere:
-        count = f"{noun}s {', '.join(elsewhere[:-1])} and {elsewhere[-1]} play" \
-            if len(elsewhere) > 1 else f"{noun} {elsewhere[0]} plays".lstrip()
+        listed = elsewhere[0] if len(elsewhere) == 1 else \
+            f"{', '.join(elsewhere[:-1])} and {elsewhere[-1]}"
+        nouns = "" if not noun else f"{noun} " if len(elsewhere) == 1 else f"{noun}s "
+        which = f"{nouns}{listed} {'plays' if len(elsewhere) == 1 else 'play'}"
         notes.append(f"note: the weights of {attrs.get('policy')} were tuned on "
-                     f"{_tuned_place(tuned)}; {count} them elsewhere, where they fit less "
+                     f"{_tuned_place(tuned)}; {which} them elsewhere, where they fit less "
                      f"well than where they were tuned; {how} finds weights of its own")
-    notes += [note for label, run in runs.items() if label not in elsewhere and
-              (note := tuning_games_note(run, tuned)) is not None][:1]
+    # the tuning games are one set's deals: at most one run here plays them
+    for label, run in runs.items():
+        note = None if label in elsewhere else tuning_games_note(run, tuned)
+        if note:
+            notes.append(note.replace("note: ", f"note: {noun} {label}: ".replace("  ", " "),
+                                      1))
+            break
     return "\n".join(notes) or None
 
 
 def _tuned_place(tuned: dict) -> str:
-    """Where a [tuned] table's weights were tuned, in words."""
+    """Where a [tuned] table's weights were tuned, in words: its card set (by name and
+    hash), expansions, variant and rules."""
     expansions = ", ".join(tuned.get("expansions") or []) or "no expansion"
-    return f"card set {tuned.get('card_set')}, {expansions}, the {tuned.get('variant')} game"
+    rules = f", rules {tuned['rules_version']}" if "rules_version" in tuned else ""
+    return (f"card set {tuned.get('card_set')} (sha256 {str(tuned.get('card_set_sha256'))[:12]}"
+            f"), {expansions}, the {tuned.get('variant')} game{rules}")
 
 
 def tuning_games_note(attrs: dict, tuned: dict) -> str | None:

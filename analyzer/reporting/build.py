@@ -930,7 +930,7 @@ def write_duel(result, out: str | Path) -> Path:
         order = [column for policy in named.runs for column in (policy, f"{policy} half_width")
                  if column in play.columns]
         play[order + [c for c in play.columns if c not in order]].to_csv(folder / "play.csv")
-        note = result.weights_note()
+        note = shared_note(result.weights_note(), shown)
         (folder / "duel.txt").write_text(
             str(named) + "\n" + (f"{note}\n" if note else "") + "\n"
             + "\n".join(f"{k:<10} {v}" for k, v in duel_facts(result, shown).items()) + "\n")
@@ -1097,24 +1097,37 @@ def _baseline_sentence(baseline: dict, facts: dict[str, str]) -> str:
     """The line that opens a sensitivity page: the baseline set, how it was played and its
     win rate (``facts``: :func:`_sensitivity_facts`), and the note on the shipped weights
     where they play away from where they were tuned."""
-    note = page_note(sensitivity_weights_note(baseline))
+    policy = str(baseline["policy"])
+    note = page_note(shared_note(sensitivity_weights_note(baseline),
+                                 {policy: shared_policy(policy)}))
     return (f"Baseline: {baseline['card_set']} (sha256 {baseline['card_set_sha256'][:12]}), "
             f"{facts['played']}: {facts['baseline win rate']}.{note}")
 
 
 def sensitivity_weights_note(baseline: dict) -> str | None:
-    """The terminal's note when the shipped weights play a sensitivity analysis: its
-    variants are other cards by design."""
+    """The terminal's note when the shipped weights, or a ``weighted:FILE`` tuned on some
+    card set, play a sensitivity analysis, whose variants are other cards by design; and
+    when its baseline plays the games a file's weights were tuned on."""
     from analyzer.policies.weights import shipped_weights_note, tuned_runs_note
 
-    # every variant plays other cards by design: as a run of cards the weights never met
-    variants = {"every card-set variant": {**baseline, "card_set_sha256": "",
-                                           "card_set_table": None}}
+    # the baseline as it was played, and the variants as runs of cards the weights never
+    # met (other cards by design)
+    runs = {"the baseline": baseline,
+            "every card-set variant": {**baseline, "card_set_sha256": "",
+                                       "card_set_table": None}}
     notes = [shipped_weights_note([baseline["policy"]], True, baseline.get("expansions") or [],
                                   baseline.get("variant", "solo"), per_card_set=True),
-             tuned_runs_note(variants, "", "`urbion tune --cards FILE` for each card set "
-                             "(with the same --expansions and --variant)")]
+             tuned_runs_note(runs, "", "`urbion tune --cards FILE` for each card set (with "
+                             "the same --expansions and --variant)")]
     return "\n".join(note for note in notes if note) or None
+
+
+def shared_note(note: str | None, names: dict[str, str]) -> str | None:
+    """A terminal note as a shared page or file gives it: each policy of ``names`` (its
+    name as given, to its shared name) under its shared name, which names no folder."""
+    for name in sorted(names, key=len, reverse=True):  # a path before its own tail
+        note = note.replace(name, names[name]) if note else note
+    return note
 
 
 def page_note(note: str | None) -> str:
@@ -1377,7 +1390,9 @@ def write_compare(result, folder: Path) -> None:
     facts = compare_facts(result.attrs, [int(n) for n in result.table["games"]])
     note = compare_note(result.table, result.runs,
                         shared_policy(str(result.attrs.get("policy", ""))))
-    scope = scope_note([result.attrs]) + page_note(result.weights_note())
+    policy = str(result.attrs.get("policy", ""))
+    scope = scope_note([result.attrs]) + page_note(
+        shared_note(result.weights_note(), {policy: shared_policy(policy)}))
     pairs = interaction_rows(result.interactions)
     images = {}
     for stem, fig in result.figures().items():
