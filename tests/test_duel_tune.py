@@ -744,6 +744,11 @@ def test_tuned_weights_are_noted_where_they_were_not_tuned_and_on_their_tuning_g
     md = (analyzer.report([tmp_path / "r.parquet"], tmp_path / "rep") / "report.md").read_text()
     assert "Note: 20 of these games (games 0-19 of seed 3) are among those the weights of " \
         "weighted:cc.toml were tuned on" in md and frame.attrs["seed"] == 3
+    shipped = analyzer.simulate(games=10, seed=2026, first_game=29_995, policy="weighted")
+    assert tuned_weights_note(shipped.attrs) == (
+        "note: 5 of these games (games 29,995-30,004 of seed 2026) are among those the "
+        "weights of weighted were tuned on (games 0-29,999), where they win more than on new "
+        "deals: play another --seed to measure them")
     old_file = _tuned_file(tmp_path / "older.toml")  # written before seed and games were kept
     text = (tmp_path / "older.toml").read_text()
     (tmp_path / "older.toml").write_text(text.replace("seed = 3\ngames = 100\n", ""))

@@ -27,6 +27,8 @@ from analyzer.errors import PolicyError
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
 
 DEFAULT_WEIGHTS_FILE = "weighted-default.toml"
+#: The games the shipped weights were tuned on (the file's header; it predates [tuned]).
+SHIPPED_TUNING = {"seed": 2026, "games": 30_000}
 
 
 def parse_weights(text: str, source: str,
@@ -172,6 +174,8 @@ def tuned_weights_note(attrs: dict) -> str | None:
     other cards, expansions, variant or rules; or played the games they were tuned on
     (:func:`tuning_games_note`); None otherwise."""
     tuned = attrs.get("policy_tuned_for")
+    if tuned is None and attrs.get("policy") == "weighted":
+        return tuning_games_note(attrs, SHIPPED_TUNING)
     if not isinstance(tuned, dict) or tuned_key_wrong(tuned):
         return None
     where = tuned_differences(attrs, tuned)
