@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -408,6 +409,12 @@ def main(argv: list[str] | None = None) -> None:
     except RunStopped as err:
         # Ctrl-C is the user's own stop; a full disk or a lost cluster is an error
         click.echo(f"urbion: {err}" if err.interrupted else f"urbion: error: {err}", err=True)
+        if err.interrupted and argv is None:
+            # the process exits, waiting for the games being played (compiled code cannot
+            # be stopped): a further Ctrl-C or SIGTERM ends it at once, as without a
+            # handler (argv given: a caller in Python, whose handlers stay)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
         sys.exit(_stop_code() if err.interrupted else EXIT_USAGE)
     except UrbionError as err:
         click.echo(f"urbion: error: {err}", err=True)

@@ -313,6 +313,12 @@ def test_resume_is_refused_when_the_policy_source_changed(tmp_path):
 def test_search_policies_get_small_chunks():
     cards = default_card_set()
     assert RunPlan.for_policy(cards, resolve_policy("search"), 0, 10).chunk == SEARCH_CHUNK
+    # dearer options, smaller chunks: a chunk of search:rollouts=256 takes seconds, not
+    # minutes (8 x 3 play-outs a decision by default, 256 x 3 here)
+    dear = resolve_policy("search:rollouts=256")
+    assert RunPlan.for_policy(cards, dear, 0, 10).chunk == SEARCH_CHUNK * 24 // 768 == 6
+    assert RunPlan.for_policy(cards, resolve_policy("clairvoyant"), 0, 10).chunk == \
+        SEARCH_CHUNK
     assert RunPlan.for_policy(cards, resolve_policy("greedy"), 0, 10).chunk == DEFAULT_CHUNK
 
 

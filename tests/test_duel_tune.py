@@ -907,3 +907,20 @@ def test_policies_of_one_shared_name_are_numbered_among_themselves():
     # a name already reading like a numbered one: the names are kept as given
     odd = ["weighted:/a/w.toml", "weighted:/b/w.toml", "weighted:w.toml #1"]
     assert shared_policy_names(odd) == {name: name for name in odd}
+
+
+def test_search_and_clairvoyant_are_noted_to_look_ahead_with_the_shipped_weights():
+    from analyzer.policies.weights import shipped_weights_note
+
+    assert shipped_weights_note(["search:rollouts=2,candidates=3"], False, ["books"],
+                                "solo") == (
+        "note: search:rollouts=2,candidates=3 looks ahead with weighted's shipped weights, "
+        "tuned on R14's base game solo; with expansions, weights tuned there would play "
+        "better")
+    assert shipped_weights_note(["greedy", "search", "clairvoyant"], True, [], "team") == (
+        "note: search and clairvoyant look ahead with weighted's shipped weights, tuned on "
+        "R14's base game solo; with other cards and the team game, weights tuned there "
+        "would play better")
+    assert shipped_weights_note(["search"], False, [], "solo") is None  # where they were tuned
+    assert shipped_weights_note(["weighted", "search"], False, ["books"], "solo").startswith(
+        "note: weighted plays weights tuned on R14's base game solo")

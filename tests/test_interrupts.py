@@ -236,3 +236,28 @@ def test_a_stop_while_a_resumed_run_compiles_says_its_saved_games_stay(tmp_path,
     monkeypatch.setattr(executors.LocalExecutor, "prepare", real_prepare)
     resumed = analyzer.simulate(games=40, chunk=10, workers=1, out=out, resume=True)
     pd.testing.assert_frame_equal(resumed, analyzer.simulate(games=40))
+
+
+def test_after_a_stop_a_further_signal_ends_the_urbion_process_at_once():
+    """The process then only waits for the games being played: Ctrl-C or SIGTERM again
+    ends it as without a handler (no traceback of a handler called during the exit)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import atexit, signal, sys\n"
+        "import analyzer, cli\n"
+        "from analyzer.errors import RunStopped\n"
+        "def stopped(**_):\n"
+        "    raise RunStopped('interrupted after 0 of 9 games; nothing was saved', True)\n"
+        "analyzer.simulate = stopped\n"
+        "atexit.register(lambda: print(signal.getsignal(signal.SIGINT) is signal.SIG_DFL,\n"
+        "                              signal.getsignal(signal.SIGTERM) is signal.SIG_DFL))\n"
+        "sys.argv = ['urbion', 'simulate', '--games', '9']\n"
+        "cli.main()\n")
+    root = Path(__file__).parents[1]
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 130 and done.stdout.strip() == "True True", done.stderr
+    assert done.stderr == "urbion: interrupted after 0 of 9 games; nothing was saved\n"

@@ -113,13 +113,16 @@ def search_policy(kind: str, options: str) -> PolicySpec:
     def params_for(cards: np.ndarray | None) -> np.ndarray:
         return np.concatenate([greedy_params(weights, cards), tail])
 
-    name = kind if not options else f"{kind}:" + ",".join(f"{k}={settings[k]}"
-                                                           for k in SEARCH_OPTIONS[kind])
+    # one name for one policy: the defaults spelt out are the plain name (a resume, a duel
+    # and the results compare policies by it)
+    name = kind if settings == SEARCH_DEFAULTS[kind] else \
+        f"{kind}:" + ",".join(f"{k}={settings[k]}" for k in SEARCH_OPTIONS[kind])
     engine_id = EnginePolicyId.SEARCH if kind == "search" else EnginePolicyId.CLAIRVOYANT
     description = {"search": "plays each candidate out on imagined orders of the unseen "
                              "cards (search:rollouts=N,candidates=K)",
-                   "clairvoyant": "plays each candidate out on the true deck order: an upper "
-                                  "bound (clairvoyant:candidates=K)"}[kind]
+                   "clairvoyant": "plays each candidate out on the true deck order: what "
+                                  "knowing the deck is worth to this look-ahead "
+                                  "(clairvoyant:candidates=K)"}[kind]
     return PolicySpec(name, greedy_nb, params_for(None), description,
                       params_for_cards=params_for, kernel=EnginePolicy(engine_id))
 

@@ -14,7 +14,8 @@ Every other decision is ``weighted``'s.
   compared on the same futures.
 - ``clairvoyant`` plays out on the true order of the decks and the true later shuffles: it
   knows the future. These play-outs are then deterministic, so one play-out per candidate
-  is exact; its win rate bounds what a look-ahead of this kind can reach on a deal.
+  is exact; its win rate is what knowing the deck is worth to a look-ahead of this kind
+  (a lower bound on how winnable the deals are).
 
 Parameters ride at the end of ``params``, after the weights: rollouts, candidates.
 """

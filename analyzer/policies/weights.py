@@ -305,13 +305,15 @@ def plays_r14_cards(attrs: dict) -> bool:
 def shipped_weights_note(policies: list[str], other_cards: bool, expansions: list[str],
                          variant: str, per_set: bool = False,
                          per_card_set: bool = False) -> str | None:
-    """A note when the shipped ``weighted`` policy plays where its weights were not tuned
+    """A note when the shipped ``weighted`` policy, or ``search`` or ``clairvoyant``, which
+    look ahead with its weights, plays where its weights were not tuned
     (they were tuned on R14's base game, solo): ``other_cards`` than R14's
     (:func:`plays_r14_cards`), expansions, or the team game; None otherwise, or when
     ``weighted`` does not play. ``per_set``: for a comparison of expansion sets, each of
     which would need its own tune; ``per_card_set``: for card sets that differ (a
     sensitivity analysis), each of which would."""
-    if "weighted" not in policies:
+    lookahead = [p for p in policies if p.partition(":")[0] in ("search", "clairvoyant")]
+    if "weighted" not in policies and not lookahead:
         return None
     where = []
     if other_cards:
@@ -322,6 +324,10 @@ def shipped_weights_note(policies: list[str], other_cards: bool, expansions: lis
         where.append("the team game")
     if not where:
         return None
+    if "weighted" not in policies:  # the look-ahead policies take no weights file
+        return (f"note: {' and '.join(lookahead)} {'looks' if len(lookahead) == 1 else 'look'}"
+                f" ahead with weighted's shipped weights, tuned on R14's base game solo; "
+                f"with {' and '.join(where)}, weights tuned there would play better")
     if per_set:
         how = ("`urbion tune --expansions SET` for each set (with the same --cards and "
                "--variant)")

@@ -28,14 +28,25 @@ from analyzer.runner.config import package_version, run_config
 DEFAULT_CHUNK = 20_000
 
 
-#: Games per chunk for the search policies, which play tens of games a second, not
-#: thousands: a chunk still takes seconds, so Ctrl-C and the progress bar stay prompt.
+#: Games per chunk for the search policies with their default options, which play tens of
+#: games a second, not thousands: a chunk still takes seconds, so Ctrl-C and the progress
+#: bar stay prompt.
 SEARCH_CHUNK = 200
+#: The play-outs a decision of ``search`` costs with its default options (8 rollouts of 3
+#: candidates), and the most candidates a decision is taken to offer (clairvoyant's 1024
+#: means "all of them", seldom more than a few dozen).
+SEARCH_WORK, TYPICAL_CANDIDATES = 8 * 3, 16
 
 
 def default_chunk(spec: PolicySpec) -> int:
-    """The chunk size of a run with ``spec`` when none is asked for."""
-    return DEFAULT_CHUNK if spec.kernel is None else SEARCH_CHUNK
+    """The chunk size of a run with ``spec`` when none is asked for: for the search
+    policies, smaller as their options make each game dearer (rollouts times candidates),
+    so that a chunk takes seconds whatever they are."""
+    if spec.kernel is None:
+        return DEFAULT_CHUNK
+    rollouts, candidates = (int(value) for value in spec.params[-2:])
+    work = rollouts * min(candidates, TYPICAL_CANDIDATES)
+    return max(1, min(SEARCH_CHUNK, SEARCH_CHUNK * SEARCH_WORK // work))
 
 
 def policy_fingerprint(spec: PolicySpec) -> tuple[str, str]:
