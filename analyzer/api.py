@@ -38,6 +38,7 @@ from analyzer.core.codes import REASON_NAMES, RULES_VERSION, Outcome
 from analyzer.errors import ClusterError, PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
 from analyzer.policies.weights import (
+    joined_notes,
     plays_r14_cards,
     shipped_weights_note,
     tuned_runs_note,
@@ -543,7 +544,7 @@ class DuelResult:
                                       self.attrs.get("expansions") or [],
                                       self.attrs.get("variant", "solo")),
                  *(tuned_weights_note(run.attrs) for run in self.runs.values())]
-        return "\n".join(note for note in notes if note) or None
+        return joined_notes(notes)
 
 
 def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int = 0,
@@ -1380,7 +1381,7 @@ class CompareResult:
                  tuned_runs_note({label: run.attrs for label, run in self.runs.items()},
                                  "set", "`urbion tune --expansions SET` for each set (with "
                                  "the same --cards and --variant)")]
-        return "\n".join(note for note in notes if note) or None
+        return joined_notes(notes)
 
     def __str__(self) -> str:
         from analyzer.analysis.compare import (

@@ -233,10 +233,14 @@ def tuned_runs_note(runs: dict[str, dict], noun: str, how: str) -> str | None:
     for label, run in runs.items():
         note = None if label in elsewhere else tuning_games_note(run, tuned)
         if note:
-            notes.append(note.replace("note: ", f"note: {noun} {label}: ".replace("  ", " "),
-                                      1))
+            notes.append(f"note: {f'{noun} {label}'.strip()}: {note.removeprefix('note: ')}")
             break
-    return "\n".join(notes) or None
+    return joined_notes(notes)
+
+
+def joined_notes(notes: list[str | None]) -> str | None:
+    """The notes given, a line each, or None when there is none."""
+    return "\n".join(note for note in notes if note) or None
 
 
 def _tuned_place(tuned: dict) -> str:

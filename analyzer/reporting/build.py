@@ -1108,7 +1108,7 @@ def sensitivity_weights_note(baseline: dict) -> str | None:
     """The terminal's note when the shipped weights, or a ``weighted:FILE`` tuned on some
     card set, play a sensitivity analysis, whose variants are other cards by design; and
     when its baseline plays the games a file's weights were tuned on."""
-    from analyzer.policies.weights import shipped_weights_note, tuned_runs_note
+    from analyzer.policies.weights import joined_notes, shipped_weights_note, tuned_runs_note
 
     # the baseline as it was played, and the variants as runs of cards the weights never
     # met (other cards by design)
@@ -1119,7 +1119,7 @@ def sensitivity_weights_note(baseline: dict) -> str | None:
                                   baseline.get("variant", "solo"), per_card_set=True),
              tuned_runs_note(runs, "", "`urbion tune --cards FILE` for each card set (with "
                              "the same --expansions and --variant)")]
-    return "\n".join(note for note in notes if note) or None
+    return joined_notes(notes)
 
 
 def shared_note(note: str | None, names: dict[str, str]) -> str | None:
