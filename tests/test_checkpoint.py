@@ -317,6 +317,8 @@ def test_search_policies_get_small_chunks():
     # minutes (8 x 3 play-outs a decision by default, 256 x 3 here)
     dear = resolve_policy("search:rollouts=256")
     assert RunPlan.for_policy(cards, dear, 0, 10).chunk == SEARCH_CHUNK * 24 // 768 == 6
+    lone = resolve_policy("search:rollouts=256,candidates=1")  # no play-outs: weighted
+    assert RunPlan.for_policy(cards, lone, 0, 10).chunk == SEARCH_CHUNK
     assert RunPlan.for_policy(cards, resolve_policy("clairvoyant"), 0, 10).chunk == \
         SEARCH_CHUNK
     assert RunPlan.for_policy(cards, resolve_policy("greedy"), 0, 10).chunk == DEFAULT_CHUNK

@@ -137,8 +137,10 @@ def search_phase1_nb(g, cards, n_options, clairvoyant):
     """The Phase I option with the best average play-out (docs/policies.md)."""
     rollouts = max(1, int(g.params[ROLLOUTS]))
     candidates = candidates_nb(g, cards, n_options, max(1, int(g.params[CANDIDATES])))
-    decision_key = next_u64_nb(g.policy_rng)
+    decision_key = next_u64_nb(g.policy_rng)  # drawn even when unused: later keys stay put
     best, best_value = candidates[0], -1.0
+    if len(candidates) == 1:  # weighted's option: nothing to compare it with
+        return best
     for option in candidates:
         total = 0.0
         for r in range(rollouts):

@@ -45,7 +45,8 @@ def default_chunk(spec: PolicySpec) -> int:
     if spec.kernel is None:
         return DEFAULT_CHUNK
     rollouts, candidates = (int(value) for value in spec.params[-2:])
-    work = rollouts * min(candidates, TYPICAL_CANDIDATES)
+    # one candidate is taken without play-outs
+    work = 1 if candidates == 1 else rollouts * min(candidates, TYPICAL_CANDIDATES)
     return max(1, min(SEARCH_CHUNK, SEARCH_CHUNK * SEARCH_WORK // work))
 
 
