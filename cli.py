@@ -22,7 +22,6 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
     from analyzer.errors import RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
-    from analyzer.policies.weights import weights_note
     from analyzer.runner import interrupts
 except KeyboardInterrupt:
     sys.stderr.write("\nurbion: interrupted\n")
@@ -99,7 +98,7 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
         df = analyzer.simulate(**options)
         summary, attrs = analyzer.summarize(df), df.attrs
     click.echo(format_summary(summary, attrs, attrs.get("seconds")))
-    _note(weights_note(attrs))
+    _note(analyzer.weights_note(attrs))
     if out:
         click.echo(f"results    {out}")
 
@@ -185,10 +184,7 @@ def replay(traces: str, strict: bool, cards: str | None) -> None:
     card_set = None if cards is None else analyzer.load_cards(cards)
     df = analyzer.replay(traces, cards=card_set)
     click.echo(format_audit(df, traces, card_set))
-    doubted = df["replays"] & ((df["deal_of_seed"] == False)  # noqa: E712
-                               | (df["cards_of_set"] == False)  # noqa: E712
-                               | (df["rules_as_named"] == False))  # noqa: E712
-    if not df["replays"].all() or (strict and doubted.any()):
+    if not df["replays"].all() or (strict and not df["passes_strict"].all()):
         sys.exit(EXIT_FAILED_CHECK)
 
 
@@ -339,8 +335,6 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
             max_games: int | None, out: str | None, resume: bool, scheduler: str | None,
             quiet: bool) -> None:
     """Compare expansion sets with the base game, game g with game g (McNemar, Holm)."""
-    if resume and out is None:
-        raise UrbionError("--resume needs --out: the finished batches are kept there")
     result = analyzer.compare(sets=sets, games=games, seed=seed, policy=policy,
                               workers=workers, cards=cards, out=out, resume=resume,
                               precision=precision, max_games=max_games,

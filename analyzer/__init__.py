@@ -20,9 +20,10 @@ from analyzer.api import (
     simulate_summary,
     trace,
     tune,
+    weights_note,
     write_card_template,
 )
 
 __all__ = ["builtin_policies", "card_table", "compare", "duel", "load_cards", "read_results",
            "replay", "report", "sensitivity", "show", "simulate", "simulate_summary",
-           "summarize", "trace", "tune", "write_card_template"]
+           "summarize", "trace", "tune", "weights_note", "write_card_template"]

@@ -44,6 +44,7 @@ from analyzer.policies.weights import (
     tuned_runs_note,
     tuned_weights_note,
 )
+from analyzer.policies.weights import weights_note as run_weights_note
 from analyzer.runner import interrupts
 from analyzer.runner.checkpoint import (
     POLICY_HASHES,
@@ -90,6 +91,28 @@ def card_table(cards: str | Path | CardSet | None = None) -> pd.DataFrame:
     from analyzer.analysis.card_table import card_table as table_of
 
     return table_of(load_cards(cards))
+
+
+def weights_note(results: pd.DataFrame | dict) -> str | None:
+    """The note ``urbion simulate`` prints under a run's summary about the weights its
+    policy plays, or None: shipped weights (``weighted``, and ``search`` and
+    ``clairvoyant``, which look ahead with them) playing other cards, expansions or the
+    team game than they were tuned on, or a tuned file playing elsewhere or on its own
+    tuning games (docs/policies.md).
+
+    ``results``: what :func:`simulate` or :func:`read_results` returns, the dict
+    :func:`simulate_summary` returns, or a run's configuration (a ``df.attrs``).
+    """
+    if isinstance(results, pd.DataFrame):
+        attrs = results.attrs
+    elif isinstance(results, dict):
+        attrs = results.get("config", results)
+    else:
+        raise UrbionError("weights_note takes a DataFrame of results, a summary or a run's "
+                          f"configuration, not {type(results).__name__}")
+    if "policy" not in attrs:
+        raise UrbionError("weights_note: no run configuration (no policy) in what was given")
+    return run_weights_note(attrs)
 
 
 def read_results(path: str | Path) -> pd.DataFrame:
@@ -269,7 +292,7 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         Draw a progress bar on stderr.
     chunk : int, optional
         Games per chunk (the unit of work, of checkpoints and of progress); default 20,000,
-        or 200 for the search policies.
+        or fewer for the search policies (200 at their default budget).
 
     Returns
     -------
@@ -279,6 +302,8 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         sides_changed, inhabitants, emptiness_left, books_kept, wise_used, seats,
         book_actions, allies, polarity_swaps. ``attrs`` holds the run's
         configuration, ``seconds`` (the games), ``compile_seconds`` and ``games_resumed``.
+        :func:`weights_note` gives the note ``urbion simulate`` prints about weights
+        tuned elsewhere, if any.
 
     Raises
     ------
@@ -432,6 +457,19 @@ def _check_one_executor(workers: int | None, scheduler: str | None) -> None:
                           "play: leave one out")
 
 
+def _executors(workers: object, scheduler: object) -> tuple[int | None, str | None]:
+    """``workers`` and ``scheduler`` checked, apart and together, for a command of many
+    runs: refused before a local cluster starts or a game is played."""
+    workers = arguments.optional_count("workers", workers)
+    scheduler = arguments.text("scheduler", scheduler, optional=True)
+    _check_one_executor(workers, scheduler)
+    if scheduler is not None:
+        from analyzer.runner.distributed import parse_scheduler
+
+        parse_scheduler(scheduler)  # a malformed address
+    return workers, scheduler
+
+
 def _check_results_fit(games: int) -> None:
     """Refuse a run whose per-game results cannot fit in this machine's memory, before it
     plays for hours and fails: ``--summary-only`` keeps a tally of fixed size instead."""
@@ -570,10 +608,13 @@ def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int 
     if len(entries) < 2:
         raise UrbionError("a duel needs at least two different policies")
     games, seed, _ = arguments.game_counts(games, seed)
-    workers = arguments.optional_count("workers", workers)
+    workers, scheduler = _executors(workers, scheduler)
+    progress = arguments.flag("progress", progress)
     card_set = load_cards(cards, expansions, variant)
     for policy in entries.values():
-        _prepare("fast", policy, card_set)  # every policy checked before playing
+        _, spec = _prepare("fast", policy, card_set)  # every policy checked before playing
+        if scheduler is not None:
+            check_by_name(spec, card_set)
     if out is not None:
         from analyzer.reporting.build import check_destination
 
@@ -845,12 +886,14 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
     return lines + [""]
 
 
-def report(results: str | Path | pd.DataFrame | list[str | Path | pd.DataFrame],
+def report(results: str | Path | pd.DataFrame
+           | list[str | Path | pd.DataFrame] | tuple[str | Path | pd.DataFrame, ...],
            out: str | Path) -> Path:
     """Write a balance report of one or more results files (``simulate --out``; one path or
     a list), frames ``simulate`` returned (checked as files are), or summary files of
     ``--summary-only`` runs (what their totals give), into the folder ``out``: index.html
-    (self-contained), report.md, PNG and SVG charts.
+    (self-contained), report.md, PNG and SVG charts, and each chart's numbers as a CSV
+    file beside it.
 
     Returns
     -------
@@ -988,13 +1031,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     from analyzer.analysis.sensitivity import baseline_label, effect_table, plan_variants
 
     games, seed, _ = arguments.game_counts(games, seed)
-    workers = arguments.optional_count("workers", workers)
-    scheduler = arguments.text("scheduler", scheduler, optional=True)
-    _check_one_executor(workers, scheduler)
-    if scheduler is not None:
-        from analyzer.runner.distributed import parse_scheduler
-
-        parse_scheduler(scheduler)  # a malformed address, before any game is played
+    workers, scheduler = _executors(workers, scheduler)
     spec = _policy(policy)  # an unknown policy is refused before any game is played
     resume = arguments.flag("resume", resume)
     out = arguments.path("out", out)
@@ -1125,12 +1162,12 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",
           cards: str | Path | CardSet | None = None, engine: str = "fast",
           out: str | Path | None = None, expansions: Expansions = None,
-             variant: str | None = None, progress: bool = False) -> list[dict]:
+          variant: str | None = None, progress: bool = False) -> list[dict]:
     """Traces of games ``game .. game + games - 1`` of batch ``seed``.
 
     Parameters
     ----------
-    seed, game, games, policy, cards, engine, expansions
+    seed, game, games, policy, cards, engine, expansions, variant
         As for :func:`simulate`; ``game`` is the first game traced.
     out : path, optional
         JSON Lines file (``.jsonl``) to write the traces to (checked before playing).
@@ -1151,6 +1188,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     out = arguments.path("out", out)
     if out is not None:
         check_trace_path(out, games)
+
     def one(g: int) -> dict:
         if engine != "fast":  # names the game a policy raises in itself
             return run_reference(card_set, spec, seed, 1, g, variant=card_set.variant)[0]
@@ -1229,6 +1267,7 @@ def show(seed: int | None = None, game: int | None = None,
     from analyzer.trace.show import render_trace
 
     won = arguments.flag("won", won)
+    progress = arguments.flag("progress", progress)
     if trace_file is None:
         seed, game = 0 if seed is None else seed, 0 if game is None else game
         policy = "greedy" if policy is None else policy
@@ -1237,7 +1276,7 @@ def show(seed: int | None = None, game: int | None = None,
             seed = arguments.whole_number("seed", seed, 0, arguments.MAX_SEED)
             game = arguments.whole_number("game", game, 0, arguments.MAX_SEED)
             first, game = game, _first_won(seed, game, policy, cards, expansions, variant,
-                                           arguments.flag("progress", progress))
+                                           progress)
             note = (f"Game {game} is the first of seed {seed} from game {first} that "
                     f"{_policy_name(policy)} wins.\n\n")
         return note + render_trace(trace(seed, game, 1, policy, cards, expansions=expansions,
@@ -1318,7 +1357,8 @@ def replay(traces: str | Path | list[dict] | dict,
         A trace file (``urbion trace --out``), one trace, or a list (or tuple) of traces.
     cards : path or CardSet, optional
         A card-set file every trace's cards (and card-set name and hash) are checked
-        against; without it only traces naming the shipped R14 set can be checked.
+        against. Without it a trace naming the shipped R14 set is checked against R14, and
+        a trace of another set is replayed with the cards it lists (``cards_of_set`` None).
 
     Returns
     -------
@@ -1329,8 +1369,9 @@ def replay(traces: str | Path | list[dict] | dict,
         ``deal_of_seed`` and ``cards_of_set``, whether its shuffles are those of the game
         it names and its cards those of the R14 set when it names it (None: another set),
         or those of ``cards``; ``rules_as_named``, whether it names the rules this version
-        plays (or none). ``attrs["source"]`` names the file, ``attrs["card_set"]`` the set
-        of ``cards``.
+        plays (or none); ``passes_strict``, what ``urbion replay --strict`` asks (it
+        replays, and is found to be no other game than the one it names).
+        ``attrs["source"]`` names the file, ``attrs["card_set"]`` the set of ``cards``.
     """
     from analyzer.analysis.audit import audit
     from analyzer.trace.jsonl import TraceLine, read_traces
@@ -1482,10 +1523,12 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     if max_games < games:
         raise UrbionError(f"--max-games (max_games=) {max_games} must be at least --games "
                           f"(games=) {games}")
-    workers = arguments.optional_count("workers", workers)
+    workers, scheduler = _executors(workers, scheduler)
     resume = arguments.flag("resume", resume)
     out = arguments.path("out", out)
-    scheduler = arguments.text("scheduler", scheduler, optional=True)
+    if resume and out is None:
+        raise UrbionError("--resume needs --out (resume=True needs out= in Python): the "
+                          "finished batches are kept there")
     listed = arguments.name_list("sets", sets)  # a slip such as "books," is kept, refused
     chosen = expansion_sets(sets if isinstance(sets, str) else ",".join(listed))
     base_cards = load_cards(cards, variant=variant)
@@ -1495,11 +1538,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     except CardSetError as err:
         raise CardSetError(f"{err}; {_playable_sets_hint(base_cards)}") from None
     _, spec = _prepare("fast", policy, base_cards)
-    _check_one_executor(workers, scheduler)
     if scheduler is not None:  # refused before the folder is made, as by simulate
-        from analyzer.runner.distributed import parse_scheduler
-
-        parse_scheduler(scheduler)
         check_by_name(spec, base_cards)
     made = out is not None and not Path(out).exists()
     folder = _compare_folder(out, resume, games, list(card_sets)) \
@@ -1546,7 +1585,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     attrs["card_set_source"] = first.get("card_set_source", "")
     attrs["policy_source_sha256"] = first.get("policy_source_sha256", "")  # "": a built-in
     attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
-                 max_games=max_games)
+                 max_games=max_games if precision is not None else None)
     if table["games"].nunique() == 1:  # the charts' captions then name it
         attrs["games"] = int(table["games"].iloc[0])
     result = CompareResult(table, interactions(runs), runs, attrs)

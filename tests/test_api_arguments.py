@@ -86,6 +86,14 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
     (lambda: analyzer.summarize(pd.DataFrame()), "summarize needs a results DataFrame"),
     (lambda: analyzer.report(5, "r"), "results must be a list of results files"),
     (lambda: analyzer.load_cards(3.0), "cards must be a file path"),
+    (lambda: analyzer.duel(["greedy", "random"], games=5, scheduler=5),
+     "scheduler must be a string"),
+    (lambda: analyzer.duel(["greedy", "random"], games=5, progress="x"),
+     "progress must be True or False"),
+    (lambda: analyzer.compare(sets="base", games=5, resume=True), "--resume needs --out"),
+    (lambda: analyzer.show(progress="x"), "progress must be True or False"),
+    (lambda: analyzer.weights_note(5), "weights_note takes a DataFrame of results"),
+    (lambda: analyzer.weights_note({}), "no run configuration"),
 ])
 def test_a_wrong_argument_is_one_urbion_error(call, message):
     with pytest.raises(UrbionError, match=message):
@@ -244,3 +252,46 @@ def test_replay_refuses_a_list_of_file_names_with_one_line(tmp_path):
     """A list holds traces; a file name in it was taken for a malformed trace."""
     with pytest.raises(UrbionError, match="a list holds traces as dicts, not file names or text"):
         analyzer.replay([str(tmp_path / "a.jsonl")])
+
+
+@pytest.mark.parametrize("call", [
+    lambda: analyzer.duel(["greedy", "random"], games=5, workers=1, scheduler="local:1"),
+    lambda: analyzer.duel(["greedy", "random"], games=5, scheduler="local:x"),
+    lambda: analyzer.compare(sets="base", games=5, workers=1, scheduler="local:1"),
+    lambda: analyzer.sensitivity(games=5, workers=1, scheduler="local:1"),
+])
+def test_a_command_of_many_runs_refuses_its_cluster_before_starting_one(monkeypatch, call):
+    """workers beside a scheduler, or a malformed scheduler, is refused before a local
+    cluster's processes start (they would import the user's script again)."""
+    from analyzer.runner import distributed
+
+    def started(scheduler):
+        raise AssertionError(f"a cluster was started for {scheduler}")
+
+    monkeypatch.setattr(distributed, "one_cluster", started)
+    with pytest.raises(UrbionError):
+        call()
+
+
+def test_the_weights_note_of_a_run_is_the_one_the_cli_prints(capsys):
+    """simulate's note on weights tuned elsewhere, from the results in Python, from a
+    summary and from a run's configuration alike."""
+    from tests.test_cli import run
+
+    df = analyzer.simulate(games=5, policy="weighted", expansions="books", workers=1)
+    note = analyzer.weights_note(df)
+    assert note.startswith("note: weighted plays weights tuned on R14's base game solo; "
+                           "with expansions")
+    summary = analyzer.simulate_summary(games=5, policy="weighted", expansions="books",
+                                        workers=1)
+    assert analyzer.weights_note(summary) == analyzer.weights_note(df.attrs) == note
+    code, out, _ = run(capsys, "simulate", "--games", "5", "--policy", "weighted",
+                       "--expansions", "books", "--quiet")
+    assert code == 0 and note in out
+    assert analyzer.weights_note(analyzer.simulate(games=5, expansions="books")) is None
+
+
+def test_compare_records_a_games_limit_only_when_it_has_one():
+    assert analyzer.compare(sets="base", games=5).attrs["max_games"] is None
+    assert analyzer.compare(sets="base", games=5, precision=0.1,
+                            max_games=10).attrs["max_games"] == 10

@@ -310,3 +310,10 @@ def test_a_section_written_as_a_value_is_named_as_such_not_as_missing(tmp_path):
     with pytest.raises(CardSetError, match=re.escape(
             "emptiness: expected a table [emptiness], not 8")):
         load_card_set(path)
+
+
+def test_a_card_set_shows_its_expansions_by_name():
+    shown = repr(DEFAULT.with_expansions(parse_expansions("books,emptiness"))
+                 .with_variant("team"))
+    assert "name='R14-default'" in shown and "variant='team'" in shown
+    assert "expansions=['books', 'emptiness']" in shown

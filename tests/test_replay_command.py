@@ -87,6 +87,8 @@ def test_replay_tells_a_trace_whose_shuffles_are_not_the_games_it_names(capsys, 
     assert "not those of game 40 of seed 8: an edited or hand-built trace" in lines[1]
     assert analyzer.replay(other_order)["deal_of_seed"].tolist() == [False]
     assert analyzer.replay(reshuffled)["deal_of_seed"].tolist() == [True]
+    # in Python, passes_strict is --strict's verdict trace by trace
+    assert analyzer.replay(path)["passes_strict"].tolist() == [True, False, True, False]
     code, shown, _ = run(capsys, "show", "--trace-file", str(path), "--seed", "8",
                          "--game", "40")
     assert code == 0 and shown.startswith("Note: the shuffles of this trace are not those "
@@ -468,6 +470,7 @@ def test_replay_tells_a_trace_naming_r14_with_other_cards(capsys, tmp_path):
             for line in lines[:3]] == \
         [False, True, False]
     assert analyzer.replay(path)["cards_of_set"].tolist() == [True, False, True]
+    assert analyzer.replay(path)["passes_strict"].tolist() == [True, False, True]
     assert run(capsys, "replay", "--strict", str(path))[0] == 1
     honest = _write(tmp_path / "honest.jsonl", [trace, renumbered])
     assert run(capsys, "replay", "--strict", str(honest))[0] == 0
@@ -567,6 +570,7 @@ def test_replay_tells_a_trace_naming_other_rules(capsys, tmp_path, team_traces):
                              f"replayed under {RULES_VERSION}")
     assert lines[-1].endswith(f"; 1 naming other rules than {RULES_VERSION}")
     assert analyzer.replay(path)["rules_as_named"].tolist() == [True, False]
+    assert analyzer.replay(path)["passes_strict"].tolist() == [True, False]
     assert run(capsys, "replay", "--strict", str(path))[0] == 1
     code, shown, _ = run(capsys, "show", "--trace-file", str(path), "--game",
                          str(other["game"]))

@@ -17,7 +17,7 @@ from analyzer.trace.jsonl import TraceLine
 #: One row per trace: where it is, what game it claims to be, and the verdict.
 COLUMNS = ("line", "seed", "game", "variant", "expansions", "policy", "card_set", "replays",
            "error", "outcome", "reason", "turns", "deal_of_seed", "cards_of_set",
-           "rules_as_named", "rules_version")
+           "rules_as_named", "rules_version", "passes_strict")
 
 
 def audit(traces: list[TraceLine], card_set: CardSet | None = None) -> pd.DataFrame:
@@ -41,13 +41,18 @@ def audit(traces: list[TraceLine], card_set: CardSet | None = None) -> pd.DataFr
         (``reference.replay.DealCheck``); ``cards_of_set`` whether its ``cards`` table is
         that of the card set it names (None: a set the replayer does not hold, any but R14),
         or of ``card_set``; ``rules_as_named`` whether it names the rules the replayer plays
-        (or none), whose name ``rules_version`` gives.
+        (or none), whose name ``rules_version`` gives; ``passes_strict`` what ``urbion
+        replay --strict`` asks of a trace: it replays, and no check found it to be other
+        than the game it names (None counts as no such finding).
     """
     df = pd.DataFrame([_verdict(*item, card_set) for item in traces], columns=COLUMNS,
                       dtype=object)
     df["line"] = df["line"].astype("int64")
     df["replays"] = df["replays"].astype(bool)
     df["turns"] = df["turns"].astype("Int64")
+    # None (not checked) is no finding against a trace
+    doubted = df[["deal_of_seed", "cards_of_set", "rules_as_named"]].eq(False).any(axis=1)
+    df["passes_strict"] = df["replays"] & ~doubted
     for column in ("seed", "game"):  # a trace's own fields: whole numbers unless malformed
         if all(value is None or (type(value) is int and -2**63 <= value < 2**63)
                for value in df[column]):

@@ -298,9 +298,9 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
         return  # as many games as the run, none repeated (checked), from its first to last
     raise ResultsFileError(
         f"{path} holds {len(df):,} of the games of a run of {games:,} (games {first}-"
-        f"{first + games - 1}): a report reads whole runs, since a selection of games has "
-        "no win rate to give; to study some games, play their range (urbion simulate "
-        "--first-game G --games N)")
+        f"{first + games - 1}): results are read as whole runs, since a selection of games "
+        "has no win rate to give; to study some games, play their range (urbion simulate "
+        "--first-game G --games N; first_game= and games= in Python)")
 
 
 def _not_parquet(path: Path) -> str | None:

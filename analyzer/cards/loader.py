@@ -92,6 +92,11 @@ class CardSet:
     description: str = field(repr=False, default="")
     variant: str = "solo"
 
+    def __repr__(self) -> str:  # the expansions by name: their bits mean nothing to a reader
+        return (f"CardSet(name={self.name!r}, sha256={self.digest[:12]!r}, "
+                f"expansions={self.expansion_names()}, variant={self.variant!r}, "
+                f"cards={len(self.cards)}, source={self.source!r})")
+
     @property
     def rules(self) -> int:
         """The rules word of the kernels: the expansion bits, plus ``TEAM_VARIANT``."""
