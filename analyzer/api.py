@@ -33,7 +33,13 @@ from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.analysis.totals import joined_commit
 from analyzer.cards import CardSet, default_card_set, load_card_set
-from analyzer.cards.loader import CardSetError, cards_digest, expansion_names, parse_expansions
+from analyzer.cards.loader import (
+    CardSetError,
+    cards_digest,
+    expansion_names,
+    parse_expansions,
+    play_digest,
+)
 from analyzer.core.codes import REASON_NAMES, RULES_VERSION, Outcome
 from analyzer.errors import ClusterError, PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec, resolve_policy
@@ -808,7 +814,9 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
                       {"card_set": card_set.name, "card_set_sha256": card_set.digest,
                        "expansions": list(card_set.expansion_names()),
                        "variant": card_set.variant, "cards_sha256": cards_digest(card_set),
-                       "rules_version": RULES_VERSION, "seed": seed, "games": games})
+                       "rules_version": RULES_VERSION, "seed": seed, "games": games,
+                       "cards_in_play_sha256": play_digest(card_set, ordered=False),
+                       "deals_sha256": play_digest(card_set, ordered=True)})
     return outcome
 
 
@@ -829,14 +837,18 @@ def _check_not_an_input(out: Path, start: str, cards: object) -> None:
 
 
 def tuning_warning(pair: pd.Series, start: str) -> str | None:
-    """A warning when the tuned weights won no more held-out games than their start, or
-    more but not significantly so (McNemar p >= 0.05); None otherwise. ``pair``: the
+    """A warning when the tuned weights won significantly fewer held-out games than their
+    start, no more, or more but not significantly so (McNemar p >= 0.05); None otherwise.
+    ``pair``: the
     held-out pairs' row of ``start`` against ``tuned``."""
     gained, lost = int(pair.b_only), int(pair.a_only)
     # one comparison planned ahead: its own p, not the table's Holm p over every pair
     head = (f"the tuned weights won {gained} held-out deals that {start} lost and lost "
             f"{lost} that it won (McNemar p = {format_p(pair.mcnemar_p)}, unadjusted: the one "
             "comparison tuning plans)")
+    if gained < lost and pair.mcnemar_p < 0.05:
+        return f"{head}: they are significantly worse than {start}, which remains the one " \
+            "to play"
     if gained <= lost:
         return f"{head}: they are no better than {start}, which remains the one to play"
     if pair.mcnemar_p >= 0.05:
@@ -1304,8 +1316,11 @@ def _policy_name(policy: str | PolicySpec) -> str:
 
 def _first_won(seed: int, game: int, policy, cards, expansions, variant,
                progress: bool) -> int:
-    """The first game from ``game`` on that ``policy`` wins, in batches of games."""
-    batch, start = 2_000, game
+    """The first game from ``game`` on that ``policy`` wins, in batches of games growing
+    fourfold from 2,000, or from a chunk of a search policy, whose games are dear."""
+    from analyzer.runner.plan import default_chunk
+
+    batch, start = min(2_000, default_chunk(_policy(policy))), game
     end = min(game + WON_SEARCH_GAMES, arguments.MAX_SEED + 1)
     while start < end:
         size = min(batch, end - start)
@@ -1416,7 +1431,8 @@ class CompareResult:
         table, plays sets where its weights were not tuned (each expansion set would need
         its own tune), or a set plays a file's tuning games; None otherwise."""
         notes = [shipped_weights_note([self.attrs["policy"]],
-                                      not plays_r14_cards(self.runs["base"].attrs),
+                                      not all(plays_r14_cards(run.attrs)
+                                              for run in self.runs.values()),
                                       [s for s in self.attrs["sets"] if s != "base"],
                                       self.attrs.get("variant", "solo"), per_set=True),
                  tuned_runs_note({label: run.attrs for label, run in self.runs.items()},

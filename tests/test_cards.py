@@ -317,3 +317,19 @@ def test_a_card_set_shows_its_expansions_by_name():
                  .with_variant("team"))
     assert "name='R14-default'" in shown and "variant='team'" in shown
     assert "expansions=['books', 'emptiness']" in shown
+
+
+def test_a_card_file_with_a_byte_order_mark_reads_as_without(tmp_path):
+    """Windows editors start a UTF-8 file with a byte-order mark, which is not TOML."""
+    marked = tmp_path / "marked.toml"
+    marked.write_bytes(b"\xef\xbb\xbf" + resources.files("analyzer.cards").joinpath(
+        "r14-default.toml").read_bytes())
+    assert load_card_set(marked).digest == DEFAULT.digest
+
+
+def test_a_weights_file_given_as_cards_is_named_for_what_it_is(tmp_path):
+    weights = tmp_path / "w.toml"
+    weights.write_text("[weights]\nTURN = 3.0\n")
+    with pytest.raises(CardSetError, match="this is a weights file .* played as --policy "
+                                           "weighted:FILE"):
+        load_card_set(weights)

@@ -70,6 +70,26 @@ def test_show_won_shows_the_first_game_the_policy_wins(capsys):
     assert "\nResult: WIN (all_pacified" in out
 
 
+@pytest.mark.parametrize("policy, batches", [("search", [200, 800]),
+                                              ("greedy", [2_000])])
+def test_show_won_looks_in_batches_a_policy_plays_in_seconds(monkeypatch, policy, batches):
+    """A search game costs what thousands of greedy games do: its first batch is a chunk."""
+    import pandas as pd
+
+    from analyzer import api
+
+    asked = []
+
+    def simulate(games, seed, first_game, **_):
+        asked.append(games)
+        played = range(first_game, first_game + games)
+        return pd.DataFrame({"game": played, "won": [g == 250 for g in played]})
+
+    monkeypatch.setattr(api, "simulate", simulate)
+    assert api._first_won(0, 0, policy, None, None, None, False) == 250
+    assert asked == batches
+
+
 def test_show_won_says_when_no_game_is_won(capsys):
     """random wins no base game: the search stops, with one line."""
     code, out, err = run(capsys, "show", "--won", "--policy", "random", "--quiet")
@@ -319,9 +339,13 @@ def test_show_names_each_revealing_chaos_the_city_deck_and_rows_removed():
     checks = [e["check"] for e in trace["log"] if "check" in e]
     shown = [int(n) for n in re.findall(r"City deck (\d+),", text)]
     assert shown == [cities - c["success"] - len(c["rows"]) for c in checks]
-    removed = re.findall(r"^  row (\d) is removed: the City deck is empty", text, re.M)
+    removed = re.findall(r"^  row (\d) \((City#\d+)\S* pacified\) is removed: the City "
+                         "deck is empty", text, re.M)
     rows_lost = len(checks[0]["rows"]) - len(checks[-1]["rows"])
     assert len(removed) == rows_lost > 0
+    # numbered as the census numbered the rows: each is the row its city was pacified in
+    for row, city in removed:
+        assert re.search(rf"^  row {row} is balanced: {city}\S* pacified", text, re.M)
 
 
 def test_show_names_the_chaos_each_chaos_decision_moves():

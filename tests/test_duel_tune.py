@@ -478,6 +478,7 @@ def _pairs(a_only, b_only, start="weighted"):
 @pytest.mark.parametrize("a_only, b_only, says", [
     (30, 30, "no better than weighted, which remains the one to play"),
     (40, 25, "no better than weighted"),
+    (145, 0, "significantly worse than weighted, which remains the one to play"),
     (25, 35, "not a significant gain over weighted"),
     (10, 60, None),
 ])
@@ -612,6 +613,11 @@ def test_the_shipped_weights_say_where_they_were_not_tuned(tmp_path, capsys):
     assert shipped_weights_note(["weighted"], False, [], "solo") is None
     assert shipped_weights_note(["greedy"], True, ["books"], "team") is None
     assert shipped_weights_note(["weighted:mine.toml"], False, ["books"], "solo") is None
+    # search beside weighted is named too: it looks ahead with those weights
+    assert shipped_weights_note(["greedy", "weighted", "search"], False, ["books"],
+                                "solo").startswith(
+        "note: weighted plays weights tuned on R14's base game solo (search looks ahead with "
+        "them); with expansions, `urbion tune`")
     note = shipped_weights_note(["greedy", "weighted"], True, ["books"], "team")
     assert note.startswith("note: weighted plays weights tuned on R14's base game solo; "
                            "with other cards and expansions and the team game, `urbion tune`")
@@ -737,7 +743,7 @@ def test_tuned_weights_are_noted_where_they_were_not_tuned_and_on_their_tuning_g
     code, out, err = run(capsys, "simulate", "--games", "150", "--seed", "3", "--policy",
                          policy, "--expansions", "chromatic_chaos", "--quiet")
     assert code == 0, err
-    assert (f"note: 100 of these games (games 0-149 of seed 3) are among those the weights "
+    assert (f"note: 100 of these games (games 0-99 of seed 3) are among those the weights "
             f"of {policy} were tuned on (games 0-99)") in out
     frame = analyzer.simulate(games=20, seed=3, policy=policy, expansions="chromatic_chaos",
                               out=tmp_path / "r.parquet")
@@ -746,7 +752,7 @@ def test_tuned_weights_are_noted_where_they_were_not_tuned_and_on_their_tuning_g
         "weighted:cc.toml were tuned on" in md and frame.attrs["seed"] == 3
     shipped = analyzer.simulate(games=10, seed=2026, first_game=29_995, policy="weighted")
     assert tuned_weights_note(shipped.attrs) == (
-        "note: 5 of these games (games 29,995-30,004 of seed 2026) are among those the "
+        "note: 5 of these games (games 29,995-29,999 of seed 2026) are among those the "
         "weights of weighted were tuned on (games 0-29,999), where they win more than on new "
         "deals: play another --seed to measure them")
     old_file = _tuned_file(tmp_path / "older.toml")  # written before seed and games were kept
@@ -794,6 +800,78 @@ def test_tuned_weights_are_noted_where_they_were_not_tuned_and_on_their_tuning_g
     old = _tuned_file(tmp_path / "old.toml", rules_version="urbion-2e/expansions-1")
     frame = analyzer.simulate(games=5, seed=9, policy=old, expansions="chromatic_chaos")
     assert "tuned under urbion-2e/expansions-1" in tuned_weights_note(frame.attrs)
+
+
+def test_the_tuning_games_note_names_the_games_shared_and_only_games_dealt_alike(tmp_path):
+    """The note counts and names the games both ranges hold; a copy of the cards in another
+    order deals other games (no note), a renamed copy in the same order the same ones."""
+    from analyzer.cards.loader import default_card_text
+
+    one = analyzer.simulate(games=3, seed=2026, first_game=29_999, policy="weighted")
+    assert analyzer.weights_note(one).startswith(
+        "note: 1 of these games (game 29,999 of seed 2026) are among")
+    text = default_card_text().replace('name = "R14-default"', 'name = "copy"', 1)
+    renamed = tmp_path / "renamed.toml"
+    renamed.write_text(text)
+    reordered = tmp_path / "reordered.toml"
+    reordered.write_text(text.replace("[1, 1, 2, 2, 3, 3, 4, 4]", "[4, 4, 3, 3, 2, 2, 1, 1]",
+                                      1))
+    same = analyzer.simulate(games=20, seed=2026, policy="weighted", cards=renamed)
+    other = analyzer.simulate(games=20, seed=2026, policy="weighted", cards=reordered)
+    shipped = analyzer.simulate(games=20, seed=2026, policy="weighted")
+    assert same.drop(columns="game").equals(shipped.drop(columns="game"))
+    assert not other["turns"].equals(shipped["turns"])  # other deals indeed
+    assert "among those the weights of weighted were tuned on" in analyzer.weights_note(same)
+    assert analyzer.weights_note(other) is None
+
+
+def test_changed_cards_of_an_expansion_not_in_play_are_not_other_cards(tmp_path, capsys):
+    """A card file that changes only Chromatic Chaos plays R14's base game: no note that
+    the shipped weights, or weights tuned on such a file, play other cards there."""
+    from analyzer.cards.loader import default_card_text
+    from tests.test_cli import run
+
+    def chromatic(value: int, name: str) -> Path:
+        path = tmp_path / f"{name}.toml"
+        text = default_card_text().replace('name = "R14-default"', f'name = "{name}"', 1)
+        start = text.index("[dreams.chromatic]")
+        path.write_text(text[:start] + text[start:].replace("value = 4", f"value = {value}",
+                                                              1))
+        return path
+
+    soft, softer = chromatic(3, "soft"), chromatic(2, "softer")
+    assert analyzer.weights_note(analyzer.simulate(games=5, policy="weighted",
+                                                   cards=soft)) is None
+    played = analyzer.simulate(games=5, policy="weighted", cards=soft,
+                               expansions="chromatic_chaos")
+    assert "with other cards and expansions" in analyzer.weights_note(played)
+    analyzer.tune(games=40, seed=2, evaluations=2, heldout_games=40, cards=soft,
+                  out=tmp_path / "w.toml")
+    policy = f"weighted:{tmp_path / 'w.toml'}"
+    code, out, err = run(capsys, "simulate", "--games", "5", "--policy", policy, "--cards",
+                         str(softer), "--quiet")
+    assert code == 0 and "note:" not in out, err
+    code, out, err = run(capsys, "simulate", "--games", "5", "--policy", policy, "--cards",
+                         str(softer), "--expansions", "chromatic_chaos", "--quiet")
+    assert code == 0 and "expansions chromatic_chaos (tuned on none)" in out, err
+    compared = analyzer.compare(sets="base,chromatic_chaos", games=5, policy="weighted",
+                                cards=soft)
+    assert "with other cards and expansions" in compared.weights_note()
+
+
+def test_the_shipped_weights_note_their_tuning_games_in_every_command():
+    """compare's base game and sensitivity's baseline on seed 2026 play the shipped weights'
+    tuning games, as simulate and duel say."""
+    compared = analyzer.compare(sets="base,chromatic_chaos", games=20, seed=2026,
+                                policy="weighted")
+    assert "note: set base: 20 of these games (games 0-19 of seed 2026) are among those " \
+        "the weights of weighted were tuned on" in compared.weights_note()
+    assert "set chromatic_chaos:" not in compared.weights_note()
+    varied = analyzer.sensitivity(games=10, seed=2026, policy="weighted")
+    assert "note: the baseline: 10 of these games (games 0-9 of seed 2026) are among " \
+        "those the weights of weighted were tuned on" in varied.weights_note()
+    assert analyzer.compare(sets="base", games=20, seed=7,
+                            policy="weighted").weights_note() is None
 
 
 def test_tune_refuses_to_write_over_its_start_or_card_file(tmp_path):

@@ -177,6 +177,21 @@ def cards_digest(card_set: CardSet) -> str:
     return hashlib.sha256(str(rows.shape).encode() + rows.tobytes()).hexdigest()
 
 
+def play_digest(card_set: CardSet, ordered: bool) -> str:
+    """SHA-256 of the cards in play (the base game's and those of ``card_set``'s
+    expansions), each with its expansion; its name and the cards out of play do not count.
+    ``ordered``: in the order of the file, which with a seed decides the deals (two sets of
+    one such digest deal the same games); else in one order whatever the file's (the same
+    cards are played)."""
+    ids = np.sort(np.concatenate([card_set.city_ids, card_set.dream_ids,
+                                  card_set.other_ids]))
+    rows = np.column_stack([card_set.owner[ids], card_set.cards[ids]])
+    if not ordered:
+        rows = rows[np.lexsort(rows.T[::-1])]
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    return hashlib.sha256(str(rows.shape).encode() + rows.tobytes()).hexdigest()
+
+
 def packed_table(card_set: CardSet) -> dict:
     """The cards of ``card_set``, every expansion's, packed for a results file's metadata
     (compressed, base64): a report can show them when the card file has changed since.
@@ -571,6 +586,9 @@ def default_card_data() -> dict:
 
 def card_set_from_data(data: dict, source: str) -> CardSet:
     """Validate card-set data (a parsed card-set file) and build the card table."""
+    if "weights" in data and "cities" not in data:
+        raise CardSetError("this is a weights file (a [weights] table), not a card-set file: "
+                           "it is played as --policy weighted:FILE")
     _check_keys(data, {"name", "description", "cities", "dreams", "books", "postcards",
                        "emptiness"}, "top level")
     name = _require(data, "name", "", "the card set's name")
@@ -624,7 +642,8 @@ def load_card_file(path: str | Path) -> tuple[CardSet, dict]:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        # utf-8-sig: an editor's byte-order mark is no content of the file (TOML has none)
+        text = path.read_text(encoding="utf-8-sig")
     except OSError as err:
         raise CardSetError(f"cannot read card-set file {path}: {err.strerror or err}") from None
     except UnicodeDecodeError:

@@ -20,11 +20,15 @@ import math
 import tomllib
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from analyzer.atomic import check_writable, write_atomically
 from analyzer.core.greedy_terms import MAX_WEIGHT, MAX_WEIGHT_TEXT
-from analyzer.errors import PolicyError
+from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
+
+if TYPE_CHECKING:
+    from analyzer.cards import CardSet
 
 DEFAULT_WEIGHTS_FILE = "weighted-default.toml"
 #: The games the shipped weights were tuned on (the file's header; it predates [tuned]).
@@ -75,7 +79,7 @@ def load_weights_file(path: str | Path | None = None) -> tuple[dict[str, float],
         return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}"), None
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:  # a UnicodeDecodeError has no strerror
         raise PolicyError(f"cannot read weights file {path}: "
                           f"{getattr(err, 'strerror', None) or err}") from None
@@ -89,8 +93,11 @@ TUNED_KEYS = {"card_set": str, "card_set_sha256": str, "expansions": list, "vari
 #: which a renamed or reordered copy of the set shares.
 TUNED_CARDS_KEY = "cards_sha256"
 #: [tuned] keys files written before them lack: the rules the weights were tuned under, and
-#: the tuning games (games 0..games-1 of seed), which a fair evaluation leaves out.
-TUNED_LATER_KEYS = {"rules_version": str, "seed": int, "games": int}
+#: the tuning games (games 0..games-1 of seed), which a fair evaluation leaves out; the cards
+#: in play there (``cards.loader.play_digest``), in any order and in the file's, which with
+#: the seed decides the deals.
+TUNED_LATER_KEYS = {"rules_version": str, "seed": int, "games": int,
+                    "cards_in_play_sha256": str, "deals_sha256": str}
 
 
 def _check_tuned(tuned: object, source: str) -> None:
@@ -175,7 +182,7 @@ def tuned_weights_note(attrs: dict) -> str | None:
     (:func:`tuning_games_note`); None otherwise."""
     tuned = attrs.get("policy_tuned_for")
     if tuned is None and attrs.get("policy") == "weighted":
-        return tuning_games_note(attrs, SHIPPED_TUNING)
+        return tuning_games_note(attrs, shipped_tuning())
     if not isinstance(tuned, dict) or tuned_key_wrong(tuned):
         return None
     where = tuned_differences(attrs, tuned)
@@ -217,9 +224,13 @@ def tuned_runs_note(runs: dict[str, dict], noun: str, how: str) -> str | None:
     tunes weights for each."""
     attrs = next(iter(runs.values()), {})
     tuned = attrs.get("policy_tuned_for")
-    if not isinstance(tuned, dict) or tuned_key_wrong(tuned):
+    if tuned is None and attrs.get("policy") == "weighted":
+        # the shipped weights: shipped_weights_note says where they play elsewhere
+        tuned, elsewhere = shipped_tuning(), []
+    elif not isinstance(tuned, dict) or tuned_key_wrong(tuned):
         return None
-    elsewhere = [label for label, run in runs.items() if tuned_differences(run, tuned)]
+    else:
+        elsewhere = [label for label, run in runs.items() if tuned_differences(run, tuned)]
     notes = []
     if elsewhere:
         listed = elsewhere[0] if len(elsewhere) == 1 else \
@@ -255,17 +266,62 @@ def _tuned_place(tuned: dict) -> str:
 def tuning_games_note(attrs: dict, tuned: dict) -> str | None:
     """A note when a run (its configuration ``attrs``) plays games its weights were tuned
     on (the [tuned] table's seed and games): its win rate there flatters the weights."""
-    if "seed" not in tuned or "games" not in tuned or attrs.get("seed") != tuned["seed"]:
+    if "seed" not in tuned or "games" not in tuned or attrs.get("seed") != tuned["seed"] or \
+            not _deals_as_tuned(attrs, tuned):
         return None
     first = int(attrs.get("first_game", 0))
-    last = first + int(attrs.get("games", 0)) - 1
-    shared = min(last, tuned["games"] - 1) - first + 1
-    if shared <= 0:
+    last = min(first + int(attrs.get("games", 0)), tuned["games"]) - 1
+    if last < first:
         return None
-    return (f"note: {shared:,} of these games (games {first:,}-{last:,} of seed "
-            f"{tuned['seed']}) are among those the weights of {attrs.get('policy')} were "
-            f"tuned on (games 0-{tuned['games'] - 1:,}), where they win more than on new "
-            "deals: play another --seed to measure them")
+    which = f"game {first:,}" if last == first else f"games {first:,}-{last:,}"
+    return (f"note: {last - first + 1:,} of these games ({which} of seed {tuned['seed']}) "
+            f"are among those the weights of {attrs.get('policy')} were tuned on (games "
+            f"0-{tuned['games'] - 1:,}), where they win more than on new deals: play "
+            "another --seed to measure them")
+
+
+def shipped_tuning() -> dict:
+    """Where the shipped weights were tuned, as a [tuned] table: R14's base game, solo, on
+    ``SHIPPED_TUNING``'s games (their file predates [tuned])."""
+    from analyzer.cards import default_card_set
+    from analyzer.cards.loader import play_digest
+
+    return {**SHIPPED_TUNING, "expansions": [], "variant": "solo",
+            "deals_sha256": play_digest(default_card_set(), ordered=True)}
+
+
+def _deals_as_tuned(attrs: dict, tuned: dict) -> bool:
+    """True when a run (its configuration ``attrs``) deals game g of a seed as the tuning of
+    a [tuned] table did: the same cards in play in the same order (the set's own hash for a
+    table without ``deals_sha256``, which also holds its name), expansions, variant and
+    rules."""
+    if sorted(tuned.get("expansions") or []) != sorted(attrs.get("expansions") or []) or \
+            tuned.get("variant") != attrs.get("variant", "solo") or \
+            tuned.get("rules_version", attrs.get("rules_version")) != attrs.get("rules_version"):
+        return False
+    if "deals_sha256" not in tuned:
+        return tuned.get("card_set_sha256") == attrs.get("card_set_sha256")
+    from analyzer.cards.loader import play_digest
+
+    played = played_cards(attrs, attrs.get("expansions") or [])
+    return played is not None and play_digest(played, ordered=True) == tuned["deals_sha256"]
+
+
+def played_cards(attrs: dict, expansions: list[str]) -> CardSet | None:
+    """The card set a run (its configuration ``attrs``) played, with ``expansions`` in play:
+    the shipped set, or the table its results kept; None when neither is at hand or the set
+    has no cards of one of ``expansions``."""
+    from analyzer.cards import default_card_set
+    from analyzer.cards.loader import CardSetError, parse_expansions, unpacked_table
+
+    shipped = default_card_set()
+    digest = str(attrs.get("card_set_sha256"))
+    played = shipped if digest == shipped.digest else unpacked_table(
+        attrs.get("card_set_table"), str(attrs.get("card_set")), digest, "")
+    try:
+        return None if played is None else played.with_expansions(parse_expansions(expansions))
+    except (CardSetError, UrbionError):
+        return None
 
 
 def _same_cards_as_tuned(tuned: dict, attrs: dict) -> bool:
@@ -273,14 +329,16 @@ def _same_cards_as_tuned(tuned: dict, attrs: dict) -> bool:
     under another name or order: by the cards' own digest where the table has one, else
     where both are R14's (a table of the shipped set, a run of R14's cards)."""
     from analyzer.cards import default_card_set
-    from analyzer.cards.loader import cards_digest, unpacked_table
+    from analyzer.cards.loader import cards_digest, play_digest
 
-    shipped = default_card_set()
+    if "cards_in_play_sha256" in tuned:  # the cards the tuning played, as this run holds them
+        played = played_cards(attrs, tuned.get("expansions") or [])
+        return played is not None and \
+            play_digest(played, ordered=False) == tuned["cards_in_play_sha256"]
     if TUNED_CARDS_KEY not in tuned:
-        return tuned.get("card_set_sha256") == shipped.digest and plays_r14_cards(attrs)
-    digest = str(attrs.get("card_set_sha256"))
-    played = shipped if digest == shipped.digest else unpacked_table(
-        attrs.get("card_set_table"), str(attrs.get("card_set")), digest, "")
+        return tuned.get("card_set_sha256") == default_card_set().digest and \
+            plays_r14_cards(attrs)
+    played = played_cards(attrs, [])
     return played is not None and cards_digest(played) == tuned[TUNED_CARDS_KEY]
 
 
@@ -293,17 +351,20 @@ def weights_note(attrs: dict, per_set: bool = False) -> str | None:
 
 
 def plays_r14_cards(attrs: dict) -> bool:
-    """True when a run (its configuration ``attrs``) played R14's cards, kind for kind: the
-    shipped set, or a renamed or reordered copy of it that the results file kept."""
+    """True when a run (its configuration ``attrs``) played R14's cards, kind for kind, of
+    the base game and the expansions in play: the shipped set, or a renamed, reordered or
+    otherwise changed copy of it that the results file kept (changes to expansions not in
+    play do not count)."""
     from analyzer.cards import default_card_set
-    from analyzer.cards.loader import same_cards, unpacked_table
+    from analyzer.cards.loader import parse_expansions, play_digest
 
     shipped = default_card_set()
-    digest = str(attrs.get("card_set_sha256"))
-    if digest == shipped.digest:
+    if attrs.get("card_set_sha256") == shipped.digest:
         return True
-    kept = unpacked_table(attrs.get("card_set_table"), str(attrs.get("card_set")), digest, "")
-    return kept is not None and same_cards(kept, shipped)
+    expansions = attrs.get("expansions") or []
+    played = played_cards(attrs, expansions)
+    return played is not None and play_digest(played, ordered=False) == play_digest(
+        shipped.with_expansions(parse_expansions(expansions)), ordered=False)
 
 
 def shipped_weights_note(policies: list[str], other_cards: bool, expansions: list[str],
@@ -340,5 +401,8 @@ def shipped_weights_note(policies: list[str], other_cards: bool, expansions: lis
                "--variant)")
     else:
         how = "`urbion tune` (with the same --cards, --expansions and --variant)"
-    return (f"note: weighted plays weights tuned on R14's base game solo; with "
+    also = "" if not lookahead else \
+        f" ({' and '.join(lookahead)} {'looks' if len(lookahead) == 1 else 'look'} ahead " \
+        "with them)"
+    return (f"note: weighted plays weights tuned on R14's base game solo{also}; with "
             f"{' and '.join(where)}, {how} finds weights of their own")

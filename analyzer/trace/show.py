@@ -297,10 +297,12 @@ def event_text(event: str, details: dict, names: CardNames,
                     "Success pile")
         return f"  Perfect Balance: {names.name(details['city'])} joins the Success pile"
     if event == "new_city":
-        return f"  row {details['row']} takes {names.name(details['city'])}"
+        return f"  row {details.get('was', details['row'])} takes {names.name(details['city'])}"
     if event == "row_removed":
-        return (f"  row {details['row']} is removed: the City deck is empty (R01.5); any "
-                "rows below it move up")
+        city = details.get("pacified")
+        return (f"  row {details.get('was', details['row'])}"
+                f"{'' if city is None else f' ({names.name(city)} pacified)'} is removed: the "
+                "City deck is empty (R01.5); any rows below it move up")
     if event == "books":
         kept = details["kept"]
         return f"  Books laid out: {names.names(kept)}" if kept else "  no Book is laid out"
@@ -418,6 +420,10 @@ def render_trace(trace: dict) -> str:
     postcards: dict[int, int] = {}
     books: list[int] = []
     header: dict[str, int] = {}  # the team turn's header line: where, seat, Sognae's seat
+    # a refill numbers rows as they stand after the rows removed above (R01.5); shown as the
+    # census numbered them, with the city pacified in a row removed
+    pacified: dict[int, int] = {}
+    removed = [0]
     tally = GameTally(names.cards)
 
     def seat_line(swapped: bool = False) -> str:
@@ -445,6 +451,14 @@ def render_trace(trace: dict) -> str:
             # a swap the seat could have made: the discard pile is as the last check left it
             out.append(f"  polarities kept (a swap was possible: {tally.last['discard']} cards "
                        "in the discard pile)")
+        if event in ("new_city", "row_removed"):
+            was = details["row"] + removed[0]
+            details = {**details, "was": was, "pacified": pacified.get(was)}
+            removed[0] += event == "row_removed"
+        else:
+            removed[0] = 0
+        if event == "pacify":
+            pacified[details["row"]] = details["city"]
         line = event_text(event, details, names, team=variant == "team")
         if line:
             out.append(line)
