@@ -974,6 +974,13 @@ def test_runs_of_one_configuration_on_common_games_are_refused(tmp_path):
             load_runs(pair)
         assert f"{pair[0]} and {pair[1]} hold the same games of one configuration " \
                f"({common} of seed 4," in str(err.value)
+    # the same games ended otherwise: one file is not what it names
+    edited = analyzer.read_results(whole)
+    edited.loc[edited["game"] == 3, "turns"] += 1
+    edited.to_parquet(tmp_path / "edited.parquet")
+    with pytest.raises(UrbionError, match="name one configuration .* but end game 3 "
+                                          "differently: one of them was edited"):
+        load_runs([whole, tmp_path / "edited.parquet"])
     # two samples of one configuration, apart: compared as they are
     analyzer.simulate(games=10, seed=4, first_game=100, out=tmp_path / "apart.parquet")
     assert len(load_runs([whole, tmp_path / "apart.parquet"])) == 2

@@ -112,6 +112,13 @@ def _refuse_overlap(frames: list[tuple[Path, Run]]) -> None:
         return
     (path, df), (other_path, other) = frames[pair[0]], frames[pair[1]]
     shared, first = _shared_games(df, other)
+    differing = _first_game_ended_otherwise(df, other)
+    if differing is not None:
+        raise UrbionError(
+            f"{path} and {other_path} name one configuration (seed {df.attrs.get('seed')}, "
+            f"the same card set, policy and rules) but end game {differing} differently: "
+            "one of them was edited or made by other code, and a report cannot tell which "
+            "holds the games that configuration plays")
     raise UrbionError(
         f"{path} and {other_path} hold the same games of one configuration "
         f"({shared:,} games from game {first} of seed "
@@ -146,6 +153,23 @@ def _game_ranges(run: Run) -> list[tuple[int, int]]:
     starts = games[np.concatenate(([0], breaks + 1))]
     stops = games[np.concatenate((breaks, [len(games) - 1]))] + 1
     return list(zip(starts.tolist(), stops.tolist(), strict=True))
+
+
+#: The columns in which two plays of one game must agree.
+ENDING = ("won", "reason", "turns", "pacified", "deck_left")
+
+
+def _first_game_ended_otherwise(a: Run, b: Run) -> int | None:
+    """The first game two results files both hold and end differently (``ENDING``), or
+    None; a summary lists no games to compare."""
+    if isinstance(a, Totals) or isinstance(b, Totals):
+        return None
+    columns = [c for c in ENDING if c in a.columns and c in b.columns]
+    both = a[["game", *columns]].merge(b[["game", *columns]], on="game")
+    differ = np.zeros(len(both), dtype=bool)
+    for column in columns:
+        differ |= (both[f"{column}_x"] != both[f"{column}_y"]).to_numpy()
+    return int(both.loc[differ, "game"].min()) if differ.any() else None
 
 
 def _shared_games(a: Run, b: Run) -> tuple[int, int]:
