@@ -1002,3 +1002,20 @@ def test_search_and_clairvoyant_are_noted_to_look_ahead_with_the_shipped_weights
     assert shipped_weights_note(["search"], False, [], "solo") is None  # where they were tuned
     assert shipped_weights_note(["weighted", "search"], False, ["books"], "solo").startswith(
         "note: weighted plays weights tuned on R14's base game solo")
+
+
+def test_the_lessons_of_playing_better_hold_on_the_same_deals():
+    """docs/playing-better.md: on the same deals weighted places Chaos where greedy reveals
+    them, exchanges and takes censuses more, never clears a balanced city, and lasts
+    longer; its losses are narrower."""
+    duel = analyzer.duel(["greedy", "weighted"], games=600, seed=1)
+    greedy, weighted = (duel.runs[name].mean(numeric_only=True)
+                        for name in ("greedy", "weighted"))
+    assert weighted["chaos_placed"] > 2 * greedy["chaos_placed"]
+    assert weighted["chaos_revealed"] < greedy["chaos_revealed"] / 2
+    assert weighted["exchanges"] > 1.5 * greedy["exchanges"]
+    assert weighted["censuses"] > greedy["censuses"]
+    assert weighted["chaos_cleared"] == 0 < greedy["chaos_cleared"]
+    assert weighted["turns"] > greedy["turns"] + 5
+    short = {name: 12 - run.loc[~run["won"], "pacified"] for name, run in duel.runs.items()}
+    assert (short["weighted"] == 1).mean() > (short["greedy"] == 1).mean() + 0.2
