@@ -304,7 +304,9 @@ def test_simulate_team_with_all_expansions_names_them_and_keeps_the_columns(caps
     code, out, err = run(capsys, "simulate", "--games", "300", "--expansions", "all",
                          "--variant", "team", "--out", str(out_file), "--quiet")
     assert code == 0, err
-    assert "variant    team" in out and "inhabitant sum" in out
+    assert "variant    team (one policy plays both seats, both hands in view: R10.2; a " \
+        "polarity swap takes no action: docs/rules-notes.md 42)" in out
+    assert "inhabitant sum" in out
     df = read_results(out_file)
     assert df.attrs["variant"] == "team"
     assert (df["seats"] == 2).all()

@@ -25,6 +25,36 @@ def test_summary_only_equals_the_summary_of_all_rows(policy):
         assert totals[key] == pytest.approx(full[key], rel=1e-12), key
 
 
+@pytest.mark.parametrize("expansions, variant", [("none", "solo"), ("postcards", "solo"),
+                                                 ("all", "team")])
+def test_losses_by_cities_short_agree_in_rows_and_totals(expansions, variant):
+    """How many City cards each loss left unpacified: from the rows, and from a tally's
+    histogram less the wins (a win pacifies every City card); with the Postcards some
+    losses pacified them all (R11.9)."""
+    settings = dict(games=1500, seed=5, expansions=expansions, variant=variant)
+    df = analyzer.simulate(**settings)
+    full = analyzer.summarize(df)
+    lost = df.loc[~df["won"]]
+    assert sum(full["losses_short"].values()) == len(lost)
+    assert full["losses_short"].get(1, 0) == int((lost["pacified"] ==
+                                                  df.attrs["city_cards"] - 1).sum())
+    assert analyzer.simulate_summary(**settings)["losses_short"] == full["losses_short"]
+    if expansions == "postcards":
+        assert full["losses_short"].get(0, 0) > 0
+
+
+def test_the_summary_says_how_near_the_losses_came():
+    df = analyzer.simulate(games=2000, seed=0)
+    lost = df.loc[~df["won"], "pacified"]
+    one, two = int((lost == 11).sum()), int((lost == 10).sum())
+    more = len(lost) - one - two
+    line = next(line for line in format_summary(analyzer.summarize(df), df.attrs).splitlines()
+                if line.startswith("short"))
+    assert line == (f"short      losses by City cards left unpacified: 1: {one:,} "
+                    f"({one / len(lost):.0%}), 2: {two:,} ({two / len(lost):.0%}), 3 or more: "
+                    f"{more:,} ({more / len(lost):.0%})")
+
+
 def test_a_mean_comes_with_its_t_interval():
     """Mean turns and cities pacified, in the rows' summary, the report headline and the
     terminal, with scipy's own 95% t-interval of the per-game values."""

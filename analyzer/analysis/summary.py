@@ -72,11 +72,49 @@ def summarize(df: pd.DataFrame) -> dict:
         "turns_ci": (means["turns_low"], means["turns_high"]),
         "pacified_ci": (means["pacified_low"], means["pacified_high"]),
         "loss_reasons": {str(k): int(v) for k, v in losses.items() if v > 0},
+        "losses_short": _losses_short(df),
         "means": {col: float(df[col].mean()) if games else float("nan")
                   for col in in_play if col in df},
         "means_ci": {col: mean_interval(df[col].to_numpy(), _low_bound(col))
                      for col in in_play if col in df},
     }
+
+
+def _losses_short(df: pd.DataFrame) -> dict[int, int]:
+    """Games lost by how many City cards they were short of pacifying every one (0: all
+    pacified, lost otherwise), ascending; empty when the City cards of the game are not
+    known (a frame without the run's configuration)."""
+    city_cards = df.attrs.get("city_cards")
+    if city_cards is None:
+        return {}
+    short = int(city_cards) - df.loc[~df["won"], "pacified"].astype(np.int64)
+    return {int(k): int(v) for k, v in short.value_counts().sort_index().items()}
+
+
+def _tally_losses_short(tally: np.ndarray, wins: int, city_cards: int | None) -> dict[int, int]:
+    """:func:`_losses_short` from a tally: a game won pacified every City card, so the
+    losses are the pacified histogram less the wins at its top."""
+    if city_cards is None:
+        return {}
+    hist = part(tally, "pacified_hist").astype(np.int64)
+    counts = {k: int(hist[city_cards - k]) - (wins if k == 0 else 0)
+              for k in range(city_cards + 1) if city_cards - k < len(hist)}
+    return {k: n for k, n in counts.items() if n > 0}
+
+
+def short_text(losses_short: dict) -> str | None:
+    """The losses by City cards left unpacified, in words: "1: 3,006 (33%), 2: 3,116 (34%),
+    3 or more: 3,000 (33%)"; None when there are none or they are not known."""
+    counts = {int(k): int(v) for k, v in losses_short.items()}  # JSON keys are strings
+    lost = sum(counts.values())
+    if not lost:
+        return None
+    parts = [f"{k}: {counts[k]:,} ({counts[k] / lost:.0%})" for k in (0, 1, 2)
+             if counts.get(k)]
+    more = sum(v for k, v in counts.items() if k >= 3)
+    if more:
+        parts.append(f"3 or more: {more:,} ({more / lost:.0%})")
+    return ", ".join(parts)
 
 
 def _low_bound(column: str) -> float | None:
@@ -119,6 +157,7 @@ def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None,
         "pacified_ci": sums_mean_interval(games, sums["pacified"], squares["pacified"], 0.0,
                                           city_cards),
         "loss_reasons": loss_counts(tally),
+        "losses_short": _tally_losses_short(tally, wins, city_cards),
         "means": {col: sums[col] / games if games else nan
                   for col in means_in_play(expansions, variant)},
         "means_ci": {col: sums_mean_interval(games, sums[col], squares[col], _low_bound(col))
@@ -160,12 +199,18 @@ def _later_games(summary: dict, attrs: dict) -> str:
     return f" (games {first}-{first + summary['games'] - 1} of the seed)"
 
 
+#: What a team game's odds rest on, said beside them: rulings a reader could play otherwise.
+TEAM_READING = (" (one policy plays both seats, both hands in view: R10.2; a polarity swap "
+                "takes no action: docs/rules-notes.md 42)")
+
+
 def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> str:
     """Plain-text summary for the terminal."""
     lines = [
         f"card set   {attrs.get('card_set')} (sha256 {str(attrs.get('card_set_sha256'))[:12]})",
         f"expansions {', '.join(attrs.get('expansions') or []) or 'none (base game)'}",
-        f"variant    {attrs.get('variant', 'solo')}",
+        f"variant    {attrs.get('variant', 'solo')}"
+        f"{TEAM_READING if attrs.get('variant') == 'team' else ''}",
         f"policy     {attrs.get('policy')}    engine {attrs.get('engine')}    "
         f"seed {attrs.get('seed')}    rules {attrs.get('rules_version')}",
         f"games      {summary['games']}{_later_games(summary, attrs)}",
@@ -191,6 +236,9 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
     ranked = sorted(summary["loss_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
     reasons = ", ".join(f"{k} {v}" for k, v in ranked) or "none"
     lines.append(f"losses     {reasons}")
+    short = short_text(summary.get("losses_short") or {})
+    if short:
+        lines.append(f"short      losses by City cards left unpacified: {short}")
     if seconds:
         compiled = attrs.get("compile_seconds") or 0.0
         played = summary["games"] - int(attrs.get("games_resumed") or 0)
