@@ -307,9 +307,9 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         chaos_cleared, chaos_revealed, censuses, exchanges, chromatic, rebuilds,
         sides_changed, inhabitants, emptiness_left, books_kept, wise_used, seats,
         book_actions, allies, polarity_swaps. ``attrs`` holds the run's
-        configuration, ``seconds`` (the games), ``compile_seconds`` and ``games_resumed``.
-        :func:`weights_note` gives the note ``urbion simulate`` prints about weights
-        tuned elsewhere, if any.
+        configuration, ``seconds`` (the games), ``compile_seconds``, ``games_resumed``,
+        ``played_on`` (threads, or a Dask cluster) and ``chunk``. :func:`weights_note`
+        gives the note ``urbion simulate`` prints about weights tuned elsewhere, if any.
 
     Raises
     ------
@@ -538,6 +538,7 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
             compiled = time.perf_counter()
             payload, resumed = execute(plan, executor, summary_only, checkpoint,
                                        options["progress"])
+            played_on = executor.describe()
     except PolicyError:
         # an illegal decision comes back on every resume: this run's chunks are of no use
         if checkpoint is not None:
@@ -552,6 +553,9 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
     attrs["compile_seconds"] = compiled - start
     attrs["seconds"] = time.perf_counter() - compiled
     attrs["games_resumed"] = resumed
+    # how the games were played: no part of what they are, but of how fast they came
+    attrs["played_on"] = played_on
+    attrs["chunk"] = plan.chunk
     return payload, attrs
 
 
@@ -677,7 +681,7 @@ def _same_policy(a: str | PolicySpec, b: str | PolicySpec) -> bool:
 
 #: What each policy's run of a duel records of itself, not shared by the others.
 _PER_POLICY = ("policy", "policy_params_sha256", "policy_source_sha256", "seconds",
-               "compile_seconds", "games_resumed")
+               "compile_seconds", "games_resumed", "played_on", "chunk")
 
 
 def _duel_attrs(results: dict[str, pd.DataFrame]) -> dict:

@@ -83,8 +83,21 @@ def test_a_command_of_many_runs_starts_one_local_cluster_for_all(monkeypatch):
 def test_scheduler_local_n_starts_its_own_cluster():
     on_dask = analyzer.simulate(games=900, seed=2, policy="random", scheduler="local:2",
                                 chunk=200)
-    assert np.array_equal(rows(on_dask), rows(analyzer.simulate(games=900, seed=2,
-                                                                policy="random")))
+    here = analyzer.simulate(games=900, seed=2, policy="random", workers=1)
+    assert np.array_equal(rows(on_dask), rows(here))
+    # the results say how they were played, which their speed depends on
+    assert (on_dask.attrs["played_on"], on_dask.attrs["chunk"]) == \
+        ("a local Dask cluster of 2 processes", 200)
+    assert (here.attrs["played_on"], here.attrs["chunk"]) == ("1 thread", 20_000)
+
+
+def test_a_run_on_a_scheduler_names_it_and_its_workers(cluster, capsys):
+    from tests.test_cli import run
+
+    code, out, err = run(capsys, "simulate", "--games", "300", "--scheduler",
+                         cluster.scheduler_address, "--quiet")
+    assert code == 0, err
+    assert f"games/s on a Dask cluster at {cluster.scheduler_address}, 2 workers (" in out
 
 
 class AfterFirstChunk:

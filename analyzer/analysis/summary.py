@@ -243,8 +243,9 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         compiled = attrs.get("compile_seconds") or 0.0
         played = summary["games"] - int(attrs.get("games_resumed") or 0)
         if played:  # a resume that found every game saved played none: no speed to give
-            lines.append(f"speed      {played / seconds:,.0f} games/s ({seconds:.2f} s, "
-                         f"plus {compiled:.1f} s to compile or load the engine)")
+            where = f" on {attrs['played_on']}" if attrs.get("played_on") else ""
+            lines.append(f"speed      {played / seconds:,.0f} games/s{where} ({seconds:.2f} "
+                         f"s, plus {compiled:.1f} s to compile or load the engine)")
         if played < summary["games"]:
             lines.append(f"resumed    {summary['games'] - played} games were saved by the "
                          "interrupted run")

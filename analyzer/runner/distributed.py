@@ -139,6 +139,7 @@ class DaskExecutor:
             logger.addFilter(_SYNC_FILTER)
         kind, value = parse_scheduler(scheduler)
         self.cluster = None
+        self.scheduler = scheduler
         # the client's own reports of a lost scheduler or a failed task (tracebacks over
         # many lines) come before the run's one-line error, which says the same; Dask's
         # configuration gives some of its loggers (distributed.client) levels of their own
@@ -208,6 +209,20 @@ class DaskExecutor:
         finally:
             for future in futures:
                 future.cancel()
+
+    def describe(self) -> str:
+        """Where the games were played, for the results: "a Dask cluster at ADDRESS, 3
+        workers" (as many as are connected when it is asked), or "a local Dask cluster of 2
+        processes"."""
+        if self.cluster is not None:
+            n = len(self.cluster.workers)
+            return f"a local Dask cluster of {n} process{'es' if n != 1 else ''}"
+        try:
+            info = self.client.scheduler_info()
+        except Exception:  # noqa: BLE001 - a scheduler lost at the end says nothing more
+            info = {}
+        n = len(info.get("workers", {}))
+        return f"a Dask cluster at {self.scheduler}, {n} worker{'s' if n != 1 else ''}"
 
     def close(self) -> None:
         client = getattr(self, "client", None)

@@ -23,6 +23,8 @@ class Executor(Protocol):
 
     def close(self) -> None: ...
 
+    def describe(self) -> str: ...
+
 
 class LocalExecutor:
     """Chunks on a pool of GIL-free threads of this process.
@@ -67,6 +69,10 @@ class LocalExecutor:
 
     def close(self) -> None:
         pass
+
+    def describe(self) -> str:
+        """Where the games were played, for the results: "2 threads"."""
+        return f"{self.threads} thread{'s' if self.threads != 1 else ''}"
 
 
 def make_executor(scheduler: str | None, workers: int | None) -> Executor:
