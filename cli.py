@@ -33,7 +33,8 @@ seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0
                            help="Batch seed; game g of seed S is always the same game.")
 policy_option = click.option("--policy", default="greedy", show_default=True,
                              help=f"Policy: {', '.join(BUILTIN_POLICIES)}, "
-                                  "weighted:FILE.toml, search:rollouts=N,candidates=K, or "
+                                  "weighted:FILE.toml, search:rollouts=N,candidates=K,"
+                                  "weights=FILE.toml, or "
                                   "FILE.py:FUNCTION / MODULE:FUNCTION.")
 cards_option = click.option("--cards", type=click.Path(dir_okay=False), default=None,
                             help="Card-set TOML file (default: the R14 set).")
@@ -191,7 +192,7 @@ def replay(traces: str, strict: bool, cards: str | None) -> None:
 @cli.command()
 @click.option("--policies", "names", required=True, metavar="P1,P2,...",
               help="Two or more policies, comma-separated (built-ins, "
-                   "search:rollouts=N,candidates=K or FILE forms).")
+                   "search:rollouts=N,candidates=K,weights=FILE.toml or FILE forms).")
 @click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True)
 @seed_option
 @click.option("--workers", type=click.IntRange(min=1), default=None,

@@ -58,16 +58,19 @@ def test_search_uses_its_play_outs():
     ("clairvoyant:candidates=x", "candidates must be a whole number"),
     ("search:rollouts=\u00b2", "rollouts must be a whole number"),
     # the true deck order plays out the same at every rollout
-    ("clairvoyant:rollouts=3", "unknown option 'rollouts' \\(valid: candidates\\)"),
+    ("clairvoyant:rollouts=3", "unknown option 'rollouts' \\(valid: candidates, weights\\)"),
     # a later value silently winning would hide a typo
     ("search:rollouts=2,rollouts=3", "rollouts is given twice in 'rollouts=2,rollouts=3'"),
     ("search:", "policy 'search:' gives no options: search, or "
-                "search:rollouts=N,candidates=N"),
-    ("clairvoyant:", "clairvoyant, or clairvoyant:candidates=N"),
+                "search:rollouts=N,candidates=N,weights=FILE.toml"),
+    ("clairvoyant:", "clairvoyant, or clairvoyant:candidates=N,weights=FILE.toml"),
+    ("search:weights=", "policy search: weights names no weights file \\(weights=FILE.toml\\)"),
+    ("search:weights=no-such.toml", "cannot read weights file no-such.toml"),
     ("search:,", "policy 'search:,' gives no options"),
     ("search: ", "policy 'search: ' gives no options"),
     # no "=": a module named search could have had it, but none is found
-    ("search:deep", "policy search takes options as search:rollouts=N,candidates=N, not "
+    ("search:deep", "policy search takes options as search:rollouts=N,candidates=N,"
+                    "weights=FILE.toml, not "
                     "'deep'; nor is there a module search with a function deep"),
     # a function's name holds no "=": these are options, not MODULE:FUNCTION
     ("greedy:foo=1", "policy greedy takes no options"),
@@ -96,3 +99,36 @@ def test_every_builtin_plays_200_games_without_an_illegal_decision(name):
     if spec.reference_ok:
         ref = analyzer.simulate(games=200, seed=12, policy=name, engine="reference")
         assert ref.equals(df)
+
+
+def test_search_looks_ahead_with_the_weights_file_it_is_given(tmp_path, capsys):
+    """search:weights=FILE follows weighted:FILE: with one candidate it plays its games;
+    the name is one for one policy; notes and shared pages treat the file as weighted's."""
+    from analyzer.policies.registry import portable_name
+    from analyzer.reporting.names import shared_policy
+    from tests.test_cli import run
+
+    weights = tmp_path / "w.toml"
+    weights.write_text("[weights]\nTURN = 40.0\nSETUP = 2.0\n")
+    mine = analyzer.simulate(games=40, seed=3, policy=f"weighted:{weights}")
+    alone = analyzer.simulate(games=40, seed=3,
+                              policy=f"search:candidates=1,weights={weights}")
+    shipped = analyzer.simulate(games=40, seed=3, policy="weighted")
+    assert alone.drop(columns="game").equals(mine.drop(columns="game"))
+    assert not mine["turns"].equals(shipped["turns"])  # the file's weights play otherwise
+    spelt = resolve_policy(f"search:rollouts=8,candidates=3,weights={weights}")
+    assert spelt.name == f"search:weights={weights}"
+    assert resolve_policy(f"search:rollouts=2,weights={weights}").name == \
+        f"search:rollouts=2,candidates=3,weights={weights}"
+    assert shared_policy(f"clairvoyant:weights={weights}") == "clairvoyant:weights=w.toml"
+    assert portable_name("search:rollouts=2,weights=w.toml") == \
+        "search:rollouts=2,weights=w.toml"  # no such file here: left for the worker to say
+    # a file tuned elsewhere is noted as for weighted:FILE; no note on shipped weights
+    from tests.test_duel_tune import _tuned_file
+
+    tuned = _tuned_file(tmp_path / "cc.toml").removeprefix("weighted:")
+    code, out, err = run(capsys, "simulate", "--games", "3", "--policy",
+                         f"search:candidates=2,rollouts=1,weights={tuned}", "--quiet")
+    assert code == 0, err
+    assert "were tuned elsewhere: here expansions none (tuned on chromatic_chaos)" in out
+    assert "shipped weights" not in out

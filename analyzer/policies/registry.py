@@ -82,16 +82,51 @@ SEARCH_DEFAULTS = {"search": {"rollouts": 8, "candidates": 3},
 SEARCH_LIMITS = {"rollouts": 4096, "candidates": 1024}
 #: The options each takes: clairvoyant plays out the true deck order, the same at every
 #: rollout, so it takes no rollouts.
-SEARCH_OPTIONS = {"search": ("rollouts", "candidates"), "clairvoyant": ("candidates",)}
+SEARCH_OPTIONS = {"search": ("rollouts", "candidates", "weights"),
+                  "clairvoyant": ("candidates", "weights")}
+#: The option naming a weights file: the weighted policy whose candidates and play-outs
+#: the look-ahead follows (the shipped weights without it).
+WEIGHTS_OPTION = "weights"
 
 
 def search_policy(kind: str, options: str) -> PolicySpec:
-    """``search`` or ``clairvoyant`` with ``rollouts=N,candidates=K`` options (any subset)."""
+    """``search`` or ``clairvoyant`` with ``rollouts=N,candidates=K,weights=FILE.toml``
+    options (any subset)."""
     import analyzer.policies.search_nb  # noqa: F401 - registers the engine-policy overloads
     from analyzer.core.codes import EnginePolicy, EnginePolicyId
-    from analyzer.policies.weights import load_weights
+    from analyzer.policies.weights import load_weights_file
 
+    settings, weights_file = _search_settings(kind, options)
+    tail = np.array([settings["rollouts"], settings["candidates"]], dtype=np.float64)
+    # play-outs and candidates follow the weighted policy of those weights
+    weights, tuned = load_weights_file(weights_file)
+
+    def params_for(cards: np.ndarray | None) -> np.ndarray:
+        return np.concatenate([greedy_params(weights, cards), tail])
+
+    # one name for one policy: the defaults spelt out are the plain name (a resume, a duel
+    # and the results compare policies by it)
+    parts = [] if settings == SEARCH_DEFAULTS[kind] else \
+        [f"{k}={settings[k]}" for k in SEARCH_OPTIONS[kind] if k != WEIGHTS_OPTION]
+    if weights_file is not None:
+        parts.append(f"{WEIGHTS_OPTION}={weights_file}")
+    name = f"{kind}:{','.join(parts)}" if parts else kind
+    engine_id = EnginePolicyId.SEARCH if kind == "search" else EnginePolicyId.CLAIRVOYANT
+    description = {"search": "plays each candidate out on imagined orders of the unseen "
+                             "cards (search:rollouts=N,candidates=K,weights=FILE)",
+                   "clairvoyant": "plays each candidate out on the true deck order: what "
+                                  "knowing the deck is worth to this look-ahead "
+                                  "(clairvoyant:candidates=K,weights=FILE)"}[kind]
+    return PolicySpec(name, greedy_nb, params_for(None), description,
+                      params_for_cards=params_for, kernel=EnginePolicy(engine_id),
+                      tuned_for=tuned)
+
+
+def _search_settings(kind: str, options: str) -> tuple[dict[str, int], str | None]:
+    """The numbers of a look-ahead's ``options`` over its defaults, and its weights file
+    (None: the shipped weights); each option at most once."""
     settings = dict(SEARCH_DEFAULTS[kind])
+    weights_file = None
     given: set[str] = set()
     for item in filter(None, (part.strip() for part in options.split(","))):
         key, _, value = item.partition("=")
@@ -101,30 +136,18 @@ def search_policy(kind: str, options: str) -> PolicySpec:
         if key in given:  # a later value silently winning would hide a typo
             raise PolicyError(f"policy {kind}: {key} is given twice in {options!r}")
         given.add(key)
-        if not (value.isascii() and value.isdigit()) or \
+        if key == WEIGHTS_OPTION:
+            if not value.strip():
+                raise PolicyError(f"policy {kind}: weights names no weights file "
+                                  "(weights=FILE.toml)")
+            weights_file = value.strip()
+        elif not (value.isascii() and value.isdigit()) or \
                 not 1 <= int(value) <= SEARCH_LIMITS[key]:
             raise PolicyError(f"policy {kind}: {key} must be a whole number from 1 to "
                               f"{SEARCH_LIMITS[key]}, not {value!r}")
-        settings[key] = int(value)
-    tail = np.array([settings["rollouts"], settings["candidates"]], dtype=np.float64)
-
-    weights = load_weights()  # play-outs and candidates follow the tuned weighted policy
-
-    def params_for(cards: np.ndarray | None) -> np.ndarray:
-        return np.concatenate([greedy_params(weights, cards), tail])
-
-    # one name for one policy: the defaults spelt out are the plain name (a resume, a duel
-    # and the results compare policies by it)
-    name = kind if settings == SEARCH_DEFAULTS[kind] else \
-        f"{kind}:" + ",".join(f"{k}={settings[k]}" for k in SEARCH_OPTIONS[kind])
-    engine_id = EnginePolicyId.SEARCH if kind == "search" else EnginePolicyId.CLAIRVOYANT
-    description = {"search": "plays each candidate out on imagined orders of the unseen "
-                             "cards (search:rollouts=N,candidates=K)",
-                   "clairvoyant": "plays each candidate out on the true deck order: what "
-                                  "knowing the deck is worth to this look-ahead "
-                                  "(clairvoyant:candidates=K)"}[kind]
-    return PolicySpec(name, greedy_nb, params_for(None), description,
-                      params_for_cards=params_for, kernel=EnginePolicy(engine_id))
+        else:
+            settings[key] = int(value)
+    return settings, weights_file
 
 
 def weighted_policy(path: str | None) -> PolicySpec:
@@ -145,7 +168,8 @@ BUILTIN_POLICIES = _builtins()
 
 def _option_form(kind: str) -> str:
     """How ``kind`` (search, clairvoyant) is given its options: "search:rollouts=N,..."."""
-    return f"{kind}:{','.join(f'{key}=N' for key in SEARCH_OPTIONS[kind])}"
+    return f"{kind}:" + ",".join(f"{key}=FILE.toml" if key == WEIGHTS_OPTION else f"{key}=N"
+                                 for key in SEARCH_OPTIONS[kind])
 
 
 def resolve_policy(name: str) -> PolicySpec:
@@ -197,6 +221,12 @@ def portable_name(name: str) -> str:
     it: the name a cluster's workers resolve, whose working folder is another."""
     if name.lower().startswith(WEIGHTED_PREFIX):
         return name[:len(WEIGHTED_PREFIX)] + _absolute(name[len(WEIGHTED_PREFIX):])
+    kind, colon, options = name.partition(":")
+    if colon and kind.lower() in SEARCH_DEFAULTS:
+        return f"{kind}:" + ",".join(
+            f"{WEIGHTS_OPTION}={_absolute(part.strip().partition('=')[2].strip())}"
+            if part.strip().startswith(f"{WEIGHTS_OPTION}=") else part
+            for part in options.split(","))
     where, colon, function = name.rpartition(":")
     if colon and where.endswith(".py"):
         return f"{_absolute(where)}:{function}"

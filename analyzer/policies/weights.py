@@ -377,7 +377,9 @@ def shipped_weights_note(policies: list[str], other_cards: bool, expansions: lis
     ``weighted`` does not play. ``per_set``: for a comparison of expansion sets, each of
     which would need its own tune; ``per_card_set``: for card sets that differ (a
     sensitivity analysis), each of which would."""
-    lookahead = [p for p in policies if p.partition(":")[0] in ("search", "clairvoyant")]
+    # a look-ahead given a weights file of its own plays those (tuned_weights_note's)
+    lookahead = [p for p in policies if p.partition(":")[0] in ("search", "clairvoyant")
+                 and "weights=" not in p.partition(":")[2]]
     if "weighted" not in policies and not lookahead:
         return None
     where = []

@@ -21,11 +21,16 @@ def shared_file(source: str) -> str:
 
 
 def shared_policy(policy: str) -> str:
-    """A policy as a shared page names it: ``weighted:FILE.toml`` and ``FILE.py:FUNCTION``
-    with the file's name alone; a built-in's name as it is."""
+    """A policy as a shared page names it: ``weighted:FILE.toml``, a look-ahead's
+    ``weights=FILE.toml`` and ``FILE.py:FUNCTION`` with the file's name alone; a built-in's
+    name as it is."""
     head, colon, rest = policy.partition(":")
     if head == "weighted" and colon and rest:
         return f"weighted:{shared_file(rest)}"
+    if head in ("search", "clairvoyant") and colon:  # its weights=FILE option
+        return f"{head}:" + ",".join(
+            f"weights={shared_file(part.partition('=')[2])}" if part.startswith("weights=")
+            else part for part in rest.split(","))
     found = _POLICY_FILE.fullmatch(policy)
     if found:
         return f"{shared_file(found['file'])}:{found['function']}"
