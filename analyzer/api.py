@@ -116,8 +116,9 @@ def weights_note(results: pd.DataFrame | dict) -> str | None:
     else:
         raise UrbionError("weights_note takes a DataFrame of results, a summary or a run's "
                           f"configuration, not {type(results).__name__}")
-    if "policy" not in attrs:
-        raise UrbionError("weights_note: no run configuration (no policy) in what was given")
+    if "policy" not in attrs or "card_set_sha256" not in attrs:
+        raise UrbionError("weights_note: no run configuration (its policy and card set) in "
+                          "what was given")
     return run_weights_note(attrs)
 
 
@@ -843,8 +844,7 @@ def _check_not_an_input(out: Path, start: str, cards: object) -> None:
 def tuning_warning(pair: pd.Series, start: str) -> str | None:
     """A warning when the tuned weights won significantly fewer held-out games than their
     start, no more, or more but not significantly so (McNemar p >= 0.05); None otherwise.
-    ``pair``: the
-    held-out pairs' row of ``start`` against ``tuned``."""
+    ``pair``: the held-out pairs' row of ``start`` against ``tuned``."""
     gained, lost = int(pair.b_only), int(pair.a_only)
     # one comparison planned ahead: its own p, not the table's Holm p over every pair
     head = (f"the tuned weights won {gained} held-out deals that {start} lost and lost "
@@ -1540,7 +1540,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
                           "(precision=): without it each set plays the games asked for")
     max_games = arguments.whole_number(
         "max_games", DEFAULT_MAX_GAMES if max_games is None else max_games, 1)
-    if max_games < games:
+    if precision is not None and max_games < games:
         raise UrbionError(f"--max-games (max_games=) {max_games} must be at least --games "
                           f"(games=) {games}")
     workers, scheduler = _executors(workers, scheduler)

@@ -94,6 +94,9 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
     (lambda: analyzer.show(progress="x"), "progress must be True or False"),
     (lambda: analyzer.weights_note(5), "weights_note takes a DataFrame of results"),
     (lambda: analyzer.weights_note({}), "no run configuration"),
+    (lambda: analyzer.weights_note({"policy": "weighted"}), "no run configuration"),
+    (lambda: analyzer.compare(games=20, precision=0.1, max_games=10),
+     "--max-games \\(max_games=\\) 10 must be at least --games \\(games=\\) 20"),
 ])
 def test_a_wrong_argument_is_one_urbion_error(call, message):
     with pytest.raises(UrbionError, match=message):

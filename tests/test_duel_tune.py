@@ -809,7 +809,7 @@ def test_the_tuning_games_note_names_the_games_shared_and_only_games_dealt_alike
 
     one = analyzer.simulate(games=3, seed=2026, first_game=29_999, policy="weighted")
     assert analyzer.weights_note(one).startswith(
-        "note: 1 of these games (game 29,999 of seed 2026) are among")
+        "note: 1 of these games (game 29,999 of seed 2026) is among")
     text = default_card_text().replace('name = "R14-default"', 'name = "copy"', 1)
     renamed = tmp_path / "renamed.toml"
     renamed.write_text(text)
@@ -857,6 +857,26 @@ def test_changed_cards_of_an_expansion_not_in_play_are_not_other_cards(tmp_path,
     compared = analyzer.compare(sets="base,chromatic_chaos", games=5, policy="weighted",
                                 cards=soft)
     assert "with other cards and expansions" in compared.weights_note()
+
+
+@pytest.mark.parametrize("policy", ["greedy", "weighted"])
+def test_cards_of_an_expansion_not_in_play_change_no_game(tmp_path, policy):
+    """greedy's facts of the cards (the largest values a card from hand can bring) are
+    those of the Dream cards in play: a Meta of 7 left out of the base game plays R14's
+    games, and plays its own when City Squares & Metas is in play."""
+    from analyzer.cards.loader import default_card_text
+
+    path = tmp_path / "big-meta.toml"
+    text = default_card_text().replace('name = "R14-default"', 'name = "big-meta"', 1)
+    path.write_text(text.replace("earth = [[2, -2], [3, -3]]", "earth = [[2, -2], [7, -7]]",
+                                 1))
+    base = analyzer.simulate(games=200, seed=2026, policy=policy, cards=path)
+    shipped = analyzer.simulate(games=200, seed=2026, policy=policy)
+    assert base.drop(columns="game").equals(shipped.drop(columns="game"))
+    assert base.attrs["policy_params_sha256"] == shipped.attrs["policy_params_sha256"]
+    metas = analyzer.simulate(games=5, policy=policy, cards=path, expansions="squares_metas")
+    r14_metas = analyzer.simulate(games=5, policy=policy, expansions="squares_metas")
+    assert metas.attrs["policy_params_sha256"] != r14_metas.attrs["policy_params_sha256"]
 
 
 def test_the_shipped_weights_note_their_tuning_games_in_every_command():
@@ -1019,3 +1039,14 @@ def test_the_lessons_of_playing_better_hold_on_the_same_deals():
     assert weighted["turns"] > greedy["turns"] + 5
     short = {name: 12 - run.loc[~run["won"], "pacified"] for name, run in duel.runs.items()}
     assert (short["weighted"] == 1).mean() > (short["greedy"] == 1).mean() + 0.2
+    # the weights the page quotes, as shipped and as greedy's
+    from analyzer.policies.greedy_nb import GREEDY_WEIGHTS as hand_set
+    from analyzer.policies.weights import load_weights
+
+    tuned = load_weights(None)
+    assert (round(tuned["CHAOS_POINT"], 1), round(tuned["REVEAL_CARD"], 1)) == (3.1, 16.6)
+    assert (hand_set["CHAOS_POINT"], hand_set["REVEAL_CARD"]) == (8, 8)
+    assert round(tuned["CLEAR"]) == 1143 and round(tuned["CLEAR"] / tuned["BALANCE"], 1) == 4.5
+    assert (round(tuned["TURN"], 1), hand_set["TURN"]) == (2.3, 20)
+    assert (round(tuned["SETUP"]), hand_set["SETUP"]) == (163, 12)
+    assert round(tuned["PROGRESS"] / hand_set["PROGRESS"]) == 14

@@ -981,6 +981,12 @@ def test_runs_of_one_configuration_on_common_games_are_refused(tmp_path):
     with pytest.raises(UrbionError, match="name one configuration .* but end game 3 "
                                           "differently: one of them was edited"):
         load_runs([whole, tmp_path / "edited.parquet"])
+    # a copy whose loss reasons keep other categories: the same games, refused as such
+    recoded = analyzer.read_results(whole)
+    recoded["reason"] = recoded["reason"].cat.remove_unused_categories()
+    recoded.to_parquet(tmp_path / "recoded.parquet")
+    with pytest.raises(UrbionError, match="hold the same games of one configuration"):
+        load_runs([whole, tmp_path / "recoded.parquet"])
     # two samples of one configuration, apart: compared as they are
     analyzer.simulate(games=10, seed=4, first_game=100, out=tmp_path / "apart.parquet")
     assert len(load_runs([whole, tmp_path / "apart.parquet"])) == 2

@@ -43,12 +43,16 @@ def test_search_traces_replay_as_legal_games(name):
         replay(trace)  # raises on any illegal decision or wrong result
 
 
-def test_search_uses_its_play_outs():
-    # with one candidate, search is weighted; with more it departs from it somewhere
-    greedy = analyzer.simulate(games=80, seed=3, policy="weighted")
-    one = analyzer.simulate(games=80, seed=3, policy="search:candidates=1,rollouts=1")
-    more = analyzer.simulate(games=80, seed=3, policy="search:candidates=4,rollouts=2")
-    assert one.equals(greedy)
+@pytest.mark.parametrize("variant", ["solo", "team"])
+def test_search_uses_its_play_outs(variant):
+    # with one candidate, search is weighted (in the team game too, whose candidates count
+    # the partner's hand); with more it departs from it somewhere
+    greedy = analyzer.simulate(games=80, seed=3, policy="weighted", variant=variant)
+    one = analyzer.simulate(games=80, seed=3, policy="search:candidates=1,rollouts=1",
+                            variant=variant)
+    more = analyzer.simulate(games=80, seed=3, policy="search:candidates=4,rollouts=2",
+                             variant=variant)
+    assert one.drop(columns="game").equals(greedy.drop(columns="game"))
     assert not more["turns"].equals(greedy["turns"])
 
 
@@ -132,3 +136,7 @@ def test_search_looks_ahead_with_the_weights_file_it_is_given(tmp_path, capsys):
     assert code == 0, err
     assert "were tuned elsewhere: here expansions none (tuned on chromatic_chaos)" in out
     assert "shipped weights" not in out
+    # the shipped weights' tuning games, which search looks ahead with, are noted
+    lookahead = analyzer.simulate(games=2, seed=2026, policy="search:rollouts=1,candidates=2")
+    assert "2 of these games (games 0-1 of seed 2026) are among those the weights of " \
+        "search:rollouts=1,candidates=2 were tuned on" in analyzer.weights_note(lookahead)

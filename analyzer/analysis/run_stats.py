@@ -167,8 +167,10 @@ def _first_game_ended_otherwise(a: Run, b: Run) -> int | None:
     columns = [c for c in ENDING if c in a.columns and c in b.columns]
     both = a[["game", *columns]].merge(b[["game", *columns]], on="game")
     differ = np.zeros(len(both), dtype=bool)
-    for column in columns:
-        differ |= (both[f"{column}_x"] != both[f"{column}_y"]).to_numpy()
+    for column in columns:  # as objects: two files' categories of reason may differ
+        one = both[f"{column}_x"].astype(object).to_numpy()
+        other = both[f"{column}_y"].astype(object).to_numpy()
+        differ |= (one != other) & ~(pd.isna(one) & pd.isna(other))
     return int(both.loc[differ, "game"].min()) if differ.any() else None
 
 

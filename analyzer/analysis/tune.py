@@ -82,7 +82,8 @@ def weights_from(x: np.ndarray, start: dict[str, float],
 
 def weighted_spec(weights: dict[str, float], card_set: CardSet, name: str) -> PolicySpec:
     """The weighted policy with ``weights``, fitted to ``card_set``."""
-    return PolicySpec(name, greedy_nb, greedy_params(weights, card_set.cards),
+    in_play = card_set.cards[card_set.dream_ids]  # as PolicySpec.for_cards fits them
+    return PolicySpec(name, greedy_nb, greedy_params(weights, in_play),
                       builtin_id=BuiltinId.GREEDY)
 
 

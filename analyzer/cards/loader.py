@@ -588,7 +588,8 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
     """Validate card-set data (a parsed card-set file) and build the card table."""
     if "weights" in data and "cities" not in data:
         raise CardSetError("this is a weights file (a [weights] table), not a card-set file: "
-                           "it is played as --policy weighted:FILE")
+                           "it is played as --policy weighted:FILE (policy=\"weighted:FILE\" "
+                           "in Python)")
     _check_keys(data, {"name", "description", "cities", "dreams", "books", "postcards",
                        "emptiness"}, "top level")
     name = _require(data, "name", "", "the card set's name")

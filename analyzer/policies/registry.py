@@ -25,7 +25,8 @@ class PolicySpec:
     description: str = ""
     #: id of a built-in policy (``BuiltinId``): the engine then runs cached kernels
     builtin_id: int | None = None
-    #: params for a given card table, for policies whose params hold card-set facts
+    #: params for the rows of the Dream cards in play, for policies whose params hold facts
+    #: of them (the largest values a card from hand can bring)
     params_for_cards: Callable[[np.ndarray], np.ndarray] | None = None
     #: what the kernels take instead of an id or a function (an EnginePolicy)
     kernel: object | None = None
@@ -48,10 +49,11 @@ class PolicySpec:
         return self.kernel is None
 
     def for_cards(self, card_set: CardSet) -> PolicySpec:
-        """This policy with its params fitted to ``card_set``."""
+        """This policy with its params fitted to ``card_set``: to the Dream cards it puts in
+        play, not those of expansions left out, which no game of it draws."""
         if self.params_for_cards is None:
             return self
-        return replace(self, params=self.params_for_cards(card_set.cards))
+        return replace(self, params=self.params_for_cards(card_set.cards[card_set.dream_ids]))
 
     @property
     def kernel_arg(self) -> int | Callable:

@@ -181,7 +181,7 @@ def tuned_weights_note(attrs: dict) -> str | None:
     other cards, expansions, variant or rules; or played the games they were tuned on
     (:func:`tuning_games_note`); None otherwise."""
     tuned = attrs.get("policy_tuned_for")
-    if tuned is None and attrs.get("policy") == "weighted":
+    if tuned is None and plays_shipped_weights(str(attrs.get("policy", ""))):
         return tuning_games_note(attrs, shipped_tuning())
     if not isinstance(tuned, dict) or tuned_key_wrong(tuned):
         return None
@@ -224,7 +224,7 @@ def tuned_runs_note(runs: dict[str, dict], noun: str, how: str) -> str | None:
     tunes weights for each."""
     attrs = next(iter(runs.values()), {})
     tuned = attrs.get("policy_tuned_for")
-    if tuned is None and attrs.get("policy") == "weighted":
+    if tuned is None and plays_shipped_weights(str(attrs.get("policy", ""))):
         # the shipped weights: shipped_weights_note says where they play elsewhere
         tuned, elsewhere = shipped_tuning(), []
     elif not isinstance(tuned, dict) or tuned_key_wrong(tuned):
@@ -273,11 +273,20 @@ def tuning_games_note(attrs: dict, tuned: dict) -> str | None:
     last = min(first + int(attrs.get("games", 0)), tuned["games"]) - 1
     if last < first:
         return None
-    which = f"game {first:,}" if last == first else f"games {first:,}-{last:,}"
+    which, are = (f"game {first:,}", "is") if last == first else \
+        (f"games {first:,}-{last:,}", "are")
     return (f"note: {last - first + 1:,} of these games ({which} of seed {tuned['seed']}) "
-            f"are among those the weights of {attrs.get('policy')} were tuned on (games "
+            f"{are} among those the weights of {attrs.get('policy')} were tuned on (games "
             f"0-{tuned['games'] - 1:,}), where they win more than on new deals: play "
             "another --seed to measure them")
+
+
+def plays_shipped_weights(policy: str) -> bool:
+    """True for ``weighted`` and for a look-ahead (``search``, ``clairvoyant``) without a
+    weights file of its own: they play the shipped weights."""
+    kind, _, options = policy.partition(":")
+    return policy == "weighted" or (kind in ("search", "clairvoyant") and
+                                    "weights=" not in options)
 
 
 def shipped_tuning() -> dict:
@@ -312,7 +321,7 @@ def played_cards(attrs: dict, expansions: list[str]) -> CardSet | None:
     the shipped set, or the table its results kept; None when neither is at hand or the set
     has no cards of one of ``expansions``."""
     from analyzer.cards import default_card_set
-    from analyzer.cards.loader import CardSetError, parse_expansions, unpacked_table
+    from analyzer.cards.loader import parse_expansions, unpacked_table
 
     shipped = default_card_set()
     digest = str(attrs.get("card_set_sha256"))
@@ -320,7 +329,7 @@ def played_cards(attrs: dict, expansions: list[str]) -> CardSet | None:
         attrs.get("card_set_table"), str(attrs.get("card_set")), digest, "")
     try:
         return None if played is None else played.with_expansions(parse_expansions(expansions))
-    except (CardSetError, UrbionError):
+    except UrbionError:  # a CardSetError among them
         return None
 
 
@@ -378,8 +387,7 @@ def shipped_weights_note(policies: list[str], other_cards: bool, expansions: lis
     which would need its own tune; ``per_card_set``: for card sets that differ (a
     sensitivity analysis), each of which would."""
     # a look-ahead given a weights file of its own plays those (tuned_weights_note's)
-    lookahead = [p for p in policies if p.partition(":")[0] in ("search", "clairvoyant")
-                 and "weights=" not in p.partition(":")[2]]
+    lookahead = [p for p in policies if p != "weighted" and plays_shipped_weights(p)]
     if "weighted" not in policies and not lookahead:
         return None
     where = []
