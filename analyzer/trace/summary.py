@@ -299,16 +299,25 @@ def _city_lines(tally: GameTally, names: CardNames) -> list[str]:
 
 
 def _lost_line(tally: GameTally) -> list[str]:
-    """The turn (the earliest of equals) whose discards, other than with a pacified City
-    card, took the most Dream cards."""
+    """The turn (the earliest of equals, the others named after it) whose discards, other
+    than with a pacified City card, took the most Dream cards."""
     if not tally.lost:
         return []
     turn, whys = max(tally.lost.items(), key=lambda item: (sum(item[1].values()), -item[0]))
+    most = sum(whys.values())
     when = "at setup" if turn == 0 else f"on turn {turn}"
     parts = ", ".join(f"{whys[why]} {short}" for why, short in DISCARD_SHORT.items()
                       if whys[why])
+    tied = sorted(t for t, w in tally.lost.items() if t != turn and sum(w.values()) == most)
+    also = "" if not tied else \
+        f"; as many on turn{'s' if len(tied) > 1 else ''} {_listed([str(t) for t in tied])}"
     return [f"  Most Dream cards lost in one turn (discarded, not with a pacified City "
-            f"card): {sum(whys.values())} {when} ({parts})"]
+            f"card): {most} {when} ({parts}){also}"]
+
+
+def _listed(items: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _postcard_line(tally: GameTally) -> str:
