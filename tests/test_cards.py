@@ -301,6 +301,16 @@ def test_a_changed_copy_with_spaces_around_the_name_is_still_named_as_edited(tmp
     assert load_card_set(_write(tmp_path, edited)).name == "R14-default (edited)"
 
 
+def test_a_changed_copy_named_in_other_case_is_named_as_edited(tmp_path):
+    """"r14-default" reads as the shipped set's name: on other cards it says so; on R14's
+    own cards it is a renamed copy, named as given."""
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    lower = text.replace('name = "R14-default"', 'name = "r14-default"', 1)
+    assert load_card_set(_write(tmp_path, lower)).name == "r14-default"
+    edited = lower.replace("[dreams.chaos]\ncount = 8", "[dreams.chaos]\ncount = 6", 1)
+    assert load_card_set(_write(tmp_path, edited)).name == "r14-default (edited)"
+
+
 def test_a_section_written_as_a_value_is_named_as_such_not_as_missing(tmp_path):
     text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
     head, tail = text.split("[emptiness]")

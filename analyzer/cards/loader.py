@@ -654,7 +654,10 @@ def load_card_file(path: str | Path) -> tuple[CardSet, dict]:
         data = _toml_data(text)
         card_set = card_set_from_data(data, str(path))
         shipped = default_card_set()
-        if card_set.name == shipped.name and card_set.digest != shipped.digest:
+        # "r14-default" too: a name that reads as the shipped set's, on other cards
+        if card_set.name.casefold() == shipped.name.casefold() and not (
+                np.array_equal(card_set.cards, shipped.cards) and
+                np.array_equal(card_set.owner, shipped.owner)):
             data["name"] = f"{card_set.name} (edited)"
             card_set = card_set_from_data(data, str(path))
         return card_set, data
