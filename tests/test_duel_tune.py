@@ -1014,11 +1014,11 @@ def test_search_and_clairvoyant_are_noted_to_look_ahead_with_the_shipped_weights
                                 "solo") == (
         "note: search:rollouts=2,candidates=3 looks ahead with weighted's shipped weights, "
         "tuned on R14's base game solo; with expansions, weights tuned there would play "
-        "better")
+        "better (`urbion tune`, then the option weights=FILE.toml)")
     assert shipped_weights_note(["greedy", "search", "clairvoyant"], True, [], "team") == (
         "note: search and clairvoyant look ahead with weighted's shipped weights, tuned on "
         "R14's base game solo; with other cards and the team game, weights tuned there "
-        "would play better")
+        "would play better (`urbion tune`, then the option weights=FILE.toml)")
     assert shipped_weights_note(["search"], False, [], "solo") is None  # where they were tuned
     assert shipped_weights_note(["weighted", "search"], False, ["books"], "solo").startswith(
         "note: weighted plays weights tuned on R14's base game solo")

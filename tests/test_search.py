@@ -70,6 +70,8 @@ def test_search_uses_its_play_outs(variant):
     ("clairvoyant:", "clairvoyant, or clairvoyant:candidates=N,weights=FILE.toml"),
     ("search:weights=", "policy search: weights names no weights file \\(weights=FILE.toml\\)"),
     ("search:weights=no-such.toml", "cannot read weights file no-such.toml"),
+    ("weighted:weights=w.toml", "weighted takes its weights file as weighted:FILE.toml "
+                                "\\(weights=FILE.toml is an option of search"),
     ("search:,", "policy 'search:,' gives no options"),
     ("search: ", "policy 'search: ' gives no options"),
     # no "=": a module named search could have had it, but none is found

@@ -190,6 +190,10 @@ def resolve_policy(name: str) -> PolicySpec:
         if not path.strip():
             raise PolicyError(f"policy {name!r} names no weights file (weighted:FILE.toml, or "
                               "weighted for the shipped weights)")
+        if path.startswith(f"{WEIGHTS_OPTION}="):  # search's option, given to weighted
+            raise PolicyError(f"policy {name!r}: weighted takes its weights file as "
+                              f"weighted:FILE.toml (weights=FILE.toml is an option of search "
+                              "and clairvoyant)")
         return weighted_policy(path)
     kind, colon, options = name.partition(":")
     if kind in SEARCH_DEFAULTS and colon and not options.strip(" ,"):

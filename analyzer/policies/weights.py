@@ -402,7 +402,8 @@ def shipped_weights_note(policies: list[str], other_cards: bool, expansions: lis
     if "weighted" not in policies:  # the look-ahead policies take no weights file
         return (f"note: {' and '.join(lookahead)} {'looks' if len(lookahead) == 1 else 'look'}"
                 f" ahead with weighted's shipped weights, tuned on R14's base game solo; "
-                f"with {' and '.join(where)}, weights tuned there would play better")
+                f"with {' and '.join(where)}, weights tuned there would play better "
+                "(`urbion tune`, then the option weights=FILE.toml)")
     if per_set:
         how = ("`urbion tune --expansions SET` for each set (with the same --cards and "
                "--variant)")
