@@ -1024,6 +1024,17 @@ def test_search_and_clairvoyant_are_noted_to_look_ahead_with_the_shipped_weights
         "note: weighted plays weights tuned on R14's base game solo")
 
 
+def test_the_shipped_weights_rebuild_where_the_gardens_call_for_it():
+    """FLEX on the scale of the tuned weights: with Hanging Gardens & Wizards weighted
+    Rebuilds about twice a game and wins most games; with greedy's FLEX it did neither."""
+    shipped = analyzer.simulate(games=1000, seed=5, policy="weighted",
+                                expansions="gardens_wizards")
+    assert shipped["won"].mean() > 0.45 and shipped["rebuilds"].mean() > 1.5
+    from analyzer.policies.weights import load_weights
+
+    assert load_weights(None)["FLEX"] == 100
+
+
 def test_the_lessons_of_playing_better_hold_on_the_same_deals():
     """docs/playing-better.md: on the same deals weighted places Chaos where greedy reveals
     them, exchanges and takes censuses more, never clears a balanced city, and lasts
