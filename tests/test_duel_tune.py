@@ -959,7 +959,9 @@ def test_a_duels_folder_names_weights_files_without_their_folders_and_says_its_o
             f"{hashes[f'weighted:{files[0]}'][:12]}); weighted:w.toml #2") in text
     assert f"\ncommit     {package_commit()}\n" in text
     assert "card file  none (the shipped set)" in text
-    assert "play again" not in text  # "w.toml #1" names no file to play with
+    # "w.toml #1" names no file to play with
+    assert "\nplay again no command: weighted:w.toml #1 shares its file name with another " \
+        "policy of the duel\n" in text
     assert list(pd.read_csv(folder / "pairs.csv")["a"])[:1] == ["weighted:w.toml #1"]
 
 
@@ -975,7 +977,8 @@ def test_a_duel_of_a_policy_made_in_python_gives_no_command_to_play_it_again(tmp
     mine.write_text("[weights]\nTURN = 20\n")
     spec = PolicySpec("last", _first_option, np.zeros(0))
     analyzer.duel([spec, "greedy"], games=20, out=tmp_path / "a")
-    assert "play again" not in (tmp_path / "a" / "duel.txt").read_text()
+    assert "\nplay again no command: last cannot be named on a command line (a policy made " \
+        "in Python)\n" in (tmp_path / "a" / "duel.txt").read_text()
     analyzer.duel([f"weighted:{mine}", "greedy"], games=20, out=tmp_path / "b")
     assert ("\nplay again urbion duel --policies weighted:w.toml,greedy --games 20 --seed 0\n"
             in (tmp_path / "b" / "duel.txt").read_text())

@@ -970,6 +970,11 @@ def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
     names = [_command_name(name, shown[name], attrs) for name in result.runs]
     if None not in names:
         facts["play again"] = duel_command(names, attrs)
+    else:  # said, not left out: a reader would look for it
+        which = shown[list(result.runs)[names.index(None)]]
+        facts["play again"] = f"no command: {which} " + (
+            "shares its file name with another policy of the duel" if " #" in which else
+            "cannot be named on a command line (a policy made in Python)")
     return facts
 
 
