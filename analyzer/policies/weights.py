@@ -399,7 +399,7 @@ def shipped_weights_note(policies: list[str], other_cards: bool, expansions: lis
         where.append("the team game")
     if not where:
         return None
-    if "weighted" not in policies:  # the look-ahead policies take no weights file
+    if "weighted" not in policies:  # look-aheads on the shipped weights alone
         return (f"note: {' and '.join(lookahead)} {'looks' if len(lookahead) == 1 else 'look'}"
                 f" ahead with weighted's shipped weights, tuned on R14's base game solo; "
                 f"with {' and '.join(where)}, weights tuned there would play better "
