@@ -294,3 +294,19 @@ def test_a_resume_that_played_no_game_gives_no_speed():
     text = format_summary(analyzer.summarize(df), {**df.attrs, "games_resumed": 50}, 0.08)
     assert "speed" not in text and "resumed    50 games were saved" in text
     assert "speed " in format_summary(analyzer.summarize(df), df.attrs, 0.08)
+
+
+def test_a_run_that_kept_no_book_says_it_played_as_without_them(tmp_path):
+    """greedy keeps no Book by default: its summary says so, from the rows and from a
+    tally alike, and a policy that keeps one gets no such line."""
+    df = analyzer.simulate(games=50, expansions="books")
+    line = ("books      the policy kept no Book of Power in any game: this run played as "
+            "without the Books")
+    assert line in format_summary(analyzer.summarize(df), df.attrs)
+    totals = analyzer.simulate_summary(games=50, expansions="books")
+    assert line in format_summary(totals, totals["config"])
+    keeping = tmp_path / "keep.toml"
+    keeping.write_text("[weights]\nBOOKS_KEEP = 1.0\n")
+    kept = analyzer.simulate(games=50, expansions="books", policy=f"weighted:{keeping}")
+    assert kept["books_kept"].any()
+    assert "books      " not in format_summary(analyzer.summarize(kept), kept.attrs)

@@ -117,6 +117,13 @@ def short_text(losses_short: dict) -> str | None:
     return ", ".join(parts)
 
 
+def _books_unplayed(summary: dict, attrs: dict) -> bool:
+    """Whether a run with the Books of Power in play kept and used none in any game."""
+    means = summary.get("means", {})
+    return "books" in (attrs.get("expansions") or []) and summary.get("games", 0) > 0 and \
+        means.get("books_kept") == 0 and means.get("book_actions") == 0
+
+
 def _low_bound(column: str) -> float | None:
     """The least value a per-game mean can take: 0 for a count, none for a signed sum."""
     return None if column in SIGNED_MEANS else 0.0
@@ -239,6 +246,10 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
     short = short_text(summary.get("losses_short") or {})
     if short:
         lines.append(f"short      losses by City cards left unpacified: {short}")
+    if _books_unplayed(summary, attrs):  # as compare and report say it of their runs
+        lines.append("books      the policy kept no Book of Power in any game: this run "
+                     "played as without the Books and says nothing about them (a weights "
+                     "file with BOOKS_KEEP = 1, 2 or 4 keeps some; docs/policies.md)")
     if seconds:
         compiled = attrs.get("compile_seconds") or 0.0
         played = summary["games"] - int(attrs.get("games_resumed") or 0)
