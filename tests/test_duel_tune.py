@@ -977,8 +977,8 @@ def test_a_duel_of_a_policy_made_in_python_gives_no_command_to_play_it_again(tmp
     mine.write_text("[weights]\nTURN = 20\n")
     spec = PolicySpec("last", _first_option, np.zeros(0))
     analyzer.duel([spec, "greedy"], games=20, out=tmp_path / "a")
-    assert "\nplay again no command: last cannot be named on a command line (a policy made " \
-        "in Python)\n" in (tmp_path / "a" / "duel.txt").read_text()
+    assert "\nplay again no command: last cannot be played again from its name (a policy " \
+        "made in Python, say)\n" in (tmp_path / "a" / "duel.txt").read_text()
     analyzer.duel([f"weighted:{mine}", "greedy"], games=20, out=tmp_path / "b")
     assert ("\nplay again urbion duel --policies weighted:w.toml,greedy --games 20 --seed 0\n"
             in (tmp_path / "b" / "duel.txt").read_text())
@@ -1016,12 +1016,14 @@ def test_search_and_clairvoyant_are_noted_to_look_ahead_with_the_shipped_weights
     assert shipped_weights_note(["search:rollouts=2,candidates=3"], False, ["books"],
                                 "solo") == (
         "note: search:rollouts=2,candidates=3 looks ahead with weighted's shipped weights, "
-        "tuned on R14's base game solo; with expansions, weights tuned there would play "
-        "better (`urbion tune`, then the option weights=FILE.toml)")
+        "tuned on R14's base game solo; with expansions, `urbion tune` (with the same "
+        "--cards, --expansions and --variant) finds weights that play better there, given as "
+        "the option weights=FILE.toml")
     assert shipped_weights_note(["greedy", "search", "clairvoyant"], True, [], "team") == (
         "note: search and clairvoyant look ahead with weighted's shipped weights, tuned on "
-        "R14's base game solo; with other cards and the team game, weights tuned there "
-        "would play better (`urbion tune`, then the option weights=FILE.toml)")
+        "R14's base game solo; with other cards and the team game, `urbion tune` (with the "
+        "same --cards, --expansions and --variant) finds weights that play better there, "
+        "given as the option weights=FILE.toml")
     assert shipped_weights_note(["search"], False, [], "solo") is None  # where they were tuned
     assert shipped_weights_note(["weighted", "search"], False, ["books"], "solo").startswith(
         "note: weighted plays weights tuned on R14's base game solo")

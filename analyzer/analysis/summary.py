@@ -248,8 +248,8 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         lines.append(f"short      losses by City cards left unpacified: {short}")
     if _books_unplayed(summary, attrs):  # as compare and report say it of their runs
         lines.append("books      the policy kept no Book of Power in any game: this run "
-                     "played as without the Books and says nothing about them (a weights "
-                     "file with BOOKS_KEEP = 1, 2 or 4 keeps some; docs/policies.md)")
+                     "played as without the Books and says nothing about them (weighted:FILE "
+                     "keeps some, FILE holding BOOKS_KEEP = 1, 2 or 4; docs/policies.md)")
     if seconds:
         compiled = attrs.get("compile_seconds") or 0.0
         played = summary["games"] - int(attrs.get("games_resumed") or 0)

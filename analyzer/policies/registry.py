@@ -190,7 +190,8 @@ def resolve_policy(name: str) -> PolicySpec:
         if not path.strip():
             raise PolicyError(f"policy {name!r} names no weights file (weighted:FILE.toml, or "
                               "weighted for the shipped weights)")
-        if path.startswith(f"{WEIGHTS_OPTION}="):  # search's option, given to weighted
+        if path.startswith(f"{WEIGHTS_OPTION}=") and not Path(path).is_file():
+            # search's option, given to weighted (a file of that name is taken as named)
             raise PolicyError(f"policy {name!r}: weighted takes its weights file as "
                               f"weighted:FILE.toml (weights=FILE.toml is an option of search "
                               "and clairvoyant)")

@@ -399,11 +399,6 @@ def shipped_weights_note(policies: list[str], other_cards: bool, expansions: lis
         where.append("the team game")
     if not where:
         return None
-    if "weighted" not in policies:  # look-aheads on the shipped weights alone
-        return (f"note: {' and '.join(lookahead)} {'looks' if len(lookahead) == 1 else 'look'}"
-                f" ahead with weighted's shipped weights, tuned on R14's base game solo; "
-                f"with {' and '.join(where)}, weights tuned there would play better "
-                "(`urbion tune`, then the option weights=FILE.toml)")
     if per_set:
         how = ("`urbion tune --expansions SET` for each set (with the same --cards and "
                "--variant)")
@@ -412,6 +407,11 @@ def shipped_weights_note(policies: list[str], other_cards: bool, expansions: lis
                "--variant)")
     else:
         how = "`urbion tune` (with the same --cards, --expansions and --variant)"
+    if "weighted" not in policies:  # look-aheads on the shipped weights alone
+        return (f"note: {' and '.join(lookahead)} {'looks' if len(lookahead) == 1 else 'look'}"
+                f" ahead with weighted's shipped weights, tuned on R14's base game solo; "
+                f"with {' and '.join(where)}, {how} finds weights that play better there, "
+                "given as the option weights=FILE.toml")
     also = "" if not lookahead else \
         f" ({' and '.join(lookahead)} {'looks' if len(lookahead) == 1 else 'look'} ahead " \
         "with them)"

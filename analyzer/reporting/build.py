@@ -971,10 +971,11 @@ def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
     if None not in names:
         facts["play again"] = duel_command(names, attrs)
     else:  # said, not left out: a reader would look for it
-        which = shown[list(result.runs)[names.index(None)]]
-        facts["play again"] = f"no command: {which} " + (
-            "shares its file name with another policy of the duel" if " #" in which else
-            "cannot be named on a command line (a policy made in Python)")
+        name = list(result.runs)[names.index(None)]
+        numbered = shown[name] != shared_policy(name)
+        facts["play again"] = f"no command: {shown[name]} " + (
+            "shares its file name with another policy of the duel" if numbered else
+            "cannot be played again from its name (a policy made in Python, say)")
     return facts
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from analyzer.analysis.compare import spoken_list
 from analyzer.core.codes import Decision
 from analyzer.trace.show import ALLY, BOOK_TITLES, CardNames, act_label, plural
 
@@ -310,14 +311,9 @@ def _lost_line(tally: GameTally) -> list[str]:
                       if whys[why])
     tied = sorted(t for t, w in tally.lost.items() if t != turn and sum(w.values()) == most)
     also = "" if not tied else \
-        f"; as many on turn{'s' if len(tied) > 1 else ''} {_listed([str(t) for t in tied])}"
+        f"; as many on turn{'s' if len(tied) > 1 else ''} {spoken_list([str(t) for t in tied])}"
     return [f"  Most Dream cards lost in one turn (discarded, not with a pacified City "
             f"card): {most} {when} ({parts}){also}"]
-
-
-def _listed(items: list[str]) -> str:
-    """"a", "a and b", "a, b and c"."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _postcard_line(tally: GameTally) -> str:
