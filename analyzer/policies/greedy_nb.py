@@ -1029,16 +1029,23 @@ def placement_score_nb(c, r, side, layout, facts, n_bal, mates, mate_side, cards
 
 
 @borrowing_jit
-def phase1_nb(options, n_options, layout, hands, info, cards, params):
-    """Best Phase I option (ties: the first in option order)."""
+def seat_scores_nb(options, n_options, layout, hands, info, cards, params, scores):
+    """Score every Phase I option of the seat to play into ``scores``: in the team game a
+    set-up counts on the partner's hand, who plays next (R10), in solo on the seat's own."""
     seat = info[Info.SEAT]
-    scores = stack_array(MAX_OPTIONS, np.float64)
     if info[Info.SEATS] > 1:
         mate_side = Side.R if info[Info.POLARITY] == seat else Side.L
         team_scores_nb(options, n_options, layout, hands[seat], hands[1 - seat], mate_side,
                        info, cards, params, scores)
     else:
         phase1_scores_nb(options, n_options, layout, hands[seat], info, cards, params, scores)
+
+
+@borrowing_jit
+def phase1_nb(options, n_options, layout, hands, info, cards, params):
+    """Best Phase I option (ties: the first in option order)."""
+    scores = stack_array(MAX_OPTIONS, np.float64)
+    seat_scores_nb(options, n_options, layout, hands, info, cards, params, scores)
     best = 0
     for i in range(n_options):
         if scores[i] > scores[best]:

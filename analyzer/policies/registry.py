@@ -228,16 +228,24 @@ def portable_name(name: str) -> str:
     it: the name a cluster's workers resolve, whose working folder is another."""
     if name.lower().startswith(WEIGHTED_PREFIX):
         return name[:len(WEIGHTED_PREFIX)] + _absolute(name[len(WEIGHTED_PREFIX):])
-    kind, colon, options = name.partition(":")
-    if colon and kind.lower() in SEARCH_DEFAULTS:
-        return f"{kind}:" + ",".join(
-            f"{WEIGHTS_OPTION}={_absolute(part.strip().partition('=')[2].strip())}"
-            if part.strip().startswith(f"{WEIGHTS_OPTION}=") else part
-            for part in options.split(","))
+    if name.partition(":")[0].lower() in SEARCH_DEFAULTS:
+        return with_weights_file(name, _absolute)
     where, colon, function = name.rpartition(":")
     if colon and where.endswith(".py"):
         return f"{_absolute(where)}:{function}"
     return name
+
+
+def with_weights_file(name: str, change: Callable[[str], str]) -> str:
+    """A look-ahead's name (``search:...,weights=FILE``) with ``change(FILE)`` for its
+    weights file; a name without that option as it is."""
+    kind, colon, options = name.partition(":")
+    if not colon:
+        return name
+    prefix = f"{WEIGHTS_OPTION}="
+    return f"{kind}:" + ",".join(
+        prefix + change(part.strip().removeprefix(prefix).strip())
+        if part.strip().startswith(prefix) else part for part in options.split(","))
 
 
 def _absolute(path: str) -> str:

@@ -32,12 +32,11 @@ from analyzer.core.codes import (
     EnginePolicyId,
     Info,
     Outcome,
-    Side,
     Stream,
 )
 from analyzer.core.jit import jit
 from analyzer.core.rng import new_stream_nb, next_u64_nb, shuffle_nb
-from analyzer.policies.greedy_nb import W, greedy_nb, phase1_scores_nb, team_scores_nb
+from analyzer.policies.greedy_nb import W, greedy_nb, seat_scores_nb
 from analyzer.rules.decide_nb import call_policy, engine_choice
 from analyzer.rules.game_nb import finish_turn_nb, play_turn_nb
 from analyzer.rules.state_nb import copy_game_nb, is_running_nb
@@ -98,14 +97,7 @@ def candidates_nb(g, cards, n_options, k):
     """The ``k`` best Phase I options by greedy's score, best first (ties: option order):
     as ``greedy_nb.phase1_nb`` scores them, in the team game on the partner's hand too."""
     scores = np.empty(n_options, dtype=np.float64)
-    seat = g.info[Info.SEAT]
-    if g.info[Info.SEATS] > 1:
-        mate_side = Side.R if g.info[Info.POLARITY] == seat else Side.L
-        team_scores_nb(g.options, n_options, g.layout, g.hands[seat], g.hands[1 - seat],
-                       mate_side, g.info, cards, g.params, scores)
-    else:
-        phase1_scores_nb(g.options, n_options, g.layout, g.hands[seat], g.info, cards,
-                         g.params, scores)
+    seat_scores_nb(g.options, n_options, g.layout, g.hands, g.info, cards, g.params, scores)
     order = np.argsort(-scores, kind="mergesort")
     return order[:min(k, n_options)]
 

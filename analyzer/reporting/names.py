@@ -27,10 +27,10 @@ def shared_policy(policy: str) -> str:
     head, colon, rest = policy.partition(":")
     if head == "weighted" and colon and rest:
         return f"weighted:{shared_file(rest)}"
-    if head in ("search", "clairvoyant") and colon:  # its weights=FILE option
-        return f"{head}:" + ",".join(
-            f"weights={shared_file(part.partition('=')[2])}" if part.startswith("weights=")
-            else part for part in rest.split(","))
+    if head in ("search", "clairvoyant"):  # its weights=FILE option
+        from analyzer.policies.registry import with_weights_file
+
+        return with_weights_file(policy, shared_file)
     found = _POLICY_FILE.fullmatch(policy)
     if found:
         return f"{shared_file(found['file'])}:{found['function']}"
