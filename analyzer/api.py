@@ -1524,15 +1524,47 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     -------
     CompareResult
     """
-    from analyzer.analysis.compare import (
-        SetRuns,
-        compare_table,
-        expansion_sets,
-        interactions,
-        set_label,
-    )
-
     games, seed, _ = arguments.game_counts(games, seed)
+    precision, max_games = _compare_stopping(precision, max_games, games)
+    workers, scheduler = _executors(workers, scheduler)
+    resume = arguments.flag("resume", resume)
+    out = arguments.path("out", out)
+    if resume and out is None:
+        raise UrbionError("--resume needs --out (resume=True needs out= in Python): the "
+                          "finished batches are kept there")
+    base_cards = load_cards(cards, variant=variant)
+    card_sets = _compare_card_sets(sets, base_cards)
+    _, spec = _prepare("fast", policy, base_cards)
+    if scheduler is not None:  # refused before the folder is made, as by simulate
+        check_by_name(spec, base_cards)
+    made = out is not None and not Path(out).exists()
+    folder = _compare_folder(out, resume, games, list(card_sets)) \
+        if out is not None else None
+    try:
+        with _shared_cluster(scheduler) as cluster:
+            parts = _play_compare(card_sets, spec, seed, games, precision, max_games,
+                                  dict(workers=workers, scheduler=cluster, progress=progress,
+                                       folder=folder, resume=resume))
+    except RunStopped as err:
+        if folder is not None:
+            _unmake_if_unused(folder, made)
+        raise _with_finished_sets(err, folder) from None
+    except BaseException:
+        if folder is not None:
+            _unmake_if_unused(folder, made)
+        raise
+    result = _compare_result(parts, games, precision, max_games)
+    if folder is not None:
+        from analyzer.reporting.build import write_compare
+
+        write_compare(result, folder)
+    return result
+
+
+def _compare_stopping(precision: float | None, max_games: int | None,
+                      games: int) -> tuple[float | None, int]:
+    """``compare``'s precision and max_games, checked; max_games defaults to
+    ``DEFAULT_MAX_GAMES``."""
     if precision is not None:
         precision = arguments.precision(precision)
     if max_games is not None and precision is None:
@@ -1543,54 +1575,57 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     if precision is not None and max_games < games:
         raise UrbionError(f"--max-games (max_games=) {max_games} must be at least --games "
                           f"(games=) {games}")
-    workers, scheduler = _executors(workers, scheduler)
-    resume = arguments.flag("resume", resume)
-    out = arguments.path("out", out)
-    if resume and out is None:
-        raise UrbionError("--resume needs --out (resume=True needs out= in Python): the "
-                          "finished batches are kept there")
+    return precision, max_games
+
+
+def _compare_card_sets(sets: str | list[str], base_cards: CardSet) -> dict[str, CardSet]:
+    """The card set of each expansion set ``compare`` plays, by label, the base game
+    first."""
+    from analyzer.analysis.compare import expansion_sets, set_label
+
     listed = arguments.name_list("sets", sets)  # a slip such as "books," is kept, refused
     chosen = expansion_sets(sets if isinstance(sets, str) else ",".join(listed))
-    base_cards = load_cards(cards, variant=variant)
     try:
-        card_sets = {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
-                     for s in chosen}
+        return {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
+                for s in chosen}
     except CardSetError as err:
         raise CardSetError(f"{err}; {_playable_sets_hint(base_cards)}") from None
-    _, spec = _prepare("fast", policy, base_cards)
-    if scheduler is not None:  # refused before the folder is made, as by simulate
-        check_by_name(spec, base_cards)
-    made = out is not None and not Path(out).exists()
-    folder = _compare_folder(out, resume, games, list(card_sets)) \
-        if out is not None else None
+
+
+def _play_compare(card_sets: dict[str, CardSet], spec: PolicySpec, seed: int, games: int,
+                  precision: float | None, max_games: int,
+                  where: dict) -> dict[str, list[pd.DataFrame]]:
+    """Play batches of ``games`` of every set, while any set is still imprecise with
+    ``precision`` (one batch without it); ``where``: ``_compare_batch``'s workers,
+    scheduler, progress, folder and resume. Returns each set's batches, by label."""
+    from analyzer.analysis.compare import compare_table
+
     parts: dict[str, list[pd.DataFrame]] = {label: [] for label in card_sets}
     active = list(card_sets)
     batch = 0
-    try:
-        with _shared_cluster(scheduler) as cluster:
-            while active:
-                for label in active:
-                    with _part_of(f"compare, set {label} (games {batch * games:,} to "
-                                  f"{(batch + 1) * games - 1:,})"):
-                        parts[label].append(_compare_batch(card_sets[label], spec, seed,
-                                                           batch * games, games, workers,
-                                                           cluster, progress, folder, label,
-                                                           resume))
-                batch += 1
-                if precision is None:
-                    break
-                precise = _precise(compare_table({label: _joined(frames)
-                                                  for label, frames in parts.items()},
-                                                 ranks=False), precision)
-                active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
-    except RunStopped as err:
-        if folder is not None:
-            _unmake_if_unused(folder, made)
-        raise _with_finished_sets(err, folder) from None
-    except BaseException:
-        if folder is not None:
-            _unmake_if_unused(folder, made)
-        raise
+    while active:
+        for label in active:
+            with _part_of(f"compare, set {label} (games {batch * games:,} to "
+                          f"{(batch + 1) * games - 1:,})"):
+                parts[label].append(_compare_batch(card_sets[label], spec, seed,
+                                                   batch * games, games, label=label,
+                                                   **where))
+        batch += 1
+        if precision is None:
+            break
+        precise = _precise(compare_table({label: _joined(frames)
+                                          for label, frames in parts.items()},
+                                         ranks=False), precision)
+        active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
+    return parts
+
+
+def _compare_result(parts: dict[str, list[pd.DataFrame]], games: int,
+                    precision: float | None, max_games: int) -> CompareResult:
+    """The comparison of every set's batches (``_play_compare``), with its
+    configuration."""
+    from analyzer.analysis.compare import SetRuns, compare_table, interactions, set_label
+
     runs = SetRuns((label, _joined(frames)) for label, frames in parts.items())
     table = compare_table(runs)
     if precision is not None:
@@ -1608,12 +1643,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
                  max_games=max_games if precision is not None else None)
     if table["games"].nunique() == 1:  # the charts' captions then name it
         attrs["games"] = int(table["games"].iloc[0])
-    result = CompareResult(table, interactions(runs), runs, attrs)
-    if folder is not None:
-        from analyzer.reporting.build import write_compare
-
-        write_compare(result, folder)
-    return result
+    return CompareResult(table, interactions(runs), runs, attrs)
 
 
 def _with_finished_sets(err: RunStopped, folder: Path | None,
