@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -67,6 +68,9 @@ from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.run import NOTHING_SAVED, execute, stopped_before_playing
 from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_traces
+
+if TYPE_CHECKING:  # the tuning module is imported only when a tune runs
+    from analyzer.analysis.tune import TuneOutcome
 
 __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "tune",
            "report", "sensitivity", "trace", "show", "replay", "results_frame", "compare"]
@@ -805,24 +809,37 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
                           dict(games=heldout_games, seed=seed, first_game=games,
                                workers=workers, progress=progress),
                           lambda name, number: f"tuning, the held-out games of {name}")
+    outcome = _tune_outcome(found, heldout, start, games, seed)
+    if out is not None:
+        write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed),
+                      _tuned_table(card_set, games, seed))
+    return outcome
+
+
+def _tune_outcome(found: TuneOutcome, heldout: DuelResult, start: str, games: int,
+                  seed: int) -> TuneResult:
+    """A tune's result: the weights ``found`` by the search and how they fared on the
+    ``heldout`` games against ``start``'s weights."""
     pairs = heldout.pairs
     against_start = pairs[(pairs["a"] == start) & (pairs["b"] == "tuned")].iloc[0]
     warning = tuning_warning(against_start, start) if found.improved else (
         f"no candidate did better than {start} on the tuning games: the weights found are "
         f"{start}'s own, unchanged")
-    outcome = TuneResult(found.weights, found.fitness, found.evaluations, heldout, start,
-                         found.tuned, warning, found.improved,
-                         not found.improved or against_start.b_only <= against_start.a_only,
-                         games, seed)
-    if out is not None:
-        write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed),
-                      {"card_set": card_set.name, "card_set_sha256": card_set.digest,
-                       "expansions": list(card_set.expansion_names()),
-                       "variant": card_set.variant, "cards_sha256": cards_digest(card_set),
-                       "rules_version": RULES_VERSION, "seed": seed, "games": games,
-                       "cards_in_play_sha256": play_digest(card_set, ordered=False),
-                       "deals_sha256": play_digest(card_set, ordered=True)})
-    return outcome
+    return TuneResult(found.weights, found.fitness, found.evaluations, heldout, start,
+                      found.tuned, warning, found.improved,
+                      not found.improved or against_start.b_only <= against_start.a_only,
+                      games, seed)
+
+
+def _tuned_table(card_set: CardSet, games: int, seed: int) -> dict:
+    """The [tuned] table of a weights file tuned on ``games`` games of ``seed`` with
+    ``card_set``: where its weights fit, and which deals they have seen."""
+    return {"card_set": card_set.name, "card_set_sha256": card_set.digest,
+            "expansions": list(card_set.expansion_names()),
+            "variant": card_set.variant, "cards_sha256": cards_digest(card_set),
+            "rules_version": RULES_VERSION, "seed": seed, "games": games,
+            "cards_in_play_sha256": play_digest(card_set, ordered=False),
+            "deals_sha256": play_digest(card_set, ordered=True)}
 
 
 def _check_not_an_input(out: Path, start: str, cards: object) -> None:
