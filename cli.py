@@ -37,7 +37,8 @@ policy_option = click.option("--policy", default="greedy", show_default=True,
                                   "weights=FILE.toml, or "
                                   "FILE.py:FUNCTION / MODULE:FUNCTION.")
 cards_option = click.option("--cards", type=click.Path(dir_okay=False), default=None,
-                            help="Card-set TOML file (default: the R14 set).")
+                            help="Card-set TOML file, or a results or summary file to play the "
+                                 "cards its run played (default: the R14 set).")
 expansions_option = click.option(
     "--expansions", default="none", show_default=True, metavar="NAME,...|all|none",
     help=f"Expansions in play: {', '.join(PLAYABLE_EXPANSIONS)} (comma-separated), all "
@@ -351,7 +352,9 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
 @cards_option
 @click.option("--template", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml",
-              help="Write the shipped R14 card file here, to edit into a set of your own.")
+              help="Write a card file here, to edit into a set of your own: the shipped "
+                   "R14 set's, or that of --cards (a results file: the cards its run "
+                   "played).")
 @click.option("--list", "listing", is_flag=True, help="One line per card instead of counts.")
 def cards(cards: str | None, template: str | None, listing: bool) -> None:
     """Check a card-set file and show its cards: counts and values per expansion (the
@@ -359,12 +362,17 @@ def cards(cards: str | None, template: str | None, listing: bool) -> None:
     from analyzer.analysis.card_table import card_differences, format_card_counts
 
     if template is not None:
-        if cards is not None or listing:
-            raise UrbionError("--template writes the shipped R14 file: it takes no --cards "
-                              "or --list")
-        path = analyzer.write_card_template(template)
-        click.echo(f"wrote {path}: the R14 card set; give it a name and description of "
-                   f"its own, then play it with --cards {path}")
+        if listing:
+            raise UrbionError("--template writes a card file: it takes no --list")
+        path = analyzer.write_card_template(template, cards)
+        if cards is None:
+            click.echo(f"wrote {path}: the R14 card set; give it a name and description of "
+                       f"its own, then play it with --cards {path}")
+        else:
+            written = analyzer.load_cards(path)
+            click.echo(f"wrote {path}: the cards of {written.name} (sha256 "
+                       f"{written.digest[:12]}); --cards {path} plays them, and under a "
+                       "name of your own, your changes to them")
         return
     table = analyzer.card_table(cards)
     if listing:

@@ -25,8 +25,11 @@ from analyzer.analysis.duel import (
     policy_table,
 )
 from analyzer.analysis.results_io import (
+    cards_of_file,
     check_summary_writable,
     check_writable,
+    is_run_file,
+    run_cards,
     write_results,
     write_summary,
 )
@@ -145,17 +148,27 @@ def builtin_policies() -> pd.DataFrame:
                         index=pd.Index(list(BUILTIN_POLICIES), name="policy"))
 
 
-def write_card_template(out: str | Path) -> Path:
-    """Write the shipped R14 card-set file to ``out`` (a new ``.toml`` file), to edit into
-    a card set of one's own; return its path."""
+def write_card_template(out: str | Path, cards: str | Path | None = None) -> Path:
+    """Write a card-set file to ``out`` (a new ``.toml`` file), to edit into a card set of
+    one's own; return its path. ``cards``: the shipped R14 file for None; a card file, copied
+    as it is; or a results or summary file, whose run's cards are written as the card file
+    that loads into them (the same name and hash)."""
     from analyzer.atomic import check_writable, write_atomically
     from analyzer.cards.loader import default_card_text
+    from analyzer.cards.writer import card_file_text
 
     path = check_writable(arguments.path("out", out, optional=False), (".toml",))
     if path.exists():  # most likely a card file being edited
         raise UrbionError(f"{path} exists: the template is written to a new file only "
                           "(remove it, or choose another name)")
-    text = default_card_text()
+    source = arguments.path("cards", cards)
+    if source is None:
+        text = default_card_text()
+    elif is_run_file(source):
+        text = card_file_text(run_cards(source))
+    else:
+        load_card_set(source)  # a file that loads, as it is
+        text = source.read_text(encoding="utf-8-sig")
     write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
     return path
 
@@ -166,7 +179,7 @@ def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions)
     elif isinstance(cards, CardSet):
         card_set = cards
     else:
-        card_set = load_card_set(cards)
+        card_set = cards_of_file(cards)
     if expansions is None:
         return card_set
     return card_set.with_expansions(parse_expansions(expansions))
@@ -1131,7 +1144,10 @@ def _sensitivity_labels(variants: int) -> list[str]:
 def _sensitivity_baseline(cards: str | Path | None) -> tuple[CardSet, dict]:
     """The card set the variants change, and its data: the shipped set for None, else
     the card file ``cards`` (checked as ``simulate`` checks it)."""
+    import tomllib
+
     from analyzer.cards.loader import default_card_data, load_card_file
+    from analyzer.cards.writer import card_file_text
 
     if isinstance(cards, CardSet):
         # a loaded set keeps its cards, not the file data a variant edits
@@ -1140,6 +1156,9 @@ def _sensitivity_baseline(cards: str | Path | None) -> tuple[CardSet, dict]:
     path = arguments.path("cards", cards)
     if path is None:
         return default_card_set(), default_card_data()
+    if is_run_file(path):  # the cards a run kept, as the card file that loads into them
+        card_set = run_cards(path)
+        return card_set, tomllib.loads(card_file_text(card_set))
     return load_card_file(path)
 
 

@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 from analyzer import atomic
 from analyzer.analysis.summary import SIGNED_MEANS
 from analyzer.analysis.totals import Totals
+from analyzer.cards.loader import CardSet, load_card_set, unpacked_table
 from analyzer.core.codes import PLAYABLE_EXPANSIONS, SUMMARY_FORMAT, VARIANT_NAMES
 from analyzer.errors import ResultsFileError
 from analyzer.runner.results import RESULT_DTYPE
@@ -245,7 +246,19 @@ def read_results(path: str | Path) -> pd.DataFrame:
     except (OSError, pa.ArrowInvalid) as err:
         raise ResultsFileError(f"cannot read results file {path}: "
                                f"{_not_parquet(path) or err}") from None
-    metadata = table.schema.metadata or {}
+    attrs = _parquet_config(path, table.schema.metadata or {})
+    try:
+        df = table.to_pandas()
+    except (pa.ArrowException, ValueError, TypeError) as err:
+        raise ResultsFileError(f"cannot read results file {path}: {err}") from None
+    _check_columns(path, df)
+    _check_games(path, df, attrs)
+    df.attrs = attrs
+    return df
+
+
+def _parquet_config(path: Path, metadata: dict) -> dict:
+    """The run configuration a results file's Parquet ``metadata`` holds."""
     # a run saved with pandas' own to_parquet keeps its configuration as pandas' attrs
     raw = metadata.get(METADATA_KEY, metadata.get(PANDAS_ATTRS_KEY))
     if raw is None:
@@ -259,14 +272,52 @@ def read_results(path: str | Path) -> pd.DataFrame:
                                "is not a JSON object)")
     if METADATA_KEY not in metadata and not {"seed", "policy", "card_set_sha256"} <= set(attrs):
         raise ResultsFileError(f"{path} is not an urbion results file (no run configuration)")
+    return attrs
+
+
+def is_run_file(path: str | Path) -> bool:
+    """True for a file that begins as a results file (Parquet) or a summary file (JSON)
+    does: no card file (TOML) begins so."""
     try:
-        df = table.to_pandas()
-    except (pa.ArrowException, ValueError, TypeError) as err:
-        raise ResultsFileError(f"cannot read results file {path}: {err}") from None
-    _check_columns(path, df)
-    _check_games(path, df, attrs)
-    df.attrs = attrs
-    return df
+        with Path(path).open("rb") as file:
+            head = file.read(64).removeprefix(b"\xef\xbb\xbf").lstrip()
+    except OSError:
+        return False
+    return head.startswith((b"PAR1", b"{"))
+
+
+def run_cards(path: str | Path) -> CardSet:
+    """The card set a results or summary file's run was played with, every expansion's
+    cards, as its file kept them (``card_set_table``): the same name, cards and hash, with
+    the base game in play. Only the configuration of a results file is read.
+
+    Raises ResultsFileError for a file that is neither, or keeps no cards."""
+    path = Path(path)
+    try:
+        with path.open("rb") as file:
+            parquet = file.read(4) == b"PAR1"
+    except OSError as err:
+        raise ResultsFileError(f"cannot read results file {path}: {err.strerror}") from None
+    if parquet:
+        try:
+            metadata = pq.read_schema(path).metadata or {}
+        except (OSError, pa.ArrowInvalid) as err:
+            raise ResultsFileError(f"cannot read results file {path}: {err}") from None
+        config = _parquet_config(path, metadata)
+    else:
+        config = read_summary(path).attrs
+    name, digest = str(config.get("card_set")), str(config.get("card_set_sha256"))
+    card_set = unpacked_table(config.get("card_set_table"), name, digest, str(path))
+    if card_set is None:
+        raise ResultsFileError(f"{path} does not keep the cards of its run (card set {name}, "
+                               f"sha256 {digest[:12]}): give its card file as --cards")
+    return card_set
+
+
+def cards_of_file(path: str | Path) -> CardSet:
+    """The card set of a card file, or the one a results or summary file's run was played
+    with (:func:`run_cards`): a run can be played again from its results alone."""
+    return run_cards(path) if is_run_file(path) else load_card_set(path)
 
 
 def checked_frame(df: pd.DataFrame, name: str) -> pd.DataFrame:

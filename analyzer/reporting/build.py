@@ -299,13 +299,13 @@ def _kept_cards(configs: list[dict], digest: str) -> CardSet | None:
 def _card_file_of(source: str, digest: str, folders: list[Path]) -> CardSet | None:
     """The card set of the file ``source`` names, where it still holds the cards of
     ``digest``; None otherwise. Only regular files are read (a pipe would wait forever)."""
-    from analyzer.cards import load_card_set
+    from analyzer.analysis.results_io import cards_of_file
 
     path = Path(source)
     candidates = [path] if path.is_absolute() else [path, *(f / path for f in folders)]
     for candidate in candidates:
         try:
-            card_set = load_card_set(candidate) if candidate.is_file() else None
+            card_set = cards_of_file(candidate) if candidate.is_file() else None
         except (UrbionError, OSError):
             continue
         if card_set is not None and card_set.digest == digest:

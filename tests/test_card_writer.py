@@ -1,0 +1,187 @@
+"""A card set written back out as a card file, and results files as a source of cards: a
+run can be played again, and its cards edited, from its results alone."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import analyzer
+import cli
+from analyzer.analysis.results_io import run_cards
+from analyzer.cards import CardSetError, default_card_set, load_card_set
+from analyzer.cards.loader import card_set_from_data, default_card_text
+from analyzer.cards.writer import card_file_text
+from analyzer.core.codes import CardField, CardType
+from analyzer.errors import ResultsFileError
+
+#: A set unlike R14 in every part the writer reads: values out of order, an element with
+#: no Sognae, a city of three elements, Chaos of 7, Metas of one element only, uneven
+#: Postcards, Prophecies once, three Emptiness cards, and Gardens & Wizards left out.
+ODD_SET = """
+name = "Odd \\"set\\" ü"
+description = "made for the writer's tests\\nover two lines"
+
+[cities]
+base = [["fire", "earth"], ["air", "water", "earth"], ["water", "fire"]]
+square = 2
+temple = ["air", "air", "earth"]
+
+[dreams.sognae]
+earth = [4, 1, 3]
+water = []
+fire = [2, 2, 9]
+air = [1]
+
+[dreams.incubi]
+earth = [-2]
+water = [-9, -1]
+fire = []
+air = [-3, -1, -2]
+
+[dreams.chaos]
+count = 3
+value = 7
+
+[dreams.chromatic]
+count = 2
+value = 3
+
+[dreams.meta]
+earth = []
+water = [[3, -1], [2, -2]]
+fire = []
+air = []
+
+[dreams.harmony]
+values = [[2, -1], [1, -2]]
+
+[books]
+cards = ["prophecies", "freedom", "flying_sognae"]
+
+[postcards]
+dreamcatcher = 0
+doves = 2
+seer = 1
+magicians = 0
+hourglass = 4
+flagship = 1
+rocket = 0
+planbot = 3
+
+[emptiness]
+cards = 3
+"""
+
+
+def _same_cards(one, other) -> bool:
+    return (one.name, one.digest, one.description) == (other.name, other.digest,
+                                                        other.description) and \
+        np.array_equal(one.cards, other.cards) and np.array_equal(one.owner, other.owner)
+
+
+@pytest.mark.parametrize("text", [default_card_text(), ODD_SET], ids=["r14", "odd"])
+def test_a_written_card_file_loads_into_the_same_cards_and_hash(text):
+    card_set = card_set_from_data(tomllib.loads(text), "given")
+    written = card_set_from_data(tomllib.loads(card_file_text(card_set)), "written")
+    assert _same_cards(written, card_set)
+    assert written.available_expansions() == card_set.available_expansions()
+
+
+def test_an_expansion_left_out_stays_out_of_the_written_file():
+    card_set = card_set_from_data(tomllib.loads(ODD_SET), "given")
+    data = tomllib.loads(card_file_text(card_set))
+    assert "wizard" not in data["dreams"] and "garden" not in data["cities"]
+    assert data["postcards"]["hourglass"] == 4 and data["books"]["cards"][0] == "prophecies"
+
+
+def test_cards_no_card_file_describes_are_refused():
+    card_set = default_card_set()
+    cards = card_set.cards.copy()
+    chaos = np.flatnonzero(cards[:, CardField.TYPE] == CardType.CHAOS)
+    cards[chaos[0], CardField.VALUE] = 3  # one Chaos of 3 among Chaos of 5
+    with pytest.raises(CardSetError, match="several values"):
+        card_file_text(replace(card_set, cards=cards))
+    swapped = card_set.cards.copy()
+    swapped[[0, -1]] = swapped[[-1, 0]]  # an Emptiness card first, a city last
+    with pytest.raises(CardSetError, match="no card file describes"):
+        card_file_text(replace(card_set, cards=swapped))
+
+
+@pytest.fixture(scope="module")
+def odd_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("odd-run")
+    (folder / "odd.toml").write_text(ODD_SET, encoding="utf-8")
+    results = folder / "odd.parquet"
+    df = analyzer.simulate(games=300, seed=5, cards=folder / "odd.toml", workers=1,
+                           out=results)
+    summary = folder / "odd.json"
+    analyzer.simulate_summary(games=300, seed=5, cards=folder / "odd.toml", workers=1,
+                              out=summary)
+    return folder, df, results, summary
+
+
+def test_a_results_file_as_cards_plays_the_same_games(odd_run):
+    folder, df, results, summary = odd_run
+    for source in (results, summary):
+        again = analyzer.simulate(games=300, seed=5, cards=source, workers=1)
+        assert again.attrs["card_set_sha256"] == df.attrs["card_set_sha256"]
+        assert again.attrs["card_set"] == df.attrs["card_set"]
+        assert again["won"].equals(df["won"]) and again["turns"].equals(df["turns"])
+
+
+def test_the_template_of_a_results_file_is_a_card_file_of_its_cards(odd_run, tmp_path):
+    folder, df, results, _ = odd_run
+    out = tmp_path / "back.toml"
+    run = CliRunner().invoke(cli.cli, ["cards", "--cards", str(results), "--template", str(out)])
+    assert run.exit_code == 0, run.output
+    assert re.search(rf"the cards of Odd \"set\" ü \(sha256 {df.attrs['card_set_sha256'][:12]}\)",
+                     run.output)
+    assert _same_cards(load_card_set(out), load_card_set(folder / "odd.toml"))
+
+
+def test_the_template_of_a_card_file_is_its_copy(odd_run, tmp_path):
+    folder, *_ = odd_run
+    out = analyzer.write_card_template(tmp_path / "copy.toml", folder / "odd.toml")
+    assert out.read_bytes() == (folder / "odd.toml").read_bytes()
+
+
+def test_a_sensitivity_of_a_results_file_varies_its_cards(odd_run):
+    from analyzer.api import _sensitivity_baseline
+
+    folder, _, results, _ = odd_run
+    from_results, data = _sensitivity_baseline(results)
+    from_file, file_data = _sensitivity_baseline(folder / "odd.toml")
+    assert _same_cards(from_results, from_file)
+    assert data["dreams"] == file_data["dreams"] and data["books"] == file_data["books"]
+    # a city's elements in element order, the order of a mask
+    assert [set(city) for city in data["cities"]["base"]] == \
+        [set(city) for city in file_data["cities"]["base"]]
+
+
+def test_a_results_file_that_kept_no_cards_says_so(odd_run, tmp_path, capsys):
+    import pyarrow.parquet as pq
+
+    from analyzer.analysis.results_io import METADATA_KEY
+
+    _, _, results, _ = odd_run
+    table = pq.read_table(results)
+    metadata = dict(table.schema.metadata)
+    config = json.loads(metadata[METADATA_KEY])
+    del config["card_set_table"]
+    metadata[METADATA_KEY] = json.dumps(config).encode()
+    old = tmp_path / "old.parquet"
+    pq.write_table(table.replace_schema_metadata(metadata), old)
+    with pytest.raises(ResultsFileError, match="does not keep the cards of its run .*give "
+                                               "its card file as --cards"):
+        run_cards(old)
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["simulate", "--games", "5", "--cards", str(old)])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1 and "keep the cards" in err
