@@ -3,6 +3,7 @@ run can be played again, and its cards edited, from its results alone."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import tomllib
@@ -185,3 +186,36 @@ def test_a_results_file_that_kept_no_cards_says_so(odd_run, tmp_path, capsys):
         cli.main(["simulate", "--games", "5", "--cards", str(old)])
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err.count("\n") == 1 and "keep the cards" in err
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [300, 2_000])
+def test_inputs_nested_thousands_deep_are_one_line_errors(tmp_path, capsys, depth):
+    """Python's parsers recurse: a file nested deeply enough would be a RecursionError's
+    traceback."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from analyzer.analysis.results_io import METADATA_KEY
+
+    (tmp_path / "deep.toml").write_text(f"name = {_nested(depth)}\n")
+    (tmp_path / "deepw.toml").write_text(f"[weights]\nBALANCE = {_nested(depth)}\n")
+    (tmp_path / "deep.json").write_text(
+        '{"format": "urbion-summary/1", "config": ' + _nested(depth) + "}")
+    pq.write_table(pa.table({"game": [0]}).replace_schema_metadata(
+        {METADATA_KEY: _nested(depth).encode()}), tmp_path / "deep.parquet")
+    calls = [["cards", "--cards", "deep.toml"],
+             ["simulate", "--games", "3", "--policy", "weighted:deepw.toml"],
+             ["report", "deep.json", "--out", "r1"],
+             ["report", "deep.parquet", "--out", "r2"],
+             ["simulate", "--games", "3", "--cards", "deep.parquet"]]
+    for args in calls:
+        with pytest.raises(SystemExit) as stop, contextlib.chdir(tmp_path):
+            cli.main(args)
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and err.count("\n") == 1 and len(err) < 300, (args, err)
+    assert not (tmp_path / "r1").exists() and not (tmp_path / "r2").exists()
+

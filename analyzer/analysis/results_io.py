@@ -72,7 +72,7 @@ def read_summary(path: str | Path) -> Totals:
         raise ResultsFileError(f"cannot read summary file {path}: {why}") from None
     try:
         document = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested thousands deep
         document = None
     if not isinstance(document, dict) or document.get("format") != SUMMARY_FORMAT:
         raise ResultsFileError(f"{path} is not an urbion summary file: {_json_kind(text)}")
@@ -138,7 +138,7 @@ def _json_kind(text: str) -> str:
     first = text.lstrip().split("\n", 1)[0]
     try:
         head = json.loads(first)
-    except ValueError:
+    except (ValueError, RecursionError):
         head = None
     kind = head.get("format") if isinstance(head, dict) else None
     if isinstance(kind, str) and kind.startswith("urbion-trace/"):
@@ -265,7 +265,7 @@ def _parquet_config(path: Path, metadata: dict) -> dict:
         raise ResultsFileError(f"{path} is not an urbion results file (no run configuration)")
     try:
         attrs = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         attrs = None
     if not isinstance(attrs, dict):
         raise ResultsFileError(f"{path} is not an urbion results file (its run configuration "
@@ -364,7 +364,7 @@ def _not_parquet(path: Path) -> str | None:
                 return None
             file.seek(0)
             document = json.loads(file.read(1 << 20))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         document = None
     if isinstance(document, dict) and document.get("format") == SUMMARY_FORMAT:
         return "it is the summary of a --summary-only run, which keeps no rows per game"

@@ -321,9 +321,19 @@ def _card(ctype: int, elements: int = 0, value: int = 0, kind: int = 0,
     return row
 
 
+#: The longest value an error message quotes in full.
+QUOTED_LENGTH = 60
+
+
 def toml_text(value: object) -> str:
     """A value of a card file as TOML writes it, for an error message: ``true``, not
-    Python's ``True``; a string in double quotes."""
+    Python's ``True``; a string in double quotes; cut short past ``QUOTED_LENGTH``."""
+    text = _toml_text(value, QUOTED_LENGTH + 1)
+    return text if len(text) <= QUOTED_LENGTH else text[:QUOTED_LENGTH] + "..."
+
+
+def _toml_text(value: object, room: int) -> str:
+    """``toml_text`` of ``value``, whole up to ``room`` characters (a list stops there)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -331,7 +341,12 @@ def toml_text(value: object) -> str:
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
-        return "[" + ", ".join(toml_text(item) for item in value) + "]"
+        text = "["
+        for i, item in enumerate(value):
+            if len(text) > room:
+                return text
+            text += (", " if i else "") + _toml_text(item, room - len(text))
+        return text + "]"
     return repr(value)
 
 
@@ -570,6 +585,8 @@ def _toml_data(text: str) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise CardSetError(f"not valid TOML: {err}") from None
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise CardSetError("not a card file: nested too deeply") from None
 
 
 def default_card_text() -> str:

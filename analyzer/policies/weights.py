@@ -43,6 +43,9 @@ def parse_weights(text: str, source: str,
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise PolicyError(f"weights file {source}: not valid TOML: {err}") from None
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise PolicyError(f"weights file {source}: not a weights file: nested too "
+                          "deeply") from None
     extra = sorted(set(data) - {"weights", "tuned"})
     if extra or not isinstance(data.get("weights"), dict):
         raise PolicyError(f"weights file {source}: expected one [weights] table"

@@ -90,7 +90,7 @@ class Checkpoint:
             raise UrbionError(f"nothing to resume: {folder} does not exist")
         try:
             saved = json.loads((folder / RUN_FILE).read_text())
-        except (OSError, ValueError) as err:
+        except (OSError, ValueError, RecursionError) as err:
             raise UrbionError(f"cannot resume from {folder}: unreadable {RUN_FILE} "
                               f"({err})") from None
         if not isinstance(saved, dict):
