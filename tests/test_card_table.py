@@ -172,7 +172,7 @@ def test_the_template_never_replaces_an_existing_file(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, message", [
     (["cards", "--template", "cards.txt"], "must end in .toml"),
-    (["cards", "--template", "t.toml", "--list"], "--template writes a card file: it takes no --list"),
+    (["cards", "--template", "t.toml", "--list"], "--template writes a card file: it takes no"),
     (["cards", "--cards", "/no/such.toml"], "cannot read card-set file"),
 ])
 def test_bad_cards_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, message):

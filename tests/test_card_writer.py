@@ -219,3 +219,19 @@ def test_inputs_nested_thousands_deep_are_one_line_errors(tmp_path, capsys, dept
         assert stop.value.code == 2 and err.count("\n") == 1 and len(err) < 300, (args, err)
     assert not (tmp_path / "r1").exists() and not (tmp_path / "r2").exists()
 
+
+
+@pytest.mark.parametrize("config", [{"seed": "x"}, {"seed": 1, "policy": "greedy",
+                                                    "card_set_sha256": 5}])
+def test_a_results_file_of_a_configuration_no_run_writes_is_refused(odd_run, tmp_path,
+                                                                     config):
+    import pyarrow.parquet as pq
+
+    from analyzer.analysis.results_io import METADATA_KEY, read_results
+
+    table = pq.read_table(odd_run[2])
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(table.replace_schema_metadata(
+        {METADATA_KEY: json.dumps(config).encode()}), bad)
+    with pytest.raises(ResultsFileError, match="not (an|a whole) urbion results file"):
+        read_results(bad)

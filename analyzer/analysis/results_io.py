@@ -95,9 +95,10 @@ def read_summary(path: str | Path) -> Totals:
     return Totals(tally, config)
 
 
-def _check_config(path: Path, config: dict) -> None:
-    """A summary's configuration holds what the report reads from it, each of its kind: a
-    hand-edited one would otherwise become labels and bounds."""
+def _check_config(path: Path, config: dict, kind: str = "summary") -> None:
+    """A summary's or results file's (``kind``) configuration holds what the report reads
+    from it, each of its kind: a hand-edited one would otherwise become labels and
+    bounds."""
     from analyzer.arguments import MAX_SEED
     from analyzer.policies.weights import tuned_key_wrong as _tuned_key_wrong
 
@@ -105,6 +106,8 @@ def _check_config(path: Path, config: dict) -> None:
         "seed": _whole(config.get("seed"), 0) and config["seed"] <= MAX_SEED,
         "first_game": _whole(config.get("first_game", 0), 0),
         "policy": isinstance(config.get("policy"), str) and bool(config["policy"].strip()),
+        "card_set": isinstance(config.get("card_set"), str),
+        "card_set_sha256": isinstance(config.get("card_set_sha256"), str),
         "expansions": isinstance(config.get("expansions", []), list) and
         all(name in PLAYABLE_EXPANSIONS for name in config.get("expansions", [])),
         "variant": config.get("variant", "solo") in VARIANT_NAMES,
@@ -119,7 +122,7 @@ def _check_config(path: Path, config: dict) -> None:
     }
     wrong = [name for name, ok in checks.items() if not ok]
     if wrong:
-        raise ResultsFileError(f"{path} is not a whole urbion summary file (its "
+        raise ResultsFileError(f"{path} is not a whole urbion {kind} file (its "
                                f"configuration's {wrong[0]} is not one a run writes)")
 
 
@@ -270,8 +273,9 @@ def _parquet_config(path: Path, metadata: dict) -> dict:
     if not isinstance(attrs, dict):
         raise ResultsFileError(f"{path} is not an urbion results file (its run configuration "
                                "is not a JSON object)")
-    if METADATA_KEY not in metadata and not {"seed", "policy", "card_set_sha256"} <= set(attrs):
+    if not {"seed", "policy", "card_set_sha256"} <= set(attrs):
         raise ResultsFileError(f"{path} is not an urbion results file (no run configuration)")
+    _check_config(path, attrs, "results")
     return attrs
 
 
