@@ -340,6 +340,8 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     out = arguments.path("out", out)
     if out is not None:
         check_writable(out)
+        _check_not_an_input(out, {"--cards": cards, "--policy": _weights_file(policy)},
+                            "the run")
     card_set = load_cards(cards, expansions, variant)
     results, attrs = _run(options, policy, _engine(engine), card_set, out, summary_only=False)
     if out is None:
@@ -435,6 +437,8 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
     out = arguments.path("out", out)
     if out is not None:
         check_summary_writable(out)
+        _check_not_an_input(out, {"--cards": cards, "--policy": _weights_file(policy)},
+                            "the run")
     card_set = load_cards(cards, expansions, variant)
     tally, attrs = _run(options, policy, _engine(engine), card_set, out, summary_only=True)
     summary = summarize_tally(tally, list(attrs.get("expansions") or []),
@@ -799,7 +803,8 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     out = arguments.path("out", out)
     if out is not None:
         check_writable_weights(out)
-        _check_not_an_input(out, start, cards)
+        _check_not_an_input(out, {"--start": _weights_file(start), "--cards": cards},
+                            "the tune")
     card_set = load_cards(cards, expansions, variant)
     begin = start_weights(start)
     check_searchable(begin, tuned_names(card_set))  # before the progress bar shows
@@ -855,20 +860,25 @@ def _tuned_table(card_set: CardSet, games: int, seed: int) -> dict:
             "deals_sha256": play_digest(card_set, ordered=True)}
 
 
-def _check_not_an_input(out: Path, start: str, cards: object) -> None:
-    """Refuse a tune's ``out`` that is the start's weights file or the card file: the tune
-    would replace what it reads, whatever the held-out games then say."""
-    inputs = {"--start": start.partition(":")[2] if start.startswith("weighted:") else None,
-              "--cards": cards if isinstance(cards, str | Path) else None}
+def _check_not_an_input(out: Path, inputs: dict[str, object], doing: str) -> None:
+    """Refuse an ``out`` that is one of the files a command reads (``inputs``, by option),
+    by any path to it: ``doing`` would replace what it reads."""
     for option, given in inputs.items():
         try:  # the same file by any path: a link, another spelling of its folder
-            same = given is not None and os.path.samefile(given, out)
+            same = isinstance(given, str | Path) and os.path.samefile(given, out)
         except (OSError, ValueError):  # either file missing, or a path no file can have
             same = False
         if same:
             raise UrbionError(f"--out {out} is the {option} file ({option.strip('-')}= in "
-                              "Python): the tune would replace what it reads; write the "
-                              "tuned weights to another file")
+                              f"Python): {doing} would replace what it reads; write to "
+                              "another file")
+
+
+def _weights_file(policy: object) -> str | None:
+    """The weights file a ``weighted:FILE`` policy name reads, else None."""
+    if isinstance(policy, str) and policy.startswith("weighted:"):
+        return policy.partition(":")[2]
+    return None
 
 
 def tuning_warning(pair: pd.Series, start: str) -> str | None:
@@ -1240,6 +1250,8 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     out = arguments.path("out", out)
     if out is not None:
         check_trace_path(out, games)
+        _check_not_an_input(out, {"--cards": cards, "--policy": _weights_file(policy)},
+                            "the trace")
 
     def one(g: int) -> dict:
         if engine != "fast":  # names the game a policy raises in itself

@@ -235,3 +235,19 @@ def test_a_results_file_of_a_configuration_no_run_writes_is_refused(odd_run, tmp
         {METADATA_KEY: json.dumps(config).encode()}), bad)
     with pytest.raises(ResultsFileError, match="not (an|a whole) urbion results file"):
         read_results(bad)
+
+
+@pytest.mark.parametrize("command, out", [("simulate", "same.parquet"),
+                                          ("simulate", "same.json"),
+                                          ("trace", "same.jsonl")])
+def test_an_out_that_is_the_card_file_is_refused_and_kept(tmp_path, capsys, command, out):
+    """A card file named as an output is what the run reads: it is not replaced."""
+    (tmp_path / out).write_text(default_card_text(), encoding="utf-8")
+    args = [command, "--games", "3", "--cards", out, "--out", out]
+    if out.endswith(".json"):
+        args.append("--summary-only")
+    with pytest.raises(SystemExit) as stop, contextlib.chdir(tmp_path):
+        cli.main(args)
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and f"--out {out} is the --cards file" in err
+    assert (tmp_path / out).read_text(encoding="utf-8") == default_card_text()
