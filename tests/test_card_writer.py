@@ -251,3 +251,26 @@ def test_an_out_that_is_the_card_file_is_refused_and_kept(tmp_path, capsys, comm
     err = capsys.readouterr().err
     assert stop.value.code == 2 and f"--out {out} is the --cards file" in err
     assert (tmp_path / out).read_text(encoding="utf-8") == default_card_text()
+
+
+def test_a_device_a_pipe_or_a_huge_file_is_refused_at_once(tmp_path, capsys):
+    """Read whole, /dev/zero would take every byte of memory, and a pipe would wait for a
+    writer that never comes."""
+    import os
+
+    from analyzer.textfiles import SMALL_FILE_LIMIT
+
+    os.mkfifo(tmp_path / "pipe.toml")
+    with (tmp_path / "huge.toml").open("wb") as file:
+        file.truncate(SMALL_FILE_LIMIT + 1)  # sparse: no disk taken
+    calls = {("cards", "--cards", "/dev/zero"): "not a regular file",
+             ("cards", "--cards", "pipe.toml"): "not a regular file",
+             ("cards", "--cards", "huge.toml"): "larger than 16 MB",
+             ("simulate", "--games", "2", "--policy", "weighted:/dev/zero"): "not a regular",
+             ("simulate", "--games", "2", "--policy", "weighted:pipe.toml"): "not a regular",
+             ("report", "pipe.toml", "--out", "r"): "not a file"}
+    for args, message in calls.items():
+        with pytest.raises(SystemExit) as stop, contextlib.chdir(tmp_path):
+            cli.main(list(args))
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and message in err and err.count("\n") == 1, (args, err)

@@ -19,6 +19,7 @@ from analyzer.core.codes import PLAYABLE_EXPANSIONS, SUMMARY_FORMAT, VARIANT_NAM
 from analyzer.errors import ResultsFileError
 from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.tally import LAYOUT, SUMMED, empty_tally, part
+from analyzer.textfiles import UnreadableText, read_small_text
 
 METADATA_KEY = b"urbion"
 
@@ -66,10 +67,9 @@ def read_summary(path: str | Path) -> Totals:
     configuration, every part of the tally at its length, counts that add up)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not JSON's
-    except (OSError, UnicodeDecodeError) as err:
-        why = err.strerror if isinstance(err, OSError) and err.strerror else "not UTF-8 text"
-        raise ResultsFileError(f"cannot read summary file {path}: {why}") from None
+        text = read_small_text(path)  # a byte-order mark is not JSON's
+    except UnreadableText as err:
+        raise ResultsFileError(f"cannot read summary file {path}: {err}") from None
     try:
         document = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested thousands deep
@@ -203,11 +203,7 @@ def read_run(path: str | Path) -> pd.DataFrame | Totals:
     """A results file's rows (:func:`read_results`), or a summary file's totals
     (:func:`read_summary`): a file named .json, or that begins as JSON does, ``{``, is read
     as a summary."""
-    try:
-        with Path(path).open("rb") as file:
-            head = file.read(64).removeprefix(b"\xef\xbb\xbf").lstrip()
-    except OSError:
-        head = b""
+    head = _head(path)
     # a results file named .json is still Parquet; an emptied .json is still no results file
     summary = head.startswith(b"{") or (Path(path).suffix.lower() == ".json" and
                                         not head.startswith(b"PAR1"))
@@ -282,12 +278,19 @@ def _parquet_config(path: Path, metadata: dict) -> dict:
 def is_run_file(path: str | Path) -> bool:
     """True for a file that begins as a results file (Parquet) or a summary file (JSON)
     does: no card file (TOML) begins so."""
+    return _head(path).startswith((b"PAR1", b"{"))
+
+
+def _head(path: str | Path) -> bytes:
+    """The first bytes of a regular file, without a byte-order mark or leading blanks; b""
+    for anything else (opening a pipe would wait for a writer)."""
+    if not Path(path).is_file():
+        return b""
     try:
         with Path(path).open("rb") as file:
-            head = file.read(64).removeprefix(b"\xef\xbb\xbf").lstrip()
+            return file.read(64).removeprefix(b"\xef\xbb\xbf").lstrip()
     except OSError:
-        return False
-    return head.startswith((b"PAR1", b"{"))
+        return b""
 
 
 def run_cards(path: str | Path) -> CardSet:

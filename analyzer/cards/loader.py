@@ -40,6 +40,7 @@ from analyzer.core.codes import (
     Expansion,
 )
 from analyzer.errors import UrbionError
+from analyzer.textfiles import UnreadableText, read_small_text
 
 DEFAULT_CARD_FILE = "r14-default.toml"
 MAX_VALUE = 9
@@ -660,13 +661,11 @@ def load_card_file(path: str | Path) -> tuple[CardSet, dict]:
     """
     path = Path(path)
     try:
-        # utf-8-sig: an editor's byte-order mark is no content of the file (TOML has none)
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as err:
-        raise CardSetError(f"cannot read card-set file {path}: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise CardSetError(f"cannot read card-set file {path}: not UTF-8 text (a TOML file "
-                           "is)") from None
+        # an editor's byte-order mark is no content of the file (TOML has none)
+        text = read_small_text(path)
+    except UnreadableText as err:
+        why = f"{err} (a TOML file is)" if str(err) == "not UTF-8 text" else str(err)
+        raise CardSetError(f"cannot read card-set file {path}: {why}") from None
     try:
         data = _toml_data(text)
         card_set = card_set_from_data(data, str(path))

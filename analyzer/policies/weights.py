@@ -26,6 +26,7 @@ from analyzer.atomic import check_writable, write_atomically
 from analyzer.core.greedy_terms import MAX_WEIGHT, MAX_WEIGHT_TEXT
 from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
+from analyzer.textfiles import UnreadableText, read_small_text
 
 if TYPE_CHECKING:
     from analyzer.cards import CardSet
@@ -82,10 +83,9 @@ def load_weights_file(path: str | Path | None = None) -> tuple[dict[str, float],
         return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}"), None
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:  # a UnicodeDecodeError has no strerror
-        raise PolicyError(f"cannot read weights file {path}: "
-                          f"{getattr(err, 'strerror', None) or err}") from None
+        text = read_small_text(path)
+    except UnreadableText as err:
+        raise PolicyError(f"cannot read weights file {path}: {err}") from None
     return parse_weights(text, str(path), base=load_weights(None)), tuned_for(text)
 
 
