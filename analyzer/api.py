@@ -1719,6 +1719,8 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
     if folder.exists() and not folder.is_dir():
         raise UrbionError(f"cannot write {folder}: it is a file, not a folder")
     require_folder(folder.parent, f"cannot write {folder}")
+    made = not folder.exists()
+    held: list[str] = []
     try:
         held = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
         if held and folder_mark(folder) != "compare":
@@ -1731,8 +1733,11 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
         for path in (folder / "results").glob("*.parquet*") if held else ():
             _check_batch(path, games, labels)
         (folder / "results").mkdir(parents=True, exist_ok=True)
-        (folder / FOLDER_MARK).write_text("compare\n")
+        if not held:  # rewriting a comparison's mark on a full disk would empty it
+            (folder / FOLDER_MARK).write_text("compare\n")
     except OSError as err:
+        if not held:  # what was made here, a full disk say, is taken back
+            _unmake_if_unused(folder, made)
         raise UrbionError(f"cannot use {folder}: {err.strerror or err}") from None
     return folder
 
@@ -1745,9 +1750,10 @@ def _unmake_if_unused(folder: Path, made: bool) -> None:
 
     results = folder / "results"
     try:
-        if any(results.iterdir()):
-            return
-        results.rmdir()
+        if results.is_dir():
+            if any(results.iterdir()):
+                return
+            results.rmdir()
         (folder / FOLDER_MARK).unlink(missing_ok=True)
         if made:
             folder.rmdir()

@@ -584,6 +584,33 @@ def test_a_comparison_stopped_before_any_batch_leaves_no_folder(tmp_path, monkey
         analyzer.compare(sets="base", games=20, out=folder)
 
 
+def test_a_comparison_folder_that_cannot_be_made_whole_is_taken_back(tmp_path, monkeypatch):
+    """A full disk while the folder is set up: nothing of it is left, so that the same
+    command, once there is room, runs as new rather than as "not a comparison's folder"."""
+    import errno
+    from pathlib import Path
+
+    from analyzer.reporting.build import FOLDER_MARK
+
+    real = Path.write_text
+
+    def disk_full(self, *args, **kwargs):
+        if self.name == FOLDER_MARK:
+            self.open("w").close()  # made, then no room for its text
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, *args, **kwargs)
+
+    for folder in (tmp_path / "new", tmp_path / "empty"):
+        (tmp_path / "empty").mkdir(exist_ok=True)
+        with monkeypatch.context() as patch:
+            patch.setattr(Path, "write_text", disk_full)
+            with pytest.raises(UrbionError, match="No space left"):
+                analyzer.compare(sets="base", games=20, out=folder)
+        assert not folder.exists() if folder.name == "new" else \
+            list(folder.iterdir()) == []
+        analyzer.compare(sets="base", games=20, out=folder)
+
+
 def test_a_stop_before_a_sets_first_chunk_says_the_finished_sets_wait_for_resume(
         tmp_path, monkeypatch):
     """The second set's run saved none of its games, but the first set's file is kept:
