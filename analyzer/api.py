@@ -571,6 +571,8 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
         raise
     finally:
         executor.close()
+        if checkpoint is not None:
+            checkpoint.close()
     attrs = plan.config()
     attrs["compile_seconds"] = compiled - start
     attrs["seconds"] = time.perf_counter() - compiled

@@ -202,21 +202,51 @@ def test_a_resume_with_another_card_set_names_both_sets(tmp_path):
                           cards=mine, resume=True)
 
 
-@pytest.mark.parametrize("text", ["[]", "null", "3", '"run"'])
-def test_a_run_file_that_is_not_a_json_object_is_refused_in_one_line(tmp_path, text):
+@pytest.mark.parametrize("text", ["[]", "null", "3", '"run"', '{"seed": 0', None])
+def test_a_damaged_or_missing_run_file_says_how_to_start_afresh(tmp_path, text):
     out = tmp_path / "r.parquet"
     partial_folder(out).mkdir()
-    (partial_folder(out) / "run.json").write_text(text)
-    with pytest.raises(UrbionError, match="cannot resume.*unreadable run.json"):
+    if text is not None:
+        (partial_folder(out) / "run.json").write_text(text)
+    what = "no readable run.json" if text is None else "its run.json is damaged"
+    with pytest.raises(UrbionError, match=f"cannot resume .*: {what}.*; delete .*r.parquet."
+                                          "partial and run without --resume to start afresh"):
         analyzer.simulate(games=10, out=out, resume=True)
 
 
 def test_a_new_run_refuses_to_overwrite_an_interrupted_one(tmp_path):
     out = tmp_path / "r.parquet"
     partial_folder(out).mkdir()
-    with pytest.raises(UrbionError, match="holds an interrupted run, or one still running: "
-                                          "add --resume"):
+    with pytest.raises(UrbionError, match="holds an interrupted run: add --resume"):
         analyzer.simulate(games=10, out=out)
+
+
+def test_a_run_still_going_keeps_its_folder_from_a_second_run(tmp_path):
+    """A second process that resumed a folder a run still fills would play its chunks
+    twice and write the output twice; the lock goes with the process that held it."""
+    import subprocess
+    import sys
+
+    from analyzer.runner.checkpoint import Checkpoint
+
+    out = tmp_path / "r.parquet"
+    holder = Checkpoint(partial_folder(out), {}, opened=False)
+    holder._open()  # as a run does on its first chunk
+    try:
+        for resume in (True, False):
+            with pytest.raises(UrbionError, match="is kept by a run still going: wait"):
+                analyzer.simulate(games=400, seed=2, policy="random", chunk=200, out=out,
+                                  resume=resume)
+        # another process is refused as well: flock's lock is the open file's
+        code = ("import fcntl, os, sys; h = os.open(sys.argv[1], os.O_RDWR); "
+                "fcntl.flock(h, fcntl.LOCK_EX | fcntl.LOCK_NB)")
+        probe = subprocess.run([sys.executable, "-c", code,
+                                str(partial_folder(out) / ".lock")], capture_output=True)
+        assert probe.returncode != 0 and b"BlockingIOError" in probe.stderr
+    finally:
+        holder.close()
+    with pytest.raises(UrbionError, match="holds an interrupted run: add --resume"):
+        analyzer.simulate(games=400, seed=2, policy="random", chunk=200, out=out)
 
 
 def test_resume_needs_out_and_something_saved(tmp_path):
@@ -370,6 +400,7 @@ def test_a_failed_resume_keeps_the_saved_chunks(tmp_path):
     rows = np.zeros(10, dtype=RESULT_DTYPE)
     rows["game"] = game_numbers(0, 10)
     saved.save(0, rows)  # as if an earlier part of the run had finished chunk 0
+    saved.close()  # and ended
     with pytest.raises(PolicyError, match="illegal decision"):
         analyzer.simulate(games=40, seed=4, policy=spec, chunk=10, out=out, resume=True)
     assert (partial_folder(out) / "chunk-000000.npy").exists()  # not this run's to drop

@@ -11,11 +11,13 @@ leaves nothing behind) and removed once the output is written.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import glob
 import hashlib
 import json
 import shutil
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 
@@ -25,6 +27,8 @@ from analyzer.runner.results import RESULT_DTYPE, game_numbers
 from analyzer.runner.tally import LAYOUT, TALLY_SIZE
 
 RUN_FILE = "run.json"
+#: The file a run holds a lock on while it keeps the folder (``Checkpoint._lock``).
+LOCK_FILE = ".lock"
 
 
 def partial_folder(out: str | Path) -> Path:
@@ -43,6 +47,8 @@ class Checkpoint:
         self.opened = opened
         #: this run made the folder
         self.created = False
+        #: the open lock file while this process holds the folder
+        self._handle: TextIO | None = None
 
     @classmethod
     def start(cls, out: str | Path, identity: dict, resume: bool) -> Checkpoint:
@@ -53,6 +59,9 @@ class Checkpoint:
         """
         folder = partial_folder(out)
         if resume:
+            checkpoint = cls(folder, identity, opened=True)
+            if folder.is_dir():  # a run still going is named before anything saved is read
+                checkpoint._lock()
             cls._check_saved(folder, identity)
             out = Path(out)
             # writes cut off by the interruption: of a chunk, or of ``out`` itself
@@ -60,27 +69,60 @@ class Checkpoint:
                           *out.parent.glob(f".{glob.escape(out.name)}.*.tmp")]:
                 with contextlib.suppress(OSError):  # one that stays only takes room
                     stale.unlink(missing_ok=True)
-            return cls(folder, identity, opened=True)
+            return checkpoint
         if folder.exists():
-            raise UrbionError(f"{folder} holds an interrupted run, or one still running: "
-                              "add --resume (resume=True in Python) to continue an "
-                              "interrupted one, or delete the folder")
+            probe = cls(folder, identity, opened=True)
+            probe._lock()  # refused while the run that keeps it is still going
+            probe.close()
+            raise UrbionError(f"{folder} holds an interrupted run: add --resume "
+                              "(resume=True in Python) to continue it, or delete the folder")
         return cls(folder, identity, opened=False)
 
     def _open(self) -> None:
-        """Make the folder and its ``run.json``."""
+        """Make the folder, hold it (:meth:`_lock`), and write its ``run.json``; a folder
+        left without one (a full disk) is taken back."""
         try:
             self.folder.mkdir()
         except OSError as err:
             raise UrbionError(f"cannot create {self.folder}: {err.strerror or err}") from None
         self.opened = self.created = True
+        self._lock()
         text = json.dumps(self.identity, sort_keys=True, indent=1)
-        write_atomically(self.folder / RUN_FILE, lambda tmp: Path(tmp).write_text(text))
+        try:
+            write_atomically(self.folder / RUN_FILE, lambda tmp: Path(tmp).write_text(text))
+        except BaseException:
+            self.discard_if_created()
+            raise
+
+    def _lock(self) -> None:
+        """Hold the folder for this process until :meth:`close` (or its end): a second
+        run that would resume it, or replace it, meanwhile is refused. The lock is the
+        system's (``flock``), so a killed run's folder is free at once."""
+        try:
+            # a file object, not a bare descriptor: a checkpoint dropped unclosed lets go
+            handle = (self.folder / LOCK_FILE).open("a")
+        except OSError as err:
+            raise UrbionError(f"cannot use {self.folder}: {err.strerror or err}") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise UrbionError(f"{self.folder} is kept by a run still going: wait for it to "
+                              "end, or stop it and add --resume (resume=True in Python) to "
+                              "continue it") from None
+        self._handle = handle
+
+    def close(self) -> None:
+        """Let the folder go (:meth:`_lock`)."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            handle.close()
 
     def discard_if_created(self) -> None:
         """Remove the folder if this run made it: for a run that failed for good (an
         illegal decision), whose chunks no resume could finish."""
         if self.created:
+            self.close()
             shutil.rmtree(self.folder, ignore_errors=True)
             self.opened = self.created = False
 
@@ -88,14 +130,18 @@ class Checkpoint:
     def _check_saved(folder: Path, identity: dict) -> None:
         if not folder.is_dir():
             raise UrbionError(f"nothing to resume: {folder} does not exist")
+        afresh = (f"delete {folder} and run without --resume to start afresh: without it "
+                  "the saved chunks cannot be told to be this run's")
         try:
             saved = json.loads((folder / RUN_FILE).read_text())
-        except (OSError, ValueError, RecursionError) as err:
-            raise UrbionError(f"cannot resume from {folder}: unreadable {RUN_FILE} "
-                              f"({err})") from None
+        except OSError as err:
+            raise UrbionError(f"cannot resume from {folder}: no readable {RUN_FILE} "
+                              f"({err.strerror or err}); {afresh}") from None
+        except (ValueError, RecursionError):
+            saved = None
         if not isinstance(saved, dict):
-            raise UrbionError(f"cannot resume from {folder}: unreadable {RUN_FILE} (not a "
-                              "JSON object)")
+            raise UrbionError(f"cannot resume from {folder}: its {RUN_FILE} is damaged (not "
+                              f"the JSON object a run writes); {afresh}")
         # the card set's name says which set a hash is, and is no setting of its own
         differ = sorted(k for k in set(saved) | set(identity)
                         if saved.get(k) != identity.get(k) and k not in NAMES_OF_HASHES.values())
