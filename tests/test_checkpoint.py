@@ -430,6 +430,28 @@ def test_a_chunk_that_cannot_be_saved_stops_the_run_with_the_others_kept(tmp_pat
     assert resumed.attrs["games_resumed"] == 30
 
 
+def test_a_run_file_that_cannot_be_written_leaves_no_folder(tmp_path, monkeypatch):
+    """A full disk as the folder is made: a folder without its run.json could be neither
+    resumed nor replaced; the same command runs as new once there is room."""
+    import analyzer.runner.checkpoint as checkpoint
+
+    out = tmp_path / "r.parquet"
+    real = checkpoint.write_atomically
+
+    def disk_full_at_run_file(path, write):
+        if path.name == "run.json":
+            raise UrbionError(f"cannot write {path}: No space left on device")
+        real(path, write)
+
+    monkeypatch.setattr(checkpoint, "write_atomically", disk_full_at_run_file)
+    with pytest.raises(UrbionError, match="No space left on device"):
+        analyzer.simulate(games=60, seed=2, policy="random", chunk=10, workers=1, out=out)
+    assert not partial_folder(out).exists() and not out.exists()
+    monkeypatch.undo()
+    analyzer.simulate(games=60, seed=2, policy="random", chunk=10, out=out)
+    assert out.exists()
+
+
 def test_a_run_stopped_while_its_chunks_are_removed_still_resumes(tmp_path, monkeypatch):
     out = tmp_path / "r.parquet"
     args = {"games": 60, "seed": 2, "policy": "random", "chunk": 10, "workers": 1}
