@@ -126,10 +126,10 @@ def _note(note: str | None) -> None:
 def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expansions: str,
           variant: str, engine: str, out: str, quiet: bool) -> None:
     """Write the traces of games GAME to GAME+GAMES-1 of the batch with SEED."""
-    traces = analyzer.trace(seed=seed, game=game, games=games, policy=policy, cards=cards,
-                            engine=engine, out=out, expansions=expansions, variant=variant,
-                            progress=not quiet)
-    click.echo(f"{len(traces)} trace(s) written to {out}")
+    written = analyzer.trace_to_file(out, seed=seed, game=game, games=games, policy=policy,
+                                     cards=cards, engine=engine, expansions=expansions,
+                                     variant=variant, progress=not quiet)
+    click.echo(f"{written} trace(s) written to {out}")
 
 
 @cli.command()

@@ -19,6 +19,7 @@ from analyzer.api import (
     simulate,
     simulate_summary,
     trace,
+    trace_to_file,
     tune,
     weights_note,
     write_card_template,
@@ -26,4 +27,5 @@ from analyzer.api import (
 
 __all__ = ["builtin_policies", "card_table", "compare", "duel", "load_cards", "read_results",
            "replay", "report", "sensitivity", "show", "simulate", "simulate_summary",
-           "summarize", "trace", "tune", "weights_note", "write_card_template"]
+           "summarize", "trace", "trace_to_file", "tune", "weights_note",
+           "write_card_template"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import time
@@ -70,13 +71,14 @@ from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.run import NOTHING_SAVED, execute, stopped_before_playing
 from analyzer.runner.tracing import fast_trace
-from analyzer.trace.jsonl import check_trace_path, write_traces
+from analyzer.trace.jsonl import check_trace_path, write_trace_stream, write_traces
 
 if TYPE_CHECKING:  # the tuning module is imported only when a tune runs
     from analyzer.analysis.tune import TuneOutcome
 
 __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "tune",
-           "report", "sensitivity", "trace", "show", "replay", "results_frame", "compare"]
+           "report", "sensitivity", "trace", "trace_to_file", "show", "replay",
+           "results_frame", "compare"]
 
 
 Expansions = str | list[str] | tuple[str, ...] | None
@@ -1223,11 +1225,17 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
             "side_effects": side_effects(data, label, played)}
 
 
+#: The most games :func:`trace` holds in memory at once (about 85 kB a base game);
+#: :func:`trace_to_file` writes any number.
+MAX_TRACES_HELD = 20_000
+
+
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",
           cards: str | Path | CardSet | None = None, engine: str = "fast",
           out: str | Path | None = None, expansions: Expansions = None,
           variant: str | None = None, progress: bool = False) -> list[dict]:
-    """Traces of games ``game .. game + games - 1`` of batch ``seed``.
+    """Traces of games ``game .. game + games - 1`` of batch ``seed``, at most
+    ``MAX_TRACES_HELD`` (every trace is held in memory; :func:`trace_to_file` writes more).
 
     Parameters
     ----------
@@ -1243,6 +1251,41 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     list of dict
         One ``urbion-trace/1`` trace per game (../shared/TRACE.md).
     """
+    games = arguments.whole_number("games", games, 1)
+    if games > MAX_TRACES_HELD:
+        raise UrbionError(f"games={games:,}: trace holds every trace in memory (about 85 kB a "
+                          f"game), so at most {MAX_TRACES_HELD:,} at once; trace_to_file (the "
+                          "CLI's urbion trace) writes any number to a file as they are played")
+    traced = _traced_games(seed, game, games, policy, cards, engine, out, expansions, variant,
+                           progress)
+    traces = list(traced)
+    if out is not None:
+        write_traces(traces, out)
+    return traces
+
+
+def trace_to_file(out: str | Path, seed: int = 0, game: int = 0, games: int = 1,
+                  policy: str | PolicySpec = "greedy",
+                  cards: str | Path | CardSet | None = None, engine: str = "fast",
+                  expansions: Expansions = None, variant: str | None = None,
+                  progress: bool = False) -> int:
+    """Write the traces of :func:`trace` to ``out`` (JSON Lines) as each game is played,
+    so that memory stays flat however many games; the file appears whole at the end, or
+    not at all. Returns the number of traces written (``urbion trace``)."""
+    out = arguments.path("out", out, optional=False)
+    games = arguments.whole_number("games", games, 1)
+    traced = _traced_games(seed, game, games, policy, cards, engine, out, expansions, variant,
+                           progress)
+    first = next(traced)  # checks and compiles before a file is opened
+    write_trace_stream(itertools.chain([first], traced), out, games)
+    return games
+
+
+def _traced_games(seed: int, game: int, games: int, policy: str | PolicySpec, cards,
+                  engine: str, out: Path | str | None, expansions: Expansions,
+                  variant: str | None, progress: bool) -> Iterator[dict]:
+    """The traces of :func:`trace`, one by one, each with its provenance; the arguments
+    are checked (and ``out`` with them) before the first is played."""
     from analyzer.runner.progress import clearing_on_error, progress_bar
 
     games, seed, game = arguments.game_counts(games, seed, game, "game")
@@ -1254,12 +1297,14 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
         check_trace_path(out, games)
         _check_not_an_input(out, {"--cards": cards, "--policy": _weights_file(policy)},
                             "the trace")
+    provenance = _trace_provenance(card_set, spec, seed, games, game, engine)
 
     def one(g: int) -> dict:
         if engine != "fast":  # names the game a policy raises in itself
-            return run_reference(card_set, spec, seed, 1, g, variant=card_set.variant)[0]
+            played = run_reference(card_set, spec, seed, 1, g, variant=card_set.variant)[0]
+            return _with_provenance(played, provenance)
         try:
-            return fast_trace(card_set, spec, seed, g)
+            return _with_provenance(fast_trace(card_set, spec, seed, g), provenance)
         except Exception as err:
             from analyzer.policies.loader import game_note
 
@@ -1268,20 +1313,15 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
 
     try:
         with interrupts.holding():
-            traces = [one(game)]  # the first compiles the engine: the bar counts games only
+            yield one(game)  # the first compiles the engine: the bar counts games only
             with clearing_on_error(progress_bar(games, progress and games > 1, "tracing",
                                                 initial=1)) as bar:
                 for g in range(game + 1, game + games):
-                    traces.append(one(g))
+                    yield one(g)
                     bar.update(1)
     except Exception as err:
         _raise_if_the_policy_raised(spec, err)
         raise
-    provenance = _trace_provenance(card_set, spec, seed, games, game, engine)
-    traces = [_with_provenance(one, provenance) for one in traces]
-    if out is not None:
-        write_traces(traces, out)
-    return traces
 
 
 #: Keys a trace adds to TRACE.md's header (an extension by added keys): which engine,

@@ -437,3 +437,54 @@ def test_writing_files_and_folders_never_sets_the_umask(tmp_path, monkeypatch):
     analyzer.trace(out=tmp_path / "t.jsonl")
     analyzer.report([results], tmp_path / "rep")
     assert (tmp_path / "again.parquet").is_file() and (tmp_path / "rep" / "index.html").is_file()
+
+
+def test_trace_to_file_writes_what_trace_returns_one_game_at_a_time(tmp_path, monkeypatch):
+    """The CLI's trace writes each game as it is played: the file is trace's list, and
+    no trace waits for the next game before its line is written."""
+    import analyzer.api as api
+    from analyzer.trace import jsonl
+
+    events = []
+    real_trace, real_dumps = api.fast_trace, jsonl.json.dumps
+
+    def played(card_set, spec, seed, game):
+        events.append(("play", game))
+        return real_trace(card_set, spec, seed, game)
+
+    def written(value, *args, **kwargs):
+        events.append(("write", value["game"]))
+        return real_dumps(value, *args, **kwargs)
+
+    out = tmp_path / "t.jsonl"
+    with monkeypatch.context() as patch:
+        patch.setattr(api, "fast_trace", played)
+        patch.setattr(jsonl.json, "dumps", written)
+        assert analyzer.trace_to_file(out, seed=3, game=7, games=4) == 4
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert lines == analyzer.trace(seed=3, game=7, games=4)
+    assert events == [(what, g) for g in range(7, 11) for what in ("play", "write")]
+
+
+def test_a_trace_that_fails_midway_leaves_no_file(tmp_path):
+    import numpy as np
+
+    from analyzer.errors import PolicyError
+    from analyzer.policies.registry import PolicySpec
+    from tests.test_policies import breaks_on_turn_3
+
+    out = tmp_path / "t.jsonl"
+    out.write_text("kept\n")
+    with pytest.raises(PolicyError, match="illegal decision"):
+        analyzer.trace_to_file(out, games=3, policy=PolicySpec("breaker", breaks_on_turn_3,
+                                                               np.zeros(0)))
+    assert out.read_text() == "kept\n" and [p.name for p in tmp_path.iterdir()] == ["t.jsonl"]
+
+
+def test_trace_in_memory_is_bounded_and_says_where_to_write_more():
+    from analyzer.api import MAX_TRACES_HELD
+    from analyzer.errors import UrbionError
+
+    with pytest.raises(UrbionError, match=f"at most {MAX_TRACES_HELD:,} at once; "
+                                          "trace_to_file"):
+        analyzer.trace(games=MAX_TRACES_HELD + 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -26,9 +27,20 @@ def check_trace_path(path: str | Path, traces: int = 1) -> Path:
 
 def write_traces(traces: list[dict], path: str | Path) -> None:
     """Write ``traces`` as JSON Lines, complete or not at all."""
-    path = check_trace_path(path, len(traces))
-    text = "".join(json.dumps(t) + "\n" for t in traces)
-    atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    write_trace_stream(iter(traces), path, len(traces))
+
+
+def write_trace_stream(traces: Iterator[dict], path: str | Path, count: int) -> None:
+    """Write ``count`` traces as JSON Lines as ``traces`` yields them, so that none is
+    held after its line; the file appears complete at the end, or not at all."""
+    path = check_trace_path(path, count)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as file:
+            for one in traces:
+                file.write(json.dumps(one) + "\n")
+
+    atomic.write_atomically(path, write)
 
 
 class TraceLine(NamedTuple):
