@@ -457,7 +457,7 @@ def _run_options(games, seed, first_game, workers, chunk, scheduler, resume,
     """A run's counts and switches, checked, with whole numbers as Python ints."""
     games, seed, first_game = arguments.game_counts(games, seed, first_game)
     options = dict(games=games, seed=seed, first_game=first_game,
-                   workers=arguments.optional_count("workers", workers),
+                   workers=arguments.workers(workers),
                    chunk=arguments.optional_count("chunk", chunk),
                    scheduler=arguments.text("scheduler", scheduler, optional=True),
                    resume=arguments.flag("resume", resume),
@@ -490,7 +490,7 @@ def _check_one_executor(workers: int | None, scheduler: str | None) -> None:
 def _executors(workers: object, scheduler: object) -> tuple[int | None, str | None]:
     """``workers`` and ``scheduler`` checked, apart and together, for a command of many
     runs: refused before a local cluster starts or a game is played."""
-    workers = arguments.optional_count("workers", workers)
+    workers = arguments.workers(workers)
     scheduler = arguments.text("scheduler", scheduler, optional=True)
     _check_one_executor(workers, scheduler)
     if scheduler is not None:
@@ -801,7 +801,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
                           f"--heldout-games {heldout_games} (games=, heldout_games= in "
                           "Python), the held-out games after the tuning ones, go past it")
     evaluations = arguments.whole_number("evaluations", evaluations, 2)
-    workers = arguments.optional_count("workers", workers)
+    workers = arguments.workers(workers)
     progress = arguments.flag("progress", progress)
     start = arguments.text("start", start)
     out = arguments.path("out", out)

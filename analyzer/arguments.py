@@ -52,6 +52,20 @@ def game_counts(games: object, seed: object, first_game: object = 0,
     return games, seed, first_game
 
 
+#: The most threads (``workers``) or local cluster processes (``local:N``) a run starts:
+#: far more than any machine has cores, and few enough that the system can start them.
+MAX_WORKERS = 256
+
+
+def workers(value: object) -> int | None:
+    """None, or a number of threads from 1 to ``MAX_WORKERS``."""
+    count = optional_count("workers", value)
+    if count is not None and count > MAX_WORKERS:
+        raise UrbionError(f"--workers (workers=) {count:,}: at most {MAX_WORKERS} (threads "
+                          "beyond the machine's cores only wait for them)")
+    return count
+
+
 def optional_count(name: str, value: object, low: int = 1) -> int | None:
     """None, or a whole number of at least ``low`` (``workers``, ``chunk``)."""
     return None if value is None else whole_number(name, value, low)

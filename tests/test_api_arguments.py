@@ -97,6 +97,11 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
     (lambda: analyzer.weights_note({"policy": "weighted"}), "no run configuration"),
     (lambda: analyzer.compare(games=20, precision=0.1, max_games=10),
      "--max-games \\(max_games=\\) 10 must be at least --games \\(games=\\) 20"),
+    (lambda: analyzer.simulate(games=10, workers=257), "workers=\\) 257: at most 256"),
+    (lambda: analyzer.duel(["greedy", "random"], games=10, workers=10_000),
+     "at most 256"),
+    (lambda: analyzer.simulate(games=10, scheduler="local:257"),
+     "a local cluster of at most 256 processes"),
 ])
 def test_a_wrong_argument_is_one_urbion_error(call, message):
     with pytest.raises(UrbionError, match=message):
@@ -298,3 +303,16 @@ def test_compare_records_a_games_limit_only_when_it_has_one():
     assert analyzer.compare(sets="base", games=5).attrs["max_games"] is None
     assert analyzer.compare(sets="base", games=5, precision=0.1,
                             max_games=10).attrs["max_games"] == 10
+
+
+def test_threads_the_system_cannot_start_are_one_urbion_error(monkeypatch):
+    """Under a memory limit the system refuses threads: a setting to change, in one line."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def refused(self, *args, **kwargs):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(ThreadPoolExecutor, "submit", refused)
+    with pytest.raises(UrbionError, match="cannot start 2 threads here .*give fewer "
+                                          "--workers"):
+        analyzer.simulate(games=10, workers=2)

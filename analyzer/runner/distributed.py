@@ -19,6 +19,7 @@ from contextlib import contextmanager
 import numpy as np
 from distributed import Client, KilledWorker, LocalCluster, as_completed
 
+from analyzer.arguments import MAX_WORKERS
 from analyzer.errors import ClusterError, UrbionError
 from analyzer.runner import interrupts
 from analyzer.runner.chunks import chunk_payload, prepare_kernels
@@ -45,6 +46,9 @@ def parse_scheduler(scheduler: str) -> tuple[str, int | str]:
         count = scheduler.removeprefix("local:")
         if not (count.isascii() and count.isdigit()) or int(count) < 1:
             raise UrbionError(f"scheduler {scheduler!r}: expected local:N with N >= 1")
+        if int(count) > MAX_WORKERS:
+            raise UrbionError(f"scheduler {scheduler!r}: a local cluster of at most "
+                              f"{MAX_WORKERS} processes")
         return "local", int(count)
     if "://" not in scheduler:
         host, colon, port = scheduler.rpartition(":")

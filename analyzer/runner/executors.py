@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Protocol
 
 import numpy as np
 
+from analyzer.errors import UrbionError
 from analyzer.runner.chunks import payload_of, play_range, prepare_kernels, slices
 from analyzer.runner.plan import RunPlan
 
@@ -44,7 +46,7 @@ class LocalExecutor:
     def imap(self, plan: RunPlan, indices: Sequence[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
         window = 2 * self.threads
-        with ThreadPoolExecutor(max_workers=self.threads) as pool:
+        with ThreadPoolExecutor(max_workers=self.threads) as pool, self._starting_threads():
             pending: deque[tuple[int, list[Future]]] = deque()
             try:
                 for index in indices:
@@ -59,6 +61,18 @@ class LocalExecutor:
                 for _, futures in pending:
                     for future in futures:
                         future.cancel()
+
+    @contextmanager
+    def _starting_threads(self) -> Iterator[None]:
+        """A system that cannot start that many threads (a memory limit) is a user's
+        setting to change: one line, not a traceback."""
+        try:
+            yield
+        except RuntimeError as err:
+            if "can't start new thread" not in str(err):
+                raise
+            raise UrbionError(f"cannot start {self.threads} threads here ({err}): give "
+                              "fewer --workers (workers= in Python)") from None
 
     @staticmethod
     def _finish(item: tuple[int, list[Future]],
