@@ -25,14 +25,24 @@ def check_writable(path: str | Path, suffixes: tuple[str, ...]) -> Path:
     path = Path(path)
     if path.suffix not in suffixes:
         raise UrbionError(f"output file {path} must end in {' or '.join(suffixes)}")
-    parent = path.parent
+    target = written_file(path)
+    parent = target.parent
     require_folder(parent, f"cannot write {path}")
-    if path.is_dir():
+    if target.is_dir():
         raise UrbionError(f"cannot write {path}: it is a folder")
-    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+    if target.exists() and not target.is_file():
+        raise UrbionError(f"cannot write {path}: {target} is not a regular file (a device or "
+                          "a pipe), which a file written whole would replace")
+    if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise UrbionError(f"cannot write {path}: {why_not_writable(parent)}")
     probe_folder(parent, f"cannot write {path}")
     return path
+
+
+def written_file(path: Path) -> Path:
+    """The file a write to ``path`` replaces: a symbolic link's target, as a shell's ``>``
+    writes through the link, rather than the link itself."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
 def why_not_writable(folder: Path) -> str:
@@ -72,6 +82,7 @@ def write_atomically(path: Path, write: Callable[[str], None]) -> None:
     The file gets the usual permissions (0666 less the umask); on any error nothing is left
     behind and UrbionError says what went wrong in one line.
     """
+    path = written_file(Path(path))
     tmp = None
     try:
         tmp = _new_temporary(path)

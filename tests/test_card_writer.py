@@ -8,6 +8,7 @@ import json
 import re
 import tomllib
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -274,3 +275,20 @@ def test_a_device_a_pipe_or_a_huge_file_is_refused_at_once(tmp_path, capsys):
             cli.main(list(args))
         err = capsys.readouterr().err
         assert stop.value.code == 2 and message in err and err.count("\n") == 1, (args, err)
+
+
+def test_an_output_that_is_a_link_is_written_through_it(tmp_path, capsys):
+    """As a shell's > does: the link stays, its target gets the file; a link to a device
+    is refused, since a file written whole would replace the device itself."""
+    (tmp_path / "store").mkdir()
+    (tmp_path / "r.parquet").symlink_to(tmp_path / "store" / "real.parquet")
+    (tmp_path / "t.jsonl").symlink_to("/dev/full")
+    with contextlib.chdir(tmp_path):
+        analyzer.simulate(games=20, out="r.parquet")
+        assert (tmp_path / "r.parquet").is_symlink()
+        assert analyzer.read_results("store/real.parquet")["game"].tolist() == list(range(20))
+        with pytest.raises(SystemExit) as stop:
+            cli.main(["trace", "--games", "2", "--out", "t.jsonl"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and "/dev/full is not a regular file" in err
+    assert (tmp_path / "t.jsonl").is_symlink() and Path("/dev/full").is_char_device()
