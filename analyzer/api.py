@@ -686,7 +686,8 @@ def _named_policies(entries: list[str | PolicySpec]) -> dict[str, str | PolicySp
     name are refused (their rows could not be told apart)."""
     named: dict[str, str | PolicySpec] = {}
     for entry in entries:
-        name = entry if isinstance(entry, str) else entry.name
+        # a name as the policy's own: "GREEDY" is greedy, as --policy takes it
+        name = _policy(entry).name if isinstance(entry, str) else entry.name
         if name in named and not _same_policy(named[name], entry):
             raise UrbionError(f"two different policies are named {name!r}: give each its own "
                               "name")

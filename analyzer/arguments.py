@@ -133,7 +133,11 @@ def policy_list(name: str, value: object) -> list[str]:
     if not isinstance(given, str):
         return [item.strip() for item in given if item.strip()]
     policies: list[str] = []
-    for piece in (item.strip() for item in given.split(",")):
+    pieces = [item.strip() for item in given.split(",")]
+    if "" in pieces and any(pieces):  # a slip: "greedy,,random" names no third policy
+        raise UrbionError(f"{name}: an empty name in {given!r} (policies are separated by "
+                          "single commas)")
+    for piece in pieces:
         is_setting = "=" in piece and ":" not in piece  # a setting names no file
         takes_settings = bool(policies) and policies[-1].partition(":")[0] in SEARCH_DEFAULTS
         if is_setting and takes_settings and ":" in policies[-1]:

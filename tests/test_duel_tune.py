@@ -577,6 +577,12 @@ def test_a_duel_refuses_two_different_policies_of_one_name_and_plays_one_given_t
     twice = analyzer.duel(["weighted", resolve_policy("weighted"), "greedy",
                            resolve_policy("greedy")], games=5)
     assert list(twice.policies.index) == ["weighted", "greedy"]
+    # a name in another case is the same built-in, as --policy takes it
+    with pytest.raises(UrbionError, match="a duel needs at least two different policies"):
+        analyzer.duel("greedy,GREEDY", games=5)
+    assert list(analyzer.duel("Greedy,random", games=5).policies.index) == ["greedy", "random"]
+    with pytest.raises(UrbionError, match="an empty name in 'greedy,,random'"):
+        analyzer.duel("greedy,,random", games=5)
     with pytest.raises(UrbionError, match="policy names or PolicySpec objects, not a list "
                                           "holding int"):
         analyzer.duel(["greedy", 5], games=5)
