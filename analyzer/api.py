@@ -1389,13 +1389,14 @@ def show(seed: int | None = None, game: int | None = None,
         return note + render_trace(trace(seed, game, 1, policy, cards, expansions=expansions,
                                          variant=variant)[0])
     if won:
-        raise UrbionError("won: not for a trace file, whose game is chosen by seed and game")
+        raise UrbionError(f"{arguments.option('won')}: not for a trace file, whose game is "
+                          "chosen by seed and game")
     given = [name for name, value in (("policy", policy), ("cards", cards),
                                       ("expansions", expansions), ("variant", variant))
              if value is not None]
     if given:
-        raise UrbionError(f"{', '.join(given)}: not for a trace file, whose trace names its "
-                          "own")
+        raise UrbionError(f"{', '.join(arguments.option(name) for name in given)}: not for a "
+                          "trace file, whose trace names its own")
     return _show_trace_file(arguments.path("trace_file", trace_file, optional=False),
                             None if seed is None else arguments.whole_number("seed", seed),
                             None if game is None else arguments.whole_number("game", game))

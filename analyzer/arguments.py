@@ -135,8 +135,8 @@ def policy_list(name: str, value: object) -> list[str]:
     policies: list[str] = []
     pieces = [item.strip() for item in given.split(",")]
     if "" in pieces and any(pieces):  # a slip: "greedy,,random" names no third policy
-        raise UrbionError(f"{name}: an empty name in {given!r} (policies are separated by "
-                          "single commas)")
+        raise UrbionError(f"{option(name)}: an empty name in {given!r} (policies are "
+                          "separated by single commas)")
     for piece in pieces:
         is_setting = "=" in piece and ":" not in piece  # a setting names no file
         takes_settings = bool(policies) and policies[-1].partition(":")[0] in SEARCH_DEFAULTS
@@ -177,10 +177,19 @@ def fraction(name: str, value: object, low: float, high: float) -> float:
 MAX_PRECISION = 0.1
 
 
+def option(name: str) -> str:
+    """An argument as both a command and a notebook name it: ``--max-games (max_games=)``."""
+    return f"--{name.replace('_', '-')} ({name}=)"
+
+
 def precision(value: object) -> float:
     """A half-width for ``compare(precision=...)``: a share of games, above 0 and at most
     :data:`MAX_PRECISION`; a figure written in percentage points (0.5 for half a point)
     is named as such."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and \
+            math.isinf(value):
+        raise UrbionError(f"{option('precision')} must be a finite share of games, not "
+                          f"{value}")
     share = fraction("precision", value, 0, math.inf)
     if share > MAX_PRECISION:
         raise UrbionError(f"precision is a share of games, not percentage points: {value} "

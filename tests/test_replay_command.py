@@ -286,7 +286,7 @@ def test_show_refuses_play_options_with_a_trace_file(capsys, tmp_path, team_trac
     path = _write(tmp_path / "t.jsonl", team_traces)
     code, out, err = run(capsys, "show", "--trace-file", str(path), *option)
     assert code == 2 and out == ""
-    assert f"{option[0][2:]}: not for a trace file" in err
+    assert f"{option[0]} ({option[0][2:]}=): not for a trace file" in err
 
 
 def test_replay_of_an_empty_path_is_refused(capsys):
