@@ -308,8 +308,12 @@ def test_a_file_that_is_not_parquet_is_named_as_such(tmp_path, capsys):
                str(traces), "--quiet")[0] == 0
     table = tmp_path / "compare.csv"
     table.write_text("set,games,wins\nbase,20,2\n")
+    cut = tmp_path / "cut.parquet"
+    analyzer.simulate(games=20, out=cut)
+    cut.write_bytes(cut.read_bytes()[:3000])
     for path, what in [(traces, "is not an urbion summary file: it is a trace file"),
-                       (table, "not a Parquet file")]:
+                       (table, "not a Parquet file"),
+                       (cut, "begins as a Parquet file but is damaged or cut short")]:
         code, _, err = run(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
         assert code == 2 and err.count("\n") == 1 and what in err, err
         assert "magic bytes" not in err and not (tmp_path / "rep").exists()

@@ -244,7 +244,7 @@ def read_results(path: str | Path) -> pd.DataFrame:
         table = pq.read_table(path)
     except (OSError, pa.ArrowInvalid) as err:
         raise ResultsFileError(f"cannot read results file {path}: "
-                               f"{_not_parquet(path) or err}") from None
+                               f"{_not_parquet(path) or _damaged(err)}") from None
     attrs = _parquet_config(path, table.schema.metadata or {})
     try:
         df = table.to_pandas()
@@ -309,7 +309,8 @@ def run_cards(path: str | Path) -> CardSet:
         try:
             metadata = pq.read_schema(path).metadata or {}
         except (OSError, pa.ArrowInvalid) as err:
-            raise ResultsFileError(f"cannot read results file {path}: {err}") from None
+            raise ResultsFileError(f"cannot read results file {path}: {_damaged(err)}") \
+                from None
         config = _parquet_config(path, metadata)
     else:
         config = read_summary(path).attrs
@@ -359,6 +360,13 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
         f"{first + games - 1}): results are read as whole runs, since a selection of games "
         "has no win rate to give; to study some games, play their range (urbion simulate "
         "--first-game G --games N; first_game= and games= in Python)")
+
+
+def _damaged(err: Exception) -> str:
+    """A file that begins as Parquet but cannot be read (``err``, the reader's complaint
+    of footers and magic bytes), in words."""
+    return ("it begins as a Parquet file but is damaged or cut short (a copy or a write "
+            "that did not finish?)")
 
 
 def _not_parquet(path: Path) -> str | None:
