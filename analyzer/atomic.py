@@ -108,4 +108,5 @@ def _reason(err: OSError, folder: Path) -> str:
         free = shutil.disk_usage(folder).free
     except OSError:
         return str(err)
-    return f"no space left on the disk ({err})" if free < NEARLY_FULL else str(err)
+    # numpy's counts are of items, which a reader takes for games: the cause says enough
+    return "no space left on the disk" if free < NEARLY_FULL else str(err)

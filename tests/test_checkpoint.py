@@ -580,8 +580,8 @@ def test_a_short_write_on_a_full_disk_says_the_disk_is_full(tmp_path, monkeypatc
 
     usage = namedtuple("usage", "total used free")
     monkeypatch.setattr(shutil, "disk_usage", lambda folder: usage(10**9, 10**9, 4096))
-    with pytest.raises(UrbionError, match=r"chunk\.npy: no space left on the disk \(5000 "
-                                          r"requested and 3989 written\)$"):
+    # its counts are of items, which would read as games: left out
+    with pytest.raises(UrbionError, match=r"chunk\.npy: no space left on the disk$"):
         atomic.write_atomically(tmp_path / "chunk.npy", short_write)
     monkeypatch.setattr(shutil, "disk_usage", lambda folder: usage(10**9, 0, 10**9))
     with pytest.raises(UrbionError, match=r"chunk\.npy: 5000 requested and 3989 written$"):
