@@ -193,12 +193,15 @@ def test_show_of_a_trace_file_is_the_show_of_the_game_it_holds(capsys, tmp_path,
                   "game 42 of seed 7)"),
     ("tampered", "41", "line 2: the trace does not replay (log entry"),
     ("not json", None, "line 1: not JSON"),
+    ("cut off", "41", "holds no trace of game 41 (it holds game 40 of seed 7; line 2 cannot "
+                      "be read (not JSON: it ends at column 300 before its object does"),
 ])
 def test_show_of_a_bad_trace_file_is_one_line_and_exit_2(capsys, tmp_path, team_traces,
                                                          lines, game, message):
     content = {"good": team_traces,
                "tampered": [team_traces[0], _tampered(team_traces[1])],
-               "not json": ["[1, 2"]}[lines]
+               "not json": ["[1, 2"],
+               "cut off": [team_traces[0], json.dumps(team_traces[1])[:300]]}[lines]
     path = _write(tmp_path / "t.jsonl", content)
     args = ["show", "--trace-file", str(path)] + (["--game", game] if game else [])
     code, out, err = run(capsys, *args)

@@ -230,8 +230,15 @@ def chosen_trace(path: str | Path, seed: int | None, game: int | None) -> tuple[
         wanted = " ".join(part for part in (f"game {game}" if game is not None else "",
                                             f"seed {seed}" if seed is not None else "")
                           if part)
+        broken = [t for t in lines if t.problem is not None]
+        # the trace sought may be on a line that cannot be read
+        unread = "" if not broken else (
+            f"; line {broken[0].line} cannot be read ({broken[0].problem})" if len(broken) == 1
+            else f"; {len(broken)} lines cannot be read, the first line {broken[0].line} "
+                 f"({broken[0].problem})")
         raise UrbionError(f"{path} holds no trace of {wanted} (it holds "
-                          f"{', '.join(held[:5]) or 'none'}{', ...' if len(held) > 5 else ''})")
+                          f"{', '.join(held[:5]) or 'none'}{', ...' if len(held) > 5 else ''}"
+                          f"{unread})")
     first = matches[0]
     if first.problem is not None:
         raise UrbionError(f"{path}, line {first.line}: {first.problem}")
