@@ -53,10 +53,10 @@ def test_a_report_of_summaries_leaves_out_what_needs_each_game_and_says_so(tmp_p
     drawn = {path.stem for path in out.glob("*.png")}
     assert drawn == {"win_rates", "survival", "loss_reasons", "chaos_choices"}
     md = (out / "report.md").read_text()
-    assert "Every run here was read from a summary file (--summary-only), which keeps " \
-           "totals, not each game: the charts that need each game (margin at victory, " \
-           "cities pacified at defeat, convergence of the estimate)" in md
-    assert "read from a summary file (--summary-only), which keeps totals" in \
+    assert "Every run here was read from a summary file (--summary-only), or joined with " \
+           "one, which keeps totals, not each game: the charts that need each game (margin " \
+           "at victory, cities pacified at defeat, convergence of the estimate)" in md
+    assert "read from a summary file (--summary-only), or joined with one, which keeps totals" in \
         (out / "index.html").read_text()
     counts = [json.loads(path.read_text())["tally"] for path in (postcards, base)]
     wins = [part["wins"][0] for part in counts]

@@ -831,14 +831,17 @@ def totals_note(labels: list[str], runs: int) -> str:
     """What a report with runs read from summary files (``labels``) leaves out, and why."""
     titles = ", ".join(title for stem, title, _ in CHARTS if stem in PER_GAME_CHARTS).lower()
     if len(labels) == runs:
-        return ("Every run here was read from a summary file (--summary-only), which keeps "
+        # a results file joined with a summary's pieces is known by totals too
+        return ("Every run here was read from a summary file (--summary-only), or joined "
+                "with one, which keeps "
                 f"totals, not each game: the charts that need each game ({titles}) and the "
                 "pairwise interactions are left out, and differences are taken as between "
                 "independent samples. Results files (.parquet) of the same runs give them.")
     one = len(labels) == 1
     return (f"{'The run' if one else 'The runs'} {', '.join(labels)} "
             f"{'was' if one else 'were'} read from {'a summary file' if one else 'summary files'}"
-            f" (--summary-only), which {'keeps' if one else 'keep'} totals, not each game: the "
+            f" (--summary-only), or joined with {'one' if one else 'them'}, which "
+            f"{'keeps' if one else 'keep'} totals, not each game: the "
             f"charts that need each game ({titles}) show {'it' if one else 'them'} without a "
             "line, the pairwise interactions are left out, and a difference from such a run is "
             "taken as between independent samples. Results files (.parquet) of the same runs "
