@@ -1118,7 +1118,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
         if work is not None and not any((work / "results").iterdir()):
             shutil.rmtree(work, ignore_errors=True)  # nothing to resume: run it anew
         if isinstance(err, RunStopped):
-            raise _with_finished_sets(err, work, "card set") from None
+            raise _with_finished_sets(err, work, "card sets") from None
         raise
     baseline = _sensitivity_summary(base, data, label, runs)
     result = SensitivityResult(baseline, effect_table(base, runs, baseline["baseline_levels"]))
@@ -1739,17 +1739,18 @@ def _compare_result(parts: dict[str, list[pd.DataFrame]], games: int,
 
 
 def _with_finished_sets(err: RunStopped, folder: Path | None,
-                        kind: str = "set") -> RunStopped:
-    """A stop of one set's run, which saved none of its own games, that says the sets
-    (``kind``: "set", "card set") finished before it are kept for ``--resume``."""
+                        finished: str = "batches") -> RunStopped:
+    """A stop of one run of many, which saved none of its own games, that says the runs
+    (``finished``: "batches" of a comparison, "card sets" of a sensitivity analysis)
+    finished before it are kept for ``--resume``."""
     message = str(err)
     saved = folder is not None and any((folder / "results").glob("*.parquet"))
     if not saved or not message.endswith(NOTHING_SAVED):
         return err
-    return RunStopped(f"{message.removesuffix(NOTHING_SAVED)}none of this {kind}'s games "
-                      f"were saved, the {kind}s finished before it are in "
-                      f"{folder / 'results'}; run the same command with --resume "
-                      "(resume=True in Python) to continue", err.interrupted)
+    return RunStopped(f"{message.removesuffix(NOTHING_SAVED)}none of these games were saved, "
+                      f"the {finished} finished before them are in {folder / 'results'}; "
+                      "run the same command with --resume (resume=True in Python) to "
+                      "continue", err.interrupted)
 
 
 def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]) -> Path:

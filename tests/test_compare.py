@@ -634,7 +634,8 @@ def test_a_stop_before_a_sets_first_chunk_says_the_finished_sets_wait_for_resume
     message = str(stop.value)
     assert stop.value.interrupted and "\n" not in message
     assert "nothing was saved" not in message
-    assert str(folder / "results") in message and "--resume" in message
+    assert f"none of these games were saved, the batches finished before them are in " \
+           f"{folder / 'results'}" in message and "--resume" in message
     assert len(list((folder / "results").glob("*.parquet"))) == 1
     resumed = analyzer.compare(sets="base,books", games=20, out=folder, resume=True)
     whole = analyzer.compare(sets="base,books", games=20)

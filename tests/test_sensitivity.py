@@ -592,7 +592,8 @@ def test_an_interrupted_sensitivity_run_resumes_to_the_uninterrupted_table(tmp_p
             analyzer.sensitivity(games=30, seed=2, out=out)
     message = str(stop.value)
     assert message.startswith("sensitivity, card set 3 of ") and "\n" not in message
-    assert f"the card sets finished before it are in {work / 'results'}" in message
+    assert f"none of these games were saved, the card sets finished before them are in " \
+           f"{work / 'results'}" in message
     assert "--resume" in message and not out.exists()
     assert len(list((work / "results").glob("*.parquet"))) == 2
     with pytest.raises(UrbionError, match="holds an interrupted sensitivity run: add --resume"):
