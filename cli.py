@@ -13,6 +13,22 @@ EXIT_TERMINATED = 143
 #: ``replay``: a trace that does not replay is a finding, not a usage error.
 EXIT_FAILED_CHECK = 1
 
+_terminated_while_loading = False
+
+
+def _stop_while_loading(_signum: int, _frame: object) -> None:
+    """SIGTERM while the libraries load: a stop like Ctrl-C then (``main`` sets the
+    handler of a run)."""
+    global _terminated_while_loading
+    _terminated_while_loading = True
+    raise KeyboardInterrupt
+
+
+# run as the urbion command, not imported by a program, whose handlers stay its own
+_AS_COMMAND = Path(sys.argv[0]).name == "urbion" and \
+    signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+if _AS_COMMAND:
+    signal.signal(signal.SIGTERM, _stop_while_loading)
 try:  # Ctrl-C while the libraries load is an interruption like any later one
     import click
     from click.core import ParameterSource
@@ -23,7 +39,14 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from analyzer.errors import RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
     from analyzer.runner import interrupts
+
+    if _AS_COMMAND:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 except KeyboardInterrupt:
+    if _terminated_while_loading:
+        sys.stderr.write("urbion: terminated before any game was played; nothing was "
+                         "saved\n")
+        raise SystemExit(EXIT_TERMINATED) from None
     sys.stderr.write("\nurbion: interrupted\n")
     raise SystemExit(EXIT_INTERRUPTED) from None
 

@@ -261,3 +261,35 @@ def test_after_a_stop_a_further_signal_ends_the_urbion_process_at_once():
                           cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
     assert done.returncode == 130 and done.stdout.strip() == "True True", done.stderr
     assert done.stderr == "urbion: interrupted after 0 of 9 games; nothing was saved\n"
+
+
+#: The urbion command, as its console script starts it, sent SIGTERM as it imports the
+#: package: in its first second, when most of a batch scheduler's stops of a short job come.
+_TERM_WHILE_LOADING = """
+import builtins, os, signal, sys
+sys.argv[0] = os.path.join(os.path.dirname(sys.executable), "urbion")
+real_import = builtins.__import__
+
+def importing(name, *args, **kwargs):
+    if name == "analyzer":
+        os.kill(os.getpid(), signal.SIGTERM)
+    return real_import(name, *args, **kwargs)
+
+builtins.__import__ = importing
+import cli
+cli.main()
+"""
+
+
+def test_a_sigterm_while_the_command_loads_says_nothing_was_saved():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _TERM_WHILE_LOADING, "simulate"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 143
+    assert done.stderr == "urbion: terminated before any game was played; nothing was saved\n"
+    # imported by a program, cli leaves SIGTERM as that program has it: here the default
+    kept = subprocess.run([sys.executable, "-c", _TERM_WHILE_LOADING.replace(
+        '"urbion"', '"my_script"'), "simulate"], capture_output=True, text=True, timeout=120)
+    assert kept.returncode == -signal.SIGTERM and kept.stderr == ""
