@@ -177,7 +177,7 @@ def test_cli_summary_only_writes_a_json_summary(capsys, tmp_path):
     rows = analyzer.simulate(games=500, seed=3)
     assert document["summary"]["wins"] == int(rows["won"].sum())
     assert sum(document["tally"]["turns_hist"]) == 500
-    assert f"wins       {int(rows['won'].sum())}" in out
+    assert f"wins       {int(rows['won'].sum()):,}" in out
 
 
 def test_cli_summary_only_refuses_a_parquet_out(capsys, tmp_path):

@@ -220,8 +220,8 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         f"{TEAM_READING if attrs.get('variant') == 'team' else ''}",
         f"policy     {attrs.get('policy')}    engine {attrs.get('engine')}    "
         f"seed {attrs.get('seed')}    rules {attrs.get('rules_version')}",
-        f"games      {summary['games']}{_later_games(summary, attrs)}",
-        f"wins       {summary['wins']}",
+        f"games      {summary['games']:,}{_later_games(summary, attrs)}",
+        f"wins       {summary['wins']:,}",
         f"win rate   {summary['win_rate']:.2%}  (95% Wilson interval "
         f"{summary['ci_low']:.2%} to {summary['ci_high']:.2%})",
         f"turns      mean {summary['mean_turns']:.1f}{_interval(summary, 'turns_ci', 1)}, "
@@ -241,7 +241,7 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         lines.append(f"per game   {', '.join(shown)}"
                      f"{' (means, 95% intervals)' if spanned else ''}")
     ranked = sorted(summary["loss_reasons"].items(), key=lambda kv: (-kv[1], kv[0]))
-    reasons = ", ".join(f"{k} {v}" for k, v in ranked) or "none"
+    reasons = ", ".join(f"{k} {v:,}" for k, v in ranked) or "none"
     lines.append(f"losses     {reasons}")
     short = short_text(summary.get("losses_short") or {})
     if short:
@@ -258,7 +258,7 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
             lines.append(f"speed      {played / seconds:,.0f} games/s{where} ({seconds:.2f} "
                          f"s, plus {compiled:.1f} s to compile or load the engine)")
         if played < summary["games"]:
-            lines.append(f"resumed    {summary['games'] - played} games were saved by the "
+            lines.append(f"resumed    {summary['games'] - played:,} games were saved by the "
                          "interrupted run")
     return "\n".join(lines)
 
