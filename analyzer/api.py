@@ -543,7 +543,9 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
         check_by_name(spec, card_set)
     plan = RunPlan.for_policy(card_set, spec, options["seed"], options["games"],
                               options["first_game"], engine, options["chunk"])
-    executor = make_executor(options["scheduler"], options["workers"])
+    # the plain-Python engine holds Python's lock: more threads would only take turns
+    threads = 1 if engine == "reference" else options["workers"]
+    executor = make_executor(options["scheduler"], threads)
     checkpoint = None
     try:
         checkpoint = (Checkpoint.start(out, plan.identity(summary_only), options["resume"])

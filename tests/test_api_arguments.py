@@ -320,3 +320,12 @@ def test_threads_the_system_cannot_start_are_one_urbion_error(monkeypatch):
     with pytest.raises(UrbionError, match="cannot start 2 threads here .*give fewer "
                                           "--workers"):
         analyzer.simulate(games=10, workers=2)
+
+
+def test_the_reference_engine_plays_on_one_thread_and_says_so():
+    """Plain Python holds its lock: threads would take turns, and "on 2 threads" would
+    promise a speed-up there is not."""
+    df = analyzer.simulate(games=20, engine="reference", workers=2)
+    assert df.attrs["played_on"] == "1 thread"
+    assert df.equals(analyzer.simulate(games=20, engine="reference",
+                                       workers=1))
