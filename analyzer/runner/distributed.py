@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import socket
 import sys
 import threading
 import uuid
@@ -34,6 +35,23 @@ def one_line(err: BaseException, limit: int = 160) -> str:
     """A Dask error as one short line (its messages may span several)."""
     text = " ".join(f"{type(err).__name__}: {err}".split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _refuse_if_refused(address: str) -> None:
+    """Fail at once when nothing listens at a ``tcp://HOST:PORT`` address (the host says
+    so); Dask's client would retry until its timeout. Any other answer, or none, is left
+    to Dask."""
+    scheme, _, rest = address.partition("://")
+    host, _, port = rest.rpartition(":")
+    if scheme != "tcp" or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=2).close()
+    except ConnectionRefusedError as err:
+        raise ClusterError(f"cannot reach the Dask scheduler {address}: nothing listens "
+                           f"there ({err.strerror})") from None
+    except OSError:
+        return
 
 
 def parse_scheduler(scheduler: str) -> tuple[str, int | str]:
@@ -162,7 +180,11 @@ class DaskExecutor:
                 held.deliver()
                 self.client = Client(self.cluster)
             else:
+                _refuse_if_refused(str(value))
                 self.client = Client(value, timeout=CONNECT_TIMEOUT)
+        except ClusterError:  # said in full already
+            self.close()
+            raise
         except Exception as err:  # noqa: BLE001 - any failure of Dask to start or connect
             self.close()
             held.deliver()  # a SIGTERM to the whole group stopped the workers too
