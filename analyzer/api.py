@@ -7,7 +7,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -345,14 +345,16 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         _check_not_an_input(out, {"--cards": cards, "--policy": _weights_file(policy)},
                             "the run")
     card_set = load_cards(cards, expansions, variant)
-    results, attrs = _run(options, policy, _engine(engine), card_set, out, summary_only=False)
+    results, attrs, held = _run(options, policy, _engine(engine), card_set, out,
+                                summary_only=False)
     if out is None:
         return results_frame(results, attrs)
-    with _kept_for_resume(out, options["games"]):
-        df = results_frame(results, attrs)
-        del results  # not held while the file is written: a long run's peak memory
-        write_results(df, out)
-    partial_folder_remove(out)
+    with held or nullcontext():  # until the output is written and the folder gone
+        with _kept_for_resume(out, options["games"]):
+            df = results_frame(results, attrs)
+            del results  # not held while the file is written: a long run's peak memory
+            write_results(df, out)
+        partial_folder_remove(out)
     return df
 
 
@@ -442,13 +444,15 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
         _check_not_an_input(out, {"--cards": cards, "--policy": _weights_file(policy)},
                             "the run")
     card_set = load_cards(cards, expansions, variant)
-    tally, attrs = _run(options, policy, _engine(engine), card_set, out, summary_only=True)
+    tally, attrs, held = _run(options, policy, _engine(engine), card_set, out,
+                              summary_only=True)
     summary = summarize_tally(tally, list(attrs.get("expansions") or []),
                               attrs.get("city_cards"), attrs.get("variant", "solo"))
     if out is not None:
-        with _kept_for_resume(out, options["games"]):
-            write_summary(summary, tally, attrs, out)
-        partial_folder_remove(out)
+        with held or nullcontext():  # until the output is written and the folder gone
+            with _kept_for_resume(out, options["games"]):
+                write_summary(summary, tally, attrs, out)
+            partial_folder_remove(out)
     return {**summary, "config": attrs}
 
 
@@ -569,14 +573,16 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
         # an illegal decision comes back on every resume: this run's chunks are of no use
         if checkpoint is not None:
             checkpoint.discard_if_created()
+            checkpoint.close()
         raise
-    except Exception as err:
-        _raise_if_the_policy_raised(spec, err, checkpoint)
+    except BaseException as err:
+        if checkpoint is not None:  # an exception's traceback would keep it held
+            checkpoint.close()
+        if isinstance(err, Exception):
+            _raise_if_the_policy_raised(spec, err, checkpoint)
         raise
     finally:
         executor.close()
-        if checkpoint is not None:
-            checkpoint.close()
     attrs = plan.config()
     attrs["compile_seconds"] = compiled - start
     attrs["seconds"] = time.perf_counter() - compiled
@@ -584,7 +590,7 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
     # how the games were played: no part of what they are, but of how fast they came
     attrs["played_on"] = played_on
     attrs["chunk"] = plan.chunk
-    return payload, attrs
+    return payload, attrs, checkpoint
 
 
 @dataclass

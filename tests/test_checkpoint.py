@@ -587,3 +587,46 @@ def test_a_short_write_on_a_full_disk_says_the_disk_is_full(tmp_path, monkeypatc
     with pytest.raises(UrbionError, match=r"chunk\.npy: 5000 requested and 3989 written$"):
         atomic.write_atomically(tmp_path / "chunk.npy", short_write)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_folder_stays_held_until_the_output_is_written(tmp_path, monkeypatch):
+    """A second --resume that came while a long output was written would write it twice,
+    or lose its chunks to the first run's removal of the folder."""
+    import fcntl
+
+    import analyzer.api as api
+
+    out = tmp_path / "r.parquet"
+    real = api.write_results
+    probes = []
+
+    def probing(df, path):
+        with (partial_folder(out) / ".lock").open("a") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                probes.append("free")
+            except BlockingIOError:
+                probes.append("held")
+        real(df, path)
+
+    monkeypatch.setattr(api, "write_results", probing)
+    analyzer.simulate(games=60, seed=2, policy="random", chunk=10, out=out)
+    assert probes == ["held"] and not partial_folder(out).exists()
+
+
+def test_a_refused_resume_lets_the_folder_go_though_its_error_is_kept(tmp_path):
+    """A notebook keeps the last exception, and with it what its traceback reached."""
+    out = tmp_path / "r.parquet"
+    with pytest.raises(RunStopped):
+        _stop_after_two_chunks(out)
+    with pytest.raises(UrbionError, match="different configuration") as kept:
+        analyzer.simulate(games=60, seed=3, policy="random", chunk=10, out=out, resume=True)
+    resumed = analyzer.simulate(games=60, seed=2, policy="random", chunk=10, out=out,
+                                resume=True)
+    assert kept.value is not None and resumed.attrs["games_resumed"] == 20
+
+
+def _stop_after_two_chunks(out: Path) -> None:
+    plan = RunPlan(default_card_set(), "random", 2, 60, chunk=10)
+    with Checkpoint.start(out, plan.identity(False), False) as checkpoint:
+        execute(plan, StopAfter(2), checkpoint=checkpoint)

@@ -62,7 +62,11 @@ class Checkpoint:
             checkpoint = cls(folder, identity, opened=True)
             if folder.is_dir():  # a run still going is named before anything saved is read
                 checkpoint._lock()
-            cls._check_saved(folder, identity)
+            try:
+                cls._check_saved(folder, identity)
+            except BaseException:  # refused: held by no one (a traceback would keep it)
+                checkpoint.close()
+                raise
             out = Path(out)
             # writes cut off by the interruption: of a chunk, or of ``out`` itself
             for stale in [*folder.glob(".*.tmp"),
@@ -111,6 +115,12 @@ class Checkpoint:
                               "end, or stop it and add --resume (resume=True in Python) to "
                               "continue it") from None
         self._handle = handle
+
+    def __enter__(self) -> Checkpoint:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
         """Let the folder go (:meth:`_lock`)."""
