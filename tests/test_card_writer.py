@@ -28,7 +28,7 @@ from analyzer.errors import ResultsFileError
 #: Postcards, Prophecies once, three Emptiness cards, and Gardens & Wizards left out.
 ODD_SET = """
 name = "Odd \\"set\\" ü"
-description = "made for the writer's tests\\nover two lines"
+description = "made for the writer's tests\\nover two lines, with a DEL \\u007f and a \\\\"
 
 [cities]
 base = [["fire", "earth"], ["air", "water", "earth"], ["water", "fire"]]
@@ -254,27 +254,42 @@ def test_an_out_that_is_the_card_file_is_refused_and_kept(tmp_path, capsys, comm
     assert (tmp_path / out).read_text(encoding="utf-8") == default_card_text()
 
 
-def test_a_device_a_pipe_or_a_huge_file_is_refused_at_once(tmp_path, capsys):
-    """Read whole, /dev/zero would take every byte of memory, and a pipe would wait for a
-    writer that never comes."""
+def test_a_device_that_never_ends_or_a_huge_file_is_refused_at_once(tmp_path, capsys):
+    """Read whole, /dev/zero would take every byte of memory."""
     import os
 
     from analyzer.textfiles import SMALL_FILE_LIMIT
 
-    os.mkfifo(tmp_path / "pipe.toml")
+    os.mkfifo(tmp_path / "pipe.parquet")
     with (tmp_path / "huge.toml").open("wb") as file:
         file.truncate(SMALL_FILE_LIMIT + 1)  # sparse: no disk taken
-    calls = {("cards", "--cards", "/dev/zero"): "not a regular file",
-             ("cards", "--cards", "pipe.toml"): "not a regular file",
+    calls = {("cards", "--cards", "/dev/zero"): "larger than 16 MB",
              ("cards", "--cards", "huge.toml"): "larger than 16 MB",
-             ("simulate", "--games", "2", "--policy", "weighted:/dev/zero"): "not a regular",
-             ("simulate", "--games", "2", "--policy", "weighted:pipe.toml"): "not a regular",
-             ("report", "pipe.toml", "--out", "r"): "not a file"}
+             ("simulate", "--games", "2", "--policy", "weighted:/dev/zero"): "larger than 16",
+             # a results file is never a pipe: refused without waiting for a writer
+             ("report", "pipe.parquet", "--out", "r"): "not a file"}
     for args, message in calls.items():
         with pytest.raises(SystemExit) as stop, contextlib.chdir(tmp_path):
             cli.main(list(args))
         err = capsys.readouterr().err
         assert stop.value.code == 2 and message in err and err.count("\n") == 1, (args, err)
+
+
+def test_a_card_or_weights_file_may_come_through_a_pipe(tmp_path):
+    """As <(...) or /dev/stdin give it: read as a file is."""
+    import subprocess
+    import sys
+
+    code = "import cli; cli.main()"
+    cards = subprocess.run([sys.executable, "-c", code, "cards", "--cards", "/dev/stdin"],
+                           input=default_card_text(), capture_output=True, text=True,
+                           timeout=300, cwd=Path(cli.__file__).parent)
+    assert cards.returncode == 0 and "card set   R14-default" in cards.stdout, cards.stderr
+    weights = subprocess.run([sys.executable, "-c", code, "simulate", "--games", "5",
+                              "--policy", "weighted:/dev/stdin"], input="[weights]\nTURN = 5\n",
+                             capture_output=True, text=True, timeout=300,
+                             cwd=Path(cli.__file__).parent)
+    assert weights.returncode == 0 and "games      5" in weights.stdout, weights.stderr
 
 
 def test_an_output_that_is_a_link_is_written_through_it(tmp_path, capsys):

@@ -147,12 +147,16 @@ def _element_names(mask: int) -> list[str]:
 
 
 def _string(text: str) -> str:
-    """A TOML basic string: JSON's escapes are TOML's for every character a name holds."""
-    return json.dumps(text, ensure_ascii=False)
+    """A TOML basic string: quotes, backslashes and control characters (DEL among them,
+    which JSON leaves as it is) escaped as ``\\uXXXX``."""
+    escaped = "".join(f"\\u{ord(ch):04x}" if ord(ch) < 0x20 or ord(ch) == 0x7F or ch in '"\\'
+                      else ch for ch in text)
+    return f'"{escaped}"'
 
 
 def _list(items: list) -> str:
-    return "[" + ", ".join(json.dumps(item, ensure_ascii=False) for item in items) + "]"
+    return "[" + ", ".join(_string(item) if isinstance(item, str) else json.dumps(item)
+                           for item in items) + "]"
 
 
 def _check_round_trip(text: str, card_set: CardSet) -> None:
