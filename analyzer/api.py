@@ -47,7 +47,7 @@ from analyzer.cards.loader import (
 )
 from analyzer.core.codes import REASON_NAMES, RULES_VERSION, Outcome
 from analyzer.errors import ClusterError, PolicyError, RunStopped, UrbionError
-from analyzer.policies.registry import PolicySpec, resolve_policy
+from analyzer.policies.registry import PolicySpec, policy_label, resolve_policy
 from analyzer.policies.weights import (
     joined_notes,
     plays_r14_cards,
@@ -694,8 +694,8 @@ def _named_policies(entries: list[str | PolicySpec]) -> dict[str, str | PolicySp
     name are refused (their rows could not be told apart)."""
     named: dict[str, str | PolicySpec] = {}
     for entry in entries:
-        # a name as the policy's own: "GREEDY" is greedy, as --policy takes it
-        name = _policy(entry).name if isinstance(entry, str) else entry.name
+        # "GREEDY" is greedy, as --policy takes it; options stay as given
+        name = policy_label(entry) if isinstance(entry, str) else entry.name
         if name in named and not _same_policy(named[name], entry):
             raise UrbionError(f"two different policies are named {name!r}: give each its own "
                               "name")

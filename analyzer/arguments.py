@@ -131,7 +131,9 @@ def policy_list(name: str, value: object) -> list[str]:
 
     given = names(name, value, optional=False)
     if not isinstance(given, str):
-        return [item.strip() for item in given if item.strip()]
+        if any(not item.strip() for item in given):  # as an empty name between commas
+            raise UrbionError(f"{option(name)}: an empty name in {list(given)!r}")
+        return [item.strip() for item in given]
     policies: list[str] = []
     pieces = [item.strip() for item in given.split(",")]
     if "" in pieces and any(pieces):  # a slip: "greedy,,random" names no third policy
@@ -156,9 +158,10 @@ def policy_entries(name: str, value: object) -> list:
         if not all(isinstance(item, str | PolicySpec) for item in value):
             raise UrbionError(f"{name} must be policy names or PolicySpec objects, not "
                               f"{kind_of(value)}")
+        if any(isinstance(item, str) and not item.strip() for item in value):
+            raise UrbionError(f"{option(name)}: an empty name in the list")
         if any(isinstance(item, PolicySpec) for item in value):
-            return [item.strip() if isinstance(item, str) else item for item in value
-                    if not isinstance(item, str) or item.strip()]
+            return [item.strip() if isinstance(item, str) else item for item in value]
     return policy_list(name, value)
 
 

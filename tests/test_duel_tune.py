@@ -583,6 +583,11 @@ def test_a_duel_refuses_two_different_policies_of_one_name_and_plays_one_given_t
     assert list(analyzer.duel("Greedy,random", games=5).policies.index) == ["greedy", "random"]
     with pytest.raises(UrbionError, match="an empty name in 'greedy,,random'"):
         analyzer.duel("greedy,,random", games=5)
+    with pytest.raises(UrbionError, match="an empty name in"):
+        analyzer.duel(["greedy", " ", "random"], games=5)
+    # options stay as given: the label a user reads results back by
+    assert "search:candidates=2" in analyzer.duel("Greedy,Search:candidates=2",
+                                                  games=2).runs
     with pytest.raises(UrbionError, match="policy names or PolicySpec objects, not a list "
                                           "holding int"):
         analyzer.duel(["greedy", 5], games=5)

@@ -174,6 +174,18 @@ def _option_form(kind: str) -> str:
                                  for key in SEARCH_OPTIONS[kind])
 
 
+def policy_label(name: str) -> str:
+    """A policy's name as given, with a built-in's name or kind in lower case, as
+    :func:`resolve_policy` reads it: ``Greedy`` is ``greedy``, ``Search:candidates=2``
+    is ``search:candidates=2`` (its options as given)."""
+    if name.lower() in BUILTIN_POLICIES:
+        return name.lower()
+    kind, colon, options = name.partition(":")
+    if colon and kind.lower() in (*SEARCH_DEFAULTS, WEIGHTED_PREFIX[:-1]):
+        return f"{kind.lower()}:{options}"
+    return name
+
+
 def resolve_policy(name: str) -> PolicySpec:
     """A built-in policy by name, ``weighted:FILE.toml``, or a user's ``FILE.py:FUNCTION`` /
     ``MODULE:FUNCTION``."""
