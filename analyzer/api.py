@@ -1167,10 +1167,8 @@ def _sensitivity_labels(variants: int) -> list[str]:
 def _sensitivity_baseline(cards: str | Path | None) -> tuple[CardSet, dict]:
     """The card set the variants change, and its data: the shipped set for None, else
     the card file ``cards`` (checked as ``simulate`` checks it)."""
-    import tomllib
-
-    from analyzer.cards.loader import default_card_data, load_card_file
-    from analyzer.cards.writer import card_file_text
+    from analyzer.analysis.results_io import card_file_data
+    from analyzer.cards.loader import default_card_data
 
     if isinstance(cards, CardSet):
         # a loaded set keeps its cards, not the file data a variant edits
@@ -1179,10 +1177,7 @@ def _sensitivity_baseline(cards: str | Path | None) -> tuple[CardSet, dict]:
     path = arguments.path("cards", cards)
     if path is None:
         return default_card_set(), default_card_data()
-    if is_run_file(path):  # the cards a run kept, as the card file that loads into them
-        card_set = run_cards(path)
-        return card_set, tomllib.loads(card_file_text(card_set))
-    return load_card_file(path)
+    return card_file_data(path)  # a run's cards as the card file that loads into them
 
 
 def _play_sensitivity(base_set: CardSet, plan: dict, spec: PolicySpec, settings: dict,

@@ -307,3 +307,11 @@ def test_an_output_that_is_a_link_is_written_through_it(tmp_path, capsys):
     err = capsys.readouterr().err
     assert stop.value.code == 2 and "/dev/full is not a regular file" in err
     assert (tmp_path / "t.jsonl").is_symlink() and Path("/dev/full").is_char_device()
+
+
+def test_json_that_is_no_summary_given_as_cards_is_named_as_no_card_file(tmp_path):
+    path = tmp_path / "t.jsonl"
+    analyzer.trace_to_file(path, games=1)
+    with pytest.raises(CardSetError, match="t.jsonl is no card file .* and is not an urbion "
+                                           "summary file: it is a trace file"):
+        analyzer.simulate(games=3, cards=path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,8 @@ import pyarrow.parquet as pq
 from analyzer import atomic
 from analyzer.analysis.summary import SIGNED_MEANS
 from analyzer.analysis.totals import Totals
-from analyzer.cards.loader import CardSet, load_card_set, unpacked_table
+from analyzer.cards.loader import CardSet, CardSetError, load_card_file, unpacked_table
+from analyzer.cards.writer import card_file_text
 from analyzer.core.codes import PLAYABLE_EXPANSIONS, SUMMARY_FORMAT, VARIANT_NAMES
 from analyzer.errors import ResultsFileError
 from analyzer.runner.results import RESULT_DTYPE
@@ -325,7 +327,23 @@ def run_cards(path: str | Path) -> CardSet:
 def cards_of_file(path: str | Path) -> CardSet:
     """The card set of a card file, or the one a results or summary file's run was played
     with (:func:`run_cards`): a run can be played again from its results alone."""
-    return run_cards(path) if is_run_file(path) else load_card_set(path)
+    return card_file_data(path)[0]
+
+
+def card_file_data(path: str | Path) -> tuple[CardSet, dict]:
+    """:func:`cards_of_file`'s card set and its card file's data (``load_card_file``): for
+    a results or summary file, the data of the card file that loads into its cards."""
+    if not is_run_file(path):
+        return load_card_file(path)
+    try:
+        card_set = run_cards(path)
+    except ResultsFileError as err:
+        if _head(path).startswith(b"PAR1"):
+            raise
+        # JSON, but no summary: say it is no card file either
+        raise CardSetError(f"{path} is no card file (TOML does not begin with {{) and "
+                           f"{str(err).removeprefix(f'{path} ')}") from None
+    return card_set, tomllib.loads(card_file_text(card_set))
 
 
 def checked_frame(df: pd.DataFrame, name: str) -> pd.DataFrame:
