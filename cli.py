@@ -193,8 +193,9 @@ def show(seed: int | None, game: int | None, policy: str, cards: str | None,
                    "(R14, or --cards), or that names other rules than these: an edited or "
                    "hand-built trace.")
 @click.option("--cards", type=click.Path(dir_okay=False), default=None,
-              help="Card-set TOML file to check every trace's cards, card-set name and "
-                   "hash against (default: only traces naming R14 are checked).")
+              help="Card-set TOML file (or a results or summary file's cards) to check "
+                   "every trace's cards, card-set name and hash against (default: only "
+                   "traces naming R14 are checked).")
 def replay(traces: str, strict: bool, cards: str | None) -> None:
     """Check every trace of TRACES against the rules, decision by decision. TRACES holds
     one trace a line (JSON Lines) or traces over many lines each, one after the other.
@@ -300,8 +301,8 @@ def report(results: tuple[str, ...], out: str) -> None:
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores).")
 @click.option("--cards", type=click.Path(dir_okay=False), default=None,
-              help="Card-set TOML file: the baseline whose variants are played (default: "
-                   "the R14 set).")
+              help="Card-set TOML file, or a results or summary file's cards: the "
+                   "baseline whose variants are played (default: the R14 set).")
 @expansions_option
 @variant_option
 @click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
@@ -383,6 +384,7 @@ def cards(cards: str | None, template: str | None, listing: bool) -> None:
     """Check a card-set file and show its cards: counts and values per expansion (the
     shipped R14 set without --cards)."""
     from analyzer.analysis.card_table import card_differences, format_card_counts
+    from analyzer.analysis.results_io import is_run_file
 
     if template is not None:
         if listing:
@@ -404,6 +406,15 @@ def cards(cards: str | None, template: str | None, listing: bool) -> None:
         click.echo(table.astype(object).where(table.notna(), "").to_string(index=False))
         return
     click.echo(format_card_counts(table))
+    if cards is not None and is_run_file(cards):  # the run its cards come from
+        from analyzer.analysis.results_io import play_again_command, run_config
+
+        config = run_config(cards)
+        click.echo(f"played     by the run of {cards}: seed {config.get('seed')}, "
+                   f"{int(config.get('games', 0)):,} games, policy {config.get('policy')}, "
+                   f"expansions {', '.join(config.get('expansions') or []) or 'none'}, "
+                   f"{config.get('variant', 'solo')}\n"
+                   f"again      {play_again_command(config, cards)}")
     if cards is not None:
         shipped = analyzer.card_table(None)
         changes = card_differences(shipped, table)

@@ -315,3 +315,30 @@ def test_json_that_is_no_summary_given_as_cards_is_named_as_no_card_file(tmp_pat
     with pytest.raises(CardSetError, match="t.jsonl is no card file .* and is not an urbion "
                                            "summary file: it is a trace file"):
         analyzer.simulate(games=3, cards=path)
+
+
+def test_cards_of_a_results_file_name_its_run_and_the_command_that_plays_it_again(
+        odd_run, capsys):
+    import shlex
+
+    folder, df, results, _ = odd_run
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["cards", "--cards", str(results)])
+    out = capsys.readouterr().out
+    assert stop.value.code == 0
+    assert f"played     by the run of {results}: seed 5, 300 games, policy greedy, " \
+           "expansions none, solo" in out
+    again = next(line for line in out.splitlines() if line.startswith("again      "))
+    args = shlex.split(again.removeprefix("again      "))
+    assert args[0] == "urbion"
+    with pytest.raises(SystemExit):
+        cli.main(args[1:] + ["--out", str(folder / "again.parquet"), "--quiet"])
+    capsys.readouterr()
+    again_df = analyzer.read_results(folder / "again.parquet")
+    assert again_df["won"].equals(df["won"]) and again_df["turns"].equals(df["turns"])
+
+
+def test_a_file_named_parquet_that_is_not_is_named_so_as_cards(tmp_path):
+    (tmp_path / "bad.parquet").write_text(default_card_text())
+    with pytest.raises(CardSetError, match="named .parquet but not a Parquet file"):
+        analyzer.simulate(games=3, cards=tmp_path / "bad.parquet")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import tomllib
 from pathlib import Path
 
@@ -302,26 +303,45 @@ def run_cards(path: str | Path) -> CardSet:
 
     Raises ResultsFileError for a file that is neither, or keeps no cards."""
     path = Path(path)
-    try:
-        with path.open("rb") as file:
-            parquet = file.read(4) == b"PAR1"
-    except OSError as err:
-        raise ResultsFileError(f"cannot read results file {path}: {err.strerror}") from None
-    if parquet:
-        try:
-            metadata = pq.read_schema(path).metadata or {}
-        except (OSError, pa.ArrowInvalid) as err:
-            raise ResultsFileError(f"cannot read results file {path}: {_damaged(err)}") \
-                from None
-        config = _parquet_config(path, metadata)
-    else:
-        config = read_summary(path).attrs
+    config = run_config(path)
     name, digest = str(config.get("card_set")), str(config.get("card_set_sha256"))
     card_set = unpacked_table(config.get("card_set_table"), name, digest, str(path))
     if card_set is None:
         raise ResultsFileError(f"{path} does not keep the cards of its run (card set {name}, "
                                f"sha256 {digest[:12]}): give its card file as --cards")
     return card_set
+
+
+def run_config(path: str | Path) -> dict:
+    """The run configuration of a results file (read from its metadata alone) or of a
+    summary file.
+
+    Raises ResultsFileError for a file that is neither."""
+    path = Path(path)
+    try:
+        with path.open("rb") as file:
+            parquet = file.read(4) == b"PAR1"
+    except OSError as err:
+        raise ResultsFileError(f"cannot read results file {path}: {err.strerror}") from None
+    if not parquet:
+        return read_summary(path).attrs
+    try:
+        metadata = pq.read_schema(path).metadata or {}
+    except (OSError, pa.ArrowInvalid) as err:
+        raise ResultsFileError(f"cannot read results file {path}: {_damaged(err)}") from None
+    return _parquet_config(path, metadata)
+
+
+def play_again_command(config: dict, cards: str) -> str:
+    """The ``urbion simulate`` command that plays a run (its ``config``) again with the
+    card file or results file ``cards``."""
+    first, games = int(config.get("first_game") or 0), int(config.get("games", 0))
+    parts = ["urbion simulate", f"--cards {shlex.quote(cards)}",
+             f"--seed {config.get('seed')}", *([f"--first-game {first}"] if first else []),
+             f"--games {games}", f"--policy {shlex.quote(str(config.get('policy')))}",
+             f"--expansions {','.join(config.get('expansions') or []) or 'none'}",
+             f"--variant {config.get('variant', 'solo')}"]
+    return " ".join(parts)
 
 
 def cards_of_file(path: str | Path) -> CardSet:
@@ -334,6 +354,10 @@ def card_file_data(path: str | Path) -> tuple[CardSet, dict]:
     """:func:`cards_of_file`'s card set and its card file's data (``load_card_file``): for
     a results or summary file, the data of the card file that loads into its cards."""
     if not is_run_file(path):
+        if Path(path).suffix.lower() == ".parquet" and Path(path).is_file():
+            raise CardSetError(f"cannot read {path}: named .parquet but not a Parquet file "
+                               "(urbion simulate --out FILE.parquet writes results files, "
+                               "whose cards --cards reads)")
         return load_card_file(path)
     try:
         card_set = run_cards(path)

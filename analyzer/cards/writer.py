@@ -38,7 +38,12 @@ def card_file_text(card_set: CardSet) -> str:
     rows = card_set.cards
     owner = card_set.owner
     available = card_set.available_expansions()
-    lines = [f"name = {_string(card_set.name)}"]
+    lines = [f"# The cards of card set {_comment(card_set.name)} (sha256 "
+             f"{card_set.digest[:12]}), as {_comment(card_set.source)} kept them.",
+             "# Loaded as it is, this file plays the same games; an edited copy wants a name "
+             "of its own.",
+             "# The shipped template (urbion cards --template FILE.toml) explains every key.",
+             f"name = {_string(card_set.name)}"]
     if card_set.description:
         lines.append(f"description = {_string(card_set.description)}")
     lines += ["", "[cities]", "base = " + _list([_element_names(rows[i, CardField.ELEMENTS])
@@ -152,6 +157,11 @@ def _string(text: str) -> str:
     escaped = "".join(f"\\u{ord(ch):04x}" if ord(ch) < 0x20 or ord(ch) == 0x7F or ch in '"\\'
                       else ch for ch in text)
     return f'"{escaped}"'
+
+
+def _comment(text: str) -> str:
+    """``text`` on one comment line: any line break or control character as a space."""
+    return "".join(" " if ord(ch) < 0x20 or ord(ch) == 0x7F else ch for ch in text)
 
 
 def _list(items: list) -> str:
