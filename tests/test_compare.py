@@ -573,11 +573,21 @@ def test_a_comparison_stopped_before_any_batch_leaves_no_folder(tmp_path, monkey
     def unreachable(**_):
         raise UrbionError("cannot reach the Dask scheduler tcp://nowhere:8786")
 
+    _failed_comparisons_leave_their_folders_as_found(
+        tmp_path, monkeypatch, lambda patch: patch.setattr(api, "simulate", unreachable),
+        "cannot reach")
+
+
+def _failed_comparisons_leave_their_folders_as_found(tmp_path, monkeypatch, fail,
+                                                     message: str) -> None:
+    """A new folder, and an empty one, given to a comparison that ``fail`` (given the
+    monkeypatch) makes fail with ``message``: gone, or empty again, and the same command
+    then runs as new."""
     for folder in (tmp_path / "new", tmp_path / "empty"):
         (tmp_path / "empty").mkdir(exist_ok=True)
         with monkeypatch.context() as patch:
-            patch.setattr(api, "simulate", unreachable)
-            with pytest.raises(UrbionError, match="cannot reach"):
+            fail(patch)
+            with pytest.raises(UrbionError, match=message):
                 analyzer.compare(sets="base", games=20, out=folder)
         assert not folder.exists() if folder.name == "new" else \
             list(folder.iterdir()) == []
@@ -600,15 +610,9 @@ def test_a_comparison_folder_that_cannot_be_made_whole_is_taken_back(tmp_path, m
             raise OSError(errno.ENOSPC, "No space left on device")
         return real(self, *args, **kwargs)
 
-    for folder in (tmp_path / "new", tmp_path / "empty"):
-        (tmp_path / "empty").mkdir(exist_ok=True)
-        with monkeypatch.context() as patch:
-            patch.setattr(Path, "write_text", disk_full)
-            with pytest.raises(UrbionError, match="No space left"):
-                analyzer.compare(sets="base", games=20, out=folder)
-        assert not folder.exists() if folder.name == "new" else \
-            list(folder.iterdir()) == []
-        analyzer.compare(sets="base", games=20, out=folder)
+    _failed_comparisons_leave_their_folders_as_found(
+        tmp_path, monkeypatch, lambda patch: patch.setattr(Path, "write_text", disk_full),
+        "No space left")
 
 
 def test_a_stop_before_a_sets_first_chunk_says_the_finished_sets_wait_for_resume(
