@@ -21,7 +21,7 @@ from analyzer.cards import CardSetError, default_card_set, load_card_set
 from analyzer.cards.loader import card_set_from_data, default_card_text
 from analyzer.cards.writer import card_file_text
 from analyzer.core.codes import CardField, CardType
-from analyzer.errors import ResultsFileError
+from analyzer.errors import PolicyError, ResultsFileError
 
 #: A set unlike R14 in every part the writer reads: values out of order, an element with
 #: no Sognae, a city of three elements, Chaos of 7, Metas of one element only, uneven
@@ -342,3 +342,43 @@ def test_a_file_named_parquet_that_is_not_is_named_so_as_cards(tmp_path):
     (tmp_path / "bad.parquet").write_text(default_card_text())
     with pytest.raises(CardSetError, match="named .parquet but not a Parquet file"):
         analyzer.simulate(games=3, cards=tmp_path / "bad.parquet")
+
+
+def test_a_run_keeps_its_weights_file_and_plays_again_from_its_results(tmp_path, capsys):
+    """A weighted:FILE run's results keep the file: the weights play again from the
+    results or summary file, though the file itself is gone."""
+    from analyzer.policies.registry import resolve_policy
+
+    weights = tmp_path / "w.toml"
+    weights.write_text("[weights]\nTURN = 5.0\nCENSUS_CITY = 0.7\n")
+    results, summary = tmp_path / "r.parquet", tmp_path / "s.json"
+    first = analyzer.simulate(games=300, seed=4, policy=f"weighted:{weights}", out=results)
+    analyzer.simulate_summary(games=300, seed=4, policy=f"weighted:{weights}", out=summary)
+    assert first.attrs["policy_weights_file"] == weights.read_text()
+    weights.unlink()
+    for kept in (results, summary):
+        again = analyzer.simulate(games=300, seed=4, policy=f"weighted:{kept}")
+        assert again["won"].equals(first["won"]) and again["turns"].equals(first["turns"])
+        assert again.attrs["policy_params_sha256"] == first.attrs["policy_params_sha256"]
+    # a look-ahead reads them too: the same play-outs' weights
+    looked = resolve_policy(f"search:weights={results}")
+    assert np.array_equal(looked.params[:-2], resolve_policy(f"weighted:{results}").params)
+    plain = tmp_path / "g.parquet"
+    analyzer.simulate(games=10, out=plain)
+    assert "policy_weights_file" not in analyzer.read_results(plain).attrs
+    with pytest.raises(PolicyError, match="g.parquet keeps no weights file: its run played "
+                                          "'greedy'"):
+        analyzer.simulate(games=10, policy=f"weighted:{plain}")
+
+
+def test_the_command_that_plays_a_run_again_takes_its_kept_weights():
+    from analyzer.analysis.results_io import play_again_command
+
+    config = {"seed": 1, "games": 10, "policy": "search:candidates=2,weights=w.toml",
+              "policy_weights_file": "[weights]\n", "expansions": [], "variant": "solo"}
+    assert "--policy search:candidates=2,weights=r.parquet " in \
+        play_again_command(config, "r.parquet")
+    config["policy"] = "weighted:w.toml"
+    assert "--policy weighted:r.parquet " in play_again_command(config, "r.parquet")
+    del config["policy_weights_file"]
+    assert "--policy weighted:w.toml " in play_again_command(config, "r.parquet")

@@ -20,11 +20,10 @@ from analyzer.cards.loader import CardSet, CardSetError, load_card_file, unpacke
 from analyzer.cards.writer import card_file_text
 from analyzer.core.codes import PLAYABLE_EXPANSIONS, SUMMARY_FORMAT, VARIANT_NAMES
 from analyzer.errors import ResultsFileError
+from analyzer.runfile import METADATA_KEY, PANDAS_ATTRS_KEY, head, is_run_file
 from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.tally import LAYOUT, SUMMED, empty_tally, part
 from analyzer.textfiles import UnreadableText, read_small_text
-
-METADATA_KEY = b"urbion"
 
 
 def check_writable(path: str | Path) -> Path:
@@ -206,10 +205,10 @@ def read_run(path: str | Path) -> pd.DataFrame | Totals:
     """A results file's rows (:func:`read_results`), or a summary file's totals
     (:func:`read_summary`): a file named .json, or that begins as JSON does, ``{``, is read
     as a summary."""
-    head = _head(path)
+    begins = head(path)
     # a results file named .json is still Parquet; an emptied .json is still no results file
-    summary = head.startswith(b"{") or (Path(path).suffix.lower() == ".json" and
-                                        not head.startswith(b"PAR1"))
+    summary = begins.startswith(b"{") or (Path(path).suffix.lower() == ".json" and
+                                          not begins.startswith(b"PAR1"))
     return read_summary(path) if summary else read_results(path)
 
 
@@ -230,8 +229,6 @@ REQUIRED_COLUMNS = ("game", "won", "reason", "turns", "pacified", "deck_left",
                     "chaos_placed", "chaos_cleared", "chaos_revealed")
 
 
-#: Where pandas' ``DataFrame.to_parquet`` writes ``df.attrs``.
-PANDAS_ATTRS_KEY = b"PANDAS_ATTRS"
 
 
 def read_results(path: str | Path) -> pd.DataFrame:
@@ -278,17 +275,6 @@ def _parquet_config(path: Path, metadata: dict) -> dict:
     return attrs
 
 
-def is_run_file(path: str | Path) -> bool:
-    """True for a file that begins as a results file (Parquet) or a summary file (JSON)
-    does: no card file (TOML) begins so."""
-    return _head(path).startswith((b"PAR1", b"{"))
-
-
-def _head(path: str | Path) -> bytes:
-    """The first bytes of a regular file, without a byte-order mark or leading blanks; b""
-    for anything else (opening a pipe would wait for a writer)."""
-    if not Path(path).is_file():
-        return b""
     try:
         with Path(path).open("rb") as file:
             return file.read(64).removeprefix(b"\xef\xbb\xbf").lstrip()
@@ -336,12 +322,25 @@ def play_again_command(config: dict, cards: str) -> str:
     """The ``urbion simulate`` command that plays a run (its ``config``) again with the
     card file or results file ``cards``."""
     first, games = int(config.get("first_game") or 0), int(config.get("games", 0))
+    policy = str(config.get("policy"))
+    if isinstance(config.get("policy_weights_file"), str):  # the weights it kept, there too
+        policy = _with_weights_from(policy, cards)
     parts = ["urbion simulate", f"--cards {shlex.quote(cards)}",
              f"--seed {config.get('seed')}", *([f"--first-game {first}"] if first else []),
-             f"--games {games}", f"--policy {shlex.quote(str(config.get('policy')))}",
+             f"--games {games}", f"--policy {shlex.quote(policy)}",
              f"--expansions {','.join(config.get('expansions') or []) or 'none'}",
              f"--variant {config.get('variant', 'solo')}"]
     return " ".join(parts)
+
+
+def _with_weights_from(policy: str, path: str) -> str:
+    """``policy`` (``weighted:FILE``, or a look-ahead's ``weights=FILE``) playing the
+    weights a run's file ``path`` kept instead of FILE."""
+    kind, _, options = policy.partition(":")
+    if kind == "weighted":
+        return f"weighted:{path}"
+    return f"{kind}:" + ",".join(f"weights={path}" if part.startswith("weights=") else part
+                                 for part in options.split(","))
 
 
 def cards_of_file(path: str | Path) -> CardSet:
@@ -362,7 +361,7 @@ def card_file_data(path: str | Path) -> tuple[CardSet, dict]:
     try:
         card_set = run_cards(path)
     except ResultsFileError as err:
-        if _head(path).startswith(b"PAR1"):
+        if head(path).startswith(b"PAR1"):
             raise
         # JSON, but no summary: say it is no card file either
         raise CardSetError(f"{path} is no card file (TOML does not begin with {{) and "

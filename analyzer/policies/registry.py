@@ -35,6 +35,9 @@ class PolicySpec:
     source_digest: str = ""
     #: what a weights file's weights were tuned on (its [tuned] table), or None
     tuned_for: dict | None = None
+    #: the text of the weights file it plays, kept with its results; None for none or the
+    #: shipped weights
+    weights_file_text: str | None = field(default=None, repr=False)
 
     @property
     def cacheable(self) -> bool:
@@ -96,12 +99,12 @@ def search_policy(kind: str, options: str) -> PolicySpec:
     options (any subset)."""
     import analyzer.policies.search_nb  # noqa: F401 - registers the engine-policy overloads
     from analyzer.core.codes import EnginePolicy, EnginePolicyId
-    from analyzer.policies.weights import load_weights_file
+    from analyzer.policies.weights import read_weights_file
 
     settings, weights_file = _search_settings(kind, options)
     tail = np.array([settings["rollouts"], settings["candidates"]], dtype=np.float64)
     # play-outs and candidates follow the weighted policy of those weights
-    weights, tuned = load_weights_file(weights_file)
+    weights, tuned, text = read_weights_file(weights_file)
 
     def params_for(cards: np.ndarray | None) -> np.ndarray:
         return np.concatenate([greedy_params(weights, cards), tail])
@@ -121,7 +124,7 @@ def search_policy(kind: str, options: str) -> PolicySpec:
                                   "(clairvoyant:candidates=K,weights=FILE)"}[kind]
     return PolicySpec(name, greedy_nb, params_for(None), description,
                       params_for_cards=params_for, kernel=EnginePolicy(engine_id),
-                      tuned_for=tuned)
+                      tuned_for=tuned, weights_file_text=text)
 
 
 def _search_settings(kind: str, options: str) -> tuple[dict[str, int], str | None]:
@@ -155,14 +158,14 @@ def _search_settings(kind: str, options: str) -> tuple[dict[str, int], str | Non
 def weighted_policy(path: str | None) -> PolicySpec:
     """``weighted`` with the weights of a TOML file (``urbion tune`` writes them), or with
     the shipped tuned default for None. It plays with greedy's features and kernel."""
-    from analyzer.policies.weights import load_weights_file
+    from analyzer.policies.weights import read_weights_file
 
-    weights, tuned = load_weights_file(path)
+    weights, tuned, text = read_weights_file(path)
     name = "weighted" if path is None else f"{WEIGHTED_PREFIX}{path}"
     return PolicySpec(name, greedy_nb, greedy_params(weights),
                       "greedy's features with tuned weights; weighted:FILE.toml for others",
                       BuiltinId.GREEDY, lambda cards: greedy_params(weights, cards),
-                      tuned_for=tuned)
+                      tuned_for=tuned, weights_file_text=text)
 
 
 BUILTIN_POLICIES = _builtins()

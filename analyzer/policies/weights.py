@@ -26,6 +26,7 @@ from analyzer.atomic import check_writable, write_atomically
 from analyzer.core.greedy_terms import MAX_WEIGHT, MAX_WEIGHT_TEXT
 from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
+from analyzer.runfile import is_run_file, kept_config
 from analyzer.textfiles import UnreadableText, read_small_text
 
 if TYPE_CHECKING:
@@ -78,15 +79,40 @@ def load_weights(path: str | Path | None = None) -> dict[str, float]:
 def load_weights_file(path: str | Path | None = None) -> tuple[dict[str, float], dict | None]:
     """:func:`load_weights` and the file's [tuned] table (:func:`tuned_for`), from one
     reading of the file."""
+    weights, tuned, _ = read_weights_file(path)
+    return weights, tuned
+
+
+def read_weights_file(path: str | Path | None = None
+                      ) -> tuple[dict[str, float], dict | None, str | None]:
+    """:func:`load_weights_file` and the file's text (None for the shipped weights), which
+    a run keeps (``policy_weights_file``). ``path`` may be a results or summary file: the
+    weights its run played."""
     if path is None:
         text = resources.files("analyzer.policies").joinpath(DEFAULT_WEIGHTS_FILE).read_text()
-        return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}"), None
+        return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}"), None, None
     path = Path(path)
-    try:
-        text = read_small_text(path)
-    except UnreadableText as err:
-        raise PolicyError(f"cannot read weights file {path}: {err}") from None
-    return parse_weights(text, str(path), base=load_weights(None)), tuned_for(text)
+    text = _kept_weights(path) if is_run_file(path) else None
+    if text is None:
+        try:
+            text = read_small_text(path)
+        except UnreadableText as err:
+            raise PolicyError(f"cannot read weights file {path}: {err}") from None
+    return parse_weights(text, str(path), base=load_weights(None)), tuned_for(text), text
+
+
+def _kept_weights(path: Path) -> str:
+    """The weights file a results or summary file's run played, as it kept it."""
+    config = kept_config(path)
+    if config is None:
+        raise PolicyError(f"cannot read weights from {path}: it begins as a results or "
+                          "summary file but keeps no run configuration that can be read")
+    text = config.get("policy_weights_file")
+    if not isinstance(text, str):
+        raise PolicyError(f"{path} keeps no weights file: its run played "
+                          f"{config.get('policy')!r}, with shipped weights or none, or was "
+                          "made before results kept them")
+    return text
 
 
 #: The keys of a weights file's optional [tuned] table, which ``urbion tune`` writes: what

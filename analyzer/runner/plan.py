@@ -204,6 +204,8 @@ class RunPlan:
             config["policy_source_sha256"] = source_sha256
         if spec.tuned_for is not None:
             config["policy_tuned_for"] = spec.tuned_for
+        if spec.weights_file_text is not None:  # kept: the run replays from its file alone
+            config["policy_weights_file"] = spec.weights_file_text
         return config
 
     def identity(self, summary_only: bool) -> dict:
