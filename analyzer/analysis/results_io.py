@@ -275,13 +275,6 @@ def _parquet_config(path: Path, metadata: dict) -> dict:
     return attrs
 
 
-    try:
-        with Path(path).open("rb") as file:
-            return file.read(64).removeprefix(b"\xef\xbb\xbf").lstrip()
-    except OSError:
-        return b""
-
-
 def run_cards(path: str | Path) -> CardSet:
     """The card set a results or summary file's run was played with, every expansion's
     cards, as its file kept them (``card_set_table``): the same name, cards and hash, with
