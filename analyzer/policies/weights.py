@@ -92,8 +92,9 @@ def read_weights_file(path: str | Path | None = None
         text = resources.files("analyzer.policies").joinpath(DEFAULT_WEIGHTS_FILE).read_text()
         return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}"), None, None
     path = Path(path)
-    text = _kept_weights(path) if is_run_file(path) else None
-    if text is None:
+    if is_run_file(path):
+        text = _kept_weights(path)
+    else:
         try:
             text = read_small_text(path)
         except UnreadableText as err:
