@@ -215,6 +215,8 @@ def test_a_duel_shows_how_each_policy_plays_the_same_deals():
     half = stats.t.ppf(0.975, len(turns) - 1) * stats.sem(turns)
     row = next(line for line in text.splitlines() if line.startswith("turns "))
     assert f"{turns.mean():.2f} +-{half:.2f}" in row and "+-: half the width" in text
+    # a cell holds a space itself: the columns stand apart by more than one
+    assert row.split("   ")[-1].strip() == f"{turns.mean():.2f} +-{half:.2f}"
     team = analyzer.duel("greedy,random", games=50, seed=6, variant="team").play
     assert "polarity swaps" in team.index and "Allies against the Emptiness" not in team.index
 

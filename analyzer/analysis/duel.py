@@ -84,12 +84,14 @@ def format_play(play: pd.DataFrame, halves: pd.DataFrame | None = None) -> str:
         cells = cells + halves.map(lambda half: "" if pd.isna(half) else f" +-{half:.2f}")
     widths = [max(9, len(str(name)), *(len(cell) for cell in cells[name]))
               for name in play.columns]
+    # a cell "24.93 +-0.20" holds a space itself: three between columns tell them apart
+    gap = " " if halves is None else "   "
     head = f"{'per game (mean)':<{label_width}}" + "".join(
-        f" {str(name):>{w}}" for name, w in zip(play.columns, widths, strict=True))
+        f"{gap}{str(name):>{w}}" for name, w in zip(play.columns, widths, strict=True))
     lines = ["How each plays the same deals:", head]
     for label, row in cells.iterrows():
         lines.append(f"{str(label):<{label_width}}" + "".join(
-            f" {cell:>{w}}" for cell, w in zip(row, widths, strict=True)))
+            f"{gap}{cell:>{w}}" for cell, w in zip(row, widths, strict=True)))
     shown = halves is not None and bool(halves.notna().to_numpy().any())
     return "\n".join(lines + ([PLAY_NOTE] if shown else []))
 
