@@ -193,7 +193,7 @@ def _policy(policy: str | PolicySpec) -> PolicySpec:
             # every result and label names its policy
             raise PolicyError("a PolicySpec needs a name (it names the policy in every "
                               "result)")
-        if policy.builtin_id is None and policy.kernel is None:  # a user's own function
+        if policy.is_user_policy:
             from analyzer.policies.loader import check_policy_function
 
             check_policy_function(policy.name, policy.func)

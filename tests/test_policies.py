@@ -342,6 +342,31 @@ def test_a_policys_division_by_zero_is_its_error_and_names_the_set_and_game(tmp_
                        expansions="chromatic_chaos")
 
 
+@pytest.mark.parametrize("name", ["greedy", "search", "clairvoyant"])
+def test_an_error_while_a_packaged_policy_plays_is_not_blamed_on_it(name):
+    """Only a user's own function is named as the cause of an error raised while it played:
+    the search policies are the package's code, like the built-ins, and an error in them
+    keeps its traceback (and the run its checkpoint)."""
+    from analyzer.errors import mark_policy_call
+    from analyzer.policies.loader import policy_failure
+
+    err = MemoryError("cannot allocate")
+    mark_policy_call(err)
+    assert policy_failure(resolve_policy(name), err) is None
+
+
+def test_an_error_while_a_users_policy_plays_is_blamed_on_it(tmp_path):
+    from analyzer.errors import mark_policy_call
+    from analyzer.policies.loader import policy_failure
+
+    path = tmp_path / "dividing.py"
+    path.write_text(_DIVIDING_POLICY)
+    err = MemoryError("cannot allocate")
+    mark_policy_call(err)
+    failure = policy_failure(resolve_policy(f"{path}:choose"), err)
+    assert failure is not None and "raised MemoryError: cannot allocate" in str(failure)
+
+
 def test_a_policy_imports_a_module_beside_it_whose_raise_is_named(tmp_path, monkeypatch):
     """As when Python runs a file, the policy's folder is on the import path; a raise in
     the module it imports is named by that module's line."""

@@ -188,7 +188,7 @@ def policy_failure(spec: PolicySpec, err: BaseException) -> PolicyError | None:
     in a module the policy imports) names no line of the policy's file, and counts as the
     policy's when it came out of a call that played it (``mark_policy_call``): the rules
     kernels and the built-in policies never raise."""
-    if spec.builtin_id is not None or isinstance(err, PolicyError):
+    if not spec.is_user_policy or isinstance(err, PolicyError):
         return None
     code = getattr(getattr(spec.func, "py_func", None), "__code__", None)
     if code is None:

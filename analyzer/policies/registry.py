@@ -47,6 +47,12 @@ class PolicySpec:
         return self.builtin_id is not None
 
     @property
+    def is_user_policy(self) -> bool:
+        """True for a user's own function: neither a built-in nor an engine policy (search,
+        clairvoyant), whose code is the package's."""
+        return self.builtin_id is None and self.kernel is None
+
+    @property
     def reference_ok(self) -> bool:
         """True when the reference engine can play it (it reads the policy view only)."""
         return self.kernel is None

@@ -55,7 +55,7 @@ def policy_fingerprint(spec: PolicySpec) -> tuple[str, str]:
     PolicySpec made in Python without a source digest is fingerprinted by the file its
     function was defined in, so that an edited function does not pass for the same one."""
     source = spec.source_digest
-    if not source and spec.builtin_id is None and spec.kernel is None:
+    if not source and spec.is_user_policy:
         source = function_source_digest(spec.func)
     return hashlib.sha256(spec.params.tobytes()).hexdigest(), source
 
