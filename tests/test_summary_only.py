@@ -43,6 +43,32 @@ def test_losses_by_cities_short_agree_in_rows_and_totals(expansions, variant):
         assert full["losses_short"].get(0, 0) > 0
 
 
+@pytest.mark.parametrize("city_cards, pacified, short", [
+    (70, [70, 65, 60], None),  # a loss in the last bin: how many short is not known
+    (70, [70, 60, 62], {10: 1, 8: 1}),  # none there: the rest is exact
+    (63, [63, 63, 50], {0: 1, 13: 1}),  # the last bin holds the City cards alone
+    (12, [12, 11, 3], {1: 1, 9: 1})])
+def test_losses_short_from_totals_of_a_set_of_many_cities(city_cards, pacified, short):
+    """A tally's pacified histogram stops at PACIFIED_BINS - 1 cities or more: a set of
+    more City cards (a card file holds up to 112) never has its losses miscounted, the
+    first game being the win."""
+    from analyzer.analysis.summary import _losses_short, _tally_losses_short
+    from analyzer.core.codes import Outcome, Reason
+    from analyzer.runner.results import RESULT_DTYPE
+    from analyzer.runner.tally import tally_results
+
+    results = np.zeros(len(pacified), dtype=RESULT_DTYPE)
+    results["pacified"] = pacified
+    results["outcome"] = [Outcome.WIN] + [Outcome.LOSS] * (len(pacified) - 1)
+    results["reason"] = [Reason.ALL_PACIFIED] + [Reason.DECK_EMPTY] * (len(pacified) - 1)
+    df = pd.DataFrame({"won": results["outcome"] == Outcome.WIN, "pacified": pacified})
+    df.attrs["city_cards"] = city_cards
+    exact = _losses_short(df)
+    tallied = _tally_losses_short(tally_results(results), 1, city_cards)
+    assert tallied == ({} if short is None else short)
+    assert short is None or exact == short
+
+
 def test_the_summary_says_how_near_the_losses_came():
     df = analyzer.simulate(games=2000, seed=0)
     lost = df.loc[~df["won"], "pacified"]

@@ -93,12 +93,20 @@ def _losses_short(df: pd.DataFrame) -> dict[int, int]:
 
 def _tally_losses_short(tally: np.ndarray, wins: int, city_cards: int | None) -> dict[int, int]:
     """:func:`_losses_short` from a tally: a game won pacified every City card, so the
-    losses are the pacified histogram less the wins at its top."""
+    losses are the pacified histogram less the wins at its top. The histogram's last bin
+    counts that many cities or more: losses there, of a set with more City cards, leave
+    how many short unknown, and so the whole figure ({})."""
     if city_cards is None:
         return {}
     hist = part(tally, "pacified_hist").astype(np.int64)
+    top = len(hist) - 1
     counts = {k: int(hist[city_cards - k]) - (wins if k == 0 else 0)
-              for k in range(city_cards + 1) if city_cards - k < len(hist)}
+              for k in range(city_cards + 1) if city_cards - k < top}
+    if city_cards >= top:
+        lumped = int(hist[top]) - wins  # losses that pacified `top` cities or more
+        if lumped and city_cards > top:
+            return {}
+        counts[city_cards - top] = lumped
     return {k: n for k, n in counts.items() if n > 0}
 
 
