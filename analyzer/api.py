@@ -47,7 +47,12 @@ from analyzer.cards.loader import (
 )
 from analyzer.core.codes import REASON_NAMES, RULES_VERSION, Outcome
 from analyzer.errors import ClusterError, PolicyError, RunStopped, UrbionError
-from analyzer.policies.registry import PolicySpec, policy_label, resolve_policy
+from analyzer.policies.registry import (
+    PolicySpec,
+    policy_label,
+    resolve_policy,
+    weights_file_of,
+)
 from analyzer.policies.weights import (
     joined_notes,
     plays_r14_cards,
@@ -812,7 +817,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     evaluations = arguments.whole_number("evaluations", evaluations, 2)
     workers = arguments.workers(workers)
     progress = arguments.flag("progress", progress)
-    start = arguments.text("start", start)
+    start = policy_label(arguments.text("start", start))  # "Weighted" as --policy takes it
     out = arguments.path("out", out)
     if out is not None:
         check_writable_weights(out)
@@ -888,10 +893,9 @@ def _check_not_an_input(out: Path, inputs: dict[str, object], doing: str) -> Non
 
 
 def _weights_file(policy: object) -> str | None:
-    """The weights file a ``weighted:FILE`` policy name reads, else None."""
-    if isinstance(policy, str) and policy.startswith("weighted:"):
-        return policy.partition(":")[2]
-    return None
+    """The weights file a policy name reads (``weighted:FILE``, ``search:weights=FILE``),
+    else None."""
+    return weights_file_of(policy) if isinstance(policy, str) else None
 
 
 def tuning_warning(pair: pd.Series, start: str) -> str | None:

@@ -21,7 +21,7 @@ from analyzer.cards import CardSetError, default_card_set, load_card_set
 from analyzer.cards.loader import card_set_from_data, default_card_text
 from analyzer.cards.writer import card_file_text
 from analyzer.core.codes import CardField, CardType
-from analyzer.errors import PolicyError, ResultsFileError
+from analyzer.errors import PolicyError, ResultsFileError, UrbionError
 
 #: A set unlike R14 in every part the writer reads: values out of order, an element with
 #: no Sognae, a city of three elements, Chaos of 7, Metas of one element only, uneven
@@ -369,6 +369,34 @@ def test_a_run_keeps_its_weights_file_and_plays_again_from_its_results(tmp_path,
     with pytest.raises(PolicyError, match="g.parquet keeps no weights file: its run played "
                                           "'greedy'"):
         analyzer.simulate(games=10, policy=f"weighted:{plain}")
+
+
+@pytest.mark.parametrize("policy", ["Weighted:{}", "search:candidates=1,weights={}",
+                                    "Clairvoyant:weights= {}"])
+def test_an_out_that_is_the_results_file_a_policy_reads_its_weights_from_is_refused(
+        tmp_path, policy):
+    """However the policy names the file its weights are kept in, the run that reads them
+    does not write over it."""
+    weights = tmp_path / "w.toml"
+    weights.write_text("[weights]\nTURN = 5.0\n")
+    results = tmp_path / "r.parquet"
+    analyzer.simulate(games=5, policy=f"weighted:{weights}", out=results)
+    before = results.read_bytes()
+    with pytest.raises(UrbionError, match=r"--out .*r\.parquet is the --policy file"):
+        analyzer.simulate(games=5, policy=policy.format(results), out=results)
+    assert results.read_bytes() == before
+
+
+def test_the_weights_file_a_policy_name_reads():
+    from analyzer.policies.registry import weights_file_of
+
+    assert weights_file_of("weighted:a b.toml") == "a b.toml"
+    assert weights_file_of("WEIGHTED:w.toml") == "w.toml"
+    assert weights_file_of("search:rollouts=2, weights= w.toml ,candidates=3") == "w.toml"
+    assert weights_file_of("Clairvoyant:weights=r.parquet") == "r.parquet"
+    for none in ("weighted", "greedy", "search", "search:rollouts=2", "mine.py:choose",
+                 "weighted:"):
+        assert weights_file_of(none) is None
 
 
 def test_the_command_that_plays_a_run_again_takes_its_kept_weights():

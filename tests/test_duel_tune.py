@@ -452,6 +452,13 @@ def test_tune_refuses_a_start_it_cannot_search_from(start, message):
         analyzer.tune(games=10, evaluations=2, heldout_games=10, start=start)
 
 
+def test_tune_takes_a_start_in_any_letter_case_as_policies_are_taken():
+    """--policy Weighted plays the shipped weights: --start Weighted starts from them."""
+    result = analyzer.tune(games=20, evaluations=2, heldout_games=20, start="Weighted")
+    assert result.start == "weighted"
+    assert list(result.heldout.policies.index) == ["greedy", "weighted", "tuned"]
+
+
 def test_tune_refuses_a_start_weight_that_factors_cannot_move(tmp_path, capsys):
     from tests.test_cli import run
 

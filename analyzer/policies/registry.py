@@ -257,6 +257,23 @@ def portable_name(name: str) -> str:
     return name
 
 
+def weights_file_of(name: str) -> str | None:
+    """The weights file a policy name reads, as :func:`resolve_policy` reads it: FILE of
+    ``weighted:FILE`` or of a look-ahead's ``weights=FILE``, in any letter case of the
+    kind; None for a policy that reads none (or the shipped weights)."""
+    kind, colon, options = policy_label(name).partition(":")
+    if not colon:
+        return None
+    if f"{kind}:" == WEIGHTED_PREFIX:
+        return options or None
+    if kind in SEARCH_DEFAULTS:
+        prefix = f"{WEIGHTS_OPTION}="
+        for part in options.split(","):
+            if part.strip().startswith(prefix):
+                return part.strip().removeprefix(prefix).strip() or None
+    return None
+
+
 def with_weights_file(name: str, change: Callable[[str], str]) -> str:
     """A look-ahead's name (``search:...,weights=FILE``) with ``change(FILE)`` for its
     weights file; a name without that option as it is."""
