@@ -539,8 +539,9 @@ def _raise_if_the_policy_raised(spec: PolicySpec, err: Exception,
 
 
 def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
-         summary_only: bool) -> tuple[np.ndarray, dict]:
-    """Check the policy and engine, then play every chunk not saved yet; (payload, attrs).
+         summary_only: bool) -> tuple[np.ndarray, dict, Checkpoint | None]:
+    """Check the policy and engine, then play every chunk not saved yet; (payload, attrs,
+    the checkpoint of ``out``, held until its output is written, or None).
     ``options``: from :func:`_run_options`."""
     card_set, spec = _prepare(engine, policy, cards)
     if options["resume"] and out is None:

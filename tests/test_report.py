@@ -706,8 +706,9 @@ def test_another_users_report_in_a_sticky_folder_is_refused_before_playing(tmp_p
     (shared / "s" / "index.html").write_text("earlier report")
     (shared / "s" / ".urbion-folder").write_text("sensitivity\nindex.html\n")
     monkeypatch.setattr(os, "geteuid", lambda: os.stat(shared).st_uid + 4321)
-    _sensitivity_refuses_before_playing(shared / "s", "cannot be replaced", capsys,
-                                        monkeypatch)
+    _sensitivity_refuses_before_playing(
+        shared / "s", f"cannot write sensitivity {shared / 's'}: permission denied (it "
+        "cannot be replaced)", capsys, monkeypatch)
 
 
 def test_a_folder_not_written_by_the_same_command_is_never_replaced(tmp_path, capsys):

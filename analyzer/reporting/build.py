@@ -1192,7 +1192,7 @@ def check_destination(out: Path, kind: str) -> None:
                           f"`urbion {kind}` did not write (move it away, or choose another "
                           "folder)")
     if not os.access(out, os.W_OK | os.X_OK) or _sticky_foreign(out):
-        raise UrbionError(f"cannot write report {out}: permission denied (it cannot be "
+        raise UrbionError(f"cannot write {kind} {out}: permission denied (it cannot be "
                           "replaced)")
 
 
