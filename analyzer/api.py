@@ -71,7 +71,7 @@ from analyzer.runner.checkpoint import (
 )
 from analyzer.runner.config import ENGINES
 from analyzer.runner.executors import make_executor
-from analyzer.runner.plan import RunPlan
+from analyzer.runner.plan import BATCH_IDENTITY, RunPlan
 from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.run import NOTHING_SAVED, execute, stopped_before_playing
@@ -1831,12 +1831,6 @@ def _check_batch(path: Path, games: int, labels: list[str], run: str = "comparis
                           f"games= in Python, must be the interrupted {run}'s)")
 
 
-#: What a finished batch of a comparison must share with the run that would replace it.
-_BATCH_IDENTITY = ("seed", "first_game", "games", "policy", "policy_params_sha256",
-                   "policy_source_sha256", "expansions", "variant", "card_set_sha256",
-                   "rules_version", "engine")
-
-
 def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, games: int,
                    workers, scheduler, progress, folder: Path | None, label: str,
                    resume: bool) -> pd.DataFrame:
@@ -1854,7 +1848,7 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
         df = read_results(path)
         partial_folder_remove(path)  # chunks of a removal a kill cut short
         expected = RunPlan.for_policy(card_set, spec, seed, games, first).config()
-        for key in _BATCH_IDENTITY:
+        for key in BATCH_IDENTITY:
             if df.attrs.get(key) != expected.get(key):
                 if key == "card_set_sha256":  # named as a user knows them, hash shortened
                     there, here = (f"{attrs.get('card_set')} "
@@ -1865,7 +1859,8 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
                 if key in POLICY_HASHES:
                     why = describe_difference(key, df.attrs.get(key), expected.get(key))
                     raise UrbionError(f"cannot resume: {path}: {why}")
-                raise UrbionError(f"cannot resume: {path} was made with another {key} "
+                what = "version of the package" if key == "package_version" else key
+                raise UrbionError(f"cannot resume: {path} was made with another {what} "
                                   f"({df.attrs.get(key)!r}, this run {expected.get(key)!r})")
         return df
     return simulate(games=games, seed=seed, policy=spec, workers=workers, cards=card_set,

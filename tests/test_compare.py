@@ -704,6 +704,20 @@ def test_a_resumed_comparison_refuses_batches_of_the_other_variant(tmp_path):
         analyzer.compare(sets="base", games=40, out=out, resume=True, variant="team")
 
 
+def test_a_resumed_comparison_refuses_batches_another_version_played(tmp_path, monkeypatch):
+    """`urbion report` joins batches of one version only into one run: a resume does not
+    put batches of two versions in one comparison either."""
+    from analyzer.runner import config
+
+    out = tmp_path / "cmp"
+    analyzer.compare(sets="base", games=40, out=out)
+    played = config.package_version()
+    monkeypatch.setattr(config, "package_version", lambda: "9.9.9")
+    with pytest.raises(UrbionError, match=re.escape(f"another version of the package "
+                                                    f"('{played}', this run '9.9.9')")):
+        analyzer.compare(sets="base", games=40, out=out, resume=True)
+
+
 def test_a_comparison_never_mixes_its_files_with_another_folders(tmp_path):
     out = tmp_path / "cmp"
     analyzer.compare(sets="base", games=40, out=out)

@@ -13,6 +13,7 @@ from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_in
 from analyzer.analysis.summary import mean_columns, summarize_tally
 from analyzer.analysis.totals import Totals, frame_totals, joined_attrs, joined_totals
 from analyzer.errors import UrbionError
+from analyzer.runner.plan import RUN_IDENTITY
 from analyzer.runner.tally import part
 
 #: A run as a report reads it: a results file's rows, or a summary file's totals.
@@ -27,11 +28,6 @@ def run_label(attrs: dict, fallback: str) -> str:
             f"{attrs.get('seed', '?')}")
 
 
-#: What the pieces of one run share: results files that agree on all of these and cover
-#: consecutive games are one run played in parts (``compare --precision`` batches).
-RUN_IDENTITY = ("seed", "policy", "policy_params_sha256", "policy_source_sha256",
-                "expansions", "variant", "card_set_sha256", "engine", "rules_version",
-                "package_version")
 
 
 def join_pieces(frames: list[tuple[Path, Run]]) -> list[tuple[Path, Run]]:

@@ -60,6 +60,15 @@ def policy_fingerprint(spec: PolicySpec) -> tuple[str, str]:
     return hashlib.sha256(spec.params.tobytes()).hexdigest(), source
 
 
+#: What decides how a run plays its games, beside which games they are: results files that
+#: agree on all of these and cover consecutive games are one run played in parts.
+RUN_IDENTITY = ("seed", "policy", "policy_params_sha256", "policy_source_sha256",
+                "expansions", "variant", "card_set_sha256", "engine", "rules_version",
+                "package_version")
+#: What a saved batch of games must share with the run that would take its place.
+BATCH_IDENTITY = (*RUN_IDENTITY, "first_game", "games")
+
+
 _RESOLVED: dict[tuple[str, str, tuple[str, str]], PolicySpec] = {}
 
 #: The package's folders whose code and data decide what a game plays and what a chunk
@@ -211,10 +220,7 @@ class RunPlan:
     def identity(self, summary_only: bool) -> dict:
         """What a resumed run must share with the saved one for the results to be the same."""
         config = self.config()
-        keys = ("seed", "games", "first_game", "policy", "policy_params_sha256", "engine",
-                "variant", "expansions", "card_set_sha256", "rules_version")
-        identity = {key: config[key] for key in keys}
-        identity["policy_source_sha256"] = config.get("policy_source_sha256", "")
+        identity = {key: config.get(key, "") for key in BATCH_IDENTITY}
         identity["kernel_source"] = source_hash()  # the engine's and built-ins' code
         identity["card_set"] = config["card_set"]  # names the set its hash is of
         identity["chunk"] = self.chunk
