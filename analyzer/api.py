@@ -77,6 +77,7 @@ from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.run import NOTHING_SAVED, execute, stopped_before_playing
 from analyzer.runner.tracing import fast_trace
 from analyzer.trace.jsonl import check_trace_path, write_trace_stream, write_traces
+from analyzer.wording import plural
 
 if TYPE_CHECKING:  # the tuning module is imported only when a tune runs
     from analyzer.analysis.tune import TuneOutcome
@@ -1020,7 +1021,7 @@ class SensitivityResult:
                  f"{b['win_rate']:.2%} (95% Wilson interval {b['ci_low']:.2%} to "
                  f"{b['ci_high']:.2%}), policy {b['policy']}, expansions "
                  f"{', '.join(b.get('expansions') or []) or 'none'}, the "
-                 f"{b.get('variant', 'solo')} game, {_count(b['games'], 'game')}, "
+                 f"{b.get('variant', 'solo')} game, {plural(b['games'], 'game')}, "
                  f"seed {b['seed']}", ""]
         width = max([58, *(len(level) for level in self.table.get("level", []))])
         lines += [f"{'factor':<16} {'level':<{width}} {'win rate':>9} "
@@ -1029,11 +1030,6 @@ class SensitivityResult:
         if len(self.table):
             lines += ["", *_sensitivity_notes(b, self.table)]
         return "\n".join(lines)
-
-
-def _count(n: int, noun: str) -> str:
-    """"1 game", "2 games"."""
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def _sensitivity_line(r: tuple, width: int) -> str:

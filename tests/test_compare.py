@@ -999,8 +999,9 @@ def test_pairs_are_listed_in_the_games_order_whatever_order_the_sets_came_in(tmp
 def test_a_comparison_of_one_set_says_there_is_nothing_to_adjust_on_its_pages(tmp_path):
     """Holm's family of one set, and no ranks' family apart from it: the page said 'Holm's
     method for no set with a game won by one side...' and explained a smaller family."""
-    from analyzer.analysis.compare import RANK_FAMILY_NOTE, books_chart_note, spoken_list
+    from analyzer.analysis.compare import RANK_FAMILY_NOTE, books_chart_note
     from analyzer.reporting.build import compare_note
+    from analyzer.wording import spoken_list
 
     result = analyzer.compare(sets="books", games=30)
     note = compare_note(result.table, result.runs, "greedy")

@@ -33,6 +33,7 @@ from analyzer.analysis.summary import mean_columns
 from analyzer.analysis.totals import Totals
 from analyzer.core.codes import PLAYABLE_EXPANSIONS
 from analyzer.errors import UrbionError
+from analyzer.wording import spoken_list
 
 BASE = "base"
 SET_SEPARATOR = "+"
@@ -500,11 +501,6 @@ def format_interactions(pairs: pd.DataFrame) -> str:
                   "interactions of either sign (near a 0% win rate, always positive): read "
                   "an interaction with the pair's win rate and multiplied side by side"]
     return "\n".join(lines)
-
-
-def spoken_list(items: list[str]) -> str:
-    """Names as a sentence lists them: "a", "a and b", "a, b and c"."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def books_unplayed_note(runs: dict[str, pd.DataFrame | Totals], noun: str = "set") -> str:

@@ -28,6 +28,7 @@ from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
 from analyzer.runfile import is_run_file, kept_config
 from analyzer.textfiles import UnreadableText, read_small_text
+from analyzer.wording import spoken_list
 
 if TYPE_CHECKING:
     from analyzer.cards import CardSet
@@ -263,8 +264,7 @@ def tuned_runs_note(runs: dict[str, dict], noun: str, how: str) -> str | None:
         elsewhere = [label for label, run in runs.items() if tuned_differences(run, tuned)]
     notes = []
     if elsewhere:
-        listed = elsewhere[0] if len(elsewhere) == 1 else \
-            f"{', '.join(elsewhere[:-1])} and {elsewhere[-1]}"
+        listed = spoken_list(elsewhere)
         nouns = "" if not noun else f"{noun} " if len(elsewhere) == 1 else f"{noun}s "
         which = f"{nouns}{listed} {'plays' if len(elsewhere) == 1 else 'play'}"
         notes.append(f"note: the weights of {attrs.get('policy')} were tuned on "

@@ -29,7 +29,6 @@ from analyzer.analysis.compare import (
     books_chart_note,
     books_unplayed_note,
     sets_family,
-    spoken_list,
     titled_interactions,
 )
 from analyzer.analysis.results_io import checked_frame, read_run
@@ -49,6 +48,7 @@ from analyzer.cards import CardSet
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
 from analyzer.reporting.names import shared_file, shared_policy
+from analyzer.wording import spoken_list
 
 #: (file stem, title, chart function taking the runs or the headline table)
 CHARTS = [

@@ -13,6 +13,7 @@ from analyzer.core.codes import Act, Decision
 from analyzer.reference import replay
 from analyzer.reference.engine import HOURGLASS_TURNS
 from analyzer.reference.replay import with_reserved_id_renamed
+from analyzer.wording import plural
 
 CITY_KIND_NAMES = {"square": "City Square", "temple": "Temple", "garden": "Hanging Garden"}
 ACT_NAMES = {Act.PASS: "none", Act.CENSUS: "Census", Act.EXCHANGE: "Exchange"}
@@ -484,11 +485,6 @@ def _wise_place(details: dict) -> str:
     if depth == 0:
         return "as the only Dream card"
     return f"at the bottom of the Dream deck, below its {depth} card{'s' if depth > 1 else ''}"
-
-
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """``count`` and the noun, singular for 1 ("1 City card", "2 City cards")."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
 
 
 def result_text(result: dict, check: dict) -> str:

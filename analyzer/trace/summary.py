@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from analyzer.analysis.compare import spoken_list
 from analyzer.core.codes import Decision
-from analyzer.trace.show import ALLY, BOOK_TITLES, CardNames, act_label, plural
+from analyzer.trace.show import ALLY, BOOK_TITLES, CardNames, act_label
+from analyzer.wording import plural, spoken_list
 
 #: card types a draw does not bring into the hand: they are resolved at once (R06.2, R07)
 CHAOS_TYPES = frozenset({"chaos", "chromatic"})
