@@ -1163,7 +1163,7 @@ def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests(
     """With several runs against the first, each McNemar p is one test of several: the
     table gives Holm's adjustment over the paired runs too, and says when a run differs."""
     from analyzer.reporting.build import (
-        DIFFERENCES_NOTE,
+        DIFFERENCES_NOTES,
         difference_rows,
         headline_rows,
         markdown,
@@ -1184,7 +1184,7 @@ def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests(
     holm = holm_adjust([0.02, 0.4, 0.7])
     assert [row[-1] for row in rows[1:]] == [f"{h:.3g}" for h in holm]
     assert [row[-2] for row in rows[1:]] == ["0.02 (McNemar)", "0.4 (McNemar)", "0.7 (Fisher)"]
-    assert "Holm p is below 0.05" in DIFFERENCES_NOTE
+    assert any("Holm p is below 0.05" in note for note in DIFFERENCES_NOTES)
     headline = headline_rows(pd.DataFrame(
         {"games": [100], "wins": [8], "win_rate": [0.08], "ci_low": [0.04], "ci_high": [0.15],
          "mean_turns": [25.0], "mean_pacified": [10.0]}, index=["a"]))

@@ -242,9 +242,9 @@ def read_results(path: str | Path) -> pd.DataFrame:
                                f"{'not a file' if path.exists() else 'no such file'}")
     try:
         table = pq.read_table(path)
-    except (OSError, pa.ArrowInvalid) as err:
+    except (OSError, pa.ArrowInvalid):
         raise ResultsFileError(f"cannot read results file {path}: "
-                               f"{_not_parquet(path) or _damaged(err)}") from None
+                               f"{_not_parquet(path) or DAMAGED_PARQUET}") from None
     attrs = _parquet_config(path, table.schema.metadata or {})
     try:
         df = table.to_pandas()
@@ -306,8 +306,8 @@ def run_config(path: str | Path) -> dict:
         return read_summary(path).attrs
     try:
         metadata = pq.read_schema(path).metadata or {}
-    except (OSError, pa.ArrowInvalid) as err:
-        raise ResultsFileError(f"cannot read results file {path}: {_damaged(err)}") from None
+    except (OSError, pa.ArrowInvalid):
+        raise ResultsFileError(f"cannot read results file {path}: {DAMAGED_PARQUET}") from None
     return _parquet_config(path, metadata)
 
 
@@ -396,11 +396,10 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
         "--first-game G --games N; first_game= and games= in Python)")
 
 
-def _damaged(err: Exception) -> str:
-    """A file that begins as Parquet but cannot be read (``err``, the reader's complaint
-    of footers and magic bytes), in words."""
-    return ("it begins as a Parquet file but is damaged or cut short (a copy or a write "
-            "that did not finish?)")
+#: A file that begins as Parquet but cannot be read, in words (the reader's own complaint
+#: speaks of footers and magic bytes).
+DAMAGED_PARQUET = ("it begins as a Parquet file but is damaged or cut short (a copy or a "
+                   "write that did not finish?)")
 
 
 def _not_parquet(path: Path) -> str | None:

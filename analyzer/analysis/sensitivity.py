@@ -35,8 +35,8 @@ from analyzer.cards.loader import (
     default_card_set,
     same_cards,
 )
+from analyzer.core.codes import ELEMENTS
 
-ELEMENTS = ("earth", "water", "fire", "air")
 #: How every text names the shipped set as a baseline (the docs call the assumption R14).
 SHIPPED_LABEL = "R14"
 

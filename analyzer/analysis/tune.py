@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyzer.cards import CardSet
+from analyzer.core.codes import Outcome
 from analyzer.errors import PolicyError
 from analyzer.policies.builtin_nb import BuiltinId
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS, WEIGHT_USERS, greedy_nb, greedy_params
@@ -89,7 +90,7 @@ def weighted_spec(weights: dict[str, float], card_set: CardSet, name: str) -> Po
 
 def fitness(results: np.ndarray) -> float:
     """What tuning maximises: win rate plus the small pacified term."""
-    won = (results["outcome"] == 1).mean()
+    won = (results["outcome"] == Outcome.WIN).mean()
     return float(won + PACIFIED_WEIGHT * results["pacified"].mean())
 
 

@@ -102,6 +102,7 @@ GREEDY_WEIGHTS: dict[str, float] = {
     "SWAP": 10.0,
     "POSTCARD": 20.0,
 }
+#: The params after the weights: facts of the Dream cards in play, which greedy_params fills.
 CARD_FACTS = ("MAX_SOGNAE", "MAX_INCUBI")
 
 #: The expansions (and "team", the team variant) whose decisions make a weight matter; an
@@ -142,8 +143,9 @@ def greedy_params(overrides: dict[str, float] | None = None,
             raise ValueError(f"greedy weight {name} must be a finite number from "
                              f"-{MAX_WEIGHT_TEXT} to {MAX_WEIGHT_TEXT}, not {value!r}")
         weights[name] = float(value)
-    weights["MAX_SOGNAE"], weights["MAX_INCUBI"] = (4, 3) if cards is None else \
-        extreme_values(cards)
+    # R14's largest Sognae and Incubi values when no cards are given
+    weights.update(zip(CARD_FACTS, (4, 3) if cards is None else extreme_values(cards),
+                       strict=True))
     return np.array([weights[name] for name in W._fields], dtype=np.float64)
 
 

@@ -42,9 +42,8 @@ from analyzer.rules.game_nb import finish_turn_nb, play_turn_nb
 from analyzer.rules.state_nb import copy_game_nb, is_running_nb
 
 #: Index in ``params`` of the search settings, after greedy's weights and card facts.
-ROLLOUTS = len(W)
-CANDIDATES = ROLLOUTS + 1
-N_SEARCH_PARAMS = 2
+ROLLOUTS_INDEX = len(W)
+CANDIDATES_INDEX = ROLLOUTS_INDEX + 1
 #: A City card pacified in a play-out, against a win counted 1.
 PACIFIED_WEIGHT = 0.01
 
@@ -134,8 +133,8 @@ def play_out_nb(g, cards, option, imagined, rng):
 @jit
 def search_phase1_nb(g, cards, n_options, clairvoyant):
     """The Phase I option with the best average play-out (docs/policies.md)."""
-    rollouts = max(1, int(g.params[ROLLOUTS]))
-    candidates = candidates_nb(g, cards, n_options, max(1, int(g.params[CANDIDATES])))
+    rollouts = max(1, int(g.params[ROLLOUTS_INDEX]))
+    candidates = candidates_nb(g, cards, n_options, max(1, int(g.params[CANDIDATES_INDEX])))
     decision_key = next_u64_nb(g.policy_rng)  # drawn even when unused: later keys stay put
     best, best_value = candidates[0], -1.0
     if len(candidates) == 1:  # weighted's option: nothing to compare it with

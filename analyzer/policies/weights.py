@@ -74,21 +74,15 @@ def parse_weights(text: str, source: str,
 
 def load_weights(path: str | Path | None = None) -> dict[str, float]:
     """Weights from a file, over the shipped tuned default, or that default for None."""
-    return load_weights_file(path)[0]
-
-
-def load_weights_file(path: str | Path | None = None) -> tuple[dict[str, float], dict | None]:
-    """:func:`load_weights` and the file's [tuned] table (:func:`tuned_for`), from one
-    reading of the file."""
-    weights, tuned, _ = read_weights_file(path)
-    return weights, tuned
+    return read_weights_file(path)[0]
 
 
 def read_weights_file(path: str | Path | None = None
                       ) -> tuple[dict[str, float], dict | None, str | None]:
-    """:func:`load_weights_file` and the file's text (None for the shipped weights), which
-    a run keeps (``policy_weights_file``). ``path`` may be a results or summary file: the
-    weights its run played."""
+    """:func:`load_weights`, the file's [tuned] table (:func:`tuned_for`) and its text (None
+    for the shipped weights), from one reading of the file; a run keeps the text
+    (``policy_weights_file``). ``path`` may be a results or summary file: the weights its
+    run played."""
     if path is None:
         text = resources.files("analyzer.policies").joinpath(DEFAULT_WEIGHTS_FILE).read_text()
         return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}"), None, None

@@ -428,7 +428,6 @@ DIFFERENCES_NOTES = (
     "under two names, or the Books of Power in play but never kept.",
     "Two runs can differ even where their win-rate intervals overlap. " + EDGE_NOTE,
 )
-DIFFERENCES_NOTE = " ".join(DIFFERENCES_NOTES)
 
 
 def differences_holm(table: pd.DataFrame) -> list[float]:

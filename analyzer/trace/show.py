@@ -15,7 +15,6 @@ from analyzer.reference.engine import HOURGLASS_TURNS
 from analyzer.reference.replay import with_reserved_id_renamed
 from analyzer.wording import plural
 
-CITY_KIND_NAMES = {"square": "City Square", "temple": "Temple", "garden": "Hanging Garden"}
 ACT_NAMES = {Act.PASS: "none", Act.CENSUS: "Census", Act.EXCHANGE: "Exchange"}
 BOOK_TITLES = {"flying_sognae": "Flying Sognae", "flying_incubi": "Flying Incubi",
                "invisible_sognae": "Invisible Sognae", "invisible_incubi": "Invisible Incubi",
