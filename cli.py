@@ -57,8 +57,10 @@ seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0
 policy_option = click.option("--policy", default="greedy", show_default=True,
                              help=f"Policy: {', '.join(BUILTIN_POLICIES)}, "
                                   "weighted:FILE.toml, search:rollouts=N,candidates=K,"
+                                  "weights=FILE.toml, clairvoyant:candidates=K,"
                                   "weights=FILE.toml, or "
-                                  "FILE.py:FUNCTION / MODULE:FUNCTION.")
+                                  "FILE.py:FUNCTION / MODULE:FUNCTION (a weights FILE may "
+                                  "be a results file: the weights its run played).")
 cards_option = click.option("--cards", type=click.Path(dir_okay=False), default=None,
                             help="Card-set TOML file, or a results or summary file to play the "
                                  "cards its run played (default: the R14 set).")
@@ -216,8 +218,9 @@ def replay(traces: str, strict: bool, cards: str | None) -> None:
 
 @cli.command()
 @click.option("--policies", "names", required=True, metavar="P1,P2,...",
-              help="Two or more policies, comma-separated (built-ins, "
-                   "search:rollouts=N,candidates=K,weights=FILE.toml or FILE forms).")
+              help="Two or more policies, comma-separated, each as --policy takes it "
+                   "(built-ins, weighted:FILE.toml, search:... and clairvoyant:... with "
+                   "their options, FILE.py:FUNCTION).")
 @click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True)
 @seed_option
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -373,7 +376,9 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
 
 
 @cli.command()
-@cards_option
+@click.option("--cards", type=click.Path(dir_okay=False), default=None,
+              help="Card-set TOML file to check and show, or a results or summary file: the "
+                   "cards its run played (default: the R14 set).")
 @click.option("--template", type=click.Path(dir_okay=False), default=None,
               metavar="FILE.toml",
               help="Write a card file here, to edit into a set of your own: the shipped "
