@@ -35,6 +35,7 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
 
     import analyzer
     from analyzer.analysis.summary import format_summary
+    from analyzer.arguments import MAX_SEED
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
     from analyzer.errors import RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
@@ -50,7 +51,6 @@ except KeyboardInterrupt:
     sys.stderr.write("\nurbion: interrupted\n")
     raise SystemExit(EXIT_INTERRUPTED) from None
 
-MAX_SEED = 2**63 - 1
 seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0,
                            show_default=True,
                            help="Batch seed; game g of seed S is always the same game.")
@@ -430,7 +430,7 @@ def cards(cards: str | None, template: str | None, listing: bool) -> None:
 @cli.command()
 def policies() -> None:
     """List the built-in policies."""
-    rows = [(spec.name, spec.description) for spec in BUILTIN_POLICIES.values()]
+    rows = list(analyzer.builtin_policies()["description"].items())
     rows.append(("FILE.py:FN", "your own jitted policy (docs/policies.md)"))
     width = max(len(name) for name, _ in rows)
     for name, description in rows:

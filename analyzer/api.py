@@ -49,6 +49,7 @@ from analyzer.core.codes import REASON_NAMES, RULES_VERSION, Outcome
 from analyzer.errors import ClusterError, PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import (
     PolicySpec,
+    policy_entries,
     policy_label,
     resolve_policy,
     weights_file_of,
@@ -655,7 +656,7 @@ def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int 
         Per policy the win rate with its 95% Wilson interval; per pair the games won by one
         policy and lost by the other, the paired difference and McNemar's exact p-value.
     """
-    entries = _named_policies(arguments.policy_entries("policies", policies))
+    entries = _named_policies(policy_entries("policies", policies))
     if len(entries) < 2:
         raise UrbionError("a duel needs at least two different policies")
     games, seed, _ = arguments.game_counts(games, seed)

@@ -119,52 +119,6 @@ def name_list(name: str, value: object) -> list[str]:
     return [item.strip() for item in given if item.strip()]
 
 
-def policy_list(name: str, value: object) -> list[str]:
-    """Policy names as a list, from a comma-separated string or a list of strings.
-
-    In a string, a piece ``key=value`` with no ``:`` is a further setting of the policy
-    before it when that policy takes settings (``search:...``, ``clairvoyant:...``), since
-    their settings are comma-separated too: ``greedy,search:rollouts=2,candidates=2`` is two
-    policies.
-    """
-    from analyzer.policies.registry import SEARCH_DEFAULTS
-
-    given = names(name, value, optional=False)
-    if not isinstance(given, str):
-        if any(not item.strip() for item in given):  # as an empty name between commas
-            raise UrbionError(f"{option(name)}: an empty name in {list(given)!r}")
-        return [item.strip() for item in given]
-    policies: list[str] = []
-    pieces = [item.strip() for item in given.split(",")]
-    if "" in pieces and any(pieces):  # a slip: "greedy,,random" names no third policy
-        raise UrbionError(f"{option(name)}: an empty name in {given!r} (policies are "
-                          "separated by single commas)")
-    for piece in pieces:
-        is_setting = "=" in piece and ":" not in piece  # a setting names no file
-        takes_settings = bool(policies) and policies[-1].partition(":")[0] in SEARCH_DEFAULTS
-        if is_setting and takes_settings and ":" in policies[-1]:
-            policies[-1] += "," + piece
-        elif piece:
-            policies.append(piece)
-    return policies
-
-
-def policy_entries(name: str, value: object) -> list:
-    """Policies given as names (``policy_list``) or, in a list, as names and ``PolicySpec``
-    objects (a notebook's own policy) mixed."""
-    from analyzer.policies.registry import PolicySpec
-
-    if isinstance(value, Sequence) and not isinstance(value, str):
-        if not all(isinstance(item, str | PolicySpec) for item in value):
-            raise UrbionError(f"{name} must be policy names or PolicySpec objects, not "
-                              f"{kind_of(value)}")
-        if any(isinstance(item, str) and not item.strip() for item in value):
-            raise UrbionError(f"{option(name)}: an empty name in the list")
-        if any(isinstance(item, PolicySpec) for item in value):
-            return [item.strip() if isinstance(item, str) else item for item in value]
-    return policy_list(name, value)
-
-
 def fraction(name: str, value: object, low: float, high: float) -> float:
     """A real number strictly between ``low`` and ``high``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import analyzer
-from analyzer import arguments
 from analyzer.errors import RunStopped, UrbionError
+from analyzer.policies.registry import policy_list
 
 
 def test_numpy_integers_play_and_write_like_python_ints(tmp_path):
@@ -155,7 +155,7 @@ def test_a_duel_takes_the_clis_comma_separated_names():
     ("search:rollouts=2,./a=b/p.py:choose", ["search:rollouts=2", "./a=b/p.py:choose"]),
 ])
 def test_a_policy_list_keeps_each_policys_settings_together(text, expected):
-    assert arguments.policy_list("policies", text) == expected
+    assert policy_list("policies", text) == expected
 
 
 def test_a_duel_plays_a_search_policy_with_two_settings_given_as_the_clis_text():

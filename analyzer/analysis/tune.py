@@ -27,7 +27,7 @@ from analyzer.policies.registry import PolicySpec
 from analyzer.runner.run import run_fast
 
 #: The pacified term: a whole city pacified on average is worth this much win rate.
-PACIFIED_WEIGHT = 1e-3
+TUNING_PACIFIED_WEIGHT = 1e-3
 #: Search box for each weight, as a factor of its start value: e**-3 .. e**3.
 LOG_BOUND = 3.0
 SIGMA0 = 0.5
@@ -91,7 +91,7 @@ def weighted_spec(weights: dict[str, float], card_set: CardSet, name: str) -> Po
 def fitness(results: np.ndarray) -> float:
     """What tuning maximises: win rate plus the small pacified term."""
     won = (results["outcome"] == Outcome.WIN).mean()
-    return float(won + PACIFIED_WEIGHT * results["pacified"].mean())
+    return float(won + TUNING_PACIFIED_WEIGHT * results["pacified"].mean())
 
 
 @dataclass

@@ -97,6 +97,8 @@ def _prune_old_caches(current: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+#: Read once, as the package is imported: URBION_NO_CACHE, URBION_CACHE_DIR and
+#: XDG_CACHE_HOME set later (in a notebook, after ``import analyzer``) change nothing.
 CACHE_DIR = _writable_cache_dir()
 
 

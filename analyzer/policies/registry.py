@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
+from analyzer import arguments
 from analyzer.cards import CardSet
-from analyzer.errors import PolicyError
+from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.builtin_nb import BuiltinId, builtin_address
 from analyzer.policies.greedy_nb import greedy_nb, greedy_params
 from analyzer.policies.random_nb import random_nb
@@ -242,6 +243,48 @@ def resolve_policy(name: str) -> PolicySpec:
             raise
     valid = ", ".join(sorted(BUILTIN_POLICIES))
     raise PolicyError(f"unknown policy {name!r} (valid: {valid}, or FILE.py:FUNCTION)")
+
+
+def policy_list(name: str, value: object) -> list[str]:
+    """Policy names as a list, from a comma-separated string or a list of strings.
+
+    In a string, a piece ``key=value`` with no ``:`` is a further setting of the policy
+    before it when that policy takes settings (``search:...``, ``clairvoyant:...``), since
+    their settings are comma-separated too: ``greedy,search:rollouts=2,candidates=2`` is two
+    policies.
+    """
+    given = arguments.names(name, value, optional=False)
+    if not isinstance(given, str):
+        if any(not item.strip() for item in given):  # as an empty name between commas
+            raise UrbionError(f"{arguments.option(name)}: an empty name in {list(given)!r}")
+        return [item.strip() for item in given]
+    policies: list[str] = []
+    pieces = [item.strip() for item in given.split(",")]
+    if "" in pieces and any(pieces):  # a slip: "greedy,,random" names no third policy
+        raise UrbionError(f"{arguments.option(name)}: an empty name in {given!r} (policies are "
+                          "separated by single commas)")
+    for piece in pieces:
+        is_setting = "=" in piece and ":" not in piece  # a setting names no file
+        takes_settings = bool(policies) and policies[-1].partition(":")[0] in SEARCH_DEFAULTS
+        if is_setting and takes_settings and ":" in policies[-1]:
+            policies[-1] += "," + piece
+        elif piece:
+            policies.append(piece)
+    return policies
+
+
+def policy_entries(name: str, value: object) -> list:
+    """Policies given as names (``policy_list``) or, in a list, as names and ``PolicySpec``
+    objects (a notebook's own policy) mixed."""
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        if not all(isinstance(item, str | PolicySpec) for item in value):
+            raise UrbionError(f"{name} must be policy names or PolicySpec objects, not "
+                              f"{arguments.kind_of(value)}")
+        if any(isinstance(item, str) and not item.strip() for item in value):
+            raise UrbionError(f"{arguments.option(name)}: an empty name in the list")
+        if any(isinstance(item, PolicySpec) for item in value):
+            return [item.strip() if isinstance(item, str) else item for item in value]
+    return policy_list(name, value)
 
 
 def portable_name(name: str) -> str:

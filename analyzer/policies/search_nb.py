@@ -4,7 +4,7 @@ At each Phase I decision with a choice, the best few options by the ``weighted``
 score (greedy's features, tuned weights) are the candidates. Each is played out to the end
 of the game ``rollouts`` times on a copy of the game, ``weighted`` making every later
 decision, and the candidate with the best average (a win counts 1, each City card
-pacified ``PACIFIED_WEIGHT``) is taken; ties go to the candidate ``weighted`` prefers.
+pacified ``PLAYOUT_PACIFIED_WEIGHT``) is taken; ties go to the candidate ``weighted`` prefers.
 Every other decision is ``weighted``'s.
 
 - ``search`` sees what a player sees: before each play-out the unseen cards (the Dream deck
@@ -45,7 +45,7 @@ from analyzer.rules.state_nb import copy_game_nb, is_running_nb
 ROLLOUTS_INDEX = len(W)
 CANDIDATES_INDEX = ROLLOUTS_INDEX + 1
 #: A City card pacified in a play-out, against a win counted 1.
-PACIFIED_WEIGHT = 0.01
+PLAYOUT_PACIFIED_WEIGHT = 0.01
 
 
 @overload(engine_choice, inline="always")
@@ -127,7 +127,7 @@ def play_out_nb(g, cards, option, imagined, rng):
     while is_running_nb(sim):
         play_turn_nb(script, sim, cards)
     won = 1.0 if sim.info[Info.OUTCOME] == Outcome.WIN else 0.0
-    return won + PACIFIED_WEIGHT * sim.info[Info.SUCCESS_N]
+    return won + PLAYOUT_PACIFIED_WEIGHT * sim.info[Info.SUCCESS_N]
 
 
 @jit

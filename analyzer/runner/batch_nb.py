@@ -18,10 +18,11 @@ from analyzer.rules.game_nb import play_game_nb, result_row_nb
 from analyzer.rules.state_nb import new_game_nb
 
 
-def _play_batch(policy, params, cards, city_ids, dream_ids, expansions, seed, first_game,
+def _play_batch(policy, params, cards, city_ids, dream_ids, rules, seed, first_game,
                 n_games):
     """Play games ``first_game .. first_game + n_games - 1`` of the batch ``seed`` with the
-    cards ``city_ids`` and ``dream_ids`` in play and the ``expansions`` bits.
+    cards ``city_ids`` and ``dream_ids`` in play and the ``rules`` bits (the expansions and
+    the team variant, ``CardSet.rules``).
 
     Returns
     -------
@@ -31,16 +32,16 @@ def _play_batch(policy, params, cards, city_ids, dream_ids, expansions, seed, fi
     results = np.zeros((n_games, N_RESULT), dtype=np.int64)
     for i in range(n_games):
         g = new_game_nb(cards.shape[0], seed, first_game + i, 0, params)
-        play_game_nb(policy, g, cards, city_ids, dream_ids, expansions)
+        play_game_nb(policy, g, cards, city_ids, dream_ids, rules)
         result_row_nb(g, results[i])
     return results
 
 
-def _play_one(policy, params, cards, city_ids, dream_ids, expansions, seed, game, log_cap,
+def _play_one(policy, params, cards, city_ids, dream_ids, rules, seed, game, log_cap,
               out):
     """Play one game into ``out`` (int64 (N_RESULT,)); return its arrays, log included."""
     g = new_game_nb(cards.shape[0], seed, game, log_cap, params)
-    play_game_nb(policy, g, cards, city_ids, dream_ids, expansions)
+    play_game_nb(policy, g, cards, city_ids, dream_ids, rules)
     result_row_nb(g, out)
     return g
 
