@@ -56,11 +56,16 @@ KEEP_OLD_CACHES = 3
 
 def source_hash() -> str:
     """SHA-256 (first 16 hex digits) of every Python source file compiled into kernels."""
-    digest = hashlib.sha256()
     files = {p for folder in KERNEL_FOLDERS for p in (_PACKAGE / folder).rglob("*.py")}
-    files |= set(_PACKAGE.rglob(KERNEL_PATTERN))
+    return files_digest(_PACKAGE, files | set(_PACKAGE.rglob(KERNEL_PATTERN)))
+
+
+def files_digest(root: Path, files: set[Path]) -> str:
+    """SHA-256 (first 16 hex digits) of ``files`` under ``root``, each by its path there and
+    its bytes: a file renamed, moved or edited changes it."""
+    digest = hashlib.sha256()
     for path in sorted(files):
-        digest.update(path.relative_to(_PACKAGE).as_posix().encode())
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

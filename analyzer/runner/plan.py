@@ -17,7 +17,7 @@ import numpy as np
 
 from analyzer.cards import CardSet
 from analyzer.core.codes import RULES_VERSION
-from analyzer.core.jit import source_hash
+from analyzer.core.jit import files_digest, source_hash
 from analyzer.errors import ClusterError, PolicyError
 from analyzer.policies.loader import function_source_digest
 from analyzer.policies.registry import PolicySpec, portable_name, resolve_policy
@@ -81,13 +81,9 @@ def _playing_code() -> str:
     (:data:`PLAYING_FOLDERS`): two processes that play one run must share it. The package
     version, which an install records apart from the code, is not part of it."""
     package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    files = sorted(path for folder in PLAYING_FOLDERS for path in (package / folder).rglob("*")
-                   if path.suffix in (".py", ".toml") and path.is_file())
-    for path in files:
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
-    return f"rules {RULES_VERSION}, code {digest.hexdigest()[:16]}"
+    files = {path for folder in PLAYING_FOLDERS for path in (package / folder).rglob("*")
+             if path.suffix in (".py", ".toml") and path.is_file()}
+    return f"rules {RULES_VERSION}, code {files_digest(package, files)}"
 
 
 #: Read as the package is imported: the code this process runs, though its files change
