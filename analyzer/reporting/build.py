@@ -43,7 +43,7 @@ from analyzer.analysis.sensitivity import (
 )
 from analyzer.analysis.stats import EDGE_NOTE, signed_pp
 from analyzer.analysis.totals import Totals
-from analyzer.atomic import probe_folder, require_folder, why_not_writable
+from analyzer.atomic import probe_folder, require_folder, why_not_writable, write_atomically
 from analyzer.cards import CardSet
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
@@ -694,12 +694,14 @@ def write_folder(out: Path, fill, kind: str) -> Path:
 
 
 def save_chart(fig, folder: Path, stem: str) -> bytes:
-    """Write ``stem``.png and .svg; return the PNG's bytes."""
+    """Write ``stem``.png and .svg, each whole or not at all (a compare folder is written
+    in place); return the PNG's bytes."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
-    (folder / f"{stem}.png").write_bytes(buffer.getvalue())
-    charts.write_svg(fig, folder / f"{stem}.svg")
-    return buffer.getvalue()
+    png = buffer.getvalue()
+    write_atomically(folder / f"{stem}.png", lambda tmp: Path(tmp).write_bytes(png))
+    write_atomically(folder / f"{stem}.svg", lambda tmp: charts.write_svg(fig, tmp))
+    return png
 
 
 def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Path:
@@ -1392,8 +1394,6 @@ COMPARE_CAPTIONS = {
 def write_compare(result, folder: Path) -> None:
     """The comparison into ``folder`` beside its ``results/``: compare.csv,
     interactions.csv, compare.md, index.html and the charts, each file whole or absent."""
-    from analyzer.atomic import write_atomically
-
     rows = compare_rows(result.table)
     facts = compare_facts(result.attrs, [int(n) for n in result.table["games"]])
     note = compare_note(result.table, result.runs,
@@ -1402,15 +1402,7 @@ def write_compare(result, folder: Path) -> None:
     scope = scope_note([result.attrs]) + page_note(
         shared_note(result.weights_note(), {policy: shared_policy(policy)}))
     pairs = interaction_rows(result.interactions)
-    images = {}
-    for stem, fig in result.figures().items():
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=110)
-        png = images[stem] = buffer.getvalue()
-        write_atomically(folder / f"{stem}.png",
-                         lambda tmp, data=png: Path(tmp).write_bytes(data))
-        write_atomically(folder / f"{stem}.svg",
-                         lambda tmp, f=fig: charts.write_svg(f, tmp))
+    images = {stem: save_chart(fig, folder, stem) for stem, fig in result.figures().items()}
     texts = {
         "compare.csv": result.table.to_csv(),
         "interactions.csv": result.interactions.to_csv(),

@@ -127,6 +127,13 @@ _SYNC_FILTER = _InterruptedSyncFilter()
 LOCAL_LOG_LEVEL = logging.CRITICAL
 
 
+def _local_cluster(workers: int) -> LocalCluster:
+    """A ``local:N`` cluster: ``workers`` processes of one thread each (the kernels run a
+    chunk on one thread), its dashboard on a free port, its logs quiet."""
+    return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                        dashboard_address=":0", silence_logs=LOCAL_LOG_LEVEL)
+
+
 @contextmanager
 def one_cluster(scheduler: str | None) -> Iterator[str | None]:
     """The scheduler each run of a command of many runs (duel, compare, sensitivity) is to
@@ -139,9 +146,7 @@ def one_cluster(scheduler: str | None) -> Iterator[str | None]:
     try:
         try:
             with _ctrl_c_ignored_by_new_processes() as held:
-                cluster = LocalCluster(n_workers=parse_scheduler(scheduler)[1],
-                                       threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", silence_logs=LOCAL_LOG_LEVEL)
+                cluster = _local_cluster(parse_scheduler(scheduler)[1])
         except Exception as err:  # noqa: BLE001 - any failure of Dask to start
             held.deliver()  # a SIGTERM to the whole group stopped the workers too
             raise ClusterError(_start_failure(scheduler, err)) from None
@@ -174,9 +179,7 @@ class DaskExecutor:
         try:
             if kind == "local":
                 with _ctrl_c_ignored_by_new_processes() as held:
-                    self.cluster = LocalCluster(n_workers=value, threads_per_worker=1,
-                                                processes=True, dashboard_address=":0",
-                                                silence_logs=LOCAL_LOG_LEVEL)
+                    self.cluster = _local_cluster(value)
                 held.deliver()
                 self.client = Client(self.cluster)
             else:
