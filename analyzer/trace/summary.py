@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 from analyzer.core.codes import Decision
-from analyzer.trace.show import ALLY, BOOK_TITLES, CardNames, act_label
+from analyzer.trace.names import ALLY, BOOK_TITLES, CardNames, act_label
 from analyzer.wording import plural, spoken_list
 
 #: card types a draw does not bring into the hand: they are resolved at once (R06.2, R07)
