@@ -24,8 +24,9 @@ from analyzer.api import (
     weights_note,
     write_card_template,
 )
+from analyzer.policies.spec import PolicySpec
 
-__all__ = ["builtin_policies", "card_table", "compare", "duel", "load_cards", "read_results",
-           "replay", "report", "sensitivity", "show", "simulate", "simulate_summary",
-           "summarize", "trace", "trace_to_file", "tune", "weights_note",
+__all__ = ["PolicySpec", "builtin_policies", "card_table", "compare", "duel", "load_cards",
+           "read_results", "replay", "report", "sensitivity", "show", "simulate",
+           "simulate_summary", "summarize", "trace", "trace_to_file", "tune", "weights_note",
            "write_card_template"]

@@ -267,7 +267,9 @@ def test_a_policy_that_raises_names_the_first_game_that_raises(tmp_path, capsys)
 
 
 def test_a_policy_object_of_a_plain_function_is_refused():
-    spec = PolicySpec("plain", lambda *args: 0, np.zeros(0))
+    """PolicySpec as docs/policies.md imports it, from the package itself."""
+    assert analyzer.PolicySpec is PolicySpec
+    spec = analyzer.PolicySpec("plain", lambda *args: 0, np.zeros(0))
     with pytest.raises(PolicyError, match="must be compiled with @numba.njit"):
         analyzer.simulate(games=5, policy=spec)
 

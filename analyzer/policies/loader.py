@@ -19,7 +19,7 @@ from numba.core.registry import CPUDispatcher
 
 from analyzer.errors import POLICY_CALL, PolicyError
 from analyzer.policies.builtin_nb import POLICY_ARGS
-from analyzer.policies.registry import PolicySpec
+from analyzer.policies.spec import PolicySpec
 
 #: set on a user's policy module once it has loaded: the SHA-256 of the source it ran
 _LOADED_SOURCE = "__urbion_source_sha256__"
