@@ -652,7 +652,7 @@ def emptiness_card_nb(info, params):
 
 
 @borrowing_jit
-def figure_loss_nb(layout, cards, facts, info, r, params):
+def figure_loss_nb(cards, facts, info, r, params):
     """What the Emptiness check brings on row ``r`` when not balanced (R12.2): the loss of
     its dreams and their postcards (a relief when they are stuck); LOSING when it has
     none."""
@@ -667,7 +667,7 @@ def figure_loss_nb(layout, cards, facts, info, r, params):
 
 
 @borrowing_jit
-def figure_check_nb(layout, cards, facts, info, params):
+def figure_check_nb(cards, facts, info, params):
     """The Emptiness check of a census now, as (score, City cards it brings)."""
     e = figure_row_nb(info)
     if e < 0:
@@ -675,7 +675,7 @@ def figure_check_nb(layout, cards, facts, info, params):
     if facts[e, 3] == 1:
         bonus = 1 if info[Info.EMPTINESS_N] == 1 and info[Info.CITY_DECK_N] > 0 else 0
         return emptiness_card_nb(info, params), bonus
-    return figure_loss_nb(layout, cards, facts, info, e, params), 0
+    return figure_loss_nb(cards, facts, info, e, params), 0
 
 
 @borrowing_jit
@@ -684,7 +684,7 @@ def census_gain_nb(layout, cards, facts, info, params, bonus):
     (``bonus`` City cards, R09.6), their postcards, the Emptiness check, a win."""
     n_rows = info[Info.N_ROWS]
     e = figure_row_nb(info)
-    figure, cities = figure_check_nb(layout, cards, facts, info, params)
+    figure, cities = figure_check_nb(cards, facts, info, params)
     if figure <= LOSING:
         return LOSING
     n_bal = 0
@@ -729,10 +729,10 @@ def ally_gain_nb(layout, cards, facts, info, params):
         # one row left: the figure comes back to it every turn, and only an Ally lets a
         # census pacify it
         return gain + (params[W.CENSUS_CITY] if nxt == figure_row_nb(info) else 0.0)
-    now, _ = figure_check_nb(layout, cards, facts, info, params)
+    now, _ = figure_check_nb(cards, facts, info, params)
     waiting = facts[:, 3].sum()
     if waiting > 0 and now < 0:
-        gain -= max(figure_loss_nb(layout, cards, facts, info, nxt, params),
+        gain -= max(figure_loss_nb(cards, facts, info, nxt, params),
                     -params[W.CENSUS_CITY] * waiting)
     return gain
 
@@ -1171,15 +1171,15 @@ def chromatic_choice_nb(options, n_options, layout, info, cards, params):
         if r == WISE_ROW:
             cost = params[W.WISE]
         else:
-            cost = chromatic_cost_nb(layout, info, cards, facts, r, side, options[i, 2],
-                                     params, max_pos, max_neg)
+            cost = chromatic_cost_nb(cards, facts, r, side, options[i, 2], params, max_pos,
+                                     max_neg)
         if cost < best_cost:
             best, best_cost = i, cost
     return best
 
 
 @borrowing_jit
-def chromatic_cost_nb(layout, info, cards, facts, r, side, card, params, max_pos, max_neg):
+def chromatic_cost_nb(cards, facts, r, side, card, params, max_pos, max_neg):
     """Cost of a Chromatic Chaos on ``side`` of row ``r`` (negative when it helps)."""
     after = facts[r, 0] + placed_value_nb(cards, card, side)
     cost = params[W.CHAOS_POINT] * (abs(after) - abs(facts[r, 0])) + \

@@ -21,6 +21,7 @@ from analyzer.core.jit import files_digest, source_hash
 from analyzer.errors import ClusterError, PolicyError
 from analyzer.policies.loader import function_source_digest
 from analyzer.policies.registry import PolicySpec, portable_name, resolve_policy
+from analyzer.policies.search_nb import CANDIDATES_INDEX, ROLLOUTS_INDEX
 from analyzer.runner.config import package_version, run_config
 
 #: Games per chunk unless a run asks otherwise: about a second of work on one core, small
@@ -44,7 +45,8 @@ def default_chunk(spec: PolicySpec) -> int:
     so that a chunk takes seconds whatever they are."""
     if spec.kernel is None:
         return DEFAULT_CHUNK
-    rollouts, candidates = (int(value) for value in spec.params[-2:])
+    rollouts = int(spec.params[ROLLOUTS_INDEX])
+    candidates = int(spec.params[CANDIDATES_INDEX])
     # one candidate is taken without play-outs
     work = 1 if candidates == 1 else rollouts * min(candidates, TYPICAL_CANDIDATES)
     return max(1, min(SEARCH_CHUNK, SEARCH_CHUNK * SEARCH_WORK // work))
