@@ -309,75 +309,98 @@ def _made_by(trace: dict) -> list[str]:
 def render_trace(trace: dict) -> str:
     """The whole game as text: the setup, every turn, the result and how the game went
     (:mod:`analyzer.trace.summary`)."""
-
     trace, alias = with_reserved_id_renamed(trace)  # the ids the replay tells of
-    names = CardNames(trace["cards"])
+    narrator = Narrator(trace, _heading(trace, alias))
+    replay(trace, observe=narrator.observe, narrate=narrator.narrate)
+    return narrator.text(trace)
+
+
+def _heading(trace: dict, alias: int | None) -> list[str]:
+    """The lines before the setup: the game, who played it, the table's key."""
     expansions = ", ".join(trace.get("expansions", [])) or "none"
     variant = trace.get("variant", "solo")
     digest = trace.get("card_set_sha256")  # ours write it; TRACE.md does not require it
     card_set = trace["card_set"] + (f" (sha256 {digest[:12]})" if isinstance(digest, str)
                                     else "")
-    out = [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
-           f"{trace['policy']}, card set {card_set}, expansions: {expansions}",
-           *_made_by(trace), TABLE_KEY, *([TEAM_KEY] if variant == "team" else []),
-           *([f"Card -1 of the trace is shown as card {alias}."] if alias is not None else []),
-           "Setup"]
-    postcards: dict[int, int] = {}
-    books: list[int] = []
-    header: dict[str, int] = {}  # the team turn's header line: where, seat, Sognae's seat
-    # a refill numbers rows as they stand after the rows removed above (R01.5); shown as the
-    # census numbered them, with the city pacified in a row removed
-    pacified: dict[int, int] = {}
-    removed = [0]
-    tally = GameTally(names.cards)
+    return [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
+            f"{trace['policy']}, card set {card_set}, expansions: {expansions}",
+            *_made_by(trace), TABLE_KEY, *([TEAM_KEY] if variant == "team" else []),
+            *([f"Card -1 of the trace is shown as card {alias}."] if alias is not None
+              else []),
+            "Setup"]
 
-    def seat_line(swapped: bool = False) -> str:
-        polarity = POLARITY_NAMES[header["seat"] != header["sognae"]]
-        return (f"  seat {header['seat']} plays ({polarity} polarity"
-                f"{' after the swap below' if swapped else ''})")
 
-    def narrate(event: str, details: dict) -> None:
-        tally.narrate(event, details)
+class Narrator:
+    """The game text as the replay tells it: a line per event, the table at each check,
+    and what the text keeps from one to the next (the postcards and Books on the table, the
+    team turn's header line, the rows a refill renumbers)."""
+
+    def __init__(self, trace: dict, heading: list[str]) -> None:
+        self.out = heading
+        self.names = CardNames(trace["cards"])
+        self.team = trace.get("variant", "solo") == "team"
+        self.tally = GameTally(self.names.cards)
+        self.postcards: dict[int, int] = {}
+        self.books: list[int] = []
+        self.header: dict[str, int] = {}  # where the team turn's header is, its seats
+        # a refill numbers rows as they stand after the rows removed above (R01.5); shown
+        # as the census numbered them, with the city pacified in a row removed
+        self.pacified: dict[int, int] = {}
+        self.removed = 0
+
+    def observe(self, check: dict) -> None:
+        self.tally.observe(check)
+        self.out.extend(table_text(check, self.names, self.postcards, self.books))
+        self.out.append(f"Turn {check['turn'] + 1}")
+
+    def narrate(self, event: str, details: dict) -> None:
+        self.tally.narrate(event, details)
+        self._keep(event, details)
+        if event in ("new_city", "row_removed"):
+            was = details["row"] + self.removed
+            details = {**details, "was": was, "pacified": self.pacified.get(was)}
+            self.removed += event == "row_removed"
+        else:
+            self.removed = 0
+        if event == "pacify":
+            self.pacified[details["row"]] = details["city"]
+        line = event_text(event, details, self.names, team=self.team)
+        if line:
+            self.out.append(line)
+
+    def _keep(self, event: str, details: dict) -> None:
+        """What later lines need of an event: the cards on the table, the seat's line."""
         if event == "postcard":
-            postcards[details["card"]] = details["postcard"]
+            self.postcards[details["card"]] = details["postcard"]
         elif event == "postcard_scored":
-            postcards.pop(details["card"], None)
+            self.postcards.pop(details["card"], None)
         elif event == "books":
-            books.extend(details["kept"])
-        elif event == "turn" and variant == "team":
-            header.update(line=len(out), seat=details["seat"], sognae=details["polarity"])
-            out.append(seat_line())
+            self.books.extend(details["kept"])
+        elif event == "turn" and self.team:
+            self.header.update(line=len(self.out), seat=details["seat"],
+                               sognae=details["polarity"])
+            self.out.append(self._seat_line())
         elif event == "decision" and isinstance(details["entry"], dict) and \
                 details["entry"].get("do") == "swap_polarity":
             # the swap comes before Phase I (R10): the seat plays this turn swapped
-            header["sognae"] = 1 - header["sognae"]
-            out[header["line"]] = seat_line(swapped=True)
+            self.header["sognae"] = 1 - self.header["sognae"]
+            self.out[self.header["line"]] = self._seat_line(swapped=True)
         elif event == "decision" and details["kind"] == Decision.SWAP_POLARITY:
             # a swap the seat could have made: the discard pile is as the last check left it
-            out.append(f"  polarities kept (a swap was possible: {tally.last['discard']} cards "
-                       "in the discard pile)")
-        if event in ("new_city", "row_removed"):
-            was = details["row"] + removed[0]
-            details = {**details, "was": was, "pacified": pacified.get(was)}
-            removed[0] += event == "row_removed"
-        else:
-            removed[0] = 0
-        if event == "pacify":
-            pacified[details["row"]] = details["city"]
-        line = event_text(event, details, names, team=variant == "team")
-        if line:
-            out.append(line)
+            self.out.append(f"  polarities kept (a swap was possible: "
+                            f"{self.tally.last['discard']} cards in the discard pile)")
 
-    def observe(check: dict) -> None:
-        tally.observe(check)
-        out.extend(table_text(check, names, postcards, books))
-        out.append(f"Turn {check['turn'] + 1}")
+    def _seat_line(self, swapped: bool = False) -> str:
+        polarity = POLARITY_NAMES[self.header["seat"] != self.header["sognae"]]
+        return (f"  seat {self.header['seat']} plays ({polarity} polarity"
+                f"{' after the swap below' if swapped else ''})")
 
-    replay(trace, observe=observe, narrate=narrate)
-    out.pop()  # no turn follows the final check
-    out.append(result_text(trace["result"], tally.last))
-    out.extend(summary_lines(trace, tally, names))
-    return "\n".join(out)
+    def text(self, trace: dict) -> str:
+        """The text so far, ended: the result and how the game went."""
+        self.out.pop()  # no turn follows the final check
+        self.out.append(result_text(trace["result"], self.tally.last))
+        self.out.extend(summary_lines(trace, self.tally, self.names))
+        return "\n".join(self.out)
 
 
 def _wise_place(details: dict) -> str:
