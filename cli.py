@@ -388,8 +388,7 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
 def cards(cards: str | None, template: str | None, listing: bool) -> None:
     """Check a card-set file and show its cards: counts and values per expansion (the
     shipped R14 set without --cards)."""
-    from analyzer.analysis.card_table import card_differences, format_card_counts
-    from analyzer.analysis.results_io import is_run_file
+    from analyzer.analysis.card_table import card_file_text
 
     if template is not None:
         if listing:
@@ -410,21 +409,8 @@ def cards(cards: str | None, template: str | None, listing: bool) -> None:
                    f"{table.attrs['card_set_sha256'][:12]}), one line per card\n")
         click.echo(table.astype(object).where(table.notna(), "").to_string(index=False))
         return
-    click.echo(format_card_counts(table))
-    if cards is not None and is_run_file(cards):  # the run its cards come from
-        from analyzer.analysis.results_io import play_again_command, run_config
-
-        config = run_config(cards)
-        click.echo(f"played     by the run of {cards}: seed {config.get('seed')}, "
-                   f"{int(config.get('games', 0)):,} games, policy {config.get('policy')}, "
-                   f"expansions {', '.join(config.get('expansions') or []) or 'none'}, "
-                   f"{config.get('variant', 'solo')}\n"
-                   f"again      {play_again_command(config, cards)}")
-    if cards is not None:
-        shipped = analyzer.card_table(None)
-        changes = card_differences(shipped, table)
-        click.echo("\n" + (changes or f"the same cards as {shipped.attrs['card_set']}, "
-                                      "kind for kind"))
+    shipped = analyzer.card_table(None) if cards is not None else None
+    click.echo(card_file_text(table, cards, shipped))
 
 
 @cli.command()

@@ -9,6 +9,7 @@ import pandas as pd
 
 from analyzer.cards import CardSet
 from analyzer.cards.loader import default_card_set, expansion_names
+from analyzer.runfile import is_run_file
 
 #: Columns of :func:`card_table`, in order.
 COLUMNS = ["id", "expansion", "type", "kind", "elements", "value", "incubi_value"]
@@ -101,6 +102,29 @@ def format_card_counts(table: pd.DataFrame) -> str:
         lines.append(f"{expansion:<16} {len(cards):>3} cards: " + "; ".join(counts))
     playable = [name for name in table["expansion"].unique() if name != BASE]
     lines += ["", f"expansions this file can play: {', '.join(playable) or 'none'}"]
+    return "\n".join(lines)
+
+
+def card_file_text(table: pd.DataFrame, cards: str | None,
+                   shipped: pd.DataFrame | None) -> str:
+    """What ``urbion cards --cards FILE`` prints of a card set (``table``, its
+    :func:`card_table`): its counts; for a results or summary file, the run its cards come
+    from and the command that plays that run again; for any file, how its cards differ
+    from the ``shipped`` set's table."""
+    lines = [format_card_counts(table)]
+    if cards is not None and is_run_file(cards):
+        from analyzer.analysis.results_io import play_again_command, run_config
+
+        config = run_config(cards)
+        lines.append(f"played     by the run of {cards}: seed {config.get('seed')}, "
+                     f"{int(config.get('games', 0)):,} games, policy {config.get('policy')}, "
+                     f"expansions {', '.join(config.get('expansions') or []) or 'none'}, "
+                     f"{config.get('variant', 'solo')}\n"
+                     f"again      {play_again_command(config, cards)}")
+    if cards is not None and shipped is not None:
+        changes = card_differences(shipped, table)
+        lines.append("\n" + (changes or f"the same cards as {shipped.attrs['card_set']}, "
+                                         "kind for kind"))
     return "\n".join(lines)
 
 
