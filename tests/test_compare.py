@@ -302,6 +302,23 @@ def test_interaction_is_the_pair_effect_minus_the_single_effects_game_by_game():
     assert math.isnan(matrix.loc["x", "x"])
 
 
+def test_the_interaction_matrix_lists_the_expansions_in_the_games_order():
+    """Pairs given in any order, by name or by title: the heatmap's axes follow the game,
+    not the order the pairs' first names were met in."""
+    from analyzer.analysis.compare import EXPANSION_TITLES
+
+    pairs = [("squares_metas", "chromatic_chaos"), ("temples_harmony", "books"),
+             ("postcards", "emptiness")]
+    for title in (str, EXPANSION_TITLES.get):
+        table = pd.DataFrame({"first": [title(a) for a, _ in pairs],
+                              "second": [title(b) for _, b in pairs],
+                              "interaction": [0.01, 0.02, 0.03]})
+        expected = [title(name) for name in ("squares_metas", "chromatic_chaos",
+                                             "temples_harmony", "books", "postcards",
+                                             "emptiness")]
+        assert list(interaction_matrix(table).index) == expected
+
+
 def test_interaction_uses_only_the_games_all_four_sets_played():
     runs = {"base": _run([1, 0, 0, 1]), "x": _run([1, 1, 0]), "y": _run([0, 0, 0, 1]),
             "x+y": _run([1, 1, 1, 1])}

@@ -386,8 +386,12 @@ def _alike_interval(contrast: float, games: int) -> tuple[float, float]:
 
 def interaction_matrix(table: pd.DataFrame, column: str = "interaction") -> pd.DataFrame:
     """``column`` of an :func:`interactions` table as a square, symmetric table over the
-    expansions; NaN where a pair was not played."""
-    names = list(dict.fromkeys([*table["first"], *table["second"]]))
+    expansions, in the game's order (by name or title; others after them, as met); NaN
+    where a pair was not played."""
+    order = {**{name: i for i, name in enumerate(PLAYABLE_EXPANSIONS)},
+             **{EXPANSION_TITLES[name]: i for i, name in enumerate(PLAYABLE_EXPANSIONS)}}
+    met = list(dict.fromkeys([*table["first"], *table["second"]]))
+    names = sorted(met, key=lambda name: (order.get(name, len(order)), met.index(name)))
     matrix = pd.DataFrame(np.nan, index=names, columns=names)
     for _, row in table.iterrows():
         matrix.loc[row["first"], row["second"]] = row[column]
