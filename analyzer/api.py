@@ -70,9 +70,9 @@ from analyzer.runner.checkpoint import (
     partial_folder,
     partial_folder_remove,
 )
-from analyzer.runner.config import ENGINES
+from analyzer.runner.config import BATCH_IDENTITY, ENGINES
 from analyzer.runner.executors import make_executor
-from analyzer.runner.plan import BATCH_IDENTITY, RunPlan
+from analyzer.runner.plan import RunPlan
 from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.run import NOTHING_SAVED, execute, stopped_before_playing
@@ -896,9 +896,10 @@ def _check_not_an_input(out: Path, inputs: dict[str, object], doing: str) -> Non
 
 
 def _weights_file(policy: object) -> str | None:
-    """The weights file a policy name reads (``weighted:FILE``, ``search:weights=FILE``),
-    else None."""
-    return weights_file_of(policy) if isinstance(policy, str) else None
+    """The weights file a policy reads by its name (``weighted:FILE``,
+    ``search:weights=FILE``, given as a name or a PolicySpec), else None."""
+    name = policy.name if isinstance(policy, PolicySpec) else policy
+    return weights_file_of(name) if isinstance(name, str) else None
 
 
 def tuning_warning(pair: pd.Series, start: str) -> str | None:

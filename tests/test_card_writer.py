@@ -384,6 +384,11 @@ def test_an_out_that_is_the_results_file_a_policy_reads_its_weights_from_is_refu
     before = results.read_bytes()
     with pytest.raises(UrbionError, match=r"--out .*r\.parquet is the --policy file"):
         analyzer.simulate(games=5, policy=policy.format(results), out=results)
+    from analyzer.policies.registry import resolve_policy
+
+    spec = resolve_policy(policy.format(results))  # a PolicySpec reads it by its name too
+    with pytest.raises(UrbionError, match=r"r\.parquet is the --policy file"):
+        analyzer.simulate(games=5, policy=spec, out=results)
     assert results.read_bytes() == before
 
 

@@ -179,6 +179,23 @@ def test_resume_with_another_configuration_is_refused(tmp_path, change, word):
     assert (partial_folder(out) / "chunk-000000.npy").exists()  # the saved work is kept
 
 
+def test_a_resume_by_another_version_of_the_package_is_refused_in_words(tmp_path,
+                                                                       monkeypatch):
+    from analyzer.runner import config
+
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    played = config.package_version()
+    monkeypatch.setattr(config, "package_version", lambda: "9.9.9")
+    with pytest.raises(UrbionError, match=re.escape(
+            f"another version of the package: {played} there, 9.9.9 here")):
+        analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out, resume=True)
+    assert (partial_folder(out) / "chunk-000000.npy").exists()
+
+
 def test_a_resume_with_another_card_set_names_both_sets(tmp_path):
     """Leaving out --cards on resume is another card set, not an edited file; an edited
     file of one name is said to have changed."""

@@ -13,7 +13,7 @@ from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_in
 from analyzer.analysis.summary import mean_columns, summarize_tally
 from analyzer.analysis.totals import Totals, frame_totals, joined_attrs, joined_totals
 from analyzer.errors import UrbionError
-from analyzer.runner.plan import RUN_IDENTITY
+from analyzer.runner.config import RUN_IDENTITY
 from analyzer.runner.tally import part
 
 #: A run as a report reads it: a results file's rows, or a summary file's totals.

@@ -259,4 +259,7 @@ def describe_difference(key: str, saved: object, here: object, saved_name: objec
                 f"(sha256 {short(here)}) here")
     if key in _HASHED:
         return f"{_HASHED[key]}: sha256 {short(saved)} there, {short(here)} here"
+    if key == "package_version":
+        return (f"another version of the package: {saved or 'not recorded'} there, {here} "
+                "here")
     return f"{key} {saved!r} there, {here!r} here"

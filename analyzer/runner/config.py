@@ -14,6 +14,15 @@ from analyzer.core.codes import RULES_VERSION
 ENGINES = ("fast", "reference")
 
 
+#: What decides how a run plays its games, beside which games they are: results files that
+#: agree on all of these and cover consecutive games are one run played in parts.
+RUN_IDENTITY = ("seed", "policy", "policy_params_sha256", "policy_source_sha256",
+                "expansions", "variant", "card_set_sha256", "engine", "rules_version",
+                "package_version")
+#: What a saved batch of games must share with the run that would take its place.
+BATCH_IDENTITY = (*RUN_IDENTITY, "first_game", "games")
+
+
 def package_version() -> str:
     """Installed version of this package."""
     try:

@@ -22,7 +22,7 @@ from analyzer.errors import ClusterError, PolicyError
 from analyzer.policies.loader import function_source_digest
 from analyzer.policies.registry import PolicySpec, portable_name, resolve_policy
 from analyzer.policies.search_nb import CANDIDATES_INDEX, ROLLOUTS_INDEX
-from analyzer.runner.config import package_version, run_config
+from analyzer.runner.config import BATCH_IDENTITY, package_version, run_config
 
 #: Games per chunk unless a run asks otherwise: about a second of work on one core, small
 #: enough for a lively progress bar and little lost work after an interruption.
@@ -60,15 +60,6 @@ def policy_fingerprint(spec: PolicySpec) -> tuple[str, str]:
     if not source and spec.is_user_policy:
         source = function_source_digest(spec.func)
     return hashlib.sha256(spec.params.tobytes()).hexdigest(), source
-
-
-#: What decides how a run plays its games, beside which games they are: results files that
-#: agree on all of these and cover consecutive games are one run played in parts.
-RUN_IDENTITY = ("seed", "policy", "policy_params_sha256", "policy_source_sha256",
-                "expansions", "variant", "card_set_sha256", "engine", "rules_version",
-                "package_version")
-#: What a saved batch of games must share with the run that would take its place.
-BATCH_IDENTITY = (*RUN_IDENTITY, "first_game", "games")
 
 
 _RESOLVED: dict[tuple[str, str, tuple[str, str]], PolicySpec] = {}
