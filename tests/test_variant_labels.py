@@ -7,6 +7,7 @@ import pandas as pd
 
 import analyzer
 from analyzer.analysis.run_stats import run_label
+from analyzer.core.codes import PLAYABLE_EXPANSIONS
 from analyzer.reporting.build import compare_facts, provenance, sensitivity_markdown
 
 
@@ -46,6 +47,11 @@ def test_a_report_tells_a_team_run_from_a_solo_one():
     solo = analyzer.simulate(games=20)
     assert run_label(team.attrs, "x") == "greedy / base / team / seed 0"
     assert run_label(solo.attrs, "x") == "greedy / base / seed 0"
+    # --expansions all, as --expansions takes it: seven names would fill a chart's legend
+    every = {**solo.attrs, "expansions": list(reversed(PLAYABLE_EXPANSIONS))}
+    assert run_label(every, "x") == "greedy / all / seed 0"
+    assert run_label({**solo.attrs, "expansions": ["books", "postcards"]}, "x") == \
+        "greedy / books+postcards / seed 0"
     runs: dict[str, pd.DataFrame] = {"a": team, "b": solo}
     assert "engine fast, expansions none, team game" in provenance(runs)["runs"]
     assert "engine fast, expansions none, solo game" in provenance(runs)["runs"]

@@ -12,6 +12,7 @@ from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_interval
 from analyzer.analysis.summary import mean_columns, summarize_tally
 from analyzer.analysis.totals import Totals, frame_totals, joined_attrs, joined_totals
+from analyzer.core.codes import PLAYABLE_EXPANSIONS
 from analyzer.errors import UrbionError
 from analyzer.runner.config import RUN_IDENTITY
 from analyzer.runner.tally import part
@@ -21,8 +22,11 @@ Run = pd.DataFrame | Totals
 
 
 def run_label(attrs: dict, fallback: str) -> str:
-    """A short name for a run: its policy, expansions, variant (team only) and seed."""
-    expansions = "+".join(attrs.get("expansions") or []) or "base"
+    """A short name for a run: its policy, expansions ("all" for the seven: a chart's
+    legend has no room for their names), variant (team only) and seed."""
+    played = list(attrs.get("expansions") or [])
+    expansions = "all" if set(played) == set(PLAYABLE_EXPANSIONS) else "+".join(played) or \
+        "base"
     team = " / team" if attrs.get("variant") == "team" else ""
     return (f"{attrs.get('policy', fallback)} / {expansions}{team} / seed "
             f"{attrs.get('seed', '?')}")
