@@ -1374,6 +1374,22 @@ def test_the_scope_note_speaks_of_expansions_only_where_they_are_played():
     assert "the tuned weighted policy ranks the expansions otherwise than greedy" in played
 
 
+def test_the_scope_note_says_the_policies_are_computer_players_and_how_a_team_plays():
+    """A reader is not to take a heuristic's figures for a person's, nor the team game's
+    for two players who each see one hand."""
+    from analyzer.reporting.build import scope_note
+
+    one = scope_note([{"policy": "greedy", "card_set": "mine", "variant": "solo"}])
+    assert "It is a computer player, not a person: a one-step heuristic that plays like a " \
+        "careful beginner." in one
+    assert "team game" not in one
+    team = scope_note([{"policy": "weighted:w.toml", "card_set": "mine", "variant": "team"},
+                       {"policy": "mine.py:choose", "card_set": "mine", "variant": "solo"}])
+    assert "Each is a computer player, not a person: weighted:w.toml: greedy's heuristic " \
+        "with the weights of its file; mine.py:choose: a program of its user's own." in team
+    assert "In the team game one policy plays both seats, with both hands in view" in team
+
+
 def test_the_provenance_names_the_file_a_card_set_was_read_from(tmp_path):
     from analyzer.reporting.build import provenance
 

@@ -217,10 +217,37 @@ def scope_note(attrs: list[dict]) -> str:
     example = (" (the tuned weighted policy ranks the expansions otherwise than greedy)"
                if expansions else "")
     meets = "the same expansions or card changes" if expansions else "the same cards"
+    team = (" In the team game one policy plays both seats, with both hands in view (R10.2)."
+            if any(one.get("variant") == "team" for one in attrs) else "")
     return (f"Every figure here is of {who} playing {which}: a player's results on those "
-            f"cards, not the printed game's. Another player can meet {meets} very "
-            f"differently{example}: compare with the policy that plays most like you."
-            f"{assumed}")
+            f"cards, not the printed game's. {_natures(policies)}{team} Another player can "
+            f"meet {meets} very differently{example}: compare with the policy that plays "
+            f"most like you.{assumed}")
+
+
+#: What each built-in policy is, for a reader who has not met them (docs/policies.md).
+POLICY_NATURES = {
+    "random": "chooses at random among the legal moves",
+    "greedy": "a one-step heuristic that plays like a careful beginner",
+    "weighted": "greedy's heuristic with weights tuned to win more",
+    "search": "plays each candidate move out on imagined orders of the unseen cards",
+    "clairvoyant": "plays each candidate move out on the decks' true order, which no "
+                   "player sees",
+}
+
+
+def _natures(policies: list[str]) -> str:
+    """The policies named as what they are: computer players, not people."""
+    def nature(policy: str) -> str:
+        kind, colon, _ = policy.partition(":")
+        if kind == "weighted" and colon:
+            return "greedy's heuristic with the weights of its file"
+        return POLICY_NATURES.get(kind, "a program of its user's own")
+
+    if len(policies) == 1:
+        return f"It is a computer player, not a person: {nature(policies[0])}."
+    return ("Each is a computer player, not a person: "
+            + "; ".join(f"{p}: {nature(p)}" for p in policies) + ".")
 
 
 CARD_SETS_TITLE = "Card sets"
