@@ -735,6 +735,14 @@ def test_a_resumed_comparison_refuses_batches_another_version_played(tmp_path, m
         analyzer.compare(sets="base", games=40, out=out, resume=True)
 
 
+def test_a_team_comparisons_pages_say_so_in_their_title(tmp_path):
+    analyzer.compare(sets="base,books", games=20, out=tmp_path / "team", variant="team")
+    for name in ("compare.md", "index.html"):
+        text = (tmp_path / "team" / name).read_text()
+        assert "Urbion expansion sets compared, team game" in text, name
+        assert "one policy plays both seats" in text, name
+
+
 def test_a_comparison_never_mixes_its_files_with_another_folders(tmp_path):
     out = tmp_path / "cmp"
     analyzer.compare(sets="base", games=40, out=out)

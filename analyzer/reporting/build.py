@@ -1426,6 +1426,7 @@ def write_compare(result, folder: Path) -> None:
     note = compare_note(result.table, result.runs,
                         shared_policy(str(result.attrs.get("policy", ""))))
     policy = str(result.attrs.get("policy", ""))
+    variant = str(result.attrs.get("variant", "solo"))
     scope = scope_note([result.attrs]) + page_note(
         shared_note(result.weights_note(), {policy: shared_policy(policy)}))
     pairs = interaction_rows(result.interactions)
@@ -1433,8 +1434,8 @@ def write_compare(result, folder: Path) -> None:
     texts = {
         "compare.csv": result.table.to_csv(),
         "interactions.csv": result.interactions.to_csv(),
-        "compare.md": compare_markdown(rows, images, facts, pairs, note, scope),
-        "index.html": compare_page(rows, images, facts, pairs, note, scope),
+        "compare.md": compare_markdown(rows, images, facts, pairs, note, scope, variant),
+        "index.html": compare_page(rows, images, facts, pairs, note, scope, variant),
     }
     for name, text in texts.items():
         write_atomically(folder / name, lambda tmp, t=text: Path(tmp).write_text(t))
@@ -1508,12 +1509,17 @@ def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
+def compare_title(variant: str) -> str:
+    """A comparison page's title, naming the team game where it was played."""
+    return "Urbion expansion sets compared" + (", team game" if variant == "team" else "")
+
+
 def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
                      facts: dict[str, str], pairs: list[list[str]] | None = None,
-                     note: str = "", scope: str = "") -> str:
+                     note: str = "", scope: str = "", variant: str = "solo") -> str:
     """compare.md: whose figures they are (``scope``), the table and what its columns are
     (``note``), the charts, the interactions pair by pair, provenance."""
-    lines = ["# Urbion expansion sets compared", "", *([_md_prose(scope), ""] if scope else []),
+    lines = [f"# {compare_title(variant)}", "", *([_md_prose(scope), ""] if scope else []),
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
     if note:
@@ -1530,7 +1536,7 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
 
 def compare_page(rows: list[list[str]], images: dict[str, bytes],
                  facts: dict[str, str], pairs: list[list[str]] | None = None,
-                 note: str = "", scope: str = "") -> str:
+                 note: str = "", scope: str = "", variant: str = "solo") -> str:
     """index.html of a comparison: self-contained, the charts embedded, whose figures they
     are (``scope``), the table followed by what its columns are (``note``)."""
     titles = [(stem, COMPARE_TITLES[stem]) for stem in images]
@@ -1539,7 +1545,7 @@ def compare_page(rows: list[list[str]], images: dict[str, bytes],
             "also as " + ", ".join(f"<a href='{stem}.svg'>{stem}.svg</a>" for stem in images)
             + ".</p>")
     interaction_html = interaction_section_html(pairs)
-    return html_page("Urbion expansion sets compared",
+    return html_page(compare_title(variant),
                      (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "")
                      + html_table(rows, "compare")
                      + (f"<p>{html.escape(note)}</p>" if note else "")
