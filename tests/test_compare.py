@@ -741,6 +741,9 @@ def test_a_team_comparisons_pages_say_so_in_their_title(tmp_path):
         text = (tmp_path / "team" / name).read_text()
         assert "Urbion expansion sets compared, team game" in text, name
         assert "one policy plays both seats" in text, name
+        # a set not shown harder is not shown to play alike either
+        assert "A Holm p of 0.05 or more shows no difference, not that there is none" in \
+            text.replace("\n", " "), name
 
 
 def test_a_comparison_never_mixes_its_files_with_another_folders(tmp_path):

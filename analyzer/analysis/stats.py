@@ -167,7 +167,9 @@ SIGNIFICANCE = 0.05
 #: Why an interval that just excludes zero may sit beside a p above 0.05, for every table
 #: that shows both.
 EDGE_NOTE = ("Near the edge a test and the interval beside it can disagree, either way: "
-             "the Holm p decides.")
+             "the Holm p decides. A Holm p of 0.05 or more shows no difference, not that "
+             "there is none: the interval says how large a difference these games leave "
+             "possible, and more games narrow it.")
 
 
 def format_p(p: float) -> str:
