@@ -176,8 +176,13 @@ def test_a_run_that_changes_two_things_at_once_says_so(tmp_path):
     base = {"policy": "greedy", "expansions": ["books", "postcards"], "seed": 1}
     assert configuration_changes({**base, "expansions": ["postcards", "books"]}, base) == \
         "none"
+    # the same game on other deals: no cause to name
     assert configuration_changes({**base, "seed": 2, "engine": "reference"}, base) == \
-        "seed + engine"
+        "seed + engine (other deals only: chance)"
+    assert configuration_changes({**base, "seed": 2}, base) == \
+        "seed (other deals only: chance)"
+    assert configuration_changes({**base, "seed": 2, "policy": "random"}, base) == \
+        "policy + seed"
     assert configuration_changes({**base, "policy_params_sha256": "x", "variant": "team"},
                                  base) == "policy + variant (2 at once)"
     # a file of a version before the expansions and the team game: the base game, solo
@@ -206,7 +211,8 @@ def test_a_report_of_several_runs_gives_each_ones_difference_from_the_first(resu
     seed6 = pd.read_parquet(other_seed)
     only_greedy = int((greedy["won"] & ~rand["won"]).sum())
     assert "| random / base / seed 5 | greedy / base / seed 5 | policy | " in rows[1]
-    assert "| greedy / base / seed 6 | greedy / base / seed 5 | seed | " in rows[2]
+    assert "| greedy / base / seed 6 | greedy / base / seed 5 | seed (other deals only: " \
+        "chance) | " in rows[2]
     assert f"| 0.00% vs {greedy['won'].mean():.2%} |" in rows[1]
     assert f"-{greedy['won'].mean() * 100:.2f} pp" in rows[1]
     assert "paired, 3,000 games" in rows[1]

@@ -449,7 +449,9 @@ DIFFERENCES_NOTES = (
     "for the number of runs).",
     "Changes: what the run's configuration changes from the first run's; a difference "
     "between runs that change two or more of policy, card set, expansions, variant and "
-    "rules at once mixes their effects and belongs to no one of them.",
+    "rules at once mixes their effects and belongs to no one of them, and one between runs "
+    "that change only the seed (and the engine, which plays the same games) is chance "
+    "alone: the same game on other deals.",
     "Each ended alike: the two runs ended every game compared alike (result, turns, "
     "cities, every tally), as the fast and reference engines do, one policy and card set "
     "under two names, or the Books of Power in play but never kept.",
@@ -529,8 +531,11 @@ def configuration_changes(attrs: dict, first: dict) -> str:
         # seed at most, not another card set to weigh
         changed[changed.index("card set")] = "card set name or order"
     causes = sum(name in dict(CHANGE_KEYS[:CAUSES]) for name in changed)
-    return " + ".join(changed) + (f" ({causes} at once)" if causes > 1 else "") if changed \
-        else "none"
+    if not changed:
+        return "none"
+    if not causes and "seed" in changed:  # the same game on other deals
+        return " + ".join(changed) + " (other deals only: chance)"
+    return " + ".join(changed) + (f" ({causes} at once)" if causes > 1 else "")
 
 
 def _compared(row: pd.Series) -> str:
