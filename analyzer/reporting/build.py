@@ -1387,10 +1387,13 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
     if attrs.get("precision") is not None:
         facts["precision"] = (f"each set played until the half-widths of its 95% intervals "
                               "(win rate, difference to the base game) were at most "
-                              f"{attrs['precision']:.2%} or it had {attrs['max_games']:,} "
-                              "games, the base game as long as any set; * marks a set "
-                              "stopped because another batch would pass that limit, an "
-                              "interval wider")
+                              f"{attrs['precision'] * 100:.2f} percentage points or it had "
+                              f"{attrs['max_games']:,} games, the base game as long as any "
+                              "set; * marks a set stopped because another batch would pass "
+                              "that limit, its interval still wider. Stopping on the results "
+                              "biases the estimates a little: for a figure to cite, play "
+                              "the sets again with a fixed --games and another --seed "
+                              "(docs/compare.md)")
     return facts
 
 
