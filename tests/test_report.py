@@ -1276,6 +1276,26 @@ def test_a_heatmap_cell_holm_does_not_uphold_stays_grey():
     assert coloured.sum() == 2 and coloured[0, 2] and not coloured[0, 1]  # a+c and mirror
 
 
+def test_a_heatmap_cell_at_the_0_percent_floor_stays_grey_and_says_so():
+    """Postcards and the Emptiness each take greedy's win rate near 0%: their effects added
+    up would go below it, and the pair reads +3.95 pp however hard it is. Not coloured as
+    "more than the single effects add up to"; marked."""
+    import numpy as np
+
+    from analyzer.reporting import charts
+
+    rows = [{"pair": "a+b", "first": "a", "second": "b", "games": 2000, "interaction": 0.0395,
+             "low": 0.0254, "high": 0.0536, "holm_p": 1e-6, "pair_win_rate": 0.001},
+            {"pair": "a+c", "first": "a", "second": "c", "games": 2000, "interaction": 0.05,
+             "low": 0.03, "high": 0.07, "holm_p": 0.0004, "pair_win_rate": 0.2}]
+    ax = charts.interactions(pd.DataFrame(rows).set_index("pair")).axes[0]
+    coloured = np.isfinite(np.ma.filled(ax.images[1].get_array(), np.nan))
+    assert coloured.sum() == 2 and coloured[0, 2] and not coloured[0, 1]  # a+c and mirror
+    floors = [t.get_text() for t in ax.texts if "at 0% floor" in t.get_text()]
+    assert len(floors) == 2 and all(t.startswith("+3.95") for t in floors)
+    assert "marked at 0% floor and left grey" in ax.get_xlabel().replace("\n", " ")
+
+
 def test_an_uneven_interval_is_drawn_as_its_two_ends_and_coloured_as_they_read():
     """Games all alike give an interval uneven about the estimate (compare._alike_interval):
     the cell gives both ends, and is coloured only where they leave zero out."""

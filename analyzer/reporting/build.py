@@ -98,7 +98,9 @@ CHART_CAPTIONS = {
                     "blue, together they leave more games won than the two alone say; red, "
                     "fewer; grey, no interaction shown: Holm's adjustment over the pairs "
                     "finds none, or the interval holds zero, which does not rule out one as "
-                    "large as the interval's ends.",
+                    "large as the interval's ends, or the pair is at the 0% floor (its "
+                    "single effects added up would take the win rate below 0%, so it reads "
+                    "positive whatever it does).",
 }
 
 

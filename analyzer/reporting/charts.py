@@ -459,7 +459,7 @@ def interactions(table: pd.DataFrame) -> Figure:
 
     matrix = interaction_matrix(table)
     n = len(matrix)
-    width, height = max(1.3 * n + 3.0, 7.0), max(1.0 * n + 1.6, 3.0) + 2.4
+    width, height = max(1.3 * n + 3.0, 7.0), max(1.0 * n + 1.6, 3.0) + 2.8
     fig, ax = _new_figure(width, height)
     # every text wrapped to the figure: with two or three expansions it is narrow
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
@@ -476,7 +476,9 @@ def interactions(table: pd.DataFrame) -> Figure:
     # a table built without tests (by hand) is read from its intervals alone
     shown_p = (interaction_matrix(table, "holm_p").to_numpy(dtype=float) < SIGNIFICANCE
                if "holm_p" in table else np.ones((n, n), dtype=bool))
-    shown = np.where([[readable and shown_p[i, j] for j, (_, readable) in enumerate(row)]
+    floor = _at_the_floor(table, n)
+    shown = np.where([[readable and shown_p[i, j] and not floor[i, j]
+                       for j, (_, readable) in enumerate(row)]
                       for i, row in enumerate(bands)], values, np.nan)
     ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
     # a symmetric log scale: effects of a few points stay visible beside one of twenty
@@ -490,6 +492,7 @@ def interactions(table: pd.DataFrame) -> Figure:
             if np.isfinite(values[i, j]):
                 dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
                 band = f"\n{bands[i][j][0]}" if bands[i][j][0] else ""
+                band += "\nat 0% floor" if floor[i, j] else ""
                 # an interaction shown is in bold too: not told by its colour alone
                 ax.text(j, i, f"{_cell(values[i, j], sign=True)}{band}", ha="center",
                         va="center", fontsize="small", color="white" if dark else "black",
@@ -498,7 +501,7 @@ def interactions(table: pd.DataFrame) -> Figure:
     ax.set_yticks(range(n), matrix.index)
     bar = fig.colorbar(image, ax=ax, label=textwrap.fill(
         "pp, symmetric log scale, linear within ±1 (blue: more than the single effects add "
-        "up to)", int((height - 2.4) * 11)))
+        "up to)", int((height - 2.8) * 11)))
     ticks = [t for t in (-100, -30, -10, -3, -1, 0, 1, 3, 10, 30, 100) if abs(t) <= limit]
     bar.set_ticks(ticks, labels=[f"{t:+d}" if t else "0" for t in ticks])
     # under the axes, not the figure's own footnote, which :func:`caption` gives the source
@@ -506,11 +509,25 @@ def interactions(table: pd.DataFrame) -> Figure:
     return fig
 
 
+def _at_the_floor(table: pd.DataFrame, n: int) -> np.ndarray:
+    """bool (n, n), the heatmap's cells: pairs whose single effects added up would take the
+    win rate below 0% (the pair's win rate less the interaction, over the same games), so
+    that their interaction reads positive whatever the pair does."""
+    from analyzer.analysis.compare import interaction_matrix
+
+    if "pair_win_rate" not in table:
+        return np.zeros((n, n), dtype=bool)
+    added = interaction_matrix(table.assign(added=table["pair_win_rate"]
+                                            - table["interaction"]), "added")
+    return (added.to_numpy(dtype=float) < 0) & np.isfinite(added.to_numpy(dtype=float))
+
+
 #: What the heatmap's additive scale hides, under the chart.
 INTERACTION_SCALE_NOTE = (
     "Additive interactions: effects that multiply (as chances often do) show here as interactions "
     "of either sign, and where the single expansions alone take the win rate near 0% the "
-    "pair reads positive whatever it does; compare the pair's win rate with the one 'if the "
-    "effects multiplied' in the table of interactions, pair by pair. The diagonal, an "
-    "expansion with itself, is empty; a pair with no games (not played, or no game in "
-    "common with its single expansions) is marked no games.")
+    "pair reads positive whatever it does: a pair whose single effects added up would take "
+    "the win rate below 0% is marked at 0% floor and left grey. Compare the pair's win rate "
+    "with the one 'if the effects multiplied' in the table of interactions, pair by pair. "
+    "The diagonal, an expansion with itself, is empty; a pair with no games (not played, or "
+    "no game in common with its single expansions) is marked no games.")
