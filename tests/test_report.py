@@ -367,6 +367,10 @@ def test_survival_and_convergence_on_a_tiny_run():
                        "won": [True, False, False, True]})
     curve = run_stats.survival(df)
     assert curve.tolist() == [1.0, 1.0, 0.75, 0.25, 0.25, 0.0]
+    # each share as its count over the games, which a CSV prints without float noise
+    many = pd.DataFrame({"game": range(10_000), "turns": [1] * 5799 + [2] * 4201,
+                         "won": False})
+    assert repr(float(run_stats.survival(many)[1])) == "0.4201"
     conv = run_stats.convergence(df)
     assert conv["games"].iloc[-1] == 4 and conv["win_rate"].iloc[-1] == 0.5
 

@@ -313,7 +313,8 @@ def survival(df: Run) -> pd.Series:
     else:
         turns = df["turns"].to_numpy()
         ends = np.bincount(turns, minlength=turns.max() + 1)
-    still = 1.0 - np.cumsum(ends) / len(df)
+    # a count over the games, not 1 less a share: 4201/10000 prints as 0.4201
+    still = (len(df) - np.cumsum(ends)) / len(df)
     return pd.Series(still, index=pd.RangeIndex(len(still), name="turn"), name="running")
 
 
