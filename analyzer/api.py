@@ -1563,6 +1563,7 @@ class CompareResult:
             imprecise_note,
             set_title,
             titled_interactions,
+            uneven_games_note,
         )
         from analyzer.reporting import charts
 
@@ -1576,9 +1577,11 @@ class CompareResult:
         # the mark, as the table does
         named = {"win_rates": self.table, "differences": self.table.drop(index=BASE)}
         books = books_chart_note({set_title(label): run for label, run in self.runs.items()})
+        uneven = uneven_games_note(self.table)
         texts = {stem: "\n".join(
             [source, *([imprecise_note(self.attrs)] if stem in named and
                        charts.marks_imprecise(named[stem]) else []),
+             *([uneven] if uneven and stem == "win_rates" else []),
              *([books] if books else [])]) for stem in figures}
         return {stem: charts.caption(fig, texts[stem]) for stem, fig in figures.items()}
 

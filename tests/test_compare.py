@@ -801,6 +801,22 @@ def test_a_set_stopped_by_max_games_is_marked_in_the_charts_too():
     assert "*" not in fig.get_supxlabel()
 
 
+def test_a_win_rate_chart_of_sets_of_different_lengths_says_the_bars_are_apart():
+    """Under --precision a set stops at its own length and the base game plays on: the
+    Books' bar (its games, 200) beside the base game's line (more games) is no comparison;
+    the chart's caption says which one is."""
+    result = analyzer.compare(sets="books,chromatic_chaos", games=100, precision=0.05,
+                              max_games=400)
+    games = result.table["games"]
+    assert games["books"] < games["base"]
+    caption = result.figures()["win_rates"].get_supxlabel().replace("\n", " ")
+    assert (f"Sets played different numbers of games: each bar is over its own, the line "
+            f"over the base game's {int(games['base']):,}; only the paired change") in caption
+    assert "different numbers" not in result.figures()["differences"].get_supxlabel()
+    even = analyzer.compare(sets="books", games=100)
+    assert "different numbers" not in even.figures()["win_rates"].get_supxlabel()
+
+
 def test_the_charts_show_the_hardest_set_first_by_the_names_on_the_box(singles):
     """Charts are read, and published, apart from the table: sets by difficulty, named as
     the expansions are printed, the reference line still the base game's."""

@@ -566,6 +566,19 @@ def partial_base_note(table: pd.DataFrame) -> str:
             "first as many (its win rate over those can differ from the one shown above)")
 
 
+def uneven_games_note(table: pd.DataFrame) -> str | None:
+    """Under the win-rate chart of sets that played different numbers of games
+    (``--precision``): each bar is over its own games, so a set beside the base game's line
+    is not compared with it on the same games; None when every set played as many."""
+    if table["games"].nunique() < 2:
+        return None
+    base = int(table.at[BASE, "games"]) if BASE in table.index else None
+    line = f"the line over the base game's {base:,}" if base is not None else "the line too"
+    return (f"Sets played different numbers of games: each bar is over its own, {line}; "
+            "only the paired change (differences chart) compares a set with the base game "
+            "on the same games.")
+
+
 def imprecise_note(attrs: dict) -> str:
     """What the ``*`` after a set means: ``--precision`` stopped it at ``--max-games``, an
     interval still wider than asked (the terminal table and the charts say it alike)."""
