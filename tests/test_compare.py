@@ -218,12 +218,28 @@ def test_a_few_games_that_differ_among_many_are_not_taken_for_more():
     assert sign_flip_p(np.array([1] * 9 + [0])) == pytest.approx(2 * 0.5 ** 9)
     assert sign_flip_p(np.array([1] * 10)) == pytest.approx(2 * 0.5 ** 10)
     assert sign_flip_p(np.zeros(50, dtype=int)) == 1.0
-    # many games: the normal approximation of the same distribution, close to exact
+    # many games: the normal approximation of the same distribution, with half a step of
+    # continuity correction (the sum moves by 2)
     big = np.random.default_rng(3).choice([-2, -1, 0, 0, 0, 1, 2, 2], size=200_000)
     from scipy.stats import norm
 
-    z = abs(big.sum()) / np.sqrt((big ** 2).sum())
+    z = (abs(big.sum()) - 1) / np.sqrt((big ** 2).sum())
     assert sign_flip_p(big) == pytest.approx(2 * norm.sf(z), rel=1e-9)
+
+
+def test_the_sign_flip_normal_approximation_is_as_near_the_exact_p_as_it_can_be(monkeypatch):
+    """2,300 games of +-1 and 850 of +-2 summing to 200: exact 0.00838; the normal
+    approximation without its continuity correction gave 0.00807, on the side that
+    rejects too often."""
+    from analyzer.analysis import stats
+
+    values = np.array([1] * 1250 + [-1] * 1050 + [2] * 425 + [-2] * 425)
+    assert values.sum() == 200
+    exact = stats.sign_flip_p(values)
+    monkeypatch.setattr(stats, "EXACT_SIGN_FLIP_WORK", 0)
+    normal = stats.sign_flip_p(values)
+    assert exact == pytest.approx(0.00838, abs=5e-5)
+    assert normal == pytest.approx(exact, rel=0.005)
 
 
 def test_mcnemar_for_many_pairs_at_once_equals_the_exact_test_one_by_one():
@@ -285,14 +301,15 @@ def _run(won: list[int]) -> pd.DataFrame:
 
 
 def test_interaction_is_the_pair_effect_minus_the_single_effects_game_by_game():
-    runs = {"base": _run([1, 0, 0, 1, 0, 0]), "x": _run([1, 1, 0, 1, 0, 0]),
-            "y": _run([0, 0, 0, 1, 0, 0]), "x+y": _run([1, 1, 1, 0, 0, 0])}
+    """Six games four times over: 12 of 24 differ, enough for Student's t alone."""
+    runs = {"base": _run([1, 0, 0, 1, 0, 0] * 4), "x": _run([1, 1, 0, 1, 0, 0] * 4),
+            "y": _run([0, 0, 0, 1, 0, 0] * 4), "x+y": _run([1, 1, 1, 0, 0, 0] * 4)}
     table = interactions(runs)
     row = table.loc["x+y"]
     # per game: pair - x - y + base = [1, 0, 1, -1, 0, 0]
-    contrast = np.array([1, 0, 1, -1, 0, 0])
-    half = 2.570581835636314 * contrast.std(ddof=1) / math.sqrt(6)  # Student's t, 5 df
-    assert (row["first"], row["second"], row["games"]) == ("x", "y", 6)
+    contrast = np.array([1, 0, 1, -1, 0, 0] * 4)
+    half = 2.0686576104190486 * contrast.std(ddof=1) / math.sqrt(24)  # Student's t, 23 df
+    assert (row["first"], row["second"], row["games"], row["differing"]) == ("x", "y", 24, 12)
     assert row["interaction"] == pytest.approx(1 / 6)
     assert (row["low"], row["high"]) == (pytest.approx(1 / 6 - half), pytest.approx(1 / 6 + half))
     assert row["pair_win_rate"] == pytest.approx(0.5)
@@ -468,10 +485,40 @@ def test_an_interaction_interval_of_no_width_says_so(low, high, text):
 
 @pytest.mark.parametrize("differing, rough", [(None, False), (0, False), (3, True), (9, True),
                                               (10, False), (float("nan"), False)])
-def test_an_interaction_interval_on_few_games_that_differ_is_marked_rough(differing, rough):
-    """Student's t on a handful of nonzero contrasts covers about 92%, not 95%."""
+def test_an_interaction_interval_on_few_games_that_differ_is_marked(differing, rough):
+    """Student's t on a handful of nonzero contrasts covers about 92%, not 95%: the interval
+    is widened, and says why."""
     text = interaction_band(-0.012, 0.034, differing=differing)
-    assert text.startswith("-1.20 to +3.40pp") and text.endswith(" (rough)") == rough
+    assert text.startswith("-1.20 to +3.40pp") and text.endswith(" (few differ)") == rough
+
+
+@pytest.mark.parametrize("contrasts", [[1], [1, 1, 1, 1], [1, 1, 1, 1, 1, 1], [2, -1, 1]])
+def test_an_interaction_on_few_differing_games_never_narrows_past_what_they_allow(contrasts):
+    """Among 2,000 games, k games of +1: the t interval of 4 such games leaves zero out
+    beside an exact p of 0.125, and that of 1 is narrower than that of none. The widened
+    interval holds zero, reaches up to twice the exact bound of the share of positive
+    games, and still holds the t interval."""
+    from scipy.stats import beta
+
+    from analyzer.analysis.compare import _interaction
+
+    n = 2000
+    values = np.zeros(n)
+    values[:len(contrasts)] = contrasts
+    # the pair wins where the contrast is +1 or +2, a single where it is -1
+    def frame(won):
+        return pd.DataFrame({"game": range(n), "won": won})
+
+    # +2: the base game won, the pair too, both singles lost
+    row = _interaction(frame(values == 2), frame(values < 0), frame(np.zeros(n, dtype=bool)),
+                       frame(values > 0))
+    assert row["differing"] == len(contrasts)
+    assert row["interaction"] == pytest.approx(sum(contrasts) / n)
+    positive = sum(c > 0 for c in contrasts)
+    assert row["high"] >= 2 * beta.ppf(0.975, positive + 1, n - positive) - 1e-12
+    negative = sum(c < 0 for c in contrasts)
+    assert row["low"] <= -2 * beta.ppf(0.975, negative + 1, n - negative) + 1e-12
+    assert row["low"] < 0 < row["high"]
 
 
 @pytest.mark.parametrize("fraction, text", [(-0.00001, "+0.00"), (0.0, "+0.00"),

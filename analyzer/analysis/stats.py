@@ -274,7 +274,10 @@ def sign_flip_p(values: np.ndarray) -> float:
     if (2 * ones + 1) * (4 * twos + 1) > EXACT_SIGN_FLIP_WORK:
         from scipy.stats import norm
 
-        return float(min(1.0, 2.0 * norm.sf(abs(total) / math.sqrt(ones + 4 * twos))))
+        # the sum moves in steps of 2 (a flipped sign moves it by twice the value): half a
+        # step of continuity correction
+        corrected = max(abs(total) - 1, 0) / math.sqrt(ones + 4 * twos)
+        return float(min(1.0, 2.0 * norm.sf(corrected)))
     from scipy.stats import binom
 
     # the sum over all sign flips, on a grid of step 1 from -(ones + 2 twos)
