@@ -942,7 +942,11 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
         return f"{name} {row.win_rate:.2%} ({row.ci_low:.2%}-{row.ci_high:.2%})"
 
     pairs = outcome.heldout.pairs
+    # tuned against the start is the one comparison tuning plans; any other is one of the
+    # duel's family, and gives its Holm p beside its own
     tests = [f"tuned against {row.a}: McNemar p = {format_p(row.mcnemar_p)}"
+             + (" (the planned comparison)" if row.a == outcome.start else
+                f", Holm p = {format_p(row.holm_p)} over the held-out duel's pairs")
              for row in pairs[pairs["b"] == "tuned"].itertuples()]
     lines = [
         "Weights of the `weighted` policy, written by `urbion tune` (docs/policies.md).",

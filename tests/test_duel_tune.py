@@ -15,7 +15,7 @@ import pytest
 import analyzer
 import cli
 from analyzer.analysis.duel import pair_table
-from analyzer.analysis.stats import holm_adjust, mcnemar_exact, paired_difference_interval
+from analyzer.analysis.stats import format_p, holm_adjust, mcnemar_exact, paired_difference_interval
 from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.greedy_nb import GREEDY_WEIGHTS
 from analyzer.policies.registry import resolve_policy
@@ -290,7 +290,15 @@ def test_tune_writes_loadable_weights_and_is_reproducible(tmp_path):
                            out=tmp_path / "b.toml")
     assert first.weights == second.weights
     assert load_weights(tmp_path / "a.toml") == pytest.approx(first.weights)
-    assert "held out: games 300-599 of seed 2" in (tmp_path / "a.toml").read_text()
+    written = (tmp_path / "a.toml").read_text()
+    assert "held out: games 300-599 of seed 2" in written
+    # the planned comparison alone goes unadjusted; the other is one of the duel's family
+    pairs = first.heldout.pairs.set_index(["a", "b"])
+    greedy = pairs.loc[("greedy", "tuned")]
+    assert "tuned against weighted: McNemar p = " in written
+    assert "(the planned comparison)" in written
+    assert (f"tuned against greedy: McNemar p = {format_p(greedy.mcnemar_p)}, Holm p = "
+            f"{format_p(greedy.holm_p)} over the held-out duel's pairs") in written
     start = analyzer.simulate(games=300, seed=2, policy="weighted")
     floor = start["won"].mean() + 1e-3 * start["pacified"].mean()
     assert first.fitness >= floor - 1e-12  # never worse than where the search started
