@@ -441,7 +441,10 @@ DIFFERENCES_NOTES = (
     f"(seed, g); {PAIRING_SHORT}; the difference over those games, Newcombe's square-and-add "
     "interval, McNemar's exact p); runs of another seed, with no game in common, or read "
     "from a summary file (--summary-only keeps no games to pair), as independent samples "
-    "(the whole runs, Newcombe's hybrid score interval, Fisher's exact p).",
+    "(the whole runs, Newcombe's hybrid score interval, Fisher's exact p). A summary of the "
+    "first run's seed shares its deals with it all the same: treated as independent, its "
+    "test leaves out what the deals share, which makes it a little cautious where the runs "
+    "win the same deals, as two policies do, and a little bold where they do not.",
     "Win rates compared: the run's and the first run's win rate over the games compared, "
     "which for runs paired on their common games can differ from the headline's.",
     "Holm p: that p adjusted by Holm's method for the runs compared with the first (not "
