@@ -239,8 +239,6 @@ def _engine(engine: str) -> str:
     return name
 
 
-
-
 def _prepare(engine: str, policy: str | PolicySpec, cards: str | Path | CardSet | None,
              expansions: Expansions = None,
              variant: str | None = None) -> tuple[CardSet, PolicySpec]:
@@ -1514,7 +1512,6 @@ def replay(traces: str | Path | list[dict] | dict,
     if card_set is not None:
         df.attrs["card_set"] = card_set.name
     return df
-
 
 
 @dataclass

@@ -221,7 +221,6 @@ def test_inputs_nested_thousands_deep_are_one_line_errors(tmp_path, capsys, dept
     assert not (tmp_path / "r1").exists() and not (tmp_path / "r2").exists()
 
 
-
 @pytest.mark.parametrize("config", [{"seed": "x"}, {"seed": 1, "policy": "greedy",
                                                     "card_set_sha256": 5}])
 def test_a_results_file_of_a_configuration_no_run_writes_is_refused(odd_run, tmp_path,

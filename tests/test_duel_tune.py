@@ -127,7 +127,6 @@ def test_duel_pairs_add_up_and_a_policy_ties_with_itself():
                                      & ~duel.runs["random"]["won"]).sum())
 
 
-
 def test_a_duel_records_each_policys_hashes_and_shares_none_of_them(tmp_path):
     path = tmp_path / "w.toml"
     path.write_text("[weights]\nTURN = 80.0\n")

@@ -41,8 +41,6 @@ def write_results(df: pd.DataFrame, path: str | Path) -> None:
     atomic.write_atomically(path, lambda tmp: pq.write_table(table, tmp))
 
 
-
-
 def check_summary_writable(path: str | Path) -> Path:
     """Fail early when the summary file (``--summary-only --out``) cannot be written."""
     return atomic.check_writable(path, (".json",))
@@ -227,8 +225,6 @@ def _without_nan(value: object) -> object:
 #: The columns every results file has had, which reports and summaries read.
 REQUIRED_COLUMNS = ("game", "won", "reason", "turns", "pacified", "deck_left",
                     "chaos_placed", "chaos_cleared", "chaos_revealed")
-
-
 
 
 def read_results(path: str | Path) -> pd.DataFrame:

@@ -32,8 +32,6 @@ def run_label(attrs: dict, fallback: str) -> str:
             f"{attrs.get('seed', '?')}")
 
 
-
-
 def join_pieces(frames: list[tuple[Path, Run]]) -> list[tuple[Path, Run]]:
     """Join the results files that are pieces of one run, keeping the order of first
     appearance: files that share every ``RUN_IDENTITY`` value and whose games, sorted,
