@@ -336,6 +336,57 @@ def test_the_interaction_matrix_lists_the_expansions_in_the_games_order():
         assert list(interaction_matrix(table).index) == expected
 
 
+def _heatmap_colours(table: pd.DataFrame) -> np.ndarray:
+    from analyzer.reporting import charts
+
+    ax = charts.interactions(table).axes[0]
+    return np.isfinite(np.ma.filled(ax.images[1].get_array(), np.nan))
+
+
+def test_an_interaction_at_the_0_percent_floor_is_not_shown_in_the_tables_either():
+    """base wins 30 of 40 games, each expansion alone and the pair none: the interaction
+    reads +75 pp with a tiny p, only because a win rate cannot fall below 0%. The table
+    must not call it shown while the heatmap greys it."""
+    runs = {"base": _run([1] * 30 + [0] * 10), "x": _run([0] * 40), "y": _run([0] * 40),
+            "x+y": _run([0] * 40)}
+    table = interactions(runs)
+    row = table.loc["x+y"]
+    assert row["holm_p"] < 0.001 and row["low"] > 0  # the test and the interval reject
+    assert bool(row["at_floor"]) and not bool(row["shown"])
+    line = next(line for line in format_interactions(table).splitlines()
+                if line.startswith("x+y"))
+    assert "no, 0% floor" in line
+    assert not _heatmap_colours(table).any()
+
+
+def test_an_interaction_whose_test_rejects_but_interval_holds_zero_is_not_shown():
+    """8 games of 1,000 won by the pair alone: the exact sign-flip p is 2 x 0.5^8 = 0.0078,
+    but the interval on so few differing games (widened, "few differ") holds zero. Table
+    and heatmap agree: not shown."""
+    runs = {"base": _run([0] * 1000), "x": _run([0] * 1000), "y": _run([0] * 1000),
+            "x+y": _run([1] * 8 + [0] * 992)}
+    table = interactions(runs)
+    row = table.loc["x+y"]
+    assert row["holm_p"] == pytest.approx(2 * 0.5 ** 8) and row["low"] < 0 < row["high"]
+    assert not bool(row["at_floor"]) and not bool(row["shown"])
+    line = next(line for line in format_interactions(table).splitlines()
+                if line.startswith("x+y"))
+    assert line.split("(few differ)")[1].split()[:2] == ["0.00781", "no"]
+    assert not _heatmap_colours(table).any()
+
+
+def test_an_interaction_shown_says_which_way_in_the_table_and_is_coloured():
+    """The pair wins 30 games of 300 that neither single nor the base game wins."""
+    runs = {"base": _run([0] * 300), "x": _run([0] * 300), "y": _run([0] * 300),
+            "x+y": _run([1] * 30 + [0] * 270)}
+    table = interactions(runs)
+    assert bool(table.at["x+y", "shown"])
+    line = next(line for line in format_interactions(table).splitlines()
+                if line.startswith("x+y"))
+    assert " more wins " in line
+    assert _heatmap_colours(table).sum() == 2  # the cell and its mirror
+
+
 def test_interaction_uses_only_the_games_all_four_sets_played():
     runs = {"base": _run([1, 0, 0, 1]), "x": _run([1, 1, 0]), "y": _run([0, 0, 0, 1]),
             "x+y": _run([1, 1, 1, 1])}

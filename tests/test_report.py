@@ -437,9 +437,13 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
     flipped = permutation_test((contrast,), np.sum, permutation_type="samples",
                                n_resamples=40_000, rng=np.random.default_rng(1))
     assert row.holm_p == pytest.approx(flipped.pvalue, abs=0.01)
+    shown = row.holm_p < 0.05 and (row.low > 0 or row.high < 0) and \
+        row.pair_win_rate >= row.interaction
+    verdict = ("more wins" if row.interaction > 0 else "fewer wins") if shown else "no"
     assert (f"| chromatic_chaos+gardens_wizards | 500 | {row.interaction * 100:+.2f} pp | "
             f"{row.low * 100:+.2f} to {row.high * 100:+.2f} pp | {row.holm_p:.3g} | "
-            f"{row.pair_win_rate:.2%} | {row.multiplied:.2%} |") in compare_md
+            f"{verdict} | {row.pair_win_rate:.2%} | {row.multiplied:.2%} |"
+            ) in compare_md
     assert "<table id='interactions'>" in (tmp_path / "cmp" / "index.html").read_text()
     # the report's heatmap sends the reader to this table: the report carries it too
     pair_row = [line for line in compare_md.splitlines()

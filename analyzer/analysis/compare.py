@@ -317,7 +317,9 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     ``pair_win_rate`` and ``multiplied`` (the pair's win rate if the two singles' ratios to
     the base game multiplied: p_A * p_B / p_base). The additive interaction cannot fall
     below p_base - p_A - p_B, so where the singles alone take the win rate near zero it is
-    positive whatever the pair does; ``multiplied`` shows that case.
+    positive whatever the pair does; ``multiplied`` shows that case, and ``at_floor`` marks
+    the pairs whose single effects added up fall below 0%. ``shown`` (:func:`shown_interactions`)
+    is True where the tables, the heatmap and the notes call the interaction shown.
     """
     if BASE not in runs:
         raise UrbionError("interactions need the base game among the sets")
@@ -339,7 +341,30 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     tested = table["games"] > 0
     table.loc[tested, "holm_p"] = holm_adjust(table.loc[tested, "p"].tolist(),
                                               (table.loc[tested, "differing"] > 0).tolist())
+    table["at_floor"] = at_the_floor(table)
+    table["shown"] = shown_interactions(table)
     return table
+
+
+def at_the_floor(table: pd.DataFrame) -> pd.Series:
+    """bool, by pair: the pairs whose single effects added up would take the win rate below
+    0% (the pair's win rate less its interaction, over the same games), where the additive
+    interaction reads positive whatever the pair does."""
+    if "pair_win_rate" not in table:  # a table built by hand
+        return pd.Series(False, index=table.index)
+    added = table["pair_win_rate"] - table["interaction"]
+    return (added < 0).fillna(False).astype(bool)
+
+
+def shown_interactions(table: pd.DataFrame) -> pd.Series:
+    """bool, by pair: an interaction shown, with the family error held at 5%: its Holm p
+    below 0.05, its 95% interval leaving zero out (the test and the interval are computed
+    apart and can disagree), and the pair not :func:`at_the_floor`. One rule for the tables,
+    the heatmap and the notes."""
+    interval_clear = (table["low"] > 0) | (table["high"] < 0)
+    # a table built by hand, without tests, is read from its intervals alone
+    tested = table["holm_p"] < SIGNIFICANCE if "holm_p" in table else True
+    return (interval_clear & tested & ~at_the_floor(table)).fillna(False).astype(bool)
 
 
 def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
@@ -494,6 +519,17 @@ def interaction_band(low: float, high: float, unit: str = "pp",
     return f"{signed_pp(low)} to {signed_pp(high)}{unit}{' (few differ)' if rough else ''}"
 
 
+def interaction_verdict(row: pd.Series) -> str:
+    """A pair's ``shown`` cell for the tables: which way an interaction shown goes, or why
+    none is (a row of a table without the ``shown`` column is read from its Holm p)."""
+    shown = row.get("shown")
+    if shown is None or pd.isna(shown):
+        shown = row.get("holm_p", math.nan) < SIGNIFICANCE
+    if shown:
+        return "more wins" if row.interaction > 0 else "fewer wins"
+    return "no, 0% floor" if row.get("at_floor", False) else "no"
+
+
 def _percent_or_na(x: float) -> str:
     """A share as a percentage; "n/a" where there is none (no base-game win to divide by)."""
     return "n/a" if math.isnan(x) else f"{x:.2%}"
@@ -503,11 +539,18 @@ def _percent_or_na(x: float) -> str:
 INTERACTION_TEST_NOTE = ("the paired randomization (sign-flip) test of no interaction over "
                          "the games, exact where few games differ, adjusted by Holm's method "
                          "over the pairs (not counting a pair whose contrast is zero in every "
-                         "game): an interaction is shown, with the family error held "
-                         "at 5%, where its Holm p is below 0.05; the intervals are not "
-                         f"adjusted, and one marked (few differ) rests on fewer than "
-                         f"{ROUGH_BELOW} games that differ, where it is widened to bounds that "
-                         "hold whatever those games, and the test decides")
+                         "game). The intervals are not adjusted, and one marked (few differ) "
+                         f"rests on fewer than {ROUGH_BELOW} games that differ, where it is "
+                         "widened to bounds that hold whatever those games")
+
+#: When an interaction counts as shown, for every table of them (``shown_interactions``).
+INTERACTION_SHOWN_NOTE = ("shown: an interaction is shown, with the family error held at "
+                          "5%, where its Holm p is below 0.05 and its interval leaves zero "
+                          "out, and the pair is not at the 0% floor: a pair whose single "
+                          "effects added up would take the win rate below 0% (no, 0% floor) "
+                          "reads positive whatever it does. more wins: together the two "
+                          "leave more games won than their single effects add up to; fewer "
+                          "wins: fewer")
 
 
 def format_interactions(pairs: pd.DataFrame) -> str:
@@ -519,13 +562,13 @@ def format_interactions(pairs: pd.DataFrame) -> str:
              "effects, each against the base game over the paired games (0: the two add "
              "up)", "",
              f"{'pair':<{width}} {'games':>8} {'interaction':>11}  {'95% interval':<22} "
-             f"{'Holm p':>8} {'pair win rate':>13} {'multiplied':>10}"]
+             f"{'Holm p':>8} {'shown':<12} {'pair win rate':>13} {'multiplied':>10}"]
     for label, r in pairs.iterrows():
         lines.append(f"{label:<{width}} {int(r.games):>8,} {signed_pp(r.interaction):>9}pp  "
                      f"{interaction_band(r.low, r.high, differing=r.get('differing')):<22} "
-                     f"{format_p(r.holm_p):>8} "
+                     f"{format_p(r.holm_p):>8} {interaction_verdict(r):<12} "
                      f"{r.pair_win_rate:>13.2%} {_percent_or_na(r.multiplied):>10}")
-    lines += ["", f"Holm p: {INTERACTION_TEST_NOTE}",
+    lines += ["", f"Holm p: {INTERACTION_TEST_NOTE}", INTERACTION_SHOWN_NOTE,
               "multiplied: the pair's win rate if the singles' ratios to the base game "
                   "multiplied. Effects that multiply show on this additive scale as "
                   "interactions of either sign (near a 0% win rate, always positive): read "

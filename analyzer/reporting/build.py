@@ -25,6 +25,7 @@ import pandas as pd
 
 from analyzer.analysis import run_stats
 from analyzer.analysis.compare import (
+    INTERACTION_SHOWN_NOTE,
     INTERACTION_TEST_NOTE,
     books_chart_note,
     books_unplayed_note,
@@ -1483,8 +1484,9 @@ INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two si
                           "some interval of k pairs excludes zero would be at most about "
                           "1 - 0.95^k ({chance}, 66% for the 21 pairs of the seven "
                           "expansions; less, since the pairs share the base game's and the "
-                          "singles' games). Holm p: " + INTERACTION_TEST_NOTE + ". The heatmap "
-                          "colours only the interactions shown.")
+                          "singles' games). Holm p: " + INTERACTION_TEST_NOTE + ". "
+                          + INTERACTION_SHOWN_NOTE[0].upper() + INTERACTION_SHOWN_NOTE[1:]
+                          + ". The heatmap colours only the interactions shown.")
 
 
 def interaction_section_md(pairs: list[list[str]] | None) -> list[str]:
@@ -1507,16 +1509,16 @@ def interaction_section_html(pairs: list[list[str]] | None) -> str:
 
 def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
     """An ``analysis.compare.interactions`` table as text cells, header first."""
-    from analyzer.analysis.compare import interaction_band
+    from analyzer.analysis.compare import interaction_band, interaction_verdict
     from analyzer.analysis.stats import format_p
 
-    rows = [["pair", "games", "interaction", "95% interval", "Holm p", "pair win rate",
-             "if the effects multiplied"]]
+    rows = [["pair", "games", "interaction", "95% interval", "Holm p", "shown",
+             "pair win rate", "if the effects multiplied"]]
     for label, r in table.iterrows():
         if r.games > 0:
             rows.append([label, f"{int(r.games):,}", f"{signed_pp(r.interaction)} pp",
                          interaction_band(r.low, r.high, " pp", r.get("differing")),
-                         format_p(r.holm_p),
+                         format_p(r.holm_p), interaction_verdict(r),
                          _percent(r.pair_win_rate),
                          _percent(r.multiplied) if pd.notna(r.multiplied) else "n/a"])
     return rows

@@ -452,10 +452,10 @@ def _band(value: float, low: float, high: float) -> tuple[str, bool]:
 def interactions(table: pd.DataFrame) -> Figure:
     """Heatmap of pairwise interactions (an ``analysis.compare.interactions`` table): the
     pair's effect minus the two single effects, each cell with its 95% interval (:func:`_band`);
-    a cell is coloured only where its Holm p (``holm_p``, when the table has it) is below
-    0.05 and its interval, as printed, leaves zero out; the others are grey."""
-    from analyzer.analysis.compare import interaction_matrix
-    from analyzer.analysis.stats import SIGNIFICANCE
+    a cell is coloured only where the interaction is shown
+    (``analysis.compare.shown_interactions``) and its interval, as printed, leaves zero out;
+    the others are grey."""
+    from analyzer.analysis.compare import at_the_floor, interaction_matrix, shown_interactions
 
     matrix = interaction_matrix(table)
     n = len(matrix)
@@ -473,12 +473,12 @@ def interactions(table: pd.DataFrame) -> Figure:
     highs = interaction_matrix(table, "high").to_numpy(dtype=float) * 100
     limit = max(float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0, 0.5)
     bands = [[_band(values[i, j], lows[i, j], highs[i, j]) for j in range(n)] for i in range(n)]
-    # a table built without tests (by hand) is read from its intervals alone
-    shown_p = (interaction_matrix(table, "holm_p").to_numpy(dtype=float) < SIGNIFICANCE
-               if "holm_p" in table else np.ones((n, n), dtype=bool))
-    floor = _at_the_floor(table, n)
-    shown = np.where([[readable and shown_p[i, j] and not floor[i, j]
-                       for j, (_, readable) in enumerate(row)]
+    marks = table.assign(shown=shown_interactions(table).astype(float),
+                         at_floor=at_the_floor(table).astype(float))
+    floor = interaction_matrix(marks, "at_floor").to_numpy(dtype=float) == 1
+    # the rule of the tables, and the interval as written leaving zero out
+    shown_cell = interaction_matrix(marks, "shown").to_numpy(dtype=float) == 1
+    shown = np.where([[readable and shown_cell[i, j] for j, (_, readable) in enumerate(row)]
                       for i, row in enumerate(bands)], values, np.nan)
     ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
     # a symmetric log scale: effects of a few points stay visible beside one of twenty
@@ -507,19 +507,6 @@ def interactions(table: pd.DataFrame) -> Figure:
     # under the axes, not the figure's own footnote, which :func:`caption` gives the source
     ax.set_xlabel(textwrap.fill(INTERACTION_SCALE_NOTE, int(width * 13)), fontsize="small")
     return fig
-
-
-def _at_the_floor(table: pd.DataFrame, n: int) -> np.ndarray:
-    """bool (n, n), the heatmap's cells: pairs whose single effects added up would take the
-    win rate below 0% (the pair's win rate less the interaction, over the same games), so
-    that their interaction reads positive whatever the pair does."""
-    from analyzer.analysis.compare import interaction_matrix
-
-    if "pair_win_rate" not in table:
-        return np.zeros((n, n), dtype=bool)
-    added = interaction_matrix(table.assign(added=table["pair_win_rate"]
-                                            - table["interaction"]), "added")
-    return (added.to_numpy(dtype=float) < 0) & np.isfinite(added.to_numpy(dtype=float))
 
 
 #: What the heatmap's additive scale hides, under the chart.
