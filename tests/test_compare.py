@@ -989,7 +989,7 @@ def test_the_pages_name_each_interval_and_test_and_say_when_a_difference_is_real
     header = next(line for line in md.splitlines() if line.startswith("| set |"))
     assert "95% Wilson interval" in header and "Newcombe" in header
     page = (tmp_path / "index.html").read_text()
-    assert "<th>95% Wilson interval</th>" in page
+    assert "<th scope='col'>95% Wilson interval</th>" in page
     for text in (md, page):
         assert "Holm p is below 0.05" in text
         assert "the 2 sets compared with the base game" in text
@@ -1076,7 +1076,8 @@ def test_every_comparison_chart_says_what_it_shows_under_its_title(tmp_path):
         caption = COMPARE_CAPTIONS[stem]
         assert len(caption) > 40, stem
         assert caption in md[md.index(f"## {title}\n"):md.index(f"]({stem}.png)")], stem
-        assert f"<h2>{title}</h2><p>{html.escape(caption)}</p><img" in page, stem
+        assert (f"<h2>{title}</h2><figure><figcaption>{html.escape(caption)}</figcaption>"
+                "<img") in page, stem
 
 
 def test_sets_a_card_file_cannot_play_are_refused_with_the_sets_it_can(tmp_path, capsys):

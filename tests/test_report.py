@@ -91,6 +91,90 @@ def test_the_pages_say_whose_play_and_which_cards_the_figures_are_of(results, tm
     assert "Every figure here is of the greedy policy playing the R14-default card set" in lone
 
 
+def test_every_chart_of_the_page_can_be_read_without_seeing_it(results, tmp_path):
+    """A reader who cannot see a chart (a screen reader, images off, a copied page without
+    the CSV files beside it) finds its numbers in a table on the page: every value of
+    STEM.csv, shares in %; and the SVG keeps its words as text."""
+    from html.parser import HTMLParser
+
+    out = analyzer.report(results, tmp_path / "rep")
+    page = (out / "index.html").read_text()
+
+    class Tables(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tables, self.current, self.row = {}, None, None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "table":
+                self.current = self.tables.setdefault(dict(attrs).get("id"), [])
+            elif tag == "tr" and self.current is not None:
+                self.row = []
+                self.current.append(self.row)
+
+        def handle_endtag(self, tag):
+            if tag == "table":
+                self.current = None
+
+        def handle_data(self, data):
+            if self.row is not None and self.current is not None:
+                self.row.append(data)
+
+    parser = Tables()
+    parser.feed(page)
+    texts = {"loss_reasons": "loss_reasons-table", "win_rates": "headline"}
+    for stem, _, _ in CHARTS:
+        table = parser.tables[texts.get(stem, f"{stem}-numbers")]
+        assert len(table) > 1, stem
+        if stem in texts:
+            continue
+        csv = pd.read_csv(out / f"{stem}.csv")
+        assert len(table) == len(csv) + 1, stem  # the header, then every row
+        for (_, expected), cells in zip(csv.iterrows(), table[1:], strict=True):
+            assert cells[0] == expected["run"]
+            for column, cell in zip(csv.columns[1:], cells[1:], strict=True):
+                if isinstance(expected[column], str):
+                    assert cell == expected[column]
+                    continue
+                value = float(cell.rstrip("%").replace(",", ""))
+                wanted = expected[column] * (100 if cell.endswith("%") else 1)
+                assert value == pytest.approx(wanted, rel=1e-3, abs=0.006), (stem, column)
+    assert "running (%)" in page  # a share's column says it is one
+    assert page.count("<details>") == len(CHARTS) - 2
+    svg = (out / "survival.svg").read_text()
+    assert "<text" in svg and "Games still running" in svg
+
+
+def test_the_differences_say_what_a_pp_is(results, tmp_path):
+    """A difference of -9.30 pp beside win rates in % reads as -9.30% unless told."""
+    out = analyzer.report(results, tmp_path / "rep")
+    for name in ("report.md", "index.html"):
+        text = (out / name).read_text()
+        assert "pp" in text.split("Provenance")[0] and "percentage points (pp)" in text, name
+
+
+def test_a_chart_of_card_counts_ticks_whole_cards():
+    """Counts from 0 to 17, where matplotlib's own ticks would read 2.5, 7.5, ..."""
+    from analyzer.reporting import charts
+
+    counts = np.arange(18)
+    lost = {"r": pd.DataFrame({"won": False, "pacified": counts, "deck_left": counts})}
+    won = {"r": lost["r"].assign(won=True)}
+    for draw, runs in ((charts.pacified_at_defeat, lost), (charts.margin_at_victory, won)):
+        ticks = draw(runs).axes[0].get_xticks()
+        assert len(ticks) > 2 and all(float(t).is_integer() for t in ticks), draw.__name__
+
+
+def test_a_win_rate_of_zero_is_written_beside_its_missing_bar(tmp_path):
+    """random wins no game: its row has no bar, and the chart says 0.00%, not nothing."""
+    from analyzer.reporting import charts
+
+    table = pd.DataFrame({"win_rate": [0.09, 0.0], "ci_low": [0.08, 0.0],
+                          "ci_high": [0.10, 0.0019]}, index=["greedy", "random"])
+    texts = [t.get_text() for t in charts.win_rates(table).axes[0].texts]
+    assert texts == ["9.00%", "0.00%"]
+
+
 def test_every_chart_says_what_it_shows_under_its_title(results, tmp_path):
     from analyzer.reporting.build import CHART_CAPTIONS
 
@@ -102,7 +186,8 @@ def test_every_chart_says_what_it_shows_under_its_title(results, tmp_path):
         assert len(caption) > 40, stem
         section = md[md.index(f"## {title}\n"):md.index(f"]({stem}.png)")]
         assert caption in section, stem
-        assert f"<h2>{title}</h2><p>{html.escape(caption)}</p><img" in page, stem
+        assert (f"<h2>{title}</h2><figure><figcaption>{html.escape(caption)}</figcaption>"
+                "<img") in page, stem
     # a lone run has no differences table for the win-rate caption to send a reader to
     lone = (analyzer.report(results[:1], tmp_path / "lone") / "report.md").read_text()
     assert "Each run's share of games won" in lone and "differences table" not in lone
@@ -1115,7 +1200,7 @@ def test_a_run_keeps_its_line_style_on_every_chart_and_many_runs_stay_distinct()
     ax.bar([1, 2], [1, 2])
     charts._hatched(ax)
     assert [bar.get_hatch() or "" for bar in ax.containers[1]] == ["", ""]
-    assert len({charts._line_style(n)["color"] + charts._line_style(n)["linestyle"]
+    assert len({(charts._line_style(n)["color"], charts._line_style(n)["linestyle"])
                 for n in range(40)}) == 40
     # a line hidden under an earlier one (run 8's shares are run 4's) says so on a line of
     # its own
@@ -1206,7 +1291,7 @@ def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests(
     md = markdown(headline, {}, [], rows)
     assert "| 95% Wilson interval |" in md and "| p (test) | Holm p |" in md
     html_page = page(headline, {}, {}, [], rows)
-    assert "<th>Holm p</th>" in html_page
+    assert "<th scope='col'>Holm p</th>" in html_page
     # the note on the columns is a list, one item a column, not one long paragraph
     assert "\n- Win rates compared: the run's" in md and "\n- Changes: what" in md
     assert "<li>Holm p: that p adjusted" in html_page
@@ -1739,7 +1824,7 @@ def test_every_interval_on_the_pages_says_which_it_is_and_the_page_has_its_langu
         assert "mean pacified: the cities in the Success pile when the game ended" in text
         assert "each with the 95% interval of the mean (Student's t)" in text
     assert page.startswith("<!doctype html><html lang='en'>")
-    assert "<table id='headline'><thead><tr><th>run</th>" in page
+    assert "<table id='headline'><thead><tr><th scope='col'>run</th>" in page
     cmp = tmp_path / "cmp"
     analyzer.compare(sets="base,books", games=20, out=cmp)
     assert "mean turns: how many turns a game lasted, with the 95% interval of the mean " \
@@ -1761,7 +1846,8 @@ def test_every_chart_has_its_numbers_beside_it_and_losses_add_up_on_the_page(res
                                 else set())
         assert set(data["run"]) == everyone, stem
         assert f"[CSV]({stem}.csv)" in md and f"<a href='{stem}.csv'>" in page, stem
-        assert f"its numbers: {stem}.csv'" in page, stem
+        assert f"its numbers: {stem}.csv'" in page or \
+            f"{stem}-numbers" in page or f"{stem}-table" in page, stem
     lost = pd.read_csv(out / "loss_reasons.csv")
     wins = pd.read_csv(out / "win_rates.csv").set_index("run")
     for label, df in runs.items():

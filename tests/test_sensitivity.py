@@ -175,7 +175,7 @@ def test_the_sensitivity_pages_name_each_interval_and_test_each_change():
     assert "| 95% Wilson interval |" in header and "Newcombe" in header
     assert "| McNemar p | Holm p |" in md
     assert f"| 0.004 | {holm[0]:.3g} |" in md and f"| 0.45 | {holm[1]:.3g} |" in md
-    assert "<th>McNemar p</th><th>Holm p</th>" in page
+    assert "<th scope='col'>McNemar p</th><th scope='col'>Holm p</th>" in page
     for text in (md, page):
         assert "Holm p is below 0.05" in text and "the 2 variants played" in text
     # the page, like the Markdown and the terminal, opens with the baseline it measures from

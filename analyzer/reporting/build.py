@@ -447,7 +447,9 @@ DIFFERENCES_NOTES = (
     "test leaves out what the deals share, which makes it a little cautious where the runs "
     "win the same deals, as two policies do, and a little bold where they do not.",
     "Win rates compared: the run's and the first run's win rate over the games compared, "
-    "which for runs paired on their common games can differ from the headline's.",
+    "which for runs paired on their common games can differ from the headline's. The "
+    "difference is the first less the second, in percentage points (pp): 9.00% against "
+    "6.00% is +3.00 pp, a third more games won, not 3% more.",
     "Holm p: that p adjusted by Holm's method for the runs compared with the first (not "
     "counting a run whose test cannot reject: paired games that all ended as the first "
     "run's, or runs without both a win and a loss); a run differs from the first, with the "
@@ -630,41 +632,90 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
 
 STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}"
+         "tbody th{text-align:left;font-weight:normal}"
+         "td.n{white-space:nowrap;text-align:right}figure{margin:0}"
          "img{max-width:100%}")
+
+#: A cell holding one number (a count, share, p-value or difference), which must not
+#: break across lines ("4.08e-" over "56").
+NUMBER_CELL = re.compile(r"[-+<>]?\d[\d.,]*(e[-+]\d+)?(%| pp)?( \([\d.,]+%\))?")
 
 
 def html_table(rows: list[list[str]], table_id: str) -> str:
-    """Text cells (header first) as an HTML table."""
-    def cells(row: list[str], tag: str) -> str:
-        return "<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in row) + "</tr>"
+    """Text cells (header first) as an HTML table, each row headed by its first cell."""
+    def cell(text: str) -> str:
+        number = " class='n'" if NUMBER_CELL.fullmatch(text) else ""
+        return f"<td{number}>{html.escape(text)}</td>"
 
-    return (f"<table id='{table_id}'><thead>" + cells(rows[0], "th") + "</thead><tbody>"
-            + "".join(cells(r, "td") for r in rows[1:]) + "</tbody></table>")
+    def row(cells: list[str]) -> str:
+        return (f"<tr><th scope='row'>{html.escape(cells[0])}</th>"
+                + "".join(cell(c) for c in cells[1:]) + "</tr>")
+
+    head = "".join(f"<th scope='col'>{html.escape(c)}</th>" for c in rows[0])
+    return (f"<table id='{table_id}'><thead><tr>{head}</tr></thead><tbody>"
+            + "".join(row(r) for r in rows[1:]) + "</tbody></table>")
+
+
+#: Columns of a chart's numbers that are shares of games, written in % on the page.
+SHARE_COLUMNS = ("running", "share_of_games", "win_rate", "ci_low", "ci_high")
+
+
+def numbers_rows(numbers: pd.DataFrame) -> list[list[str]]:
+    """A chart's numbers (``STEM.csv``) as text cells, header first: shares in %, counts
+    with thousands separators."""
+    def text(column: str, value) -> str:
+        if column in SHARE_COLUMNS:
+            return f"{value:.2%}"
+        if isinstance(value, float):
+            return f"{value:.4g}"
+        return f"{value:,}" if isinstance(value, int) else str(value)
+
+    rows = [[str(c) + (" (%)" if c in SHARE_COLUMNS else "") for c in numbers.columns]]
+    for record in numbers.itertuples(index=False):
+        rows.append([text(c, v.item() if hasattr(v, "item") else v)
+                     for c, v in zip(numbers.columns, record, strict=True)])
+    return rows
 
 
 def html_figures(images: dict[str, bytes], titles: list[tuple[str, str]],
                  captions: dict[str, str] | None = None, data: bool = False,
-                 tables: dict[str, list[list[str]]] | None = None) -> str:
+                 tables: dict[str, list[list[str]]] | None = None,
+                 numbers: dict[str, pd.DataFrame] | None = None) -> str:
     """Each chart under its title and its caption (``captions`` by file stem), embedded as
     PNG data; with ``data``, its numbers' file ``STEM.csv`` and its SVG linked under it,
-    and a table of ``tables`` after it."""
-    captions, tables = captions or {}, tables or {}
-    return "".join(
-        f"<h2>{html.escape(title)}</h2>"
-        + (f"<p>{html.escape(captions[stem])}</p>" if captions.get(stem) else "")
-        + f"<img alt='{html.escape(title)}{f'; its numbers: {stem}.csv' if data else ''}' "
-        f"src='data:image/png;base64,{base64.b64encode(images[stem]).decode()}'>"
-        + (f"<p>Numbers: <a href='{stem}.csv'>{stem}.csv</a>; the chart as <a "
-           f"href='{stem}.svg'>{stem}.svg</a> (files beside this page).</p>" if data else "")
-        + (html_table(tables[stem], f"{stem}-table") if stem in tables else "")
-        for stem, title in titles)
+    and a table of ``tables`` after it, or else its ``numbers`` as a table to unfold: a
+    reader who cannot see the chart reads it there."""
+    captions, tables, numbers = captions or {}, tables or {}, numbers or {}
+    return "".join(_html_figure(stem, title, images[stem], captions.get(stem), data,
+                                tables[stem] if stem in tables else None, numbers.get(stem))
+                   for stem, title in titles)
+
+
+def _html_figure(stem: str, title: str, png: bytes, caption: str | None, data: bool,
+                 table: list[list[str]] | None, numbers: pd.DataFrame | None) -> str:
+    if table is None and numbers is not None:
+        table = numbers_rows(numbers)
+        after = (f"<details><summary>The chart's numbers</summary>"
+                 f"{html_table(table, f'{stem}-numbers')}</details>")
+    else:
+        after = html_table(table, f"{stem}-table") if table is not None else ""
+    alt = f"{title}: its numbers are in the table under the chart" if table is not None \
+        else title + (f"; its numbers: {stem}.csv" if data else "")
+    return (f"<h2>{html.escape(title)}</h2><figure>"
+            + (f"<figcaption>{html.escape(caption)}</figcaption>" if caption else "")
+            + f"<img alt='{html.escape(alt)}' "
+            f"src='data:image/png;base64,{base64.b64encode(png).decode()}'></figure>"
+            + (f"<p>Numbers: <a href='{stem}.csv'>{stem}.csv</a>; the chart as <a "
+               f"href='{stem}.svg'>{stem}.svg</a> (files beside this page).</p>" if data else "")
+            + after)
 
 
 def html_page(title: str, body: str, facts: dict[str, str]) -> str:
     """A self-contained page: ``body``, then the provenance table."""
     facts_html = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
                          for k, v in facts.items())
-    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>"
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><meta "
+            "name='viewport' content='width=device-width, initial-scale=1'><title>"
             f"{html.escape(title)}</title><style>{STYLE}</style></head><body><h1>{html.escape(title)}</h1>{body}"
             f"<h2>Provenance</h2><table id='provenance'>{facts_html}</table></body></html>\n")
 
@@ -680,9 +731,10 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
          interactions_note: bool = True, scope: str = "",
          pairs: list[list[str]] | None = None,
-         chart_tables: dict[str, list[list[str]]] | None = None) -> str:
-    """index.html: one self-contained page, the charts embedded as PNG data; the rest as
-    :func:`markdown`."""
+         chart_tables: dict[str, list[list[str]]] | None = None,
+         chart_numbers: dict[str, pd.DataFrame] | None = None) -> str:
+    """index.html: one self-contained page, the charts embedded as PNG data, each with its
+    ``chart_numbers`` (by stem) to unfold; the rest as :func:`markdown`."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     body = (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "") + \
         "<h2>Headline</h2>" + html_table(rows, "headline") + f"<p>{HEADLINE_NOTE}</p>"
@@ -695,7 +747,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
     body += html_figures(images, titles, report_captions(bool(differences)), data=True,
-                         tables=chart_tables)
+                         tables=chart_tables, numbers=chart_numbers)
     body += interaction_section_html(pairs)
     if "interactions" not in dict(titles) and interactions_note:
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
@@ -797,8 +849,12 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
                 folder / "differences.csv")
         (folder / "report.md").write_text(markdown(rows, facts, titles, differences,
                                                    card_sets, note, scope, pair_rows, tables))
+        # the headline and interactions tables are on the page already
+        unfolded = {stem: data for stem, data in numbers.items()
+                    if stem not in ("win_rates", "interactions")}
         (folder / "index.html").write_text(page(rows, images, facts, titles, differences,
-                                                card_sets, note, scope, pair_rows, tables))
+                                                card_sets, note, scope, pair_rows, tables,
+                                                unfolded))
 
     return write_folder(out, fill, "report")
 

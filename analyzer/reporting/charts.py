@@ -9,9 +9,10 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
-from matplotlib.colors import SymLogNorm
+from matplotlib.colors import SymLogNorm, to_rgba
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from analyzer.analysis import run_stats
 from analyzer.analysis.sensitivity import SHIPPED_LABEL, played_mask
@@ -96,6 +97,9 @@ def _legend(ax: Axes, entries: int) -> None:
                         max(fig.get_size_inches()[1], 0.16 * lines + 0.1 * entries + 1.2))
 
 
+#: The runs' and categories' colours: matplotlib's Petroff sequence, chosen to stay apart for
+#: readers with each common colour-vision deficiency (its default's green and red do not).
+COLOURS = tuple(matplotlib.color_sequences["petroff10"])
 #: Dashes that tell apart runs sharing one of the ten colours.
 DASHES = ("-", "--", ":", "-.")
 
@@ -112,13 +116,18 @@ def _line_style(index: int) -> dict:
     first twelve differ in dash or marker as well as colour: a reader who does not tell the
     colours apart, or a grey print, still tells the lines apart, and a line over another
     shows the one under it between its dashes."""
-    return {"color": f"C{index % 10}",
+    return {"color": COLOURS[index % len(COLOURS)],
             "linestyle": DASHES[(index + index // 20) % len(DASHES)],
             "marker": MARKERS[index // len(DASHES) % len(MARKERS)]}
 
 
 #: Where a long line (a curve of many points) puts its markers: about twelve along it.
 SPARSE_MARKERS = 0.08
+
+
+def _category_colours(n: int) -> list:
+    """The colours of a bar chart's ``n`` categories."""
+    return [COLOURS[i % len(COLOURS)] for i in range(n)]
 
 
 def _hatched(ax: Axes) -> None:
@@ -161,7 +170,8 @@ def source_line(attrs: dict) -> str:
 def write_svg(fig: Figure, path) -> None:
     """Write ``fig`` as SVG, the same bytes for the same chart: no date, and the ids of its
     clip paths drawn from a fixed salt, not at random."""
-    with matplotlib.rc_context({"svg.hashsalt": "urbion"}):
+    # text kept as text, not paths: it can be searched, copied and read aloud
+    with matplotlib.rc_context({"svg.hashsalt": "urbion", "svg.fonttype": "none"}):
         fig.savefig(path, format="svg", metadata={"Date": None})
 
 
@@ -204,7 +214,12 @@ def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
     y = range(len(table))
     errors = [table["win_rate"] - table["ci_low"], table["ci_high"] - table["win_rate"]]
     ax.barh(y, table["win_rate"] * 100, xerr=[e * 100 for e in errors], capsize=4,
-            color="tab:blue")
+            color=COLOURS[0])
+    # each rate written past its interval: a bar of 0% is no bar at all
+    for row, (rate, high) in enumerate(zip(table["win_rate"], table["ci_high"], strict=True)):
+        ax.annotate(f"{rate:.2%}", (high * 100, row), xytext=(6, 0),
+                    textcoords="offset points", va="center", fontsize="small")
+    ax.margins(x=0.12)
     ax.set_yticks(list(y), labels)
     ax.set_xlabel("games won (%)")
     if len(table) > 1:  # the row the others are compared with, as a reference line
@@ -266,7 +281,7 @@ def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
     else:
-        shares.T.plot.barh(ax=ax, stacked=True)
+        shares.T.plot.barh(ax=ax, stacked=True, color=_category_colours(len(shares)))
         _hatched(ax)
         ax.invert_yaxis()
         _bar_legend(ax)
@@ -304,6 +319,7 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
                     **_line_style(index))
             drawn.append((label, shares))
     ax.set_xlabel(xlabel)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts of cards
     ax.set_ylabel(ylabel)
     _legend(ax, len(runs))
     return fig
@@ -343,7 +359,7 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
     fig, ax = _figure(title, _bar_height(labels))
     table = pd.DataFrame({label: run_stats.chaos_choices(df, chromatic)
                           for label, df in zip(labels, runs.values(), strict=True)})
-    table.T.plot.barh(ax=ax)
+    table.T.plot.barh(ax=ax, color=_category_colours(len(table)))
     _hatched(ax)
     ax.invert_yaxis()
     ax.set_xlabel("times per game")
@@ -362,10 +378,14 @@ def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
         curve = run_stats.convergence(df)
         line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=labels[index],
                         markevery=SPARSE_MARKERS, **_line_style(index))
+        # the band's edges drawn in the line's dash: bands that overlap are told apart
+        # without their colour
         ax.fill_between(curve["games"], curve["ci_low"] * 100, curve["ci_high"] * 100,
-                        alpha=0.2, color=line.get_color())
+                        facecolor=to_rgba(line.get_color(), 0.15),
+                        edgecolor=to_rgba(line.get_color(), 0.6),
+                        linestyle=line.get_linestyle(), linewidth=0.8)
     ax.set_xscale("log")
-    ax.set_xlabel("games played")
+    ax.set_xlabel("games played (log scale)")
     ax.set_ylabel("win rate (%)")
     _legend(ax, len(runs))
     return fig
