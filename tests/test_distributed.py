@@ -116,6 +116,29 @@ class AfterFirstChunk:
         pass
 
 
+def test_a_dask_run_hands_the_scheduler_a_few_chunks_at_a_time(cluster):
+    """A run of half a million chunks must not submit them all at once (client and
+    scheduler memory grow with every task): at most the window is outstanding, and every
+    chunk still comes back once, with the results of a local run."""
+    executor = DaskExecutor(cluster.scheduler_address)
+    plan = RunPlan(default_card_set(), "random", 3, 6_000, chunk=100)  # 60 chunks
+    submit, submitted, outstanding = executor.client.submit, [], []
+    executor.client.submit = lambda *a, **k: submitted.append(1) or submit(*a, **k)
+    try:
+        window = executor.window()
+        payloads = {}
+        for index, payload in executor.imap(plan, range(plan.n_chunks), False):
+            payloads[index] = payload
+            outstanding.append(len(submitted) - len(payloads))  # in the scheduler's hands
+    finally:
+        executor.close()
+    assert window == 8  # two workers of one thread: the floor
+    assert len(submitted) == plan.n_chunks == 60 and sorted(payloads) == list(range(60))
+    assert max(outstanding) <= window
+    here = run_fast(plan.card_set, plan.policy_spec(), 3, 6_000)
+    assert np.array_equal(np.concatenate([payloads[i] for i in range(60)]), here)
+
+
 def test_a_worker_killed_during_a_run_changes_nothing(cluster):
     executor = DaskExecutor(cluster.scheduler_address)
     victim = next(iter(executor.client.run(os.getpid).values()))

@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
+from itertools import islice
 
 import numpy as np
 from distributed import Client, KilledWorker, LocalCluster, as_completed
@@ -29,6 +30,8 @@ from analyzer.runner.plan import RunPlan
 CONNECT_TIMEOUT = "20s"
 #: What a lost scheduler or a worker dying too often raises (CommClosedError is an OSError).
 LOST = (KilledWorker, CancelledError, OSError, TimeoutError)
+#: The fewest chunks a Dask run hands the scheduler at once (:meth:`DaskExecutor.window`).
+MIN_WINDOW = 8
 
 
 def one_line(err: BaseException, limit: int = 160) -> str:
@@ -221,23 +224,42 @@ class DaskExecutor:
 
     def imap(self, plan: RunPlan, indices: Sequence[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
+        """Each chunk's (index, payload) as it finishes; no more chunks are handed to the
+        scheduler at once than :meth:`window` allows, so that a run of half a million
+        chunks holds the memory of a few of them, as a local run does."""
         run = uuid.uuid4().hex[:12]
-        futures = {
-            self.client.submit(chunk_payload, plan, index, summary_only,
-                               key=f"urbion-chunk-{run}-{index}", pure=False): index
-            for index in indices
-        }
+        waiting = iter(indices)
+        futures: dict = {}
+
+        def top_up() -> list:
+            new = {self.client.submit(chunk_payload, plan, index, summary_only,
+                                      key=f"urbion-chunk-{run}-{index}", pure=False): index
+                   for index in islice(waiting, max(self.window() - len(futures), 0))}
+            futures.update(new)
+            return list(new)
+
         try:
-            for future in as_completed(futures):
+            finished = as_completed(top_up())
+            for future in finished:
                 index = futures.pop(future)
                 payload = future.result()
                 future.release()
+                # the cluster goes on playing while the caller saves this one
+                for new in top_up():
+                    finished.add(new)
                 yield index, payload
         except LOST as err:
             raise ClusterError(f"the cluster stopped the run ({one_line(err)})") from None
         finally:
             for future in futures:
                 future.cancel()
+
+    def window(self) -> int:
+        """How many chunks the scheduler holds at once: four for each thread the cluster
+        has now (a worker that joins raises it), at least :data:`MIN_WINDOW`."""
+        workers = self.client.scheduler_info().get("workers", {})
+        threads = sum(int(w.get("nthreads", 1)) for w in workers.values())
+        return max(MIN_WINDOW, 4 * threads)
 
     def describe(self) -> str:
         """Where the games were played, for the results: "a Dask cluster at ADDRESS, 3
