@@ -450,6 +450,10 @@ def main(argv: list[str] | None = None) -> None:
     except click.Abort:
         click.echo(f"urbion: {interrupts.stop_word()}", err=True)
         sys.exit(_stop_code())
+    except MemoryError:
+        click.echo("urbion: error: out of memory: fewer games at once (a smaller --chunk, "
+                   "--summary-only, fewer files) need less", err=True)
+        sys.exit(EXIT_USAGE)
     sys.exit(code if isinstance(code, int) else 0)
 
 

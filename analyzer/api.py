@@ -45,7 +45,7 @@ from analyzer.cards.loader import (
     parse_expansions,
     play_digest,
 )
-from analyzer.core.codes import REASON_NAMES, RULES_VERSION, Outcome
+from analyzer.core.codes import N_RESULT, REASON_NAMES, RULES_VERSION, Outcome
 from analyzer.errors import ClusterError, PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import (
     PolicySpec,
@@ -71,8 +71,8 @@ from analyzer.runner.checkpoint import (
     partial_folder_remove,
 )
 from analyzer.runner.config import BATCH_IDENTITY, ENGINES
-from analyzer.runner.executors import make_executor
-from analyzer.runner.plan import RunPlan
+from analyzer.runner.executors import local_threads, make_executor
+from analyzer.runner.plan import DEFAULT_CHUNK, RunPlan
 from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.run import NOTHING_SAVED, execute, stopped_before_playing
@@ -370,12 +370,13 @@ def _kept_for_resume(out: Path, games: int) -> Iterator[None]:
     ``--resume``, which then only writes the output."""
     try:
         yield
-    except (KeyboardInterrupt, UrbionError) as err:
+    except (KeyboardInterrupt, UrbionError, MemoryError) as err:
         folder = partial_folder(out)
         if not folder.is_dir():
             raise
         interrupted = isinstance(err, KeyboardInterrupt)
-        why = f"{interrupts.stop_word()} while writing {out}" if interrupted else str(err)
+        why = f"{interrupts.stop_word()} while writing {out}" if interrupted else \
+            f"out of memory while writing {out}" if isinstance(err, MemoryError) else str(err)
         raise RunStopped(f"{why}: the {games:,} games stay saved in {folder}; run the same "
                          "command with --resume (resume=True in Python) to write it",
                          interrupted) from None
@@ -509,18 +510,46 @@ def _executors(workers: object, scheduler: object) -> tuple[int | None, str | No
     return workers, scheduler
 
 
+def _machine_memory() -> int | None:
+    """This machine's memory in bytes; None on a system that does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
 def _check_results_fit(games: int) -> None:
     """Refuse a run whose per-game results cannot fit in this machine's memory, before it
     plays for hours and fails: ``--summary-only`` keeps a tally of fixed size instead."""
-    try:
-        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):  # a system that does not say
+    memory = _machine_memory()
+    if memory is None:
         return
-    need = games * RESULT_DTYPE.itemsize
+    # the results, then the frame made of them, each column copied once
+    need = 2 * games * RESULT_DTYPE.itemsize
     if need > memory:
         raise UrbionError(f"{games:,} games keep {need / 1e9:,.1f} GB of per-game results in "
                           f"memory, more than this machine's {memory / 1e9:,.1f} GB: play "
                           "them with --summary-only (analyzer.simulate_summary in Python)")
+
+
+#: Bytes a game of a chunk takes while it is played: the batch kernel's int64 row, then its
+#: structured results.
+CHUNK_BYTES_PER_GAME = N_RESULT * np.dtype(np.int64).itemsize + RESULT_DTYPE.itemsize
+
+
+def _check_chunk_fits(chunk: int, threads: int) -> None:
+    """Refuse a chunk too large for this machine's memory before any game is played: a
+    local run keeps up to two chunks for each of its ``threads`` in hand (a chunk larger
+    than the run counts as the run)."""
+    memory = _machine_memory()
+    in_hand = 2 * threads
+    need = chunk * CHUNK_BYTES_PER_GAME * in_hand
+    if memory is not None and need > memory:
+        raise UrbionError(f"--chunk {chunk:,}: the {in_hand} chunks a run on {threads} "
+                          f"thread{'s' if threads != 1 else ''} keeps in hand would hold "
+                          f"{need / 1e9:,.1f} GB, more than this machine's "
+                          f"{memory / 1e9:,.1f} GB: give a smaller --chunk (chunk= in "
+                          f"Python; default {DEFAULT_CHUNK:,})")
 
 
 def _raise_if_the_policy_raised(spec: PolicySpec, err: Exception,
@@ -555,6 +584,8 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
                               options["first_game"], engine, options["chunk"])
     # the plain-Python engine holds Python's lock: more threads would only take turns
     threads = 1 if engine == "reference" else options["workers"]
+    if options["scheduler"] is None:  # a cluster's workers have memory of their own
+        _check_chunk_fits(min(plan.chunk, plan.games), local_threads(threads))
     executor = make_executor(options["scheduler"], threads)
     checkpoint = None
     try:

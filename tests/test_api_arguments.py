@@ -217,8 +217,64 @@ def test_a_run_whose_results_cannot_fit_in_memory_is_refused_before_it_plays(tmp
                                           r"them with --summary-only"):
         analyzer.simulate(games=1000, out=out)
     assert list(tmp_path.iterdir()) == []
-    # the tally of a summary-only run does not grow with the games
-    assert analyzer.simulate_summary(games=1000)["games"] == 1000
+    # the tally of a summary-only run does not grow with the games (chunks small enough for
+    # this machine)
+    assert analyzer.simulate_summary(games=1000, chunk=10, workers=1)["games"] == 1000
+    # the results and the frame made of them: twice the results' own bytes
+    pages["SC_PHYS_PAGES"] = 1
+    games = int(4096 // 44 * 0.75)  # their results fit; with the frame, not
+    with pytest.raises(UrbionError, match="more than this machine's"):
+        analyzer.simulate(games=games, chunk=1, workers=1)
+
+
+def test_a_chunk_too_large_for_memory_is_refused_before_it_plays(capsys, monkeypatch):
+    """A chunk is held whole while it is played (the kernel's int64 rows, then its
+    results), two chunks per thread: --chunk 10^9 cannot be played, and is refused in one
+    line rather than failing in the kernel."""
+    from analyzer import api
+    from tests.test_cli import run
+
+    monkeypatch.setattr(api, "_machine_memory", lambda: 16 * 10**9)
+    code, out, err = run(capsys, "simulate", "--games", "1000000000", "--chunk",
+                         "1000000000", "--summary-only", "--workers", "1", "--quiet")
+    assert code == 2 and out == ""
+    assert err == ("urbion: error: --chunk 1,000,000,000: the 2 chunks a run on 1 thread "
+                   "keeps in hand would hold 424.0 GB, more than this machine's 16.0 GB: "
+                   "give a smaller --chunk (chunk= in Python; default 20,000)\n")
+    # a chunk larger than the run counts as the run
+    assert analyzer.simulate(games=50, chunk=10**12, workers=1)["won"].size == 50
+
+
+def test_memory_running_out_in_play_stops_the_run_in_one_line_blaming_no_policy(
+        capsys, monkeypatch, tmp_path):
+    """The kernel failing to allocate is the machine's limit, not the policy's fault: one
+    line, what was saved, and no traceback."""
+    from analyzer.runner import chunks
+    from tests.test_cli import run
+
+    real = chunks.batch_kernel
+    played = []
+
+    def running_out(spec):
+        kernel = real(spec)
+
+        def play(*args):
+            if played:
+                raise MemoryError("Allocation failed (probably too large).")
+            played.append(1)
+            return kernel(*args)
+        return play
+
+    monkeypatch.setattr(chunks, "batch_kernel", running_out)
+    out = tmp_path / "r.parquet"
+    code, _, err = run(capsys, "simulate", "--games", "400", "--chunk", "100", "--workers",
+                       "1", "--quiet", "--out", str(out))
+    assert code == 2 and "Traceback" not in err and "policy" not in err
+    assert err.startswith("urbion: error: out of memory playing chunks of 100 games: 100 of "
+                          "400 games saved in ")
+    assert err.endswith("with the same --chunk, which may run out again; a smaller --chunk "
+                        "starts afresh\n")
+    assert not out.exists()
 
 
 def test_several_traces_go_to_a_jsonl_file_not_a_json_one(tmp_path):

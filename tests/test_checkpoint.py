@@ -271,6 +271,11 @@ def test_resume_needs_out_and_something_saved(tmp_path):
         analyzer.simulate(games=10, resume=True)
     with pytest.raises(UrbionError, match="nothing to resume"):
         analyzer.simulate(games=10, resume=True, out=tmp_path / "r.parquet")
+    # something there, but not what a run keeps: not said to be missing
+    (tmp_path / "r.parquet.partial").write_text("notes")
+    with pytest.raises(UrbionError, match=r"r\.parquet\.partial: it is a file, not the "
+                                          "folder of finished chunks a run keeps"):
+        analyzer.simulate(games=10, resume=True, out=tmp_path / "r.parquet")
 
 
 def _default_sigint():

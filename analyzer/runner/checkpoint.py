@@ -138,6 +138,9 @@ class Checkpoint:
 
     @staticmethod
     def _check_saved(folder: Path, identity: dict) -> None:
+        if folder.exists() and not folder.is_dir():
+            raise UrbionError(f"cannot resume from {folder}: it is a file, not the folder of "
+                              "finished chunks a run keeps")
         if not folder.is_dir():
             raise UrbionError(f"nothing to resume: {folder} does not exist")
         afresh = (f"delete {folder} and run without --resume to start afresh: without it "

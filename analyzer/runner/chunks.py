@@ -57,7 +57,8 @@ def _play_games(plan: RunPlan, first: int, n: int) -> np.ndarray:
                                   card_set.city_ids, card_set.dream_ids, card_set.rules,
                                   plan.seed, first, n)
     except Exception as err:
-        mark_policy_call(err)
+        if not isinstance(err, MemoryError):  # the machine's, whoever asked for memory
+            mark_policy_call(err)
         raise
     check_legal(rows, card_set, spec, plan.seed, first)
     return from_kernel_rows(rows, first)

@@ -95,6 +95,11 @@ def make_executor(scheduler: str | None, workers: int | None) -> Executor:
         from analyzer.runner.distributed import DaskExecutor
 
         return DaskExecutor(scheduler)
+    return LocalExecutor(local_threads(workers))
+
+
+def local_threads(workers: int | None) -> int:
+    """The threads a local run plays on: ``workers``, or by default every core."""
     from analyzer.runner.local import default_workers
 
-    return LocalExecutor(max(1, workers or default_workers()))
+    return max(1, workers or default_workers())

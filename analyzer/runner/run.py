@@ -60,7 +60,8 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     Raises
     ------
     RunStopped
-        On Ctrl-C or a failure of the cluster; the chunks finished so far stay saved.
+        On Ctrl-C, a failure of the cluster or memory running out; the chunks finished so
+        far stay saved.
     """
     collector = _Collector(plan, summary_only)
     # without a checkpoint every chunk is to play: a range, not a list as long as a very
@@ -97,6 +98,13 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
             from None
     except ClusterError as err:
         raise RunStopped(_stopped(str(err), done, plan, checkpoint), False) from None
+    except MemoryError:
+        saved = checkpoint is not None and checkpoint.opened
+        # a resume keeps the chunk size, which the saved chunks are cut to
+        advice = (" with the same --chunk, which may run out again; a smaller --chunk "
+                  "starts afresh") if saved else ": a smaller --chunk needs less"
+        raise RunStopped(_stopped(f"out of memory playing chunks of {plan.chunk:,} games",
+                                  done, plan, checkpoint) + advice, False) from None
     return collector.result(), saved_games
 
 
