@@ -1464,6 +1464,40 @@ def test_a_results_file_with_a_game_twice_is_refused(results, tmp_path):
         read_results(path)
 
 
+@pytest.mark.parametrize("damage, message", [
+    (lambda df: df.assign(won=df["won"].astype("boolean").mask(df.index == 3)),
+     "column won has an empty cell in game 3"),
+    (lambda df: df.assign(reason=df["reason"].astype(str).replace("deck_empty", "lost")),
+     "reason 'lost' is none of none, all_pacified, deck_empty"),
+    (lambda df: df.assign(reason=np.arange(len(df))), "reason '0' is none of"),
+])
+def test_a_results_file_with_cells_no_run_writes_is_refused(tmp_path, damage, message):
+    """Edited by hand: an empty win, a reason no rule gives. Read, they would be counted
+    as losses of no reason, or as wins."""
+    from analyzer.analysis.results_io import ResultsFileError, read_results, write_results
+
+    df = analyzer.simulate(games=30, seed=3)
+    edited = damage(df)
+    edited.attrs = df.attrs
+    path = tmp_path / "edited.parquet"
+    write_results(edited, path)
+    with pytest.raises(ResultsFileError, match=re.escape(message)):
+        read_results(path)
+
+
+@pytest.mark.parametrize("games", ["lots", 30.5, -30, True])
+def test_a_results_file_whose_game_count_is_no_count_is_refused(tmp_path, games):
+    from analyzer.analysis.results_io import ResultsFileError, read_results, write_results
+
+    df = analyzer.simulate(games=30, seed=3)
+    df.attrs["games"] = games
+    path = tmp_path / "edited.parquet"
+    write_results(df, path)
+    with pytest.raises(ResultsFileError, match=f"its configuration's games is "
+                                               f"{re.escape(repr(games))}, not a count"):
+        read_results(path)
+
+
 def test_a_run_filtered_before_it_was_saved_is_refused(tmp_path, capsys):
     """The won games of a run, or its last half, saved with pandas: not the games its
     configuration names, so a report would show a 100% win rate or label games 500-999

@@ -18,7 +18,12 @@ from analyzer.analysis.summary import SIGNED_MEANS
 from analyzer.analysis.totals import Totals
 from analyzer.cards.loader import CardSet, CardSetError, load_card_file, unpacked_table
 from analyzer.cards.writer import card_file_text
-from analyzer.core.codes import PLAYABLE_EXPANSIONS, SUMMARY_FORMAT, VARIANT_NAMES
+from analyzer.core.codes import (
+    PLAYABLE_EXPANSIONS,
+    REASON_NAMES,
+    SUMMARY_FORMAT,
+    VARIANT_NAMES,
+)
 from analyzer.errors import ResultsFileError
 from analyzer.runfile import METADATA_KEY, PANDAS_ATTRS_KEY, head, is_run_file
 from analyzer.runner.results import RESULT_DTYPE
@@ -378,10 +383,10 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
     """Refuse rows that are not the games the configuration says its run played (a frame
     filtered before ``to_parquet``): a selection of games, by outcome say, has no win rate
     to give, and would be labelled with the whole run's games."""
-    try:
-        first, games = int(attrs.get("first_game") or 0), int(attrs["games"])
-    except (KeyError, TypeError, ValueError):
+    if "games" not in attrs:
         return  # a configuration without its game count: the rows are the run
+    first, games = (_whole_number(path, key, attrs.get(key) or 0)
+                    for key in ("first_game", "games"))
     played = np.sort(df["game"].to_numpy())
     if len(played) == games and played[0] == first and played[-1] == first + games - 1:
         return  # as many games as the run, none repeated (checked), from its first to last
@@ -390,6 +395,18 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
         f"{first + games - 1}): results are read as whole runs, since a selection of games "
         "has no win rate to give; to study some games, play their range (urbion simulate "
         "--first-game G --games N; first_game= and games= in Python)")
+
+
+def _whole_number(path: Path, key: str, value: object) -> int:
+    """The configuration's ``key`` as an int; a value that is none refuses the file."""
+    try:
+        number = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError):
+        number = math.nan
+    if not number.is_integer() or number < 0:
+        raise ResultsFileError(f"{path} is not an urbion results file (its configuration's "
+                               f"{key} is {value!r}, not a count of games)")
+    return int(number)
 
 
 #: A file that begins as Parquet but cannot be read, in words (the reader's own complaint
@@ -434,8 +451,17 @@ def _check_columns(path: Path, df: pd.DataFrame) -> None:
             want = "true/false" if name == "won" else "whole numbers"
             raise ResultsFileError(f"{path} is not an urbion results file (column {name} "
                                    f"holds {kind}, not {want})")
+        if df[name].isna().any():  # a nullable column: a game without its figure
+            raise ResultsFileError(f"{path} is not an urbion results file (column {name} "
+                                   f"has an empty cell in game "
+                                   f"{df['game'][df[name].isna()].iloc[0]})")
     if not len(df):
         raise ResultsFileError(f"{path} holds no games")
+    reasons = df["reason"].astype("string")
+    unknown = reasons[~reasons.isin(REASON_NAMES) | reasons.isna()]
+    if len(unknown):
+        raise ResultsFileError(f"{path} is not an urbion results file (reason "
+                               f"{unknown.iloc[0]!r} is none of {', '.join(REASON_NAMES)})")
     repeated = df["game"][df["game"].duplicated()]
     if len(repeated):
         raise ResultsFileError(f"{path} is not an urbion results file (game "
