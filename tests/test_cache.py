@@ -57,3 +57,29 @@ def test_the_source_hash_ignores_python_only_runner_modules(package_copy):
     batch = copy / "runner" / "batch_nb.py"
     batch.write_text(batch.read_text() + "\n# a comment\n")
     assert jit.source_hash() != before
+
+
+def test_a_kernel_that_cannot_be_saved_runs_all_the_same_with_one_note(monkeypatch, capsys):
+    """A full disk under the cache: numba's save raises OSError (a traceback, exit 1). The
+    cache only saves time: the kernel runs, and a note says the next run compiles again."""
+    import errno
+
+    from numba.core import caching
+
+    def disk_full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(caching.IndexDataCacheFile, "save", disk_full)
+    monkeypatch.setattr(jit, "_unsaved_noted", False)
+
+    def twice(x):
+        return 2 * x
+
+    def thrice(x):
+        return 3 * x
+
+    doubled, tripled = jit._kernel(twice, cache=True), jit._kernel(thrice, cache=True)
+    assert doubled(21) == 42 and tripled(2) == 6
+    err = capsys.readouterr().err
+    assert err.count("urbion: cannot save the compiled engine in ") == 1
+    assert err.rstrip().endswith("(No space left on device): the next run compiles it again")

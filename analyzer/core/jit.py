@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -127,6 +128,30 @@ if CACHE_DIR is not None:
     caching.CacheImpl._locator_classes.insert(0, _PackageCacheLocator)
 
 
+class _BestEffortCache(caching.FunctionCache):
+    """numba's disk cache of a kernel, where a save that fails (a full disk) is skipped
+    with a note: the cache only saves time, and the kernel compiled runs all the same."""
+
+    def save_overload(self, sig, data):
+        try:
+            super().save_overload(sig, data)
+        except OSError as err:
+            _note_unsaved(err)
+
+
+_unsaved_noted = False
+
+
+def _note_unsaved(err: OSError) -> None:
+    """Say once a process that a compiled kernel could not be saved, and what that costs."""
+    global _unsaved_noted
+    if not _unsaved_noted:
+        _unsaved_noted = True
+        print(f"urbion: cannot save the compiled engine in {CACHE_DIR} "
+              f"({err.strerror or err}): the next run compiles it again", file=sys.stderr,
+              flush=True)
+
+
 class KernelDispatcher(CPUDispatcher):
     """numba's CPU dispatcher, compiling one version of a kernel per argument types.
 
@@ -209,7 +234,7 @@ def _kernel(func, **options):
     dispatcher = KernelDispatcher(py_func=func, locals={}, targetoptions=options,
                                   pipeline_class=KernelCompiler)
     if cache:
-        dispatcher.enable_caching()
+        dispatcher._cache = _BestEffortCache(func)  # numba's enable_caching, forgiving
     return dispatcher
 
 
