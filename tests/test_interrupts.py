@@ -293,3 +293,69 @@ def test_a_sigterm_while_the_command_loads_says_nothing_was_saved():
     kept = subprocess.run([sys.executable, "-c", _TERM_WHILE_LOADING.replace(
         '"urbion"', '"my_script"'), "simulate"], capture_output=True, text=True, timeout=120)
     assert kept.returncode == -signal.SIGTERM and kept.stderr == ""
+
+
+def test_a_stop_while_a_resumed_run_reads_its_saved_chunks_says_they_stay(tmp_path,
+                                                                           monkeypatch):
+    """Reading and checking a million saved games takes seconds; a stop then said
+    "nothing was saved", inviting the user to delete them."""
+    import analyzer
+    from analyzer.errors import RunStopped
+    from analyzer.runner import executors
+    from analyzer.runner.checkpoint import Checkpoint
+
+    out = tmp_path / "r.parquet"
+    real_imap = executors.LocalExecutor.imap
+
+    def stop_after_one_chunk(self, plan, todo, summary_only):
+        for index, payload in real_imap(self, plan, todo, summary_only):
+            yield index, payload
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(executors.LocalExecutor, "imap", stop_after_one_chunk)
+    with pytest.raises(RunStopped):
+        analyzer.simulate(games=40, chunk=10, workers=1, out=out)
+    monkeypatch.setattr(executors.LocalExecutor, "imap", real_imap)
+
+    def stopped_reading(self, index, first, n):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Checkpoint, "load", stopped_reading)
+    with pytest.raises(RunStopped) as stop:
+        analyzer.simulate(games=40, chunk=10, workers=1, out=out, resume=True)
+    assert stop.value.interrupted
+    assert str(stop.value) == (f"interrupted before any game was played; the games saved "
+                               f"before stay in {out}.partial; run the same command with "
+                               "--resume (resume=True in Python) to continue")
+
+
+def test_ctrl_c_as_a_traced_games_result_comes_back_is_a_stop(monkeypatch, capsys, tmp_path):
+    """A traced game runs on the main thread: Ctrl-C landing while numba unboxes its result
+    comes out as a SystemError raised from the KeyboardInterrupt, which was printed as a
+    traceback blaming the policy."""
+    from analyzer.runner import tracing
+    from tests.test_cli import run
+
+    real = tracing.one_game_kernel
+    calls = []
+
+    def interrupted_kernel(spec):
+        kernel = real(spec)
+
+        def play(*args):
+            calls.append(1)
+            if len(calls) == 3:
+                try:
+                    raise KeyboardInterrupt
+                except KeyboardInterrupt as stop:
+                    raise SystemError("<function _numba_unpickle> returned a result with an "
+                                      "exception set") from stop
+            return kernel(*args)
+        return play
+
+    monkeypatch.setattr(tracing, "one_game_kernel", interrupted_kernel)
+    out = tmp_path / "t.jsonl"
+    code, _, err = run(capsys, "trace", "--games", "5", "--out", str(out), "--quiet")
+    assert code == 130 and "Traceback" not in err and "policy" not in err
+    assert err == "urbion: interrupted; nothing was saved\n"
+    assert not out.exists() and list(tmp_path.iterdir()) == []

@@ -81,6 +81,19 @@ _terminated = False
 STOP_WORDS = ("interrupted", "terminated")
 
 
+def interrupted_inside(err: BaseException) -> bool:
+    """Whether ``err`` is Ctrl-C (or SIGTERM) arriving while compiled code called back into
+    Python: numba, unboxing a kernel's result, reports it as a SystemError ("returned a
+    result with an exception set") raised from the KeyboardInterrupt."""
+    seen = set()
+    while err is not None and id(err) not in seen:
+        if isinstance(err, KeyboardInterrupt):
+            return True
+        seen.add(id(err))
+        err = err.__cause__ or err.__context__
+    return False
+
+
 def stop_word() -> str:
     """How the command was stopped by a signal: "terminated" after SIGTERM, else
     "interrupted" (Ctrl-C)."""

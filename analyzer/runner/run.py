@@ -70,13 +70,16 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     saved_games = 0
     if checkpoint:
         todo = []
-        for index in range(plan.n_chunks):
-            payload = checkpoint.load(index, *plan.chunk_games(index))
-            if payload is None:
-                todo.append(index)
-            else:
-                collector.add(index, payload)
-                saved_games += plan.chunk_games(index)[1]
+        try:  # reading a long run's chunks takes seconds, a stop meanwhile loses none
+            for index in range(plan.n_chunks):
+                payload = checkpoint.load(index, *plan.chunk_games(index))
+                if payload is None:
+                    todo.append(index)
+                else:
+                    collector.add(index, payload)
+                    saved_games += plan.chunk_games(index)[1]
+        except KeyboardInterrupt:
+            raise RunStopped(stopped_before_playing(checkpoint), True) from None
     done = saved_games
     # saved games as done from the start, not as games played this second: the rate and
     # the time left count this run's games only

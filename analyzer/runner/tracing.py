@@ -8,6 +8,7 @@ from analyzer.cards import CardSet
 from analyzer.core.codes import N_RESULT, REASON_NAMES, TRACE_FORMAT, Info, Outcome
 from analyzer.errors import mark_policy_call
 from analyzer.policies.registry import PolicySpec
+from analyzer.runner import interrupts
 from analyzer.runner.local import illegal_decision_error, one_game_kernel
 from analyzer.trace.fast_log import LogDecoder
 
@@ -38,6 +39,8 @@ def fast_trace(card_set: CardSet, policy: PolicySpec, seed: int, game: int) -> d
                                         card_set.city_ids, card_set.dream_ids,
                                         card_set.rules, seed, game, cap, out)
         except Exception as err:
+            if interrupts.interrupted_inside(err):  # the game runs on the main thread
+                raise KeyboardInterrupt from None
             mark_policy_call(err)
             raise
         if not g.info[Info.LOG_OVERFLOW]:
