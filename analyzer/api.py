@@ -1688,10 +1688,23 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         raise
     result = _compare_result(parts, games, precision, max_games)
     if folder is not None:
-        from analyzer.reporting.build import write_compare
-
-        write_compare(result, folder)
+        _write_compare_pages(result, folder)
     return result
+
+
+def _write_compare_pages(result: CompareResult, folder: Path) -> None:
+    """Write the comparison's pages into ``folder``; a stop or an error meanwhile leaves the
+    pages as they were, and says that --resume writes them from the games saved."""
+    from analyzer.reporting.build import write_compare
+
+    try:
+        write_compare(result, folder)
+    except (KeyboardInterrupt, UrbionError) as err:
+        interrupted = isinstance(err, KeyboardInterrupt)
+        why = f"{interrupts.stop_word()} while writing the pages" if interrupted else str(err)
+        raise RunStopped(f"{why}: every set's games stay in {folder / 'results'}, and the "
+                         "pages as they were; run the same command with --resume "
+                         "(resume=True in Python) to write them", interrupted) from None
 
 
 def _compare_stopping(precision: float | None, max_games: int | None,

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from analyzer.errors import UrbionError
@@ -93,6 +96,47 @@ def write_atomically(path: Path, write: Callable[[str], None]) -> None:
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def write_together(folder: Path, files: dict[str, bytes]) -> None:
+    """Write ``files`` (name: content) into ``folder`` as a set: every one to a temporary
+    file first, then all renamed into place with Ctrl-C and SIGTERM held back, so that the
+    folder holds the old set or the new one, never a mix. On any error nothing new is left
+    and UrbionError says what went wrong in one line."""
+    temporaries: dict[str, str] = {}
+    try:
+        for name, content in files.items():
+            temporaries[name] = _new_temporary(written_file(folder / name))
+            Path(temporaries[name]).write_bytes(content)
+        with signals_held():
+            for name in list(temporaries):
+                os.replace(temporaries.pop(name), written_file(folder / name))
+    except OSError as err:
+        raise UrbionError(f"cannot write {folder / name}: {_reason(err, folder)}") from None
+    finally:
+        for tmp in temporaries.values():
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while the body runs (a few renames), then deliver them
+    to the handlers they would have met. Outside the main thread, which receives them,
+    nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    came: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = {signum: signal.signal(signum, lambda n, _f: came.append(n)) for signum in held}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(came):
+            signal.raise_signal(signum)
 
 
 #: Free bytes below which a short write is put down to a full disk.

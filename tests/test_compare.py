@@ -761,6 +761,44 @@ def test_a_stop_before_a_sets_first_chunk_says_the_finished_sets_wait_for_resume
     assert list(resumed.table["wins"]) == list(whole.table["wins"])
 
 
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, lambda: UrbionError(
+    "cannot write x.svg: No space left on device")])
+def test_a_stop_while_the_pages_are_written_leaves_the_pages_before(tmp_path, monkeypatch,
+                                                                    failure):
+    """Ctrl-C or a full disk while a resumed comparison writes its pages: each file was
+    written whole, but new charts sat beside the old page and table. Now the pages are
+    the ones before, and the message sends the user to --resume."""
+    from analyzer.errors import RunStopped
+    from analyzer.reporting import build
+
+    out = tmp_path / "cmp"
+    analyzer.compare(sets="chromatic_chaos", games=60, seed=3, out=out)
+    for page in out.iterdir():  # pages of before, told apart from any written now
+        if page.is_file() and not page.name.startswith("."):
+            page.write_bytes(b"before " + page.name.encode())
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    real = build.chart_files
+    drawn = []
+
+    def stopped_at_the_second_chart(fig, stem):
+        drawn.append(stem)
+        if len(drawn) == 2:
+            raise failure()
+        return real(fig, stem)
+
+    monkeypatch.setattr(build, "chart_files", stopped_at_the_second_chart)
+    with pytest.raises(RunStopped) as stop:
+        analyzer.compare(sets="chromatic_chaos", games=60, seed=3, out=out, resume=True)
+    assert str(stop.value).endswith(f": every set's games stay in {out / 'results'}, and the "
+                                    "pages as they were; run the same command with --resume "
+                                    "(resume=True in Python) to write them")
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    monkeypatch.setattr(build, "chart_files", real)
+    analyzer.compare(sets="chromatic_chaos", games=60, seed=3, out=out, resume=True)
+    assert pd.read_csv(out / "compare.csv")["games"].tolist() == [60, 60]
+    assert not any(p.read_bytes().startswith(b"before") for p in out.iterdir() if p.is_file())
+
+
 def test_a_killed_compare_resumes_to_the_uninterrupted_table(tmp_path):
     """SIGKILL part-way through the second set, then --resume: the table of an
     uninterrupted run, the first set read back, the second continued from its chunks."""

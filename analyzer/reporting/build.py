@@ -44,7 +44,13 @@ from analyzer.analysis.sensitivity import (
 )
 from analyzer.analysis.stats import EDGE_NOTE, signed_pp
 from analyzer.analysis.totals import Totals
-from analyzer.atomic import probe_folder, require_folder, why_not_writable, write_atomically
+from analyzer.atomic import (
+    probe_folder,
+    require_folder,
+    why_not_writable,
+    write_atomically,
+    write_together,
+)
 from analyzer.cards import CardSet
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
@@ -784,14 +790,19 @@ def write_folder(out: Path, fill, kind: str) -> Path:
 
 
 def save_chart(fig, folder: Path, stem: str) -> bytes:
-    """Write ``stem``.png and .svg, each whole or not at all (a compare folder is written
-    in place); return the PNG's bytes."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
-    png = buffer.getvalue()
-    write_atomically(folder / f"{stem}.png", lambda tmp: Path(tmp).write_bytes(png))
-    write_atomically(folder / f"{stem}.svg", lambda tmp: charts.write_svg(fig, tmp))
-    return png
+    """Write ``stem``.png and .svg, each whole or not at all; return the PNG's bytes."""
+    files = chart_files(fig, stem)
+    for name, content in files.items():
+        write_atomically(folder / name, lambda tmp, c=content: Path(tmp).write_bytes(c))
+    return files[f"{stem}.png"]
+
+
+def chart_files(fig, stem: str) -> dict[str, bytes]:
+    """``stem``.png and ``stem``.svg of ``fig``, as bytes."""
+    png, svg = io.BytesIO(), io.BytesIO()
+    fig.savefig(png, format="png", dpi=110)
+    charts.write_svg(fig, svg)
+    return {f"{stem}.png": png.getvalue(), f"{stem}.svg": svg.getvalue()}
 
 
 def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Path:
@@ -1490,7 +1501,9 @@ COMPARE_CAPTIONS = {
 
 def write_compare(result, folder: Path) -> None:
     """The comparison into ``folder`` beside its ``results/``: compare.csv,
-    interactions.csv, compare.md, index.html and the charts, each file whole or absent."""
+    interactions.csv, compare.md, index.html and the charts, made in memory, then written
+    as one set (``atomic.write_together``): a stop or a full disk leaves the pages before,
+    never a mix of old and new."""
     rows = compare_rows(result.table)
     facts = compare_facts(result.attrs, [int(n) for n in result.table["games"]])
     note = compare_note(result.table, result.runs,
@@ -1500,18 +1513,23 @@ def write_compare(result, folder: Path) -> None:
     scope = scope_note([result.attrs]) + page_note(
         shared_note(result.weights_note(), {policy: shared_policy(policy)}))
     pairs = interaction_rows(result.interactions)
-    images = {stem: save_chart(fig, folder, stem) for stem, fig in result.figures().items()}
+    files: dict[str, bytes] = {}
+    for stem, fig in result.figures().items():
+        files |= chart_files(fig, stem)
+    images = {name.removesuffix(".png"): content for name, content in files.items()
+              if name.endswith(".png")}
     texts = {
         "compare.csv": result.table.to_csv(),
         "interactions.csv": result.interactions.to_csv(),
         "compare.md": compare_markdown(rows, images, facts, pairs, note, scope, variant),
         "index.html": compare_page(rows, images, facts, pairs, note, scope, variant),
     }
-    for name, text in texts.items():
-        write_atomically(folder / name, lambda tmp, t=text: Path(tmp).write_text(t))
+    write_together(folder, files | {name: text.encode() for name, text in texts.items()})
 
 
 INTERACTION_TABLE_TITLE = "Interactions, pair by pair"
+
+
 def interaction_table_note(pairs: int) -> str:
     """What the pair-by-pair table of ``pairs`` interactions holds and how to read it."""
     chance = 1 - 0.95 ** pairs

@@ -168,8 +168,9 @@ def source_line(attrs: dict) -> str:
 
 
 def write_svg(fig: Figure, path) -> None:
-    """Write ``fig`` as SVG, the same bytes for the same chart: no date, and the ids of its
-    clip paths drawn from a fixed salt, not at random."""
+    """Write ``fig`` as SVG to ``path`` (a path or a binary file), the same bytes for the
+    same chart: no date, and the ids of its clip paths drawn from a fixed salt, not at
+    random."""
     # text kept as text, not paths: it can be searched, copied and read aloud
     with matplotlib.rc_context({"svg.hashsalt": "urbion", "svg.fonttype": "none"}):
         fig.savefig(path, format="svg", metadata={"Date": None})
