@@ -37,7 +37,7 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from analyzer.analysis.summary import format_summary
     from analyzer.arguments import MAX_SEED
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
-    from analyzer.errors import RunStopped, UrbionError
+    from analyzer.errors import OutputNotWritten, RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
     from analyzer.runner import interrupts
 
@@ -238,9 +238,13 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
          expansions: str, variant: str, scheduler: str | None, out: str | None,
          quiet: bool) -> None:
     """Play several policies on the same deals; compare them pair by pair (McNemar)."""
-    result = analyzer.duel(names, games=games, seed=seed, workers=workers, cards=cards,
-                           expansions=expansions, variant=variant, scheduler=scheduler,
-                           progress=not quiet, out=out)
+    try:
+        result = analyzer.duel(names, games=games, seed=seed, workers=workers, cards=cards,
+                               expansions=expansions, variant=variant, scheduler=scheduler,
+                               progress=not quiet, out=out)
+    except OutputNotWritten as err:  # the games are played: the tables are shown
+        click.echo(str(err.result))
+        raise UrbionError(f"{err.reason}: the tables are printed above") from None
     click.echo(str(result))
     _note(result.weights_note())
     if out:
@@ -271,10 +275,16 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
          quiet: bool) -> None:
     """Tune the weighted policy's weights for an expansion set by simulation; write them to
     --out. Only the weights that set's games feel are tuned."""
-    result = analyzer.tune(games=games, seed=seed, evaluations=evaluations,
-                           heldout_games=heldout_games, workers=workers, cards=cards,
-                           out=out, progress=not quiet, expansions=expansions, variant=variant,
-                           start=start)
+    try:
+        result = analyzer.tune(games=games, seed=seed, evaluations=evaluations,
+                               heldout_games=heldout_games, workers=workers, cards=cards,
+                               out=out, progress=not quiet, expansions=expansions,
+                               variant=variant, start=start)
+    except OutputNotWritten as err:  # the tuning is done: its weights are shown, not lost
+        click.echo(err.result.text(warning=False))
+        click.echo(f"\n{err.text}")
+        raise UrbionError(f"{err.reason}: the weights found are printed above; save them "
+                          "from [weights] on as a .toml file to play them") from None
     click.echo(result.text(warning=False))
     if result.warning:
         click.echo(f"warning: {result.warning}", err=True)

@@ -46,7 +46,13 @@ from analyzer.cards.loader import (
     play_digest,
 )
 from analyzer.core.codes import N_RESULT, REASON_NAMES, RULES_VERSION, Outcome
-from analyzer.errors import ClusterError, PolicyError, RunStopped, UrbionError
+from analyzer.errors import (
+    ClusterError,
+    OutputNotWritten,
+    PolicyError,
+    RunStopped,
+    UrbionError,
+)
 from analyzer.policies.registry import (
     PolicySpec,
     policy_entries,
@@ -709,7 +715,10 @@ def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int 
     if out is not None:
         from analyzer.reporting.build import write_duel
 
-        write_duel(result, out)
+        try:
+            write_duel(result, out)
+        except UrbionError as err:  # the games are played: the tables are kept
+            raise OutputNotWritten(str(err), result, "") from None
     return result
 
 
@@ -837,7 +846,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         tuned_names,
         weighted_spec,
     )
-    from analyzer.policies.weights import write_weights
+    from analyzer.policies.weights import format_weights, write_weights
     from analyzer.runner.progress import clearing_on_error, progress_bar
 
     games, seed, _ = arguments.game_counts(games, seed)
@@ -879,8 +888,13 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
                           lambda name, number: f"tuning, the held-out games of {name}")
     outcome = _tune_outcome(found, heldout, start, games, seed)
     if out is not None:
-        write_weights(out, found.weights, tuning_notes(outcome, card_set, games, seed),
-                      _tuned_table(card_set, games, seed))
+        notes, tuned = tuning_notes(outcome, card_set, games, seed), \
+            _tuned_table(card_set, games, seed)
+        try:
+            write_weights(out, found.weights, notes, tuned)
+        except UrbionError as err:  # hours of tuning: the weights are kept
+            raise OutputNotWritten(str(err), outcome,
+                                   format_weights(found.weights, notes, tuned)) from None
     return outcome
 
 

@@ -24,6 +24,21 @@ class RunStopped(UrbionError):
         self.interrupted = interrupted
 
 
+class OutputNotWritten(UrbionError):
+    """The output of a command that finished its games could not be written (a full disk):
+    the result is kept on the error, so that the work is not lost."""
+
+    def __init__(self, reason: str, result: object, text: str = "") -> None:
+        super().__init__(f"{reason}; the result is not lost: it is this error's .result"
+                         + (", and the file's text its .text" if text else ""))
+        #: why the output could not be written, in one line
+        self.reason = reason
+        #: what the command returns when its output is written
+        self.result = result
+        #: the text of the file that could not be written, where it is one file
+        self.text = text
+
+
 class ClusterError(UrbionError):
     """A Dask cluster that cannot be reached or lost the run's tasks."""
 

@@ -345,6 +345,43 @@ def test_tune_says_its_fitness_is_in_sample_and_the_held_out_games_are_the_estim
     assert "seed 0    games 100-199 (the same deals" in out
 
 
+def test_tuned_weights_that_cannot_be_written_are_shown_not_lost(tmp_path, capsys,
+                                                                   monkeypatch):
+    """The disk fills while the tune runs (an empty file could be made at the start): the
+    weights, the fruit of hours of play, are printed as the file's text, then one line of
+    error; in Python they stay on the error."""
+    import tomllib
+
+    from analyzer.errors import OutputNotWritten
+    from analyzer.policies import weights
+    from tests.test_cli import run
+
+    def disk_full(path, write):
+        raise UrbionError(f"cannot write {path}: No space left on device")
+
+    monkeypatch.setattr(weights, "write_atomically", disk_full)
+    out = tmp_path / "w.toml"
+    code, printed, err = run(capsys, "tune", "--games", "40", "--evaluations", "2",
+                             "--heldout-games", "40", "--out", str(out), "--quiet")
+    assert code == 2 and not out.exists()
+    assert err == (f"urbion: error: cannot write {out}: No space left on device: the weights "
+                   "found are printed above; save them from [weights] on as a .toml file to "
+                   "play them\n")
+    shown = tomllib.loads(printed[printed.index("[weights]"):])
+    assert set(shown["weights"]) == set(weights.GREEDY_WEIGHTS)
+    with pytest.raises(OutputNotWritten) as lost:
+        analyzer.tune(games=40, evaluations=2, heldout_games=40, out=out)
+    assert lost.value.result.weights == shown["weights"]
+    assert tomllib.loads(lost.value.text)["weights"] == shown["weights"]
+    from analyzer.reporting import build
+
+    monkeypatch.setattr(build, "write_folder", lambda out, fill, kind: disk_full(out, fill))
+    code, printed, err = run(capsys, "duel", "--policies", "greedy,random", "--games", "50",
+                             "--out", str(tmp_path / "duel"), "--quiet")
+    assert code == 2 and "McNemar" in printed
+    assert err.endswith("No space left on device: the tables are printed above\n")
+
+
 def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
     """--out: each policy's per-game results, which report pairs game by game to the same
     McNemar p as the duel, the tables and the text; a folder of the user's is refused
