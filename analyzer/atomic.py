@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -143,14 +145,23 @@ def signals_held() -> Iterator[None]:
 NEARLY_FULL = 1 << 20
 
 
+#: The error number inside the message of an OSError that has none of its own (pyarrow's
+#: "Error writing bytes to file. Detail: [errno 28] No space left on device").
+ERRNO_IN_MESSAGE = re.compile(r"\[errno (\d+)\]", re.IGNORECASE)
+
+
 def _reason(err: OSError, folder: Path) -> str:
-    """Why a write failed, in words: numpy reports a short write on a full disk as
-    "5000 requested and 3989 written", with no errno to say why."""
+    """Why a write failed, in the system's words, however the library that wrote put it:
+    numpy reports a short write on a full disk as "5000 requested and 3989 written", with
+    no errno to say why; pyarrow gives the errno in its message."""
     if err.strerror:
         return err.strerror
+    number = ERRNO_IN_MESSAGE.search(str(err))
+    if number:
+        return os.strerror(int(number.group(1)))
     try:
         free = shutil.disk_usage(folder).free
     except OSError:
         return str(err)
     # numpy's counts are of items, which a reader takes for games: the cause says enough
-    return "no space left on the disk" if free < NEARLY_FULL else str(err)
+    return os.strerror(errno.ENOSPC) if free < NEARLY_FULL else str(err)

@@ -603,11 +603,24 @@ def test_a_short_write_on_a_full_disk_says_the_disk_is_full(tmp_path, monkeypatc
     usage = namedtuple("usage", "total used free")
     monkeypatch.setattr(shutil, "disk_usage", lambda folder: usage(10**9, 10**9, 4096))
     # its counts are of items, which would read as games: left out
-    with pytest.raises(UrbionError, match=r"chunk\.npy: no space left on the disk$"):
+    with pytest.raises(UrbionError, match=r"chunk\.npy: No space left on device$"):
         atomic.write_atomically(tmp_path / "chunk.npy", short_write)
     monkeypatch.setattr(shutil, "disk_usage", lambda folder: usage(10**9, 0, 10**9))
     with pytest.raises(UrbionError, match=r"chunk\.npy: 5000 requested and 3989 written$"):
         atomic.write_atomically(tmp_path / "chunk.npy", short_write)
+
+
+def test_a_full_disk_is_said_alike_whichever_library_wrote(tmp_path):
+    """pyarrow puts the errno in its message, with no errno of its own: the same words as
+    the system's, not "Error writing bytes to file. Detail: [errno 28] ..."."""
+    from analyzer import atomic
+
+    def pyarrow_write(tmp):
+        raise OSError("Error writing bytes to file. Detail: [errno 28] No space left on "
+                      "device")
+
+    with pytest.raises(UrbionError, match=r"r\.parquet: No space left on device$"):
+        atomic.write_atomically(tmp_path / "r.parquet", pyarrow_write)
     assert list(tmp_path.iterdir()) == []
 
 
