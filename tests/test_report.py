@@ -2021,3 +2021,19 @@ def test_the_differences_and_every_loss_reason_in_play_are_in_the_reports_number
     table = page[page.index("| run | games | games lost |"):].split("\n")
     assert table[0] == "| run | games | games lost | deck_empty | emptiness |"
     assert table[2].endswith(" | - |")  # the base game cannot lose to the Emptiness
+
+
+def test_an_earlier_report_that_cannot_be_removed_whole_is_said_to_be_left(
+        results, tmp_path, monkeypatch, capfd):
+    """A file in the earlier folder that the system would not remove (immutable): the new
+    report is in place, and what is left of the old one is named, not hidden silently."""
+    from analyzer.reporting import build
+
+    out = analyzer.report(results[:1], tmp_path / "rep")
+    monkeypatch.setattr(build.shutil, "rmtree", lambda path, ignore_errors=False: None)
+    analyzer.report(results, out)
+    left = [p for p in tmp_path.iterdir() if p.name.startswith(".rep.old-")]
+    assert len(left) == 1 and (out / "differences.csv").exists()
+    assert capfd.readouterr().err == (f"urbion: note: the earlier rep is replaced, but not "
+                                      f"all of it could be removed: what is left is in "
+                                      f"{left[0]}\n")

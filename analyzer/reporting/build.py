@@ -17,6 +17,7 @@ import re
 import shlex
 import shutil
 import stat
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -1375,6 +1376,9 @@ def _swap_into_place(build: Path, out: Path) -> None:
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+        if old.exists():  # a file in it the system would not remove (immutable, say)
+            print(f"urbion: note: the earlier {out.name} is replaced, but not all of it "
+                  f"could be removed: what is left is in {old}", file=sys.stderr, flush=True)
 
 
 def compare_rows(table: pd.DataFrame) -> list[list[str]]:
