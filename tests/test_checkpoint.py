@@ -452,6 +452,27 @@ def test_a_chunk_that_cannot_be_saved_stops_the_run_with_the_others_kept(tmp_pat
     assert resumed.attrs["games_resumed"] == 30
 
 
+def test_a_first_chunk_that_cannot_be_saved_leaves_no_folder(tmp_path, monkeypatch):
+    """The disk is full at the first chunk: a folder of run.json and a digest holds no
+    game, and sent the user to --resume what was nothing."""
+    import analyzer.runner.checkpoint as checkpoint
+
+    out = tmp_path / "r.parquet"
+    real = checkpoint.write_atomically
+
+    def disk_full_at_chunk_0(path, write):
+        if path.name.startswith("chunk-000000.npy"):
+            raise UrbionError(f"cannot write {path}: No space left on device")
+        real(path, write)
+
+    monkeypatch.setattr(checkpoint, "write_atomically", disk_full_at_chunk_0)
+    with pytest.raises(RunStopped) as err:
+        analyzer.simulate(games=60, seed=2, policy="random", chunk=10, workers=1, out=out)
+    assert str(err.value).endswith("No space left on device; stopped after 0 of 60 games; "
+                                   "nothing was saved")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_run_file_that_cannot_be_written_leaves_no_folder(tmp_path, monkeypatch):
     """A full disk as the folder is made: a folder without its run.json could be neither
     resumed nor replaced; the same command runs as new once there is room."""

@@ -187,11 +187,18 @@ class Checkpoint:
             with open(tmp, "wb") as f:
                 np.save(f, payload, allow_pickle=False)
 
-        if not self.opened:
+        first = not self.opened
+        if first:
             self._open()
         digest = self._digest(index, payload)
-        write_atomically(self._digest_path(index), lambda tmp: Path(tmp).write_text(digest))
-        write_atomically(self._path(index), write)
+        try:
+            write_atomically(self._digest_path(index),
+                             lambda tmp: Path(tmp).write_text(digest))
+            write_atomically(self._path(index), write)
+        except BaseException:
+            if first:  # a folder holding no chunk is nothing to resume: not left behind
+                self.discard_if_created()
+            raise
 
     def load(self, index: int, first: int, games: int) -> np.ndarray | None:
         """Chunk ``index``'s saved payload (games ``first`` .. ``first + games - 1``), or
