@@ -359,19 +359,53 @@ def test_an_interaction_at_the_0_percent_floor_is_not_shown_in_the_tables_either
     assert not _heatmap_colours(table).any()
 
 
-def test_an_interaction_whose_test_rejects_but_interval_holds_zero_is_not_shown():
-    """8 games of 1,000 won by the pair alone: the exact sign-flip p is 2 x 0.5^8 = 0.0078,
-    but the interval on so few differing games (widened, "few differ") holds zero. Table
-    and heatmap agree: not shown."""
+def test_on_few_differing_games_the_exact_test_decides_in_table_and_heatmap():
+    """8 games of 1,000 won by the pair alone: the exact sign-flip p is 2 x 0.5^8 = 0.0078;
+    the interval on so few differing games is widened to bounds that hold whatever they
+    are, and holds zero. The test decides, the same in the table and the heatmap, whose
+    cell says so."""
+    from analyzer.reporting import charts
+
     runs = {"base": _run([0] * 1000), "x": _run([0] * 1000), "y": _run([0] * 1000),
             "x+y": _run([1] * 8 + [0] * 992)}
     table = interactions(runs)
     row = table.loc["x+y"]
     assert row["holm_p"] == pytest.approx(2 * 0.5 ** 8) and row["low"] < 0 < row["high"]
-    assert not bool(row["at_floor"]) and not bool(row["shown"])
+    assert bool(row["shown"])
     line = next(line for line in format_interactions(table).splitlines()
                 if line.startswith("x+y"))
-    assert line.split("(few differ)")[1].split()[:2] == ["0.00781", "no"]
+    assert line.split("(few differ)")[1].split()[:3] == ["0.00781", "more", "wins"]
+    assert _heatmap_colours(table).sum() == 2
+    cells = [t.get_text() for t in charts.interactions(table).axes[0].texts]
+    assert sum("few differ" in cell for cell in cells) == 2
+
+
+@pytest.mark.parametrize("low, high", [(-0.001, 0.02), (0.00002, 0.0002)])
+def test_an_interaction_whose_interval_as_written_holds_zero_is_not_shown(low, high):
+    """Many games differ and the test rejects, but the interval, as the tables write it
+    (two decimals of a point: -0.10 to +2.00, or +0.00 to +0.02), holds zero: not shown,
+    in the table or the heatmap."""
+    table = pd.DataFrame([{"pair": "x+y", "first": "x", "second": "y", "games": 5000,
+                           "differing": 400, "interaction": (low + high) / 2, "low": low,
+                           "high": high, "holm_p": 0.01, "pair_win_rate": 0.2,
+                           "multiplied": 0.1}]).set_index("pair")
+    line = next(line for line in format_interactions(table).splitlines()
+                if line.startswith("x+y"))
+    assert line.split()[6:8] == ["0.01", "no"]
+    assert not _heatmap_colours(table).any()
+
+
+def test_a_hand_built_table_at_the_floor_reads_alike_in_table_and_heatmap():
+    """No shown or at_floor column (a table made in Python): worked out by the same rule,
+    not read from the Holm p alone."""
+    table = pd.DataFrame([{"pair": "x+y", "first": "x", "second": "y", "games": 2000,
+                           "interaction": 0.0395, "low": 0.0254, "high": 0.0536,
+                           "holm_p": 1e-6, "pair_win_rate": 0.001,
+                           "multiplied": 0.0}]).set_index("pair")
+    from analyzer.reporting.build import interaction_rows
+
+    assert interaction_rows(table)[1][5] == "no, 0% floor"
+    assert "no, 0% floor" in format_interactions(table)
     assert not _heatmap_colours(table).any()
 
 

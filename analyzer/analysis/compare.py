@@ -358,13 +358,29 @@ def at_the_floor(table: pd.DataFrame) -> pd.Series:
 
 def shown_interactions(table: pd.DataFrame) -> pd.Series:
     """bool, by pair: an interaction shown, with the family error held at 5%: its Holm p
-    below 0.05, its 95% interval leaving zero out (the test and the interval are computed
-    apart and can disagree), and the pair not :func:`at_the_floor`. One rule for the tables,
-    the heatmap and the notes."""
-    interval_clear = (table["low"] > 0) | (table["high"] < 0)
+    below 0.05; its 95% interval, as the tables write it (two decimals of a point), leaving
+    zero out (the test and the interval are worked out apart and can disagree), except on
+    fewer than :data:`ROUGH_BELOW` differing games, where the interval is widened to bounds
+    that hold whatever those games and the exact test alone decides; and the pair not
+    :func:`at_the_floor`. One rule for the tables, the heatmap and the notes."""
+    def written(column: str) -> pd.Series:
+        return table[column].map(lambda x: float(signed_pp(x)) if pd.notna(x) else np.nan)
+
+    interval_clear = ((written("low") > 0) | (written("high") < 0)) & \
+        (table["high"] > table["low"])  # one of no width is no interval
+    if "differing" in table:
+        interval_clear |= (table["differing"] > 0) & (table["differing"] < ROUGH_BELOW)
     # a table built by hand, without tests, is read from its intervals alone
     tested = table["holm_p"] < SIGNIFICANCE if "holm_p" in table else True
     return (interval_clear & tested & ~at_the_floor(table)).fillna(False).astype(bool)
+
+
+def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
+    """An interactions table with its ``at_floor`` and ``shown`` columns, worked out for a
+    table that lacks them (one built by hand)."""
+    if {"at_floor", "shown"} <= set(table.columns):
+        return table
+    return table.assign(at_floor=at_the_floor(table), shown=shown_interactions(table))
 
 
 def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
@@ -520,14 +536,11 @@ def interaction_band(low: float, high: float, unit: str = "pp",
 
 
 def interaction_verdict(row: pd.Series) -> str:
-    """A pair's ``shown`` cell for the tables: which way an interaction shown goes, or why
-    none is (a row of a table without the ``shown`` column is read from its Holm p)."""
-    shown = row.get("shown")
-    if shown is None or pd.isna(shown):
-        shown = row.get("holm_p", math.nan) < SIGNIFICANCE
-    if shown:
+    """A pair's ``shown`` cell for the tables (a row of :func:`with_verdicts`): which way an
+    interaction shown goes, or why none is."""
+    if row["shown"]:
         return "more wins" if row.interaction > 0 else "fewer wins"
-    return "no, 0% floor" if row.get("at_floor", False) else "no"
+    return "no, 0% floor" if row["at_floor"] else "no"
 
 
 def _percent_or_na(x: float) -> str:
@@ -546,7 +559,8 @@ INTERACTION_TEST_NOTE = ("the paired randomization (sign-flip) test of no intera
 #: When an interaction counts as shown, for every table of them (``shown_interactions``).
 INTERACTION_SHOWN_NOTE = ("shown: an interaction is shown, with the family error held at "
                           "5%, where its Holm p is below 0.05 and its interval leaves zero "
-                          "out, and the pair is not at the 0% floor: a pair whose single "
+                          "out (on few differing games the exact test alone decides), and "
+                          "the pair is not at the 0% floor: a pair whose single "
                           "effects added up would take the win rate below 0% (no, 0% floor) "
                           "reads positive whatever it does. more wins: together the two "
                           "leave more games won than their single effects add up to; fewer "
@@ -557,6 +571,7 @@ def format_interactions(pairs: pd.DataFrame) -> str:
     """The :func:`interactions` table as text for the terminal; "" with no pair."""
     if not len(pairs):
         return ""
+    pairs = with_verdicts(pairs)
     width = max(30, *(len(str(label)) for label in pairs.index))
     lines = ["Pairwise interactions: the pair's effect on the win rate minus the two single "
              "effects, each against the base game over the paired games (0: the two add "

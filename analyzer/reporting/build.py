@@ -1587,9 +1587,10 @@ def interaction_section_html(pairs: list[list[str]] | None) -> str:
 
 def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
     """An ``analysis.compare.interactions`` table as text cells, header first."""
-    from analyzer.analysis.compare import interaction_band, interaction_verdict
+    from analyzer.analysis.compare import interaction_band, interaction_verdict, with_verdicts
     from analyzer.analysis.stats import format_p
 
+    table = with_verdicts(table)
     rows = [["pair", "games", "interaction", "95% interval", "Holm p", "shown",
              "pair win rate", "if the effects multiplied"]]
     for label, r in table.iterrows():

@@ -454,20 +454,15 @@ def _cell(value: float, sign: bool = False) -> str:
     return text.replace("-0.00", "+0.00" if sign else "0.00")
 
 
-def _band(value: float, low: float, high: float) -> tuple[str, bool]:
-    """A heatmap cell's interval as drawn ("±1.50", or "-0.12 to +2.00" where it is not
-    even about the estimate: clipped at a contrast's bounds, or games all alike), and
-    whether the cell is coloured: only where the interval, as drawn, leaves zero out, and
-    never one of no width."""
+def _band(value: float, low: float, high: float) -> str:
+    """A heatmap cell's interval as drawn: "±1.50", or "-0.12 to +2.00" where it is not even
+    about the estimate (clipped at a contrast's bounds, or games all alike)."""
     if not (np.isfinite(low) and np.isfinite(high)):
-        return "", False
-    half = (high - low) / 2
+        return ""
     if np.isclose(value - low, high - value, rtol=1e-6, atol=1e-9):
-        return f"±{_cell(half)}", half > 0 and abs(float(_cell(value))) > float(_cell(half))
-    drawn_low, drawn_high = float(_cell(low)), float(_cell(high))
+        return f"±{_cell((high - low) / 2)}"
     # on two lines: "-197.50 to +192.50" is wider than a cell
-    return (f"{_cell(low, sign=True)} to\n{_cell(high, sign=True)}",
-            high > low and (drawn_low > 0 or drawn_high < 0))
+    return f"{_cell(low, sign=True)} to\n{_cell(high, sign=True)}"
 
 
 def interactions(table: pd.DataFrame) -> Figure:
@@ -476,7 +471,7 @@ def interactions(table: pd.DataFrame) -> Figure:
     a cell is coloured only where the interaction is shown
     (``analysis.compare.shown_interactions``) and its interval, as printed, leaves zero out;
     the others are grey."""
-    from analyzer.analysis.compare import at_the_floor, interaction_matrix, shown_interactions
+    from analyzer.analysis.compare import ROUGH_BELOW, interaction_matrix, with_verdicts
 
     matrix = interaction_matrix(table)
     n = len(matrix)
@@ -494,13 +489,16 @@ def interactions(table: pd.DataFrame) -> Figure:
     highs = interaction_matrix(table, "high").to_numpy(dtype=float) * 100
     limit = max(float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0, 0.5)
     bands = [[_band(values[i, j], lows[i, j], highs[i, j]) for j in range(n)] for i in range(n)]
-    marks = table.assign(shown=shown_interactions(table).astype(float),
-                         at_floor=at_the_floor(table).astype(float))
+    marked = with_verdicts(table)
+    marks = marked.assign(shown=marked["shown"].astype(float),
+                          at_floor=marked["at_floor"].astype(float),
+                          few=((marked["differing"] > 0) & (marked["differing"] < ROUGH_BELOW)
+                               ).astype(float) if "differing" in marked else 0.0)
     floor = interaction_matrix(marks, "at_floor").to_numpy(dtype=float) == 1
-    # the rule of the tables, and the interval as written leaving zero out
-    shown_cell = interaction_matrix(marks, "shown").to_numpy(dtype=float) == 1
-    shown = np.where([[readable and shown_cell[i, j] for j, (_, readable) in enumerate(row)]
-                      for i, row in enumerate(bands)], values, np.nan)
+    few = interaction_matrix(marks, "few").to_numpy(dtype=float) == 1
+    # the tables' rule (analysis.compare.shown_interactions), cell for cell
+    shown = np.where(interaction_matrix(marks, "shown").to_numpy(dtype=float) == 1, values,
+                     np.nan)
     ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
     # a symmetric log scale: effects of a few points stay visible beside one of twenty
     image = ax.imshow(shown, cmap="RdBu",
@@ -512,7 +510,8 @@ def interactions(table: pd.DataFrame) -> Figure:
                         color="0.45")
             if np.isfinite(values[i, j]):
                 dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
-                band = f"\n{bands[i][j][0]}" if bands[i][j][0] else ""
+                band = f"\n{bands[i][j]}" if bands[i][j] else ""
+                band += "\nfew differ" if few[i, j] else ""
                 band += "\nat 0% floor" if floor[i, j] else ""
                 # an interaction shown is in bold too: not told by its colour alone
                 ax.text(j, i, f"{_cell(values[i, j], sign=True)}{band}", ha="center",
