@@ -37,6 +37,7 @@ from analyzer.analysis.results_io import (
 from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.analysis.totals import joined_commit
+from analyzer.atomic import SET_WRITTEN
 from analyzer.cards import CardSet, default_card_set, load_card_set
 from analyzer.cards.loader import (
     CardSetError,
@@ -538,20 +539,21 @@ def _check_results_fit(games: int) -> None:
                           "them with --summary-only (analyzer.simulate_summary in Python)")
 
 
-#: Bytes a game of a chunk takes while it is played: the batch kernel's int64 row, then its
-#: structured results.
-CHUNK_BYTES_PER_GAME = N_RESULT * np.dtype(np.int64).itemsize + RESULT_DTYPE.itemsize
+#: Bytes a game takes while it is played (the batch kernel's int64 row), and once played
+#: (its structured results, held until its chunk is collected).
+PLAYING_BYTES, PLAYED_BYTES = N_RESULT * np.dtype(np.int64).itemsize, RESULT_DTYPE.itemsize
 
 
-def _check_chunk_fits(chunk: int, threads: int) -> None:
-    """Refuse a chunk too large for this machine's memory before any game is played: a
-    local run keeps up to two chunks for each of its ``threads`` in hand (a chunk larger
-    than the run counts as the run)."""
+def _check_chunk_fits(chunk: int, chunks: int, threads: int) -> None:
+    """Refuse a chunk too large for this machine's memory before any game is played. A
+    local run's threads play one chunk's slices at a time, and it keeps up to two chunks
+    for each thread in hand (of the run's ``chunks``), played or queued."""
     memory = _machine_memory()
-    in_hand = 2 * threads
-    need = chunk * CHUNK_BYTES_PER_GAME * in_hand
+    in_hand = min(2 * threads, chunks)
+    need = chunk * (PLAYING_BYTES + PLAYED_BYTES * in_hand)
     if memory is not None and need > memory:
-        raise UrbionError(f"--chunk {chunk:,}: the {in_hand} chunks a run on {threads} "
+        held = f"the {in_hand} chunks" if in_hand > 1 else "the chunk"
+        raise UrbionError(f"--chunk {chunk:,}: {held} a run on {threads} "
                           f"thread{'s' if threads != 1 else ''} keeps in hand would hold "
                           f"{need / 1e9:,.1f} GB, more than this machine's "
                           f"{memory / 1e9:,.1f} GB: give a smaller --chunk (chunk= in "
@@ -591,7 +593,7 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
     # the plain-Python engine holds Python's lock: more threads would only take turns
     threads = 1 if engine == "reference" else options["workers"]
     if options["scheduler"] is None:  # a cluster's workers have memory of their own
-        _check_chunk_fits(min(plan.chunk, plan.games), local_threads(threads))
+        _check_chunk_fits(min(plan.chunk, plan.games), plan.n_chunks, local_threads(threads))
     executor = make_executor(options["scheduler"], threads)
     checkpoint = None
     try:
@@ -1713,12 +1715,22 @@ def _write_compare_pages(result: CompareResult, folder: Path) -> None:
 
     try:
         write_compare(result, folder)
-    except (KeyboardInterrupt, UrbionError) as err:
-        interrupted = isinstance(err, KeyboardInterrupt)
-        why = f"{interrupts.stop_word()} while writing the pages" if interrupted else str(err)
-        raise RunStopped(f"{why}: every set's games stay in {folder / 'results'}, and the "
-                         "pages as they were; run the same command with --resume "
-                         "(resume=True in Python) to write them", interrupted) from None
+    except KeyboardInterrupt as err:
+        if SET_WRITTEN not in getattr(err, "__notes__", ()):
+            raise _pages_not_written(err, folder) from None
+        raise RunStopped(f"{interrupts.stop_word()} as the pages were written: they are "
+                         f"whole in {folder}", True) from None
+    except UrbionError as err:
+        raise _pages_not_written(err, folder) from None
+
+
+def _pages_not_written(err: BaseException, folder: Path) -> RunStopped:
+    """The stop of a comparison whose pages were not written: they are as before."""
+    interrupted = isinstance(err, KeyboardInterrupt)
+    why = f"{interrupts.stop_word()} while writing the pages" if interrupted else str(err)
+    return RunStopped(f"{why}: every set's games stay in {folder / 'results'}, and the "
+                      "pages as they were; run the same command with --resume "
+                      "(resume=True in Python) to write them", interrupted)
 
 
 def _compare_stopping(precision: float | None, max_games: int | None,

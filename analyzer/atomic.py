@@ -100,21 +100,38 @@ def write_atomically(path: Path, write: Callable[[str], None]) -> None:
             os.unlink(tmp)
 
 
+#: The note on a stop (Ctrl-C, SIGTERM) held back while :func:`write_together` renamed its
+#: files, and delivered once every one was in place.
+SET_WRITTEN = "urbion: the files were written, then the stop came"
+
+
 def write_together(folder: Path, files: dict[str, bytes]) -> None:
-    """Write ``files`` (name: content) into ``folder`` as a set: every one to a temporary
-    file first, then all renamed into place with Ctrl-C and SIGTERM held back, so that the
-    folder holds the old set or the new one, never a mix. On any error nothing new is left
-    and UrbionError says what went wrong in one line."""
+    """Write ``files`` (name: content) into ``folder`` as a set: each to a temporary file
+    first, then all renamed into place with Ctrl-C and SIGTERM held back, so that the
+    folder holds the old set or the new one, not a mix (short of a rename the system
+    refuses midway, which a name taken by a folder, checked first, would be). On an error
+    nothing new is left and UrbionError says what went wrong in one line; a stop held back
+    comes after the whole set, noted :data:`SET_WRITTEN`."""
+    targets = {name: written_file(folder / name) for name in files}
+    for target in targets.values():
+        if target.is_dir():
+            raise UrbionError(f"cannot write {target}: it is a folder")
     temporaries: dict[str, str] = {}
+    name = ""
     try:
         for name, content in files.items():
-            temporaries[name] = _new_temporary(written_file(folder / name))
+            temporaries[name] = _new_temporary(targets[name])
             Path(temporaries[name]).write_bytes(content)
         with signals_held():
             for name in list(temporaries):
-                os.replace(temporaries.pop(name), written_file(folder / name))
+                os.replace(temporaries[name], targets[name])
+                del temporaries[name]
     except OSError as err:
-        raise UrbionError(f"cannot write {folder / name}: {_reason(err, folder)}") from None
+        raise UrbionError(f"cannot write {targets[name]}: {_reason(err, folder)}") from None
+    except KeyboardInterrupt as stop:
+        if not temporaries:
+            stop.add_note(SET_WRITTEN)
+        raise
     finally:
         for tmp in temporaries.values():
             if os.path.exists(tmp):
@@ -123,22 +140,24 @@ def write_together(folder: Path, files: dict[str, bytes]) -> None:
 
 @contextmanager
 def signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back while the body runs (a few renames), then deliver them
-    to the handlers they would have met. Outside the main thread, which receives them,
-    nothing is held."""
+    """Hold Ctrl-C and SIGTERM back while the body runs (a few renames), then deliver one
+    stop to the handler it would have met: SIGTERM's if both came. Outside the main thread,
+    which receives them, nothing is held."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     came: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
-    previous = {signum: signal.signal(signum, lambda n, _f: came.append(n)) for signum in held}
+    previous: dict[int, object] = {}
     try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous[signum] = signal.signal(signum, lambda n, _f: came.append(n))
         yield
     finally:
         for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        for signum in dict.fromkeys(came):
-            signal.raise_signal(signum)
+            # None: a handler set outside Python, which cannot be put back as it was
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
+        if came:
+            signal.raise_signal(signal.SIGTERM if signal.SIGTERM in came else signal.SIGINT)
 
 
 #: Free bytes below which a short write is put down to a full disk.

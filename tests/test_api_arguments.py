@@ -238,11 +238,30 @@ def test_a_chunk_too_large_for_memory_is_refused_before_it_plays(capsys, monkeyp
     code, out, err = run(capsys, "simulate", "--games", "1000000000", "--chunk",
                          "1000000000", "--summary-only", "--workers", "1", "--quiet")
     assert code == 2 and out == ""
-    assert err == ("urbion: error: --chunk 1,000,000,000: the 2 chunks a run on 1 thread "
-                   "keeps in hand would hold 424.0 GB, more than this machine's 16.0 GB: "
-                   "give a smaller --chunk (chunk= in Python; default 20,000)\n")
+    assert err == ("urbion: error: --chunk 1,000,000,000: the chunk a run on 1 thread keeps "
+                   "in hand would hold 212.0 GB, more than this machine's 16.0 GB: give a "
+                   "smaller --chunk (chunk= in Python; default 20,000)\n")
     # a chunk larger than the run counts as the run
     assert analyzer.simulate(games=50, chunk=10**12, workers=1)["won"].size == 50
+    # a run of one chunk as large as memory allows: its int64 rows while played, then its
+    # results (168 + 44 bytes a game), and no more
+    fits = 16 * 10**9 // 212
+    assert 16 * 10**9 - fits * 212 < 212
+
+    class Checked(Exception):
+        """Raised where the run would start playing: every check passed."""
+
+    def checked(*_args):
+        raise Checked
+
+    monkeypatch.setattr(api, "make_executor", checked)
+    with pytest.raises(Checked):
+        analyzer.simulate_summary(games=fits, chunk=fits, workers=2)
+    with pytest.raises(UrbionError, match="the chunk a run on 2 threads keeps in hand"):
+        analyzer.simulate_summary(games=fits + 1, chunk=fits + 1, workers=2)
+    # two chunks: both may be in hand, played or queued, the results of each held
+    with pytest.raises(UrbionError, match="the 2 chunks a run on 2 threads"):
+        analyzer.simulate_summary(games=fits, chunk=70_000_000, workers=2)
 
 
 def test_memory_running_out_in_play_stops_the_run_in_one_line_blaming_no_policy(

@@ -56,9 +56,52 @@ def test_ctrl_c_during_the_renames_comes_after_the_whole_set(tmp_path, monkeypat
         return real(src, dst)
 
     monkeypatch.setattr(atomic.os, "replace", interrupted_replace)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt) as stop:
         atomic.write_together(tmp_path, {"a.csv": b"new", "b.md": b"new", "c.html": b"new"})
+    assert atomic.SET_WRITTEN in stop.value.__notes__  # the caller can say so
     assert len(renamed) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "b.md", "c.html"]
     assert all(p.read_text() == "new" for p in tmp_path.iterdir())
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_name_taken_by_a_folder_is_refused_before_any_file_is_replaced(tmp_path):
+    """The third name is a folder of the user's: renaming onto it would fail after the
+    first two were replaced, a mix of old and new, and leave a temporary file."""
+    _old_set(tmp_path)
+    (tmp_path / "c.html").unlink()
+    (tmp_path / "c.html").mkdir()
+    with pytest.raises(UrbionError, match=r"c\.html: it is a folder"):
+        atomic.write_together(tmp_path, {"a.csv": b"new", "b.md": b"new", "c.html": b"new"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "b.md", "c.html"]
+    assert (tmp_path / "a.csv").read_text() == "old a.csv"
+
+
+def test_a_rename_that_fails_midway_leaves_no_temporary_file(tmp_path, monkeypatch):
+    _old_set(tmp_path)
+    real = os.replace
+
+    def second_fails(src, dst):
+        if str(dst).endswith("b.md"):
+            raise OSError(13, "Permission denied")
+        return real(src, dst)
+
+    monkeypatch.setattr(atomic.os, "replace", second_fails)
+    with pytest.raises(UrbionError, match=r"b\.md: Permission denied"):
+        atomic.write_together(tmp_path, {"a.csv": b"new", "b.md": b"new", "c.html": b"new"})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "b.md", "c.html"]
+
+
+def test_sigint_and_sigterm_held_together_deliver_one_stop_sigterms(python_sigint):
+    """Both came while held: one stop, and the stronger one (a job scheduler's end, which
+    the caller reports as terminated); the handlers are put back."""
+    delivered = []
+    previous = signal.signal(signal.SIGTERM, lambda n, _f: delivered.append(n))
+    try:
+        with atomic.signals_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGTERM)
+        assert delivered == [signal.SIGTERM]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -833,6 +833,39 @@ def test_a_stop_while_the_pages_are_written_leaves_the_pages_before(tmp_path, mo
     assert not any(p.read_bytes().startswith(b"before") for p in out.iterdir() if p.is_file())
 
 
+def test_a_stop_held_while_the_pages_are_renamed_says_they_are_written(tmp_path,
+                                                                        monkeypatch):
+    """Ctrl-C as the pages are renamed into place waits for the last of them: the pages
+    are whole and new, and the message must not say they are as before."""
+    import os
+    import signal
+
+    from analyzer import atomic
+    from analyzer.errors import RunStopped
+
+    out = tmp_path / "cmp"
+    real = os.replace
+    renamed = []
+
+    def interrupted_replace(src, dst):
+        if os.path.dirname(dst) == str(out):  # a page, not a batch of results
+            if not renamed:
+                os.kill(os.getpid(), signal.SIGINT)
+            renamed.append(dst)
+        return real(src, dst)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        monkeypatch.setattr(atomic.os, "replace", interrupted_replace)
+        with pytest.raises(RunStopped) as stop:
+            analyzer.compare(sets="chromatic_chaos", games=60, seed=3, out=out)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert stop.value.interrupted
+    assert str(stop.value) == f"interrupted as the pages were written: they are whole in {out}"
+    assert (out / "index.html").read_text().startswith("<!doctype html>")
+
+
 def test_a_killed_compare_resumes_to_the_uninterrupted_table(tmp_path):
     """SIGKILL part-way through the second set, then --resume: the table of an
     uninterrupted run, the first set read back, the second continued from its chunks."""
