@@ -244,6 +244,7 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
                                progress=not quiet, out=out)
     except OutputNotWritten as err:  # the games are played: the tables are shown
         click.echo(str(err.result))
+        _note(err.result.weights_note())
         raise UrbionError(f"{err.reason}: the tables are printed above") from None
     click.echo(str(result))
     _note(result.weights_note())
@@ -283,6 +284,8 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
     except OutputNotWritten as err:  # the tuning is done: its weights are shown, not lost
         click.echo(err.result.text(warning=False))
         click.echo(f"\n{err.text}")
+        if err.result.warning:
+            click.echo(f"warning: {err.result.warning}", err=True)
         raise UrbionError(f"{err.reason}: the weights found are printed above; save them "
                           "from [weights] on as a .toml file to play them") from None
     click.echo(result.text(warning=False))

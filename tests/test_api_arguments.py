@@ -402,3 +402,33 @@ def test_the_reference_engine_plays_on_one_thread_and_says_so():
     promise a speed-up there is not."""
     df = analyzer.simulate(games=20, engine="reference", workers=2)
     assert df.attrs["played_on"] == "1 thread"
+
+
+def test_memory_running_out_as_a_resume_reads_its_games_says_they_stay(tmp_path,
+                                                                       monkeypatch):
+    """Not the generic advice of a smaller --chunk, which a resume refuses."""
+    from analyzer.errors import RunStopped
+    from analyzer.runner.checkpoint import Checkpoint
+
+    out = tmp_path / "r.parquet"
+    real_save = Checkpoint.save
+
+    def stop_after_first(self, index, payload):
+        real_save(self, index, payload)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Checkpoint, "save", stop_after_first)
+    with pytest.raises(RunStopped):
+        analyzer.simulate(games=40, chunk=10, workers=1, out=out)
+    monkeypatch.undo()
+
+    def out_of_memory(self, index, first, n):
+        raise MemoryError
+
+    monkeypatch.setattr(Checkpoint, "load", out_of_memory)
+    with pytest.raises(RunStopped) as stop:
+        analyzer.simulate(games=40, chunk=10, workers=1, out=out, resume=True)
+    assert str(stop.value) == (f"out of memory reading the saved games (a machine with more "
+                               f"can resume them); stopped before any game was played; the "
+                               f"games saved before stay in {out}.partial; run the same "
+                               "command with --resume (resume=True in Python) to continue")

@@ -2037,3 +2037,12 @@ def test_an_earlier_report_that_cannot_be_removed_whole_is_said_to_be_left(
     assert capfd.readouterr().err == (f"urbion: note: the earlier rep is replaced, but not "
                                       f"all of it could be removed: what is left is in "
                                       f"{left[0]}\n")
+
+
+def test_a_charts_numbers_table_writes_large_means_in_full():
+    from analyzer.reporting.build import numbers_rows
+
+    rows = numbers_rows(pd.DataFrame({"run": ["a"], "games": [1_000_000],
+                                      "per_game": [1_234_567.25], "running": [0.5]}))
+    assert rows == [["run", "games", "per_game", "running (%)"],
+                    ["a", "1,000,000", "1,234,567", "50.00%"]]

@@ -383,7 +383,7 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
     """Refuse rows that are not the games the configuration says its run played (a frame
     filtered before ``to_parquet``): a selection of games, by outcome say, has no win rate
     to give, and would be labelled with the whole run's games."""
-    if "games" not in attrs:
+    if attrs.get("games") is None:
         return  # a configuration without its game count: the rows are the run
     first, games = (_whole_number(path, key, attrs.get(key) or 0)
                     for key in ("first_game", "games"))
@@ -457,11 +457,11 @@ def _check_columns(path: Path, df: pd.DataFrame) -> None:
                                    f"{df['game'][df[name].isna()].iloc[0]})")
     if not len(df):
         raise ResultsFileError(f"{path} holds no games")
-    reasons = df["reason"].astype("string")
-    unknown = reasons[~reasons.isin(REASON_NAMES) | reasons.isna()]
-    if len(unknown):
+    # the distinct values only: a string per row of millions would cost more than the rows
+    unknown = [v for v in pd.unique(df["reason"]) if pd.isna(v) or str(v) not in REASON_NAMES]
+    if unknown:
         raise ResultsFileError(f"{path} is not an urbion results file (reason "
-                               f"{unknown.iloc[0]!r} is none of {', '.join(REASON_NAMES)})")
+                               f"{str(unknown[0])!r} is none of {', '.join(REASON_NAMES)})")
     repeated = df["game"][df["game"].duplicated()]
     if len(repeated):
         raise ResultsFileError(f"{path} is not an urbion results file (game "

@@ -673,8 +673,8 @@ def numbers_rows(numbers: pd.DataFrame) -> list[list[str]]:
     def text(column: str, value) -> str:
         if column in SHARE_COLUMNS:
             return f"{value:.2%}"
-        if isinstance(value, float):
-            return f"{value:.4g}"
+        if isinstance(value, float):  # a mean, never written as 1e+03
+            return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
         return f"{value:,}" if isinstance(value, int) else str(value)
 
     rows = [[str(c) + (" (%)" if c in SHARE_COLUMNS else "") for c in numbers.columns]]

@@ -12,6 +12,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
@@ -32,6 +33,8 @@ CONNECT_TIMEOUT = "20s"
 LOST = (KilledWorker, CancelledError, OSError, TimeoutError)
 #: The fewest chunks a Dask run hands the scheduler at once (:meth:`DaskExecutor.window`).
 MIN_WINDOW = 8
+#: Seconds between two counts of the cluster's threads during a run.
+WINDOW_REFRESH = 10.0
 
 
 def one_line(err: BaseException, limit: int = 160) -> str:
@@ -230,11 +233,16 @@ class DaskExecutor:
         run = uuid.uuid4().hex[:12]
         waiting = iter(indices)
         futures: dict = {}
+        # asked of the scheduler again now and then, not at every chunk: workers may join
+        window, asked = self.window(), time.monotonic()
 
         def top_up() -> list:
+            nonlocal window, asked
+            if time.monotonic() - asked > WINDOW_REFRESH:
+                window, asked = self.window(), time.monotonic()
             new = {self.client.submit(chunk_payload, plan, index, summary_only,
                                       key=f"urbion-chunk-{run}-{index}", pure=False): index
-                   for index in islice(waiting, max(self.window() - len(futures), 0))}
+                   for index in islice(waiting, max(window - len(futures), 0))}
             futures.update(new)
             return list(new)
 
@@ -257,9 +265,8 @@ class DaskExecutor:
     def window(self) -> int:
         """How many chunks the scheduler holds at once: four for each thread the cluster
         has now (a worker that joins raises it), at least :data:`MIN_WINDOW`."""
-        workers = self.client.scheduler_info().get("workers", {})
-        threads = sum(int(w.get("nthreads", 1)) for w in workers.values())
-        return max(MIN_WINDOW, 4 * threads)
+        # every worker's threads (scheduler_info lists only a few workers in some versions)
+        return max(MIN_WINDOW, 4 * sum(self.client.nthreads().values()))
 
     def describe(self) -> str:
         """Where the games were played, for the results: "a Dask cluster at ADDRESS, 3

@@ -80,6 +80,10 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
                     saved_games += plan.chunk_games(index)[1]
         except KeyboardInterrupt:
             raise RunStopped(stopped_before_playing(checkpoint), True) from None
+        except MemoryError:
+            raise RunStopped(stopped_before_playing(
+                checkpoint, "out of memory reading the saved games (a machine with more can "
+                            "resume them)"), False) from None
     done = saved_games
     # saved games as done from the start, not as games played this second: the rate and
     # the time left count this run's games only
