@@ -336,3 +336,33 @@ def test_a_run_that_kept_no_book_says_it_played_as_without_them(tmp_path):
     kept = analyzer.simulate(games=50, expansions="books", policy=f"weighted:{keeping}")
     assert kept["books_kept"].any()
     assert "books      " not in format_summary(analyzer.summarize(kept), kept.attrs)
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_progress_report_that_cannot_be_written_stops_only_itself(monkeypatch, tmp_path,
+                                                                    terminal):
+    """stderr on a full disk, or a pipe whose reader is gone: the run it reports on goes
+    on to its end and writes its results (it stopped with exit 1 and no file)."""
+    import sys
+
+    from analyzer.runner import progress
+
+    class Full:
+        writes = 0
+
+        def write(self, text):
+            Full.writes += 1
+            raise OSError(28, "No space left on device")
+
+        def flush(self):
+            raise OSError(28, "No space left on device")
+
+        def isatty(self):
+            return terminal
+
+    monkeypatch.setattr(progress, "LOG_INTERVAL", 0.0)
+    monkeypatch.setattr(sys, "stderr", Full())
+    out = tmp_path / "r.parquet"
+    df = analyzer.simulate(games=3000, chunk=500, workers=1, progress=True, out=out)
+    assert Full.writes == 1  # tried once, then left alone
+    assert len(df) == 3000 and out.exists()

@@ -36,6 +36,33 @@ class LineLog:
         self.stream.flush()
 
 
+class BestEffort:
+    """A text stream that stops writing, silently, the first time a write fails (stderr to
+    a full disk, a pipe whose reader is gone): a progress report is no reason to stop the
+    run it reports on. Anything else is the wrapped stream's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.failed = False
+
+    def write(self, text: str) -> None:
+        if not self.failed:
+            try:
+                self.stream.write(text)
+            except (OSError, ValueError):  # ValueError: a stream closed under it
+                self.failed = True
+
+    def flush(self) -> None:
+        if not self.failed:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.failed = True
+
+    def __getattr__(self, name: str):
+        return getattr(self.stream, name)
+
+
 def is_terminal(stream: TextIO) -> bool:
     """True when ``stream`` redraws a bar in place: an interactive terminal, or a Jupyter
     kernel's stderr, which a notebook shows as one (a stream without ``isatty`` is not)."""
@@ -54,10 +81,11 @@ def progress_bar(total: int, enabled: bool, label: str = "games",
     log file, a pipe) a run longer than ``LOG_INTERVAL`` seconds writes a line every
     ``LOG_INTERVAL`` seconds and one at the end, and a shorter one writes nothing."""
     terminal = is_terminal(sys.stderr)
-    stream = sys.stderr if terminal else LineLog(sys.stderr)
+    stream = BestEffort(sys.stderr) if terminal else LineLog(BestEffort(sys.stderr))
+    # on a terminal tqdm draws its blocks where the terminal's encoding has them
     return tqdm(total=total, desc=label, unit=f" {unit}", unit_scale=True, disable=not enabled,
                 file=stream, dynamic_ncols=terminal, smoothing=0.05, leave=True,
-                initial=initial, ascii=not terminal,
+                initial=initial, ascii=None if terminal else True,
                 mininterval=0.1 if terminal else LOG_INTERVAL,
                 # tqdm's monitor otherwise writes every 10 s whatever the interval
                 maxinterval=10.0 if terminal else LOG_INTERVAL,
