@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import signal
 import sys
 from pathlib import Path
@@ -445,11 +447,11 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(err.ctx.get_help() if err.ctx else str(err))
         sys.exit(EXIT_USAGE)
     except click.ClickException as err:
-        click.echo(f"urbion: error: {err.format_message()}", err=True)
+        _say(f"urbion: error: {err.format_message()}")
         sys.exit(EXIT_USAGE)
     except RunStopped as err:
         # Ctrl-C is the user's own stop; a full disk or a lost cluster is an error
-        click.echo(f"urbion: {err}" if err.interrupted else f"urbion: error: {err}", err=True)
+        _say(f"urbion: {err}" if err.interrupted else f"urbion: error: {err}")
         if err.interrupted and argv is None:
             # the process exits, waiting for the games being played (compiled code cannot
             # be stopped): a further Ctrl-C or SIGTERM ends it at once, as without a
@@ -458,16 +460,53 @@ def main(argv: list[str] | None = None) -> None:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
         sys.exit(_stop_code() if err.interrupted else EXIT_USAGE)
     except UrbionError as err:
-        click.echo(f"urbion: error: {err}", err=True)
+        _say(f"urbion: error: {err}")
         sys.exit(EXIT_USAGE)
     except click.Abort:
-        click.echo(f"urbion: {interrupts.stop_word()}", err=True)
+        _say(f"urbion: {interrupts.stop_word()}")
         sys.exit(_stop_code())
     except MemoryError:
-        click.echo("urbion: error: out of memory: fewer games at once (a smaller --chunk, "
-                   "--summary-only, fewer files) need less", err=True)
+        _say("urbion: error: out of memory: fewer games at once (a smaller --chunk, "
+             "--summary-only, fewer files) need less")
+        sys.exit(EXIT_USAGE)
+    except OSError as err:
+        if not _writing_stdout(err):
+            raise
+        _detach_stdout()
+        if err.errno != errno.EPIPE:  # a reader that has gone needs no word
+            _say(f"urbion: error: cannot write the output: {err.strerror or err}")
         sys.exit(EXIT_USAGE)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _say(message: str) -> None:
+    """``message`` on stderr, if stderr takes it: the exit code says the rest."""
+    try:
+        click.echo(message, err=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _writing_stdout(err: OSError) -> bool:
+    """Whether ``err`` came from writing the command's output to stdout (a full disk, a
+    closed pipe): raised in click's echo to stdout, or in a flush of stdout."""
+    tb = err.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "echo" and not frame.f_locals.get("err") and \
+                frame.f_locals.get("file") in (None, sys.stdout):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _detach_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's own flush at exit does not raise again
+    on what is left in its buffer."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _stop_code() -> int:

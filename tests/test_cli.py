@@ -488,3 +488,18 @@ def test_trace_in_memory_is_bounded_and_says_where_to_write_more():
     with pytest.raises(UrbionError, match=f"at most {MAX_TRACES_HELD:,} at once; "
                                           "trace_to_file"):
         analyzer.trace(games=MAX_TRACES_HELD + 1)
+
+
+def test_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path):
+    """stdout on a full disk: click's echo raised OSError, a traceback and exit 1. An
+    error's own line on a full stderr cannot be said, but the exit code still is 2."""
+    cli_path = Path(__file__).resolve().parent.parent / "cli.py"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, str(cli_path), "policies"], stdout=full,
+                              stderr=subprocess.PIPE, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stderr == "urbion: error: cannot write the output: No space left on device\n"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, str(cli_path), "simulate", "--games", "-3"],
+                              stdout=subprocess.PIPE, stderr=full, check=False)
+    assert done.returncode == 2
