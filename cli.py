@@ -441,6 +441,9 @@ def policies() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every user error is one line on stderr and exit code 2."""
     interrupts.stopping_on_sigterm()
+    for stream in (sys.stdout, sys.stderr):  # a name in Greek on a terminal of Latin-1
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     try:
         code = cli.main(args=argv, prog_name="urbion", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as err:

@@ -1859,7 +1859,7 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
             _check_batch(path, games, labels)
         (folder / "results").mkdir(parents=True, exist_ok=True)
         if not held:  # rewriting a comparison's mark on a full disk would empty it
-            (folder / FOLDER_MARK).write_text("compare\n")
+            (folder / FOLDER_MARK).write_text("compare\n", encoding="utf-8")
     except OSError as err:
         if not held:  # what was made here, a full disk say, is taken back
             _unmake_if_unused(folder, made)

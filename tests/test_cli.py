@@ -503,3 +503,26 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path):
         done = subprocess.run([sys.executable, str(cli_path), "simulate", "--games", "-3"],
                               stdout=subprocess.PIPE, stderr=full, check=False)
     assert done.returncode == 2
+
+
+def test_files_are_utf_8_whatever_the_locale(tmp_path):
+    """A terminal of plain ASCII (LC_ALL=C with Python's UTF-8 fallbacks off): the pages
+    declare UTF-8 and must be it (± came out as a locale's byte), and a card-set name the
+    terminal cannot show is shown as best it can, not a traceback."""
+    cards = tmp_path / "é.toml"
+    card_text = analyzer.cards.writer.card_file_text(analyzer.load_cards(None))
+    cards.write_text(card_text.replace('name = "R14-default"', 'name = "jeu-é"'),
+                     encoding="utf-8")
+    results = tmp_path / "r.parquet"
+    analyzer.simulate(games=40, seed=1, cards=cards, out=results)
+    env = {**os.environ, "LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0",
+           "PYTHONIOENCODING": ""}
+    cli_path = Path(__file__).resolve().parent.parent / "cli.py"
+    done = subprocess.run([sys.executable, str(cli_path), "report", str(results), "--out",
+                           str(tmp_path / "rep")], env=env, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "rep" / "index.html").read_bytes().decode("utf-8")
+    assert "±" in page and "jeu-é" in page
+    done = subprocess.run([sys.executable, str(cli_path), "cards", "--cards", str(cards)],
+                          env=env, capture_output=True, check=False)
+    assert done.returncode == 0 and b"card set   jeu-" in done.stdout, done.stderr

@@ -62,7 +62,7 @@ def write_summary(summary: dict, tally: np.ndarray, config: dict, path: str | Pa
         "tally": {name: part(tally, name).tolist() for name in LAYOUT},
     }
     text = json.dumps(document, indent=1, allow_nan=False) + "\n"
-    atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text))
+    atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
 def read_summary(path: str | Path) -> Totals:

@@ -84,7 +84,8 @@ def read_weights_file(path: str | Path | None = None
     (``policy_weights_file``). ``path`` may be a results or summary file: the weights its
     run played."""
     if path is None:
-        text = resources.files("analyzer.policies").joinpath(DEFAULT_WEIGHTS_FILE).read_text()
+        text = resources.files("analyzer.policies").joinpath(DEFAULT_WEIGHTS_FILE).read_text(
+            encoding="utf-8")
         return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}"), None, None
     path = Path(path)
     if is_run_file(path):
@@ -197,7 +198,7 @@ def write_weights(path: str | Path, weights: dict[str, float], comments: list[st
     """Write a weights file, complete or not at all."""
     path = check_writable(path, (".toml",))
     text = format_weights(weights, comments, tuned)
-    write_atomically(path, lambda tmp: Path(tmp).write_text(text))
+    write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
 def tuned_weights_note(attrs: dict) -> str | None:

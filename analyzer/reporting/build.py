@@ -779,7 +779,7 @@ def write_folder(out: Path, fill, kind: str) -> Path:
         # the kind, then every file written: a file not listed is the user's, and stops a
         # later replacement
         written = sorted(p.name for p in build.iterdir())
-        (build / FOLDER_MARK).write_text("\n".join([kind, *written]) + "\n")
+        (build / FOLDER_MARK).write_text("\n".join([kind, *written]) + "\n", encoding="utf-8")
         _swap_into_place(build, out)
         _remove_leftovers(out)
     except OSError as err:
@@ -860,13 +860,14 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
                                     changes=pd.Series(changes)).rename_axis("run").to_csv(
                 folder / "differences.csv")
         (folder / "report.md").write_text(markdown(rows, facts, titles, differences,
-                                                   card_sets, note, scope, pair_rows, tables))
+                                                   card_sets, note, scope, pair_rows, tables),
+                                          encoding="utf-8")
         # the headline and interactions tables are on the page already
         unfolded = {stem: data for stem, data in numbers.items()
                     if stem not in ("win_rates", "interactions")}
         (folder / "index.html").write_text(page(rows, images, facts, titles, differences,
                                                 card_sets, note, scope, pair_rows, tables,
-                                                unfolded))
+                                                unfolded), encoding="utf-8")
 
     return write_folder(out, fill, "report")
 
@@ -991,8 +992,10 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> P
     def fill(folder: Path) -> None:
         png = save_chart(sensitivity_figure(table, baseline), folder, "sensitivity")
         table.to_csv(folder / "sensitivity.csv", index=False)
-        (folder / "index.html").write_text(sensitivity_page(table, baseline, png))
-        (folder / "sensitivity.md").write_text(sensitivity_markdown(table, baseline))
+        (folder / "index.html").write_text(sensitivity_page(table, baseline, png),
+                                           encoding="utf-8")
+        (folder / "sensitivity.md").write_text(sensitivity_markdown(table, baseline),
+                                               encoding="utf-8")
 
     return write_folder(out, fill, "sensitivity")
 
@@ -1043,7 +1046,8 @@ def write_duel(result, out: str | Path) -> Path:
         note = shared_note(result.weights_note(), shown)
         (folder / "duel.txt").write_text(
             str(named) + "\n" + (f"{note}\n" if note else "") + "\n"
-            + "\n".join(f"{k:<10} {v}" for k, v in duel_facts(result, shown).items()) + "\n")
+            + "\n".join(f"{k:<10} {v}" for k, v in duel_facts(result, shown).items()) + "\n",
+            encoding="utf-8")
 
     return write_folder(out, fill, "duel")
 
@@ -1306,7 +1310,7 @@ def check_destination(out: Path, kind: str) -> None:
 def folder_mark(folder: Path) -> str | None:
     """The command that wrote ``folder`` (its FOLDER_MARK's first line), or None."""
     try:
-        return (folder / FOLDER_MARK).read_text().splitlines()[0].strip()
+        return (folder / FOLDER_MARK).read_text(encoding="utf-8").splitlines()[0].strip()
     except (OSError, IndexError):
         return None
 
@@ -1314,7 +1318,7 @@ def folder_mark(folder: Path) -> str | None:
 def _written(folder: Path) -> set[str]:
     """The files the command wrote into ``folder`` (its FOLDER_MARK's other lines)."""
     try:
-        return set((folder / FOLDER_MARK).read_text().splitlines()[1:])
+        return set((folder / FOLDER_MARK).read_text(encoding="utf-8").splitlines()[1:])
     except OSError:
         return set()
 

@@ -93,7 +93,8 @@ class Checkpoint:
         self._lock()
         text = json.dumps(self.identity, sort_keys=True, indent=1)
         try:
-            write_atomically(self.folder / RUN_FILE, lambda tmp: Path(tmp).write_text(text))
+            write_atomically(self.folder / RUN_FILE,
+                             lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
         except BaseException:
             self.discard_if_created()
             raise
@@ -146,7 +147,7 @@ class Checkpoint:
         afresh = (f"delete {folder} and run without --resume to start afresh: without it "
                   "the saved chunks cannot be told to be this run's")
         try:
-            saved = json.loads((folder / RUN_FILE).read_text())
+            saved = json.loads((folder / RUN_FILE).read_text(encoding="utf-8"))
         except OSError as err:
             raise UrbionError(f"cannot resume from {folder}: no readable {RUN_FILE} "
                               f"({err.strerror or err}); {afresh}") from None
@@ -193,7 +194,7 @@ class Checkpoint:
         digest = self._digest(index, payload)
         try:
             write_atomically(self._digest_path(index),
-                             lambda tmp: Path(tmp).write_text(digest))
+                             lambda tmp: Path(tmp).write_text(digest, encoding="utf-8"))
             write_atomically(self._path(index), write)
         except BaseException:
             if first:  # a folder holding no chunk is nothing to resume: not left behind
@@ -206,7 +207,7 @@ class Checkpoint:
         path = self._path(index)
         try:
             payload = np.load(path, allow_pickle=False)
-            digest = self._digest_path(index).read_text().strip()
+            digest = self._digest_path(index).read_text(encoding="utf-8").strip()
         except (OSError, ValueError, EOFError):  # EOFError: an empty file
             return None
         if self.identity["summary_only"]:
