@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 import uuid
@@ -84,20 +86,35 @@ def _new_temporary(path: Path) -> str:
 def write_atomically(path: Path, write: Callable[[str], None]) -> None:
     """Call ``write(temporary_path)``, then rename the result to ``path``.
 
-    The file gets the usual permissions (0666 less the umask); on any error nothing is left
-    behind and UrbionError says what went wrong in one line.
+    A new file gets the usual permissions (0666 less the umask), a file replaced keeps its
+    own (:func:`keep_attributes`); on any error nothing is left behind and UrbionError says
+    what went wrong in one line.
     """
     path = written_file(Path(path))
     tmp = None
     try:
         tmp = _new_temporary(path)
         write(tmp)
+        keep_attributes(path, tmp)
         os.replace(tmp, path)
     except OSError as err:
         raise UrbionError(f"cannot write {path}: {_reason(err, path.parent)}") from None
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def keep_attributes(old: Path, new: str | Path) -> None:
+    """Give ``new``, about to replace ``old``, the permissions and group of ``old`` if it
+    exists, as a shell's ``>`` keeps them: a private file stays private. The group only
+    where the system allows it (a group of the user's, or root)."""
+    try:
+        status = os.stat(old)
+    except OSError:
+        return  # nothing replaced
+    os.chmod(new, stat.S_IMODE(status.st_mode))
+    with contextlib.suppress(OSError):
+        os.chown(new, -1, status.st_gid)
 
 
 #: The note on a stop (Ctrl-C, SIGTERM) held back while :func:`write_together` renamed its
@@ -122,6 +139,7 @@ def write_together(folder: Path, files: dict[str, bytes]) -> None:
         for name, content in files.items():
             temporaries[name] = _new_temporary(targets[name])
             Path(temporaries[name]).write_bytes(content)
+            keep_attributes(targets[name], temporaries[name])
         with signals_held():
             for name in list(temporaries):
                 os.replace(temporaries[name], targets[name])

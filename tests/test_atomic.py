@@ -105,3 +105,32 @@ def test_sigint_and_sigterm_held_together_deliver_one_stop_sigterms(python_sigin
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def test_a_file_replaced_keeps_its_permissions_as_a_shells_redirect_does(tmp_path):
+    """A private results file written again must not become readable by everyone."""
+    private = tmp_path / "r.parquet"
+    private.write_text("old")
+    private.chmod(0o600)
+    atomic.write_atomically(private, lambda tmp: open(tmp, "w").write("new"))
+    assert private.read_text() == "new" and (private.stat().st_mode & 0o777) == 0o600
+    _old_set(tmp_path)
+    (tmp_path / "b.md").chmod(0o640)
+    atomic.write_together(tmp_path, {"a.csv": b"new", "b.md": b"new"})
+    assert (tmp_path / "b.md").stat().st_mode & 0o777 == 0o640
+    fresh = tmp_path / "new.txt"
+    atomic.write_atomically(fresh, lambda tmp: open(tmp, "w").write("new"))
+    umask = os.umask(0)
+    os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask  # a new file: the usual
+
+
+def test_a_report_folder_replaced_keeps_its_permissions(tmp_path):
+    import analyzer
+
+    results = tmp_path / "r.parquet"
+    analyzer.simulate(games=30, seed=1, out=results)
+    out = analyzer.report([results], tmp_path / "rep")
+    out.chmod(0o700)
+    analyzer.report([results], out)
+    assert out.stat().st_mode & 0o777 == 0o700

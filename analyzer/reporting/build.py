@@ -46,6 +46,7 @@ from analyzer.analysis.sensitivity import (
 from analyzer.analysis.stats import EDGE_NOTE, signed_pp
 from analyzer.analysis.totals import Totals
 from analyzer.atomic import (
+    keep_attributes,
     probe_folder,
     require_folder,
     why_not_writable,
@@ -780,6 +781,7 @@ def write_folder(out: Path, fill, kind: str) -> Path:
         # later replacement
         written = sorted(p.name for p in build.iterdir())
         (build / FOLDER_MARK).write_text("\n".join([kind, *written]) + "\n", encoding="utf-8")
+        keep_attributes(out, build)  # a private folder replaced stays private
         _swap_into_place(build, out)
         _remove_leftovers(out)
     except OSError as err:
