@@ -83,3 +83,35 @@ def test_a_kernel_that_cannot_be_saved_runs_all_the_same_with_one_note(monkeypat
     err = capsys.readouterr().err
     assert err.count("urbion: cannot save the compiled engine in ") == 1
     assert err.rstrip().endswith("(No space left on device): the next run compiles it again")
+
+
+def test_without_a_home_folder_nothing_is_cached_in_a_folder_named_tilde(monkeypatch):
+    """HOME unset for a user the system does not list (a container's --user): expanduser
+    leaves "~" as it is, and the cache went to ./~/.cache in the working folder."""
+    monkeypatch.setattr(jit, "CACHE_PROBLEM", None)  # put back after the test
+    monkeypatch.delenv("URBION_CACHE_DIR", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setattr(jit.os.path, "expanduser", lambda path: path)
+    assert jit._cache_root() is None
+    monkeypatch.setenv("URBION_NO_CACHE", "0")
+    assert jit._writable_cache_dir() is None
+    assert jit.CACHE_PROBLEM == "no home folder to keep it in (set URBION_CACHE_DIR)"
+
+
+def test_a_cache_that_cannot_be_kept_is_said_once(tmp_path, monkeypatch, capsys):
+    """A cache folder that is a file, or a read-only home: every run compiled for 20 s
+    more, without a word."""
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    code = ("from analyzer.core import jit; print(jit.CACHE_PROBLEM); jit.note_cache_off(); "
+            "jit.note_cache_off()")
+    env = {"URBION_CACHE_DIR": str(blocker / "cache"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, check=True)
+    assert done.stdout.strip().endswith(": Not a directory")
+    assert done.stderr.count("urbion: note: the compiled engine cannot be kept (") == 1
+    assert done.stderr.rstrip().endswith("every run compiles it again; URBION_CACHE_DIR names "
+                                         "another folder")
+    off = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**env, "URBION_NO_CACHE": "1"}, check=True)
+    assert off.stdout.strip() == "None" and off.stderr == ""  # turned off: nothing to say

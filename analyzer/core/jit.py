@@ -71,22 +71,39 @@ def files_digest(root: Path, files: set[Path]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _cache_root() -> Path:
-    base = os.environ.get("URBION_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "urbion", "numba")
+def _cache_root() -> Path | None:
+    """The folder of the caches of every source; None where there is no home to put it in
+    (HOME unset for a user the system does not list: ``~`` would be taken literally)."""
+    base = os.environ.get("URBION_CACHE_DIR")
+    if not base:
+        home_cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+        if home_cache.startswith("~"):
+            return None
+        base = os.path.join(home_cache, "urbion", "numba")
     return Path(base)
 
 
+#: Why the disk cache is off when it was not turned off (URBION_NO_CACHE), for a note.
+CACHE_PROBLEM: str | None = None
+
+
 def _writable_cache_dir() -> Path | None:
-    """The current source hash's folder, created and tested; None when it cannot be used."""
+    """The current source hash's folder, created and tested; None when it cannot be used
+    (:data:`CACHE_PROBLEM` says why)."""
+    global CACHE_PROBLEM
     if os.environ.get("URBION_NO_CACHE", "") == "1":
         return None
-    folder = _cache_root() / source_hash()
+    root = _cache_root()
+    if root is None:
+        CACHE_PROBLEM = "no home folder to keep it in (set URBION_CACHE_DIR)"
+        return None
+    folder = root / source_hash()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder):
             pass
-    except OSError:
+    except OSError as err:
+        CACHE_PROBLEM = f"{folder}: {err.strerror or err}"
         return None
     _prune_old_caches(folder)
     return folder
@@ -140,6 +157,18 @@ class _BestEffortCache(caching.FunctionCache):
 
 
 _unsaved_noted = False
+
+
+def note_cache_off() -> None:
+    """Say once a process that the disk cache cannot be used, when it was not turned off:
+    every run then compiles the engine anew, which a user would otherwise only see as
+    slowness."""
+    global _unsaved_noted
+    if CACHE_PROBLEM is not None and not _unsaved_noted:
+        _unsaved_noted = True
+        print(f"urbion: note: the compiled engine cannot be kept ({CACHE_PROBLEM}): every "
+              "run compiles it again; URBION_CACHE_DIR names another folder", file=sys.stderr,
+              flush=True)
 
 
 def _note_unsaved(err: OSError) -> None:
