@@ -473,6 +473,9 @@ def main(argv: list[str] | None = None) -> None:
              "--summary-only, fewer files) need less")
         sys.exit(EXIT_USAGE)
     except OSError as err:
+        if err.errno == errno.ENAMETOOLONG:  # an input's name, or a folder's made on the way
+            _say(f"urbion: error: {err.filename}: {err.strerror}")
+            sys.exit(EXIT_USAGE)
         if not _writing_stdout(err):
             raise
         _detach_stdout()

@@ -35,6 +35,7 @@ def check_writable(path: str | Path, suffixes: tuple[str, ...]) -> Path:
     target = written_file(path)
     parent = target.parent
     require_folder(parent, f"cannot write {path}")
+    check_name_length(target, f"cannot write {path}")
     if target.is_dir():
         raise UrbionError(f"cannot write {path}: it is a folder")
     if target.exists() and not target.is_file():
@@ -44,6 +45,26 @@ def check_writable(path: str | Path, suffixes: tuple[str, ...]) -> Path:
         raise UrbionError(f"cannot write {path}: {why_not_writable(parent)}")
     probe_folder(parent, f"cannot write {path}")
     return path
+
+
+#: What a temporary name adds to the name it stands for: ".NAME.<12 hex>.tmp", or a report
+#: folder's ".NAME.old-<12 hex>".
+TEMPORARY_EXTRA = 18
+
+
+def check_name_length(path: Path, failure: str) -> None:
+    """Refuse, before a long run, a name the system takes but not with a temporary name's
+    18 more characters, which the output is first written under (``failure`` starts the
+    message)."""
+    length = len(os.fsencode(path.name))
+    try:
+        limit = os.pathconf(path.parent, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    if length + TEMPORARY_EXTRA > limit:
+        raise UrbionError(f"{failure}: its name is {length} bytes long, more than the "
+                          f"{limit - TEMPORARY_EXTRA} a name may have here (it is written "
+                          "under a longer temporary name first)")
 
 
 def written_file(path: Path) -> Path:

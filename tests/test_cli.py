@@ -526,3 +526,23 @@ def test_files_are_utf_8_whatever_the_locale(tmp_path):
     done = subprocess.run([sys.executable, str(cli_path), "cards", "--cards", str(cards)],
                           env=env, capture_output=True, check=False)
     assert done.returncode == 0 and b"card set   jeu-" in done.stdout, done.stderr
+
+
+def test_names_too_long_are_one_line_before_anything_is_played(capsys, tmp_path):
+    """Over the system's 255 bytes: a traceback; a little under it: every game played,
+    then the output refused, and a --resume refused alike (the temporary name is 18
+    characters longer)."""
+    too_long, nearly = "C" * 260, "D" * 240
+    for args in (["cards", "--cards", f"{too_long}.toml"],
+                 ["report", f"{too_long}.parquet", "--out", str(tmp_path / "r")],
+                 ["trace", "--out", str(tmp_path / f"{too_long}.jsonl")],
+                 ["simulate", "--games", "10", "--out", str(tmp_path / f"{too_long}.parquet")]):
+        code, _, err = run(capsys, *args)
+        assert code == 2 and err.count("\n") == 1 and "File name too long" in err, args
+    out = tmp_path / f"{nearly}.parquet"
+    code, printed, err = run(capsys, "simulate", "--games", "10", "--out", str(out))
+    assert code == 2 and printed == ""
+    assert err == (f"urbion: error: cannot write {out}: its name is 248 bytes long, more than "
+                   "the 237 a name may have here (it is written under a longer temporary name "
+                   "first)\n")
+    assert list(tmp_path.iterdir()) == []

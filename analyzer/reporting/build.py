@@ -46,6 +46,7 @@ from analyzer.analysis.sensitivity import (
 from analyzer.analysis.stats import EDGE_NOTE, signed_pp
 from analyzer.analysis.totals import Totals
 from analyzer.atomic import (
+    check_name_length,
     keep_attributes,
     probe_folder,
     require_folder,
@@ -1277,14 +1278,18 @@ def check_destination(out: Path, kind: str) -> None:
     """Refuse, before any game is played, a ``kind`` folder (report, sensitivity) that
     could not be put in place: an existing folder is replaced only if the same command
     wrote it and it holds nothing else (so never a file the report reads)."""
-    cwd = Path.cwd()
-    if out.resolve() == cwd or out.resolve() in cwd.parents:
+    try:
+        cwd = Path.cwd()
+    except OSError:  # a working folder deleted under the shell: none to hold
+        cwd = None
+    if cwd is not None and (out.resolve() == cwd or out.resolve() in cwd.parents):
         raise UrbionError(f"cannot write {kind} {out}: it is the current folder or holds it; "
                           "give the name of a folder for the output")
     if out.is_symlink():
         raise UrbionError(f"cannot write {kind} {out}: it is a symbolic link; give the "
                           "folder itself")
     require_folder(out.parent, f"cannot write {kind} {out}")
+    check_name_length(out, f"cannot write {kind} {out}")
     if not os.access(out.parent, os.W_OK | os.X_OK):
         raise UrbionError(f"cannot write {kind} {out}: {why_not_writable(out.parent)} in "
                           f"{out.parent}")
