@@ -472,6 +472,12 @@ def main(argv: list[str] | None = None) -> None:
         _say("urbion: error: out of memory: fewer games at once (a smaller --chunk, "
              "--summary-only, fewer files) need less")
         sys.exit(EXIT_USAGE)
+    except UnicodeEncodeError as err:
+        if "surrogates not allowed" not in str(err):
+            raise
+        _say("urbion: error: a file name is not UTF-8 text, which the files written and read "
+             "here need: rename it")
+        sys.exit(EXIT_USAGE)
     except OSError as err:
         if err.errno == errno.ENAMETOOLONG:  # an input's name, or a folder's made on the way
             _say(f"urbion: error: {err.filename}: {err.strerror}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -86,6 +87,13 @@ def path(name: str, value: object, optional: bool = True) -> Path | None:
         return None
     if not isinstance(value, str | Path) or value == "":
         raise UrbionError(f"{name} must be a file path, not {kind_of(value)}")
+    text = str(value)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # bytes the shell passed on as they were: Parquet refuses them
+        shown = os.fsencode(text).decode("utf-8", "backslashreplace")
+        raise UrbionError(f"{name} {shown}: the file name is not UTF-8 text, which the files "
+                          "written and read here need: rename it") from None
     return Path(value)
 
 

@@ -546,3 +546,17 @@ def test_names_too_long_are_one_line_before_anything_is_played(capsys, tmp_path)
                    "the 237 a name may have here (it is written under a longer temporary name "
                    "first)\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_name_that_is_not_utf_8_is_one_line(capsys, tmp_path):
+    """Bytes of a Latin-1 name, passed on by the shell as they are: pyarrow raised
+    UnicodeEncodeError after the games were played, leaving the run's partial folder."""
+    name = os.fsdecode(b"r\xe9s.parquet")
+    for args in (["simulate", "--games", "30", "--out", str(tmp_path / name)],
+                 ["report", str(tmp_path / name), "--out", str(tmp_path / "rep")],
+                 ["cards", "--cards", str(tmp_path / name)]):
+        code, _, err = run(capsys, *args)
+        assert code == 2 and err.count("\n") == 1, args
+        assert err.endswith("r\\xe9s.parquet: the file name is not UTF-8 text, which the files "
+                            "written and read here need: rename it\n"), err
+    assert list(tmp_path.iterdir()) == []
