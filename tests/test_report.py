@@ -2046,3 +2046,21 @@ def test_a_charts_numbers_table_writes_large_means_in_full():
                                       "per_game": [1_234_567.25], "running": [0.5]}))
     assert rows == [["run", "games", "per_game", "running (%)"],
                     ["a", "1,000,000", "1,234,567", "50.00%"]]
+
+
+def test_a_card_set_named_in_a_script_the_font_lacks_draws_quietly(tmp_path):
+    """A name in Japanese: matplotlib's font has no glyph for it and warned once per glyph
+    per drawing, some 84 lines for one report."""
+    import warnings
+
+    from analyzer.cards.writer import card_file_text
+
+    cards = tmp_path / "cjk.toml"
+    cards.write_text(card_file_text(analyzer.load_cards(None)).replace(
+        'name = "R14-default"', 'name = "カード set"'), encoding="utf-8")
+    results = tmp_path / "r.parquet"
+    analyzer.simulate(games=60, seed=1, cards=cards, out=results)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        analyzer.report([results], tmp_path / "rep")
+    assert [str(w.message) for w in caught] == []

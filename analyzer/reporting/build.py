@@ -20,6 +20,7 @@ import stat
 import sys
 import time
 import uuid
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -804,8 +805,13 @@ def save_chart(fig, folder: Path, stem: str) -> bytes:
 def chart_files(fig, stem: str) -> dict[str, bytes]:
     """``stem``.png and ``stem``.svg of ``fig``, as bytes."""
     png, svg = io.BytesIO(), io.BytesIO()
-    fig.savefig(png, format="png", dpi=110)
-    charts.write_svg(fig, svg)
+    with warnings.catch_warnings():
+        # a name in a script the font lacks (a card set named in Japanese) is drawn as
+        # boxes, with a warning per glyph per drawing: dozens of lines for one report
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font",
+                                category=UserWarning)
+        fig.savefig(png, format="png", dpi=110)
+        charts.write_svg(fig, svg)
     return {f"{stem}.png": png.getvalue(), f"{stem}.svg": svg.getvalue()}
 
 
