@@ -501,7 +501,7 @@ def _say(message: str) -> None:
 
 def _writing_stdout(err: OSError) -> bool:
     """Whether ``err`` came from writing the command's output to stdout (a full disk, a
-    closed pipe): raised in click's echo to stdout, or in a flush of stdout."""
+    closed pipe): raised inside click's echo to stdout."""
     tb = err.__traceback__
     while tb is not None:
         frame = tb.tb_frame
