@@ -70,7 +70,7 @@ def test_a_kernel_that_cannot_be_saved_runs_all_the_same_with_one_note(monkeypat
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(caching.IndexDataCacheFile, "save", disk_full)
-    monkeypatch.setattr(jit, "_unsaved_noted", False)
+    monkeypatch.setattr(jit, "_cache_noted", False)
 
     def twice(x):
         return 2 * x
@@ -81,7 +81,7 @@ def test_a_kernel_that_cannot_be_saved_runs_all_the_same_with_one_note(monkeypat
     doubled, tripled = jit._kernel(twice, cache=True), jit._kernel(thrice, cache=True)
     assert doubled(21) == 42 and tripled(2) == 6
     err = capsys.readouterr().err
-    assert err.count("urbion: cannot save the compiled engine in ") == 1
+    assert err.count("urbion: note: cannot save the compiled engine in ") == 1
     assert err.rstrip().endswith("(No space left on device): the next run compiles it again")
 
 

@@ -156,29 +156,30 @@ class _BestEffortCache(caching.FunctionCache):
             _note_unsaved(err)
 
 
-_unsaved_noted = False
+_cache_noted = False
 
 
 def note_cache_off() -> None:
-    """Say once a process that the disk cache cannot be used, when it was not turned off:
+    """Say, once a process, that the disk cache cannot be used when it was not turned off:
     every run then compiles the engine anew, which a user would otherwise only see as
     slowness."""
-    global _unsaved_noted
-    if CACHE_PROBLEM is not None and not _unsaved_noted:
-        _unsaved_noted = True
-        print(f"urbion: note: the compiled engine cannot be kept ({CACHE_PROBLEM}): every "
-              "run compiles it again; URBION_CACHE_DIR names another folder", file=sys.stderr,
-              flush=True)
+    if CACHE_PROBLEM is not None:
+        _note_once(f"the compiled engine cannot be kept ({CACHE_PROBLEM}): every run "
+                   "compiles it again; URBION_CACHE_DIR names another folder")
 
 
 def _note_unsaved(err: OSError) -> None:
-    """Say once a process that a compiled kernel could not be saved, and what that costs."""
-    global _unsaved_noted
-    if not _unsaved_noted:
-        _unsaved_noted = True
-        print(f"urbion: cannot save the compiled engine in {CACHE_DIR} "
-              f"({err.strerror or err}): the next run compiles it again", file=sys.stderr,
-              flush=True)
+    """Say, once a process, that a compiled kernel could not be saved, and what it costs."""
+    _note_once(f"cannot save the compiled engine in {CACHE_DIR} ({err.strerror or err}): "
+               "the next run compiles it again")
+
+
+def _note_once(text: str) -> None:
+    """One note about the disk cache a process, on stderr."""
+    global _cache_noted
+    if not _cache_noted:
+        _cache_noted = True
+        print(f"urbion: note: {text}", file=sys.stderr, flush=True)
 
 
 class KernelDispatcher(CPUDispatcher):
