@@ -428,19 +428,25 @@ def test_a_failed_resume_keeps_the_saved_chunks(tmp_path):
     assert (partial_folder(out) / "chunk-000000.npy").exists()  # not this run's to drop
 
 
-def test_a_chunk_that_cannot_be_saved_stops_the_run_with_the_others_kept(tmp_path,
-                                                                          monkeypatch):
+def _disk_full_at(monkeypatch, name_start: str) -> None:
+    """Make the checkpoint's writes of files whose names start with ``name_start`` fail as
+    on a full disk."""
     import analyzer.runner.checkpoint as checkpoint
 
-    out = tmp_path / "r.parquet"
     real = checkpoint.write_atomically
 
-    def disk_full_at_chunk_3(path, write):
-        if path.name.startswith("chunk-000003"):
+    def disk_full(path, write):
+        if path.name.startswith(name_start):
             raise UrbionError(f"cannot write {path}: No space left on device")
         real(path, write)
 
-    monkeypatch.setattr(checkpoint, "write_atomically", disk_full_at_chunk_3)
+    monkeypatch.setattr(checkpoint, "write_atomically", disk_full)
+
+
+def test_a_chunk_that_cannot_be_saved_stops_the_run_with_the_others_kept(tmp_path,
+                                                                          monkeypatch):
+    out = tmp_path / "r.parquet"
+    _disk_full_at(monkeypatch, "chunk-000003")
     with pytest.raises(RunStopped, match="No space left on device.*30 of 60 games saved.*"
                                          "--resume") as err:
         analyzer.simulate(games=60, seed=2, policy="random", chunk=10, workers=1, out=out)
@@ -455,17 +461,8 @@ def test_a_chunk_that_cannot_be_saved_stops_the_run_with_the_others_kept(tmp_pat
 def test_a_first_chunk_that_cannot_be_saved_leaves_no_folder(tmp_path, monkeypatch):
     """The disk is full at the first chunk: a folder of run.json and a digest holds no
     game, and sent the user to --resume what was nothing."""
-    import analyzer.runner.checkpoint as checkpoint
-
     out = tmp_path / "r.parquet"
-    real = checkpoint.write_atomically
-
-    def disk_full_at_chunk_0(path, write):
-        if path.name.startswith("chunk-000000.npy"):
-            raise UrbionError(f"cannot write {path}: No space left on device")
-        real(path, write)
-
-    monkeypatch.setattr(checkpoint, "write_atomically", disk_full_at_chunk_0)
+    _disk_full_at(monkeypatch, "chunk-000000.npy")
     with pytest.raises(RunStopped) as err:
         analyzer.simulate(games=60, seed=2, policy="random", chunk=10, workers=1, out=out)
     assert str(err.value).endswith("No space left on device; stopped after 0 of 60 games; "
