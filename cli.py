@@ -475,8 +475,8 @@ def main(argv: list[str] | None = None) -> None:
     except UnicodeEncodeError as err:
         if "surrogates not allowed" not in str(err):
             raise
-        _say("urbion: error: a file name is not UTF-8 text, which the files written and read "
-             "here need: rename it")
+        _say("urbion: error: a file name cannot be given on as UTF-8 text in this locale: "
+             "rename it, or run in a UTF-8 locale")
         sys.exit(EXIT_USAGE)
     except OSError as err:
         if err.errno == errno.ENAMETOOLONG:  # an input's name, or a folder's made on the way
