@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -87,13 +86,6 @@ def path(name: str, value: object, optional: bool = True) -> Path | None:
         return None
     if not isinstance(value, str | Path) or value == "":
         raise UrbionError(f"{name} must be a file path, not {kind_of(value)}")
-    raw = os.fsencode(value)  # the name's bytes, as the system has them
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:  # a Latin-1 name's bytes, say: Parquet refuses them
-        shown = raw.decode("utf-8", "backslashreplace")
-        raise UrbionError(f"{name} {shown}: the file name is not UTF-8 text, which the files "
-                          "written and read here need: rename it") from None
     return Path(value)
 
 

@@ -42,7 +42,8 @@ def kept_config(path: str | Path) -> dict | None:
         if head(path).startswith(b"PAR1"):
             import pyarrow.parquet as pq
 
-            metadata = pq.read_schema(path).metadata or {}
+            with Path(path).open("rb") as file:  # any name the system has
+                metadata = pq.read_schema(file).metadata or {}
             config = json.loads(metadata.get(METADATA_KEY, metadata.get(PANDAS_ATTRS_KEY, b"")))
         else:
             document = json.loads(read_small_text(Path(path)))

@@ -43,7 +43,14 @@ def write_results(df: pd.DataFrame, path: str | Path) -> None:
     meta = dict(table.schema.metadata or {})
     meta[METADATA_KEY] = json.dumps(df.attrs, sort_keys=True).encode()
     table = table.replace_schema_metadata(meta)
-    atomic.write_atomically(path, lambda tmp: pq.write_table(table, tmp))
+    atomic.write_atomically(path, lambda tmp: _write_parquet(table, tmp))
+
+
+def _write_parquet(table: pa.Table, path: str) -> None:
+    """Write ``table`` through a file Python opened: pyarrow takes a name as UTF-8 text,
+    which a name of other bytes (Latin-1's, or any under an ASCII locale) is not."""
+    with open(path, "wb") as file:
+        pq.write_table(table, file)
 
 
 def check_summary_writable(path: str | Path) -> Path:
@@ -242,7 +249,8 @@ def read_results(path: str | Path) -> pd.DataFrame:
         raise ResultsFileError(f"cannot read results file {path}: "
                                f"{'not a file' if path.exists() else 'no such file'}")
     try:
-        table = pq.read_table(path)
+        with path.open("rb") as file:  # opened by Python: any name the system has
+            table = pq.read_table(file)
     except (OSError, pa.ArrowInvalid):
         raise ResultsFileError(f"cannot read results file {path}: "
                                f"{_not_parquet(path) or DAMAGED_PARQUET}") from None
@@ -306,7 +314,8 @@ def run_config(path: str | Path) -> dict:
     if not parquet:
         return read_summary(path).attrs
     try:
-        metadata = pq.read_schema(path).metadata or {}
+        with Path(path).open("rb") as file:
+            metadata = pq.read_schema(file).metadata or {}
     except (OSError, pa.ArrowInvalid):
         raise ResultsFileError(f"cannot read results file {path}: {DAMAGED_PARQUET}") from None
     return _parquet_config(path, metadata)
