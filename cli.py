@@ -441,13 +441,17 @@ def policies() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every user error is one line on stderr and exit code 2."""
     interrupts.stopping_on_sigterm()
-    for stream in (sys.stdout, sys.stderr):  # a name in Greek on a terminal of Latin-1
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="replace")
+    if argv is None:  # the command's own process (a caller in Python keeps its streams)
+        for stream in (sys.stdout, sys.stderr):  # a name in Greek on a Latin-1 terminal
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="replace")
     try:
         code = cli.main(args=argv, prog_name="urbion", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as err:
-        click.echo(err.ctx.get_help() if err.ctx else str(err))
+        try:
+            click.echo(err.ctx.get_help() if err.ctx else str(err))
+        except OSError as failed:  # stdout on a full disk
+            _say(f"urbion: error: cannot write the output: {failed.strerror or failed}")
         sys.exit(EXIT_USAGE)
     except click.ClickException as err:
         _say(f"urbion: error: {err.format_message()}")
@@ -484,7 +488,8 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(EXIT_USAGE)
         if not _writing_stdout(err):
             raise
-        _detach_stdout()
+        if argv is None:  # the command's own process, which exits now
+            _detach_stdout()
         if err.errno != errno.EPIPE:  # a reader that has gone needs no word
             _say(f"urbion: error: cannot write the output: {err.strerror or err}")
         sys.exit(EXIT_USAGE)
@@ -505,9 +510,15 @@ def _writing_stdout(err: OSError) -> bool:
     tb = err.__traceback__
     while tb is not None:
         frame = tb.tb_frame
-        if frame.f_code.co_name == "echo" and not frame.f_locals.get("err") and \
-                frame.f_locals.get("file") in (None, sys.stdout):
-            return True
+        if frame.f_code.co_name == "echo" and not frame.f_locals.get("err"):
+            # click's own wrapper of stdout, under some locales, is no sys.stdout: its
+            # descriptor says
+            file = frame.f_locals.get("file")
+            try:
+                if file is None or file is sys.stdout or file.fileno() == 1:
+                    return True
+            except (AttributeError, OSError, ValueError):
+                pass
         tb = tb.tb_next
     return False
 

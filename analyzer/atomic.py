@@ -133,7 +133,8 @@ def keep_attributes(old: Path, new: str | Path) -> None:
         status = os.stat(old)
     except OSError:
         return  # nothing replaced
-    os.chmod(new, stat.S_IMODE(status.st_mode))
+    with contextlib.suppress(OSError):  # a file system without permissions (FAT, some FUSE)
+        os.chmod(new, stat.S_IMODE(status.st_mode))
     with contextlib.suppress(OSError):
         os.chown(new, -1, status.st_gid)
 

@@ -115,3 +115,19 @@ def test_a_cache_that_cannot_be_kept_is_said_once(tmp_path, monkeypatch, capsys)
     off = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env={**env, "URBION_NO_CACHE": "1"}, check=True)
     assert off.stdout.strip() == "None" and off.stderr == ""  # turned off: nothing to say
+
+
+def test_a_cache_note_that_stderr_will_not_take_does_not_stop_the_run(monkeypatch):
+    """stderr on a full disk: the note is dropped, not raised into the run it is about."""
+    class Full:
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+        def flush(self):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(jit, "CACHE_PROBLEM", "x: Not a directory")
+    monkeypatch.setattr(jit, "_cache_noted", False)
+    monkeypatch.setattr(sys, "stderr", Full())
+    jit.note_cache_off()  # no OSError
+    assert jit._cache_noted

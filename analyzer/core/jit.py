@@ -179,7 +179,10 @@ def _note_once(text: str) -> None:
     global _cache_noted
     if not _cache_noted:
         _cache_noted = True
-        print(f"urbion: note: {text}", file=sys.stderr, flush=True)
+        try:
+            print(f"urbion: note: {text}", file=sys.stderr, flush=True)
+        except (OSError, ValueError):  # a stderr that takes nothing: the run goes on
+            pass
 
 
 class KernelDispatcher(CPUDispatcher):
