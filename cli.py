@@ -441,10 +441,22 @@ def policies() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every user error is one line on stderr and exit code 2."""
     interrupts.stopping_on_sigterm()
-    if argv is None:  # the command's own process (a caller in Python keeps its streams)
-        for stream in (sys.stdout, sys.stderr):  # a name in Greek on a Latin-1 terminal
-            if hasattr(stream, "reconfigure"):
-                stream.reconfigure(errors="replace")
+    # a name the terminal cannot show (Greek on Latin-1, a file name's stray bytes) is
+    # shown as best it can; a caller in Python gets its streams back as they were
+    streams = [s for s in (sys.stdout, sys.stderr) if hasattr(s, "reconfigure")]
+    was = [stream.errors for stream in streams]
+    for stream in streams:
+        stream.reconfigure(errors="replace")
+    try:
+        _main(argv)
+    finally:
+        if argv is not None:
+            for stream, errors in zip(streams, was, strict=True):
+                stream.reconfigure(errors=errors)
+
+
+def _main(argv: list[str] | None) -> None:
+    """:func:`main` within its streams' settings."""
     try:
         code = cli.main(args=argv, prog_name="urbion", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as err:
