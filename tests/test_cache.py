@@ -131,3 +131,21 @@ def test_a_cache_note_that_stderr_will_not_take_does_not_stop_the_run(monkeypatc
     monkeypatch.setattr(sys, "stderr", Full())
     jit.note_cache_off()  # no OSError
     assert jit._cache_noted
+
+
+def test_the_cache_note_comes_from_the_run_not_from_each_dask_worker(monkeypatch, capsys):
+    """A local run says it once; what a Dask worker runs to prepare (once per worker: the
+    note came twice on local:2) says nothing."""
+    from analyzer.cards import default_card_set
+    from analyzer.runner.chunks import prepare_kernels
+    from analyzer.runner.executors import LocalExecutor
+    from analyzer.runner.plan import RunPlan
+
+    monkeypatch.setattr(jit, "CACHE_PROBLEM", "x: Not a directory")
+    monkeypatch.setattr(jit, "_cache_noted", False)
+    plan = RunPlan(default_card_set(), "greedy", 1, 10)
+    prepare_kernels(plan)  # as a worker of a cluster
+    assert capsys.readouterr().err == ""
+    LocalExecutor(1).prepare(plan)
+    LocalExecutor(1).prepare(plan)
+    assert capsys.readouterr().err.count("urbion: note: the compiled engine cannot be kept") == 1

@@ -10,6 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
+from analyzer.core.jit import note_cache_off
 from analyzer.errors import UrbionError
 from analyzer.runner.chunks import payload_of, play_range, prepare_kernels, slices
 from analyzer.runner.plan import RunPlan
@@ -40,7 +41,10 @@ class LocalExecutor:
         self.threads = threads
 
     def prepare(self, plan: RunPlan) -> None:
-        """Compile or load the kernels in this process."""
+        """Compile or load the kernels in this process, saying once if they cannot be
+        kept on disk (a Dask worker, which prepares its own, says nothing)."""
+        if plan.engine == "fast" and plan.policy_spec().cacheable:
+            note_cache_off()
         prepare_kernels(plan)
 
     def imap(self, plan: RunPlan, indices: Sequence[int],

@@ -11,7 +11,6 @@ from numba.core.dispatcher import Dispatcher
 
 from analyzer.cards import CardSet
 from analyzer.core.codes import N_RESULT, Decision, Info, Outcome, Result
-from analyzer.core.jit import note_cache_off
 from analyzer.errors import PolicyError
 from analyzer.policies.registry import PolicySpec
 from analyzer.runner.batch_nb import (
@@ -46,7 +45,6 @@ def compile_kernels(card_set: CardSet, policy: PolicySpec) -> None:
     args = (policy.params, card_set.cards, card_set.city_ids, card_set.dream_ids,
             card_set.rules, 0, 0, 0)
     if policy.cacheable:
-        note_cache_off()
         # the address is an int64 like any other; the policy is not compiled to take it
         kernel_types = batch_kernel_types(kernel, args)
         with policy_compiled_aside(policy.builtin_id, kernel, kernel_types):
