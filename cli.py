@@ -457,6 +457,9 @@ def main(argv: list[str] | None = None) -> None:
 
 def _main(argv: list[str] | None) -> None:
     """:func:`main` within its streams' settings."""
+    if sys.stdout is None:  # started with stdout closed (>&-): no work whose output is lost
+        _say("urbion: error: cannot write the output: stdout is closed")
+        sys.exit(EXIT_USAGE)
     try:
         code = cli.main(args=argv, prog_name="urbion", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as err:

@@ -503,6 +503,10 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path):
         assert done.returncode == 2, (args, done.stderr)
         assert done.stderr == ("urbion: error: cannot write the output: No space left on "
                                "device\n"), args
+    closed = subprocess.run(["sh", "-c", f'exec "{sys.executable}" "{cli_path}" policies >&-'],
+                            capture_output=True, text=True, check=False)
+    assert closed.returncode == 2  # as ls does: not a run whose output is lost unsaid
+    assert closed.stderr == "urbion: error: cannot write the output: stdout is closed\n"
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, str(cli_path), "simulate", "--games", "-3"],
                               stdout=subprocess.PIPE, stderr=full, check=False)
