@@ -480,8 +480,10 @@ def interactions(table: pd.DataFrame) -> Figure:
     # every text wrapped to the figure: with two or three expansions it is narrow
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
                  + textwrap.fill("(its 95% interval, ± or its two ends, not adjusted for the "
-                                 "number of pairs; coloured and in bold only where Holm's "
-                                 "adjustment over the pairs shows an interaction)",
+                                 "number of pairs; coloured and in bold only where an "
+                                 "interaction is shown: Holm's adjusted test finds one, the "
+                                 "interval leaves zero out (on few differing games the test "
+                                 "alone decides), and the pair is not at the 0% floor)",
                                  int(width * 12)),
                  fontsize="medium")
     values = matrix.to_numpy(dtype=float) * 100
