@@ -16,6 +16,9 @@ EXIT_TERMINATED = 143
 EXIT_FAILED_CHECK = 1
 
 _terminated_while_loading = False
+#: The outputs the command has written so far: a stop after them (while the summary is
+#: printed) says they are whole.
+_written: list[str] = []
 
 
 def _stop_while_loading(_signum: int, _frame: object) -> None:
@@ -126,10 +129,17 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
     else:
         df = analyzer.simulate(**options)
         summary, attrs = analyzer.summarize(df), df.attrs
+    _wrote(out)
     click.echo(format_summary(summary, attrs, attrs.get("seconds")))
     _note(analyzer.weights_note(attrs))
     if out:
         click.echo(f"results    {out}")
+
+
+def _wrote(path: str | Path | None) -> None:
+    """Record an output the command has written in full (None: none)."""
+    if path is not None:
+        _written.append(str(path))
 
 
 def _note(note: str | None) -> None:
@@ -156,6 +166,7 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
     written = analyzer.trace_to_file(out, seed=seed, game=game, games=games, policy=policy,
                                      cards=cards, engine=engine, expansions=expansions,
                                      variant=variant, progress=not quiet)
+    _wrote(out)
     click.echo(f"{written} trace(s) written to {out}")
 
 
@@ -248,6 +259,7 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
         click.echo(str(err.result))
         _note(err.result.weights_note())
         raise UrbionError(f"{err.reason}: the tables are printed above") from None
+    _wrote(out)
     click.echo(str(result))
     _note(result.weights_note())
     if out:
@@ -290,6 +302,7 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
             click.echo(f"warning: {err.result.warning}", err=True)
         raise UrbionError(f"{err.reason}: the weights found are printed above; save them "
                           "from [weights] on as a .toml file to play them") from None
+    _wrote(out)
     click.echo(result.text(warning=False))
     if result.warning:
         click.echo(f"warning: {result.warning}", err=True)
@@ -307,6 +320,7 @@ def report(results: tuple[str, ...], out: str) -> None:
     """Write a balance report (HTML, Markdown, charts) of RESULTS files side by side:
     results files (.parquet), or summary files of --summary-only runs (.json)."""
     folder = analyzer.report(list(results), out)
+    _wrote(folder)
     click.echo(f"report     {folder / 'index.html'}")
     click.echo(f"           {folder / 'report.md'}")
 
@@ -340,6 +354,7 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
                                   out=out, progress=not quiet, expansions=expansions,
                                   variant=variant, cards=cards, scheduler=scheduler,
                                   resume=resume)
+    _wrote(out)
     click.echo(str(result))
     _note(result.weights_note())
     if out:
@@ -383,6 +398,7 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
                               workers=workers, cards=cards, out=out, resume=resume,
                               precision=precision, max_games=max_games,
                               scheduler=scheduler, progress=not quiet, variant=variant)
+    _wrote(out)
     click.echo(str(result))
     _note(result.weights_note())
     if out:
@@ -409,6 +425,7 @@ def cards(cards: str | None, template: str | None, listing: bool) -> None:
         if listing:
             raise UrbionError("--template writes a card file: it takes no --list")
         path = analyzer.write_card_template(template, cards)
+        _wrote(path)
         if cards is None:
             click.echo(f"wrote {path}: the R14 card set; give it a name and description of "
                        f"its own, then play it with --cards {path}")
@@ -460,6 +477,7 @@ def _main(argv: list[str] | None) -> None:
     if sys.stdout is None:  # started with stdout closed (>&-): no work whose output is lost
         _say("urbion: error: cannot write the output: stdout is closed")
         sys.exit(EXIT_USAGE)
+    _written.clear()
     try:
         code = cli.main(args=argv, prog_name="urbion", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as err:
@@ -485,7 +503,7 @@ def _main(argv: list[str] | None) -> None:
         _say(f"urbion: error: {err}")
         sys.exit(EXIT_USAGE)
     except click.Abort:
-        _say(f"urbion: {interrupts.stop_word()}")
+        _say(f"urbion: {interrupts.stop_word()}{_after_writing()}")
         sys.exit(_stop_code())
     except MemoryError:
         _say("urbion: error: out of memory: fewer games at once (a smaller --chunk, "
@@ -545,6 +563,11 @@ def _detach_stdout() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+def _after_writing() -> str:
+    """What a stop message adds when the command's outputs were already written whole."""
+    return f" after writing {' and '.join(_written)} in full" if _written else ""
 
 
 def _stop_code() -> int:

@@ -568,3 +568,21 @@ def test_a_file_name_of_latin_1_bytes_is_written_and_read(capsys, tmp_path):
     assert code == 0, err
     code, out, err = run(capsys, "cards", "--cards", str(results))
     assert code == 0 and "card set   R14-default" in out, err
+
+
+def test_a_stop_after_the_output_is_written_says_it_is_whole(capsys, tmp_path, monkeypatch):
+    out_file = tmp_path / "r.parquet"
+
+    def stopped(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "format_summary", stopped)
+    code, _, err = run(capsys, "simulate", "--games", "20", "--quiet", "--out", str(out_file))
+    assert code == 130
+    assert err.strip() == f"urbion: interrupted after writing {out_file} in full"
+    assert len(analyzer.read_results(out_file)) == 20
+    # the next command starts with nothing written
+    monkeypatch.setattr(cli.analyzer, "simulate", lambda **_: (_ for _ in ()).throw(
+        KeyboardInterrupt))
+    code, _, err = run(capsys, "simulate", "--games", "20", "--quiet", "--out", str(out_file))
+    assert code == 130 and err.strip() == "urbion: interrupted"
