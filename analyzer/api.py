@@ -1431,18 +1431,20 @@ def show(seed: int | None = None, game: int | None = None,
     won = arguments.flag("won", won)
     progress = arguments.flag("progress", progress)
     if trace_file is None:
-        seed, game = 0 if seed is None else seed, 0 if game is None else game
-        policy = "greedy" if policy is None else policy
+        _, seed, game = arguments.game_counts(1, 0 if seed is None else seed,
+                                              0 if game is None else game, "game")
+        # prepared once: a user's policy compiles as it loads
+        card_set, spec = _prepare("fast", "greedy" if policy is None else policy, cards,
+                                  expansions, variant)
         note = ""
         if won:
-            seed = arguments.whole_number("seed", seed, 0, arguments.MAX_SEED)
-            game = arguments.whole_number("game", game, 0, arguments.MAX_SEED)
-            first, game = game, _first_won(seed, game, policy, cards, expansions, variant,
-                                           progress)
+            first, game = game, _first_won(seed, game, spec, card_set, progress)
             note = (f"Game {game} is the first of seed {seed} from game {first} that "
-                    f"{_policy_name(policy)} wins.\n\n")
-        return note + render_trace(trace(seed, game, 1, policy, cards, expansions=expansions,
-                                         variant=variant)[0])
+                    f"{spec.name} wins.\n\n")
+        text = note + render_trace(trace(seed, game, 1, spec, card_set)[0])
+        weights = run_weights_note(RunPlan.for_policy(card_set, spec, seed, 1, game,
+                                                      "fast").config())
+        return text + (f"\n{weights}" if weights else "")
     if won:
         raise UrbionError(f"{arguments.option('won')}: not for a trace file, whose game is "
                           "chosen by seed and game")
@@ -1461,27 +1463,23 @@ def show(seed: int | None = None, game: int | None = None,
 WON_SEARCH_GAMES = 200_000
 
 
-def _policy_name(policy: str | PolicySpec) -> str:
-    return policy if isinstance(policy, str) else policy.name
-
-
-def _first_won(seed: int, game: int, policy, cards, expansions, variant,
+def _first_won(seed: int, game: int, policy: PolicySpec, cards: CardSet,
                progress: bool) -> int:
     """The first game from ``game`` on that ``policy`` wins, in batches of games growing
     fourfold from 2,000, or from a chunk of a search policy, whose games are dear."""
     from analyzer.runner.plan import default_chunk
 
-    batch, start = min(2_000, default_chunk(_policy(policy))), game
+    batch, start = min(2_000, default_chunk(policy)), game
     end = min(game + WON_SEARCH_GAMES, arguments.MAX_SEED + 1)
     while start < end:
         size = min(batch, end - start)
         df = simulate(games=size, seed=seed, first_game=start, policy=policy, cards=cards,
-                      expansions=expansions, variant=variant, progress=progress)
+                      progress=progress)
         wins = df.loc[df["won"], "game"]
         if len(wins):
             return int(wins.min())
         start, batch = start + size, batch * 4
-    raise UrbionError(f"won: {_policy_name(policy)} wins none of games {game:,} to "
+    raise UrbionError(f"won: {policy.name} wins none of games {game:,} to "
                       f"{end - 1:,} of seed {seed}")
 
 

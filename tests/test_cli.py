@@ -86,7 +86,7 @@ def test_show_won_looks_in_batches_a_policy_plays_in_seconds(monkeypatch, policy
         return pd.DataFrame({"game": played, "won": [g == 250 for g in played]})
 
     monkeypatch.setattr(api, "simulate", simulate)
-    assert api._first_won(0, 0, policy, None, None, None, False) == 250
+    assert api._first_won(0, 0, api._policy(policy), api.load_cards(None), False) == 250
     assert asked == batches
 
 

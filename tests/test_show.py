@@ -240,3 +240,33 @@ def test_a_team_game_is_shown_with_its_rules_and_every_swap_not_taken():
         assert int(re.search(r"possible: (\d+) cards in the discard pile", line)[1]) >= 8
     assert not any(line.startswith("Team game") or "polarities kept" in line
                    for line in analyzer.show(seed=3, game=5).splitlines())
+
+
+def test_show_ends_with_the_weights_note_simulate_prints_for_the_same_run():
+    """weighted on expansions plays weights tuned elsewhere: show says so as simulate does."""
+    shown = analyzer.show(seed=0, game=3, policy="weighted", expansions="emptiness")
+    played = analyzer.simulate(games=1, seed=0, first_game=3, policy="weighted",
+                               expansions="emptiness")
+    note = analyzer.weights_note(played)
+    assert note and note.startswith("note: weighted plays weights tuned on R14's base game")
+    assert shown.endswith("\n" + note)
+    assert "note:" not in analyzer.show(seed=0, game=3, policy="weighted")
+    assert "note:" not in analyzer.show(seed=0, game=3, expansions="emptiness")
+
+
+def test_show_prepares_the_policy_once(monkeypatch):
+    """A user's policy compiles as it loads: show, which also plays the game to find it
+    (--won), must not load it twice."""
+    from analyzer import api
+
+    loads = []
+    real = api._policy
+
+    def counted(policy):
+        if isinstance(policy, str):  # a name is loaded; a PolicySpec is one loaded already
+            loads.append(policy)
+        return real(policy)
+
+    monkeypatch.setattr(api, "_policy", counted)
+    analyzer.show(seed=0, game=0, policy="greedy", won=True)
+    assert loads == ["greedy"]
