@@ -2064,3 +2064,19 @@ def test_a_card_set_named_in_a_script_the_font_lacks_draws_quietly(tmp_path):
         warnings.simplefilter("always")
         analyzer.report([results], tmp_path / "rep")
     assert [str(w.message) for w in caught] == []
+
+
+def test_the_differences_notes_example_of_pp_is_right():
+    """A reader copies the worked example: its difference and relative change must add up,
+    and its sign must be the table's (the run's rate less the first run's)."""
+    import re
+
+    from analyzer.reporting.build import DIFFERENCES_NOTES
+
+    note = next(n for n in DIFFERENCES_NOTES if "percentage points (pp)" in n)
+    assert "the run's less the first run's" in note
+    run, first, pp, more = re.search(
+        r"run at ([\d.]+)% against a first run at ([\d.]+)% is \+([\d.]+) pp.*\((\d+)% "
+        r"more\)", note).groups()
+    assert float(pp) == pytest.approx(float(run) - float(first))
+    assert float(more) == pytest.approx(100 * (float(run) / float(first) - 1))

@@ -458,8 +458,9 @@ DIFFERENCES_NOTES = (
     "win the same deals, as two policies do, and a little bold where they do not.",
     "Win rates compared: the run's and the first run's win rate over the games compared, "
     "which for runs paired on their common games can differ from the headline's. The "
-    "difference is the first less the second, in percentage points (pp): 9.00% against "
-    "6.00% is +3.00 pp, a third more games won, not 3% more.",
+    "difference is the run's less the first run's, in percentage points (pp): a run at "
+    "9.00% against a first run at 6.00% is +3.00 pp, half as many games won again (50% "
+    "more), not 3% more.",
     "Holm p: that p adjusted by Holm's method for the runs compared with the first (not "
     "counting a run whose test cannot reject: paired games that all ended as the first "
     "run's, or runs without both a win and a loss); a run differs from the first, with the "
