@@ -1265,3 +1265,18 @@ def test_a_comparison_of_one_set_says_there_is_nothing_to_adjust_on_its_pages(tm
         "the Books and says nothing about them")
     assert [spoken_list(x) for x in (["a"], ["a", "b"], ["a", "b", "c"])] == \
         ["a", "a and b", "a, b and c"]
+
+
+def test_the_interactions_table_keeps_its_columns_in_line_beside_a_few_differ_band():
+    """A "(few differ)" band is longer than the others: the columns after it must still
+    start where their headers do."""
+    runs = {"base": _run([0] * 1000), "x": _run([0] * 1000), "y": _run([0] * 1000),
+            "z": _run([1] * 300 + [0] * 700), "x+y": _run([1] * 8 + [0] * 992),
+            "x+z": _run([1] * 600 + [0] * 400)}
+    lines = format_interactions(interactions(runs)).splitlines()
+    header = next(line for line in lines if line.startswith("pair "))
+    rows = [line for line in lines if line.startswith(("x+y", "x+z"))]
+    assert any("(few differ)" in row for row in rows) and len(rows) == 2
+    end = header.index("Holm p") + len("Holm p")  # right-aligned: values end there
+    for row in rows:
+        assert row[end - 1] != " " and row[end] == " ", row

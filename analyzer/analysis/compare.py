@@ -554,7 +554,7 @@ INTERACTION_TEST_NOTE = ("the paired randomization (sign-flip) test of no intera
                          "over the pairs (not counting a pair whose contrast is zero in every "
                          "game). The intervals are not adjusted, and one marked (few differ) "
                          f"rests on fewer than {ROUGH_BELOW} games that differ, where it is "
-                         "widened to bounds that hold whatever those games")
+                         "widened to bounds that hold whatever those games are")
 
 #: When an interaction counts as shown, for every table of them (``shown_interactions``).
 INTERACTION_SHOWN_NOTE = ("shown: an interaction is shown, with the family error held at "
@@ -564,7 +564,7 @@ INTERACTION_SHOWN_NOTE = ("shown: an interaction is shown, with the family error
                           "effects added up would take the win rate below 0% (no, 0% floor) "
                           "reads positive whatever it does. more wins: together the two "
                           "leave more games won than their single effects add up to; fewer "
-                          "wins: fewer")
+                          "wins: fewer games won than they add up to")
 
 
 def format_interactions(pairs: pd.DataFrame) -> str:
@@ -573,14 +573,18 @@ def format_interactions(pairs: pd.DataFrame) -> str:
         return ""
     pairs = with_verdicts(pairs)
     width = max(30, *(len(str(label)) for label in pairs.index))
+    bands = [interaction_band(r.low, r.high, differing=r.get("differing"))
+             for _, r in pairs.iterrows()]
+    band_width = max(22, *(len(band) for band in bands))  # "(few differ)" makes one longer
     lines = ["Pairwise interactions: the pair's effect on the win rate minus the two single "
              "effects, each against the base game over the paired games (0: the two add "
              "up)", "",
-             f"{'pair':<{width}} {'games':>8} {'interaction':>11}  {'95% interval':<22} "
+             f"{'pair':<{width}} {'games':>8} {'interaction':>11}  "
+             f"{'95% interval':<{band_width}} "
              f"{'Holm p':>8} {'shown':<12} {'pair win rate':>13} {'multiplied':>10}"]
-    for label, r in pairs.iterrows():
+    for (label, r), band in zip(pairs.iterrows(), bands, strict=True):
         lines.append(f"{label:<{width}} {int(r.games):>8,} {signed_pp(r.interaction):>9}pp  "
-                     f"{interaction_band(r.low, r.high, differing=r.get('differing')):<22} "
+                     f"{band:<{band_width}} "
                      f"{format_p(r.holm_p):>8} {interaction_verdict(r):<12} "
                      f"{r.pair_win_rate:>13.2%} {_percent_or_na(r.multiplied):>10}")
     lines += ["", f"Holm p: {INTERACTION_TEST_NOTE}", INTERACTION_SHOWN_NOTE,
