@@ -620,7 +620,8 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     assert "intervals are not adjusted" in text
     # greedy keeps no Book: books plays the base game's very games and leaves the family
     assert ("adjusted over the 2 sets with a game won by one side and lost by the other (1 "
-            "that won and lost the very same games, which cannot reject, is left out)") in text
+            "whose every game ended as the other side's, which cannot reject, is left "
+            "out)") in text
     assert "Near the edge a test and the interval beside it can disagree" in text
     one = str(analyzer.compare(sets="books", games=50, seed=4))
     assert "(one set: nothing to adjust)" in one and "over the 1 sets" not in one

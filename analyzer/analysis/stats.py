@@ -155,9 +155,10 @@ def holm_family(tested: int, noun: str, alike: int, after: str = "") -> str:
     family = f"no {noun}{after}" if tested == 0 else f"the {tested} {plural}{after}"
     if not alike:
         return family
-    return (f"{family} with a game won by one side and lost by the other ({alike} that won "
-            f"and lost the very same games, which cannot reject, {'is' if alike == 1 else 'are'}"
-            " left out)")
+    # "whose every game ended as the other side's" holds too where both lost every game
+    return (f"{family} with a game won by one side and lost by the other ({alike} whose "
+            "every game ended as the other side's, which cannot reject, "
+            f"{'is' if alike == 1 else 'are'} left out)")
 
 
 #: The level the docs and pages name: a Holm p below it counts as a difference shown; one
