@@ -1152,8 +1152,11 @@ def test_a_chart_of_every_set_has_no_empty_band_and_an_axis_at_both_ends():
     for make in (charts.win_rates, charts.differences):
         fig = make(table)
         ax = fig.axes[0]
-        rows = len(ax.get_yticks())
-        assert ax.get_ylim() == (rows - 0.5, -0.5), make.__name__
+        ticks = ax.get_yticks()
+        bottom, top = ax.get_ylim()
+        # a row's name takes at most 3 lines (7 expansions: 7 lines, each under 1 row)
+        assert top == -0.5 and ticks[0] - top < 1.5 and bottom - ticks[-1] < 1.5, \
+            make.__name__
         tops = [child for child in ax.get_children()
                 if type(child).__name__ == "SecondaryAxis"]
         assert len(tops) == 1 and tops[0].get_xlabel() == ax.get_xlabel(), make.__name__
@@ -2080,3 +2083,30 @@ def test_the_differences_notes_example_of_pp_is_right():
         r"more\)", note).groups()
     assert float(pp) == pytest.approx(float(run) - float(first))
     assert float(more) == pytest.approx(100 * (float(run) / float(first) - 1))
+
+
+def test_a_set_named_over_many_lines_does_not_run_into_the_next_set():
+    """All seven expansions wrap onto seven lines: on a chart of sets each name keeps
+    clear of its neighbours', and sits level with its own bar (drawn, not computed)."""
+    from analyzer.analysis.compare import set_title
+    from analyzer.reporting import charts
+
+    singles = ["squares_metas", "chromatic_chaos", "temples_harmony", "gardens_wizards",
+               "books", "postcards", "emptiness"]
+    names = [*singles[:3], "+".join(singles), *singles[3:], "books+emptiness"]
+    labels = [set_title(name) for name in names]
+    rates = np.linspace(0.0, 0.2, len(names))
+    table = pd.DataFrame({"win_rate": rates, "ci_low": rates * 0.9, "ci_high": rates * 1.1,
+                          "difference": rates - 0.08, "diff_low": rates - 0.09,
+                          "diff_high": rates - 0.07}, index=labels)
+    runs = {label: _fake_run(3) for label in labels}
+    for fig in (charts.win_rates(table), charts.differences(table),
+                charts.loss_reasons(runs), charts.chaos_choices(runs)):
+        renderer = drawn(fig)
+        ax = fig.axes[0]
+        boxes = [label.get_window_extent(renderer) for label in ax.get_yticklabels()]
+        assert max(box.height for box in boxes) > 5 * min(box.height for box in boxes)
+        for upper, lower in zip(boxes, boxes[1:], strict=False):
+            assert upper.y0 > lower.y1, fig.axes[0].get_title()
+        ticks = ax.transData.transform([(0, t) for t in ax.get_yticks()])[:, 1]
+        assert all(box.y0 <= y <= box.y1 for box, y in zip(boxes, ticks, strict=True))

@@ -58,10 +58,40 @@ def marks_imprecise(table: pd.DataFrame) -> bool:
     return "precise" in table and not table["precise"].all()
 
 
+#: Inches of a row of a chart of sets: a fixed part, and one per line of its wrapped name.
+ROW_INCHES, LINE_INCHES = 0.2, 0.22
+
+
 def _bar_height(labels: list[str]) -> float:
     """A figure height that gives each bar's wrapped name room."""
     lines = sum(label.count("\n") + 1 for label in labels)
-    return max(SIZE[1], 0.22 * lines + 0.2 * len(labels) + 1.4)
+    return max(SIZE[1], LINE_INCHES * lines + ROW_INCHES * len(labels) + 1.4)
+
+
+def _row_positions(labels: list[str]) -> tuple[list[float], float]:
+    """Where each row of a chart of sets goes, top down from -0.5, and where the last one
+    ends: a row takes room for its own name's lines, in units of a one-line row, so that a
+    name wrapped onto seven lines (seven expansions) does not run into the next."""
+    one_line = LINE_INCHES + ROW_INCHES
+    positions, edge = [], -0.5
+    for label in labels:
+        room = (LINE_INCHES * (label.count("\n") + 1) + ROW_INCHES) / one_line
+        positions.append(edge + room / 2)
+        edge += room
+    return positions, edge
+
+
+def _respaced_bars(ax: Axes, labels: list[str]) -> list[float]:
+    """Move the bars pandas drew at rows 0, 1, 2... (a group or a stack of them per row) to
+    ``_row_positions``, name the rows and fit the axis to them; the rows' positions."""
+    positions, end = _row_positions(labels)
+    for bars in ax.containers:
+        for bar in bars:
+            row = round(bar.get_y() + bar.get_height() / 2)
+            bar.set_y(bar.get_y() + positions[row] - row)
+    ax.set_yticks(positions, labels)
+    ax.set_ylim(end, -0.5)
+    return positions
 
 
 #: Characters per line of a chart's title.
@@ -190,17 +220,21 @@ def caption(fig: Figure, text: str) -> Figure:
 TALL = 12.0
 
 
-def _set_rows(ax: Axes, rows: int) -> None:
-    """One row per set from the top down, the first and last set at the edges (matplotlib's
-    margin of 5% of the rows is several rows of blank with 128 sets), and on a tall chart
-    the value scale, with its unit, at the top as well as at the bottom."""
-    ax.set_ylim(max(rows, 1) - 0.5, -0.5)  # no set (a comparison of the base game alone)
+def _set_rows(ax: Axes, labels: list[str]) -> list[float]:
+    """One row per set from the top down (``_row_positions``), named by ``labels``, the
+    first and last set at the edges (matplotlib's margin of 5% of the rows is several rows
+    of blank with 128 sets), and on a tall chart the value scale, with its unit, at the top
+    as well as at the bottom; the rows' positions."""
+    positions, end = _row_positions(labels)
+    ax.set_yticks(positions, labels)
+    ax.set_ylim(max(end, 0.5), -0.5)  # no set (a comparison of the base game alone)
     if ax.get_figure().get_figheight() > TALL:
         top = ax.secondary_xaxis("top")
         top.set_xlabel(ax.get_xlabel(), fontsize="small", color="dimgray")
         # room between the title and that label, which would otherwise read as its
         # second line
         ax.set_title(ax.get_title(), pad=16, fontsize=ax.title.get_fontsize())
+    return positions
 
 
 #: The longest name a legend repeats; a longer one is named by its place in the chart.
@@ -212,17 +246,19 @@ def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
     ``reference`` (None: the first), the one the others are compared with."""
     labels = _set_labels(table)
     fig, ax = _figure("Win rate with 95% Wilson interval", _bar_height(labels))
-    y = range(len(table))
+    ax.set_xlabel("games won (%)")  # before the rows: a tall chart repeats it at the top
+    y = _set_rows(ax, labels)
     errors = [table["win_rate"] - table["ci_low"], table["ci_high"] - table["win_rate"]]
     ax.barh(y, table["win_rate"] * 100, xerr=[e * 100 for e in errors], capsize=4,
             color=COLOURS[0])
     # each rate written past its interval: a bar of 0% is no bar at all
-    for row, (rate, high) in enumerate(zip(table["win_rate"], table["ci_high"], strict=True)):
+    for row, rate, high in zip(y, table["win_rate"], table["ci_high"], strict=True):
+        # on white: the reference line may cross it
         ax.annotate(f"{rate:.2%}", (high * 100, row), xytext=(6, 0),
-                    textcoords="offset points", va="center", fontsize="small")
+                    textcoords="offset points", va="center", fontsize="small",
+                    bbox={"boxstyle": "square,pad=0.1", "facecolor": "white",
+                          "edgecolor": "none", "alpha": 0.85})
     ax.margins(x=0.12)
-    ax.set_yticks(list(y), labels)
-    ax.set_xlabel("games won (%)")
     if len(table) > 1:  # the row the others are compared with, as a reference line
         reference = table.index[0] if reference is None else reference
         rate = table.at[reference, "win_rate"]
@@ -232,7 +268,6 @@ def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
         ax.axvline(rate * 100, color="grey", linestyle="--", linewidth=1,
                    label=f"{name}: {rate:.2%}")
         _bar_legend(ax)
-    _set_rows(ax, len(table))
     return fig
 
 
@@ -277,15 +312,14 @@ def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
     shares = pd.DataFrame({label: run_stats.loss_reasons(df) / len(df) * 100
                            for label, df in zip(labels, runs.values(), strict=True)}).fillna(0)
     if shares.empty:  # every game won: no bar to draw, which pandas refuses to plot
-        ax.barh(labels, [0.0] * len(labels))
+        ax.barh(range(len(labels)), [0.0] * len(labels))
         ax.text(0.5, 0.5, "no game lost", transform=ax.transAxes, ha="center", va="center")
-        ax.invert_yaxis()
         ax.set_xlim(0, 100)
     else:
         shares.T.plot.barh(ax=ax, stacked=True, color=_category_colours(len(shares)))
         _hatched(ax)
-        ax.invert_yaxis()
         _bar_legend(ax)
+    _respaced_bars(ax, labels)
     ax.set_xlabel("games lost (% of games)")
     return fig
 
@@ -362,7 +396,7 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
                           for label, df in zip(labels, runs.values(), strict=True)})
     table.T.plot.barh(ax=ax, color=_category_colours(len(table)))
     _hatched(ax)
-    ax.invert_yaxis()
+    _respaced_bars(ax, labels)
     ax.set_xlabel("times per game")
     _bar_legend(ax)
     return fig
@@ -436,14 +470,12 @@ def differences(table: pd.DataFrame) -> Figure:
                                "number), 95% paired Newcombe intervals", TITLE_WIDTH),
                  fontsize="medium")
     ax.grid(alpha=0.3)
-    y = list(range(len(rows)))
+    ax.set_xlabel("change in games won (percentage points)")
+    y = _set_rows(ax, labels)
     errors = [(rows["difference"] - rows["diff_low"]) * 100,
               (rows["diff_high"] - rows["difference"]) * 100]
     ax.errorbar(rows["difference"] * 100, y, xerr=errors, fmt="o", capsize=4)
     ax.axvline(0, color="black", linewidth=0.8)
-    ax.set_yticks(y, labels)
-    ax.set_xlabel("change in games won (percentage points)")
-    _set_rows(ax, len(rows))
     return fig
 
 
