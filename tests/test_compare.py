@@ -1281,3 +1281,21 @@ def test_the_interactions_table_keeps_its_columns_in_line_beside_a_few_differ_ba
     end = header.index("Holm p") + len("Holm p")  # right-aligned: values end there
     for row in rows:
         assert row[end - 1] != " " and row[end] == " ", row
+
+
+def test_a_chart_note_of_many_sets_without_a_book_counts_them_rather_than_naming_them():
+    """--sets all has 64 sets with the Books: named one by one under each chart they made
+    a note of 45 lines; a few are still named."""
+    from analyzer.analysis.compare import books_chart_note
+
+    def run(kept: int) -> pd.DataFrame:
+        return pd.DataFrame({"books_kept": [kept, 0], "book_actions": [0, 0]})
+
+    unplayed = {f"books+{name}": run(0) for name in "abcdef"}
+    note = books_chart_note({**unplayed, "books+g": run(1), "x": run(0)})
+    assert note.startswith("6 sets of the 7 with Books of Power (the notes under the table "
+                           "name them): the policy kept no Book of Power in any game")
+    assert books_chart_note({**unplayed, "x": run(0)}, "run").startswith(
+        "Every run with Books of Power (6): the policy kept no Book")
+    few = books_chart_note({"books+a": run(0), "books+b": run(0), "books+g": run(1)})
+    assert few.startswith("books+a and books+b: the policy kept no Book")

@@ -1324,15 +1324,18 @@ def test_a_coloured_heatmap_cell_never_reads_as_an_interval_holding_zero():
     # the additive scale's blind spot is said under the chart itself, and stays there when
     # the chart is given its source line
     charts.caption(fig, "card set R14-default · policy greedy · seed 0")
+    footer = fig.get_supxlabel().replace("\n", " ")
     assert "effects that multiply (as chances often do) show here as interactions of " \
-        "either sign" in ax.get_xlabel().replace("\n", " ")
-    assert fig.get_supxlabel() == "card set R14-default · policy greedy · seed 0"
+        "either sign" in footer
+    assert footer.endswith("  card set R14-default · policy greedy · seed 0")
 
 
 @pytest.mark.parametrize("n_expansions", [2, 3, 7])
 def test_every_text_of_the_heatmap_lies_within_the_image(n_expansions):
     """With two or three expansions the figure is narrow: its title, colour-bar label, scale
-    note and source line are wrapped to fit, none cut off at an edge."""
+    note and source line are wrapped to fit, none cut off at an edge, and the note and
+    source line, under the tick labels, overlap none of them (they ran past the edge with
+    two expansions and over the tick labels with three)."""
     from itertools import combinations
 
     from analyzer.analysis.compare import set_title
@@ -1349,11 +1352,16 @@ def test_every_text_of_the_heatmap_lies_within_the_image(n_expansions):
     renderer = drawn(fig)
     heatmap, bar = fig.axes
     texts = {"title": fig._suptitle, "colour-bar label": bar.yaxis.label,
-             "scale note": heatmap.xaxis.label, "source line": fig._supxlabel}
+             "scale note and source line": fig._supxlabel,
+             **{tick.get_text(): tick for tick in heatmap.get_xticklabels()}}
     for name, text in texts.items():
         box = text.get_window_extent(renderer)
         assert text.get_text() and box.x0 >= 0 and box.y0 >= 0, name
         assert box.x1 <= fig.bbox.x1 and box.y1 <= fig.bbox.y1, name
+    footer = fig.get_supxlabel().replace("\n", " ")
+    assert "effects that multiply" in footer and footer.endswith("expansions-4")
+    lowest_tick = min(t.get_window_extent(renderer).y0 for t in heatmap.get_xticklabels())
+    assert fig._supxlabel.get_window_extent(renderer).y1 < lowest_tick
 
 
 def test_a_heatmap_cell_holm_does_not_uphold_stays_grey():
@@ -1389,7 +1397,8 @@ def test_a_heatmap_cell_at_the_0_percent_floor_stays_grey_and_says_so():
     assert coloured.sum() == 2 and coloured[0, 2] and not coloured[0, 1]  # a+c and mirror
     floors = [t.get_text() for t in ax.texts if "at 0% floor" in t.get_text()]
     assert len(floors) == 2 and all(t.startswith("+3.95") for t in floors)
-    assert "marked at 0% floor and left grey" in ax.get_xlabel().replace("\n", " ")
+    assert "marked at 0% floor and left grey" in \
+        ax.get_figure().get_supxlabel().replace("\n", " ")
 
 
 def test_an_uneven_interval_is_drawn_as_its_two_ends_and_coloured_as_they_read():
@@ -1842,7 +1851,7 @@ def test_a_pair_not_played_is_marked_so_on_the_heatmap_not_left_white_as_zero():
     # a+c, both ways round: names in order a, b, c, so cells (2, 0) and (0, 2)
     assert marked == [(0, 2), (2, 0)]
     assert "a pair with no games (not played, or no game in common with its single " \
-        "expansions) is marked no games" in ax.get_xlabel().replace("\n", " ")
+        "expansions) is marked no games" in ax.get_figure().get_supxlabel().replace("\n", " ")
 
 
 def test_the_chance_of_a_false_interval_is_given_for_the_pairs_on_the_page():
@@ -2110,3 +2119,4 @@ def test_a_set_named_over_many_lines_does_not_run_into_the_next_set():
             assert upper.y0 > lower.y1, fig.axes[0].get_title()
         ticks = ax.transData.transform([(0, t) for t in ax.get_yticks()])[:, 1]
         assert all(box.y0 <= y <= box.y1 for box, y in zip(boxes, ticks, strict=True))
+

@@ -626,17 +626,32 @@ def books_chart_note(runs: dict[str, pd.DataFrame | Totals], noun: str = "set") 
     if not unplayed:
         return ""
     one = len(unplayed) == 1
-    return (f"{spoken_list(unplayed)}: the policy kept no Book of Power in any game, so "
+    named = spoken_list(unplayed)
+    if len(unplayed) > CHART_NAMES:  # 64 sets of --sets all made a note of 45 lines
+        with_books = sum(_books_in_play(label, run) for label, run in runs.items())
+        named = (f"Every {noun} with Books of Power ({len(unplayed)})"
+                 if len(unplayed) == with_books else
+                 f"{len(unplayed)} {noun}s of the {with_books} with Books of Power (the "
+                 "notes under the table name them)")
+    return (f"{named}: the policy kept no Book of Power in any game, so "
             f"{'this' if one else 'these'} {noun}{'' if one else 's'} played as without the "
             f"Books and {'says' if one else 'say'} nothing about them")
 
 
+#: The most runs a note under a chart names one by one.
+CHART_NAMES = 4
+
+
+def _books_in_play(label: str, run: pd.DataFrame | Totals) -> bool:
+    """Whether ``run`` (named ``label``) had the Books of Power in play."""
+    expansions = run.attrs.get("expansions")
+    return "books" in (expansions if expansions is not None
+                       else str(label).split(SET_SEPARATOR))
+
+
 def _books_unplayed(label: str, run: pd.DataFrame | Totals) -> bool:
     """Whether ``run`` had the Books of Power in play and used none in any game."""
-    expansions = run.attrs.get("expansions")
-    played = "books" in (expansions if expansions is not None
-                         else str(label).split(SET_SEPARATOR))
-    if not played or not len(run):
+    if not _books_in_play(label, run) or not len(run):
         return False
     if isinstance(run, Totals):
         return run.total("books_kept") == 0 and run.total("book_actions") == 0

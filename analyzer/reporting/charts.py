@@ -211,9 +211,25 @@ def caption(fig: Figure, text: str) -> Figure:
     still says where its numbers come from."""
     if text:
         # each line wrapped alone: a footnote keeps a line of its own
-        fig.supxlabel("\n".join(textwrap.fill(line, 110) for line in text.splitlines()),
-                      fontsize="x-small", color="0.35")
+        source = "\n".join(textwrap.fill(line, 110) for line in text.splitlines())
+        # a chart's own note under it (the heatmap's) comes first, in one text with the
+        # source: the layout makes room for a figure's footer, and two of them overlapped
+        note = fig.get_supxlabel()
+        if note:
+            fig.supxlabel(f"{note}\n\n{source}", fontsize="small", color="0.25")
+        else:
+            fig.supxlabel(source, fontsize="x-small", color="0.35")
+        # the figure grows by the lines added: a long footnote no longer squeezes the plot
+        # into what is left, nor overlaps the tick labels
+        lines = source.count("\n") + 1 + (1 if note else 0)
+        width, height = fig.get_size_inches()
+        fig.set_size_inches(width, height + lines * (SMALL_LINE if note else X_SMALL_LINE))
     return fig
+
+
+#: Inches of a line of small and of x-small text (matplotlib's 0.833 and 0.694 of 10 points,
+#: and line spacing 1.2).
+SMALL_LINE, X_SMALL_LINE = 0.139, 0.116
 
 
 #: Above this height (inches) a chart of sets repeats its scale at the top.
@@ -507,7 +523,13 @@ def interactions(table: pd.DataFrame) -> Figure:
 
     matrix = interaction_matrix(table)
     n = len(matrix)
-    width, height = max(1.3 * n + 3.0, 7.0), max(1.0 * n + 1.6, 3.0) + 2.8
+    width = max(1.3 * n + 3.0, 7.0)
+    note = textwrap.fill(INTERACTION_SCALE_NOTE, int(width * 13))
+    # the title's five lines, the tick labels slanted at 30 degrees (half their length
+    # high), then the note under the figure
+    plot_height = max(1.0 * n + 1.6, 3.0)
+    longest = max((len(str(name)) for name in matrix.columns), default=0)
+    height = plot_height + 1.2 + 0.045 * longest + SMALL_LINE * (note.count("\n") + 1)
     fig, ax = _new_figure(width, height)
     # every text wrapped to the figure: with two or three expansions it is narrow
     fig.suptitle("Interaction of two expansions (pp): pair effect minus single effects\n"
@@ -555,11 +577,13 @@ def interactions(table: pd.DataFrame) -> Figure:
     ax.set_yticks(range(n), matrix.index)
     bar = fig.colorbar(image, ax=ax, label=textwrap.fill(
         "pp, symmetric log scale, linear within ±1 (blue: more than the single effects add "
-        "up to)", int((height - 2.8) * 11)))
+        "up to)", int(plot_height * 11)))
     ticks = [t for t in (-100, -30, -10, -3, -1, 0, 1, 3, 10, 30, 100) if abs(t) <= limit]
     bar.set_ticks(ticks, labels=[f"{t:+d}" if t else "0" for t in ticks])
-    # under the axes, not the figure's own footnote, which :func:`caption` gives the source
-    ax.set_xlabel(textwrap.fill(INTERACTION_SCALE_NOTE, int(width * 13)), fontsize="small")
+    # under the whole figure, wrapped to its width: under the axes of two or three
+    # expansions, which are narrower, it ran past the figure's edge (:func:`caption` adds
+    # the source below it)
+    fig.supxlabel(note, fontsize="small", color="0.25")
     return fig
 
 
