@@ -325,7 +325,7 @@ def test_cards_of_a_results_file_name_its_run_and_the_command_that_plays_it_agai
         cli.main(["cards", "--cards", str(results)])
     out = capsys.readouterr().out
     assert stop.value.code == 0
-    assert f"played     by the run of {results}: seed 5, 300 games, policy greedy, " \
+    assert f"played     by the run of {results}: seed 5, games 0 to 299, policy greedy, " \
            "expansions none, solo" in out
     again = next(line for line in out.splitlines() if line.startswith("again      "))
     args = shlex.split(again.removeprefix("again      "))
@@ -414,3 +414,15 @@ def test_the_command_that_plays_a_run_again_takes_its_kept_weights():
     assert "--policy weighted:r.parquet " in play_again_command(config, "r.parquet")
     del config["policy_weights_file"]
     assert "--policy weighted:w.toml " in play_again_command(config, "r.parquet")
+
+
+def test_the_played_line_of_a_later_run_gives_its_game_numbers(tmp_path, capsys):
+    """A run of --first-game 20000 read as games 0 to 4 when the line gave a count alone."""
+    results = tmp_path / "later.parquet"
+    analyzer.simulate(games=5, seed=7, first_game=20_000, out=results)
+    with pytest.raises(SystemExit):
+        cli.main(["cards", "--cards", str(results)])
+    out = capsys.readouterr().out
+    assert f"played     by the run of {results}: seed 7, games 20,000 to 20,004, policy " \
+           "greedy" in out
+    assert "--first-game 20000 --games 5" in out

@@ -116,8 +116,12 @@ def card_file_text(table: pd.DataFrame, cards: str | None,
         from analyzer.analysis.results_io import play_again_command, run_config
 
         config = run_config(cards)
+        games, first = int(config.get("games", 0)), int(config.get("first_game", 0) or 0)
+        # the game numbers, not a count alone: a run of --first-game 20000 is not games 0..
+        played = f"games {first:,} to {first + games - 1:,}" if games > 1 else \
+            f"game {first:,}"
         lines.append(f"played     by the run of {cards}: seed {config.get('seed')}, "
-                     f"{int(config.get('games', 0)):,} games, policy {config.get('policy')}, "
+                     f"{played}, policy {config.get('policy')}, "
                      f"expansions {', '.join(config.get('expansions') or []) or 'none'}, "
                      f"{config.get('variant', 'solo')}\n"
                      f"again      {play_again_command(config, cards)}")
