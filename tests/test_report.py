@@ -2120,3 +2120,39 @@ def test_a_set_named_over_many_lines_does_not_run_into_the_next_set():
         ticks = ax.transData.transform([(0, t) for t in ax.get_yticks()])[:, 1]
         assert all(box.y0 <= y <= box.y1 for box, y in zip(boxes, ticks, strict=True))
 
+
+
+def test_the_loss_reasons_csv_chart_and_table_agree_on_a_reason_no_game_met():
+    """A run with the Emptiness that lost no game to it: the page's table said 0 (0.00%)
+    while its CSV and the chart's legend had no such reason, which read as not in play;
+    the base game's run, without the Emptiness, has none anywhere."""
+    from analyzer.analysis import run_stats
+    from analyzer.reporting import charts
+    from analyzer.reporting.build import loss_reason_rows
+
+    emptiness, base = _fake_run(5), _fake_run(5)
+    emptiness.attrs["expansions"] = ["emptiness", "postcards"]
+    base.attrs["expansions"] = []
+    runs = {"emptiness": emptiness, "base": base}
+    csv = run_stats.chart_data(runs, "loss_reasons")
+    rows = csv[csv["reason"] == "emptiness"]
+    assert list(rows["run"]) == ["emptiness"] and list(rows["games"]) == [0]
+    header, first, second = loss_reason_rows(runs)
+    assert first[header.index("emptiness")] == "0 (0.00%)"
+    assert second[header.index("emptiness")] == "-"
+    legend = [t.get_text() for t in charts.loss_reasons(runs).axes[0].get_legend().get_texts()]
+    assert legend == ["deck_empty", "emptiness", "inhabitants"]
+
+
+def test_the_margin_csv_holds_every_point_the_chart_draws():
+    """The line goes through 0 at the numbers of cards no win ended with, between the
+    fewest and the most; the CSV, one row per point, left those out."""
+    from analyzer.analysis import run_stats
+    from analyzer.reporting import charts
+
+    run = _fake_run(5).assign(deck_left=[2, 0, 7, 2, 9] + [0] * 35)
+    csv = run_stats.chart_data({"a": run}, "margin_at_victory")
+    assert list(csv["deck_left"]) == list(range(0, 10))
+    assert list(csv["wins"]) == [1, 0, 2, 0, 0, 0, 0, 1, 0, 1]
+    line = charts.margin_at_victory({"a": run}).axes[0].get_lines()[0]
+    assert list(line.get_xdata()) == list(csv["deck_left"])

@@ -328,20 +328,43 @@ def convergence(df: pd.DataFrame, points: int = 60) -> pd.DataFrame:
 
 
 def loss_reasons(df: Run) -> pd.Series:
-    """Number of lost games by reason."""
-    if isinstance(df, Totals):
-        return df.loss_reasons()
-    return df.loc[~df["won"], "reason"].astype(str).value_counts()
+    """Number of lost games by reason: every reason the run's rules have
+    (:func:`loss_reasons_in_play`), a reason no game met at 0 (a zero is a finding), then
+    any other one a game recorded."""
+    lost = df.loss_reasons() if isinstance(df, Totals) else \
+        df.loc[~df["won"], "reason"].astype(str).value_counts()
+    lost.index = lost.index.astype(str)
+    reasons = list(dict.fromkeys([*loss_reasons_in_play(df), *lost.index]))
+    return lost.reindex(reasons, fill_value=0).astype("int64").rename("count")
+
+
+def loss_reasons_in_play(df: Run) -> list[str]:
+    """The ways a run's games can be lost: the Dream deck running out always, the
+    Emptiness with The Emptiness (R12.2), the inhabitant sum with the Postcards (R11.9)."""
+    played = df.attrs.get("expansions") or []
+    return ["deck_empty", *(["emptiness"] if "emptiness" in played else []),
+            *(["inhabitants"] if "postcards" in played else [])]
 
 
 def margin_at_victory(df: pd.DataFrame) -> pd.Series:
-    """Wins by Dream cards left in the deck at the moment of victory."""
-    return df.loc[df["won"], "deck_left"].value_counts().sort_index()
+    """Wins by Dream cards left in the deck at the moment of victory, every number between
+    the fewest and the most, at 0 where no win ended so (the chart's line goes through
+    them)."""
+    return _every_value(df.loc[df["won"], "deck_left"].value_counts())
 
 
 def pacified_at_defeat(df: pd.DataFrame) -> pd.Series:
-    """Lost games by City cards pacified."""
-    return df.loc[~df["won"], "pacified"].value_counts().sort_index()
+    """Lost games by City cards pacified, every number between the fewest and the most, at
+    0 where no loss ended so."""
+    return _every_value(df.loc[~df["won"], "pacified"].value_counts())
+
+
+def _every_value(counts: pd.Series) -> pd.Series:
+    """``counts`` over every whole number from its least index to its greatest."""
+    if not len(counts):
+        return counts.sort_index()
+    return counts.reindex(range(int(counts.index.min()), int(counts.index.max()) + 1),
+                          fill_value=0)
 
 
 #: The Chromatic Chaos' entry of :func:`chaos_choices`.

@@ -895,29 +895,19 @@ def _chart_numbers(runs: dict[str, pd.DataFrame], table: pd.DataFrame,
 def loss_reason_rows(runs: dict[str, pd.DataFrame]) -> list[list[str]]:
     """Each run's games lost by reason, as counts and shares of its games (text cells,
     header first), which add up to the games it lost."""
+    # every reason a run's rules allow, at 0 where none of its games met it
+    # (run_stats.loss_reasons, as in the chart and its CSV)
     lost = {label: run_stats.loss_reasons(df) for label, df in runs.items()}
-    # every reason the runs' rules allow, a reason none of them met too (a zero is a
-    # finding); then any other one a run recorded
-    reasons = list(dict.fromkeys([*loss_reasons_in_play(runs),
-                                  *(str(r) for counts in lost.values() for r in counts.index)]))
+    reasons = list(dict.fromkeys(r for counts in lost.values() for r in counts.index))
     rows = [["run", "games", "games lost", *reasons]]
     for label, df in runs.items():
         counts = lost[label]
         games = len(df)
         # a reason this run's rules do not have is no zero found: a dash
-        possible = {*loss_reasons_in_play({label: df}), *map(str, counts.index)}
         rows.append([label, f"{games:,}", _count_share(int(counts.sum()), games),
-                     *(_count_share(int(counts.get(r, 0)), games) if r in possible else "-"
+                     *(_count_share(int(counts[r]), games) if r in counts.index else "-"
                        for r in reasons)])
     return rows
-
-
-def loss_reasons_in_play(runs: dict[str, pd.DataFrame]) -> list[str]:
-    """The ways the runs' games can be lost: the Dream deck running out always, the
-    Emptiness with The Emptiness (R12.2), the inhabitant sum with the Postcards (R11.9)."""
-    played = {name for df in runs.values() for name in df.attrs.get("expansions") or []}
-    return ["deck_empty", *(["emptiness"] if "emptiness" in played else []),
-            *(["inhabitants"] if "postcards" in played else [])]
 
 
 def _count_share(count: int, games: int) -> str:

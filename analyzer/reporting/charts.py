@@ -327,7 +327,7 @@ def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
     fig, ax = _figure("Loss reasons", _bar_height(labels))
     shares = pd.DataFrame({label: run_stats.loss_reasons(df) / len(df) * 100
                            for label, df in zip(labels, runs.values(), strict=True)}).fillna(0)
-    if shares.empty:  # every game won: no bar to draw, which pandas refuses to plot
+    if not shares.to_numpy().any():  # every game won: no bar to draw
         ax.barh(range(len(labels)), [0.0] * len(labels))
         ax.text(0.5, 0.5, "no game lost", transform=ax.transAxes, ha="center", va="center")
         ax.set_xlim(0, 100)
