@@ -1602,15 +1602,7 @@ class CompareResult:
 
     def figures(self) -> dict:
         """The comparison's charts as matplotlib Figures, by file stem."""
-        from analyzer.analysis.compare import (
-            BASE,
-            books_chart_note,
-            chart_table,
-            imprecise_note,
-            set_title,
-            titled_interactions,
-            uneven_games_note,
-        )
+        from analyzer.analysis.compare import BASE, chart_table, set_title, titled_interactions
         from analyzer.reporting import charts
 
         shown = chart_table(self.table)
@@ -1619,17 +1611,34 @@ class CompareResult:
         if len(self.interactions):
             figures["interactions"] = charts.interactions(titled_interactions(self.interactions))
         source = charts.source_line(self.attrs)
+        notes = self.chart_notes(list(figures))
+        return {stem: charts.caption(fig, "\n".join([source, *notes[stem]]))
+                for stem, fig in figures.items()}
+
+    def chart_notes(self, stems: list[str], books: bool = True) -> dict[str, list[str]]:
+        """What each chart of ``stems`` says under it besides its source, by stem: the
+        mark of a set stopped at max-games where it names one, the uneven numbers of games
+        under the win rates, and with ``books`` the sets that kept no Book; the pages'
+        captions say the others too."""
+        from analyzer.analysis.compare import (
+            BASE,
+            books_chart_note,
+            imprecise_note,
+            set_title,
+            uneven_games_note,
+        )
+        from analyzer.reporting import charts
+
         # the sets each chart names: one that marks a set stopped at max-games explains
         # the mark, as the table does
         named = {"win_rates": self.table, "differences": self.table.drop(index=BASE)}
-        books = books_chart_note({set_title(label): run for label, run in self.runs.items()})
+        books = books_chart_note({set_title(label): run for label, run in self.runs.items()}) \
+            if books else ""
         uneven = uneven_games_note(self.table)
-        texts = {stem: "\n".join(
-            [source, *([imprecise_note(self.attrs)] if stem in named and
-                       charts.marks_imprecise(named[stem]) else []),
-             *([uneven] if uneven and stem == "win_rates" else []),
-             *([books] if books else [])]) for stem in figures}
-        return {stem: charts.caption(fig, texts[stem]) for stem, fig in figures.items()}
+        return {stem: [*([imprecise_note(self.attrs)] if stem in named and
+                         charts.marks_imprecise(named[stem]) else []),
+                       *([uneven] if uneven and stem == "win_rates" else []),
+                       *([books] if books else [])] for stem in stems}
 
 
 #: The most games a set of ``compare(precision=...)`` plays unless told otherwise.

@@ -992,8 +992,8 @@ def test_a_set_stopped_by_max_games_is_marked_in_the_charts_too():
     result = analyzer.compare(sets="base,chromatic_chaos", games=100, precision=0.05,
                               max_games=200)
     assert list(result.table["precise"]) == [True, False]
-    note = "* stopped with a 95% interval wider than +-5.00%: another batch of 100 " \
-           "would pass max-games (200)"
+    note = "* stopped with a 95% interval wider than +-5.00 pp: another batch of 100 " \
+        "would pass max-games (200)"
     figures = result.figures()
     for stem, names in (("win_rates", ["base game", "Chromatic Chaos*"]),
                         ("differences", ["Chromatic Chaos*"])):
@@ -1299,3 +1299,33 @@ def test_a_chart_note_of_many_sets_without_a_book_counts_them_rather_than_naming
         "Every run with Books of Power (6): the policy kept no Book")
     few = books_chart_note({"books+a": run(0), "books+b": run(0), "books+g": run(1)})
     assert few.startswith("books+a and books+b: the policy kept no Book")
+
+
+def test_the_compare_page_tells_a_reader_without_the_charts_what_they_show(tmp_path):
+    """Alternative texts said only each chart's title; the mark of a set stopped at
+    max-games was explained in the image alone; nothing linked the tables' names to the
+    charts'; and interactions.csv, a header alone without a pair, was offered as data."""
+    import html
+    import re
+
+    result = analyzer.compare(sets="postcards,chromatic_chaos", games=100, seed=3,
+                              precision=0.05, max_games=200, out=tmp_path / "cmp")
+    page = (tmp_path / "cmp" / "index.html").read_text(encoding="utf-8")
+    alts = [html.unescape(a) for a in re.findall(r"alt='([^']*)'", page)]
+    table = result.table
+    hardest = table.drop(index="base")["win_rate"].idxmin()
+    title = {"postcards": "Postcards & Wise Chaos", "chromatic_chaos": "Chromatic Chaos"}
+    assert f"the base game {table.at['base', 'win_rate']:.2%}" in alts[0]
+    assert f"hardest {title[hardest]} ({table.at[hardest, 'win_rate']:.2%})" in alts[0]
+    for name in ("postcards", "chromatic_chaos"):
+        r = table.loc[name]
+        said = f"{title[name]} ({r.difference * 100:+.2f} pp)"
+        assert (said in alts[1]) == bool(r.holm_p < 0.05), (name, alts[1])
+    assert "Names: the tables name a set as --sets takes it" in page
+    assert "postcards: Postcards &amp; Wise Chaos" in page
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
+    assert not table["precise"].all()
+    assert "* stopped with a 95% interval wider than +-5.00 pp" in captions[0]
+    assert "interactions.csv" not in page
+    markdown = (tmp_path / "cmp" / "compare.md").read_text(encoding="utf-8")
+    assert f"![{alts[0]}](win_rates.png)" in markdown.replace("\\", "")

@@ -950,8 +950,11 @@ def test_the_pages_show_code_as_code_and_link_the_data(results, tmp_path):
     assert "`" not in page and "<code>urbion compare --sets pairs --out DIR</code>" in page
     analyzer.compare(sets="base,books", games=30, out=tmp_path / "cmp")
     page = (tmp_path / "cmp" / "index.html").read_text()
-    for name in ("compare.csv", "interactions.csv", "win_rates.svg", "differences.svg"):
+    for name in ("compare.csv", "win_rates.svg", "differences.svg"):
         assert f"href='{name}'" in page and (tmp_path / "cmp" / name).is_file()
+    analyzer.compare(sets="books,emptiness,books+emptiness", games=30, out=tmp_path / "cmp2")
+    page = (tmp_path / "cmp2" / "index.html").read_text()
+    assert "href='interactions.csv'" in page and (tmp_path / "cmp2" / "interactions.csv").is_file()
 
 
 def test_a_card_change_in_an_expansion_no_run_played_says_so(tmp_path):

@@ -685,7 +685,8 @@ def uneven_games_note(table: pd.DataFrame) -> str | None:
 def imprecise_note(attrs: dict) -> str:
     """What the ``*`` after a set means: ``--precision`` stopped it at ``--max-games``, an
     interval still wider than asked (the terminal table and the charts say it alike)."""
-    return (f"* stopped with a 95% interval wider than +-{attrs.get('precision', 0):.2%}: "
+    precision = attrs.get("precision", 0) * 100
+    return (f"* stopped with a 95% interval wider than +-{precision:.2f} pp: "
             "another batch of "
             f"{attrs.get('games_per_batch', 0):,} would pass max-games "
             f"({attrs.get('max_games', 0):,})")

@@ -691,27 +691,32 @@ def numbers_rows(numbers: pd.DataFrame) -> list[list[str]]:
 def html_figures(images: dict[str, bytes], titles: list[tuple[str, str]],
                  captions: dict[str, str] | None = None, data: bool = False,
                  tables: dict[str, list[list[str]]] | None = None,
-                 numbers: dict[str, pd.DataFrame] | None = None) -> str:
+                 numbers: dict[str, pd.DataFrame] | None = None,
+                 alts: dict[str, str] | None = None) -> str:
     """Each chart under its title and its caption (``captions`` by file stem), embedded as
     PNG data; with ``data``, its numbers' file ``STEM.csv`` and its SVG linked under it,
     and a table of ``tables`` after it, or else its ``numbers`` as a table to unfold: a
-    reader who cannot see the chart reads it there."""
-    captions, tables, numbers = captions or {}, tables or {}, numbers or {}
+    reader who cannot see the chart reads it there. ``alts``: a chart's alternative text,
+    by stem, where it is not its title and where its numbers are."""
+    captions, tables, numbers, alts = captions or {}, tables or {}, numbers or {}, alts or {}
     return "".join(_html_figure(stem, title, images[stem], captions.get(stem), data,
-                                tables[stem] if stem in tables else None, numbers.get(stem))
+                                tables[stem] if stem in tables else None, numbers.get(stem),
+                                alts.get(stem))
                    for stem, title in titles)
 
 
 def _html_figure(stem: str, title: str, png: bytes, caption: str | None, data: bool,
-                 table: list[list[str]] | None, numbers: pd.DataFrame | None) -> str:
+                 table: list[list[str]] | None, numbers: pd.DataFrame | None,
+                 alt: str | None = None) -> str:
     if table is None and numbers is not None:
         table = numbers_rows(numbers)
         after = (f"<details><summary>The chart's numbers</summary>"
                  f"{html_table(table, f'{stem}-numbers')}</details>")
     else:
         after = html_table(table, f"{stem}-table") if table is not None else ""
-    alt = f"{title}: its numbers are in the table under the chart" if table is not None \
-        else title + (f"; its numbers: {stem}.csv" if data else "")
+    if alt is None:
+        alt = f"{title}: its numbers are in the table under the chart" if table is not None \
+            else title + (f"; its numbers: {stem}.csv" if data else "")
     return (f"<h2>{html.escape(title)}</h2><figure>"
             + (f"<figcaption>{html.escape(caption)}</figcaption>" if caption else "")
             + f"<img alt='{html.escape(alt)}' "
@@ -1525,18 +1530,117 @@ def write_compare(result, folder: Path) -> None:
     scope = scope_note([result.attrs]) + page_note(
         shared_note(result.weights_note(), {policy: shared_policy(policy)}))
     pairs = interaction_rows(result.interactions)
+    names = names_key(result.table.index)
+    note = f"{note} {names}" if names else note
     files: dict[str, bytes] = {}
-    for stem, fig in result.figures().items():
+    figures = result.figures()
+    for stem, fig in figures.items():
         files |= chart_files(fig, stem)
     images = {name.removesuffix(".png"): content for name, content in files.items()
               if name.endswith(".png")}
+    # what the chart says under it besides its source, in its caption on the page too (the
+    # Books' note is the table's already)
+    notes = result.chart_notes(list(figures), books=False)
+    figure_texts = {"captions": {stem: " ".join([COMPARE_CAPTIONS[stem],
+                                                 *(_sentence(n) for n in notes[stem])])
+                                 for stem in figures},
+                    "alts": compare_alts(result, list(figures))}
     texts = {
         "compare.csv": result.table.to_csv(),
         "interactions.csv": result.interactions.to_csv(),
-        "compare.md": compare_markdown(rows, images, facts, pairs, note, scope, variant),
-        "index.html": compare_page(rows, images, facts, pairs, note, scope, variant),
+        "compare.md": compare_markdown(rows, images, facts, pairs, note, scope, variant,
+                                       **figure_texts),
+        "index.html": compare_page(rows, images, facts, pairs, note, scope, variant,
+                                   **figure_texts),
     }
     write_together(folder, files | {name: text.encode() for name, text in texts.items()})
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: capitalised, ending with a full stop."""
+    text = text[0].upper() + text[1:] if text else text
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def names_key(sets) -> str:
+    """How the tables' names of the expansions in ``sets`` (as ``--sets`` takes them) are
+    the charts' printed names; "" with the base game alone."""
+    from analyzer.analysis.compare import EXPANSION_TITLES, SET_SEPARATOR
+
+    played = {name for label in sets for name in str(label).split(SET_SEPARATOR)}
+    named = [f"{name}: {title}" for name, title in EXPANSION_TITLES.items() if name in played]
+    if not named:
+        return ""
+    return ("Names: the tables name a set as --sets takes it, the charts by the expansions' "
+            f"printed names ({'; '.join(named)}).")
+
+
+#: The most sets an alternative text names in one group; the others are counted.
+ALT_NAMES = 5
+
+
+def _named(items: list[str]) -> str:
+    """``items`` as a sentence lists them, the first ``ALT_NAMES`` by name."""
+    from analyzer.wording import spoken_list
+
+    if len(items) <= ALT_NAMES:
+        return spoken_list(items)
+    return f"{', '.join(items[:ALT_NAMES])} and {len(items) - ALT_NAMES} more"
+
+
+def compare_alts(result, stems: list[str]) -> dict[str, str]:
+    """Each comparison chart's alternative text, by stem: what it finds, for a reader who
+    cannot see it, and where its numbers are."""
+    from analyzer.analysis.compare import (
+        BASE,
+        SIGNIFICANCE,
+        chart_table,
+        set_title,
+        titled_interactions,
+        with_verdicts,
+    )
+
+    shown = chart_table(result.table)
+    others = shown.drop(index=set_title(BASE), errors="ignore")
+    alts = {}
+    if "win_rates" in stems:
+        text = f"{COMPARE_TITLES['win_rates']}"
+        if BASE in result.table.index:
+            text += f": the base game {_percent(result.table.at[BASE, 'win_rate'])}"
+        if len(others):
+            hardest, easiest = others.index[0], others.index[-1]
+            text += (f"; hardest {hardest} ({_percent(others.at[hardest, 'win_rate'])})"
+                     if len(others) == 1 else
+                     f"; hardest {hardest} ({_percent(others.at[hardest, 'win_rate'])}), "
+                     f"easiest {easiest} ({_percent(others.at[easiest, 'win_rate'])})")
+        alts["win_rates"] = text + ". Every set's numbers are in the table above."
+    if "differences" in stems:
+        groups = {"harder": [], "easier": [], "none": []}
+        for name, r in others.iterrows():
+            shown_here = r.get("holm_p", 1.0) < SIGNIFICANCE and r.difference != 0
+            key = ("harder" if r.difference < 0 else "easier") if shown_here else "none"
+            groups[key].append(f"{name} ({signed_pp(r.difference)} pp)"
+                               if key != "none" else str(name))
+        parts = [f"{what} than the base game, with Holm p below 0.05: {_named(names)}"
+                 for what, names in (("harder", groups["harder"]),
+                                     ("easier", groups["easier"])) if names]
+        if groups["none"]:
+            parts.append(f"no difference shown: {_named(groups['none'])}")
+        alts["differences"] = (f"{COMPARE_TITLES['differences']}: {'; '.join(parts)}. "
+                               "Every set's change and interval are in the table above.")
+    if "interactions" in stems:
+        pairs = with_verdicts(titled_interactions(result.interactions))
+        pairs = pairs[pairs["games"] > 0]
+        found = [f"{r['first']} with {r['second']} ({signed_pp(r.interaction)} pp, "
+                 f"{'more' if r.interaction > 0 else 'fewer'} wins)"
+                 for _, r in pairs.iterrows() if r["shown"]]
+        text = (f"interactions shown: {_named(found)}" if found else
+                "no interaction shown")
+        alts["interactions"] = (f"{COMPARE_TITLES['interactions']}, {len(pairs)} "
+                                f"pair{'' if len(pairs) == 1 else 's'}: {text}."
+                                + (" Every pair's numbers are in the table of interactions "
+                                   "below." if len(pairs) else ""))
+    return alts
 
 
 INTERACTION_TABLE_TITLE = "Interactions, pair by pair"
@@ -1618,32 +1722,45 @@ def compare_title(variant: str) -> str:
 
 def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
                      facts: dict[str, str], pairs: list[list[str]] | None = None,
-                     note: str = "", scope: str = "", variant: str = "solo") -> str:
+                     note: str = "", scope: str = "", variant: str = "solo",
+                     captions: dict[str, str] | None = None,
+                     alts: dict[str, str] | None = None) -> str:
     """compare.md: whose figures they are (``scope``), the table and what its columns are
-    (``note``), the charts, the interactions pair by pair, provenance."""
+    (``note``), the charts (each with its caption and alternative text, by stem: by
+    default ``COMPARE_CAPTIONS`` and its title), the interactions pair by pair,
+    provenance."""
+    captions, alts = captions or COMPARE_CAPTIONS, alts or COMPARE_TITLES
     lines = [f"# {compare_title(variant)}", "", *([_md_prose(scope), ""] if scope else []),
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
     if note:
         lines += ["", note]
     for stem in images:
-        lines += ["", f"## {COMPARE_TITLES[stem]}", "", COMPARE_CAPTIONS[stem], "",
-                  f"![{COMPARE_TITLES[stem]}]({stem}.png)", "", f"[SVG]({stem}.svg)"]
+        lines += ["", f"## {COMPARE_TITLES[stem]}", "", _md_prose(captions[stem]), "",
+                  f"![{_md_prose(alts[stem])}]({stem}.png)", "", f"[SVG]({stem}.svg)"]
     lines += interaction_section_md(pairs)
-    lines += ["", "Data: [compare.csv](compare.csv), [interactions.csv](interactions.csv), "
-              "per-game results in `results/`.", "", "## Provenance", ""]
+    with_pairs = bool(pairs and len(pairs) > 1)
+    lines += ["", "Data: [compare.csv](compare.csv), "
+              + ("[interactions.csv](interactions.csv), " if with_pairs else "")
+              + "per-game results in `results/`.", "", "## Provenance", ""]
     lines += [f"- **{k}**: {_md_prose(v)}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
 
 
 def compare_page(rows: list[list[str]], images: dict[str, bytes],
                  facts: dict[str, str], pairs: list[list[str]] | None = None,
-                 note: str = "", scope: str = "", variant: str = "solo") -> str:
+                 note: str = "", scope: str = "", variant: str = "solo",
+                 captions: dict[str, str] | None = None,
+                 alts: dict[str, str] | None = None) -> str:
     """index.html of a comparison: self-contained, the charts embedded, whose figures they
-    are (``scope``), the table followed by what its columns are (``note``)."""
+    are (``scope``), the table followed by what its columns are (``note``); ``captions``
+    and ``alts`` as for :func:`compare_markdown`."""
     titles = [(stem, COMPARE_TITLES[stem]) for stem in images]
-    data = ("<p>Data: <a href='compare.csv'>compare.csv</a>, <a href='interactions.csv'>"
-            "interactions.csv</a>, per-game results in <code>results/</code>; each chart "
+    # interactions.csv holds its header alone without a pair: not offered as data then
+    with_pairs = bool(pairs and len(pairs) > 1)
+    data = ("<p>Data: <a href='compare.csv'>compare.csv</a>, "
+            + ("<a href='interactions.csv'>interactions.csv</a>, " if with_pairs else "")
+            + "per-game results in <code>results/</code>; each chart "
             "also as " + ", ".join(f"<a href='{stem}.svg'>{stem}.svg</a>" for stem in images)
             + ".</p>")
     interaction_html = interaction_section_html(pairs)
@@ -1651,5 +1768,6 @@ def compare_page(rows: list[list[str]], images: dict[str, bytes],
                      (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "")
                      + html_table(rows, "compare")
                      + (f"<p>{html.escape(note)}</p>" if note else "")
-                     + html_figures(images, titles, COMPARE_CAPTIONS)
+                     + html_figures(images, titles, captions or COMPARE_CAPTIONS,
+                                    alts=alts)
                      + interaction_html + data, facts)
