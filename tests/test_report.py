@@ -141,6 +141,17 @@ def test_every_chart_of_the_page_can_be_read_without_seeing_it(results, tmp_path
                 assert value == pytest.approx(wanted, rel=1e-3, abs=0.006), (stem, column)
     assert "running (%)" in page  # a share's column says it is one
     assert page.count("<details>") == len(CHARTS) - 2
+    # the win rates' numbers are the headline table's: the alternative text says so and
+    # what the chart finds, not a file that may not travel with the page
+    import html
+    import re
+
+    alt = html.unescape(re.findall(r"alt='([^']*)'", page)[0])
+    header, *rows = parser.tables["headline"]
+    rates = {row[0]: row[header.index("win rate")] for row in rows}
+    best = max(rates, key=lambda run: float(rates[run].rstrip("%")))
+    assert f"highest {best} ({rates[best]})" in alt and "headline table above" in alt
+    assert ".csv" not in alt
     svg = (out / "survival.svg").read_text()
     assert "<text" in svg and "Games still running" in svg
 

@@ -748,9 +748,11 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          interactions_note: bool = True, scope: str = "",
          pairs: list[list[str]] | None = None,
          chart_tables: dict[str, list[list[str]]] | None = None,
-         chart_numbers: dict[str, pd.DataFrame] | None = None) -> str:
+         chart_numbers: dict[str, pd.DataFrame] | None = None,
+         alts: dict[str, str] | None = None) -> str:
     """index.html: one self-contained page, the charts embedded as PNG data, each with its
-    ``chart_numbers`` (by stem) to unfold; the rest as :func:`markdown`."""
+    ``chart_numbers`` (by stem) to unfold, and its alternative text of ``alts`` where given;
+    the rest as :func:`markdown`."""
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     body = (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "") + \
         "<h2>Headline</h2>" + html_table(rows, "headline") + f"<p>{HEADLINE_NOTE}</p>"
@@ -763,7 +765,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
     body += html_figures(images, titles, report_captions(bool(differences)), data=True,
-                         tables=chart_tables, numbers=chart_numbers)
+                         tables=chart_tables, numbers=chart_numbers, alts=alts)
     body += interaction_section_html(pairs)
     if "interactions" not in dict(titles) and interactions_note:
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
@@ -882,9 +884,30 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
                     if stem not in ("win_rates", "interactions")}
         (folder / "index.html").write_text(page(rows, images, facts, titles, differences,
                                                 card_sets, note, scope, pair_rows, tables,
-                                                unfolded), encoding="utf-8")
+                                                unfolded, report_alts(table, titles)),
+                                           encoding="utf-8")
 
     return write_folder(out, fill, "report")
+
+
+def report_alts(table: pd.DataFrame, titles: list[tuple[str, str]]) -> dict[str, str]:
+    """The alternative texts of a report's charts whose numbers are in a table of the page
+    rather than under the chart (the win rates, the interactions), by stem: what the
+    chart finds and where its numbers are, not a file that may not travel with the page."""
+    named = dict(titles)
+    alts = {}
+    if "win_rates" in named:
+        rates = table["win_rate"]
+        found = (f": {rates.index[0]} {_percent(rates.iloc[0])}" if len(rates) == 1 else
+                 f": highest {rates.idxmax()} ({_percent(rates.max())}), lowest "
+                 f"{rates.idxmin()} ({_percent(rates.min())})")
+        alts["win_rates"] = (f"{named['win_rates']}{found}. Every run's win rate and "
+                             "interval are in the headline table above.")
+    if "interactions" in named:
+        alts["interactions"] = (f"{named['interactions']}: every pair's numbers, and "
+                                "whether an interaction is shown, are in the table of "
+                                "interactions below.")
+    return alts
 
 
 def _chart_numbers(runs: dict[str, pd.DataFrame], table: pd.DataFrame,
