@@ -1329,3 +1329,14 @@ def test_the_compare_page_tells_a_reader_without_the_charts_what_they_show(tmp_p
     assert "interactions.csv" not in page
     markdown = (tmp_path / "cmp" / "compare.md").read_text(encoding="utf-8")
     assert f"![{alts[0]}](win_rates.png)" in markdown.replace("\\", "")
+
+
+def test_the_base_games_row_compares_it_with_itself_exactly():
+    """The base game against its own games differs by 0 by construction: compare.csv gave
+    it Newcombe's interval of about +-0.12 pp, as if it were an estimate."""
+    table = analyzer.compare(sets="base,books", games=300, seed=2).table
+    base = table.loc["base"]
+    assert (base.difference, base.diff_low, base.diff_high, base.mcnemar_p) == (0, 0, 0, 1)
+    assert pd.isna(base.holm_p)
+    books = table.loc["books"]  # the same games, by the play of greedy: an estimate still
+    assert books.set_only == books.base_only == 0 and books.diff_low < 0 < books.diff_high

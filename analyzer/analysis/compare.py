@@ -223,6 +223,9 @@ def compare_table(runs: dict[str, pd.DataFrame], ranks: bool = True) -> pd.DataF
                "ci_high": high, **paired_difference(won, base_won), **mean_columns(df)}
         rows.append(row)
     table = pd.DataFrame(rows).set_index("set")
+    # the base game against itself: the very same games, so the difference is 0 by
+    # construction, not an estimate with an interval around it
+    table.loc[BASE, ["diff_low", "diff_high"]] = 0.0
     others = [label for label in table.index if label != BASE]
     table["holm_p"] = np.nan
     differ = (table.loc[others, "set_only"] + table.loc[others, "base_only"]) > 0
