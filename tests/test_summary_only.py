@@ -366,3 +366,26 @@ def test_a_progress_report_that_cannot_be_written_stops_only_itself(monkeypatch,
     df = analyzer.simulate(games=3000, chunk=500, workers=1, progress=True, out=out)
     assert Full.writes == 1  # tried once, then left alone
     assert len(df) == 3000 and out.exists()
+
+
+def test_a_summary_file_says_what_each_entry_of_its_tally_is(tmp_path):
+    """The tally was bare arrays: a reader of the file had to guess which position was
+    which reason or column. Read through its key, it gives the rows' own figures."""
+    import json
+
+    import analyzer
+
+    path = tmp_path / "s.json"
+    analyzer.simulate_summary(games=400, seed=4, expansions="emptiness", out=path)
+    rows = analyzer.simulate(games=400, seed=4, expansions="emptiness")
+    document = json.loads(path.read_text(encoding="utf-8"))
+    tally, key = document["tally"], document["tally_key"]
+    assert set(key) == set(tally)
+    labelled = {name: dict(zip(key[name], tally[name], strict=True))
+                for name in tally if isinstance(key[name], list)}
+    lost = rows.loc[~rows["won"], "reason"].astype(str).value_counts()
+    for reason in ("deck_empty", "emptiness"):
+        assert labelled["loss_reasons"][f"games lost: {reason}"] == lost.get(reason, 0)
+    for column in ("censuses", "exchanges", "chaos_placed", "emptiness_left"):
+        assert labelled["sums"][f"sum over the games of {column}"] == rows[column].sum()
+    assert len(tally["turns_hist"]) == 512 and "0 to 511" in key["turns_hist"]

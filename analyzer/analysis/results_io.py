@@ -27,7 +27,7 @@ from analyzer.core.codes import (
 from analyzer.errors import ResultsFileError
 from analyzer.runfile import METADATA_KEY, PANDAS_ATTRS_KEY, head, is_run_file
 from analyzer.runner.results import RESULT_DTYPE
-from analyzer.runner.tally import LAYOUT, SUMMED, empty_tally, part
+from analyzer.runner.tally import LAYOUT, SUMMED, TALLY_KEY, empty_tally, part
 from analyzer.textfiles import UnreadableText, read_small_text
 
 
@@ -67,6 +67,8 @@ def write_summary(summary: dict, tally: np.ndarray, config: dict, path: str | Pa
         "config": _without_nan(config),
         "summary": _without_nan(summary),
         "tally": {name: part(tally, name).tolist() for name in LAYOUT},
+        # what each entry of the tally is: bare arrays otherwise, read by guessing
+        "tally_key": TALLY_KEY,
     }
     text = json.dumps(document, indent=1, allow_nan=False) + "\n"
     atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

@@ -36,6 +36,20 @@ def _layout() -> dict[str, slice]:
 LAYOUT = _layout()
 TALLY_SIZE = max(s.stop for s in LAYOUT.values())
 
+#: What each entry of each part of the tally counts, in order, for a reader of a summary
+#: file (``tally_key``): a part of one entry by a phrase, the others entry by entry.
+TALLY_KEY = {
+    "games": "games played",
+    "wins": "games won",
+    "loss_reasons": [f"games lost: {name}" for name in REASON_NAMES],
+    "sums": [f"sum over the games of {name}" for name in SUMMED],
+    "squares": [f"sum over the games of {name} squared" for name in SUMMED],
+    "turns_hist": f"games by turns played, 0 to {TURN_BINS - 1} (the last: that many or "
+                  "more)",
+    "pacified_hist": f"games by City cards pacified, 0 to {PACIFIED_BINS - 1} (the last: "
+                     "that many or more)",
+}
+
 
 def empty_tally() -> np.ndarray:
     """A tally of no games: int64, shape (TALLY_SIZE,)."""
