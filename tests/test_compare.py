@@ -1340,3 +1340,12 @@ def test_the_base_games_row_compares_it_with_itself_exactly():
     assert pd.isna(base.holm_p)
     books = table.loc["books"]  # the same games, by the play of greedy: an estimate still
     assert books.set_only == books.base_only == 0 and books.diff_low < 0 < books.diff_high
+
+
+def test_compare_csv_names_the_run_on_every_row(tmp_path):
+    """A team comparison's CSV and a solo one's could not be told apart once put together."""
+    analyzer.compare(sets="books", games=30, seed=6, variant="team", out=tmp_path / "cmp")
+    csv = pd.read_csv(tmp_path / "cmp" / "compare.csv")
+    assert set(csv["variant"]) == {"team"} and set(csv["seed"]) == {6}
+    assert set(csv["policy"]) == {"greedy"} and set(csv["card_set"]) == {"R14-default"}
+    assert csv["card_set_sha256"].str.len().eq(64).all()

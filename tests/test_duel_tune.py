@@ -406,6 +406,7 @@ def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
     assert "\nweighted:weighted-default.toml " in text and "policies/weighted" not in text
     assert "\nplay again urbion duel --policies greedy,weighted --games 300 --seed 4\n" in text
     play = pd.read_csv(out / "play.csv", index_col=0)  # in the order the duel was given
+    assert play.index.name == "measure" and "turns" in play.index  # no nameless column
     assert list(play.columns) == ["greedy", "greedy half_width", "weighted:weighted-default"
                                   ".toml", "weighted:weighted-default.toml half_width"]
     pairs = pd.read_csv(out / "pairs.csv")

@@ -320,8 +320,14 @@ def test_a_designers_file_is_the_baseline_and_its_levels_move_around_its_own(tmp
         assert f"card file**: {mine.name}" in written or \
             f"card file</th><td>{mine.name}" in written
         assert str(mine.parent) not in written
-    csv = (out / "sensitivity.csv").read_text().splitlines()
-    assert csv[0].startswith("factor,level,baseline_level,") and csv[0].endswith(",played,note")
+    csv = pd.read_csv(out / "sensitivity.csv", keep_default_na=False)
+    assert list(csv.columns[:3]) == ["factor", "level", "baseline_level"]
+    assert list(csv.columns[-6:]) == ["played", "note", "baseline_win_rate", "variant",
+                                      "policy", "seed"]
+    # the baseline's own win rate and the run, on every row: a file read alone says them
+    assert (csv["win_rate"] - csv["effect"]).round(9).nunique() == 1
+    assert (csv["baseline_win_rate"] - (csv["win_rate"] - csv["effect"])).abs().max() < 1e-9
+    assert set(csv["variant"]) == {"solo"} and set(csv["policy"]) == {"greedy"}
 
 
 @pytest.mark.parametrize("case", ["missing", "not TOML", "no Chaos", "no expansion cards",

@@ -1012,6 +1012,21 @@ def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
     return table if len(table) else None
 
 
+#: The configuration a table's CSV repeats on every row, so that the files of several
+#: runs (a solo and a team comparison, say) still tell apart once put together.
+RUN_COLUMNS = ("variant", "policy", "seed")
+
+
+def with_run_columns(table: pd.DataFrame, attrs: dict,
+                     more: tuple[str, ...] = ()) -> pd.DataFrame:
+    """``table`` with the run's ``RUN_COLUMNS`` (and ``more`` of ``attrs``) after its own
+    columns, each the same on every row; the policy by its name as shared (a weights file
+    by its file name)."""
+    values = {key: attrs.get(key) for key in (*RUN_COLUMNS, *more)}
+    values["policy"] = shared_policy(str(values["policy"]))
+    return table.assign(**values)
+
+
 def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> Path:
     """The sensitivity analysis into folder ``out``: sensitivity.csv, .png, .svg, .md."""
     out = Path(out)
@@ -1019,7 +1034,8 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> P
 
     def fill(folder: Path) -> None:
         png = save_chart(sensitivity_figure(table, baseline), folder, "sensitivity")
-        table.to_csv(folder / "sensitivity.csv", index=False)
+        with_run_columns(table.assign(baseline_win_rate=baseline["win_rate"]),
+                         baseline).to_csv(folder / "sensitivity.csv", index=False)
         (folder / "index.html").write_text(sensitivity_page(table, baseline, png),
                                            encoding="utf-8")
         (folder / "sensitivity.md").write_text(sensitivity_markdown(table, baseline),
@@ -1070,7 +1086,8 @@ def write_duel(result, out: str | Path) -> Path:
         # each policy's column beside its half-width, in the duel's order
         order = [column for policy in named.runs for column in (policy, f"{policy} half_width")
                  if column in play.columns]
-        play[order + [c for c in play.columns if c not in order]].to_csv(folder / "play.csv")
+        play[order + [c for c in play.columns if c not in order]].rename_axis(
+            "measure").to_csv(folder / "play.csv")
         note = shared_note(result.weights_note(), shown)
         (folder / "duel.txt").write_text(
             str(named) + "\n" + (f"{note}\n" if note else "") + "\n"
@@ -1569,7 +1586,8 @@ def write_compare(result, folder: Path) -> None:
                                  for stem in figures},
                     "alts": compare_alts(result, list(figures))}
     texts = {
-        "compare.csv": result.table.to_csv(),
+        "compare.csv": with_run_columns(result.table, result.attrs,
+                                        ("card_set", "card_set_sha256")).to_csv(),
         "interactions.csv": result.interactions.to_csv(),
         "compare.md": compare_markdown(rows, images, facts, pairs, note, scope, variant,
                                        **figure_texts),
