@@ -2172,3 +2172,21 @@ def test_the_margin_csv_holds_every_point_the_chart_draws():
     assert list(csv["wins"]) == [1, 0, 2, 0, 0, 0, 0, 1, 0, 1]
     line = charts.margin_at_victory({"a": run}).axes[0].get_lines()[0]
     assert list(line.get_xdata()) == list(csv["deck_left"])
+
+
+def test_a_line_of_one_win_does_not_squash_the_margin_chart():
+    """One win is a share of 100% at one number of cards: the axis went to 100% and every
+    other line lay under a third of it. The axis fits the lines of many games, and the
+    legend says which line runs off the top."""
+    from analyzer.reporting import charts
+
+    many = _fake_run(40, games=40).assign(deck_left=np.arange(40) % 8)
+    one = _fake_run(1, games=40).assign(deck_left=3)
+    ax = charts.margin_at_victory({"many": many, "one": one}).axes[0]
+    assert ax.get_ylim()[1] == pytest.approx(12.5 * 1.1)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[0] == "many (40 wins)"
+    assert legend[1] == "one (1 win)\n(too few to scale: up to 100%, off the top)"
+    alone = charts.margin_at_victory({"one": one}).axes[0]
+    assert alone.get_ylim()[1] >= 100 and "off the top" not in str(
+        [t.get_text() for t in alone.get_legend().get_texts()])

@@ -12,6 +12,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import SymLogNorm, to_rgba
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from analyzer.analysis import run_stats
@@ -347,6 +348,7 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
     zig-zags); a run with no such game is listed with ``none`` after its name."""
     fig, ax = _figure(title)
     drawn: list[tuple[str, pd.Series]] = []
+    tops: list[tuple[int, float, Line2D]] = []  # each line's games and highest share
     for index, (label, df) in enumerate(runs.items()):
         if isinstance(df, Totals):
             _no_games(ax, label, index)
@@ -365,15 +367,38 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
             # curves of the other charts do
             twin = next((name for name, other in drawn if other.equals(shares)), None)
             under = f"\n(the line of {twin}, under it)" if twin else ""
-            ax.plot(counts.index, shares,
-                    label=f"{wrap_label(label)} ({total:,} {noun[total != 1]}){under}",
-                    **_line_style(index))
+            (line,) = ax.plot(counts.index, shares,
+                              label=f"{wrap_label(label)} ({total:,} {noun[total != 1]}){under}",
+                              **_line_style(index))
             drawn.append((label, shares))
+            tops.append((total, float(shares.max()), line))
+    _scale_to_the_many(ax, tops)
     ax.set_xlabel(xlabel)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts of cards
     ax.set_ylabel(ylabel)
     _legend(ax, len(runs))
     return fig
+
+
+#: Below this many games a line of shares is too ragged to set the scale: one win is a
+#: share of 100%, which squashed every other line of a chart under a third of it.
+FEW_GAMES = 20
+
+
+def _scale_to_the_many(ax: Axes, tops: list[tuple[int, float, Line2D]]) -> None:
+    """Fit the share axis to the lines of ``FEW_GAMES`` games or more (``tops``: each
+    line's games, highest share and line) where a line of fewer would reach above them
+    all; the legend names each line that then runs off the top."""
+    many = [top for games, top, _ in tops if games >= FEW_GAMES]
+    if not many:
+        return
+    ceiling = max(many) * 1.1
+    off = [(top, line) for games, top, line in tops if games < FEW_GAMES and top > ceiling]
+    if off:
+        ax.set_ylim(0, ceiling)
+        for top, line in off:
+            line.set_label(f"{line.get_label()}\n(too few to scale: up to {top:.0f}%, "
+                           "off the top)")
 
 
 #: How a chart of each game's figures lists a run read from a summary file.
