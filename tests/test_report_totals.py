@@ -63,7 +63,7 @@ def test_a_report_of_summaries_leaves_out_what_needs_each_game_and_says_so(tmp_p
     p = fisher_exact([[wins[0], 3000 - wins[0]], [wins[1], 3000 - wins[1]]]).pvalue
     row = next(line for line in md.splitlines()
                if line.startswith("| greedy / postcards / seed 2 | greedy / base / seed 2 |"))
-    assert "| independent |" in row and f"| {p:.3g} (Fisher) |" in row
+    assert "| independent, 3,000 and 3,000 games |" in row and f"| {p:.3g} (Fisher) |" in row
 
 
 def test_a_report_mixing_summaries_and_results_names_the_summaries(tmp_path, monkeypatch):
@@ -96,7 +96,7 @@ def test_a_report_mixing_summaries_and_results_names_the_summaries(tmp_path, mon
         assert lines[0] == (f"greedy / base / seed 3 ({charts.NO_GAMES})", 0), name
         assert lines[1][0].startswith("greedy / emptiness / seed 3") and lines[1][1] > 0, name
     assert "| greedy / emptiness / seed 3 | greedy / base / seed 3 |" in md
-    assert "| independent |" in md
+    assert "| independent, " in md
 
 
 def test_a_join_of_huge_summaries_lists_no_game(tmp_path):

@@ -233,8 +233,9 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     the difference over those games, Newcombe's square-and-add interval for paired
     proportions and McNemar's exact p. Runs of another seed, or of no common game, are
     independent samples: the difference of the whole runs, Newcombe's hybrid score interval,
-    and Fisher's exact p. Columns: ``against``, ``games`` (the games compared: the common
-    games when paired, else the run's), ``win_rate`` and ``against_rate`` (the two win rates
+    and Fisher's exact p. Columns: ``against``, ``games`` and ``against_games`` (the games
+    compared of each: the common games when paired, else each run's own), ``win_rate`` and
+    ``against_rate`` (the two win rates
     the difference is taken between: over the common games when paired), ``difference``,
     ``low``, ``high``, ``paired`` (bool), ``whole`` (bool: the paired games are all of both
     runs), ``p`` and ``test`` (McNemar or Fisher), ``mcnemar_p`` (NaN when independent),
@@ -251,7 +252,8 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
             won = _won_on(df, common)
             first_won = _won_on(first, common)
             paired = paired_difference(won, first_won)
-            row.update(games=len(common), win_rate=won.mean(), against_rate=first_won.mean(),
+            row.update(games=len(common), against_games=len(common), win_rate=won.mean(),
+                       against_rate=first_won.mean(),
                        difference=paired["difference"], low=paired["diff_low"],
                        high=paired["diff_high"], paired=True,
                        whole=len(common) == len(df) == len(first), p=paired["mcnemar_p"],
@@ -262,7 +264,7 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
         else:
             wins, first_wins = _wins(df), _wins(first)
             low, high = newcombe_difference(wins, len(df), first_wins, len(first))
-            row.update(games=len(df), win_rate=wins / len(df),
+            row.update(games=len(df), against_games=len(first), win_rate=wins / len(df),
                        against_rate=first_wins / len(first),
                        difference=wins / len(df) - first_wins / len(first), low=low,
                        high=high, paired=False, whole=False,
@@ -270,7 +272,8 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
                        mcnemar_p=np.nan, alike=False,
                        informative=0 < wins + first_wins < len(df) + len(first))
         rows.append(row)
-    return pd.DataFrame(rows, columns=["run", "against", "games", "win_rate", "against_rate",
+    return pd.DataFrame(rows, columns=["run", "against", "games", "against_games",
+                                       "win_rate", "against_rate",
                                        "difference", "low", "high", "paired", "whole", "p",
                                        "test", "mcnemar_p", "alike", "informative"]
                         ).set_index("run")

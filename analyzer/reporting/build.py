@@ -560,8 +560,10 @@ def configuration_changes(attrs: dict, first: dict) -> str:
 def _compared(row: pd.Series) -> str:
     """How a differences row was compared: all of both runs' games, their common games, or
     as independent samples."""
-    if not row.paired:
-        return "independent"
+    if not row.paired:  # each run's own games, which may differ in number
+        if pd.isna(row.get("against_games")):
+            return "independent"
+        return f"independent, {int(row.games):,} and {int(row.against_games):,} games"
     # two runs that end every game alike are most likely one policy and card set under two
     # names (weighted beside a weighted:FILE of the shipped weights): their zero is no finding
     alike = ", each ended alike" if row.get("alike", False) else ""
