@@ -125,11 +125,12 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
                    scheduler=scheduler, progress=not quiet, chunk=chunk)
     if summary_only:
         summary = analyzer.simulate_summary(**options)
+        _wrote(out)
         attrs = summary["config"]
     else:
         df = analyzer.simulate(**options)
+        _wrote(out)  # whole before its summary is worked out, which takes a while
         summary, attrs = analyzer.summarize(df), df.attrs
-    _wrote(out)
     click.echo(format_summary(summary, attrs, attrs.get("seconds")))
     _note(analyzer.weights_note(attrs))
     if out:

@@ -586,3 +586,18 @@ def test_a_stop_after_the_output_is_written_says_it_is_whole(capsys, tmp_path, m
         KeyboardInterrupt))
     code, _, err = run(capsys, "simulate", "--games", "20", "--quiet", "--out", str(out_file))
     assert code == 130 and err.strip() == "urbion: interrupted"
+
+
+def test_a_stop_while_the_summary_is_worked_out_says_the_results_are_whole(
+        capsys, tmp_path, monkeypatch):
+    """The results file is whole before its summary is computed, which takes seconds on a
+    long run: a stop then says so too."""
+    out_file = tmp_path / "r.parquet"
+
+    def stopped(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.analyzer, "summarize", stopped)
+    code, _, err = run(capsys, "simulate", "--games", "20", "--quiet", "--out", str(out_file))
+    assert code == 130
+    assert err.strip() == f"urbion: interrupted after writing {out_file} in full"

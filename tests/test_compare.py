@@ -1293,8 +1293,8 @@ def test_a_chart_note_of_many_sets_without_a_book_counts_them_rather_than_naming
 
     unplayed = {f"books+{name}": run(0) for name in "abcdef"}
     note = books_chart_note({**unplayed, "books+g": run(1), "x": run(0)})
-    assert note.startswith("6 sets of the 7 with Books of Power (the notes under the table "
-                           "name them): the policy kept no Book of Power in any game")
+    assert note.startswith("6 sets of the 7 with Books of Power (the page's notes name "
+                           "them): the policy kept no Book of Power in any game")
     assert books_chart_note({**unplayed, "x": run(0)}, "run").startswith(
         "Every run with Books of Power (6): the policy kept no Book")
     few = books_chart_note({"books+a": run(0), "books+b": run(0), "books+g": run(1)})
@@ -1349,3 +1349,31 @@ def test_compare_csv_names_the_run_on_every_row(tmp_path):
     assert set(csv["variant"]) == {"team"} and set(csv["seed"]) == {6}
     assert set(csv["policy"]) == {"greedy"} and set(csv["card_set"]) == {"R14-default"}
     assert csv["card_set_sha256"].str.len().eq(64).all()
+
+
+def test_the_alternative_texts_of_a_comparison_of_the_base_game_alone_are_whole(tmp_path):
+    """With no set besides the base game the differences chart's text read ": ." """
+    import re
+
+    analyzer.compare(sets="base", games=40, out=tmp_path / "cmp")
+    markdown = (tmp_path / "cmp" / "compare.md").read_text(encoding="utf-8")
+    alts = re.findall(r"!\[([^\]]*)\]", markdown)
+    assert any("no set besides the base game." in alt for alt in alts)
+    assert not any(": ." in alt or alt.endswith(": ") for alt in alts)
+
+
+def test_a_long_alternative_text_keeps_the_largest_changes():
+    """Cut to five names a group, the easier sets kept the smallest gains (rank order)."""
+    from types import SimpleNamespace
+
+    from analyzer.reporting.build import compare_alts
+
+    gains = [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.20]
+    names = ["base", *(f"s{i}" for i in range(len(gains)))]
+    table = pd.DataFrame({"win_rate": [0.1, *(0.1 + g for g in gains)],
+                          "difference": [0.0, *gains], "holm_p": [np.nan] + [0.001] * 7,
+                          "rank": range(1, 9)}, index=names)
+    alt = compare_alts(SimpleNamespace(table=table, interactions=pd.DataFrame()),
+                       ["differences"])["differences"]
+    assert "easier than the base game, with Holm p below 0.05: s6 (+20.00 pp), s5 (+6.00 pp)" \
+        in alt and alt.count("pp)") == 5 and "and 2 more" in alt

@@ -2191,3 +2191,20 @@ def test_a_line_of_one_win_does_not_squash_the_margin_chart():
     alone = charts.margin_at_victory({"one": one}).axes[0]
     assert alone.get_ylim()[1] >= 100 and "off the top" not in str(
         [t.get_text() for t in alone.get_legend().get_texts()])
+
+
+def test_an_alternative_text_names_every_run_of_a_tied_rate_and_breaks_no_tie():
+    """Runs of one win rate were called highest and lowest both, or one of many at 0%
+    "the hardest" at random."""
+    from analyzer.reporting.build import _extremes
+
+    words = ("highest", "lowest")
+    tied = pd.Series([0.0, 0.0], index=["a", "b"])
+    assert _extremes(tied, words, "run") == "both runs at 0.00%"
+    assert _extremes(pd.Series([0.0] * 3, index=list("abc")), words, "run") == \
+        "every run at 0.00%"
+    rates = pd.Series([0.0, 0.1, 0.0, 0.1, 0.05], index=list("abcde"))
+    assert _extremes(rates, words, "run") == "highest b and d (10.00%), lowest a and c (0.00%)"
+    assert _extremes(rates, ("easiest", "hardest"), "set", least_first=True) == \
+        "hardest a and c (0.00%), easiest b and d (10.00%)"
+    assert _extremes(pd.Series([0.075], index=["books"]), words, "run") == "books 7.50%"

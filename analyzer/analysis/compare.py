@@ -635,7 +635,7 @@ def books_chart_note(runs: dict[str, pd.DataFrame | Totals], noun: str = "set") 
         named = (f"Every {noun} with Books of Power ({len(unplayed)})"
                  if len(unplayed) == with_books else
                  f"{len(unplayed)} {noun}s of the {with_books} with Books of Power (the "
-                 "notes under the table name them)")
+                 "page's notes name them)")
     return (f"{named}: the policy kept no Book of Power in any game, so "
             f"{'this' if one else 'these'} {noun}{'' if one else 's'} played as without the "
             f"Books and {'says' if one else 'say'} nothing about them")

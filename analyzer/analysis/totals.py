@@ -45,7 +45,8 @@ class Totals:
         return int(part(self.tally, "sums")[SUMMED.index(column)])
 
     def loss_reasons(self) -> pd.Series:
-        """Number of lost games by reason, most first, as ``run_stats.loss_reasons``."""
+        """Number of lost games by reason, most first; ``run_stats.loss_reasons`` adds the
+        reasons in play that no game met."""
         counts = pd.Series(loss_counts(self.tally), dtype=np.int64)
         return counts.sort_values(ascending=False, kind="stable")
 

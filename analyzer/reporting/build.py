@@ -892,6 +892,22 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
     return write_folder(out, fill, "report")
 
 
+def _extremes(rates: pd.Series, words: tuple[str, str], noun: str,
+              least_first: bool = False) -> str:
+    """The highest and lowest of ``rates`` (win rates by name) in words: ``words`` name
+    them (the highest's word first), every name that shares a rate as written is named
+    (no tie is broken at random), and rates that are all one say so."""
+    texts = rates.map(_percent)
+    top, bottom = texts[rates.idxmax()], texts[rates.idxmin()]
+    if len(rates) == 1:
+        return f"{rates.index[0]} {top}"
+    if top == bottom:
+        return f"{f'both {noun}s' if len(rates) == 2 else f'every {noun}'} at {top}"
+    most = f"{words[0]} {_named([str(n) for n in texts.index[texts == top]])} ({top})"
+    least = f"{words[1]} {_named([str(n) for n in texts.index[texts == bottom]])} ({bottom})"
+    return f"{least}, {most}" if least_first else f"{most}, {least}"
+
+
 def report_alts(table: pd.DataFrame, titles: list[tuple[str, str]]) -> dict[str, str]:
     """The alternative texts of a report's charts whose numbers are in a table of the page
     rather than under the chart (the win rates, the interactions), by stem: what the
@@ -899,11 +915,8 @@ def report_alts(table: pd.DataFrame, titles: list[tuple[str, str]]) -> dict[str,
     named = dict(titles)
     alts = {}
     if "win_rates" in named:
-        rates = table["win_rate"]
-        found = (f": {rates.index[0]} {_percent(rates.iloc[0])}" if len(rates) == 1 else
-                 f": highest {rates.idxmax()} ({_percent(rates.max())}), lowest "
-                 f"{rates.idxmin()} ({_percent(rates.min())})")
-        alts["win_rates"] = (f"{named['win_rates']}{found}. Every run's win rate and "
+        found = _extremes(table["win_rate"], ("highest", "lowest"), "run")
+        alts["win_rates"] = (f"{named['win_rates']}: {found}. Every run's win rate and "
                              "interval are in the headline table above.")
     if "interactions" in named:
         alts["interactions"] = (f"{named['interactions']}: every pair's numbers, and "
@@ -1651,15 +1664,15 @@ def compare_alts(result, stems: list[str]) -> dict[str, str]:
         if BASE in result.table.index:
             text += f": the base game {_percent(result.table.at[BASE, 'win_rate'])}"
         if len(others):
-            hardest, easiest = others.index[0], others.index[-1]
-            text += (f"; hardest {hardest} ({_percent(others.at[hardest, 'win_rate'])})"
-                     if len(others) == 1 else
-                     f"; hardest {hardest} ({_percent(others.at[hardest, 'win_rate'])}), "
-                     f"easiest {easiest} ({_percent(others.at[easiest, 'win_rate'])})")
+            text += "; " + _extremes(others["win_rate"], ("easiest", "hardest"), "other set",
+                                     least_first=True)
         alts["win_rates"] = text + ". Every set's numbers are in the table above."
     if "differences" in stems:
         groups = {"harder": [], "easier": [], "none": []}
-        for name, r in others.iterrows():
+        # the largest changes first in each group, which a long list keeps
+        by_size = others.assign(size=others["difference"].abs()).sort_values(
+            "size", ascending=False, kind="stable")
+        for name, r in by_size.iterrows():
             shown_here = r.get("holm_p", 1.0) < SIGNIFICANCE and r.difference != 0
             key = ("harder" if r.difference < 0 else "easier") if shown_here else "none"
             groups[key].append(f"{name} ({signed_pp(r.difference)} pp)"
@@ -1669,8 +1682,10 @@ def compare_alts(result, stems: list[str]) -> dict[str, str]:
                                      ("easier", groups["easier"])) if names]
         if groups["none"]:
             parts.append(f"no difference shown: {_named(groups['none'])}")
-        alts["differences"] = (f"{COMPARE_TITLES['differences']}: {'; '.join(parts)}. "
-                               "Every set's change and interval are in the table above.")
+        alts["differences"] = (f"{COMPARE_TITLES['differences']}: "
+                               f"{'; '.join(parts) or 'no set besides the base game'}. "
+                               + ("Every set's change and interval are in the table above."
+                                  if parts else ""))
     if "interactions" in stems:
         pairs = with_verdicts(titled_interactions(result.interactions))
         pairs = pairs[pairs["games"] > 0]

@@ -270,9 +270,10 @@ def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
             color=COLOURS[0])
     # each rate written past its interval: a bar of 0% is no bar at all
     for row, rate, high in zip(y, table["win_rate"], table["ci_high"], strict=True):
-        # on white: the reference line may cross it
+        # on white: the reference line may cross it; under the axes' frame, which it
+        # must not hide where it runs past the plot
         ax.annotate(f"{rate:.2%}", (high * 100, row), xytext=(6, 0),
-                    textcoords="offset points", va="center", fontsize="small",
+                    textcoords="offset points", va="center", fontsize="small", zorder=2.2,
                     bbox={"boxstyle": "square,pad=0.1", "facecolor": "white",
                           "edgecolor": "none", "alpha": 0.85})
     ax.margins(x=0.12)
