@@ -498,6 +498,10 @@ def test_a_reports_heatmap_names_and_orders_the_expansions_as_compares_does(tmp_
     analyzer.report(files, tmp_path / "rep")
     analyzer.report(files[::-1], tmp_path / "reversed")
     assert drawn == [compare_labels, compare_labels]
+    # the runs' labels name the expansions as --expansions does: the page says which is which
+    page = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
+    assert "Names: the runs name their expansions as --expansions takes them, the " \
+        "interactions by the expansions&#x27; printed names (" in page
 
 
 def test_a_report_needs_results():

@@ -866,6 +866,9 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
         note_text = books_unplayed_note(runs, "run")
         scope += f" {note_text[0].upper()}{note_text[1:]}."
     scope += "".join(f" {note}" for note in _weights_notes(runs))
+    if pairs is not None:  # the interactions name the expansions as printed, runs as given
+        scope += " " + names_key(["+".join(df.attrs.get("expansions") or [])
+                                  for df in runs.values()], REPORT_NAMES)
 
     numbers = {stem: _chart_numbers(runs, table, pairs, stem) for stem, _ in titles}
     tables = {"loss_reasons": loss_reason_rows(runs)}
@@ -1618,17 +1621,22 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else f"{text}."
 
 
-def names_key(sets) -> str:
-    """How the tables' names of the expansions in ``sets`` (as ``--sets`` takes them) are
-    the charts' printed names; "" with the base game alone."""
+#: Who names the expansions how, on a comparison's pages and on a report's.
+COMPARE_NAMES = "the tables name a set as --sets takes it, the charts by"
+REPORT_NAMES = "the runs name their expansions as --expansions takes them, the interactions by"
+
+
+def names_key(sets, who: str = COMPARE_NAMES) -> str:
+    """How the names of the expansions in ``sets`` (as ``--sets`` takes them, joined by
+    +) are the printed names, ``who`` saying where each is used; "" with the base game
+    alone."""
     from analyzer.analysis.compare import EXPANSION_TITLES, SET_SEPARATOR
 
     played = {name for label in sets for name in str(label).split(SET_SEPARATOR)}
     named = [f"{name}: {title}" for name, title in EXPANSION_TITLES.items() if name in played]
     if not named:
         return ""
-    return ("Names: the tables name a set as --sets takes it, the charts by the expansions' "
-            f"printed names ({'; '.join(named)}).")
+    return f"Names: {who} the expansions' printed names ({'; '.join(named)})."
 
 
 #: The most sets an alternative text names in one group; the others are counted.
