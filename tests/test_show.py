@@ -270,3 +270,49 @@ def test_show_prepares_the_policy_once(monkeypatch):
     monkeypatch.setattr(api, "_policy", counted)
     analyzer.show(seed=0, game=0, policy="greedy", won=True)
     assert loads == ["greedy"]
+
+
+def test_a_swap_names_the_rows_of_its_two_dreams_as_the_next_table_shows_them_swapped():
+    """A swap named its two cards by id alone, which the table does not show: the player
+    searched back for them. Each now says its row where the table above still shows it
+    (a Flagship's sail followed; after a census in the same turn, none); the next table
+    shows each dream in the other's row."""
+    checked = named = 0
+    for expansions in ("none", "all"):
+        for trace in analyzer.trace(seed=7, game=0, games=30, expansions=expansions):
+            text = render_trace(trace)
+            swaps = re.findall(r"^  swap .*#(\d+)( \(row (\d)\))? <-> .*#(\d+)( \(row (\d)\))?$",
+                               text, re.MULTILINE)
+            log = trace["log"]
+            exchanges = [(i, act["exchange"]) for i, e in enumerate(log)
+                         for act in e.get("acts", []) if "exchange" in act]
+            assert len(swaps) == len(exchanges), trace["game"]
+            for (a, _, x, b, _, y), (i, pair) in zip(swaps, exchanges, strict=True):
+                assert [int(a), int(b)] == pair
+                named += bool(x)
+                after = log[i + 1].get("check") if i + 1 < len(log) else None
+                if not x or after is None or len(log[i]["acts"]) > 1:
+                    continue  # a Wizard's second action comes before the next table
+                where = {card: r for r, row in enumerate(after["rows"])
+                         for card in row["L"] + row["R"]}
+                if pair[0] in where and pair[1] in where:  # a Rocket moved is sent away
+                    assert (where[pair[0]], where[pair[1]]) == (int(y), int(x)), \
+                        (expansions, trace["game"], i)
+                    checked += 1
+    assert checked > 100 and named > 0.9 * checked
+
+
+def test_a_row_a_census_removes_says_where_it_stands_now():
+    """"row 3 ... is removed" came after "row 0 ... is removed; rows below move up": the
+    census's numbering, with where the row stands now beside it."""
+    from analyzer.trace.names import CardNames
+    from analyzer.trace.show import event_text
+
+    names = CardNames(analyzer.trace(seed=7, game=42)[0]["cards"])
+    moved = event_text("row_removed", {"row": 2, "was": 3, "pacified": 2}, names)
+    assert re.match(r"  row 3 \(City#2\S* pacified\) is removed \(row 2 by then, a row "
+                    r"above gone\): the City deck is empty", moved), moved
+    kept = event_text("row_removed", {"row": 0, "was": 0, "pacified": None}, names)
+    assert kept.startswith("  row 0 is removed: ")
+    taken = event_text("new_city", {"row": 1, "was": 2, "city": 4}, names)
+    assert re.match(r"  row 2 \(row 1 by then, a row above gone\) takes City#4", taken), taken

@@ -109,7 +109,10 @@ def _decision_event(details: dict, names: CardNames) -> str | None:
     if kind == Decision.ZERO_SUM:
         return f"  zero-sum discard from row {code[1]}: {names.names(entry)}" if entry else None
     if kind == Decision.EXCHANGE_PAIR:
-        return f"  swap {names.name(entry[0])} <-> {names.name(entry[1])}"
+        rows = details.get("rows", {})  # where each stands, as the table above shows it
+        where = [f" (row {rows[card]})" if card in rows else "" for card in entry]
+        return (f"  swap {names.name(entry[0])}{where[0]} <-> "
+                f"{names.name(entry[1])}{where[1]}")
     if kind == Decision.SECOND_ACT:
         if entry is None:
             return "  the Wizard's second action: none"
@@ -164,6 +167,22 @@ def _emptiness_text(event: str, details: dict, names: CardNames) -> str:
             "empty": f"  {where} has no dream: the game is lost"}[details["result"]]
 
 
+#: Decisions that move no dream: a swap after them finds its dreams where the table put
+#: them.
+ROWS_KEPT = (Decision.PHASE1, Decision.SECOND_ACT, Decision.SWAP_POLARITY, Decision.BOOKS,
+             Decision.PROPHECY_ORDER)
+#: Events that move no dream either: a card drawn into the hand, a turn begun, the
+#: Emptiness figure moving (a Flagship's sail moves its dream, and is followed).
+EVENTS_ROWS_KEPT = ("draw", "turn", "emptiness")
+
+
+def _moved_up(details: dict) -> str:
+    """Where a row a census refills or removes stands by then, when a row removed above
+    moved it up: its lines name it as the census numbered it."""
+    was, row = details.get("was", details["row"]), details["row"]
+    return "" if was == row else f" (row {row} by then, a row above gone)"
+
+
 def event_text(event: str, details: dict, names: CardNames,
                team: bool = False) -> str | None:
     """One narrated event as a line, or None for events told elsewhere; in the ``team``
@@ -175,8 +194,8 @@ def event_text(event: str, details: dict, names: CardNames,
         return f"  draw {names.name(details['card'])}" + (
             f" (seat {seat})" if team and seat is not None else "")
     if event == "hold":
-        return (f"  {names.name(details['card'])} is set aside until the setup or census is "
-                "done, a replacement drawn")
+        return (f"  {names.name(details['card'])} is set aside and a replacement drawn; once "
+                "the setup or census is done it is shuffled back into the Dream deck (R03.2)")
     if event == "deal":
         return f"  row {details['row']} is dealt {names.names(details['cards'])}"
     if event == "reveal":
@@ -203,12 +222,14 @@ def event_text(event: str, details: dict, names: CardNames,
                     "Success pile")
         return f"  Perfect Balance: {names.name(details['city'])} joins the Success pile"
     if event == "new_city":
-        return f"  row {details.get('was', details['row'])} takes {names.name(details['city'])}"
+        return f"  row {details.get('was', details['row'])}{_moved_up(details)} takes " \
+            f"{names.name(details['city'])}"
     if event == "row_removed":
         city = details.get("pacified")
         return (f"  row {details.get('was', details['row'])}"
-                f"{'' if city is None else f' ({names.name(city)} pacified)'} is removed: the "
-                "City deck is empty (R01.5); any rows below it move up")
+                f"{'' if city is None else f' ({names.name(city)} pacified)'} is removed"
+                f"{_moved_up(details)}: the City deck is empty (R01.5); any rows below it "
+                "move up")
     if event == "books":
         kept = details["kept"]
         return f"  Books laid out: {names.names(kept)}" if kept else "  no Book is laid out"
@@ -347,9 +368,14 @@ class Narrator:
         # as the census numbered them, with the city pacified in a row removed
         self.pacified: dict[int, int] = {}
         self.removed = 0
+        self.rows: dict[int, int] = {}
 
     def observe(self, check: dict) -> None:
         self.tally.observe(check)
+        # each dream's row as the table shows it, for a swap's line (kept up to date by the
+        # swaps themselves: a Wizard may act twice in a turn)
+        self.rows = {card: r for r, row in enumerate(check["rows"])
+                     for card in row["L"] + row["R"]}
         self.out.extend(table_text(check, self.names, self.postcards, self.books))
         self.out.append(f"Turn {check['turn'] + 1}")
 
@@ -364,6 +390,19 @@ class Narrator:
             self.removed = 0
         if event == "pacify":
             self.pacified[details["row"]] = details["city"]
+        exchange = event == "decision" and details["kind"] == Decision.EXCHANGE_PAIR
+        if exchange:
+            a, b = details["entry"]
+            if a in self.rows and b in self.rows:
+                details = {**details, "rows": {a: self.rows[a], b: self.rows[b]}}
+                self.rows[a], self.rows[b] = self.rows[b], self.rows[a]
+        elif event == "flagship" and details["card"] in self.rows:  # R11.7, as told
+            self.rows[details["card"]] = details["to"]
+        elif event not in EVENTS_ROWS_KEPT and not (event == "decision" and
+                                                    details["kind"] in ROWS_KEPT):
+            # a census, a Book, a placement...: the table above no longer says where each
+            # dream stands, and a swap after it names no row
+            self.rows = {}
         line = event_text(event, details, self.names, team=self.team)
         if line:
             self.out.append(line)
