@@ -281,8 +281,8 @@ def test_a_swap_names_the_rows_of_its_two_dreams_as_the_next_table_shows_them_sw
     for expansions in ("none", "all"):
         for trace in analyzer.trace(seed=7, game=0, games=30, expansions=expansions):
             text = render_trace(trace)
-            swaps = re.findall(r"^  swap .*#(\d+)( \(row (\d)\))? <-> .*#(\d+)( \(row (\d)\))?$",
-                               text, re.MULTILINE)
+            swaps = re.findall(r"^  exchange .*#(\d+)( \(row (\d)\))? <-> "
+                               r".*#(\d+)( \(row (\d)\))?$", text, re.MULTILINE)
             log = trace["log"]
             exchanges = [(i, act["exchange"]) for i, e in enumerate(log)
                          for act in e.get("acts", []) if "exchange" in act]
@@ -316,3 +316,20 @@ def test_a_row_a_census_removes_says_where_it_stands_now():
     assert kept.startswith("  row 0 is removed: ")
     taken = event_text("new_city", {"row": 1, "was": 2, "city": 4}, names)
     assert re.match(r"  row 2 \(row 1 by then, a row above gone\) takes City#4", taken), taken
+
+
+def test_a_chaos_set_aside_in_the_opening_hand_goes_back_into_the_deck_in_the_text():
+    """R03.2: a Chaos no city can take is shuffled back once the hand holds 4 cards; the
+    text left the player holding it. A Chromatic Chaos set aside is resolved instead
+    (R02.5), and says so."""
+    text = analyzer.show(seed=0, game=226, expansions="chromatic_chaos")
+    aside = text.index("no city can take Chaos#80: set aside")
+    back = text.index("Chaos#80 is shuffled back into the Dream deck, the hand holding 4 "
+                      "cards (R03.2)")
+    assert aside < back < text.index("Turn 1\n")
+    held = re.findall(r"^  (Chromatic#\d+) is set aside until the setup or census is done, "
+                      r"a replacement drawn; then it is resolved \(R02\.5\)$", text, re.M)
+    assert held and "Chromatic" not in text[aside:back]
+    for card in held:
+        assert re.search(rf"^ +{card} (goes to row|reveals)|no side has room: {card}", text,
+                         re.M), card

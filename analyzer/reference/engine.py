@@ -646,6 +646,7 @@ class SoloGame:
             for card in aside:
                 self.in_transit.remove(card)
             self.dream_deck = self.shuffler.shuffle(self.dream_deck + aside)
+            self.narrate("shuffled_back", {"cards": aside})
 
     # ------------------------------------------------------------------ a turn (R13.3)
 

@@ -111,7 +111,7 @@ def _decision_event(details: dict, names: CardNames) -> str | None:
     if kind == Decision.EXCHANGE_PAIR:
         rows = details.get("rows", {})  # where each stands, as the table above shows it
         where = [f" (row {rows[card]})" if card in rows else "" for card in entry]
-        return (f"  swap {names.name(entry[0])}{where[0]} <-> "
+        return (f"  exchange {names.name(entry[0])}{where[0]} <-> "
                 f"{names.name(entry[1])}{where[1]}")
     if kind == Decision.SECOND_ACT:
         if entry is None:
@@ -194,8 +194,12 @@ def event_text(event: str, details: dict, names: CardNames,
         return f"  draw {names.name(details['card'])}" + (
             f" (seat {seat})" if team and seat is not None else "")
     if event == "hold":
-        return (f"  {names.name(details['card'])} is set aside and a replacement drawn; once "
-                "the setup or census is done it is shuffled back into the Dream deck (R03.2)")
+        return (f"  {names.name(details['card'])} is set aside until the setup or census is "
+                "done, a replacement drawn; then it is resolved (R02.5)")
+    if event == "shuffled_back":  # the hand is full: R03.2
+        cards = details["cards"]
+        return (f"  {names.names(cards)} {'is' if len(cards) == 1 else 'are'} shuffled back "
+                "into the Dream deck, the hand holding 4 cards (R03.2)")
     if event == "deal":
         return f"  row {details['row']} is dealt {names.names(details['cards'])}"
     if event == "reveal":
