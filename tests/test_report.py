@@ -128,7 +128,8 @@ def test_every_chart_of_the_page_can_be_read_without_seeing_it(results, tmp_path
         assert len(table) > 1, stem
         if stem in texts:
             continue
-        csv = pd.read_csv(out / f"{stem}.csv")
+        # the card set of each run is the page's provenance, not a column of its tables
+        csv = pd.read_csv(out / f"{stem}.csv").drop(columns="card_set")
         assert len(table) == len(csv) + 1, stem  # the header, then every row
         for (_, expected), cells in zip(csv.iterrows(), table[1:], strict=True):
             assert cells[0] == expected["run"]
@@ -2212,3 +2213,40 @@ def test_an_alternative_text_names_every_run_of_a_tied_rate_and_breaks_no_tie():
     assert _extremes(rates, ("easiest", "hardest"), "set", least_first=True) == \
         "hardest a and c (0.00%), easiest b and d (10.00%)"
     assert _extremes(pd.Series([0.075], index=["books"]), words, "run") == "books 7.50%"
+
+
+def test_a_run_that_changes_only_the_cards_changes_the_card_set_not_the_policy(tmp_path):
+    """greedy reads the largest Incubi into its parameters: a card file with a -4 Incubi
+    gave greedy another parameter hash, and the report called the change 'policy + card set
+    (2 at once)', whose difference belongs to neither."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    text = mine.read_text().replace('name = "R14-default"', 'name = "mine"')
+    mine.write_text(text.replace("-3, -3]", "-3, -4]", 1))
+    r14 = analyzer.simulate(games=40, seed=5)
+    played = analyzer.simulate(games=40, seed=5, cards=mine)
+    assert played.attrs["policy_params_sha256"] != r14.attrs["policy_params_sha256"]
+    assert played.attrs["policy_weights_sha256"] == r14.attrs["policy_weights_sha256"]
+    from analyzer.reporting.build import configuration_changes
+
+    assert configuration_changes(played.attrs, r14.attrs) == "card set"
+    weighted = analyzer.simulate(games=40, seed=5, cards=mine, policy="weighted")
+    assert configuration_changes(weighted.attrs, r14.attrs) == "policy + card set (2 at once)"
+    # files of versions before the key: by the parameters as played, as before
+    older = {k: v for k, v in played.attrs.items() if k != "policy_weights_sha256"}
+    assert configuration_changes(older, r14.attrs) == "policy + card set (2 at once)"
+
+
+def test_every_csv_of_a_report_names_the_card_set_of_each_run(tmp_path):
+    """A run's label names its card set only where the runs differ: a CSV of a designer's
+    cards passed on alone did not say whose cards it was of."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "proto-b"'))
+    analyzer.simulate(games=40, seed=5, cards=mine, out=tmp_path / "pb.parquet")
+    out = analyzer.report([tmp_path / "pb.parquet"], tmp_path / "rep")
+    for stem, _, _ in CHARTS:
+        data = pd.read_csv(out / f"{stem}.csv")
+        assert "proto-b" not in " ".join(map(str, data["run"])) and \
+            set(data["card_set"]) <= {"proto-b"}, stem
+    assert set(pd.read_csv(out / "win_rates.csv")["card_set"]) == {"proto-b"}

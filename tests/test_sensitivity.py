@@ -322,8 +322,12 @@ def test_a_designers_file_is_the_baseline_and_its_levels_move_around_its_own(tmp
         assert str(mine.parent) not in written
     csv = pd.read_csv(out / "sensitivity.csv", keep_default_na=False)
     assert list(csv.columns[:3]) == ["factor", "level", "baseline_level"]
-    assert list(csv.columns[-6:]) == ["played", "note", "baseline_win_rate", "variant",
-                                      "policy", "seed"]
+    assert list(csv.columns[-9:]) == ["played", "note", "baseline_win_rate",
+                                      "baseline_card_set", "baseline_card_set_sha256",
+                                      "variant", "policy", "seed", "expansions"]
+    # whose cards the variants move around, and with which expansions
+    assert set(csv["baseline_card_set"]) == {baseline["card_set"]}
+    assert set(csv["expansions"]) == {"none"}
     # the baseline's own win rate and the run, on every row: a file read alone says them
     assert (csv["win_rate"] - csv["effect"]).round(9).nunique() == 1
     assert (csv["baseline_win_rate"] - (csv["win_rate"] - csv["effect"])).abs().max() < 1e-9

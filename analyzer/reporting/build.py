@@ -520,6 +520,8 @@ CHANGE_KEYS = (("policy", ("policy", "policy_params_sha256", "policy_source_sha2
                ("seed", ("seed",)),
                ("engine", ("engine",)))
 CAUSES = 5
+#: A policy's parameters as fitted to the run's cards, and as given (fitted to R14's).
+PARAMS_KEY, WEIGHTS_KEY = "policy_params_sha256", "policy_weights_sha256"
 
 
 def _same_kept_cards(attrs: dict, first: dict) -> bool:
@@ -543,8 +545,15 @@ def configuration_changes(attrs: dict, first: dict) -> str:
             found or "solo" if key == "variant" else \
             found or "" if key == "policy_source_sha256" else found
 
-    changed = [name for name, keys in CHANGE_KEYS
-               if any(value(attrs, key) != value(first, key) for key in keys)]
+    def differs(keys: tuple[str, ...]) -> bool:
+        # a policy given alike, whose parameters differ only by the cards it reads them
+        # from (greedy's largest Sognae and Incubi), is the same policy: compared as given
+        # where both files say so (files of versions before it: by the fitted parameters)
+        if all(WEIGHTS_KEY in config for config in (attrs, first)):
+            keys = tuple(WEIGHTS_KEY if key == PARAMS_KEY else key for key in keys)
+        return any(value(attrs, key) != value(first, key) for key in keys)
+
+    changed = [name for name, keys in CHANGE_KEYS if differs(keys)]
     if "card set" in changed and _same_kept_cards(attrs, first):
         # one set's cards under another name or in another order: other deals of each
         # seed at most, not another card set to weigh
@@ -875,7 +884,12 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
 
     def fill(folder: Path) -> None:
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
+        # each row names its run's card set: a label names it only where the runs differ,
+        # and a file passed on alone would not say whose cards it is of
+        sets_of = {label: str(run.attrs.get("card_set")) for label, run in runs.items()}
         for stem, data in numbers.items():
+            if "run" in data:
+                data = data.assign(card_set=data["run"].map(sets_of))
             data.to_csv(folder / f"{stem}.csv", index=False)
         if difference_table is not None:
             difference_table.assign(holm_p=differences_holm(difference_table),
@@ -1042,6 +1056,8 @@ def with_run_columns(table: pd.DataFrame, attrs: dict,
     by its file name)."""
     values = {key: attrs.get(key) for key in (*RUN_COLUMNS, *more)}
     values["policy"] = shared_policy(str(values["policy"]))
+    if "expansions" in values:  # a cell, as --expansions takes them
+        values["expansions"] = ",".join(values["expansions"] or []) or "none"
     return table.assign(**values)
 
 
@@ -1052,8 +1068,11 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> P
 
     def fill(folder: Path) -> None:
         png = save_chart(sensitivity_figure(table, baseline), folder, "sensitivity")
-        with_run_columns(table.assign(baseline_win_rate=baseline["win_rate"]),
-                         baseline).to_csv(folder / "sensitivity.csv", index=False)
+        with_run_columns(table.assign(baseline_win_rate=baseline["win_rate"],
+                                      baseline_card_set=baseline["card_set"],
+                                      baseline_card_set_sha256=baseline["card_set_sha256"]),
+                         baseline, ("expansions",)).to_csv(folder / "sensitivity.csv",
+                                                           index=False)
         (folder / "index.html").write_text(sensitivity_page(table, baseline, png),
                                            encoding="utf-8")
         (folder / "sensitivity.md").write_text(sensitivity_markdown(table, baseline),

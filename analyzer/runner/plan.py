@@ -62,6 +62,21 @@ def policy_fingerprint(spec: PolicySpec) -> tuple[str, str]:
     return hashlib.sha256(spec.params.tobytes()).hexdigest(), source
 
 
+def policy_weights_digest(spec: PolicySpec) -> str:
+    """SHA-256 of the policy's parameters as given, not as fitted to the run's cards: a
+    built-in reads facts of the card set into its parameters (greedy: the largest Sognae and
+    Incubi), so that one policy on two card sets has two ``policy_params_sha256``; fitted to
+    R14's cards instead, its parameters are one, and this digest tells a change of policy
+    from a change of cards."""
+    if spec.params_for_cards is None:
+        return hashlib.sha256(spec.params.tobytes()).hexdigest()
+    from analyzer.cards import default_card_set
+
+    shipped = default_card_set()
+    params = spec.params_for_cards(shipped.cards[shipped.dream_ids])
+    return hashlib.sha256(np.asarray(params, dtype=np.float64).tobytes()).hexdigest()
+
+
 _RESOLVED: dict[tuple[str, str, tuple[str, str]], PolicySpec] = {}
 
 #: The package's folders whose code and data decide what a game plays and what a chunk
@@ -198,6 +213,7 @@ class RunPlan:
         spec = self.policy_spec()
         params_sha256, source_sha256 = policy_fingerprint(spec)
         config["policy_params_sha256"] = params_sha256
+        config["policy_weights_sha256"] = policy_weights_digest(spec)
         if source_sha256:
             config["policy_source_sha256"] = source_sha256
         if spec.tuned_for is not None:
