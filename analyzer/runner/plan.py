@@ -59,7 +59,12 @@ def policy_fingerprint(spec: PolicySpec) -> tuple[str, str]:
     source = spec.source_digest
     if not source and spec.is_user_policy:
         source = function_source_digest(spec.func)
-    return hashlib.sha256(spec.params.tobytes()).hexdigest(), source
+    return params_digest(spec.params), source
+
+
+def params_digest(params: np.ndarray) -> str:
+    """SHA-256 of a policy's parameter vector (float64)."""
+    return hashlib.sha256(np.asarray(params, dtype=np.float64).tobytes()).hexdigest()
 
 
 def policy_weights_digest(spec: PolicySpec) -> str:
@@ -69,12 +74,11 @@ def policy_weights_digest(spec: PolicySpec) -> str:
     R14's cards instead, its parameters are one, and this digest tells a change of policy
     from a change of cards."""
     if spec.params_for_cards is None:
-        return hashlib.sha256(spec.params.tobytes()).hexdigest()
+        return params_digest(spec.params)
     from analyzer.cards import default_card_set
 
     shipped = default_card_set()
-    params = spec.params_for_cards(shipped.cards[shipped.dream_ids])
-    return hashlib.sha256(np.asarray(params, dtype=np.float64).tobytes()).hexdigest()
+    return params_digest(spec.params_for_cards(shipped.cards[shipped.dream_ids]))
 
 
 _RESOLVED: dict[tuple[str, str, tuple[str, str]], PolicySpec] = {}

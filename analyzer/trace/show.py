@@ -167,8 +167,8 @@ def _emptiness_text(event: str, details: dict, names: CardNames) -> str:
             "empty": f"  {where} has no dream: the game is lost"}[details["result"]]
 
 
-#: Decisions that move no dream: a swap after them finds its dreams where the table put
-#: them.
+#: Decisions that move no dream: an Exchange after them finds its dreams where the table
+#: put them.
 ROWS_KEPT = (Decision.PHASE1, Decision.SECOND_ACT, Decision.SWAP_POLARITY, Decision.BOOKS,
              Decision.PROPHECY_ORDER)
 #: Events that move no dream either: a card drawn into the hand, a turn begun, the
@@ -376,8 +376,8 @@ class Narrator:
 
     def observe(self, check: dict) -> None:
         self.tally.observe(check)
-        # each dream's row as the table shows it, for a swap's line (kept up to date by the
-        # swaps themselves: a Wizard may act twice in a turn)
+        # each dream's row as the table shows it, for an Exchange's line (kept up to date by
+        # the Exchanges themselves: a Wizard may act twice in a turn)
         self.rows = {card: r for r, row in enumerate(check["rows"])
                      for card in row["L"] + row["R"]}
         self.out.extend(table_text(check, self.names, self.postcards, self.books))
@@ -394,8 +394,7 @@ class Narrator:
             self.removed = 0
         if event == "pacify":
             self.pacified[details["row"]] = details["city"]
-        exchange = event == "decision" and details["kind"] == Decision.EXCHANGE_PAIR
-        if exchange:
+        if event == "decision" and details["kind"] == Decision.EXCHANGE_PAIR:
             a, b = details["entry"]
             if a in self.rows and b in self.rows:
                 details = {**details, "rows": {a: self.rows[a], b: self.rows[b]}}
@@ -405,7 +404,7 @@ class Narrator:
         elif event not in EVENTS_ROWS_KEPT and not (event == "decision" and
                                                     details["kind"] in ROWS_KEPT):
             # a census, a Book, a placement...: the table above no longer says where each
-            # dream stands, and a swap after it names no row
+            # dream stands, and an Exchange after it names no row
             self.rows = {}
         line = event_text(event, details, self.names, team=self.team)
         if line:
