@@ -81,7 +81,8 @@ def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
                for f in re.findall(r"\]\(([^)]+)\)", md))
     assert "**rules version**: urbion-2e/" in md and "**package version**" in md
     page = (tmp_path / "sens" / "index.html").read_text()
-    assert page.count("<tr>") == len(VARIANTS) + 1 + 7  # the table, then the provenance
+    # the table, then the provenance, with a line for the Incubi spreads' parameters
+    assert page.count("<tr>") == len(VARIANTS) + 1 + 8
     assert "data:image/png;base64," in page and "urbion-2e/" in page
     for name in ("sensitivity.csv", "sensitivity.svg", "sensitivity.md"):
         assert f"href='{name}'" in page and (tmp_path / "sens" / name).is_file()
@@ -145,8 +146,46 @@ def test_the_sensitivity_facts_name_the_policys_parameters_and_source():
     baseline = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "mine",
                 "policy_params_sha256": "cd" * 32, "policy_source_sha256": "ef" * 32,
                 "games": 10, "seed": 0, "win_rate": 0.1, "ci_low": 0.0, "ci_high": 0.2}
-    played = _sensitivity_facts(baseline)["played"]
+    played = _sensitivity_facts(pd.DataFrame(), baseline)["played"]
     assert "policy mine (parameters sha256 cdcdcdcdcdcd, source sha256 efefefefefef)" in played
+
+
+def test_a_variant_greedy_plays_with_other_parameters_names_its_own_hash(tmp_path):
+    """Greedy reads a card set's largest Incubi into its parameters, so a spread that moves
+    it plays greedy with other parameters than the baseline: each row names the hash its
+    games were played with (that of a run of the variant's card file), and the provenance,
+    whose hash is the baseline's, names those variants."""
+    from analyzer.analysis.sensitivity import variant_card_set
+    from analyzer.cards.writer import card_file_text
+    from analyzer.reporting.build import write_sensitivity
+
+    result = analyzer.sensitivity(games=20, seed=1)
+    table, base_hash = result.table, result.baseline["policy_params_sha256"]
+    moved = []
+    for variant, row in zip(VARIANTS, table.itertuples(), strict=True):
+        card_file = tmp_path / f"{row.Index}.toml"
+        card_file.write_text(card_file_text(variant_card_set(variant)))
+        played = analyzer.simulate(games=1, cards=card_file).attrs["policy_params_sha256"]
+        assert row.policy_params_sha256 == played, (row.factor, row.level)
+        if played != base_hash:
+            moved.append(f"{row.factor}: {row.level} (sha256 {played[:12]})")
+    assert [m.split(":")[0] for m in moved] == ["Incubi spread", "Incubi spread"]
+    out = write_sensitivity(table, result.baseline, tmp_path / "sens")
+    md = (out / "sensitivity.md").read_text()
+    line = next(line for line in md.splitlines() if "variants' parameters" in line)
+    assert all(name in line for name in moved) and line.count("(sha256") == len(moved)
+    assert f"parameters sha256 {base_hash[:12]}" in md
+
+
+def test_the_provenance_names_no_variant_when_every_one_plays_the_baselines_parameters():
+    from analyzer.reporting.build import _sensitivity_facts
+
+    baseline = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "random",
+                "policy_params_sha256": "cd" * 32, "games": 10, "seed": 0, "win_rate": 0.1,
+                "ci_low": 0.0, "ci_high": 0.2}
+    table = pd.DataFrame({"factor": ["Chaos count", "Chaos count"], "level": ["6", "10"],
+                          "policy_params_sha256": ["cd" * 32, ""]})  # "": not played
+    assert "variants' parameters" not in _sensitivity_facts(table, baseline)
 
 
 def test_the_sensitivity_pages_name_each_interval_and_test_each_change():

@@ -359,7 +359,10 @@ def _effect(variant: Variant, df: pd.DataFrame, base: pd.DataFrame) -> dict:
             "effect_low": paired["diff_low"], "effect_high": paired["diff_high"],
             "mcnemar_p": paired["mcnemar_p"], "holm_p": np.nan,
             "differing": paired["set_only"] + paired["base_only"],
-            "card_set_sha256": df.attrs["card_set_sha256"], "played": True, "note": ""}
+            "card_set_sha256": df.attrs["card_set_sha256"],
+            # a built-in reads the card set's largest values into its parameters
+            "policy_params_sha256": df.attrs.get("policy_params_sha256", ""),
+            "played": True, "note": ""}
 
 
 def _not_played(skipped: NotPlayed) -> dict:
@@ -367,5 +370,5 @@ def _not_played(skipped: NotPlayed) -> dict:
     return {"games": 0, "win_rate": np.nan, "ci_low": np.nan, "ci_high": np.nan,
             "effect": np.nan, "effect_low": np.nan, "effect_high": np.nan,
             "mcnemar_p": np.nan, "holm_p": np.nan, "differing": 0, "card_set_sha256": "",
-            "played": False,
+            "policy_params_sha256": "", "played": False,
             "note": f"not played: {skipped.reason}"}

@@ -1262,17 +1262,20 @@ def sensitivity_note(table: pd.DataFrame, baseline: dict | None = None) -> str:
         side_effects) if part)
 
 
-def _sensitivity_facts(baseline: dict) -> dict[str, str]:
+def _sensitivity_facts(table: pd.DataFrame, baseline: dict) -> dict[str, str]:
     """The baseline run: its card set (and its file, a designer's), play, games, result
-    and versions."""
+    and versions; and the variants a built-in policy plays with other parameters."""
     facts = {"baseline": f"{baseline['card_set']} (sha256 {baseline['card_set_sha256']})"}
     source = str(baseline.get("card_set_source", ""))
     if source and not source.startswith("builtin:"):
         facts["baseline card file"] = shared_file(source)
+    facts["played"] = (f"expansions {', '.join(baseline.get('expansions') or []) or 'none'}, "
+                       f"the {baseline.get('variant', 'solo')} game, policy "
+                       f"{policy_fact(baseline)}, games 0-{baseline['games'] - 1:,} of seed "
+                       f"{baseline['seed']}")
+    if other := _other_parameters(table, baseline):
+        facts["variants' parameters"] = other
     return facts | {
-        "played": f"expansions {', '.join(baseline.get('expansions') or []) or 'none'}, the "
-                  f"{baseline.get('variant', 'solo')} game, policy {policy_fact(baseline)}, "
-                  f"games 0-{baseline['games'] - 1:,} of seed {baseline['seed']}",
         "baseline win rate": f"{baseline['win_rate']:.2%} ({baseline['ci_low']:.2%} to "
                              f"{baseline['ci_high']:.2%})",
         "rules version": str(baseline.get("rules_version")),
@@ -1282,10 +1285,28 @@ def _sensitivity_facts(baseline: dict) -> dict[str, str]:
     }
 
 
+def _other_parameters(table: pd.DataFrame, baseline: dict) -> str:
+    """Which variants the policy played with parameters other than the baseline's ("":
+    none), since a built-in reads facts of each card set into them (greedy: the largest
+    Sognae and Incubi values); the hash the provenance gives is the baseline's."""
+    if "policy_params_sha256" not in table:
+        return ""
+    hashes = table["policy_params_sha256"].fillna("").astype(str)
+    other = table[(hashes != "") & (hashes != str(baseline.get("policy_params_sha256")))]
+    if not len(other):
+        return ""
+    names = ", ".join(f"{r.factor}: {r.level} (sha256 {r.policy_params_sha256[:12]})"
+                      for r in other.itertuples())
+    return (f"{names}; the policy reads facts of each card set into its parameters "
+            "(greedy: the largest Sognae and Incubi values), so these variants play it "
+            "with parameters other than the baseline's (policy_params_sha256 in "
+            "sensitivity.csv)")
+
+
 def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
     """sensitivity.md: the baseline, the effect table, the chart and the provenance."""
     rows = _sensitivity_rows(table, _baseline_label(baseline))
-    facts = _sensitivity_facts(baseline)
+    facts = _sensitivity_facts(table, baseline)
     lines = [f"# {SENSITIVITY_TITLE}", "", _baseline_sentence(baseline, facts), "",
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
@@ -1342,7 +1363,7 @@ def page_note(note: str | None) -> str:
 def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
     """index.html of a sensitivity analysis: self-contained, the chart embedded, the
     baseline first."""
-    facts = _sensitivity_facts(baseline)
+    facts = _sensitivity_facts(table, baseline)
     body = (f"<p id='baseline'>{_code_spans(_baseline_sentence(baseline, facts))}</p>"
             + html_table(_sensitivity_rows(table, _baseline_label(baseline)), "sensitivity")
             + f"<p>{html.escape(sensitivity_note(table, baseline))}</p>"
