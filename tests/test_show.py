@@ -107,6 +107,17 @@ def test_R07_2_each_chromatic_chaos_of_a_chain_is_named_with_what_it_reveals():
                          "    Harmony +1/-1#116 goes to row 1, side L"]
 
 
+def test_R07_2_R06_3_a_chromatic_chaos_resolved_on_an_empty_deck_says_it_reveals_nothing():
+    """The hand-built Books game of the reference tests: the held Chromatic Chaos is
+    resolved once the opening hand has taken the last Dream card. The trace has no entry
+    for the reveal that does not happen; the text must still say so."""
+    from tests.test_reference_expansions2 import books_trace
+
+    setup = _turn_blocks(render_trace(books_trace()))[0].splitlines()
+    placed = setup.index("    Chromatic#60 goes to row 0, side R")
+    assert setup[placed + 1] == "  Chromatic#60 reveals nothing: the Dream deck is empty"
+
+
 def test_R02_3_R05_5_the_row_of_two_chaos_dealt_together_and_of_a_zero_sum_discard():
     """Seed 1 game 9, base game: row 2 is dealt two Chaos at setup; seed 11 game 3, Books,
     random: a Book of Perfect Balance census discards a zero-sum set from row 3 on turn 10."""

@@ -1282,6 +1282,7 @@ class SoloGame:
         else:
             self._to_side(row_index, side, chromatic)
         if not self.dream_deck:
+            self.narrate("chromatic_reveal", {"card": chromatic, "revealed": None})
             return
         card = self._lift_top()
         self.narrate("chromatic_reveal", {"card": chromatic, "revealed": card})

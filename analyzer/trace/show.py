@@ -214,6 +214,9 @@ def event_text(event: str, details: dict, names: CardNames,
                 f"{names.name(details['card'])}")
     if event == "chromatic_reveal":
         # named: in a chain of Chromatic Chaos, which one reveals what
+        if details["revealed"] is None:  # the trace has no entry for it
+            return (f"  {names.name(details['card'])} reveals nothing: the Dream deck is "
+                    "empty")
         return f"  {names.name(details['card'])} reveals {names.name(details['revealed'])}"
     if event == "pacify":
         if details.get("by") == "freedom":  # no dream, so not balanced (R01.3, R09.5)
