@@ -304,6 +304,8 @@ class SoloGame:
         self.removed: list[int] = []
         self.in_transit: list[int] = []
         self.held: list[int] = []
+        # the row being dealt and its card so far, which a draw from an empty deck tells
+        self.dealing: dict = {}
         self.book_deck = list(book.book_ids if book_deck is None else book_deck)
         self.books: list[int] = []
         self.postcard_deck = list(book.postcard_ids if postcard_deck is None else postcard_deck)
@@ -415,6 +417,7 @@ class SoloGame:
     def _draw(self) -> int:
         """Draw the top Dream card; only a draw from an empty deck loses (R06.3, R13.2)."""
         if not self.dream_deck:
+            self.narrate("deck_empty", dict(self.dealing))
             raise GameOver(Outcome.LOSS, Reason.DECK_EMPTY)
         return self._lift_top()
 
@@ -545,12 +548,15 @@ class SoloGame:
         card 2, and a Meta's or Harmony's side is asked with card 2 in view. Card 1
         receives the next postcard before card 2 is drawn (R02.6).
         """
+        self.dealing = {"row": row_index, "dealt": []}  # told if the deck runs out
         first = self._draw_for_dealing()
+        self.dealing["dealt"] = [first]
         self._deal_postcard(row_index, first)
         first_waits = self.book.is_chaos(first) or self.book.is_two_sided(first)
         if not first_waits:
             self._to_side(row_index, self.book.natural_side(first), first)
         second = self._draw_for_dealing()
+        self.dealing = {}
         first_chaos = self.book.is_chaos(first)
         second_chaos = self.book.is_chaos(second)
         if first_chaos and second_chaos:
@@ -863,6 +869,7 @@ class SoloGame:
         (row_a, pos_a), (row_b, pos_b) = spots[first], spots[second]
         self.rows[row_a].sides[side][pos_a] = second
         self.rows[row_b].sides[side][pos_b] = first
+        self.narrate("exchange", {"cards": [first, second], "rows": [row_a, row_b]})
         for card in (first, second):
             self._rocket_moved(card)  # R11.8
 
@@ -1087,6 +1094,7 @@ class SoloGame:
         empty deck the one option is the empty order."""
         count = min(PROPHECY_CARDS * self.prophecies, len(self.dream_deck))
         top = self.dream_deck[:count]
+        self.narrate("prophecy_seen", {"cards": list(top)})
         options = []
         for order in permutations(top):
             padding = (EMPTY,) * max(OPTION_COLS - count, 0)
@@ -1296,6 +1304,8 @@ class SoloGame:
             if row_index == EMPTY:
                 self._to_discard(card)
             else:
+                if not self.book.shows_element(self.rows[row_index].city, card):
+                    self.narrate("element_ignored", {"card": card, "side": side})
                 self._to_side(row_index, side, card)
 
     def _revealed_options(self, card: int) -> list[Option]:

@@ -14,7 +14,7 @@ from analyzer.reference import replay
 from analyzer.reference.engine import HOURGLASS_TURNS
 from analyzer.reference.replay import with_reserved_id_renamed
 from analyzer.trace.names import CardNames, act_label
-from analyzer.trace.summary import GameTally, summary_lines
+from analyzer.trace.summary import GameTally, row_numbers, summary_lines
 from analyzer.wording import plural
 
 ACT_NAMES = {Act.PASS: "none", Act.CENSUS: "Census", Act.EXCHANGE: "Exchange"}
@@ -61,8 +61,8 @@ def decision_text(entry: dict, names: CardNames, code: tuple | None = None) -> s
     if do == "act":
         return f"discard {names.names(entry['discard'])} for {_act_title(entry['acts'][0])}"
     if do == "swap_polarity":
-        return (f"the seats swap polarities: {names.names(entry['removed'])} leave the "
-                "discard pile for good")
+        return (f"the seats swap polarities: {names.names(entry['removed'])} go from the "
+                "discard pile back into the box")
     if do == "side":
         if card >= 0:
             role = "a Sognae" if entry["side"] == "L" else "an Incubi"
@@ -109,10 +109,7 @@ def _decision_event(details: dict, names: CardNames) -> str | None:
     if kind == Decision.ZERO_SUM:
         return f"  zero-sum discard from row {code[1]}: {names.names(entry)}" if entry else None
     if kind == Decision.EXCHANGE_PAIR:
-        rows = details.get("rows", {})  # where each stands, as the table above shows it
-        where = [f" (row {rows[card]})" if card in rows else "" for card in entry]
-        return (f"  exchange {names.name(entry[0])}{where[0]} <-> "
-                f"{names.name(entry[1])}{where[1]}")
+        return None  # told by the exchange event, which names the rows
     if kind == Decision.SECOND_ACT:
         if entry is None:
             return "  the Wizard's second action: none"
@@ -128,13 +125,24 @@ def _decision_event(details: dict, names: CardNames) -> str | None:
     if kind == Decision.BOOK_TARGET:
         return _book_target_text(entry, code, names)
     if kind == Decision.PROPHECY_ORDER:
-        if not entry["order"]:
-            return "  Prophecies: the Dream deck is empty, nothing to see"
-        return f"  Prophecies: the top Dream cards now read {names.names(entry['order'])}"
+        return _prophecy_text(entry["order"], details.get("seen"), names)
     if kind in (Decision.BOOKS, Decision.SWAP_POLARITY) and not isinstance(entry, dict):
         return None  # the Books step is told by its books event; a kept polarity is silent
     text = decision_text(entry, names, code)
     return f"  {text}" if text else None
+
+
+def _prophecy_text(order: list[int], seen: list[int] | None, names: CardNames) -> str:
+    """The Book of Prophecies (R09.7): the top Dream cards ``seen``, and the ``order`` they
+    are put back in."""
+    if not order:
+        return "  Prophecies: the Dream deck is empty, nothing to see"
+    if seen is None:  # a view that was not told what was seen
+        return f"  Prophecies: the top Dream cards now read {names.names(order)}"
+    if list(seen) == list(order):
+        return f"  Prophecies: the top Dream cards read {names.names(order)}, left so"
+    return (f"  Prophecies: the top Dream cards read {names.names(seen)}, put back as "
+            f"{names.names(order)}")
 
 
 def _postcard_text(details: dict, names: CardNames) -> str:
@@ -157,23 +165,28 @@ def _emptiness_text(event: str, details: dict, names: CardNames) -> str:
         return f"  the Emptiness moves to row {details['row']} ({names.name(details['city'])})"
     if event == "emptiness_card":
         if details["left"] == 0:
-            return "  the last Emptiness card leaves the game, and the figure with it"
-        flat = ", the figure lies flat" if details["flat"] else ""
-        return f"  an Emptiness card leaves the game ({details['left']} left{flat})"
+            return ("  the last Emptiness card goes back into the box, and the figure with "
+                    "it")
+        figure = "lies flat on" if details["flat"] else "stands on"
+        return (f"  an Emptiness card goes back into the box ({details['left']} left); the "
+                f"figure {figure} the pile")
     where = f"the Emptiness city in row {details['row']}"
-    return {"balanced": f"  {where} is balanced: not pacified, the figure returns to its "
-                        "pile",
+    return {"balanced": f"  {where} is balanced: not pacified",
             "cleared": f"  {where} is not balanced: its dreams are discarded",
             "empty": f"  {where} has no dream: the game is lost"}[details["result"]]
 
 
-#: Decisions that move no dream: an Exchange after them finds its dreams where the table
-#: put them.
-ROWS_KEPT = (Decision.PHASE1, Decision.SECOND_ACT, Decision.SWAP_POLARITY, Decision.BOOKS,
-             Decision.PROPHECY_ORDER)
-#: Events that move no dream either: a card drawn into the hand, a turn begun, the
-#: Emptiness figure moving (a Flagship's sail moves its dream, and is followed).
-EVENTS_ROWS_KEPT = ("draw", "turn", "emptiness")
+def _deck_empty_text(details: dict, names: CardNames) -> str:
+    """A draw from the empty Dream deck, which loses (R13.2): while dealing a row (its
+    ``row`` and the card ``dealt`` to it so far), or into the hand."""
+    if "row" not in details:
+        return "  a Dream card is to be drawn, but the Dream deck is empty"
+    dealt = details["dealt"]
+    if not dealt:
+        return (f"  row {details['row']} is to be dealt 2 Dream cards, but the Dream deck is "
+                "empty")
+    return (f"  row {details['row']} is dealt {names.name(dealt[0])}, but the Dream deck is "
+            "empty before its second card")
 
 
 def _moved_up(details: dict) -> str:
@@ -212,6 +225,16 @@ def event_text(event: str, details: dict, names: CardNames,
     if event == "clear":  # R06.2 b
         return (f"    {names.names(details['dreams'])} go to the discard pile, then "
                 f"{names.name(details['card'])}")
+    if event == "exchange":
+        (a, b), (row_a, row_b) = details["cards"], details["rows"]
+        return (f"  exchange {names.name(a)} (row {row_a}) <-> {names.name(b)} "
+                f"(row {row_b})")
+    if event == "element_ignored":  # R07.2
+        side = "LR"[details["side"]]
+        return (f"    no city showing its element has room on side {side}: it is placed "
+                "ignoring the element")
+    if event == "deck_empty":  # R13.2
+        return _deck_empty_text(details, names)
     if event == "chromatic_reveal":
         # named: in a chain of Chromatic Chaos, which one reveals what
         if details["revealed"] is None:  # the trace has no entry for it
@@ -240,9 +263,14 @@ def event_text(event: str, details: dict, names: CardNames,
     if event == "books":
         kept = details["kept"]
         return f"  Books laid out: {names.names(kept)}" if kept else "  no Book is laid out"
-    if event == "burn":
-        back = f"; {names.names(details['back'])} go back" if details["back"] else ""
-        return f"  the Books burn {names.names(details['burnt'])}{back}"
+    if event == "burn":  # R09.1
+        burnt, back = details["burnt"], details["back"]
+        text = (f"  the Books burn {len(burnt) + len(back)} Dream cards: "
+                f"{names.names(burnt) or 'none'} discarded")
+        if back:
+            text += (f"; {names.names(back)} {'is' if len(back) == 1 else 'are'} shuffled "
+                     "back into the Dream deck")
+        return text
     if event == "postcard":
         return (f"  {names.name(details['postcard'])} is dealt on "
                 f"{names.name(details['card'])} in row {details['row']}")
@@ -288,23 +316,34 @@ def _counters(check: dict, city_deck: int | None = None) -> str:
 
 
 def table_text(check: dict, names: CardNames, postcards: dict[int, int] | None = None,
-               books: list[int] | None = None) -> list[str]:
+               books: list[int] | None = None, gaps: dict[int, int] | None = None
+               ) -> list[str]:
     """The rows, hand(s) and counters of a check entry; the postcards on the dreams and the
-    Books laid out when given."""
+    Books laid out when given; ``gaps``, the rows pacified that the check leaves out (by
+    their place in the layout: the City card), each in its place."""
     lines = []
+    gaps = gaps or {}
     at = check.get("emptiness", {}).get("at")
-    for r, row in enumerate(check["rows"]):
+    numbers = row_numbers(len(check["rows"]), gaps)
+    shown = sorted([(numbers[r], r) for r in range(len(numbers))] +
+                   [(r, None) for r in gaps])
+    for number, r in shown:
+        if r is None:
+            lines.append(f"    row {number}: {names.name(gaps[number])} pacified; the game "
+                         "ended before the row was refilled")
+            continue
+        row = check["rows"][r]
         total = names.row_total(row)
         mark = "  balanced" if total == 0 and (row["L"] or row["R"]) else ""
         mark += "  <- the Emptiness" if at == r else ""
         lines.append(
-            f"    row {r}: {names.name(row['city']):<26} "
+            f"    row {number}: {names.name(row['city']):<26} "
             f"L [{' '.join(names.short(c, 'L') for c in row['L']):<14}] "
             f"R [{' '.join(names.short(c, 'R') for c in row['R']):<14}] "
             f"total {total:+d}{mark}"
         )
     if postcards:
-        lying = [f"{names.name(postcards[c])} on {names.name(c)} in row {r}"
+        lying = [f"{names.name(postcards[c])} on {names.name(c)} in row {numbers[r]}"
                  for r, row in enumerate(check["rows"]) for c in row["L"] + row["R"]
                  if c in postcards]
         if lying:
@@ -375,15 +414,18 @@ class Narrator:
         # as the census numbered them, with the city pacified in a row removed
         self.pacified: dict[int, int] = {}
         self.removed = 0
-        self.rows: dict[int, int] = {}
+        # rows pacified and not yet refilled or removed, which a check leaves out: only a
+        # game that ended in the middle of a census has them at its last check
+        self.unfilled: dict[int, int] = {}
+        self.seen: list[int] | None = None  # the cards a Book of Prophecies shows
 
     def observe(self, check: dict) -> None:
         self.tally.observe(check)
-        # each dream's row as the table shows it, for an Exchange's line (kept up to date by
-        # the Exchanges themselves: a Wizard may act twice in a turn)
-        self.rows = {card: r for r, row in enumerate(check["rows"])
-                     for card in row["L"] + row["R"]}
-        self.out.extend(table_text(check, self.names, self.postcards, self.books))
+        # a won game's last check has no row left: nothing to place the gaps between
+        self.tally.gaps = self.unfilled if check["rows"] else {}
+        self.unfilled = {}
+        self.out.extend(table_text(check, self.names, self.postcards, self.books,
+                                   self.tally.gaps))
         self.out.append(f"Turn {check['turn'] + 1}")
 
     def narrate(self, event: str, details: dict) -> None:
@@ -393,22 +435,16 @@ class Narrator:
             was = details["row"] + self.removed
             details = {**details, "was": was, "pacified": self.pacified.get(was)}
             self.removed += event == "row_removed"
+            self.unfilled.pop(was, None)
         else:
             self.removed = 0
         if event == "pacify":
             self.pacified[details["row"]] = details["city"]
-        if event == "decision" and details["kind"] == Decision.EXCHANGE_PAIR:
-            a, b = details["entry"]
-            if a in self.rows and b in self.rows:
-                details = {**details, "rows": {a: self.rows[a], b: self.rows[b]}}
-                self.rows[a], self.rows[b] = self.rows[b], self.rows[a]
-        elif event == "flagship" and details["card"] in self.rows:  # R11.7, as told
-            self.rows[details["card"]] = details["to"]
-        elif event not in EVENTS_ROWS_KEPT and not (event == "decision" and
-                                                    details["kind"] in ROWS_KEPT):
-            # a census, a Book, a placement...: the table above no longer says where each
-            # dream stands, and an Exchange after it names no row
-            self.rows = {}
+            self.unfilled[details["row"]] = details["city"]
+        if event == "prophecy_seen":
+            self.seen = details["cards"]
+        elif event == "decision" and details["kind"] == Decision.PROPHECY_ORDER:
+            details = {**details, "seen": self.seen}
         line = event_text(event, details, self.names, team=self.team)
         if line:
             self.out.append(line)

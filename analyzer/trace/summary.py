@@ -80,6 +80,9 @@ class GameTally:
         The Books laid out.
     first, last : dict
         The setup's check and the final one.
+    gaps : dict
+        Rows pacified that the last check leaves out, by their place in the layout: the
+        City card pacified (a game that ended before its census refilled them).
     """
 
     def __init__(self, cards: dict[int, dict]) -> None:
@@ -95,6 +98,7 @@ class GameTally:
         self.books: list[int] = []
         self.first: dict = {}
         self.last: dict = {}
+        self.gaps: dict[int, int] = {}
 
     def observe(self, check: dict) -> None:
         """Keep the setup's check and the latest one.
@@ -278,6 +282,13 @@ def _balance_text(row: dict, names: CardNames) -> str:
             f"{abs(total)} short")
 
 
+def row_numbers(n_rows: int, gaps: dict[int, int]) -> list[int]:
+    """The row number in the layout of each of a check's ``n_rows`` rows, which leaves out
+    the pacified rows ``gaps`` (their numbers) that no City card refilled yet."""
+    numbers = [r for r in range(n_rows + len(gaps)) if r not in gaps]
+    return numbers[:n_rows]
+
+
 def _city_lines(tally: GameTally, names: CardNames) -> list[str]:
     """How many City cards reached the Success pile and how; each one not pacified in the
     layout, with how far it is from balance, and those never drawn from the City deck."""
@@ -290,7 +301,8 @@ def _city_lines(tally: GameTally, names: CardNames) -> list[str]:
         return lines
     lines[0] += "; not pacified:"
     at = last.get("emptiness", {}).get("at")
-    lines += [f"    row {r} {names.name(row['city'])}: {_balance_text(row, names)}"
+    numbers = row_numbers(len(last["rows"]), tally.gaps)
+    lines += [f"    row {numbers[r]} {names.name(row['city'])}: {_balance_text(row, names)}"
               + ("; the Emptiness stands on it" if r == at else "")
               for r, row in enumerate(last["rows"])]
     in_deck = names.city_deck_left(last)
