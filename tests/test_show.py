@@ -238,6 +238,16 @@ def test_the_text_says_how_to_read_the_letters_of_a_table_row():
         assert letters in key, letters
 
 
+def test_the_text_says_what_its_card_names_and_ruling_ids_are():
+    """A player met "Chromatic#98" and "(R02.5)" with no word of what they are."""
+    text = analyzer.show(seed=5, game=3, policy="random", expansions="all")
+    assert "Chromatic#" in text
+    key = text.splitlines()[3]
+    assert key.startswith("Cards: each named by its kind and its id after # (Chromatic#98 "
+                          "is a Chromatic Chaos); R02.5 and the like cite the rulings")
+    assert "RULINGS.md" in key
+
+
 def test_R06_2c_a_reveal_says_what_is_discarded_and_that_the_revealing_chaos_goes_too():
     """Seed 1 game 9, base game, turn 7: Chaos#82 reveals Chaos#83 among 4 cards."""
     turn = _turn_blocks(analyzer.show(seed=1, game=9))[7]
@@ -335,7 +345,7 @@ def test_R11_1_the_postcards_line_names_each_postcards_row(postcard_traces):
 def test_a_team_game_is_shown_with_its_rules_and_every_swap_not_taken():
     text = analyzer.show(seed=3, game=5, variant="team")
     lines = text.splitlines()
-    assert lines[3].startswith("Team game: the seat holding the Sognae polarity places")
+    assert lines[4].startswith("Team game: the seat holding the Sognae polarity places")
     kept = [line for line in lines if line.startswith("  polarities kept")]
     assert kept, "greedy keeps its polarity some turn of this game"
     for line in kept:  # offered only with 8 or more discards (R10.4)

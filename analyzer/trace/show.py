@@ -27,6 +27,10 @@ POLARITY_NAMES = ("Sognae", "Incubi")
 TABLE_KEY = ("Table rows: L the Sognae side, R the Incubi side; each dream as its influence "
              "there and its element's initial (earth, water, fire, air); C Chaos, "
              "X Chromatic Chaos, M Meta, H Harmony, W Wizard")
+#: how the cards and the citations read, under TABLE_KEY
+NAMES_KEY = ("Cards: each named by its kind and its id after # (Chromatic#98 is a Chromatic "
+             "Chaos); R02.5 and the like cite the rulings that settle what the rulebook "
+             "leaves open (RULINGS.md, beside the rulebook)")
 #: how the team game reads (R10), under TABLE_KEY
 TEAM_KEY = ("Team game: the seat holding the Sognae polarity places dreams on left sides "
             "only, the other on right sides (Metas, Harmony and Wizards too); either may "
@@ -391,7 +395,7 @@ def _heading(trace: dict, alias: int | None) -> list[str]:
                                     else "")
     return [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
             f"{trace['policy']}, card set {card_set}, expansions: {expansions}",
-            *_made_by(trace), TABLE_KEY, *([TEAM_KEY] if variant == "team" else []),
+            *_made_by(trace), TABLE_KEY, NAMES_KEY, *([TEAM_KEY] if variant == "team" else []),
             *([f"Card -1 of the trace is shown as card {alias}."] if alias is not None
               else []),
             "Setup"]
