@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 EXIT_USAGE = 2
@@ -14,6 +16,9 @@ EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143
 #: ``replay``: a trace that does not replay is a finding, not a usage error.
 EXIT_FAILED_CHECK = 1
+#: stdout's reader has gone (``| head``): 128 + SIGPIPE, as a process the signal killed
+#: would report; not 1, which ``replay`` gives a trace that does not replay.
+EXIT_READER_GONE = 141
 
 _terminated_while_loading = False
 #: The outputs the command has written so far: a stop after them (while the summary is
@@ -81,7 +86,34 @@ variant_option = click.option(
     help="The solo game, or the two-player team game (one policy plays both seats, R10).")
 
 
-@click.group()
+class _ReaderGone(Exception):
+    """stdout's reader has gone (EPIPE): raised past click, which exits 1 on it."""
+
+
+class _UrbionGroup(click.Group):
+    """The commands, with a write to stdout whose reader has gone carried past click."""
+
+    def make_context(self, *args: object, **kwargs: object) -> click.Context:
+        with _reader_gone_past_click():  # --help and --version write here
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context) -> object:
+        with _reader_gone_past_click():
+            return super().invoke(ctx)
+
+
+@contextlib.contextmanager
+def _reader_gone_past_click() -> Iterator[None]:
+    """A write to stdout whose reader has gone raises :class:`_ReaderGone` instead."""
+    try:
+        yield
+    except OSError as err:
+        if err.errno == errno.EPIPE and _writing_stdout(err):
+            raise _ReaderGone from err
+        raise
+
+
+@click.group(cls=_UrbionGroup)
 @click.version_option(package_name="urbion-analyzer")
 def cli() -> None:
     """How winnable is Urbion (Second Edition)? Seeded simulation of the solo and team
@@ -490,6 +522,10 @@ def _main(argv: list[str] | None) -> None:
     except click.ClickException as err:
         _say(f"urbion: error: {err.format_message()}")
         sys.exit(EXIT_USAGE)
+    except _ReaderGone:  # a reader that has gone needs no word
+        if argv is None:  # the command's own process, which exits now
+            _detach_stdout()
+        sys.exit(EXIT_READER_GONE)
     except RunStopped as err:
         # Ctrl-C is the user's own stop; a full disk or a lost cluster is an error
         _say(f"urbion: {err}" if err.interrupted else f"urbion: error: {err}")
@@ -524,8 +560,9 @@ def _main(argv: list[str] | None) -> None:
             raise
         if argv is None:  # the command's own process, which exits now
             _detach_stdout()
-        if err.errno != errno.EPIPE:  # a reader that has gone needs no word
-            _say(f"urbion: error: cannot write the output: {err.strerror or err}")
+        if err.errno == errno.EPIPE:  # the help, which click writes outside a command
+            sys.exit(EXIT_READER_GONE)
+        _say(f"urbion: error: cannot write the output: {err.strerror or err}")
         sys.exit(EXIT_USAGE)
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -514,6 +514,19 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2
 
 
+@pytest.mark.parametrize("args", [["policies"], ["--help"], ["show", "--help"],
+                                  ["show", "--seed", "7", "--game", "42"]])
+def test_a_reader_that_has_gone_ends_the_command_with_141_and_no_word(args):
+    """`urbion ... | head`: click caught the closed pipe first and exited 1, silently,
+    which `replay` gives a trace that does not replay, and under pipefail a failed run."""
+    cli_path = Path(__file__).resolve().parent.parent / "cli.py"
+    with subprocess.Popen([sys.executable, str(cli_path), *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as command:
+        command.stdout.close()  # the reader gone before a line is written
+        err = command.stderr.read()
+    assert command.returncode == 141 and err == b"", err
+
+
 def test_files_are_utf_8_whatever_the_locale(tmp_path):
     """A terminal of plain ASCII (LC_ALL=C with Python's UTF-8 fallbacks off): the pages
     declare UTF-8 and must be it (± came out as a locale's byte), and a card-set name the
