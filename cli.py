@@ -99,7 +99,12 @@ class _UrbionGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         with _reader_gone_past_click():
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            except KeyboardInterrupt:
+                if interrupts.terminated():  # click's blank line follows a ^C, not this
+                    raise click.Abort from None
+                raise
 
 
 @contextlib.contextmanager

@@ -1035,7 +1035,11 @@ def report(results: str | Path | pd.DataFrame
                           f"{arguments.kind_of(results)}")
     paths = [item if isinstance(item, pd.DataFrame) else
              arguments.path("results file", item, optional=False) for item in results]
-    return write_report(paths, arguments.path("out", out, optional=False))
+    folder = arguments.path("out", out, optional=False)
+    try:
+        return write_report(paths, folder)
+    except KeyboardInterrupt as stop:
+        raise _stopped_once_written(stop, folder, "the report") from None
 
 
 @dataclass
@@ -1180,14 +1184,36 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
         if isinstance(err, RunStopped):
             raise _with_finished_sets(err, work, "card sets") from None
         raise
-    baseline = _sensitivity_summary(base, data, label, runs)
-    result = SensitivityResult(baseline, effect_table(base, runs, baseline["baseline_levels"]))
-    if out is not None:
-        from analyzer.reporting.build import write_sensitivity
+    try:
+        baseline = _sensitivity_summary(base, data, label, runs)
+        result = SensitivityResult(baseline,
+                                   effect_table(base, runs, baseline["baseline_levels"]))
+        if out is not None:
+            from analyzer.reporting.build import write_sensitivity
 
-        write_sensitivity(result.table, baseline, out)
+            write_sensitivity(result.table, baseline, out)
+    except KeyboardInterrupt as stop:
+        if work is None:
+            raise
+        if SET_WRITTEN in getattr(stop, "__notes__", ()):
+            shutil.rmtree(work, ignore_errors=True)
+            raise _stopped_once_written(stop, out, "the report") from None
+        raise RunStopped(f"{interrupts.stop_word()} while writing the report: every card "
+                         f"set's games stay in {work}, and {out} as it was; run the same "
+                         "command with --resume (resume=True in Python) to write it",
+                         True) from None
+    if work is not None:
         shutil.rmtree(work, ignore_errors=True)  # the report holds what it was kept for
     return result
+
+
+def _stopped_once_written(stop: KeyboardInterrupt, folder: Path, what: str) -> BaseException:
+    """A stop while ``what`` was written into ``folder``: once the folder was in place
+    (noted ``SET_WRITTEN``), a stop that says it is whole; else the stop itself."""
+    if SET_WRITTEN not in getattr(stop, "__notes__", ()):
+        return stop
+    return RunStopped(f"{interrupts.stop_word()} as {what} was written: it is whole in "
+                      f"{folder}", True)
 
 
 def _sensitivity_work(out: Path, resume: bool, games: int, variants: int) -> Path:
@@ -1709,7 +1735,12 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         if folder is not None:
             _unmake_if_unused(folder, made)
         raise
-    result = _compare_result(parts, games, precision, max_games)
+    try:
+        result = _compare_result(parts, games, precision, max_games)
+    except KeyboardInterrupt as err:
+        if folder is None:
+            raise
+        raise _pages_not_written(err, folder) from None
     if folder is not None:
         _write_compare_pages(result, folder)
     return result

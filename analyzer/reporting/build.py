@@ -47,10 +47,12 @@ from analyzer.analysis.sensitivity import (
 from analyzer.analysis.stats import EDGE_NOTE, signed_pp
 from analyzer.analysis.totals import Totals
 from analyzer.atomic import (
+    SET_WRITTEN,
     check_name_length,
     keep_attributes,
     probe_folder,
     require_folder,
+    signals_held,
     why_not_writable,
     write_atomically,
     write_together,
@@ -790,8 +792,9 @@ FOLDER_MARK = ".urbion-folder"
 
 def write_folder(out: Path, fill, kind: str) -> Path:
     """Call ``fill(folder)`` on a new folder beside ``out``, then move it to ``out``
-    (replacing an earlier folder of the same ``kind`` there): complete or not at all."""
-    build = None
+    (replacing an earlier folder of the same ``kind`` there): complete or not at all. A
+    stop once it is in place is noted :data:`SET_WRITTEN`."""
+    build, swapped = None, False
     try:
         # made with the permissions any new folder gets (0777 less the umask), which
         # reading the umask would change for every thread of the process at once
@@ -803,10 +806,17 @@ def write_folder(out: Path, fill, kind: str) -> Path:
         written = sorted(p.name for p in build.iterdir())
         (build / FOLDER_MARK).write_text("\n".join([kind, *written]) + "\n", encoding="utf-8")
         keep_attributes(out, build)  # a private folder replaced stays private
-        _swap_into_place(build, out)
+        # a stop between the two renames would leave no folder at ``out``
+        with signals_held():
+            _swap_into_place(build, out)
+            swapped = True
         _remove_leftovers(out)
     except OSError as err:
         raise UrbionError(f"cannot write {out}: {err.strerror or err}") from None
+    except KeyboardInterrupt as stop:
+        if swapped:
+            stop.add_note(SET_WRITTEN)
+        raise
     finally:
         if build is not None:
             shutil.rmtree(build, ignore_errors=True)
