@@ -218,7 +218,7 @@ def compare_table(runs: dict[str, pd.DataFrame], ranks: bool = True) -> pd.DataF
         base_won = base["won"].to_numpy()[:common]
         if not np.array_equal(df["game"].to_numpy()[:common], base["game"].to_numpy()[:common]):
             raise UrbionError(f"set {label} and the base game were not played on the same games")
-        row = {"set": label, "expansions": len(df.attrs.get("expansions", [])),
+        row = {"set": label, "n_expansions": len(df.attrs.get("expansions", [])),
                "games": games, "wins": wins, "win_rate": wins / games, "ci_low": low,
                "ci_high": high, **paired_difference(won, base_won), **mean_columns(df)}
         rows.append(row)
