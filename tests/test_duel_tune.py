@@ -407,8 +407,14 @@ def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
     assert "\nplay again urbion duel --policies greedy,weighted --games 300 --seed 4\n" in text
     play = pd.read_csv(out / "play.csv", index_col=0)  # in the order the duel was given
     assert play.index.name == "measure" and "turns" in play.index  # no nameless column
-    assert list(play.columns) == ["greedy", "greedy half_width", "weighted:weighted-default"
-                                  ".toml", "weighted:weighted-default.toml half_width"]
+    assert list(play.columns) == ["column", "greedy", "greedy half_width",
+                                  "weighted:weighted-default.toml",
+                                  "weighted:weighted-default.toml half_width"]
+    # each measure names the results column it averages (the labels are the terminal's)
+    greedy = pd.read_parquet(out / "1-greedy.parquet")
+    assert play.at["Chaos placed (opening hand too)", "column"] == "chaos_placed"
+    for measure, row in play.iterrows():
+        assert row["greedy"] == pytest.approx(greedy[row["column"]].mean()), measure
     pairs = pd.read_csv(out / "pairs.csv")
     report = analyzer.report(sorted(out.glob("*.parquet")), tmp_path / "rep")
     md = (report / "report.md").read_text()

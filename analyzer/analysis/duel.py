@@ -45,6 +45,10 @@ PLAY_TALLIES = (
 )
 
 
+#: The per-game results column of each label of :data:`PLAY_TALLIES`.
+PLAY_COLUMNS = {label: column for column, _, label in PLAY_TALLIES}
+
+
 def play_table(results: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """How each policy plays the same deals: the mean per game of each tally of
     :data:`PLAY_TALLIES` that the expansions and variant in play give meaning to (index:

@@ -1111,7 +1111,7 @@ def write_duel(result, out: str | Path) -> Path:
     """A duel into folder ``out``: each policy's per-game results (for ``urbion report``),
     policies.csv, pairs.csv, play.csv and duel.txt (what the terminal shows); complete or
     not at all."""
-    from analyzer.analysis.duel import play_half_widths
+    from analyzer.analysis.duel import PLAY_COLUMNS, play_half_widths
     from analyzer.analysis.results_io import write_results
 
     out = Path(out)
@@ -1133,8 +1133,10 @@ def write_duel(result, out: str | Path) -> Path:
         # each policy's column beside its half-width, in the duel's order
         order = [column for policy in named.runs for column in (policy, f"{policy} half_width")
                  if column in play.columns]
-        play[order + [c for c in play.columns if c not in order]].rename_axis(
-            "measure").to_csv(folder / "play.csv")
+        play = play[order + [c for c in play.columns if c not in order]]
+        # the results column each measure averages, for a script joining the two
+        play.insert(0, "column", play.index.map(PLAY_COLUMNS))
+        play.rename_axis("measure").to_csv(folder / "play.csv")
         note = shared_note(result.weights_note(), shown)
         (folder / "duel.txt").write_text(
             str(named) + "\n" + (f"{note}\n" if note else "") + "\n"
