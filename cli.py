@@ -61,7 +61,15 @@ except KeyboardInterrupt:
     sys.stderr.write("\nurbion: interrupted\n")
     raise SystemExit(EXIT_INTERRUPTED) from None
 
-seed_option = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0,
+
+class _WholeNumber(click.IntRange):
+    """An integer with bounds, which a bad value calls an integer (click: "integer
+    range", which reads as if a range were asked for)."""
+
+    name = "integer"
+
+
+seed_option = click.option("--seed", type=_WholeNumber(0, MAX_SEED), default=0,
                            show_default=True,
                            help="Batch seed; game g of seed S is always the same game.")
 policy_option = click.option("--policy", default="greedy", show_default=True,
@@ -80,6 +88,9 @@ expansions_option = click.option(
          "or none.")
 #: Names are taken in any case, as --expansions takes them.
 ENGINE_CHOICE = click.Choice(["fast", "reference"], case_sensitive=False)
+ENGINE_HELP = ("fast: the compiled engine; reference: the plain-Python one, which plays the "
+               "same games far more slowly, to check them.")
+
 variant_option = click.option(
     "--variant", type=click.Choice(VARIANT_NAMES, case_sensitive=False), default="solo",
     show_default=True,
@@ -126,15 +137,17 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True)
+@click.option("--games", type=_WholeNumber(min=1), default=10_000, show_default=True,
+              help="Games to play: games 0 to GAMES-1 of the seed (see --first-game).")
 @seed_option
-@click.option("--first-game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+@click.option("--first-game", type=_WholeNumber(0, MAX_SEED), default=0, show_default=True,
               help="Play games FIRST-GAME to FIRST-GAME+GAMES-1 of the seed: more games of a "
                    "run, which `report` joins to the games before.")
 @policy_option
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=_WholeNumber(min=1), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
-@click.option("--engine", type=ENGINE_CHOICE, default="fast", show_default=True)
+@click.option("--engine", type=ENGINE_CHOICE, default="fast", show_default=True,
+              help=ENGINE_HELP)
 @cards_option
 @expansions_option
 @variant_option
@@ -147,7 +160,7 @@ def cli() -> None:
               help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--summary-only", is_flag=True,
               help="Keep running totals only: bounded memory for any number of games.")
-@click.option("--chunk", type=click.IntRange(min=1), default=None,
+@click.option("--chunk", type=_WholeNumber(min=1), default=None,
               help="Games per chunk: the unit of work, checkpoints and progress "
                    "[default: 20000; 200 for search and clairvoyant].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -188,13 +201,16 @@ def _note(note: str | None) -> None:
 
 @cli.command()
 @seed_option
-@click.option("--game", type=click.IntRange(0, MAX_SEED), default=0, show_default=True)
-@click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--game", type=_WholeNumber(0, MAX_SEED), default=0, show_default=True,
+              help="The first game to trace, by its number in the seed's batch.")
+@click.option("--games", type=_WholeNumber(min=1), default=1, show_default=True,
+              help="How many games to trace, from --game on.")
 @policy_option
 @cards_option
 @expansions_option
 @variant_option
-@click.option("--engine", type=ENGINE_CHOICE, default="fast", show_default=True)
+@click.option("--engine", type=ENGINE_CHOICE, default="fast", show_default=True,
+              help=ENGINE_HELP)
 @click.option("--out", type=click.Path(dir_okay=False), required=True,
               help="JSON Lines file, one urbion-trace/1 trace per game.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -209,9 +225,9 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
 
 
 @cli.command()
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None,
+@click.option("--seed", type=_WholeNumber(0, MAX_SEED), default=None,
               help="Batch seed  [default: 0; with --trace-file, any]")
-@click.option("--game", type=click.IntRange(0, MAX_SEED), default=None,
+@click.option("--game", type=_WholeNumber(0, MAX_SEED), default=None,
               help="The game to show  [default: 0; with --trace-file, the file's first]")
 @policy_option
 @cards_option
@@ -272,9 +288,10 @@ def replay(traces: str, strict: bool, cards: str | None) -> None:
               help="Two or more policies, comma-separated, each as --policy takes it "
                    "(built-ins, weighted:FILE.toml, search:... and clairvoyant:... with "
                    "their options, FILE.py:FUNCTION).")
-@click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True)
+@click.option("--games", type=_WholeNumber(min=1), default=10_000, show_default=True,
+              help="Deals: games 0 to GAMES-1 of the seed, each policy playing every one.")
 @seed_option
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=_WholeNumber(min=1), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
 @cards_option
 @expansions_option
@@ -305,14 +322,14 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
 
 
 @cli.command()
-@click.option("--games", type=click.IntRange(min=1), default=20_000, show_default=True,
+@click.option("--games", type=_WholeNumber(min=1), default=20_000, show_default=True,
               help="Games every candidate plays (the same deals for all).")
 @seed_option
-@click.option("--evaluations", type=click.IntRange(min=2), default=300, show_default=True,
+@click.option("--evaluations", type=_WholeNumber(min=2), default=300, show_default=True,
               help="Candidate weight sets to play, the start's own among them.")
-@click.option("--heldout-games", type=click.IntRange(min=1), default=50_000,
+@click.option("--heldout-games", type=_WholeNumber(min=1), default=50_000,
               show_default=True, help="Games, never seen in tuning, to judge the result.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=_WholeNumber(min=1), default=None,
               help="Threads (default: all cores).")
 @cards_option
 @expansions_option
@@ -353,7 +370,8 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
 @cli.command()
 @click.argument("results", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--out", type=click.Path(file_okay=False), required=True,
-              help="Report folder, e.g. reports/NAME/ (made or replaced).")
+              help="Report folder, e.g. reports/NAME/, in a folder that exists: made, or "
+                   "replaced if `urbion report` wrote it.")
 def report(results: tuple[str, ...], out: str) -> None:
     """Write a balance report (HTML, Markdown, charts) of RESULTS files side by side:
     results files (.parquet), or summary files of --summary-only runs (.json)."""
@@ -364,11 +382,11 @@ def report(results: tuple[str, ...], out: str) -> None:
 
 
 @cli.command()
-@click.option("--games", type=click.IntRange(min=1), default=20_000, show_default=True,
+@click.option("--games", type=_WholeNumber(min=1), default=20_000, show_default=True,
               help="Games per card set (the same games of SEED for every set).")
 @seed_option
 @policy_option
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=_WholeNumber(min=1), default=None,
               help="Threads (default: all cores).")
 @click.option("--cards", type=click.Path(dir_okay=False), default=None,
               help="Card-set TOML file, or a results or summary file's cards: the "
@@ -405,11 +423,11 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
               metavar="singles|pairs|all|SET,...",
               help="Expansion sets: the base game and each expansion alone, also every pair, "
                    "every combination, or a list (each set: base, or names joined by +).")
-@click.option("--games", type=click.IntRange(min=1), default=10_000, show_default=True,
+@click.option("--games", type=_WholeNumber(min=1), default=10_000, show_default=True,
               help="Games per set (with --precision: per added batch).")
 @seed_option
 @policy_option
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=_WholeNumber(min=1), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
 @cards_option
 @variant_option
@@ -418,7 +436,7 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
                    "intervals (win rate, difference to the base game) are at most this "
                    "share of games (0.005: half a percentage point); the base game plays as "
                    "long as any set.")
-@click.option("--max-games", type=click.IntRange(min=1), default=None,
+@click.option("--max-games", type=_WholeNumber(min=1), default=None,
               help="With --precision only: the most games a set plays [default: 1000000].")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for the per-set results and the comparison (CSV, Markdown, HTML, "

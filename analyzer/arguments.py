@@ -85,7 +85,7 @@ def path(name: str, value: object, optional: bool = True) -> Path | None:
     if value is None and optional:
         return None
     if not isinstance(value, str | Path) or value == "":
-        raise UrbionError(f"{name} must be a file path, not {kind_of(value)}")
+        raise UrbionError(f"{name} must be a path, not {kind_of(value)}")
     return Path(value)
 
 

@@ -56,7 +56,7 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
     (lambda: analyzer.simulate(games=10, engine=None), "engine must be a string"),
     (lambda: analyzer.simulate(games=10, expansions=5), "expansions must be a comma-sep"),
     (lambda: analyzer.simulate(games=10, variant=2), "variant must be a string"),
-    (lambda: analyzer.simulate(games=10, cards=5), "cards must be a file path"),
+    (lambda: analyzer.simulate(games=10, cards=5), "cards must be a path"),
     (lambda: analyzer.simulate(games=10, progress="no"), "progress must be True or False"),
     (lambda: analyzer.simulate_summary(games=1.0), "games must be a whole number"),
     (lambda: analyzer.trace(game=1.5), "game must be a whole number, not 1.5"),
@@ -77,7 +77,7 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
      "max_games must be a whole number"),
     (lambda: analyzer.compare(games=10, max_games=20),
      "--max-games \\(max_games=\\) applies only with --precision \\(precision=\\)"),
-    (lambda: analyzer.compare(sets="base", games=3, out=5), "out must be a file path"),
+    (lambda: analyzer.compare(sets="base", games=3, out=5), "out must be a path"),
     (lambda: analyzer.tune(games=10, evaluations=2.5), "evaluations must be a whole number"),
     (lambda: analyzer.tune(games=10, heldout_games=0), "heldout_games must be at least 1"),
     (lambda: analyzer.sensitivity(games=10, seed=-1), "seed must be from 0 to"),
@@ -85,7 +85,7 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
     (lambda: analyzer.summarize(None), "summarize needs a results DataFrame"),
     (lambda: analyzer.summarize(pd.DataFrame()), "summarize needs a results DataFrame"),
     (lambda: analyzer.report(5, "r"), "results must be a list of results files"),
-    (lambda: analyzer.load_cards(3.0), "cards must be a file path"),
+    (lambda: analyzer.load_cards(3.0), "cards must be a path"),
     (lambda: analyzer.duel(["greedy", "random"], games=5, scheduler=5),
      "scheduler must be a string"),
     (lambda: analyzer.duel(["greedy", "random"], games=5, progress="x"),
@@ -317,7 +317,7 @@ def test_a_results_file_reads_back_through_the_api_with_its_configuration(tmp_pa
     assert back.attrs["seed"] == 3 and back.attrs["card_set"] == "R14-default"
     (tmp_path / "not.parquet").write_text("hello")
     for path, says in ((tmp_path / "none.parquet", "no such file"),
-                       (tmp_path / "not.parquet", "not.parquet"), (3, "must be a file path")):
+                       (tmp_path / "not.parquet", "not.parquet"), (3, "must be a path")):
         with pytest.raises(UrbionError, match=says) as caught:
             analyzer.read_results(path)
         assert "\n" not in str(caught.value)

@@ -527,6 +527,26 @@ def test_a_reader_that_has_gone_ends_the_command_with_141_and_no_word(args):
     assert command.returncode == 141 and err == b"", err
 
 
+def test_every_option_of_every_command_says_what_it_is(capsys):
+    """--games, --engine and trace's --game had no help at all; a word is wrong as "integer
+    range" for one number, and report's folder is not simply "made or replaced"."""
+    import click
+
+    import cli
+
+    for name, command in cli.cli.commands.items():
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert param.help, f"{name} {param.opts[0]}"
+    code, _, err = run(capsys, "simulate", "--games", "abc")
+    assert code == 2 and err == ("urbion: error: Invalid value for '--games': 'abc' is not "
+                                 "a valid integer.\n")
+    code, _, err = run(capsys, "report", "x.parquet", "--out", "")
+    assert code == 2 and "must be a path, not ''" in err and "file path" not in err
+    code, text, _ = run(capsys, "report", "--help")
+    assert "replaced if `urbion report` wrote it" in " ".join(text.split())
+
+
 def test_files_are_utf_8_whatever_the_locale(tmp_path):
     """A terminal of plain ASCII (LC_ALL=C with Python's UTF-8 fallbacks off): the pages
     declare UTF-8 and must be it (± came out as a locale's byte), and a card-set name the

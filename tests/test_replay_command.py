@@ -294,7 +294,7 @@ def test_show_refuses_play_options_with_a_trace_file(capsys, tmp_path, team_trac
 
 def test_replay_of_an_empty_path_is_refused(capsys):
     code, _, err = run(capsys, "replay", "")
-    assert code == 2 and "must be a file path, not ''" in err
+    assert code == 2 and "must be a path, not ''" in err
 
 
 def test_the_replayer_meets_random_damage_with_replay_errors_only(team_traces):
