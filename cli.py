@@ -164,10 +164,14 @@ def cli() -> None:
               help="Games per chunk: the unit of work, checkpoints and progress "
                    "[default: 20000; 200 for search and clairvoyant].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the summary as one line of JSON (its figures and the run's "
+                   "configuration, as a --summary-only file holds them) instead of text; "
+                   "notes go to stderr.")
 def simulate(games: int, seed: int, first_game: int, policy: str, workers: int | None,
              engine: str, cards: str | None, expansions: str, variant: str, out: str | None,
              resume: bool, scheduler: str | None, summary_only: bool, chunk: int | None,
-             quiet: bool) -> None:
+             quiet: bool, as_json: bool) -> None:
     """Play a batch of games (solo or team) and print the summary."""
     options = dict(games=games, seed=seed, first_game=first_game, policy=policy,
                    workers=workers, engine=engine,
@@ -181,6 +185,12 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
         df = analyzer.simulate(**options)
         _wrote(out)  # whole before its summary is worked out, which takes a while
         summary, attrs = analyzer.summarize(df), df.attrs
+    if as_json:
+        from analyzer.analysis.results_io import summary_json
+
+        click.echo(summary_json(summary, attrs, out))
+        _note(analyzer.weights_note(attrs), err=True)
+        return
     click.echo(format_summary(summary, attrs, attrs.get("seconds")))
     _note(analyzer.weights_note(attrs))
     if out:
@@ -193,10 +203,10 @@ def _wrote(path: str | Path | None) -> None:
         _written.append(str(path))
 
 
-def _note(note: str | None) -> None:
-    """Print a note, if any, on a line of its own."""
+def _note(note: str | None, err: bool = False) -> None:
+    """Print a note, if any, on a line of its own (on stderr when ``err``)."""
     if note:
-        click.echo(note)
+        click.echo(note, err=err)
 
 
 @cli.command()

@@ -527,6 +527,33 @@ def test_a_reader_that_has_gone_ends_the_command_with_141_and_no_word(args):
     assert command.returncode == 141 and err == b"", err
 
 
+def test_simulate_json_prints_the_summary_a_script_reads(capsys, tmp_path):
+    """The summary was text only (2,000 games, 9.75%...), which a script had to parse."""
+    import json
+
+    import pandas as pd
+
+    out = tmp_path / "r.parquet"
+    code, printed, err = run(capsys, "simulate", "--games", "300", "--seed", "5",
+                             "--expansions", "emptiness", "--out", str(out), "--json",
+                             "--quiet")
+    assert code == 0, err
+    assert printed.count("\n") == 1  # one line: the document alone
+    document = json.loads(printed)
+    df = pd.read_parquet(out)
+    summary = document["summary"]
+    assert (summary["games"], summary["wins"]) == (300, int(df["won"].sum()))
+    assert summary["loss_reasons"] == df.loc[~df["won"], "reason"].astype(str)\
+        .value_counts().to_dict()
+    assert summary["mean_turns"] == pytest.approx(df["turns"].mean())
+    assert document["config"]["seed"] == 5 and document["config"]["expansions"] == \
+        ["emptiness"]
+    assert document["results"] == str(out)
+    code, printed, _ = run(capsys, "simulate", "--games", "300", "--seed", "5",
+                           "--expansions", "emptiness", "--summary-only", "--json", "--quiet")
+    assert code == 0 and json.loads(printed)["summary"]["wins"] == summary["wins"]
+
+
 def test_every_option_of_every_command_says_what_it_is(capsys):
     """--games, --engine and trace's --game had no help at all; a word is wrong as "integer
     range" for one number, and report's folder is not simply "made or replaced"."""

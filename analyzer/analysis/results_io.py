@@ -74,6 +74,16 @@ def write_summary(summary: dict, tally: np.ndarray, config: dict, path: str | Pa
     atomic.write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
 
 
+def summary_json(summary: dict, config: dict, out: str | None = None) -> str:
+    """A run's summary and configuration as one line of JSON (``simulate --json``): a
+    summary file's parts but its tally, so no summary file; NaN as null. ``out``, the file
+    the run wrote, as ``results``."""
+    document = {"config": _without_nan(config), "summary": _without_nan(summary)}
+    if out is not None:
+        document["results"] = str(out)
+    return json.dumps(document, allow_nan=False)
+
+
 def read_summary(path: str | Path) -> Totals:
     """Read a summary file written by :func:`write_summary` as the run's totals.
 
