@@ -205,6 +205,18 @@ def test_R05_7_a_game_lost_mid_census_keeps_each_row_in_its_place():
     assert "in row 2; Postcard Magicians on Holiday#157 on Chaos#78 in row 3" in text
 
 
+def test_R11_7_a_flagship_with_one_city_left_says_it_stays():
+    """Seed 3 game 38, Postcards, greedy: a census removes row 0 for want of a City card,
+    leaving one city with a Flagship on it. Nothing moves (R11.7), which the text left
+    unsaid, so a player wondered where the sail went."""
+    trace = analyzer.trace(seed=3, game=38, expansions="postcards")[0]
+    blocks = _turn_blocks(render_trace(trace))
+    assert "Postcard Flagship#162 on Chaos#80 in row 0" in blocks[32]
+    assert blocks[33].splitlines()[1] == ("  Postcard Flagship#162 on Chaos#80 stays: one city "
+                                          "is left")
+    assert not any("sails" in blocks[turn] for turn in blocks if turn >= 33)
+
+
 def test_R02_3_R05_5_the_row_of_two_chaos_dealt_together_and_of_a_zero_sum_discard():
     """Seed 1 game 9, base game: row 2 is dealt two Chaos at setup; seed 11 game 3, Books,
     random: a Book of Perfect Balance census discards a zero-sum set from row 3 on turn 10."""

@@ -1126,10 +1126,15 @@ class SoloGame:
         """R11.7: each Flagship's dream moves to the same side of the next row down (the
         bottom row wraps to the top), listed first, then moved one at a time; no room
         there: the Flagship is sent away and its dream stays."""
-        if len(self.rows) < 2 or not self.postcard_on:
+        if not self.postcard_on:
             return
         ships = [card for row in self.rows for card in row.dreams()
                  if self._carries(card, PostcardKind.FLAGSHIP)]
+        if len(self.rows) < 2:  # one city: nothing moves
+            for card in ships:
+                self.narrate("flagship_stays", {"postcard": self.postcard_on[card],
+                                                "card": card})
+            return
         for card in ships:
             row_index, side = self._spot(card)
             target = (row_index + 1) % len(self.rows)

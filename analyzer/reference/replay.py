@@ -935,7 +935,8 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         is empty), the start of a turn (``turn``: seat and polarity), the Books kept
         (``books``) and the Dream cards burnt (``burn``), a postcard dealt (``postcard``),
         scored or sent away (``postcard_scored``: points, why), a Hourglass turned
-        (``hourglass_turned``: the turns so far) and a Flagship's move (``flagship``), a
+        (``hourglass_turned``: the turns so far) and a Flagship's move (``flagship``;
+        ``flagship_stays`` with one city left), a
         Wise Chaos used (``wise``: the depth its card went back to, and whether that is the
         bottom of the Dream deck), the Emptiness figure's move (``emptiness``: row -1 for
         the pile), its census check (``emptiness_check``; ``dreams``: those an unbalanced

@@ -283,6 +283,9 @@ def event_text(event: str, details: dict, names: CardNames,
     if event == "hourglass_turned":  # R11.6: sent away at the end of turn after the last
         return (f"  {names.name(details['postcard'])} on {names.name(details['card'])} is "
                 f"turned ({details['turns']} of {HOURGLASS_TURNS} turns)")
+    if event == "flagship_stays":
+        return (f"  {names.name(details['postcard'])} on {names.name(details['card'])} "
+                "stays: one city is left")
     if event == "flagship":
         return (f"  {names.name(details['postcard'])} sails {names.name(details['card'])} "
                 f"from row {details['from']} to row {details['to']}")
