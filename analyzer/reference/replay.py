@@ -929,19 +929,19 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         its dreams), city pacified (``pacify``: the dreams discarded with it; ``by``:
         freedom for the Book's), City card brought by a Perfect Balance or the last
         Emptiness card (``bonus``, ``why``), new City card (``new_city``) and a row removed
-        for want of one (``row_removed``), Chromatic Chaos held while dealing (``hold``), those
-        shuffled back when the opening hand is full (``shuffled_back``) and
-        the card a Chromatic Chaos reveals (``chromatic_reveal``; None when the Dream deck
-        is empty), the start of a turn (``turn``: seat and polarity), the Books kept
-        (``books``) and the Dream cards burnt (``burn``), a postcard dealt (``postcard``),
-        scored or sent away (``postcard_scored``: points, why), a Hourglass turned
-        (``hourglass_turned``: the turns so far) and a Flagship's move (``flagship``;
-        ``flagship_stays`` with one city left), a
-        Wise Chaos used (``wise``: the depth its card went back to, and whether that is the
-        bottom of the Dream deck), the Emptiness figure's move (``emptiness``: row -1 for
-        the pile), its census check (``emptiness_check``; ``dreams``: those an unbalanced
-        city loses) and an Emptiness card leaving (``emptiness_card``), in game order: what
-        a text view of the game needs. A ``decision`` also carries the option's ``code``.
+        for want of one (``row_removed``), Chromatic Chaos held while dealing (``hold``),
+        those shuffled back when the opening hand is full (``shuffled_back``) and the card a
+        Chromatic Chaos reveals (``chromatic_reveal``; None when the Dream deck is empty),
+        the start of a turn (``turn``: seat and polarity), the Books kept (``books``) and
+        the Dream cards burnt (``burn``), a postcard dealt (``postcard``), scored or sent
+        away (``postcard_scored``: points, why), a Hourglass turned (``hourglass_turned``:
+        the turns so far) and a Flagship's move (``flagship``; ``flagship_stays`` with one
+        city left), a Wise Chaos used (``wise``: the depth its card went back to, and
+        whether that is the bottom of the Dream deck), the Emptiness figure's move
+        (``emptiness``: row -1 for the pile), its census check (``emptiness_check``;
+        ``dreams``: those an unbalanced city loses) and an Emptiness card leaving
+        (``emptiness_card``), in game order: what a text view of the game needs. A
+        ``decision`` also carries the option's ``code``.
 
     check_deal : bool
         Also tell whether every shuffle is that of game ``game`` of seed ``seed``
