@@ -138,7 +138,8 @@ def cli() -> None:
 
 @cli.command()
 @click.option("--games", type=_WholeNumber(min=1), default=10_000, show_default=True,
-              help="Games to play: games 0 to GAMES-1 of the seed (see --first-game).")
+              help="Games to play: GAMES games of the seed from --first-game on (games 0 "
+                   "to GAMES-1 by default).")
 @seed_option
 @click.option("--first-game", type=_WholeNumber(0, MAX_SEED), default=0, show_default=True,
               help="Play games FIRST-GAME to FIRST-GAME+GAMES-1 of the seed: more games of a "
@@ -181,6 +182,7 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
         summary = analyzer.simulate_summary(**options)
         _wrote(out)
         attrs = summary["config"]
+        summary = {key: value for key, value in summary.items() if key != "config"}
     else:
         df = analyzer.simulate(**options)
         _wrote(out)  # whole before its summary is worked out, which takes a while
@@ -549,7 +551,11 @@ def _main(argv: list[str] | None) -> None:
     except click.exceptions.NoArgsIsHelpError as err:
         try:
             click.echo(err.ctx.get_help() if err.ctx else str(err))
-        except OSError as failed:  # stdout on a full disk
+        except OSError as failed:  # stdout on a full disk, or a reader gone
+            if argv is None:
+                _detach_stdout()
+            if failed.errno == errno.EPIPE:
+                sys.exit(EXIT_READER_GONE)
             _say(f"urbion: error: cannot write the output: {failed.strerror or failed}")
         sys.exit(EXIT_USAGE)
     except click.ClickException as err:

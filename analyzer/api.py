@@ -1740,7 +1740,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     except KeyboardInterrupt as err:
         if folder is None:
             raise
-        raise _pages_not_written(err, folder) from None
+        raise _pages_not_written(err, folder, "while the comparison was worked out") \
+            from None
     if folder is not None:
         _write_compare_pages(result, folder)
     return result
@@ -1762,10 +1763,11 @@ def _write_compare_pages(result: CompareResult, folder: Path) -> None:
         raise _pages_not_written(err, folder) from None
 
 
-def _pages_not_written(err: BaseException, folder: Path) -> RunStopped:
+def _pages_not_written(err: BaseException, folder: Path,
+                       step: str = "while writing the pages") -> RunStopped:
     """The stop of a comparison whose pages were not written: they are as before."""
     interrupted = isinstance(err, KeyboardInterrupt)
-    why = f"{interrupts.stop_word()} while writing the pages" if interrupted else str(err)
+    why = f"{interrupts.stop_word()} {step}" if interrupted else str(err)
     return RunStopped(f"{why}: every set's games stay in {folder / 'results'}, and the "
                       "pages as they were; run the same command with --resume "
                       "(resume=True in Python) to write them", interrupted)
@@ -1823,9 +1825,17 @@ def _play_compare(card_sets: dict[str, CardSet], spec: PolicySpec, seed: int, ga
         batch += 1
         if precision is None:
             break
-        precise = _precise(compare_table({label: _joined(frames)
-                                          for label, frames in parts.items()},
-                                         ranks=False), precision)
+        try:
+            precise = _precise(compare_table({label: _joined(frames)
+                                              for label, frames in parts.items()},
+                                             ranks=False), precision)
+        except KeyboardInterrupt:  # every batch so far is saved: say so
+            folder = where.get("folder")
+            kept = "" if folder is None else (
+                f": every set's games so far are in {folder / 'results'}; run the same "
+                "command with --resume (resume=True in Python) to continue")
+            raise RunStopped(f"{interrupts.stop_word()} between two batches{kept}",
+                             True) from None
         active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
     return parts
 

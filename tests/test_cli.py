@@ -515,7 +515,7 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2(tmp_path):
 
 
 @pytest.mark.parametrize("args", [["policies"], ["--help"], ["show", "--help"],
-                                  ["show", "--seed", "7", "--game", "42"]])
+                                  ["show", "--seed", "7", "--game", "42"], []])
 def test_a_reader_that_has_gone_ends_the_command_with_141_and_no_word(args):
     """`urbion ... | head`: click caught the closed pipe first and exited 1, silently,
     which `replay` gives a trace that does not replay, and under pipefail a failed run."""
@@ -551,7 +551,10 @@ def test_simulate_json_prints_the_summary_a_script_reads(capsys, tmp_path):
     assert document["results"] == str(out)
     code, printed, _ = run(capsys, "simulate", "--games", "300", "--seed", "5",
                            "--expansions", "emptiness", "--summary-only", "--json", "--quiet")
-    assert code == 0 and json.loads(printed)["summary"]["wins"] == summary["wins"]
+    only = json.loads(printed)
+    assert code == 0 and only["summary"]["wins"] == summary["wins"]
+    # the same document whichever way the run kept its games: the configuration once
+    assert set(only["summary"]) == set(summary) and "config" not in only["summary"]
 
 
 def test_every_option_of_every_command_says_what_it_is(capsys):

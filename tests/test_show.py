@@ -178,6 +178,23 @@ def test_R09_7_prophecies_say_what_was_seen_and_how_it_went_back():
     assert 0 < moved < len(orders)
 
 
+def test_R09_7_one_card_seen_by_prophecies_reads_in_the_singular():
+    trace = analyzer.trace(seed=11, game=26, policy="random", expansions="books")[0]
+    assert "  Prophecies: the top Dream card reads Incubi -3 air#74, left so" in \
+        render_trace(trace).splitlines()
+
+
+def test_R02_2_a_deal_cut_short_says_its_chaos_was_waiting_for_its_side():
+    """Team, random, seed 3 game 54: a Chaos drawn first for row 3 waits for the second
+    card to take its side (R02.2); the deck is then empty. "row 3 is dealt Chaos#79" read
+    as if it were placed, and the table shows row 3 without it."""
+    trace = analyzer.trace(seed=3, game=54, policy="random", variant="team")[0]
+    text = render_trace(trace)
+    assert ("  Chaos#79 is drawn for row 3, its side waiting for the second card, but the "
+            "Dream deck is empty") in text.splitlines()
+    assert "row 3 is dealt Chaos#79" not in text
+
+
 def test_R09_1_the_books_burn_4_cards_each_and_shuffle_the_chaos_back():
     trace = analyzer.trace(seed=11, game=5, policy="random", expansions="books")[0]
     keep = next(e["keep"] for e in trace["log"] if e.get("do") == "books")
@@ -203,6 +220,13 @@ def test_R05_7_a_game_lost_mid_census_keeps_each_row_in_its_place():
     assert "    row 2 City#2(earth/fire): 4 dreams" in text
     assert "    row 3 City#11(fire/air): 2 dreams" in text
     assert "in row 2; Postcard Magicians on Holiday#157 on Chaos#78 in row 3" in text
+    # the counters name the Emptiness city's row as the table marks it (seed 10 game 43:
+    # row 0 pacified above it)
+    trace = analyzer.trace(seed=10, game=43, policy="random", expansions="emptiness")[0]
+    last = render_trace(trace).split("Result:")[0].splitlines()
+    assert last[-3].startswith("    row 3: City#11(fire/air)") and \
+        last[-3].endswith("<- the Emptiness")
+    assert last[-1].endswith("Emptiness cards 6 (figure on row 3)")
 
 
 def test_R11_7_a_flagship_with_one_city_left_says_it_stays():

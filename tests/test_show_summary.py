@@ -239,8 +239,9 @@ def test_R12_the_emptiness_cards_left_and_how_the_others_went():
     for trace in traces:
         text = summary(render_trace(trace))
         left, pile, balanced, allies = map(int, re.search(
-            r"^  Emptiness: (\d+) of (\d+) Emptiness cards left; (\d+) left the game at a "
-            r"Census on a City card in balance, (\d+) by an Ally against the Emptiness$",
+            r"^  Emptiness: (\d+) of (\d+) Emptiness cards left; (\d+) went back into the "
+            r"box at a Census on a City card in balance, (\d+) by an Ally against the "
+            r"Emptiness$",
             text, re.M).groups())
         assert left == checks(trace)[-1]["emptiness"]["cards"]
         assert pile == sum(card["type"] == "emptiness" for card in trace["cards"])

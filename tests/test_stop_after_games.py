@@ -30,13 +30,35 @@ def test_a_stop_while_a_comparison_is_worked_out_says_resume_writes_its_pages(
     out = tmp_path / "c"
     with monkeypatch.context() as patch:
         patch.setattr(api, "_compare_result", _stopping(api._compare_result))
-        with pytest.raises(RunStopped, match=r"interrupted while writing the pages: every "
-                           r"set's games stay in .*results.*--resume") as stop:
+        with pytest.raises(RunStopped, match=r"interrupted while the comparison was worked "
+                           r"out: every set's games stay in .*results.*--resume") as stop:
             analyzer.compare(sets="base,chromatic_chaos", games=40, out=out)
     assert stop.value.interrupted
     resumed = analyzer.compare(sets="base,chromatic_chaos", games=40, out=out, resume=True)
     whole = analyzer.compare(sets="base,chromatic_chaos", games=40)
     assert resumed.table.equals(whole.table) and (out / "index.html").is_file()
+
+
+def test_a_stop_between_two_batches_of_a_precise_comparison_says_resume_continues(
+        tmp_path, monkeypatch):
+    """With --precision the table is worked out after every batch, to see which sets go
+    on: a stop there was a bare "interrupted"."""
+    from analyzer.analysis import compare
+
+    out = tmp_path / "c"
+    with monkeypatch.context() as patch:
+        patch.setattr(compare, "compare_table", _stopping(compare.compare_table))
+        with pytest.raises(RunStopped, match=r"^interrupted between two batches: every set's "
+                           r"games so far are in .*results; run the same command with "
+                           r"--resume"):
+            analyzer.compare(sets="base,books", games=30, out=out, precision=0.01,
+                             max_games=90)
+        with pytest.raises(RunStopped, match=r"^interrupted between two batches$"):
+            analyzer.compare(sets="base,books", games=30, precision=0.01, max_games=90)
+    resumed = analyzer.compare(sets="base,books", games=30, out=out, precision=0.01,
+                               max_games=90, resume=True)
+    whole = analyzer.compare(sets="base,books", games=30, precision=0.01, max_games=90)
+    assert resumed.table.equals(whole.table)
 
 
 def test_a_stop_while_a_sensitivity_report_is_worked_out_keeps_its_games(

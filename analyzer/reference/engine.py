@@ -553,6 +553,7 @@ class SoloGame:
         self.dealing["dealt"] = [first]
         self._deal_postcard(row_index, first)
         first_waits = self.book.is_chaos(first) or self.book.is_two_sided(first)
+        self.dealing["waits"] = first_waits
         if not first_waits:
             self._to_side(row_index, self.book.natural_side(first), first)
         second = self._draw_for_dealing()

@@ -940,7 +940,11 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         whether that is the bottom of the Dream deck), the Emptiness figure's move
         (``emptiness``: row -1 for the pile), its census check (``emptiness_check``;
         ``dreams``: those an unbalanced city loses) and an Emptiness card leaving
-        (``emptiness_card``), in game order: what a text view of the game needs. A
+        (``emptiness_card``); an Exchange (``exchange``: the two cards and their rows), a
+        revealed card placed ignoring its element (``element_ignored``), a draw from the
+        empty Dream deck (``deck_empty``: the row being dealt, the card ``dealt`` so far and
+        whether it ``waits`` for its side), the cards a Book of Prophecies shows
+        (``prophecy_seen``), in game order: what a text view of the game needs. A
         ``decision`` also carries the option's ``code``.
 
     check_deal : bool

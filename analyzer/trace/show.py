@@ -143,10 +143,10 @@ def _prophecy_text(order: list[int], seen: list[int] | None, names: CardNames) -
         return "  Prophecies: the Dream deck is empty, nothing to see"
     if seen is None:  # a view that was not told what was seen
         return f"  Prophecies: the top Dream cards now read {names.names(order)}"
+    top = "the top Dream card reads" if len(order) == 1 else "the top Dream cards read"
     if list(seen) == list(order):
-        return f"  Prophecies: the top Dream cards read {names.names(order)}, left so"
-    return (f"  Prophecies: the top Dream cards read {names.names(seen)}, put back as "
-            f"{names.names(order)}")
+        return f"  Prophecies: {top} {names.names(order)}, left so"
+    return f"  Prophecies: {top} {names.names(seen)}, put back as {names.names(order)}"
 
 
 def _postcard_text(details: dict, names: CardNames) -> str:
@@ -189,6 +189,9 @@ def _deck_empty_text(details: dict, names: CardNames) -> str:
     if not dealt:
         return (f"  row {details['row']} is to be dealt 2 Dream cards, but the Dream deck is "
                 "empty")
+    if details.get("waits"):  # a Chaos, Meta or Harmony takes its side with the second
+        return (f"  {names.name(dealt[0])} is drawn for row {details['row']}, its side "
+                "waiting for the second card, but the Dream deck is empty")
     return (f"  row {details['row']} is dealt {names.name(dealt[0])}, but the Dream deck is "
             "empty before its second card")
 
@@ -304,7 +307,10 @@ def _hand_lines(check: dict, names: CardNames) -> list[str]:
             f"{names.names(hand)}" for seat, hand in enumerate(check["hands"])]
 
 
-def _counters(check: dict, city_deck: int | None = None) -> str:
+def _counters(check: dict, city_deck: int | None = None,
+              numbers: list[int] | None = None) -> str:
+    """The counters line of a check; ``numbers``, each check row's number in the layout
+    (:func:`row_numbers`), names the Emptiness city's row."""
     text = (f"    Dream deck {check['dream_deck']}, "
             + (f"City deck {city_deck}, " if city_deck is not None else "")
             + f"Success {check['success']}, discard {check['discard']}")
@@ -315,7 +321,7 @@ def _counters(check: dict, city_deck: int | None = None) -> str:
         if empt["cards"] == 0:
             where = "gone"
         elif empt["at"] is not None:
-            where = f"on row {empt['at']}"
+            where = f"on row {empt['at'] if numbers is None else numbers[empt['at']]}"
         else:
             where = "lying flat on the pile" if empt["flat"] else "on the pile"
         text += f", Emptiness cards {empt['cards']} (figure {where})"
@@ -358,7 +364,7 @@ def table_text(check: dict, names: CardNames, postcards: dict[int, int] | None =
     if books:
         lines.append(f"    Books: {names.names(books)}")
     lines.extend(_hand_lines(check, names))
-    lines.append(_counters(check, names.city_deck_left(check)))
+    lines.append(_counters(check, names.city_deck_left(check), numbers))
     return lines
 
 

@@ -349,11 +349,11 @@ def _postcard_line(tally: GameTally) -> str:
 
 
 def _emptiness_line(tally: GameTally, names: CardNames) -> str:
-    """The Emptiness cards left and how the others left the game (R12.2, R12.3)."""
+    """The Emptiness cards left and how the others went back into the box (R12.2, R12.3)."""
     cards = sum(1 for c in names.cards.values() if c["type"] == "emptiness")
     return (f"  Emptiness: {tally.last['emptiness']['cards']} of {cards} Emptiness cards "
-            f"left; {tally.seen['balanced']} left the game at a Census on a City card in "
-            f"balance, {tally.acts[ALLY]} by an {ALLY}")
+            f"left; {tally.seen['balanced']} went back into the box at a Census on a City "
+            f"card in balance, {tally.acts[ALLY]} by an {ALLY}")
 
 
 def _books_line(tally: GameTally, names: CardNames) -> str:
