@@ -265,9 +265,11 @@ def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
     fig, ax = _figure("Win rate with 95% Wilson interval", _bar_height(labels))
     ax.set_xlabel("games won (%)")  # before the rows: a tall chart repeats it at the top
     y = _set_rows(ax, labels)
-    errors = [table["win_rate"] - table["ci_low"], table["ci_high"] - table["win_rate"]]
-    ax.barh(y, table["win_rate"] * 100, xerr=[e * 100 for e in errors], capsize=4,
-            color=COLOURS[0])
+    # plain arrays: matplotlib reads a Series' elements one by one, which pandas 2 warns of
+    rate = table["win_rate"].to_numpy(dtype=float) * 100
+    errors = [rate - table["ci_low"].to_numpy(dtype=float) * 100,
+              table["ci_high"].to_numpy(dtype=float) * 100 - rate]
+    ax.barh(y, rate, xerr=errors, capsize=4, color=COLOURS[0])
     # each rate written past its interval: a bar of 0% is no bar at all
     for row, rate, high in zip(y, table["win_rate"], table["ci_high"], strict=True):
         # on white: the reference line may cross it; under the axes' frame, which it
