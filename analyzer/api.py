@@ -1189,9 +1189,10 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
         result = SensitivityResult(baseline,
                                    effect_table(base, runs, baseline["baseline_levels"]))
         if out is not None:
+            from analyzer.cards.writer import card_file_text
             from analyzer.reporting.build import write_sensitivity
 
-            write_sensitivity(result.table, baseline, out)
+            write_sensitivity(result.table, baseline, out, card_file_text(base_set))
     except KeyboardInterrupt as stop:
         if work is None:
             raise

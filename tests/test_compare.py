@@ -1381,3 +1381,26 @@ def test_a_long_alternative_text_keeps_the_largest_changes():
                        ["differences"])["differences"]
     assert "easier than the base game, with Holm p below 0.05: s6 (+20.00 pp), s5 (+6.00 pp)" \
         in alt and alt.count("pp)") == 5 and "and 2 more" in alt
+
+
+def test_a_comparison_names_the_command_that_plays_it_again(tmp_path, capsys):
+    """The pages listed the sets, games and seed in prose: a reader pieced the command
+    together. Run as the page gives it, it makes the same table."""
+    import shlex
+
+    from tests.test_cli import run
+
+    out = tmp_path / "cmp"
+    code, _, err = run(capsys, "compare", "--sets", "base,books,chromatic_chaos+books",
+                       "--games", "40", "--seed", "3", "--variant", "team", "--precision",
+                       "0.09", "--max-games", "80", "--out", str(out), "--quiet")
+    assert code == 0, err
+    md = (out / "compare.md").read_text(encoding="utf-8")
+    command = next(line for line in md.splitlines() if line.startswith("- **play again**: "))
+    args = shlex.split(command.removeprefix("- **play again**: "))
+    assert args[:2] == ["urbion", "compare"]
+    code, _, err = run(capsys, *args[1:], "--out", str(tmp_path / "again"), "--quiet")
+    assert code == 0, err
+    first, again = (pd.read_csv(folder / "compare.csv") for folder in (out,
+                                                                       tmp_path / "again"))
+    pd.testing.assert_frame_equal(first, again)

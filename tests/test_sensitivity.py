@@ -81,8 +81,9 @@ def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
                for f in re.findall(r"\]\(([^)]+)\)", md))
     assert "**rules version**: urbion-2e/" in md and "**package version**" in md
     page = (tmp_path / "sens" / "index.html").read_text()
-    # the table, then the provenance, with a line for the Incubi spreads' parameters
-    assert page.count("<tr>") == len(VARIANTS) + 1 + 8
+    # the table, then the provenance, with lines for the Incubi spreads' parameters, the
+    # baseline's card file kept beside the page and the command that plays it again
+    assert page.count("<tr>") == len(VARIANTS) + 1 + 10
     assert "data:image/png;base64," in page and "urbion-2e/" in page
     for name in ("sensitivity.csv", "sensitivity.svg", "sensitivity.md"):
         assert f"href='{name}'" in page and (tmp_path / "sens" / name).is_file()
@@ -735,3 +736,36 @@ def test_a_spread_keeps_each_elements_count_and_total():
             assert moved < 0 if name == "narrow" else moved > 0, (name, element)
 
 
+
+
+def test_a_sensitivity_folder_keeps_its_baselines_cards_and_the_command_to_play_it_again(
+        tmp_path, capsys, monkeypatch):
+    """The folder named its cards by hash only: a designer's file stayed on the designer's
+    machine, and a reader could not confirm a reconstruction. It now keeps the baseline's
+    card file, and its command, run in the folder, gives the same table."""
+    import shlex
+
+    from analyzer.cards import load_card_set
+    from tests.test_cli import run
+
+    mine = tmp_path / "mine.toml"
+    text = analyzer.cards.writer.card_file_text(default_card_set())
+    mine.write_text(text.replace('name = "R14-default"', 'name = "seven"')
+                    .replace("count = 8", "count = 7", 1), encoding="utf-8")
+    out = tmp_path / "sens"
+    code, _, err = run(capsys, "sensitivity", "--games", "60", "--seed", "5", "--cards",
+                       str(mine), "--expansions", "books", "--out", str(out), "--quiet")
+    assert code == 0, err
+    kept = load_card_set(out / "baseline-cards.toml")
+    assert kept.digest == load_card_set(mine).digest
+    md = (out / "sensitivity.md").read_text(encoding="utf-8")
+    assert f"(sha256 {kept.digest})" in md and "[baseline cards](baseline-cards.toml)" in md
+    command = next(line for line in md.splitlines() if line.startswith("- **play again**: "))
+    args = shlex.split(command.removeprefix("- **play again**: "))
+    assert args[:2] == ["urbion", "sensitivity"] and "--cards" in args
+    monkeypatch.chdir(out)
+    code, _, err = run(capsys, *args[1:], "--out", str(tmp_path / "again"), "--quiet")
+    assert code == 0, err
+    first, again = (pd.read_csv(folder / "sensitivity.csv") for folder in (out,
+                                                                           tmp_path / "again"))
+    pd.testing.assert_frame_equal(first, again)

@@ -1071,12 +1071,23 @@ def with_run_columns(table: pd.DataFrame, attrs: dict,
     return table.assign(**values)
 
 
-def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path) -> Path:
-    """The sensitivity analysis into folder ``out``: sensitivity.csv, .png, .svg, .md."""
+#: The baseline's card file, kept in a sensitivity folder: the page names its cards by
+#: hash only, and a designer's file stays on the designer's machine.
+BASELINE_CARDS = "baseline-cards.toml"
+
+
+def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path,
+                      cards_text: str | None = None) -> Path:
+    """The sensitivity analysis into folder ``out``: sensitivity.csv, .png, .svg, .md, and
+    with ``cards_text`` (the baseline's card file) :data:`BASELINE_CARDS`."""
     out = Path(out)
     check_destination(out, "sensitivity")
+    if cards_text is not None:
+        baseline = {**baseline, "cards_file": BASELINE_CARDS}
 
     def fill(folder: Path) -> None:
+        if cards_text is not None:
+            (folder / BASELINE_CARDS).write_text(cards_text, encoding="utf-8")
         png = save_chart(sensitivity_figure(table, baseline), folder, "sensitivity")
         with_run_columns(table.assign(baseline_win_rate=baseline["win_rate"],
                                       baseline_card_set=baseline["card_set"],
@@ -1287,6 +1298,10 @@ def _sensitivity_facts(table: pd.DataFrame, baseline: dict) -> dict[str, str]:
                        f"{baseline['seed']}")
     if other := _other_parameters(table, baseline):
         facts["variants' parameters"] = other
+    if cards_file := baseline.get("cards_file"):
+        facts["baseline cards"] = (f"{cards_file}, in this folder: its cards (the hash "
+                                   "above is theirs)")
+    facts["play again"] = _sensitivity_command(baseline)
     return facts | {
         "baseline win rate": f"{baseline['win_rate']:.2%} ({baseline['ci_low']:.2%} to "
                              f"{baseline['ci_high']:.2%})",
@@ -1295,6 +1310,23 @@ def _sensitivity_facts(table: pd.DataFrame, baseline: dict) -> dict[str, str]:
         "commit": str(baseline.get("commit") or NO_COMMIT),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def _sensitivity_command(baseline: dict) -> str:
+    """The command that plays the analysis again: its cards from the folder's file when
+    it keeps one, else the file it was given (by name) or the shipped set."""
+    parts = [f"urbion sensitivity --games {baseline['games']} --seed {baseline['seed']} "
+             f"--policy {shared_policy(str(baseline['policy']))}"]
+    if baseline.get("expansions"):
+        parts.append(f"--expansions {','.join(baseline['expansions'])}")
+    if baseline.get("variant", "solo") != "solo":
+        parts.append(f"--variant {baseline['variant']}")
+    source = str(baseline.get("card_set_source", ""))
+    if baseline.get("cards_file"):
+        parts.append(f"--cards {baseline['cards_file']}")
+    elif source and not source.startswith("builtin:"):
+        parts.append(f"--cards {shared_file(source)}")
+    return " ".join(parts)
 
 
 def _other_parameters(table: pd.DataFrame, baseline: dict) -> str:
@@ -1323,7 +1355,9 @@ def sensitivity_markdown(table: pd.DataFrame, baseline: dict) -> str:
              *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
     lines += ["", sensitivity_note(table, baseline), "", "![Win-rate change](sensitivity.png)",
-              "", "[SVG](sensitivity.svg), [CSV](sensitivity.csv)", "", "## Provenance", ""]
+              "", "[SVG](sensitivity.svg), [CSV](sensitivity.csv)"
+              + (f", [baseline cards]({BASELINE_CARDS})" if baseline.get("cards_file") else ""),
+              "", "## Provenance", ""]
     lines += [f"- **{k}**: {_md_prose(v)}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
 
@@ -1382,7 +1416,9 @@ def sensitivity_page(table: pd.DataFrame, baseline: dict, png: bytes) -> str:
             + html_figures({"sensitivity": png}, [("sensitivity", "Win-rate change")])
             + "<p>Data: <a href='sensitivity.csv'>sensitivity.csv</a>, the chart as <a "
               "href='sensitivity.svg'>sensitivity.svg</a>, the same page as <a "
-              "href='sensitivity.md'>sensitivity.md</a>.</p>")
+              "href='sensitivity.md'>sensitivity.md</a>"
+            + (f", the baseline's cards as <a href='{BASELINE_CARDS}'>{BASELINE_CARDS}</a>"
+               if baseline.get("cards_file") else "") + ".</p>")
     return html_page(SENSITIVITY_TITLE, body, facts)
 
 
@@ -1569,6 +1605,22 @@ def policy_fact(attrs: dict) -> str:
     return f"{shared_policy(str(attrs.get('policy')))} ({', '.join(hashes)})"
 
 
+def _compare_command(attrs: dict) -> str:
+    """The command that plays the comparison again (a card file by its name: it is not in
+    the folder, whose results files hold its cards)."""
+    parts = [f"urbion compare --sets {','.join(attrs['sets'])} --games "
+             f"{attrs['games_per_batch']} --seed {attrs['seed']} --policy "
+             f"{shared_policy(str(attrs['policy']))}"]
+    if attrs.get("variant", "solo") != "solo":
+        parts.append(f"--variant {attrs['variant']}")
+    if attrs.get("precision") is not None:
+        parts.append(f"--precision {attrs['precision']:g} --max-games {attrs['max_games']}")
+    source = str(attrs.get("card_set_source", ""))
+    if source and not source.startswith("builtin:"):
+        parts.append(f"--cards {shared_file(source)}")
+    return " ".join(parts)
+
+
 def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]:
     """Provenance of a comparison whose sets played ``games`` games each (in the table's
     order; None: not said)."""
@@ -1584,6 +1636,7 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
         "commit": str(attrs.get("commit") or NO_COMMIT),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
+    facts["play again"] = _compare_command(attrs)
     if attrs.get("precision") is not None:
         facts["precision"] = (f"each set played until the half-widths of its 95% intervals "
                               "(win rate, difference to the base game) were at most "
