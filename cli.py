@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import shlex
 import signal
 import sys
 from collections.abc import Iterator
@@ -196,7 +197,9 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
     click.echo(format_summary(summary, attrs, attrs.get("seconds")))
     _note(analyzer.weights_note(attrs))
     if out:
-        click.echo(f"results    {out}")
+        # what to do with it next, as duel says
+        click.echo(f"results    {out} (urbion report {shlex.quote(str(out))} --out FOLDER: "
+                   "charts and tables)")
 
 
 def _wrote(path: str | Path | None) -> None:

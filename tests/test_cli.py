@@ -549,6 +549,12 @@ def test_simulate_json_prints_the_summary_a_script_reads(capsys, tmp_path):
     assert document["config"]["seed"] == 5 and document["config"]["expansions"] == \
         ["emptiness"]
     assert document["results"] == str(out)
+    code, printed, _ = run(capsys, "simulate", "--games", "30", "--out",
+                           str(tmp_path / "a b.parquet"), "--quiet")
+    # the text says what to do with the file next
+    assert code == 0 and printed.splitlines()[-1] == (
+        f"results    {tmp_path / 'a b.parquet'} (urbion report '{tmp_path / 'a b.parquet'}' "
+        "--out FOLDER: charts and tables)")
     code, printed, _ = run(capsys, "simulate", "--games", "300", "--seed", "5",
                            "--expansions", "emptiness", "--summary-only", "--json", "--quiet")
     only = json.loads(printed)
