@@ -244,9 +244,10 @@ def test_R11_7_a_flagship_with_one_city_left_says_it_stays():
 def test_R02_3_R05_5_the_row_of_two_chaos_dealt_together_and_of_a_zero_sum_discard():
     """Seed 1 game 9, base game: row 2 is dealt two Chaos at setup; seed 11 game 3, Books,
     random: a Book of Perfect Balance census discards a zero-sum set from row 3 on turn 10."""
+    # each deal names its row's city: the setup's table comes only after every deal
     setup = _turn_blocks(analyzer.show(seed=1, game=9))[0].splitlines()
     assert setup[3:5] == ["  the two Chaos dealt together to row 2 go to side R",
-                          "  row 2 is dealt Chaos#78, Chaos#81"]
+                          "  row 2 (City#11(fire/air)) is dealt Chaos#78, Chaos#81"]
     trace = analyzer.trace(seed=11, game=3, policy="random", expansions="books")[0]
     blocks = _turn_blocks(render_trace(trace))
     assert ("  zero-sum discard from row 3: Chaos#83, Incubi -2 earth#47, Incubi -3 air#75"

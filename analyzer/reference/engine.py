@@ -578,7 +578,8 @@ class SoloGame:
             self._to_side(row_index, self.book.natural_side(first), second)
         else:
             self._deal_by_type(row_index, second)
-        self.narrate("deal", {"row": row_index, "cards": [first, second]})
+        self.narrate("deal", {"row": row_index, "cards": [first, second],
+                              "city": self.rows[row_index].city})
 
     def _deal_postcard(self, row_index: int, card: int) -> None:
         """The top Postcard (if any is left) goes on the first dream dealt (R02.6, R11.1)."""

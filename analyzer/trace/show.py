@@ -220,8 +220,9 @@ def event_text(event: str, details: dict, names: CardNames,
         cards = details["cards"]
         return (f"  {names.names(cards)} {'is' if len(cards) == 1 else 'are'} shuffled back "
                 "into the Dream deck, the hand holding 4 cards (R03.2)")
-    if event == "deal":
-        return f"  row {details['row']} is dealt {names.names(details['cards'])}"
+    if event == "deal":  # the city named: the setup's table comes after every deal
+        city = f" ({names.name(details['city'])})" if "city" in details else ""
+        return f"  row {details['row']}{city} is dealt {names.names(details['cards'])}"
     if event == "reveal":
         if not details["revealed"]:
             return f"  {names.name(details['card'])} reveals nothing: the Dream deck is empty"
