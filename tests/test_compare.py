@@ -1404,3 +1404,21 @@ def test_a_comparison_names_the_command_that_plays_it_again(tmp_path, capsys):
     first, again = (pd.read_csv(folder / "compare.csv") for folder in (out,
                                                                        tmp_path / "again"))
     pd.testing.assert_frame_equal(first, again)
+
+
+def test_the_terminal_says_in_plain_words_which_sets_are_harder_or_easier():
+    """A gamer read a table of p-values and a footer of 200 words of statistics; the line
+    under the table now says which sets the games show harder or easier, largest first."""
+    result = analyzer.compare(sets="singles", games=600, seed=2)
+    sets = result.table.drop(index="base")
+    shown = sets[(sets["holm_p"] < 0.05) & (sets["difference"] != 0)]
+    harder = shown[shown["difference"] < 0].sort_values("difference").index.tolist()
+    easier = shown[shown["difference"] > 0].sort_values("difference",
+                                                        ascending=False).index.tolist()
+    rest = [name for name in sets.index if name not in shown.index]
+    assert harder and easier and rest
+    expected = (f"In short: harder than the base game: {', '.join(harder)}; easier than the "
+                f"base game: {', '.join(easier)}; no difference shown by these games: ")
+    line = next(line for line in str(result).splitlines() if line.startswith("In short: "))
+    assert line.startswith(expected)
+    assert sorted(line.removeprefix(expected).rstrip(".").split(", ")) == sorted(rest)

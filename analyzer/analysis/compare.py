@@ -478,6 +478,32 @@ BASE_ALONE_NOTE = ("only the base game was played: nothing is compared with it (
                    "or books,postcards)")
 
 
+def difference_groups(sets: pd.DataFrame) -> dict[str, list[str]]:
+    """The sets of a comparison table (the base game left out) by verdict: ``harder`` and
+    ``easier`` than the base game with a Holm p below 0.05, ``none`` the others; the
+    largest changes first in each."""
+    groups: dict[str, list[str]] = {"harder": [], "easier": [], "none": []}
+    by_size = sets.assign(size=sets["difference"].abs()).sort_values(
+        "size", ascending=False, kind="stable")
+    for name, r in by_size.iterrows():
+        shown = r.get("holm_p", 1.0) < SIGNIFICANCE and r.difference != 0
+        groups[("harder" if r.difference < 0 else "easier") if shown else "none"].append(
+            str(name))
+    return groups
+
+
+def verdict_line(table: pd.DataFrame) -> str:
+    """The comparison in plain words, for a reader who reads no p: which sets are shown
+    harder or easier than the base game, and which not ("": no set but the base game)."""
+    groups = difference_groups(table.drop(index=BASE, errors="ignore"))
+    parts = [f"{what} than the base game: {', '.join(names)}"
+             for what, names in (("harder", groups["harder"]), ("easier", groups["easier"]))
+             if names]
+    if groups["none"]:
+        parts.append(f"no difference shown by these games: {', '.join(groups['none'])}")
+    return f"In short: {'; '.join(parts)}." if parts else ""
+
+
 def format_compare(table: pd.DataFrame, attrs: dict) -> str:
     """The comparison as text for the terminal (the set column as wide as the longest
     name)."""
@@ -499,6 +525,8 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
                      f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>9}  {band:<19} "
                      f"{holm:>8} {r.mean_turns:>6.1f} {rank_text(r):>{rank_width}}")
     tested = len(table) - 1
+    if verdict := verdict_line(table):
+        lines += ["", verdict]
     holm = {0: "", 1: "Holm p: McNemar's exact p (one set: nothing to adjust). "}.get(
         tested, f"Holm p: McNemar's exact p, adjusted over {sets_family(table)}. ")
     unadjusted = " The intervals are not adjusted for the number of sets; Holm p is." \

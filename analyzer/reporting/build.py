@@ -1762,8 +1762,8 @@ def compare_alts(result, stems: list[str]) -> dict[str, str]:
     cannot see it, and where its numbers are."""
     from analyzer.analysis.compare import (
         BASE,
-        SIGNIFICANCE,
         chart_table,
+        difference_groups,
         set_title,
         titled_interactions,
         with_verdicts,
@@ -1781,15 +1781,10 @@ def compare_alts(result, stems: list[str]) -> dict[str, str]:
                                      least_first=True)
         alts["win_rates"] = text + ". Every set's numbers are in the table above."
     if "differences" in stems:
-        groups = {"harder": [], "easier": [], "none": []}
         # the largest changes first in each group, which a long list keeps
-        by_size = others.assign(size=others["difference"].abs()).sort_values(
-            "size", ascending=False, kind="stable")
-        for name, r in by_size.iterrows():
-            shown_here = r.get("holm_p", 1.0) < SIGNIFICANCE and r.difference != 0
-            key = ("harder" if r.difference < 0 else "easier") if shown_here else "none"
-            groups[key].append(f"{name} ({signed_pp(r.difference)} pp)"
-                               if key != "none" else str(name))
+        groups = {key: [f"{name} ({signed_pp(others.at[name, 'difference'])} pp)"
+                        if key != "none" else name for name in names]
+                  for key, names in difference_groups(others).items()}
         parts = [f"{what} than the base game, with Holm p below 0.05: {_named(names)}"
                  for what, names in (("harder", groups["harder"]),
                                      ("easier", groups["easier"])) if names]
