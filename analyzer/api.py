@@ -1299,6 +1299,7 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
                                   ("card_set", "card_set_sha256", "card_set_source",
                                    "policy", "policy_params_sha256", "seed", "expansions",
                                    "variant", "rules_version", "package_version")},
+            "software": base.attrs.get("software", ""),
             "policy_source_sha256": base.attrs.get("policy_source_sha256", ""),
             **({"policy_tuned_for": base.attrs["policy_tuned_for"]}
                if "policy_tuned_for" in base.attrs else {}),
@@ -1859,6 +1860,7 @@ def _compare_result(parts: dict[str, list[pd.DataFrame]], games: int,
     if commit is not None:
         attrs["commit"] = commit
     attrs["card_set_source"] = first.get("card_set_source", "")
+    attrs["software"] = first.get("software", "")
     attrs["policy_source_sha256"] = first.get("policy_source_sha256", "")  # "": a built-in
     attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
                  max_games=max_games if precision is not None else None)

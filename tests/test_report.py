@@ -2250,3 +2250,26 @@ def test_every_csv_of_a_report_names_the_card_set_of_each_run(tmp_path):
         assert "proto-b" not in " ".join(map(str, data["run"])) and \
             set(data["card_set"]) <= {"proto-b"}, stem
     assert set(pd.read_csv(out / "win_rates.csv")["card_set"]) == {"proto-b"}
+
+
+def test_every_run_names_the_software_that_played_it_and_the_report_says_so(tmp_path):
+    """A paper quoting a win rate could name the commit but not the Python, numba and numpy
+    behind it: nothing recorded them."""
+    import platform
+
+    import numba
+    import numpy
+
+    results = tmp_path / "r.parquet"
+    analyzer.simulate(games=20, out=results)
+    software = pd.read_parquet(results).attrs["software"]
+    assert software == (f"Python {platform.python_version()}, numba {numba.__version__}, "
+                        f"numpy {numpy.__version__}, on {platform.system()} "
+                        f"{platform.machine()}")
+    md = (analyzer.report([results], tmp_path / "rep") / "report.md").read_text()
+    assert f"- **software**: {software}" in md
+    older = pd.read_parquet(results)
+    older.attrs.pop("software")
+    from analyzer.reporting.build import provenance
+
+    assert "not recorded in the results file" in provenance({"old": older})["software"]

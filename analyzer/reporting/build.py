@@ -377,8 +377,24 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
         "rules version": str(first.get("rules_version")),
         "package version": str(first.get("package_version")),
         "commit": runs_commit({label: df.attrs for label, df in runs.items()}),
+        "software": runs_software({label: df.attrs for label, df in runs.items()}),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def runs_software(runs: dict[str, dict]) -> str:
+    """The Python, numba and numpy the runs (configurations by label) were played with,
+    each distinct one with its runs when they differ."""
+    return _by_value({label: str(attrs.get("software") or "not recorded in the results file")
+                      for label, attrs in runs.items()})
+
+
+def _by_value(values: dict[str, str]) -> str:
+    """One value of the runs (by label), or each distinct one with the runs it holds for."""
+    if len(set(values.values())) == 1:
+        return next(iter(values.values()))
+    return "; ".join(f"{one} ({', '.join(k for k, v in values.items() if v == one)})"
+                     for one in dict.fromkeys(values.values()))
 
 
 def runs_commit(runs: dict[str, dict]) -> str:
@@ -386,11 +402,8 @@ def runs_commit(runs: dict[str, dict]) -> str:
     their results record it (``-dirty``: with changes not committed), each distinct one
     with the runs it played when they differ; a file from before commits were recorded
     says so."""
-    commits = {label: str(attrs.get("commit") or NO_COMMIT) for label, attrs in runs.items()}
-    if len(set(commits.values())) == 1:
-        return next(iter(commits.values()))
-    return "; ".join(f"{commit} ({', '.join(k for k, c in commits.items() if c == commit)})"
-                     for commit in dict.fromkeys(commits.values()))
+    return _by_value({label: str(attrs.get("commit") or NO_COMMIT)
+                      for label, attrs in runs.items()})
 
 
 #: The commit line of a run whose results file has none.
@@ -1185,6 +1198,7 @@ def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
              "card file": _card_file(attrs).removeprefix(", from ") or "none (the shipped set)",
              "package": str(attrs.get("package_version")),
              "commit": runs_commit({name: df.attrs for name, df in result.runs.items()}),
+             "software": runs_software({name: df.attrs for name, df in result.runs.items()}),
              "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
     names = [_command_name(name, shown[name], attrs) for name in result.runs]
     if None not in names:
@@ -1308,6 +1322,7 @@ def _sensitivity_facts(table: pd.DataFrame, baseline: dict) -> dict[str, str]:
         "rules version": str(baseline.get("rules_version")),
         "package version": str(baseline.get("package_version")),
         "commit": str(baseline.get("commit") or NO_COMMIT),
+        "software": str(baseline.get("software") or "not recorded"),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
 
@@ -1634,6 +1649,7 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
         "rules version": str(attrs["rules_version"]),
         "package version": str(attrs["package_version"]),
         "commit": str(attrs.get("commit") or NO_COMMIT),
+        "software": str(attrs.get("software") or "not recorded"),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
     facts["play again"] = _compare_command(attrs)

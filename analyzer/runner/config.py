@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import platform
 import subprocess
 from importlib import metadata
 from pathlib import Path
@@ -60,6 +61,23 @@ def package_commit() -> str:
     return f"{head}-dirty" if changed is None or changed else head
 
 
+@functools.cache
+def software() -> str:
+    """What compiled and ran the games, beside the package: Python, numba, numpy and the
+    machine's system and processor, which a paper names (the games of a seed are meant to
+    be the same on any of them, and the suite checks it on this one)."""
+    versions = ", ".join(f"{name} {_version(name)}" for name in ("numba", "numpy"))
+    return (f"Python {platform.python_version()}, {versions}, on {platform.system()} "
+            f"{platform.machine()}")
+
+
+def _version(distribution: str) -> str:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def run_config(card_set: CardSet, policy: str, seed: int, games: int, engine: str,
                first_game: int = 0) -> dict:
     """Everything needed to reproduce a batch, for ``DataFrame.attrs`` and file metadata."""
@@ -80,4 +98,6 @@ def run_config(card_set: CardSet, policy: str, seed: int, games: int, engine: st
         "rules_version": RULES_VERSION,
         "package_version": package_version(),
         "commit": package_commit(),
+        # the client's: a Dask cluster's workers check the package, not these
+        "software": software(),
     }
