@@ -1349,6 +1349,10 @@ def test_compare_csv_names_the_run_on_every_row(tmp_path):
     assert set(csv["variant"]) == {"team"} and set(csv["seed"]) == {6}
     assert set(csv["policy"]) == {"greedy"} and set(csv["card_set"]) == {"R14-default"}
     assert csv["card_set_sha256"].str.len().eq(64).all()
+    # the code that played it: a file quoted apart from its page still names it
+    played = analyzer.simulate(games=1, variant="team").attrs
+    for column in ("policy_params_sha256", "rules_version", "commit"):
+        assert set(csv[column]) == {played[column]}, column
     # how many expansions a set plays, under a name of its own: sensitivity.csv's
     # `expansions` names them, and the two files are put together
     assert csv.set_index("set")["n_expansions"].to_dict() == {"base": 0, "books": 1}

@@ -82,8 +82,9 @@ def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
     assert "**rules version**: urbion-2e/" in md and "**package version**" in md
     page = (tmp_path / "sens" / "index.html").read_text()
     # the table, then the provenance, with lines for the Incubi spreads' parameters, the
-    # baseline's card file kept beside the page and the command that plays it again
-    assert page.count("<tr>") == len(VARIANTS) + 1 + 10
+    # baseline's card file kept beside the page, the command that plays it again and the
+    # software that played it
+    assert page.count("<tr>") == len(VARIANTS) + 1 + 11
     assert "data:image/png;base64," in page and "urbion-2e/" in page
     for name in ("sensitivity.csv", "sensitivity.svg", "sensitivity.md"):
         assert f"href='{name}'" in page and (tmp_path / "sens" / name).is_file()
@@ -362,9 +363,13 @@ def test_a_designers_file_is_the_baseline_and_its_levels_move_around_its_own(tmp
         assert str(mine.parent) not in written
     csv = pd.read_csv(out / "sensitivity.csv", keep_default_na=False)
     assert list(csv.columns[:3]) == ["factor", "level", "baseline_level"]
-    assert list(csv.columns[-9:]) == ["played", "note", "baseline_win_rate",
-                                      "baseline_card_set", "baseline_card_set_sha256",
-                                      "variant", "policy", "seed", "expansions"]
+    assert list(csv.columns[-11:]) == ["played", "note", "baseline_win_rate",
+                                       "baseline_card_set", "baseline_card_set_sha256",
+                                       "variant", "policy", "seed", "expansions",
+                                       "rules_version", "commit"]
+    # the code that played it, on every row: the file quoted apart from its page names it
+    assert set(csv["rules_version"]) == {result.baseline["rules_version"]}
+    assert set(csv["commit"]) == {result.baseline["commit"]}
     # whose cards the variants move around, and with which expansions
     assert set(csv["baseline_card_set"]) == {baseline["card_set"]}
     assert set(csv["expansions"]) == {"none"}

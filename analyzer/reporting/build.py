@@ -1070,6 +1070,9 @@ def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
 #: The configuration a table's CSV repeats on every row, so that the files of several
 #: runs (a solo and a team comparison, say) still tell apart once put together.
 RUN_COLUMNS = ("variant", "policy", "seed")
+#: The code that played a table's games, repeated on every row of its CSV too: a file
+#: quoted apart from its page still names it.
+VERSION_COLUMNS = ("policy_params_sha256", "rules_version", "commit")
 
 
 def with_run_columns(table: pd.DataFrame, attrs: dict,
@@ -1105,8 +1108,9 @@ def write_sensitivity(table: pd.DataFrame, baseline: dict, out: str | Path,
         with_run_columns(table.assign(baseline_win_rate=baseline["win_rate"],
                                       baseline_card_set=baseline["card_set"],
                                       baseline_card_set_sha256=baseline["card_set_sha256"]),
-                         baseline, ("expansions",)).to_csv(folder / "sensitivity.csv",
-                                                           index=False)
+                         # each variant's own policy_params_sha256 stays in its row
+                         baseline, ("expansions", "rules_version", "commit")).to_csv(
+                             folder / "sensitivity.csv", index=False)
         (folder / "index.html").write_text(sensitivity_page(table, baseline, png),
                                            encoding="utf-8")
         (folder / "sensitivity.md").write_text(sensitivity_markdown(table, baseline),
@@ -1726,7 +1730,8 @@ def write_compare(result, folder: Path) -> None:
                     "alts": compare_alts(result, list(figures))}
     texts = {
         "compare.csv": with_run_columns(result.table, result.attrs,
-                                        ("card_set", "card_set_sha256")).to_csv(),
+                                        ("card_set", "card_set_sha256",
+                                         *VERSION_COLUMNS)).to_csv(),
         "interactions.csv": result.interactions.to_csv(),
         "compare.md": compare_markdown(rows, images, facts, pairs, note, scope, variant,
                                        **figure_texts),
