@@ -15,11 +15,9 @@ from analyzer.errors import RunStopped
 from analyzer.runner import interrupts
 
 
-def _stopping(real):
-    """``real``, stopped as Ctrl-C would stop it on its first call."""
-    def stopped(*args, **kwargs):
-        raise KeyboardInterrupt
-    return stopped
+def _ctrl_c(*args, **kwargs):
+    """Stand-in for a step a Ctrl-C stops on its first call."""
+    raise KeyboardInterrupt
 
 
 
@@ -29,7 +27,7 @@ def test_a_stop_while_a_comparison_is_worked_out_says_resume_writes_its_pages(
     --resume, without which a new run is then refused."""
     out = tmp_path / "c"
     with monkeypatch.context() as patch:
-        patch.setattr(api, "_compare_result", _stopping(api._compare_result))
+        patch.setattr(api, "_compare_result", _ctrl_c)
         with pytest.raises(RunStopped, match=r"interrupted while the comparison was worked "
                            r"out: every set's games stay in .*results.*--resume") as stop:
             analyzer.compare(sets="base,chromatic_chaos", games=40, out=out)
@@ -47,7 +45,7 @@ def test_a_stop_between_two_batches_of_a_precise_comparison_says_resume_continue
 
     out = tmp_path / "c"
     with monkeypatch.context() as patch:
-        patch.setattr(compare, "compare_table", _stopping(compare.compare_table))
+        patch.setattr(compare, "compare_table", _ctrl_c)
         with pytest.raises(RunStopped, match=r"^interrupted between two batches: every set's "
                            r"games so far are in .*results; run the same command with "
                            r"--resume"):
@@ -65,7 +63,7 @@ def test_a_stop_while_a_sensitivity_report_is_worked_out_keeps_its_games(
         tmp_path, monkeypatch):
     out = tmp_path / "s"
     with monkeypatch.context() as patch:
-        patch.setattr(api, "_sensitivity_summary", _stopping(api._sensitivity_summary))
+        patch.setattr(api, "_sensitivity_summary", _ctrl_c)
         with pytest.raises(RunStopped, match=r"interrupted while writing the report: every "
                            r"card set's games stay in .*\.s\.sensitivity-partial, and .*s as "
                            r"it was; run the same command with --resume"):
