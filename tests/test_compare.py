@@ -1426,3 +1426,57 @@ def test_the_terminal_says_in_plain_words_which_sets_are_harder_or_easier():
     line = next(line for line in str(result).splitlines() if line.startswith("In short: "))
     assert line.startswith(expected)
     assert sorted(line.removeprefix(expected).rstrip(".").split(", ")) == sorted(rest)
+
+
+def test_compare_csv_gives_each_set_the_parameters_its_games_were_played_with(tmp_path):
+    """greedy reads the largest values of the cards in play into its parameters: Wizards of
+    +6 give Hanging Gardens & Wizards a hash of its own. compare.csv gave every row the
+    base game's."""
+    text = analyzer.cards.writer.card_file_text(analyzer.load_cards(None))
+    wizards = tmp_path / "wizards.toml"
+    wizards.write_text(text.replace('name = "R14-default"', 'name = "big wizards"')
+                       .replace("earth = [2, 3, -1, -2]", "earth = [6, 3, -1, -2]"),
+                       encoding="utf-8")
+    out = tmp_path / "cmp"
+    analyzer.compare(sets="base,gardens_wizards,books", games=30, cards=wizards, out=out)
+    csv = pd.read_csv(out / "compare.csv", index_col="set")
+    played = {path.name.split(".")[0]: pd.read_parquet(path).attrs["policy_params_sha256"]
+              for path in (out / "results").glob("*.parquet")}
+    assert played["gardens_wizards"] != played["base"] == played["books"]
+    assert csv["policy_params_sha256"].to_dict() == played
+
+
+def test_the_command_of_a_comparison_quotes_its_files_and_names_no_policy_made_in_python(
+        tmp_path, capsys, monkeypatch):
+    """A weights file and a card file with spaces in their names broke the command into
+    extra arguments; a policy made in Python was named as the built-in it copied."""
+    import dataclasses
+    import shlex
+    from pathlib import Path
+
+    from analyzer.policies.registry import resolve_policy
+    from tests.test_cli import run
+
+    weights = tmp_path / "my w.toml"
+    weights.write_text("[weights]\nBOOKS_KEEP = 1.0\n")  # not the shipped weights
+    cards = tmp_path / "my cards.toml"
+    cards.write_text(analyzer.cards.writer.card_file_text(analyzer.load_cards(None))
+                     .replace('name = "R14-default"', 'name = "mine"'), encoding="utf-8")
+    out = tmp_path / "cmp"
+    analyzer.compare(sets="base,books", games=30, policy=f"weighted:{weights}", cards=cards,
+                     out=out)
+    md = (out / "compare.md").read_text(encoding="utf-8")
+    command = md.splitlines()[-1].removeprefix("- **play again**: ")
+    assert "'weighted:my w.toml'" in command and "'my cards.toml'" in command
+    monkeypatch.chdir(tmp_path)  # where its files are
+    code, _, err = run(capsys, *shlex.split(command)[1:], "--out", "again", "--quiet")
+    assert code == 0, err
+    first = pd.read_csv(out / "compare.csv").drop(columns="policy")
+    again = pd.read_csv(tmp_path / "again" / "compare.csv").drop(columns="policy")
+    pd.testing.assert_frame_equal(first, again)
+    example = Path(__file__).resolve().parent.parent / "docs" / "examples" / "cautious.py"
+    mine = dataclasses.replace(resolve_policy(f"{example}:choose"), name="greedy")
+    analyzer.compare(sets="base", games=10, policy=mine, out=tmp_path / "py")
+    last = (tmp_path / "py" / "compare.md").read_text(encoding="utf-8").splitlines()[-1]
+    assert last == ("- **play again**: no command: the policy greedy cannot be played again "
+                    "from its name (a policy made in Python, say)")

@@ -1204,7 +1204,8 @@ def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
              "commit": runs_commit({name: df.attrs for name, df in result.runs.items()}),
              "software": runs_software({name: df.attrs for name, df in result.runs.items()}),
              "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
-    names = [_command_name(name, shown[name], attrs) for name in result.runs]
+    names = [_command_name(name, shown[name], attrs["policy_source_sha256"][name])
+             for name in result.runs]
     if None not in names:
         facts["play again"] = duel_command(names, attrs)
     else:  # said, not left out: a reader would look for it
@@ -1216,7 +1217,7 @@ def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
     return facts
 
 
-def _command_name(name: str, shown: str, attrs: dict) -> str | None:
+def _command_name(name: str, shown: str, source_sha256: str | None) -> str | None:
     """How a duel's "play again" command names a policy: as the folder names it, the
     shipped weights file as ``weighted``; None when that name would not play this policy
     again (a ``PolicySpec`` made in Python, or two files of one name, numbered)."""
@@ -1234,11 +1235,24 @@ def _command_name(name: str, shown: str, attrs: dict) -> str | None:
         return None
     # the parameters are fitted to the cards played; the source tells a function made in
     # Python (hashed by its file) from the built-in of its name
-    if policy_fingerprint(spec)[1] != (attrs["policy_source_sha256"][name] or ""):
+    if policy_fingerprint(spec)[1] != (source_sha256 or ""):
         return None
     shipped = resolve_policy("weighted")
     return "weighted" if shown.startswith("weighted:") and \
         np.array_equal(spec.params, shipped.params) else shown
+
+
+#: The play-again line of a run whose policy its name does not play again.
+NO_COMMAND = ("no command: the policy {} cannot be played again from its name (a policy made "
+              "in Python, say)")
+
+
+def _policy_words(attrs: dict) -> str | None:
+    """``--policy NAME`` that plays a one-policy run's policy again (its file by the name
+    the folder gives it, to be put beside it), or None when no name does."""
+    name = str(attrs.get("policy"))
+    shown = _command_name(name, shared_policy(name), attrs.get("policy_source_sha256"))
+    return None if shown is None else f"--policy {shlex.quote(shown)}"
 
 
 def duel_command(policies: list[str], attrs: dict) -> str:
@@ -1319,7 +1333,6 @@ def _sensitivity_facts(table: pd.DataFrame, baseline: dict) -> dict[str, str]:
     if cards_file := baseline.get("cards_file"):
         facts["baseline cards"] = (f"{cards_file}, in this folder: its cards (the hash "
                                    "above is theirs)")
-    facts["play again"] = _sensitivity_command(baseline)
     return facts | {
         "baseline win rate": f"{baseline['win_rate']:.2%} ({baseline['ci_low']:.2%} to "
                              f"{baseline['ci_high']:.2%})",
@@ -1328,23 +1341,27 @@ def _sensitivity_facts(table: pd.DataFrame, baseline: dict) -> dict[str, str]:
         "commit": str(baseline.get("commit") or NO_COMMIT),
         "software": str(baseline.get("software") or "not recorded"),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "play again": _sensitivity_command(baseline),
     }
 
 
 def _sensitivity_command(baseline: dict) -> str:
     """The command that plays the analysis again: its cards from the folder's file when
     it keeps one, else the file it was given (by name) or the shipped set."""
+    policy = _policy_words(baseline)
+    if policy is None:
+        return NO_COMMAND.format(shared_policy(str(baseline.get("policy"))))
     parts = [f"urbion sensitivity --games {baseline['games']} --seed {baseline['seed']} "
-             f"--policy {shared_policy(str(baseline['policy']))}"]
+             f"{policy}"]
     if baseline.get("expansions"):
         parts.append(f"--expansions {','.join(baseline['expansions'])}")
     if baseline.get("variant", "solo") != "solo":
         parts.append(f"--variant {baseline['variant']}")
     source = str(baseline.get("card_set_source", ""))
     if baseline.get("cards_file"):
-        parts.append(f"--cards {baseline['cards_file']}")
+        parts.append(f"--cards {shlex.quote(baseline['cards_file'])}")
     elif source and not source.startswith("builtin:"):
-        parts.append(f"--cards {shared_file(source)}")
+        parts.append(f"--cards {shlex.quote(shared_file(source))}")
     return " ".join(parts)
 
 
@@ -1627,16 +1644,18 @@ def policy_fact(attrs: dict) -> str:
 def _compare_command(attrs: dict) -> str:
     """The command that plays the comparison again (a card file by its name: it is not in
     the folder, whose results files hold its cards)."""
-    parts = [f"urbion compare --sets {','.join(attrs['sets'])} --games "
-             f"{attrs['games_per_batch']} --seed {attrs['seed']} --policy "
-             f"{shared_policy(str(attrs['policy']))}"]
+    policy = _policy_words(attrs)
+    if policy is None:
+        return NO_COMMAND.format(shared_policy(str(attrs.get("policy"))))
+    parts = [f"urbion compare --sets {shlex.quote(','.join(attrs['sets']))} --games "
+             f"{attrs['games_per_batch']} --seed {attrs['seed']} {policy}"]
     if attrs.get("variant", "solo") != "solo":
         parts.append(f"--variant {attrs['variant']}")
     if attrs.get("precision") is not None:
-        parts.append(f"--precision {attrs['precision']:g} --max-games {attrs['max_games']}")
+        parts.append(f"--precision {attrs['precision']!r} --max-games {attrs['max_games']}")
     source = str(attrs.get("card_set_source", ""))
     if source and not source.startswith("builtin:"):
-        parts.append(f"--cards {shared_file(source)}")
+        parts.append(f"--cards {shlex.quote(shared_file(source))}")
     return " ".join(parts)
 
 
@@ -1656,7 +1675,6 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
         "software": str(attrs.get("software") or "not recorded"),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
-    facts["play again"] = _compare_command(attrs)
     if attrs.get("precision") is not None:
         facts["precision"] = (f"each set played until the half-widths of its 95% intervals "
                               "(win rate, difference to the base game) were at most "
@@ -1667,6 +1685,7 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
                               "biases the estimates a little: for a figure to cite, play "
                               "the sets again with a fixed --games and another --seed "
                               "(docs/compare.md)")
+    facts["play again"] = _compare_command(attrs)
     return facts
 
 
@@ -1699,6 +1718,17 @@ COMPARE_CAPTIONS = {
 }
 
 
+def _compare_csv(result) -> str:
+    """compare.csv: the table, the run's columns, and each set's own parameter hash (a
+    built-in reads the largest values among the cards in play into its parameters, so a
+    set's expansion cards can change them)."""
+    table = with_run_columns(result.table, result.attrs,
+                             ("card_set", "card_set_sha256", *VERSION_COLUMNS))
+    table["policy_params_sha256"] = [result.runs[label].attrs.get("policy_params_sha256", "")
+                                     for label in table.index]
+    return table.to_csv()
+
+
 def write_compare(result, folder: Path) -> None:
     """The comparison into ``folder`` beside its ``results/``: compare.csv,
     interactions.csv, compare.md, index.html and the charts, made in memory, then written
@@ -1729,9 +1759,7 @@ def write_compare(result, folder: Path) -> None:
                                  for stem in figures},
                     "alts": compare_alts(result, list(figures))}
     texts = {
-        "compare.csv": with_run_columns(result.table, result.attrs,
-                                        ("card_set", "card_set_sha256",
-                                         *VERSION_COLUMNS)).to_csv(),
+        "compare.csv": _compare_csv(result),
         "interactions.csv": result.interactions.to_csv(),
         "compare.md": compare_markdown(rows, images, facts, pairs, note, scope, variant,
                                        **figure_texts),
