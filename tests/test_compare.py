@@ -1403,6 +1403,9 @@ def test_a_comparison_names_the_command_that_plays_it_again(tmp_path, capsys):
     command = next(line for line in md.splitlines() if line.startswith("- **play again**: "))
     args = shlex.split(command.removeprefix("- **play again**: "))
     assert args[:2] == ["urbion", "compare"]
+    # the policy's whole hash, which a reader checks the results files against
+    played = pd.read_parquet(next((out / "results").glob("base.*"))).attrs
+    assert f"(parameters sha256 {played['policy_params_sha256']})" in md
     code, _, err = run(capsys, *args[1:], "--out", str(tmp_path / "again"), "--quiet")
     assert code == 0, err
     first, again = (pd.read_csv(folder / "compare.csv") for folder in (out,

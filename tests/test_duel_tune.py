@@ -1029,7 +1029,7 @@ def test_a_duels_folder_names_weights_files_without_their_folders_and_says_its_o
             assert str(tmp_path) not in path.read_text(), path.name
     hashes = result.attrs["policy_params_sha256"]
     assert (f"policies   weighted:w.toml #1 (parameters sha256 "
-            f"{hashes[f'weighted:{files[0]}'][:12]}); weighted:w.toml #2") in text
+            f"{hashes[f'weighted:{files[0]}']}); weighted:w.toml #2") in text
     assert f"\ncommit     {package_commit()}\n" in text
     assert "card file  none (the shipped set)" in text
     # "w.toml #1" names no file to play with

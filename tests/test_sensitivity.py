@@ -83,13 +83,14 @@ def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
     page = (tmp_path / "sens" / "index.html").read_text()
     # the table, then the provenance, with lines for the Incubi spreads' parameters, the
     # baseline's card file kept beside the page, the command that plays it again and the
-    # software that played it
-    assert page.count("<tr>") == len(VARIANTS) + 1 + 11
+    # software that played it, and the policy with its whole hash
+    assert page.count("<tr>") == len(VARIANTS) + 1 + 12
     assert "data:image/png;base64," in page and "urbion-2e/" in page
     for name in ("sensitivity.csv", "sensitivity.svg", "sensitivity.md"):
         assert f"href='{name}'" in page and (tmp_path / "sens" / name).is_file()
     assert f"report     {tmp_path / 'sens'}/index.html" in out
     result = analyzer.sensitivity(games=600, seed=2)
+    assert f"(parameters sha256 {result.baseline['policy_params_sha256']})" in page
     table = result.table
     assert len(table) == len(VARIANTS)
     assert np.all(table["effect_low"] <= table["effect"])

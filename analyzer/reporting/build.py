@@ -368,7 +368,7 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
                           f"{df.attrs.get('seed')}, games "
                           f"{df.attrs.get('first_game', 0):,}-"
                           f"{df.attrs.get('first_game', 0) + len(df) - 1:,}"
-                          f"{_pieces(df.attrs)}, policy {policy_fact(df.attrs)}, "
+                          f"{_pieces(df.attrs)}, policy {policy_fact(df.attrs, True)}, "
                           f"engine {df.attrs.get('engine')}, expansions "
                           f"{', '.join(df.attrs.get('expansions') or []) or 'none'}, "
                           f"{df.attrs.get('variant', 'solo')} game"
@@ -1196,7 +1196,8 @@ def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
     attrs = result.attrs
     policies = [policy_fact({"policy": shown[name],
                              "policy_params_sha256": attrs["policy_params_sha256"][name],
-                             "policy_source_sha256": attrs["policy_source_sha256"][name]})
+                             "policy_source_sha256": attrs["policy_source_sha256"][name]},
+                            full=True)
                 for name in result.runs]
     facts = {"policies": "; ".join(policies),
              "card file": _card_file(attrs).removeprefix(", from ") or "none (the shipped set)",
@@ -1328,6 +1329,7 @@ def _sensitivity_facts(table: pd.DataFrame, baseline: dict) -> dict[str, str]:
                        f"the {baseline.get('variant', 'solo')} game, policy "
                        f"{policy_fact(baseline)}, games 0-{baseline['games'] - 1:,} of seed "
                        f"{baseline['seed']}")
+    facts["policy"] = policy_fact(baseline, full=True)
     if other := _other_parameters(table, baseline):
         facts["variants' parameters"] = other
     if cards_file := baseline.get("cards_file"):
@@ -1632,12 +1634,15 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
             + (f" {RANK_FAMILY_NOTE}." if tested > 1 else "") + partial)
 
 
-def policy_fact(attrs: dict) -> str:
+def policy_fact(attrs: dict, full: bool = False) -> str:
     """The policy of a run's configuration, with its parameter hash and, for a user's
-    policy, the hash of its source file (two versions of one file share a name)."""
-    hashes = [f"parameters sha256 {str(attrs.get('policy_params_sha256', ''))[:12]}"]
+    policy, the hash of its source file (two versions of one file share a name); the
+    hashes cut to 12 characters for a sentence, ``full`` for a provenance, which a reader
+    checks a run against."""
+    digits = None if full else 12
+    hashes = [f"parameters sha256 {str(attrs.get('policy_params_sha256', ''))[:digits]}"]
     if attrs.get("policy_source_sha256"):
-        hashes.append(f"source sha256 {attrs['policy_source_sha256'][:12]}")
+        hashes.append(f"source sha256 {attrs['policy_source_sha256'][:digits]}")
     return f"{shared_policy(str(attrs.get('policy')))} ({', '.join(hashes)})"
 
 
@@ -1666,7 +1671,7 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
         "card set": f"{attrs['card_set']} (sha256 {attrs['card_set_sha256']})"
                     f"{_card_file(attrs)}",
         "variant": f"the {attrs.get('variant', 'solo')} game",
-        "policy": policy_fact(attrs),
+        "policy": policy_fact(attrs, full=True),
         "games": f"{_games_played(games)} of seed {attrs['seed']}, in batches of "
                  f"{attrs['games_per_batch']:,}",
         "rules version": str(attrs["rules_version"]),
