@@ -2269,6 +2269,8 @@ def test_every_run_names_the_software_that_played_it_and_the_report_says_so(tmp_
                         f"{platform.machine()}")
     md = (analyzer.report([results], tmp_path / "rep") / "report.md").read_text()
     assert f"- **software**: {software}" in md
+    # and the files it was made of, by name (a folder would name the author's machine)
+    assert "- **results files**: r.parquet\n" in md and str(tmp_path) not in md
     older = pd.read_parquet(results)
     older.attrs.pop("software")
     from analyzer.reporting.build import provenance

@@ -865,6 +865,9 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
     runs = load_runs(paths)
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
+    if files := [shared_file(str(p)) for p in paths if not isinstance(p, pd.DataFrame)]:
+        # by name, as shared: `urbion report` of these files beside each other again
+        facts = {"results files": ", ".join(files), **facts}
     first_attrs = next(iter(runs.values())).attrs
     changes = {label: configuration_changes(run.attrs, first_attrs)
                for label, run in runs.items()}
