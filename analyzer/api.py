@@ -1208,6 +1208,12 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     return result
 
 
+def _joined_software(configs: list[dict]) -> str:
+    """The software of the runs of one table (a resumed run's parts may have been played
+    under other versions): each distinct one, as recorded."""
+    return "; ".join(dict.fromkeys(str(c["software"]) for c in configs if c.get("software")))
+
+
 def _stopped_once_written(stop: KeyboardInterrupt, folder: Path, what: str) -> BaseException:
     """A stop while ``what`` was written into ``folder``: once the folder was in place
     (noted ``SET_WRITTEN``), a stop that says it is whole; else the stop itself."""
@@ -1299,7 +1305,8 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
                                   ("card_set", "card_set_sha256", "card_set_source",
                                    "policy", "policy_params_sha256", "seed", "expansions",
                                    "variant", "rules_version", "package_version")},
-            "software": base.attrs.get("software", ""),
+            "software": _joined_software([base.attrs, *(run.attrs for run in runs.values()
+                                                        if not isinstance(run, NotPlayed))]),
             "policy_source_sha256": base.attrs.get("policy_source_sha256", ""),
             **({"policy_tuned_for": base.attrs["policy_tuned_for"]}
                if "policy_tuned_for" in base.attrs else {}),
@@ -1860,7 +1867,8 @@ def _compare_result(parts: dict[str, list[pd.DataFrame]], games: int,
     if commit is not None:
         attrs["commit"] = commit
     attrs["card_set_source"] = first.get("card_set_source", "")
-    attrs["software"] = first.get("software", "")
+    attrs["software"] = _joined_software([frame.attrs for frames in parts.values()
+                                          for frame in frames])
     attrs["policy_source_sha256"] = first.get("policy_source_sha256", "")  # "": a built-in
     attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
                  max_games=max_games if precision is not None else None)

@@ -1483,3 +1483,17 @@ def test_the_command_of_a_comparison_quotes_its_files_and_names_no_policy_made_i
     last = (tmp_path / "py" / "compare.md").read_text(encoding="utf-8").splitlines()[-1]
     assert last == ("- **play again**: no command: the policy greedy cannot be played again "
                     "from its name (a policy made in Python, say)")
+
+
+def test_a_table_of_runs_played_under_other_software_names_each(monkeypatch):
+    """A comparison named the base game's software only, though a resumed set may have been
+    played under other versions."""
+    from analyzer.runner import config
+
+    monkeypatch.setattr(config, "software", lambda: "Python 9.9, numba 0.1, numpy 0.2, on X")
+    later = analyzer.compare(sets="base,books", games=20)
+    assert later.attrs["software"] == "Python 9.9, numba 0.1, numpy 0.2, on X"
+    from analyzer.api import _joined_software
+
+    assert _joined_software([{"software": "a"}, {"software": "b"}, {"software": "a"}, {}]) \
+        == "a; b"
