@@ -640,6 +640,24 @@ def test_a_file_name_of_latin_1_bytes_is_written_and_read(capsys, tmp_path):
     assert code == 0 and "card set   R14-default" in out, err
 
 
+def test_a_card_file_of_latin_1_bytes_is_named_on_the_pages_it_reaches(capsys, tmp_path):
+    """Its name reaches a comparison's and a sensitivity analysis's pages and the kept card
+    file: writing them failed after every game was played. The name is shown as UTF-8 can
+    hold it, and the kept file names no folder of the author's machine."""
+    cards = tmp_path / os.fsdecode(b"c\xe9.toml")
+    cards.write_text(analyzer.cards.writer.card_file_text(analyzer.load_cards(None))
+                     .replace('name = "R14-default"', 'name = "mine"'), encoding="utf-8")
+    code, _, err = run(capsys, "compare", "--sets", "base,books", "--games", "20", "--cards",
+                       str(cards), "--out", str(tmp_path / "cmp"), "--quiet")
+    assert code == 0, err
+    assert "--cards 'c\ufffd.toml'" in (tmp_path / "cmp" / "compare.md").read_text()
+    code, _, err = run(capsys, "sensitivity", "--games", "20", "--cards", str(cards),
+                       "--out", str(tmp_path / "sens"), "--quiet")
+    assert code == 0, err
+    kept = (tmp_path / "sens" / "baseline-cards.toml").read_text(encoding="utf-8")
+    assert "as c\ufffd.toml kept them" in kept and str(tmp_path) not in kept
+
+
 def test_a_stop_after_the_output_is_written_says_it_is_whole(capsys, tmp_path, monkeypatch):
     out_file = tmp_path / "r.parquet"
 

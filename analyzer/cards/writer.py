@@ -8,6 +8,8 @@ run can be played again, or its cards edited, from the results alone.
 from __future__ import annotations
 
 import json
+import os
+from pathlib import PureWindowsPath
 
 import numpy as np
 
@@ -39,7 +41,8 @@ def card_file_text(card_set: CardSet) -> str:
     owner = card_set.owner
     available = card_set.available_expansions()
     lines = [f"# The cards of card set {_comment(card_set.name)} (sha256 "
-             f"{card_set.digest[:12]}), as {_comment(card_set.source)} kept them.",
+             f"{card_set.digest[:12]}), as {_comment(_source_name(card_set.source))} kept "
+             "them.",
              "# Loaded as it is, this file plays the same games; an edited copy wants a name "
              "of its own.",
              "# The shipped template (urbion cards --template FILE.toml) explains every key.",
@@ -157,6 +160,14 @@ def _string(text: str) -> str:
     escaped = "".join(f"\\u{ord(ch):04x}" if ord(ch) < 0x20 or ord(ch) == 0x7F or ch in '"\\'
                       else ch for ch in text)
     return f'"{escaped}"'
+
+
+def _source_name(source: str) -> str:
+    """Where the cards came from, by the file's name alone: the file is made to be passed
+    on, and its folders would name the author's machine; bytes of the name that are no
+    UTF-8 (a Latin-1 name) as U+FFFD, which the UTF-8 file can hold."""
+    name = source if source.startswith("builtin:") else PureWindowsPath(source).name or source
+    return os.fsencode(name).decode("utf-8", "replace")
 
 
 def _comment(text: str) -> str:

@@ -7,6 +7,7 @@ The page tells two files of one name apart by the hashes it prints beside them.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import PureWindowsPath
 
@@ -16,8 +17,11 @@ _POLICY_FILE = re.compile(r"(?P<file>.+\.py):(?P<function>\w+)")
 
 def shared_file(source: str) -> str:
     """The name of the file ``source`` (a path) without its folders, whether they are
-    separated by / or by \\ (results made on Windows, reported elsewhere)."""
-    return PureWindowsPath(source).name or source
+    separated by / or by \\ (results made on Windows, reported elsewhere); bytes of the
+    name that are no UTF-8 (a Latin-1 name, passed on by the shell as it is) as U+FFFD, as
+    a page written in UTF-8 can hold them."""
+    name = PureWindowsPath(source).name or source
+    return os.fsencode(name).decode("utf-8", "replace")
 
 
 def shared_policy(policy: str) -> str:
