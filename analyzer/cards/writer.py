@@ -8,7 +8,6 @@ run can be played again, or its cards edited, from the results alone.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import PureWindowsPath
 
 import numpy as np
@@ -167,7 +166,7 @@ def _source_name(source: str) -> str:
     on, and its folders would name the author's machine; bytes of the name that are no
     UTF-8 (a Latin-1 name) as U+FFFD, which the UTF-8 file can hold."""
     name = source if source.startswith("builtin:") else PureWindowsPath(source).name or source
-    return os.fsencode(name).decode("utf-8", "replace")
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _comment(text: str) -> str:

@@ -7,7 +7,6 @@ The page tells two files of one name apart by the hashes it prints beside them.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import PureWindowsPath
 
@@ -21,7 +20,7 @@ def shared_file(source: str) -> str:
     name that are no UTF-8 (a Latin-1 name, passed on by the shell as it is) as U+FFFD, as
     a page written in UTF-8 can hold them."""
     name = PureWindowsPath(source).name or source
-    return os.fsencode(name).decode("utf-8", "replace")
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def shared_policy(policy: str) -> str:
