@@ -563,6 +563,19 @@ def test_simulate_json_prints_the_summary_a_script_reads(capsys, tmp_path):
     assert set(only["summary"]) == set(summary) and "config" not in only["summary"]
 
 
+def test_simulate_json_writes_an_interval_cut_at_the_city_cards_as_a_float(capsys):
+    """Two games that pacified 12 and 11 City cards: the t-interval's top, 17.85, is cut to
+    12, which JSON wrote as the integer 12 beside its float partner."""
+    import json
+
+    code, printed, err = run(capsys, "simulate", "--games", "2", "--seed", "3", "--json",
+                             "--quiet")
+    assert code == 0, err
+    low, high = json.loads(printed)["summary"]["pacified_ci"]
+    assert '"pacified_ci": [5.146' in printed and ", 12.0]" in printed
+    assert high == 12.0 and low == pytest.approx(11.5 - 12.706204736 * 0.5)
+
+
 def test_every_option_of_every_command_says_what_it_is(capsys):
     """--games, --engine and trace's --game had no help at all; a word is wrong as "integer
     range" for one number, and report's folder is not simply "made or replaced"."""

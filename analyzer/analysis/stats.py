@@ -219,10 +219,11 @@ def _bounded_interval(mean: float, half: float, low: float | None = None,
     ``high``; None: unbounded): a count's mean is never below 0, the cities pacified never
     above the City cards of the game."""
     lo, hi = mean - half, mean + half
+    # floats whichever side wins: a bound of 12 City cards reads 12.0 in JSON, as any other
     if low is not None and math.isfinite(lo):
-        lo = max(low, lo)
+        lo = float(max(low, lo))
     if high is not None and math.isfinite(hi):
-        hi = min(high, hi)
+        hi = float(min(high, hi))
     return lo, hi
 
 
