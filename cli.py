@@ -46,7 +46,7 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
 
     import analyzer
     from analyzer.analysis.summary import format_summary
-    from analyzer.arguments import MAX_SEED
+    from analyzer.arguments import MAX_SEED, MAX_WORKERS
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
     from analyzer.errors import OutputNotWritten, RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
@@ -146,7 +146,7 @@ def cli() -> None:
               help="Play games FIRST-GAME to FIRST-GAME+GAMES-1 of the seed: more games of a "
                    "run, which `report` joins to the games before.")
 @policy_option
-@click.option("--workers", type=_WholeNumber(min=1), default=None,
+@click.option("--workers", type=_WholeNumber(1, MAX_WORKERS), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
 @click.option("--engine", type=ENGINE_CHOICE, default="fast", show_default=True,
               help=ENGINE_HELP)
@@ -306,7 +306,7 @@ def replay(traces: str, strict: bool, cards: str | None) -> None:
 @click.option("--games", type=_WholeNumber(min=1), default=10_000, show_default=True,
               help="Deals: games 0 to GAMES-1 of the seed, each policy playing every one.")
 @seed_option
-@click.option("--workers", type=_WholeNumber(min=1), default=None,
+@click.option("--workers", type=_WholeNumber(1, MAX_WORKERS), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
 @cards_option
 @expansions_option
@@ -344,7 +344,7 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
               help="Candidate weight sets to play, the start's own among them.")
 @click.option("--heldout-games", type=_WholeNumber(min=1), default=50_000,
               show_default=True, help="Games, never seen in tuning, to judge the result.")
-@click.option("--workers", type=_WholeNumber(min=1), default=None,
+@click.option("--workers", type=_WholeNumber(1, MAX_WORKERS), default=None,
               help="Threads (default: all cores).")
 @cards_option
 @expansions_option
@@ -401,7 +401,7 @@ def report(results: tuple[str, ...], out: str) -> None:
               help="Games per card set (the same games of SEED for every set).")
 @seed_option
 @policy_option
-@click.option("--workers", type=_WholeNumber(min=1), default=None,
+@click.option("--workers", type=_WholeNumber(1, MAX_WORKERS), default=None,
               help="Threads (default: all cores).")
 @click.option("--cards", type=click.Path(dir_okay=False), default=None,
               help="Card-set TOML file, or a results or summary file's cards: the "
@@ -442,7 +442,7 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
               help="Games per set (with --precision: per added batch).")
 @seed_option
 @policy_option
-@click.option("--workers", type=_WholeNumber(min=1), default=None,
+@click.option("--workers", type=_WholeNumber(1, MAX_WORKERS), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
 @cards_option
 @variant_option

@@ -168,6 +168,9 @@ def test_show_of_a_solo_game_names_no_seat():
     (["simulate", "--out", f"{__file__}/r.parquet"], "is a file, not a folder"),
     (["show", "--policy", "nope"], "unknown policy"),
     (["simulate", "--seed", str(2**63)], "--seed"),
+    # the help gives the limit of 256 threads that the check applies
+    (["simulate", "--workers", "300"], "'--workers': 300 is not in the range 1<=x<=256"),
+    (["duel", "random,greedy", "--workers", "257"], "1<=x<=256"),
     (["trace", "--game", "-1", "--out", "t.jsonl"], "--game"),
     (["trace", "--out", "traces.txt"], "must end in .jsonl"),
 ])
