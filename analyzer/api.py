@@ -1333,7 +1333,8 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     seed, game, games, policy, cards, engine, expansions, variant
         As for :func:`simulate`; ``game`` is the first game traced.
     out : path, optional
-        JSON Lines file (``.jsonl``) to write the traces to (checked before playing).
+        JSON Lines file (``.jsonl``) to write the traces to, or a ``.json`` file for a
+        single trace (checked before playing).
     progress : bool
         A progress bar on stderr, counting games traced.
 

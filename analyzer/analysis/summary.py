@@ -41,7 +41,10 @@ def summarize(df: pd.DataFrame) -> dict:
         ``games``, ``wins``, ``win_rate`` with its 95% Wilson interval ``ci_low`` and
         ``ci_high``; ``mean_turns`` with its 95% interval ``turns_ci`` (low, high),
         ``median_turns``; ``mean_pacified`` (City cards a game) with ``pacified_ci``;
-        ``loss_reasons`` (reason: games lost so); ``means`` and ``means_ci``, the per-game
+        ``loss_reasons`` (reason: games lost so); ``losses_short`` (City cards short of
+        pacifying every one: games lost so, empty where ``df.attrs`` does not give the
+        game's City cards); ``means``
+        and ``means_ci``, the per-game
         means of the columns of the expansions and variant in play (all when ``df.attrs``
         does not say which) and their 95% intervals.
 
