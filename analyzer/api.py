@@ -1988,7 +1988,7 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
                                    for attrs in (df.attrs, expected))
                     raise UrbionError(f"cannot resume: {path} was made with another card set "
                                       f"({there}, this run {here})")
-                if key in POLICY_HASHES:
+                if key in (*POLICY_HASHES, "engine_source"):
                     why = describe_difference(key, df.attrs.get(key), expected.get(key))
                     raise UrbionError(f"cannot resume: {path}: {why}")
                 what = "version of the package" if key == "package_version" else key

@@ -2276,3 +2276,57 @@ def test_every_run_names_the_software_that_played_it_and_the_report_says_so(tmp_
     from analyzer.reporting.build import provenance
 
     assert "not recorded in the results file" in provenance({"old": older})["software"]
+
+
+def _play_reference_piece(package: Path, first_game: int, out: Path) -> None:
+    """Games ``first_game`` to ``first_game + 19`` of seed 4, played by the reference engine
+    of the package copy at ``package``."""
+    env = {**__import__("os").environ, "PYTHONPATH": str(package),
+           "XDG_CACHE_HOME": str(package / "cache")}
+    subprocess.run([sys.executable, str(package / "cli.py"), "simulate", "--engine",
+                    "reference", "--games", "20", "--seed", "4", "--first-game",
+                    str(first_game), "--quiet", "--out", str(out)],
+                   check=True, capture_output=True, env=env, cwd=package)
+
+
+def test_pieces_played_before_and_after_a_rule_changed_in_the_code_stay_apart(tmp_path):
+    """A contributor changed how many cards a Chaos reveals (R06.2 c) without a new rules
+    version and played the run on: the report joined both pieces into one run of games
+    0-39 whose win rate mixed two rule sets. Pieces of one code are still joined."""
+    import shutil
+
+    package = tmp_path / "copy"
+    package.mkdir()
+    shutil.copytree(Path(analyzer.__file__).parent, package / "analyzer",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(Path(analyzer.__file__).parents[1] / "cli.py", package / "cli.py")
+    pieces = [tmp_path / f"p{i}.parquet" for i in range(3)]
+    _play_reference_piece(package, 0, pieces[0])
+    _play_reference_piece(package, 20, pieces[1])
+    engine = package / "analyzer" / "reference" / "engine.py"
+    assert "\nREVEAL_COUNT = 4\n" in engine.read_text()
+    engine.write_text(engine.read_text().replace("\nREVEAL_COUNT = 4\n", "\nREVEAL_COUNT = 3\n"))
+    _play_reference_piece(package, 40, pieces[2])
+    runs = load_runs(pieces)
+    assert [len(df) for df in runs.values()] == [40, 20]  # the first two joined, not the third
+    assert len({df.attrs["rules_version"] for df in runs.values()}) == 1  # the same name
+    md = (analyzer.report(pieces, tmp_path / "rep") / "report.md").read_text()
+    assert "| engine code |" in md
+    codes = [df.attrs["engine_source"] for df in runs.values()]
+    assert re.search(rf"\*\*rules version\*\*: urbion-2e/\S+, engine code {codes[0]} \(",
+                     md) and f"engine code {codes[1]} (" in md
+    from analyzer.reporting.build import configuration_changes
+
+    base = {"policy": "greedy", "seed": 4, "rules_version": "r", "engine_source": "a"}
+    assert configuration_changes({**base, "engine_source": "b"}, base) == "engine code"
+    assert configuration_changes({**base, "engine_source": "b", "policy": "random"},
+                                 base) == "policy + engine code (2 at once)"
+    # another rules version, or the other engine, is other code: not a second cause
+    assert configuration_changes({**base, "engine_source": "b", "rules_version": "s"},
+                                 base) == "rules"
+    assert configuration_changes({**base, "engine_source": "b", "engine": "fast"},
+                                 {**base, "engine": "reference"}) == "engine"
+    from analyzer.core.jit import source_hash
+
+    # the fast engine's code is its kernels', the key of their compiled cache
+    assert analyzer.simulate(games=5).attrs["engine_source"] == source_hash()

@@ -374,12 +374,21 @@ def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
                           f"{df.attrs.get('variant', 'solo')} game"
                           for (label, df), name in zip(runs.items(), names,
                                                        strict=True)),
-        "rules version": str(first.get("rules_version")),
+        "rules version": _by_value({label: rules_fact(df.attrs)
+                                    for label, df in runs.items()}),
         "package version": str(first.get("package_version")),
         "commit": runs_commit({label: df.attrs for label, df in runs.items()}),
         "software": runs_software({label: df.attrs for label, df in runs.items()}),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def rules_fact(attrs: dict) -> str:
+    """The rules version a run names, with the hash of the engine code that played it
+    (``engine_source``): a rule changed in the code without a new version differs there
+    alone. A file from before the hash was recorded gives the version alone."""
+    code = attrs.get("engine_source")
+    return f"{attrs.get('rules_version')}" + (f", engine code {code}" if code else "")
 
 
 def runs_software(runs: dict[str, dict]) -> str:
@@ -526,15 +535,17 @@ def difference_rows(table: pd.DataFrame,
 
 
 #: What a run's configuration may change from another's, in the words of the differences
-#: table, with the keys that tell it; the first five are causes a reader weighs.
+#: table, with the keys that tell it; the first six are causes a reader weighs (the engine
+#: code: a rule changed in it under the same rules version).
 CHANGE_KEYS = (("policy", ("policy", "policy_params_sha256", "policy_source_sha256")),
                ("card set", ("card_set_sha256",)),
                ("expansions", ("expansions",)),
                ("variant", ("variant",)),
                ("rules", ("rules_version",)),
+               ("engine code", ("engine_source",)),
                ("seed", ("seed",)),
                ("engine", ("engine",)))
-CAUSES = 5
+CAUSES = 6
 #: A policy's parameters as fitted to the run's cards, and as given (fitted to R14's).
 PARAMS_KEY, WEIGHTS_KEY = "policy_params_sha256", "policy_weights_sha256"
 
@@ -569,6 +580,8 @@ def configuration_changes(attrs: dict, first: dict) -> str:
         return any(value(attrs, key) != value(first, key) for key in keys)
 
     changed = [name for name, keys in CHANGE_KEYS if differs(keys)]
+    if "engine code" in changed and ("rules" in changed or "engine" in changed):
+        changed.remove("engine code")  # another rules version or engine is other code
     if "card set" in changed and _same_kept_cards(attrs, first):
         # one set's cards under another name or in another order: other deals of each
         # seed at most, not another card set to weigh
@@ -1341,7 +1354,7 @@ def _sensitivity_facts(table: pd.DataFrame, baseline: dict) -> dict[str, str]:
     return facts | {
         "baseline win rate": f"{baseline['win_rate']:.2%} ({baseline['ci_low']:.2%} to "
                              f"{baseline['ci_high']:.2%})",
-        "rules version": str(baseline.get("rules_version")),
+        "rules version": rules_fact(baseline),
         "package version": str(baseline.get("package_version")),
         "commit": str(baseline.get("commit") or NO_COMMIT),
         "software": str(baseline.get("software") or "not recorded"),
@@ -1677,7 +1690,7 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
         "policy": policy_fact(attrs, full=True),
         "games": f"{_games_played(games)} of seed {attrs['seed']}, in batches of "
                  f"{attrs['games_per_batch']:,}",
-        "rules version": str(attrs["rules_version"]),
+        "rules version": rules_fact(attrs),
         "package version": str(attrs["package_version"]),
         "commit": str(attrs.get("commit") or NO_COMMIT),
         "software": str(attrs.get("software") or "not recorded"),

@@ -246,6 +246,8 @@ _HASHED = {
                             "since the run was saved",
     "kernel_source": "the engine's code has changed since the run was saved (another "
                      "version of the package)",
+    "engine_source": "the engine's code has changed since the run was saved (another "
+                     "version of the package)",
     "card_set_sha256": "the card file has changed since the run was saved",
 }
 #: The hashes that follow from the policy's name.

@@ -11,6 +11,7 @@ from pathlib import Path
 from analyzer.cards import CardSet
 from analyzer.cards.loader import packed_table
 from analyzer.core.codes import RULES_VERSION
+from analyzer.core.jit import files_digest, source_hash
 
 ENGINES = ("fast", "reference")
 
@@ -19,7 +20,7 @@ ENGINES = ("fast", "reference")
 #: agree on all of these and cover consecutive games are one run played in parts.
 RUN_IDENTITY = ("seed", "policy", "policy_params_sha256", "policy_source_sha256",
                 "expansions", "variant", "card_set_sha256", "engine", "rules_version",
-                "package_version")
+                "engine_source", "package_version")
 #: What a saved batch of games must share with the run that would take its place.
 BATCH_IDENTITY = (*RUN_IDENTITY, "first_game", "games")
 
@@ -61,6 +62,25 @@ def package_commit() -> str:
     return f"{head}-dirty" if changed is None or changed else head
 
 
+#: The folders of the reference engine's code, beside core/ which both engines share; the
+#: compiled built-in policies it calls (``random``) are of the policies' ``*_nb.py`` files.
+REFERENCE_FOLDERS = ("core", "reference")
+
+
+@functools.cache
+def engine_source(engine: str) -> str:
+    """SHA-256 (first 16 hex digits) of the code that plays ``engine``'s games: the
+    kernels' source (the key of their disk cache) for ``fast``; core/, reference/ and the
+    compiled built-in policies for ``reference``. A rule changed without a new
+    ``RULES_VERSION`` still changes it, so that results files of the code before and after
+    are never joined as one run. Read once per process: the code running is the code
+    imported."""
+    if engine == "fast":
+        return source_hash()
+    files = {p for folder in REFERENCE_FOLDERS for p in (PACKAGE_DIR / folder).rglob("*.py")}
+    return files_digest(PACKAGE_DIR, files | set((PACKAGE_DIR / "policies").glob("*_nb.py")))
+
+
 @functools.cache
 def software() -> str:
     """What compiled and ran the games, beside the package: Python, numba, numpy and the
@@ -96,6 +116,7 @@ def run_config(card_set: CardSet, policy: str, seed: int, games: int, engine: st
         # the cards themselves: a report shows them though the file changes afterwards
         "card_set_table": packed_table(card_set),
         "rules_version": RULES_VERSION,
+        "engine_source": engine_source(engine),
         "package_version": package_version(),
         "commit": package_commit(),
         # the client's: a Dask cluster's workers check the package, not these
