@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -683,3 +684,30 @@ def _stop_after_two_chunks(out: Path) -> None:
     plan = RunPlan(default_card_set(), "random", 2, 60, chunk=10)
     with Checkpoint.start(out, plan.identity(False), False) as checkpoint:
         execute(plan, StopAfter(2), checkpoint=checkpoint)
+
+
+def test_a_run_of_many_chunks_looks_only_for_the_chunks_it_saved(tmp_path, monkeypatch):
+    """A new --summary-only --out run of ten million chunks tried to read every chunk's
+    file before playing (gigabytes of memory, no game played after minutes); a resume read
+    every index too. Only the chunk files in the folder are read, and the others played."""
+    looked = []
+    load = Checkpoint.load
+    monkeypatch.setattr(Checkpoint, "load",
+                        lambda self, index, *args: looked.append(index) or
+                        load(self, index, *args))
+    out = tmp_path / "s.json"
+    plan = RunPlan(default_card_set(), "random", 5, 10**9, chunk=100)
+    checkpoint = Checkpoint.start(out, plan.identity(summary_only=True), False)
+    with pytest.raises(RunStopped, match="300 of 1,000,000,000 games saved"):
+        execute(plan, StopAfter(3), summary_only=True, checkpoint=checkpoint)
+    checkpoint.close()
+    assert looked == []  # a new run has nothing saved to read
+    (partial_folder(out) / "chunk-000001.npy").unlink()  # lost: played again
+    (partial_folder(out) / "chunk-0000002.npy").write_bytes(b"")  # not a chunk's name
+    resumed = Checkpoint.start(out, plan.identity(summary_only=True), True)
+    played = []
+    monkeypatch.setattr(StopAfter, "imap", lambda self, plan, indices, summary_only: (
+        played.extend(itertools.islice(indices, 4)) or iter(())))
+    _, saved_games = execute(plan, StopAfter(0), summary_only=True, checkpoint=resumed)
+    resumed.close()
+    assert looked == [0, 2] and saved_games == 200 and played == [1, 3, 4, 5]

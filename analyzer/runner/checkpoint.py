@@ -169,6 +169,22 @@ class Checkpoint:
             raise UrbionError(f"cannot resume from {folder}: it was made with a different "
                               f"configuration ({what})")
 
+    def saved_chunks(self, n_chunks: int) -> np.ndarray:
+        """The indices below ``n_chunks`` of the chunks whose files the folder holds,
+        ascending (int64): a run of ten million chunks lists the few it saved rather than
+        looking for every one, and a new run, with no folder yet, none."""
+        try:
+            names = [path.name for path in self.folder.glob("chunk-*.npy")]
+        except OSError:
+            names = []
+        indices = []
+        for name in names:
+            digits = name.removeprefix("chunk-").removesuffix(".npy")
+            if digits.isdigit() and int(digits) < n_chunks and \
+                    self._path(int(digits)).name == name:
+                indices.append(int(digits))
+        return np.sort(np.array(indices, dtype=np.int64))
+
     def _path(self, index: int) -> Path:
         return self.folder / f"chunk-{index:06d}.npy"
 

@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from itertools import islice
@@ -225,7 +225,7 @@ class DaskExecutor:
                                    "importable by its workers") from None
             raise
 
-    def imap(self, plan: RunPlan, indices: Sequence[int],
+    def imap(self, plan: RunPlan, indices: Iterable[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
         """Each chunk's (index, payload) as it finishes; no more chunks are handed to the
         scheduler at once than :meth:`window` allows, so that a run of half a million

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Protocol
@@ -21,7 +21,7 @@ class Executor(Protocol):
 
     def prepare(self, plan: RunPlan) -> None: ...
 
-    def imap(self, plan: RunPlan, indices: Sequence[int],
+    def imap(self, plan: RunPlan, indices: Iterable[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]: ...
 
     def close(self) -> None: ...
@@ -47,7 +47,7 @@ class LocalExecutor:
             note_cache_off()
         prepare_kernels(plan)
 
-    def imap(self, plan: RunPlan, indices: Sequence[int],
+    def imap(self, plan: RunPlan, indices: Iterable[int],
              summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
         window = 2 * self.threads
         with ThreadPoolExecutor(max_workers=self.threads) as pool, self._starting_threads():

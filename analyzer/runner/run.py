@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from analyzer.cards import CardSet
@@ -64,20 +66,20 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
         far stay saved.
     """
     collector = _Collector(plan, summary_only)
-    # without a checkpoint every chunk is to play: a range, not a list as long as a very
-    # long run has chunks
-    todo: range | list[int] = range(plan.n_chunks)
     saved_games = 0
+    # the chunks read back, ascending; every other chunk is to play
+    loaded = np.zeros(0, dtype=np.int64)
     if checkpoint:
-        todo = []
         try:  # reading a long run's chunks takes seconds, a stop meanwhile loses none
-            for index in range(plan.n_chunks):
+            saved = checkpoint.saved_chunks(plan.n_chunks)
+            whole = np.zeros(len(saved), dtype=bool)
+            for k, index in enumerate(saved.tolist()):
                 payload = checkpoint.load(index, *plan.chunk_games(index))
-                if payload is None:
-                    todo.append(index)
-                else:
+                if payload is not None:
                     collector.add(index, payload)
                     saved_games += plan.chunk_games(index)[1]
+                    whole[k] = True
+            loaded = saved[whole]
         except KeyboardInterrupt:
             raise RunStopped(stopped_before_playing(checkpoint), True) from None
         except MemoryError:
@@ -90,7 +92,8 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     bar = progress_bar(plan.games, progress, initial=saved_games)
     try:
         with clearing_on_error(bar):
-            for index, payload in executor.imap(plan, todo, summary_only):
+            for index, payload in executor.imap(plan, _unplayed(plan.n_chunks, loaded),
+                                                summary_only):
                 if checkpoint:
                     try:
                         checkpoint.save(index, payload)
@@ -113,6 +116,18 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
         raise RunStopped(_stopped(f"out of memory playing chunks of {plan.chunk:,} games",
                                   done, plan, checkpoint) + advice, False) from None
     return collector.result(), saved_games
+
+
+def _unplayed(n_chunks: int, loaded: np.ndarray) -> Iterator[int]:
+    """The chunk indices below ``n_chunks`` not in ``loaded`` (ascending), one at a time:
+    no list as long as a very long run has chunks."""
+    skip = iter(loaded)
+    next_loaded = int(next(skip, n_chunks))
+    for index in range(n_chunks):
+        if index == next_loaded:
+            next_loaded = int(next(skip, n_chunks))
+            continue
+        yield index
 
 
 #: How a stopped run's message ends when it saved none of its games.
