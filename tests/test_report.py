@@ -2330,3 +2330,26 @@ def test_pieces_played_before_and_after_a_rule_changed_in_the_code_stay_apart(tm
 
     # the fast engine's code is its kernels', the key of their compiled cache
     assert analyzer.simulate(games=5).attrs["engine_source"] == source_hash()
+
+
+def test_a_results_file_that_cannot_be_read_says_why_not_that_it_is_no_parquet(
+        results, tmp_path, capsys, monkeypatch):
+    """A results file the user may not read was "not a Parquet file" to report and to
+    --cards (as root a chmod does not stop us, so the refusal is simulated on opening)."""
+    locked = tmp_path / "locked.parquet"
+    locked.write_bytes(Path(results[0]).read_bytes())
+    path_open = Path.open
+
+    def refuse(self, *args, **kwargs):
+        if self.name == "locked.parquet":
+            raise PermissionError(13, "Permission denied")
+        return path_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refuse)
+    code, _, err = run(capsys, "report", str(locked), "--out", str(tmp_path / "rep"))
+    assert (code, err.strip()) == (2, f"urbion: error: cannot read results file {locked}: "
+                                      "Permission denied")
+    code, _, err = run(capsys, "cards", "--cards", str(locked))
+    assert (code, err.strip()) == (2, f"urbion: error: cannot read {locked}: "
+                                      "Permission denied")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["locked.parquet"]

@@ -369,6 +369,8 @@ def card_file_data(path: str | Path) -> tuple[CardSet, dict]:
     a results or summary file, the data of the card file that loads into its cards."""
     if not is_run_file(path):
         if Path(path).suffix.lower() == ".parquet" and Path(path).is_file():
+            if unreadable := _unreadable(Path(path)):
+                raise CardSetError(f"cannot read {path}: {unreadable}")
             raise CardSetError(f"cannot read {path}: named .parquet but not a Parquet file "
                                "(urbion simulate --out FILE.parquet writes results files, "
                                "whose cards --cards reads)")
@@ -436,6 +438,17 @@ DAMAGED_PARQUET = ("it begins as a Parquet file but is damaged or cut short (a c
                    "write that did not finish?)")
 
 
+def _unreadable(path: Path) -> str | None:
+    """Why ``path`` cannot be read (the system's words), or None when its first bytes
+    can."""
+    try:
+        with path.open("rb") as file:
+            file.read(4)
+    except OSError as err:
+        return err.strerror or str(err)
+    return None
+
+
 def _not_parquet(path: Path) -> str | None:
     """What a file that does not begin as Parquet does is, in words; None for one that
     does (a damaged Parquet file, which the reader's own message describes)."""
@@ -446,7 +459,9 @@ def _not_parquet(path: Path) -> str | None:
                 return None
             file.seek(0)
             document = json.loads(file.read(1 << 20))
-    except (OSError, ValueError, RecursionError):
+    except OSError as err:  # not what the file holds: why it cannot be read
+        return err.strerror or str(err)
+    except (ValueError, RecursionError):
         document = None
     if isinstance(document, dict) and document.get("format") == SUMMARY_FORMAT:
         return "it is the summary of a --summary-only run, which keeps no rows per game"
