@@ -117,6 +117,22 @@ class _UrbionGroup(click.Group):
                 if interrupts.terminated():  # click's blank line follows a ^C, not this
                     raise click.Abort from None
                 raise
+            except MemoryError:
+                command = self.commands.get(ctx.invoked_subcommand or "")
+                raise UrbionError(out_of_memory(command)) from None
+
+
+def out_of_memory(command: click.Command | None) -> str:
+    """What to do when ``command`` ran out of memory, in the options it has: a report
+    has no games to play, a comparison no --chunk or --summary-only."""
+    names = {param.name for param in command.params} if command else set()
+    if "results" in names or "traces" in names:
+        files = "results" if "results" in names else "trace"
+        return f"out of memory: fewer or smaller {files} files need less"
+    ways = ["fewer games", *(["a smaller --chunk"] if "chunk" in names else []),
+            *(["--summary-only"] if "summary_only" in names else [])]
+    said = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
+    return f"out of memory: {said} need less"
 
 
 @contextlib.contextmanager
@@ -585,8 +601,7 @@ def _main(argv: list[str] | None) -> None:
         _say(f"urbion: {interrupts.stop_word()}{_after_writing()}")
         sys.exit(_stop_code())
     except MemoryError:
-        _say("urbion: error: out of memory: fewer games at once (a smaller --chunk, "
-             "--summary-only, fewer files) need less")
+        _say(f"urbion: error: {out_of_memory(None)}")
         sys.exit(EXIT_USAGE)
     except UnicodeEncodeError as err:
         if "surrogates not allowed" not in str(err):

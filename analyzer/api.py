@@ -536,7 +536,8 @@ def _check_results_fit(games: int) -> None:
     if need > memory:
         raise UrbionError(f"{games:,} games keep {need / 1e9:,.1f} GB of per-game results in "
                           f"memory, more than this machine's {memory / 1e9:,.1f} GB: play "
-                          "them with --summary-only (analyzer.simulate_summary in Python)")
+                          "fewer (a run of simulate --summary-only, analyzer.simulate_summary "
+                          "in Python, keeps a tally of fixed size instead)")
 
 
 #: Bytes a game takes while it is played (the batch kernel's int64 row), and once played

@@ -214,7 +214,7 @@ def test_a_run_whose_results_cannot_fit_in_memory_is_refused_before_it_plays(tmp
     out = tmp_path / "big.parquet"
     with pytest.raises(UrbionError, match=r"1,000 games keep 0\.0 GB of per-game results in "
                                           r"memory, more than this machine's 0\.0 GB: play "
-                                          r"them with --summary-only"):
+                                          r"fewer \(a run of simulate --summary-only"):
         analyzer.simulate(games=1000, out=out)
     assert list(tmp_path.iterdir()) == []
     # the tally of a summary-only run does not grow with the games (chunks small enough for
@@ -294,6 +294,28 @@ def test_memory_running_out_in_play_stops_the_run_in_one_line_blaming_no_policy(
     assert err.endswith("with the same --chunk, which may run out again; a smaller --chunk "
                         "starts afresh\n")
     assert not out.exists()
+
+
+@pytest.mark.parametrize("command, function, advice", [
+    (["simulate"], "simulate", "fewer games, a smaller --chunk or --summary-only need less"),
+    (["duel", "--policies", "greedy,random"], "duel", "fewer games need less"),
+    (["compare"], "compare", "fewer games need less"),
+    (["tune"], "tune", "fewer games need less"),
+    (["report", __file__], "report", "fewer or smaller results files need less"),
+])
+def test_running_out_of_memory_names_what_the_command_can_do(capsys, monkeypatch, command,
+                                                            function, advice):
+    """duel, compare and tune were told to use --chunk and --summary-only, options they do
+    not have."""
+    from tests.test_cli import run
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(analyzer, function, exhausted)
+    code, _, err = run(capsys, *command, "--quiet" if function != "report" else "--out",
+                       *(["rep"] if function == "report" else []))
+    assert (code, err) == (2, f"urbion: error: out of memory: {advice}\n")
 
 
 def test_several_traces_go_to_a_jsonl_file_not_a_json_one(tmp_path):
