@@ -180,7 +180,8 @@ def cli() -> None:
               help="Keep running totals only: bounded memory for any number of games.")
 @click.option("--chunk", type=_WholeNumber(min=1), default=None,
               help="Games per chunk: the unit of work, checkpoints and progress "
-                   "[default: 20000; 200 for search and clairvoyant].")
+                   "[default: 20000; 200 for search and clairvoyant, fewer as their "
+                   "rollouts times candidates grow past 8 times 3].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary as one line of JSON (its figures and the run's "
@@ -361,7 +362,7 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
 @click.option("--heldout-games", type=_WholeNumber(min=1), default=50_000,
               show_default=True, help="Games, never seen in tuning, to judge the result.")
 @click.option("--workers", type=_WholeNumber(1, MAX_WORKERS), default=None,
-              help="Threads (default: all cores).")
+              help="Threads (default: all cores). Results do not depend on it.")
 @cards_option
 @expansions_option
 @variant_option
@@ -418,7 +419,7 @@ def report(results: tuple[str, ...], out: str) -> None:
 @seed_option
 @policy_option
 @click.option("--workers", type=_WholeNumber(1, MAX_WORKERS), default=None,
-              help="Threads (default: all cores).")
+              help="Threads (default: all cores). Results do not depend on it.")
 @click.option("--cards", type=click.Path(dir_okay=False), default=None,
               help="Card-set TOML file, or a results or summary file's cards: the "
                    "baseline whose variants are played (default: the R14 set).")
