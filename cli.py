@@ -469,7 +469,8 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
                    "share of games (0.005: half a percentage point); the base game plays as "
                    "long as any set.")
 @click.option("--max-games", type=_WholeNumber(min=1), default=None,
-              help="With --precision only: the most games a set plays [default: 1000000].")
+              help="With --precision only: the most games a set plays [default: 1000000, "
+                   "or --games when more].")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
               help="Folder for the per-set results and the comparison (CSV, Markdown, HTML, "
                    "charts).")

@@ -1703,8 +1703,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     precision : float, optional
         Keep adding batches of ``games`` (the next games of the seed) to each set until the
         half-widths of its 95% interval and of its difference to the base game's are at
-        most this, or it has ``max_games`` (default 1,000,000; given only with
-        ``precision``); the base game plays as long as any set does.
+        most this, or it has ``max_games`` (default 1,000,000, or ``games`` when more;
+        given only with ``precision``); the base game plays as long as any set does.
     out : path, optional
         Folder for the results of every set (``results/``, Parquet, written as each batch
         finishes) and the comparison (compare.csv, interactions.csv, compare.md,
@@ -1787,14 +1787,16 @@ def _pages_not_written(err: BaseException, folder: Path,
 def _compare_stopping(precision: float | None, max_games: int | None,
                       games: int) -> tuple[float | None, int]:
     """``compare``'s precision and max_games, checked; max_games defaults to
-    ``DEFAULT_MAX_GAMES``."""
+    ``DEFAULT_MAX_GAMES``, or to ``games`` where a batch is larger: one batch, as a user
+    who gave no limit would have it, not an error about a limit never given."""
     if precision is not None:
         precision = arguments.precision(precision)
     if max_games is not None and precision is None:
         raise UrbionError("--max-games (max_games=) applies only with --precision "
                           "(precision=): without it each set plays the games asked for")
-    max_games = arguments.whole_number(
-        "max_games", DEFAULT_MAX_GAMES if max_games is None else max_games, 1)
+    if max_games is None:
+        max_games = max(DEFAULT_MAX_GAMES, games)
+    max_games = arguments.whole_number("max_games", max_games, 1)
     if precision is not None and max_games < games:
         raise UrbionError(f"--max-games (max_games=) {max_games} must be at least --games "
                           f"(games=) {games}")

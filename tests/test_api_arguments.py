@@ -112,6 +112,17 @@ def test_a_wrong_argument_is_one_urbion_error(call, message):
         call()
 
 
+def test_a_precision_batch_larger_than_the_default_limit_is_one_batch_not_an_error():
+    """compare --precision 0.01 --games 2000000 blamed --max-games, which was not given:
+    the limit left to its default follows a larger batch."""
+    from analyzer.api import _compare_stopping
+
+    assert _compare_stopping(0.01, None, 2_000_000) == (0.01, 2_000_000)
+    assert _compare_stopping(0.01, None, 20) == (0.01, 1_000_000)
+    with pytest.raises(UrbionError, match="--max-games \\(max_games=\\) 10 must be"):
+        _compare_stopping(0.01, 10, 20)  # a limit given is the user's
+
+
 @pytest.mark.parametrize("call", [
     lambda out: analyzer.simulate(games=2.5, out=out / "r.parquet"),
     lambda out: analyzer.simulate(games=10, workers=0, out=out / "r.parquet"),
