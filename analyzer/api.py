@@ -1907,6 +1907,8 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
     if folder.exists() and not folder.is_dir():
         raise UrbionError(f"cannot write {folder}: it is a file, not a folder")
     require_folder(folder.parent, f"cannot write {folder}")
+    if resume and not folder.is_dir():  # as simulate and sensitivity: no fresh start unasked
+        raise UrbionError(f"nothing to resume: {folder} does not exist")
     made = not folder.exists()
     held: list[str] = []
     try:

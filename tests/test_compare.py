@@ -965,6 +965,12 @@ def test_a_comparison_never_mixes_its_files_with_another_folders(tmp_path):
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
     again = analyzer.compare(sets="base", games=40, out=out, resume=True)
     assert int(again.table.loc["base", "games"]) == 40
+    # a resume with nothing there is refused, as simulate's and sensitivity's are: it
+    # began a new comparison, so that a folder's name mistyped played every game again
+    with pytest.raises(UrbionError, match=f"^nothing to resume: {tmp_path / 'cnp'} does "
+                                          "not exist$"):
+        analyzer.compare(sets="base", games=40, out=tmp_path / "cnp", resume=True)
+    assert not (tmp_path / "cnp").exists()
 
 
 def test_a_set_stopped_by_max_games_is_marked_in_every_table():
