@@ -1516,7 +1516,7 @@ def _first_won(seed: int, game: int, policy: PolicySpec, cards: CardSet,
         if len(wins):
             return int(wins.min())
         start, batch = start + size, batch * 4
-    raise UrbionError(f"won: {policy.name} wins none of games {game:,} to "
+    raise UrbionError(f"--won (won=): {policy.name} wins none of games {game:,} to "
                       f"{end - 1:,} of seed {seed}")
 
 

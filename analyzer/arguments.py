@@ -47,8 +47,8 @@ def game_counts(games: object, seed: object, first_game: object = 0,
     seed = whole_number("seed", seed, 0, MAX_SEED)
     first_game = whole_number(first_name, first_game)
     if first_game + games - 1 > MAX_SEED:
-        raise UrbionError(f"game numbers must stay below 2**63: {first_name} {first_game} "
-                          f"plus {games} games goes past it")
+        raise UrbionError(f"game numbers must stay below 2**63: {option(first_name)} "
+                          f"{first_game} plus {games} games goes past it")
     return games, seed, first_game
 
 
@@ -80,12 +80,17 @@ def text(name: str, value: object, optional: bool = False) -> str | None:
     return value
 
 
+#: Arguments a command takes by their place, not as an option: named as they are.
+NAMED_BY_PLACE = ("traces", "path")
+
+
 def path(name: str, value: object, optional: bool = True) -> Path | None:
     """A file or folder argument: a string or a path (None when optional)."""
     if value is None and optional:
         return None
     if not isinstance(value, str | Path) or value == "":
-        raise UrbionError(f"{name} must be a path, not {kind_of(value)}")
+        said = name if name in NAMED_BY_PLACE or not name.isidentifier() else option(name)
+        raise UrbionError(f"{said} must be a path, not {kind_of(value)}")
     return Path(value)
 
 

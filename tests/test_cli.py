@@ -94,7 +94,7 @@ def test_show_won_says_when_no_game_is_won(capsys):
     """random wins no base game: the search stops, with one line."""
     code, out, err = run(capsys, "show", "--won", "--policy", "random", "--quiet")
     assert code == 2 and out == "" and err.count("\n") == 1
-    assert "won: random wins none of games 0 to 199,999 of seed 0" in err
+    assert "--won (won=): random wins none of games 0 to 199,999 of seed 0" in err
 
 
 def test_trace_file_matches_simulate_game(capsys, tmp_path, monkeypatch):
@@ -594,7 +594,7 @@ def test_every_option_of_every_command_says_what_it_is(capsys):
     assert code == 2 and err == ("urbion: error: Invalid value for '--games': 'abc' is not "
                                  "a valid integer.\n")
     code, _, err = run(capsys, "report", "x.parquet", "--out", "")
-    assert code == 2 and "must be a path, not ''" in err and "file path" not in err
+    assert code == 2 and "--out (out=) must be a path, not ''" in err and "file path" not in err
     code, text, _ = run(capsys, "report", "--help")
     assert "replaced if `urbion report` wrote it" in " ".join(text.split())
 
