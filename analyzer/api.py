@@ -497,7 +497,11 @@ def _playable_sets_hint(cards: CardSet) -> str:
 
 def _check_one_executor(workers: int | None, scheduler: str | None) -> None:
     """Refuse a thread count beside a cluster, whose processes play: it would be silently
-    ignored."""
+    ignored; and an empty scheduler, which would play on this machine's threads unasked."""
+    if scheduler is not None and not scheduler.strip():
+        raise UrbionError(f"--scheduler (scheduler=) {scheduler!r} names no cluster: give "
+                          "local:N or a Dask scheduler's address, or leave it out to play "
+                          "on this machine's threads")
     if workers is not None and scheduler is not None:
         raise UrbionError("--workers (workers=) counts this machine's threads and has no "
                           "effect with --scheduler (scheduler=), where the cluster's workers "

@@ -105,6 +105,9 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
      "--won \\(won=\\): not for a trace file"),
     (lambda: analyzer.duel(["greedy", "random"], games=10, workers=10_000),
      "at most 256"),
+    (lambda: analyzer.simulate(games=10, scheduler=""), "--scheduler \\(scheduler=\\) '' "
+     "names no cluster"),
+    (lambda: analyzer.compare(games=10, scheduler=" "), "names no cluster"),
     (lambda: analyzer.simulate(games=10, scheduler="local:257"),
      "a local cluster of at most 256 processes"),
 ])
