@@ -46,7 +46,8 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
 
     import analyzer
     from analyzer.analysis.summary import format_summary
-    from analyzer.arguments import MAX_SEED, MAX_WORKERS
+    from analyzer.api import WON_SEARCH_GAMES
+    from analyzer.arguments import MAX_PRECISION, MAX_SEED, MAX_WORKERS
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
     from analyzer.errors import OutputNotWritten, RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
@@ -258,7 +259,8 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
 
 @cli.command()
 @click.option("--seed", type=_WholeNumber(0, MAX_SEED), default=None,
-              help="Batch seed  [default: 0; with --trace-file, any]")
+              help="Batch seed; game g of seed S is always the same game  [default: 0; "
+                   "with --trace-file, any]")
 @click.option("--game", type=_WholeNumber(0, MAX_SEED), default=None,
               help="The game to show  [default: 0; with --trace-file, the file's first]")
 @policy_option
@@ -271,7 +273,7 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
                    "expansions and variant: those options are refused with it.")
 @click.option("--won", is_flag=True,
               help="Show the first game the policy wins from --game on (a winning line to "
-                   "learn from).")
+                   f"learn from), looking through at most {WON_SEARCH_GAMES:,} games.")
 @click.option("--quiet", is_flag=True, help="No progress bar while --won looks for a win.")
 def show(seed: int | None, game: int | None, policy: str, cards: str | None,
          expansions: str, variant: str, trace_file: str | None, won: bool,
@@ -454,7 +456,8 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
 @click.option("--sets", default="singles", show_default=True,
               metavar="singles|pairs|all|SET,...",
               help="Expansion sets: the base game and each expansion alone, also every pair, "
-                   "every combination, or a list (each set: base, or names joined by +).")
+                   "every combination, or a list (each set: base or none, or names joined by "
+                   "+).")
 @click.option("--games", type=_WholeNumber(min=1), default=10_000, show_default=True,
               help="Games per set (with --precision: per added batch).")
 @seed_option
@@ -466,8 +469,9 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
 @click.option("--precision", type=float, default=None,
               help="Add batches of --games to each set until the half-widths of its 95% "
                    "intervals (win rate, difference to the base game) are at most this "
-                   "share of games (0.005: half a percentage point); the base game plays as "
-                   "long as any set.")
+                   f"share of games (0.005: half a percentage point; at most {MAX_PRECISION})"
+                   "; the base "
+                   "game plays as long as any set.")
 @click.option("--max-games", type=_WholeNumber(min=1), default=None,
               help="With --precision only: the most games a set plays [default: 1000000, "
                    "or --games when more].")

@@ -705,3 +705,17 @@ def test_a_stop_while_the_summary_is_worked_out_says_the_results_are_whole(
     code, _, err = run(capsys, "simulate", "--games", "20", "--quiet", "--out", str(out_file))
     assert code == 130
     assert err.strip() == f"urbion: interrupted after writing {out_file} in full"
+
+
+def test_the_help_gives_the_limits_that_the_checks_apply(capsys):
+    """--won looked through 200,000 games, --precision took at most 0.1 and compare took
+    none as the base game, and their help said none of it."""
+    import re
+
+    texts = {name: re.sub(r"\s+", " ", run(capsys, name, "--help")[1])
+             for name in ("show", "compare")}
+    assert "looking through at most 200,000 games" in texts["show"]
+    assert "half a percentage point; at most 0.1)" in texts["compare"]
+    assert "(each set: base or none, or names joined by +)" in texts["compare"]
+    code, _, err = run(capsys, "compare", "--sets", "none,books", "--precision", "0.2")
+    assert code == 2 and "at most 0.1" in err

@@ -168,7 +168,7 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
                           "set's expansions with +)")
     if names in ([BASE], ["none"]):
         return ()
-    valid = f"expansions {', '.join(playable)}; sets singles, pairs, all, {BASE}"
+    valid = f"expansions {', '.join(playable)}; sets singles, pairs, all, {BASE} (or none)"
     names = [n for n in names if n != BASE]  # every set is played on the base game
     for name in names:
         if name in ("singles", "pairs", "all", "none"):
