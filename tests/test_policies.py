@@ -87,7 +87,7 @@ def test_the_documented_example_policy_runs_through_the_cli(capsys):
     ("analyzer.policies.greedy_nb:greedy_params", "must be compiled with @numba.njit"),
     ("no_such_module_x:choose", "cannot import"),
     ("os:path", "names a module, not a function"),
-    ("math:pi", "names a float, not a function"),
+    ("math:pi", "names a value of type float, not a function"),
     ("tests/:choose", "cannot import tests/"),
     (".:choose", "cannot import .: the 'package' argument is required"),
     ("..x:choose", "cannot import ..x"),
@@ -102,6 +102,24 @@ def test_a_policy_file_that_is_a_folder_is_named_so(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(PolicyError, match="policy file mine.py is a folder, not a file"):
         resolve_policy("mine.py:choose")
+
+
+def test_a_policy_that_calls_sys_exit_as_it_loads_is_one_line_not_a_silent_exit(
+        tmp_path, monkeypatch, capsys):
+    """A script with its sys.exit(3) at the top level ended the command with code 3 and
+    no word."""
+    from tests.test_cli import run
+
+    (tmp_path / "script_policy_x.py").write_text("import sys\nsys.exit(3)\n")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "simulate", "--games", "5", "--policy",
+                       "script_policy_x.py:choose")
+    assert code == 2 and err.startswith("urbion: error: policy file script_policy_x.py "
+                                        "called sys.exit(3) as it loaded")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(PolicyError, match="script_policy_x called sys.exit\\(3\\) as it "
+                                          "was imported"):
+        resolve_policy("script_policy_x:choose")
 
 
 def test_a_module_that_fails_as_it_runs_is_one_line(tmp_path, monkeypatch):

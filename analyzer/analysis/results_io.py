@@ -381,7 +381,8 @@ def card_file_data(path: str | Path) -> tuple[CardSet, dict]:
         if head(path).startswith(b"PAR1"):
             raise
         # JSON, but no summary: say it is no card file either
-        raise CardSetError(f"{path} is no card file (TOML does not begin with {{) and "
+        raise CardSetError(f"{path} is no card file (it begins with {{, as JSON does and "
+                           f"TOML never) and "
                            f"{str(err).removeprefix(f'{path} ')}") from None
     return card_set, tomllib.loads(card_file_text(card_set))
 

@@ -81,6 +81,11 @@ def _load_module_file(path: Path):
     except Exception as err:  # the user's file may fail in any way
         del sys.modules[name]
         raise PolicyError(f"policy file {path} failed to load: {err}") from None
+    except SystemExit as stop:  # a script's sys.exit() at import: no silent exit code
+        del sys.modules[name]
+        raise PolicyError(f"policy file {path} called sys.exit({stop.code!r}) as it "
+                          "loaded (a script's top level runs on import: put it under "
+                          "if __name__ == \"__main__\":)") from None
     setattr(module, _LOADED_SOURCE, source)
     siblings = {n: (file, _file_digest(file)) for n, m in list(sys.modules.items())
                 if n != name and n not in before and
@@ -134,6 +139,9 @@ def load_user_policy(name: str) -> PolicySpec:
             raise PolicyError(f"policy {name!r}: cannot import {where}: {err}{hint}") from None
         except Exception as err:  # a relative name, or a module that fails as it runs
             raise PolicyError(f"policy {name!r}: cannot import {where}: {err}") from None
+        except SystemExit as stop:
+            raise PolicyError(f"policy {name!r}: {where} called sys.exit({stop.code!r}) "
+                              "as it was imported") from None
     func = getattr(module, function, None)
     if func is None:
         raise PolicyError(f"policy {name!r}: {where} has no function {function!r}")
@@ -152,7 +160,9 @@ def check_policy_function(name: str, func: object) -> None:
     PolicyError
     """
     if not callable(func):
-        raise PolicyError(f"policy {name!r} names a {type(func).__name__}, not a function")
+        what = "a module" if inspect.ismodule(func) else \
+            f"a value of type {type(func).__name__}"
+        raise PolicyError(f"policy {name!r} names {what}, not a function")
     if not isinstance(func, CPUDispatcher):
         raise PolicyError(f"policy {name!r}: {getattr(func, '__name__', func)} must be "
                           "compiled with @numba.njit (docs/policies.md)")
