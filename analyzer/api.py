@@ -1378,6 +1378,25 @@ def trace_to_file(out: str | Path, seed: int = 0, game: int = 0, games: int = 1,
     return games
 
 
+#: The fewest bytes a game's trace takes (a base game's is about 14 KB, a team game's with
+#: every expansion about 33 KB): what a run of traces needs at least.
+TRACE_BYTES_AT_LEAST = 8_000
+
+
+def _check_trace_room(out: Path, games: int) -> None:
+    """Refuse traces that cannot fit on the disk of ``out``, before hours of writing fill
+    it: ``games`` traces of at least :data:`TRACE_BYTES_AT_LEAST` bytes each."""
+    try:
+        free = shutil.disk_usage(out.parent).free
+    except OSError:  # a system that does not say: the write itself will tell
+        return
+    need = games * TRACE_BYTES_AT_LEAST
+    if need > free:
+        raise UrbionError(f"{games:,} traces take at least {need / 1e9:,.1f} GB (about "
+                          f"{TRACE_BYTES_AT_LEAST // 1000} KB a game or more), more than "
+                          f"the {free / 1e9:,.1f} GB free for {out}: trace fewer games")
+
+
 def _traced_games(seed: int, game: int, games: int, policy: str | PolicySpec, cards,
                   engine: str, out: Path | str | None, expansions: Expansions,
                   variant: str | None, progress: bool) -> Iterator[dict]:
@@ -1392,6 +1411,7 @@ def _traced_games(seed: int, game: int, games: int, policy: str | PolicySpec, ca
     out = arguments.path("out", out)
     if out is not None:
         check_trace_path(out, games)
+        _check_trace_room(out, games)
         _check_not_an_input(out, {"--cards": cards, "--policy": _weights_file(policy)},
                             "the trace")
     provenance = _trace_provenance(card_set, spec, seed, games, game, engine)

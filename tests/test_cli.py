@@ -719,3 +719,22 @@ def test_the_help_gives_the_limits_that_the_checks_apply(capsys):
     assert "(each set: base or none, or names joined by +)" in texts["compare"]
     code, _, err = run(capsys, "compare", "--sets", "none,books", "--precision", "0.2")
     assert code == 2 and "at most 0.1" in err
+
+
+def test_traces_that_cannot_fit_on_the_disk_are_refused_before_one_is_played(
+        capsys, tmp_path, monkeypatch):
+    """trace --games 100000000 wrote for hours towards 1.4 TB: the disk's free room is
+    weighed first, at 8 KB a game at least."""
+    import shutil
+    from collections import namedtuple
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 10**6, 10**6))
+    out = tmp_path / "t.jsonl"
+    code, _, err = run(capsys, "trace", "--games", "200", "--out", str(out), "--quiet")
+    assert (code, err) == (2, f"urbion: error: 200 traces take at least 0.0 GB (about 8 KB a "
+                              f"game or more), more than the 0.0 GB free for {out}: trace "
+                              "fewer games\n")
+    assert list(tmp_path.iterdir()) == []
+    code, _, err = run(capsys, "trace", "--games", "100", "--out", str(out), "--quiet")
+    assert code == 0, err  # 800 KB at least, of 1 MB free: played
