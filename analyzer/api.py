@@ -77,7 +77,7 @@ from analyzer.runner.checkpoint import (
     partial_folder,
     partial_folder_remove,
 )
-from analyzer.runner.config import BATCH_IDENTITY, ENGINES
+from analyzer.runner.config import BATCH_IDENTITY, ENGINES, LATER_KEYS
 from analyzer.runner.executors import local_threads, make_executor
 from analyzer.runner.plan import DEFAULT_CHUNK, RunPlan
 from analyzer.runner.reference_runner import run_reference
@@ -1311,6 +1311,7 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
                                    "policy", "policy_params_sha256", "seed", "expansions",
                                    "variant", "rules_version", "package_version")},
             "software": _joined_software([base.attrs, *(run.attrs for run in runs.values()
+            "engine_source": base.attrs.get("engine_source", ""),
                                                         if not isinstance(run, NotPlayed))]),
             "policy_source_sha256": base.attrs.get("policy_source_sha256", ""),
             **({"policy_tuned_for": base.attrs["policy_tuned_for"]}
@@ -1904,6 +1905,7 @@ def _compare_result(parts: dict[str, list[pd.DataFrame]], games: int,
         attrs["games"] = int(table["games"].iloc[0])
     return CompareResult(table, interactions(runs), runs, attrs)
 
+    attrs["engine_source"] = first.get("engine_source", "")  # a resume refuses other code
 
 def _with_finished_sets(err: RunStopped, folder: Path | None,
                         finished: str = "batches") -> RunStopped:
@@ -2016,6 +2018,8 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
                                    f"({str(attrs.get('card_set_sha256'))[:12]})"
                                    for attrs in (df.attrs, expected))
                     raise UrbionError(f"cannot resume: {path} was made with another card set "
+            if key in LATER_KEYS and key not in df.attrs:
+                continue  # a batch saved before the key: its code is not known to differ
                                       f"({there}, this run {here})")
                 if key in (*POLICY_HASHES, "engine_source"):
                     why = describe_difference(key, df.attrs.get(key), expected.get(key))

@@ -711,3 +711,43 @@ def test_a_run_of_many_chunks_looks_only_for_the_chunks_it_saved(tmp_path, monke
     _, saved_games = execute(plan, StopAfter(0), summary_only=True, checkpoint=resumed)
     resumed.close()
     assert looked == [0, 2] and saved_games == 200 and played == [1, 3, 4, 5]
+
+
+def test_a_run_saved_before_the_engine_code_was_recorded_resumes_and_a_change_is_said_once(
+        tmp_path):
+    """A run.json of an older version has no engine_source: its resume was refused as
+    "sha256 none there", though its kernel_source showed the same code; a real change of
+    the fast engine's code was said twice (its kernels' hash is both)."""
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    run_file = partial_folder(out) / "run.json"
+    saved = json.loads(run_file.read_text())
+    run_file.write_text(json.dumps({**saved, "kernel_source": "0" * 16,
+                                    "engine_source": "0" * 16}))
+    with pytest.raises(UrbionError) as refused:
+        analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out, resume=True)
+    assert str(refused.value).count("the engine's code has changed since the run was "
+                                    "saved: sha256 000000000000 there") == 1
+    del saved["engine_source"]
+    run_file.write_text(json.dumps(saved))
+    resumed = analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out,
+                                resume=True)
+    assert resumed.attrs["games_resumed"] == 200
+
+
+def test_a_stray_file_named_like_a_chunk_is_not_read_as_one(tmp_path):
+    """A file chunk-00000².npy (a superscript two, a digit to str.isdigit, not to int) made
+    a resume a traceback."""
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    (partial_folder(out) / "chunk-00000\u00b2.npy").write_bytes(b"")
+    (partial_folder(out) / "chunk-\u0661.npy").write_bytes(b"")  # an Arabic-Indic one
+    resumed = analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out,
+                                resume=True)
+    assert resumed.attrs["games_resumed"] == 200

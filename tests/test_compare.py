@@ -1503,3 +1503,21 @@ def test_a_table_of_runs_played_under_other_software_names_each(monkeypatch):
 
     assert _joined_software([{"software": "a"}, {"software": "b"}, {"software": "a"}, {}]) \
         == "a; b"
+
+
+def test_the_comparison_and_sensitivity_pages_name_the_engine_code_that_played():
+    """Their rules-version fact was to name the engine code beside the version, and read
+    it from a configuration that did not carry it."""
+    import tempfile
+    from pathlib import Path
+
+    from analyzer.core.codes import RULES_VERSION
+    from analyzer.core.jit import source_hash
+
+    with tempfile.TemporaryDirectory() as folder:
+        analyzer.compare(sets="base,books", games=20, out=Path(folder) / "cmp")
+        md = (Path(folder) / "cmp" / "compare.md").read_text()
+        analyzer.sensitivity(games=20, out=Path(folder) / "sens")
+        sens = (Path(folder) / "sens" / "sensitivity.md").read_text()
+    for page in (md, sens):
+        assert f"**rules version**: {RULES_VERSION}, engine code {source_hash()}" in page

@@ -2353,3 +2353,21 @@ def test_a_results_file_that_cannot_be_read_says_why_not_that_it_is_no_parquet(
     assert (code, err.strip()) == (2, f"urbion: error: cannot read {locked}: "
                                       "Permission denied")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["locked.parquet"]
+
+
+def test_a_results_file_from_before_the_engine_code_was_recorded_still_joins_its_run(
+        tmp_path):
+    """A file of an older version has no engine_source: its code is not known, so it is
+    neither told apart from a continuation nor named as a change of engine code."""
+    from analyzer.analysis.run_stats import join_pieces
+    from analyzer.reporting.build import configuration_changes
+
+    pieces = [analyzer.simulate(games=10, seed=4, first_game=first) for first in (0, 10)]
+    del pieces[0].attrs["engine_source"]
+    [(_, joined)] = join_pieces([(tmp_path / f"p{i}", run) for i, run in enumerate(pieces)])
+    assert len(joined) == 20
+    other = analyzer.simulate(games=10, seed=5)
+    assert configuration_changes(other.attrs, pieces[0].attrs) == \
+        "seed (other deals only: chance)"
+    assert configuration_changes({**other.attrs, "engine_source": "x"}, pieces[1].attrs) == \
+        "engine code + seed"

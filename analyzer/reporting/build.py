@@ -61,6 +61,7 @@ from analyzer.cards import CardSet
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
 from analyzer.reporting.names import shared_file, shared_policy
+from analyzer.runner.config import LATER_KEYS
 from analyzer.wording import spoken_list
 
 #: (file stem, title, chart function taking the runs or the headline table)
@@ -491,8 +492,9 @@ DIFFERENCES_NOTES = (
     "family error held at 5%, when its Holm p is below 0.05 (the intervals are not adjusted "
     "for the number of runs).",
     "Changes: what the run's configuration changes from the first run's; a difference "
-    "between runs that change two or more of policy, card set, expansions, variant and "
-    "rules at once mixes their effects and belongs to no one of them, and one between runs "
+    "between runs that change two or more of policy, card set, expansions, variant, "
+    "rules and engine code (a rule changed in the code under the same rules version) at "
+    "once mixes their effects and belongs to no one of them, and one between runs "
     "that change only the seed (and the engine, which plays the same games) is chance "
     "alone: the same game on other deals.",
     "Each ended alike: the two runs ended every game compared alike (result, turns, "
@@ -572,6 +574,9 @@ def configuration_changes(attrs: dict, first: dict) -> str:
             found or "" if key == "policy_source_sha256" else found
 
     def differs(keys: tuple[str, ...]) -> bool:
+        # a key a file of an older version lacks is not known there: no change
+        keys = tuple(key for key in keys if key not in LATER_KEYS or
+                     all(key in config for config in (attrs, first)))
         # a policy given alike, whose parameters differ only by the cards it reads them
         # from (greedy's largest Sognae and Incubi), is the same policy: compared as given
         # where both files say so (files of versions before it: by the fitted parameters)

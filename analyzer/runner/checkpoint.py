@@ -23,6 +23,7 @@ import numpy as np
 
 from analyzer.atomic import write_atomically
 from analyzer.errors import UrbionError
+from analyzer.runner.config import LATER_KEYS
 from analyzer.runner.results import RESULT_DTYPE, game_numbers
 from analyzer.runner.tally import LAYOUT, TALLY_SIZE
 
@@ -158,14 +159,19 @@ class Checkpoint:
                               f"the JSON object a run writes); {afresh}")
         # the card set's name says which set a hash is, and is no setting of its own
         differ = sorted(k for k in set(saved) | set(identity)
-                        if saved.get(k) != identity.get(k) and k not in NAMES_OF_HASHES.values())
+                        if saved.get(k) != identity.get(k) and k not in NAMES_OF_HASHES.values()
+                        # not known to a run saved before the key (a fast run's
+                        # kernel_source still tells a change of its code)
+                        and not (k in LATER_KEYS and k not in saved))
         if "policy" in differ:  # another policy: its hashes differ as a matter of course
             differ = [k for k in differ if k not in POLICY_HASHES]
         if differ:
-            what = "; ".join(describe_difference(k, saved.get(k), identity.get(k),
-                                                 saved.get(NAMES_OF_HASHES.get(k, "")),
-                                                 identity.get(NAMES_OF_HASHES.get(k, "")))
-                             for k in differ)
+            # the fast engine's code is its kernels': one change, said once
+            what = "; ".join(dict.fromkeys(
+                describe_difference(k, saved.get(k), identity.get(k),
+                                    saved.get(NAMES_OF_HASHES.get(k, "")),
+                                    identity.get(NAMES_OF_HASHES.get(k, "")))
+                for k in differ))
             raise UrbionError(f"cannot resume from {folder}: it was made with a different "
                               f"configuration ({what})")
 
@@ -180,7 +186,7 @@ class Checkpoint:
         indices = []
         for name in names:
             digits = name.removeprefix("chunk-").removesuffix(".npy")
-            if digits.isdigit() and int(digits) < n_chunks and \
+            if digits.isascii() and digits.isdecimal() and int(digits) < n_chunks and \
                     self._path(int(digits)).name == name:
                 indices.append(int(digits))
         return np.sort(np.array(indices, dtype=np.int64))
@@ -262,8 +268,7 @@ _HASHED = {
                             "since the run was saved",
     "kernel_source": "the engine's code has changed since the run was saved (another "
                      "version of the package)",
-    "engine_source": "the engine's code has changed since the run was saved (another "
-                     "version of the package)",
+    "engine_source": "the engine's code has changed since the run was saved",
     "card_set_sha256": "the card file has changed since the run was saved",
 }
 #: The hashes that follow from the policy's name.

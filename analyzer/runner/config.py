@@ -21,6 +21,8 @@ ENGINES = ("fast", "reference")
 RUN_IDENTITY = ("seed", "policy", "policy_params_sha256", "policy_source_sha256",
                 "expansions", "variant", "card_set_sha256", "engine", "rules_version",
                 "engine_source", "package_version")
+#: Keys of ``RUN_IDENTITY`` that results files of older versions lack: not known there.
+LATER_KEYS = ("engine_source",)
 #: What a saved batch of games must share with the run that would take its place.
 BATCH_IDENTITY = (*RUN_IDENTITY, "first_game", "games")
 
@@ -67,18 +69,25 @@ def package_commit() -> str:
 REFERENCE_FOLDERS = ("core", "reference")
 
 
-@functools.cache
-def engine_source(engine: str) -> str:
+def _engine_source(engine: str) -> str:
     """SHA-256 (first 16 hex digits) of the code that plays ``engine``'s games: the
     kernels' source (the key of their disk cache) for ``fast``; core/, reference/ and the
     compiled built-in policies for ``reference``. A rule changed without a new
     ``RULES_VERSION`` still changes it, so that results files of the code before and after
-    are never joined as one run. Read once per process: the code running is the code
-    imported."""
+    are never joined as one run."""
     if engine == "fast":
         return source_hash()
     files = {p for folder in REFERENCE_FOLDERS for p in (PACKAGE_DIR / folder).rglob("*.py")}
     return files_digest(PACKAGE_DIR, files | set((PACKAGE_DIR / "policies").glob("*_nb.py")))
+
+
+#: Read as the package is imported: the code this process runs, though its files change.
+ENGINE_SOURCES = {engine: _engine_source(engine) for engine in ENGINES}
+
+
+def engine_source(engine: str) -> str:
+    """:func:`_engine_source` of the code this process imported."""
+    return ENGINE_SOURCES[engine]
 
 
 @functools.cache
