@@ -127,9 +127,12 @@ def out_of_memory(command: click.Command | None) -> str:
     """What to do when ``command`` ran out of memory, in the options it has: a report
     has no games to play, a comparison no --chunk or --summary-only."""
     names = {param.name for param in command.params} if command else set()
-    if "results" in names or "traces" in names:
-        files = "results" if "results" in names else "trace"
-        return f"out of memory: fewer or smaller {files} files need less"
+    if "results" in names:
+        return "out of memory: fewer or smaller results files need less"
+    if "traces" in names:
+        return "out of memory: a smaller trace file needs less"
+    if "games" not in names:  # one game, or none played: no setting to lower
+        return "out of memory: this machine has too little free memory for it"
     ways = ["fewer games", *(["a smaller --chunk"] if "chunk" in names else []),
             *(["--summary-only"] if "summary_only" in names else [])]
     said = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
@@ -607,7 +610,7 @@ def _main(argv: list[str] | None) -> None:
         _say(f"urbion: {interrupts.stop_word()}{_after_writing()}")
         sys.exit(_stop_code())
     except MemoryError:
-        _say(f"urbion: error: {out_of_memory(None)}")
+        _say("urbion: error: out of memory: fewer games (or files) at once need less")
         sys.exit(EXIT_USAGE)
     except UnicodeEncodeError as err:
         if "surrogates not allowed" not in str(err):

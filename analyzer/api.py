@@ -173,7 +173,8 @@ def write_card_template(out: str | Path, cards: str | Path | None = None) -> Pat
     from analyzer.cards.loader import default_card_text
     from analyzer.cards.writer import card_file_text
 
-    path = check_writable(arguments.path("out", out, optional=False), (".toml",))
+    path = check_writable(arguments.path("out", out, optional=False, flag="--template"),
+                          (".toml",))
     if path.exists():  # most likely a card file being edited
         raise UrbionError(f"{path} exists: the template is written to a new file only "
                           "(remove it, or choose another name)")
@@ -540,8 +541,8 @@ def _check_results_fit(games: int) -> None:
     if need > memory:
         raise UrbionError(f"{games:,} games keep {need / 1e9:,.1f} GB of per-game results in "
                           f"memory, more than this machine's {memory / 1e9:,.1f} GB: play "
-                          "fewer (a run of simulate --summary-only, analyzer.simulate_summary "
-                          "in Python, keeps a tally of fixed size instead)")
+                          "fewer, or keep a tally of fixed size instead of rows (simulate "
+                          "--summary-only; analyzer.simulate_summary in Python)")
 
 
 #: Bytes a game takes while it is played (the batch kernel's int64 row), and once played
@@ -1310,8 +1311,8 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
                                   ("card_set", "card_set_sha256", "card_set_source",
                                    "policy", "policy_params_sha256", "seed", "expansions",
                                    "variant", "rules_version", "package_version")},
-            "software": _joined_software([base.attrs, *(run.attrs for run in runs.values()
             "engine_source": base.attrs.get("engine_source", ""),
+            "software": _joined_software([base.attrs, *(run.attrs for run in runs.values()
                                                         if not isinstance(run, NotPlayed))]),
             "policy_source_sha256": base.attrs.get("policy_source_sha256", ""),
             **({"policy_tuned_for": base.attrs["policy_tuned_for"]}
@@ -1393,9 +1394,14 @@ def _check_trace_room(out: Path, games: int) -> None:
         return
     need = games * TRACE_BYTES_AT_LEAST
     if need > free:
-        raise UrbionError(f"{games:,} traces take at least {need / 1e9:,.1f} GB (about "
+        raise UrbionError(f"{games:,} traces take at least {_bytes(need)} (about "
                           f"{TRACE_BYTES_AT_LEAST // 1000} KB a game or more), more than "
-                          f"the {free / 1e9:,.1f} GB free for {out}: trace fewer games")
+                          f"the {_bytes(free)} free for {out}: trace fewer games")
+
+
+def _bytes(count: int) -> str:
+    """A size in words: in GB from one on, else in MB."""
+    return f"{count / 1e9:,.1f} GB" if count >= 10**9 else f"{count / 1e6:,.1f} MB"
 
 
 def _traced_games(seed: int, game: int, games: int, policy: str | PolicySpec, cards,
@@ -1899,13 +1905,13 @@ def _compare_result(parts: dict[str, list[pd.DataFrame]], games: int,
     attrs["software"] = _joined_software([frame.attrs for frames in parts.values()
                                           for frame in frames])
     attrs["policy_source_sha256"] = first.get("policy_source_sha256", "")  # "": a built-in
+    attrs["engine_source"] = first.get("engine_source", "")  # a resume refuses other code
     attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
                  max_games=max_games if precision is not None else None)
     if table["games"].nunique() == 1:  # the charts' captions then name it
         attrs["games"] = int(table["games"].iloc[0])
     return CompareResult(table, interactions(runs), runs, attrs)
 
-    attrs["engine_source"] = first.get("engine_source", "")  # a resume refuses other code
 
 def _with_finished_sets(err: RunStopped, folder: Path | None,
                         finished: str = "batches") -> RunStopped:
@@ -2012,14 +2018,14 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
         partial_folder_remove(path)  # chunks of a removal a kill cut short
         expected = RunPlan.for_policy(card_set, spec, seed, games, first).config()
         for key in BATCH_IDENTITY:
+            if key in LATER_KEYS and key not in df.attrs:
+                continue  # a batch saved before the key: its code is not known to differ
             if df.attrs.get(key) != expected.get(key):
                 if key == "card_set_sha256":  # named as a user knows them, hash shortened
                     there, here = (f"{attrs.get('card_set')} "
                                    f"({str(attrs.get('card_set_sha256'))[:12]})"
                                    for attrs in (df.attrs, expected))
                     raise UrbionError(f"cannot resume: {path} was made with another card set "
-            if key in LATER_KEYS and key not in df.attrs:
-                continue  # a batch saved before the key: its code is not known to differ
                                       f"({there}, this run {here})")
                 if key in (*POLICY_HASHES, "engine_source"):
                     why = describe_difference(key, df.attrs.get(key), expected.get(key))

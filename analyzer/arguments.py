@@ -84,12 +84,15 @@ def text(name: str, value: object, optional: bool = False) -> str | None:
 NAMED_BY_PLACE = ("traces", "path")
 
 
-def path(name: str, value: object, optional: bool = True) -> Path | None:
-    """A file or folder argument: a string or a path (None when optional)."""
+def path(name: str, value: object, optional: bool = True,
+         flag: str | None = None) -> Path | None:
+    """A file or folder argument: a string or a path (None when optional). ``flag``: the
+    command's option, where it is not ``name``'s (``--template`` for ``out=``)."""
     if value is None and optional:
         return None
     if not isinstance(value, str | Path) or value == "":
-        said = name if name in NAMED_BY_PLACE or not name.isidentifier() else option(name)
+        said = f"{flag} ({name}=)" if flag else \
+            name if name in NAMED_BY_PLACE or not name.isidentifier() else option(name)
         raise UrbionError(f"{said} must be a path, not {kind_of(value)}")
     return Path(value)
 

@@ -229,7 +229,8 @@ def test_a_run_whose_results_cannot_fit_in_memory_is_refused_before_it_plays(tmp
     out = tmp_path / "big.parquet"
     with pytest.raises(UrbionError, match=r"1,000 games keep 0\.0 GB of per-game results in "
                                           r"memory, more than this machine's 0\.0 GB: play "
-                                          r"fewer \(a run of simulate --summary-only"):
+                                          r"fewer, or keep a tally of fixed size instead "
+                                          r"of rows \(simulate --summary-only"):
         analyzer.simulate(games=1000, out=out)
     assert list(tmp_path.iterdir()) == []
     # the tally of a summary-only run does not grow with the games (chunks small enough for
@@ -317,6 +318,7 @@ def test_memory_running_out_in_play_stops_the_run_in_one_line_blaming_no_policy(
     (["compare"], "compare", "fewer games need less"),
     (["tune"], "tune", "fewer games need less"),
     (["report", __file__], "report", "fewer or smaller results files need less"),
+    (["show"], "show", "this machine has too little free memory for it"),
 ])
 def test_running_out_of_memory_names_what_the_command_can_do(capsys, monkeypatch, command,
                                                             function, advice):

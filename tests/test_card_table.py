@@ -205,7 +205,7 @@ def test_the_list_has_a_line_per_card(capsys):
 
 
 def test_the_api_refuses_a_template_path_that_is_no_path():
-    with pytest.raises(UrbionError, match="--out \\(out=\\) must be a path"):
+    with pytest.raises(UrbionError, match="--template \\(out=\\) must be a path"):
         analyzer.write_card_template(None)
 
 

@@ -717,8 +717,10 @@ def test_the_help_gives_the_limits_that_the_checks_apply(capsys):
     assert "looking through at most 200,000 games" in texts["show"]
     assert "half a percentage point; at most 0.1)" in texts["compare"]
     assert "(each set: base or none, or names joined by +)" in texts["compare"]
-    code, _, err = run(capsys, "compare", "--sets", "none,books", "--precision", "0.2")
+    code, _, err = run(capsys, "compare", "--sets", "base,books", "--precision", "0.2")
     assert code == 2 and "at most 0.1" in err
+    code, _, err = run(capsys, "compare", "--sets", "none,bogus")
+    assert code == 2 and "sets singles, pairs, all, base (or none);" in err
 
 
 def test_traces_that_cannot_fit_on_the_disk_are_refused_before_one_is_played(
@@ -732,8 +734,8 @@ def test_traces_that_cannot_fit_on_the_disk_are_refused_before_one_is_played(
     monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9 - 10**6, 10**6))
     out = tmp_path / "t.jsonl"
     code, _, err = run(capsys, "trace", "--games", "200", "--out", str(out), "--quiet")
-    assert (code, err) == (2, f"urbion: error: 200 traces take at least 0.0 GB (about 8 KB a "
-                              f"game or more), more than the 0.0 GB free for {out}: trace "
+    assert (code, err) == (2, f"urbion: error: 200 traces take at least 1.6 MB (about 8 KB a "
+                              f"game or more), more than the 1.0 MB free for {out}: trace "
                               "fewer games\n")
     assert list(tmp_path.iterdir()) == []
     code, _, err = run(capsys, "trace", "--games", "100", "--out", str(out), "--quiet")

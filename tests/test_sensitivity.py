@@ -421,7 +421,7 @@ def test_sensitivity_takes_a_card_file_not_a_loaded_set():
 
     with pytest.raises(UrbionError, match="give the file's path, not a loaded card set"):
         analyzer.sensitivity(games=10, cards=default_card_set())
-    with pytest.raises(UrbionError, match="cards must be a path"):
+    with pytest.raises(UrbionError, match="--cards \\(cards=\\) must be a path"):
         analyzer.sensitivity(games=10, cards=3)
 
 
