@@ -43,8 +43,7 @@ def summarize(df: pd.DataFrame) -> dict:
         ``median_turns``; ``mean_pacified`` (City cards a game) with ``pacified_ci``;
         ``loss_reasons`` (reason: games lost so); ``losses_short`` (City cards short of
         pacifying every one: games lost so, empty where ``df.attrs`` does not give the
-        game's City cards); ``means``
-        and ``means_ci``, the per-game
+        game's City cards); ``means`` and ``means_ci``, the per-game
         means of the columns of the expansions and variant in play (all when ``df.attrs``
         does not say which) and their 95% intervals.
 
