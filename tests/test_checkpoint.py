@@ -729,8 +729,7 @@ def test_a_run_saved_before_the_engine_code_was_recorded_resumes_and_a_change_is
                                     "engine_source": "0" * 16}))
     with pytest.raises(UrbionError) as refused:
         analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out, resume=True)
-    assert str(refused.value).count("the engine's code has changed since the run was "
-                                    "saved: sha256 000000000000 there") == 1
+    assert str(refused.value).count("the engine's code has changed") == 1
     del saved["engine_source"]
     run_file.write_text(json.dumps(saved))
     resumed = analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out,

@@ -2355,19 +2355,45 @@ def test_a_results_file_that_cannot_be_read_says_why_not_that_it_is_no_parquet(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["locked.parquet"]
 
 
-def test_a_results_file_from_before_the_engine_code_was_recorded_still_joins_its_run(
+def test_a_results_file_from_before_the_engine_code_was_recorded_joins_only_its_like(
         tmp_path):
-    """A file of an older version has no engine_source: its code is not known, so it is
-    neither told apart from a continuation nor named as a change of engine code."""
+    """A file of an older version has no engine_source: its code is not known, so it joins
+    no file that names a code, yet is not said to change it; and it takes no part in
+    telling other files apart (two codes beside it were joined as one run)."""
     from analyzer.analysis.run_stats import join_pieces
     from analyzer.reporting.build import configuration_changes
 
     pieces = [analyzer.simulate(games=10, seed=4, first_game=first) for first in (0, 10)]
-    del pieces[0].attrs["engine_source"]
-    [(_, joined)] = join_pieces([(tmp_path / f"p{i}", run) for i, run in enumerate(pieces)])
-    assert len(joined) == 20
-    other = analyzer.simulate(games=10, seed=5)
-    assert configuration_changes(other.attrs, pieces[0].attrs) == \
+    pieces[1].attrs["engine_source"] = "b" * 16  # the continuation, by other code
+    old = analyzer.simulate(games=10, seed=7)
+    del old.attrs["engine_source"]
+    joined = join_pieces([(tmp_path / f"p{i}", run)
+                          for i, run in enumerate([*pieces, old])])
+    assert [len(run) for _, run in joined] == [10, 10, 10]
+    older = analyzer.simulate(games=10, seed=4, first_game=20)
+    del older.attrs["engine_source"]
+    assert [len(run) for _, run in join_pieces([(tmp_path / "a", pieces[0]),
+                                                 (tmp_path / "b", older)])] == [10, 10]
+    assert configuration_changes(old.attrs, pieces[0].attrs) == \
         "seed (other deals only: chance)"
-    assert configuration_changes({**other.attrs, "engine_source": "x"}, pieces[1].attrs) == \
+    assert configuration_changes({**old.attrs, "engine_source": "x"}, pieces[1].attrs) == \
         "engine code + seed"
+
+
+def test_a_stray_link_in_the_package_is_no_crash_at_import(tmp_path):
+    """An editor's lock file (a broken link named .#engine.py) beside the engine's code
+    made every command a traceback once the engine code was hashed at import."""
+    import shutil
+
+    package = tmp_path / "copy"
+    package.mkdir()
+    shutil.copytree(Path(analyzer.__file__).parent, package / "analyzer",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(Path(analyzer.__file__).parents[1] / "cli.py", package / "cli.py")
+    for folder in ("reference", "core", "policies"):
+        (package / "analyzer" / folder / ".#engine.py").symlink_to("nobody@host.1234")
+    env = {**__import__("os").environ, "PYTHONPATH": str(package),
+           "XDG_CACHE_HOME": str(package / "cache")}
+    done = subprocess.run([sys.executable, str(package / "cli.py"), "policies"],
+                          capture_output=True, text=True, env=env, cwd=package)
+    assert done.returncode == 0 and "greedy" in done.stdout, done.stderr

@@ -14,7 +14,7 @@ from analyzer.analysis.summary import mean_columns, summarize_tally
 from analyzer.analysis.totals import Totals, frame_totals, joined_attrs, joined_totals
 from analyzer.core.codes import PLAYABLE_EXPANSIONS
 from analyzer.errors import UrbionError
-from analyzer.runner.config import LATER_KEYS, RUN_IDENTITY
+from analyzer.runner.config import RUN_IDENTITY
 from analyzer.runner.tally import part
 
 #: A run as a report reads it: a results file's rows, or a summary file's totals.
@@ -34,8 +34,7 @@ def run_label(attrs: dict, fallback: str) -> str:
 
 def join_pieces(frames: list[tuple[Path, Run]]) -> list[tuple[Path, Run]]:
     """Join the results files that are pieces of one run, keeping the order of first
-    appearance: files that share every ``RUN_IDENTITY`` value (``engine_source`` where every
-    file records it) and whose games, sorted,
+    appearance: files that share every ``RUN_IDENTITY`` value and whose games, sorted,
     follow one another without gap or overlap (a summary beside results files joins them
     as totals). A piece after a gap begins a separate run (two samples of one
     configuration, which a user may compare); pieces whose games overlap are refused: the
@@ -55,13 +54,11 @@ def join_pieces(frames: list[tuple[Path, Run]]) -> list[tuple[Path, Run]]:
         order, and ``attrs`` with ``first_game``, ``games``, ``games_resumed`` and
         ``seconds`` of the whole and ``joined_files``, the number of pieces.
     """
-    # the engine's code where every file names it: a file from before the key says
-    # nothing of its code, which is then not told apart
-    known = [name for name in RUN_IDENTITY if name not in LATER_KEYS or
-             all(name in df.attrs for _, df in frames)]
     groups: dict[tuple, list[int]] = {}
     for index, (_, df) in enumerate(frames):
-        key = tuple(repr(df.attrs.get(name)) for name in known)
+        # a file from before engine_source joins only files that lack it too: its code is
+        # not known, and games of two codes must never be joined
+        key = tuple(repr(df.attrs.get(name)) for name in RUN_IDENTITY)
         groups.setdefault(key, []).append(index)
     joined: dict[int, tuple[Path, Run]] = {}
     for members in groups.values():

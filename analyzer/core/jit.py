@@ -66,8 +66,13 @@ def files_digest(root: Path, files: set[Path]) -> str:
     its bytes: a file renamed, moved or edited changes it."""
     digest = hashlib.sha256()
     for path in sorted(files):
+        if not path.is_file():  # a broken link (an editor's lock file) is no code
+            continue
         digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:  # one that cannot be read is hashed as such, not a crash at import
+            digest.update(b"\0unreadable")
     return digest.hexdigest()[:16]
 
 

@@ -266,8 +266,8 @@ _HASHED = {
     "policy_source_sha256": "the policy's source file has changed since the run was saved",
     "policy_params_sha256": "the policy's parameters (its weights file, say) have changed "
                             "since the run was saved",
-    "kernel_source": "the engine's code has changed since the run was saved (another "
-                     "version of the package)",
+    # one text for both: a fast run's engine code is its kernels', said once
+    "kernel_source": "the engine's code has changed since the run was saved",
     "engine_source": "the engine's code has changed since the run was saved",
     "card_set_sha256": "the card file has changed since the run was saved",
 }

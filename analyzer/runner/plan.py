@@ -17,12 +17,12 @@ import numpy as np
 
 from analyzer.cards import CardSet
 from analyzer.core.codes import RULES_VERSION
-from analyzer.core.jit import files_digest, source_hash
+from analyzer.core.jit import files_digest
 from analyzer.errors import ClusterError, PolicyError
 from analyzer.policies.loader import function_source_digest
 from analyzer.policies.registry import PolicySpec, portable_name, resolve_policy
 from analyzer.policies.search_nb import CANDIDATES_INDEX, ROLLOUTS_INDEX
-from analyzer.runner.config import BATCH_IDENTITY, package_version, run_config
+from analyzer.runner.config import BATCH_IDENTITY, engine_source, package_version, run_config
 
 #: Games per chunk unless a run asks otherwise: about a second of work on one core, small
 #: enough for a lively progress bar and little lost work after an interruption.
@@ -230,7 +230,8 @@ class RunPlan:
         """What a resumed run must share with the saved one for the results to be the same."""
         config = self.config()
         identity = {key: config.get(key, "") for key in BATCH_IDENTITY}
-        identity["kernel_source"] = source_hash()  # the engine's and built-ins' code
+        # the engine's and built-ins' code as imported, as engine_source takes it
+        identity["kernel_source"] = engine_source("fast")
         identity["card_set"] = config["card_set"]  # names the set its hash is of
         identity["chunk"] = self.chunk
         identity["summary_only"] = summary_only
