@@ -610,7 +610,7 @@ def _main(argv: list[str] | None) -> None:
         _say(f"urbion: {interrupts.stop_word()}{_after_writing()}")
         sys.exit(_stop_code())
     except MemoryError:
-        _say("urbion: error: out of memory: fewer games (or files) at once need less")
+        _say(f"urbion: error: {out_of_memory(None)}")
         sys.exit(EXIT_USAGE)
     except UnicodeEncodeError as err:
         if "surrogates not allowed" not in str(err):

@@ -539,8 +539,8 @@ def _check_results_fit(games: int) -> None:
     # the results, then the frame made of them, each column copied once
     need = 2 * games * RESULT_DTYPE.itemsize
     if need > memory:
-        raise UrbionError(f"{games:,} games keep {need / 1e9:,.1f} GB of per-game results in "
-                          f"memory, more than this machine's {memory / 1e9:,.1f} GB: play "
+        raise UrbionError(f"{games:,} games keep {_bytes(need)} of per-game results in "
+                          f"memory, more than this machine's {_bytes(memory)}: play "
                           "fewer, or keep a tally of fixed size instead of rows (simulate "
                           "--summary-only; analyzer.simulate_summary in Python)")
 
@@ -1400,8 +1400,11 @@ def _check_trace_room(out: Path, games: int) -> None:
 
 
 def _bytes(count: int) -> str:
-    """A size in words: in GB from one on, else in MB."""
-    return f"{count / 1e9:,.1f} GB" if count >= 10**9 else f"{count / 1e6:,.1f} MB"
+    """A size in words, in the largest of KB, MB and GB that it reaches once rounded."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6)):
+        if round(count / scale, 1) >= 1:
+            return f"{count / scale:,.1f} {unit}"
+    return f"{count / 1e3:,.1f} KB"
 
 
 def _traced_games(seed: int, game: int, games: int, policy: str | PolicySpec, cards,

@@ -227,8 +227,8 @@ def test_a_run_whose_results_cannot_fit_in_memory_is_refused_before_it_plays(tmp
     pages = {"SC_PAGE_SIZE": 4096, "SC_PHYS_PAGES": 10}  # a machine of 40 KB
     monkeypatch.setattr(os, "sysconf", lambda name: pages.get(name) or real(name))
     out = tmp_path / "big.parquet"
-    with pytest.raises(UrbionError, match=r"1,000 games keep 0\.0 GB of per-game results in "
-                                          r"memory, more than this machine's 0\.0 GB: play "
+    with pytest.raises(UrbionError, match=r"1,000 games keep 88\.0 KB of per-game results "
+                                          r"in memory, more than this machine's 41\.0 KB: play "
                                           r"fewer, or keep a tally of fixed size instead "
                                           r"of rows \(simulate --summary-only"):
         analyzer.simulate(games=1000, out=out)
