@@ -2278,6 +2278,19 @@ def test_every_run_names_the_software_that_played_it_and_the_report_says_so(tmp_
     assert "not recorded in the results file" in provenance({"old": older})["software"]
 
 
+def _package_copy(tmp_path: Path) -> Path:
+    """A copy of the package and its command beside it, to change without changing this
+    one."""
+    import shutil
+
+    package = tmp_path / "copy"
+    package.mkdir()
+    shutil.copytree(Path(analyzer.__file__).parent, package / "analyzer",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(Path(analyzer.__file__).parents[1] / "cli.py", package / "cli.py")
+    return package
+
+
 def _play_reference_piece(package: Path, first_game: int, out: Path) -> None:
     """Games ``first_game`` to ``first_game + 19`` of seed 4, played by the reference engine
     of the package copy at ``package``."""
@@ -2293,13 +2306,7 @@ def test_pieces_played_before_and_after_a_rule_changed_in_the_code_stay_apart(tm
     """A contributor changed how many cards a Chaos reveals (R06.2 c) without a new rules
     version and played the run on: the report joined both pieces into one run of games
     0-39 whose win rate mixed two rule sets. Pieces of one code are still joined."""
-    import shutil
-
-    package = tmp_path / "copy"
-    package.mkdir()
-    shutil.copytree(Path(analyzer.__file__).parent, package / "analyzer",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(Path(analyzer.__file__).parents[1] / "cli.py", package / "cli.py")
+    package = _package_copy(tmp_path)
     pieces = [tmp_path / f"p{i}.parquet" for i in range(3)]
     _play_reference_piece(package, 0, pieces[0])
     _play_reference_piece(package, 20, pieces[1])
@@ -2383,13 +2390,7 @@ def test_a_results_file_from_before_the_engine_code_was_recorded_joins_only_its_
 def test_a_stray_link_in_the_package_is_no_crash_at_import(tmp_path):
     """An editor's lock file (a broken link named .#engine.py) beside the engine's code
     made every command a traceback once the engine code was hashed at import."""
-    import shutil
-
-    package = tmp_path / "copy"
-    package.mkdir()
-    shutil.copytree(Path(analyzer.__file__).parent, package / "analyzer",
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(Path(analyzer.__file__).parents[1] / "cli.py", package / "cli.py")
+    package = _package_copy(tmp_path)
     for folder in ("reference", "core", "policies"):
         (package / "analyzer" / folder / ".#engine.py").symlink_to("nobody@host.1234")
     env = {**__import__("os").environ, "PYTHONPATH": str(package),
