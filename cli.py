@@ -175,7 +175,8 @@ def cli() -> None:
 @variant_option
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Write one row per game to this .parquet file (with --summary-only: the "
-                   "summary to a .json file). Finished chunks are kept in OUT.partial/.")
+                   "summary to a .json file), replacing a file of that name once the run "
+                   "is done. Finished chunks are kept in OUT.partial/.")
 @click.option("--resume", is_flag=True,
               help="Continue the interrupted run saved beside --out (same configuration).")
 @click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",

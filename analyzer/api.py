@@ -318,8 +318,9 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         The solo game or the two-player team game (R10, one policy plays both seats);
         default solo (or the variant of a given CardSet).
     out : path, optional
-        Parquet file for the results (checked before the run, written atomically). Finished
-        chunks are kept in ``OUT.partial/`` until it is written (docs/scaling.md).
+        Parquet file for the results (checked before the run, written atomically: a file of
+        that name is replaced once the run is done). Finished chunks are kept in
+        ``OUT.partial/`` until it is written (docs/scaling.md).
     first_game : int
         Number of the first game, to play a slice of a batch.
     resume : bool
