@@ -706,8 +706,11 @@ def test_a_run_of_many_chunks_looks_only_for_the_chunks_it_saved(tmp_path, monke
     (partial_folder(out) / "chunk-0000002.npy").write_bytes(b"")  # not a chunk's name
     resumed = Checkpoint.start(out, plan.identity(summary_only=True), True)
     played = []
-    monkeypatch.setattr(StopAfter, "imap", lambda self, plan, indices, summary_only: (
-        played.extend(itertools.islice(indices, 4)) or iter(())))
+    def play_four(self, plan, indices, summary_only):
+        played.extend(itertools.islice(indices, 4))
+        yield from ()
+
+    monkeypatch.setattr(StopAfter, "imap", play_four)
     _, saved_games = execute(plan, StopAfter(0), summary_only=True, checkpoint=resumed)
     resumed.close()
     assert looked == [0, 2] and saved_games == 200 and played == [1, 3, 4, 5]

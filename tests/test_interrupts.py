@@ -359,3 +359,33 @@ def test_ctrl_c_as_a_traced_games_result_comes_back_is_a_stop(monkeypatch, capsy
     assert code == 130 and "Traceback" not in err and "policy" not in err
     assert err == "urbion: interrupted; nothing was saved\n"
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_a_second_ctrl_c_while_the_threads_finish_is_part_of_the_stop(tmp_path, monkeypatch):
+    """Ctrl-C as a chunk is saved, then again while the pool waits for the slices being
+    played: the second came out of the chunks' iterator as Python let it go, which printed
+    "Exception ignored in generator" before the stop's message."""
+    import sys
+
+    import analyzer
+    from analyzer.errors import RunStopped
+    from analyzer.runner import executors
+    from analyzer.runner.checkpoint import Checkpoint
+
+    ignored = []
+    monkeypatch.setattr(sys, "unraisablehook", ignored.append)
+
+    class InterruptedJoin(executors.ThreadPoolExecutor):
+        def shutdown(self, wait=True, **kwargs):
+            super().shutdown(wait, **kwargs)
+            raise KeyboardInterrupt
+
+    def stopped_saving(self, index, payload):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(executors, "ThreadPoolExecutor", InterruptedJoin)
+    monkeypatch.setattr(Checkpoint, "save", stopped_saving)
+    with pytest.raises(RunStopped) as stop:
+        analyzer.simulate(games=40, chunk=10, workers=1, out=tmp_path / "r.parquet")
+    assert stop.value.interrupted
+    assert [hook.exc_type for hook in ignored] == []

@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from itertools import islice
@@ -226,7 +226,7 @@ class DaskExecutor:
             raise
 
     def imap(self, plan: RunPlan, indices: Iterable[int],
-             summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
+             summary_only: bool) -> Generator[tuple[int, np.ndarray], None, None]:
         """Each chunk's (index, payload) as it finishes; no more chunks are handed to the
         scheduler at once than :meth:`window` allows, so that a run of half a million
         chunks holds the memory of a few of them, as a local run does."""

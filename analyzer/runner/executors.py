@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Protocol
@@ -17,12 +17,13 @@ from analyzer.runner.plan import RunPlan
 
 
 class Executor(Protocol):
-    """Plays chunks of a plan and yields ``(index, payload)`` as each one finishes."""
+    """Plays chunks of a plan and yields ``(index, payload)`` as each one finishes; the
+    caller closes what ``imap`` returns, so that its clean-up runs where a stop is caught."""
 
     def prepare(self, plan: RunPlan) -> None: ...
 
     def imap(self, plan: RunPlan, indices: Iterable[int],
-             summary_only: bool) -> Iterator[tuple[int, np.ndarray]]: ...
+             summary_only: bool) -> Generator[tuple[int, np.ndarray], None, None]: ...
 
     def close(self) -> None: ...
 
@@ -48,7 +49,7 @@ class LocalExecutor:
         prepare_kernels(plan)
 
     def imap(self, plan: RunPlan, indices: Iterable[int],
-             summary_only: bool) -> Iterator[tuple[int, np.ndarray]]:
+             summary_only: bool) -> Generator[tuple[int, np.ndarray], None, None]:
         window = 2 * self.threads
         with ThreadPoolExecutor(max_workers=self.threads) as pool, self._starting_threads():
             pending: deque[tuple[int, list[Future]]] = deque()

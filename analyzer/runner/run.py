@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import closing
 
 import numpy as np
 
@@ -91,9 +92,12 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     # the time left count this run's games only
     bar = progress_bar(plan.games, progress, initial=saved_games)
     try:
-        with clearing_on_error(bar):
-            for index, payload in executor.imap(plan, _unplayed(plan.n_chunks, loaded),
-                                                summary_only):
+        # closed here, not when Python lets it go: a second Ctrl-C while the playing
+        # threads finish then stops the run like the first, instead of being printed as
+        # ignored
+        with clearing_on_error(bar), closing(executor.imap(
+                plan, _unplayed(plan.n_chunks, loaded), summary_only)) as chunks:
+            for index, payload in chunks:
                 if checkpoint:
                     try:
                         checkpoint.save(index, payload)
