@@ -6,6 +6,7 @@ import itertools
 import os
 import shutil
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -164,11 +165,11 @@ def builtin_policies() -> pd.DataFrame:
                         index=pd.Index(list(BUILTIN_POLICIES), name="policy"))
 
 
-def write_card_template(out: str | Path, cards: str | Path | None = None) -> Path:
+def write_card_template(out: str | Path, cards: str | Path | CardSet | None = None) -> Path:
     """Write a card-set file to ``out`` (a new ``.toml`` file), to edit into a card set of
     one's own; return its path. ``cards``: the shipped R14 file for None; a card file, copied
-    as it is; or a results or summary file, whose run's cards are written as the card file
-    that loads into them (the same name and hash)."""
+    as it is; or a loaded set, or a results or summary file, whose cards are written as the
+    card file that loads into them (the same name and hash)."""
     from analyzer.atomic import check_writable, write_atomically
     from analyzer.cards.loader import default_card_text
     from analyzer.cards.writer import card_file_text
@@ -178,9 +179,11 @@ def write_card_template(out: str | Path, cards: str | Path | None = None) -> Pat
     if path.exists():  # most likely a card file being edited
         raise UrbionError(f"{path} exists: the template is written to a new file only "
                           "(remove it, or choose another name)")
-    source = arguments.path("cards", cards)
+    source = cards if isinstance(cards, CardSet) else arguments.path("cards", cards)
     if source is None:
         text = default_card_text()
+    elif isinstance(source, CardSet):
+        text = card_file_text(source)
     elif is_run_file(source):
         text = card_file_text(run_cards(source))
     else:
@@ -1135,10 +1138,10 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
 def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "greedy",
                 workers: int | None = None, out: str | Path | None = None,
                 progress: bool = False, expansions: Expansions = None,
-                variant: str | None = None, cards: str | Path | None = None,
+                variant: str | None = None, cards: str | Path | CardSet | None = None,
                 scheduler: str | None = None, resume: bool = False) -> SensitivityResult:
     """How the win rate moves when the card set moves away from a baseline: the shipped R14
-    set, or the card file ``cards`` (docs/sensitivity.md).
+    set, the card file ``cards``, or a loaded set (docs/sensitivity.md).
 
     Plays games 0..games-1 of ``seed`` with the baseline set and with each variant of it
     (``analysis.sensitivity.variants_of``: each element's Incubi narrowed and widened with
@@ -1148,10 +1151,11 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     cards are the baseline's own, or that the card-set check refuses, is not played: its
     row says why. ``out``: a folder for sensitivity.csv, .md and the chart. ``expansions``,
     ``variant``: the expansion set and game variant every card set is played with (default
-    the solo base game). ``scheduler``: a Dask cluster (or ``local:N``) that plays every
-    card set's games, as for :func:`simulate`. With ``out``, each card set's games are kept
-    as they finish in a hidden folder beside it (``.NAME.sensitivity-partial``), removed
-    once the report is written: ``resume`` continues an interrupted run from there.
+    the solo base game, or a loaded set's own). ``scheduler``: a Dask cluster (or
+    ``local:N``) that plays every card set's games, as for :func:`simulate`. With ``out``,
+    each card set's games are kept as they finish in a hidden folder beside it
+    (``.NAME.sensitivity-partial``), removed once the report is written: ``resume``
+    continues an interrupted run from there.
 
     Raises
     ------
@@ -1175,6 +1179,11 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
         raise UrbionError("--resume needs --out (resume=True needs out= in Python): the "
                           "finished card sets are kept beside it")
     base_set, data = _sensitivity_baseline(cards)
+    if isinstance(cards, CardSet):  # every card set played as the loaded one is, by default
+        if expansions is None:
+            expansions = cards.expansion_names() or "none"
+        if variant is None:
+            variant = cards.variant
     load_cards(base_set, expansions, variant)  # an expansion the file lacks, before playing
     label = baseline_label(base_set.name, base_set.digest)
     plan = plan_variants(base_set, data, label)
@@ -1256,16 +1265,17 @@ def _sensitivity_labels(variants: int) -> list[str]:
     return ["baseline", *(f"variant-{k + 1:02d}" for k in range(variants))]
 
 
-def _sensitivity_baseline(cards: str | Path | None) -> tuple[CardSet, dict]:
+def _sensitivity_baseline(cards: str | Path | CardSet | None) -> tuple[CardSet, dict]:
     """The card set the variants change, and its data: the shipped set for None, else
-    the card file ``cards`` (checked as ``simulate`` checks it)."""
+    the card file ``cards`` (checked as ``simulate`` checks it) or the loaded set."""
     from analyzer.analysis.results_io import card_file_data
     from analyzer.cards.loader import default_card_data
 
     if isinstance(cards, CardSet):
-        # a loaded set keeps its cards, not the file data a variant edits
-        raise UrbionError("cards: sensitivity changes a card file's data: give the file's "
-                          "path, not a loaded card set")
+        from analyzer.cards.writer import card_file_text
+
+        # the variants edit a card file's data: that of the file that loads into this set
+        return cards, tomllib.loads(card_file_text(cards))
     path = arguments.path("cards", cards)
     if path is None:
         return default_card_set(), default_card_data()

@@ -154,6 +154,20 @@ def test_the_template_of_a_card_file_is_its_copy(odd_run, tmp_path):
     assert out.read_bytes() == (folder / "odd.toml").read_bytes()
 
 
+def test_the_template_of_a_loaded_set_loads_into_its_cards(odd_run, tmp_path):
+    """A notebook holds a loaded set, not its file: its template is the card file that
+    loads into it; a set no card file describes is one clear error, and nothing written."""
+    folder, *_ = odd_run
+    loaded = analyzer.load_cards(folder / "odd.toml")
+    out = analyzer.write_card_template(tmp_path / "set.toml", loaded)
+    back = load_card_set(out)
+    assert back.digest == loaded.digest and _same_cards(back, loaded)
+    reversed_cards = replace(loaded, cards=loaded.cards[::-1].copy())
+    with pytest.raises(CardSetError, match="^card set 'Odd \"set\" ü' has cards in an order"):
+        analyzer.write_card_template(tmp_path / "no.toml", reversed_cards)
+    assert not (tmp_path / "no.toml").exists()
+
+
 def test_a_sensitivity_of_a_results_file_varies_its_cards(odd_run):
     from analyzer.api import _sensitivity_baseline
 

@@ -415,12 +415,34 @@ def test_a_bad_card_file_for_sensitivity_is_one_line_and_writes_nothing(tmp_path
     assert not out.exists()
 
 
-def test_sensitivity_takes_a_card_file_not_a_loaded_set():
-    """A loaded set holds its cards, not the file data a variant edits."""
+def test_a_loaded_set_is_the_baseline_played_with_its_own_expansions_and_variant():
+    """A notebook's loaded set was refused: the variants edit the data of the card file
+    that loads into it, and every card set plays the set's expansions and variant."""
+    loaded = analyzer.load_cards(None, expansions="chromatic_chaos", variant="team")
+    from_set = analyzer.sensitivity(games=60, seed=4, cards=loaded)
+    named = analyzer.sensitivity(games=60, seed=4, expansions="chromatic_chaos",
+                                 variant="team")
+    pd.testing.assert_frame_equal(from_set.table, named.table)
+    assert from_set.baseline["wins"] == named.baseline["wins"]
+    assert from_set.baseline["expansions"] == ["chromatic_chaos"]
+    assert from_set.baseline["variant"] == "team"
+    # given, the expansions and variant are played as they are given
+    base_game = analyzer.sensitivity(games=60, seed=4, cards=loaded, expansions="none",
+                                     variant="solo")
+    pd.testing.assert_frame_equal(base_game.table,
+                                  analyzer.sensitivity(games=60, seed=4).table)
+
+
+def test_a_hand_built_set_or_a_number_as_the_baseline_is_one_clear_error():
+    from dataclasses import replace
+
+    from analyzer.cards import CardSetError
     from analyzer.errors import UrbionError
 
-    with pytest.raises(UrbionError, match="give the file's path, not a loaded card set"):
-        analyzer.sensitivity(games=10, cards=default_card_set())
+    r14 = default_card_set()
+    shuffled = replace(r14, cards=r14.cards[::-1].copy())
+    with pytest.raises(CardSetError, match="no card file describes"):
+        analyzer.sensitivity(games=10, cards=shuffled)
     with pytest.raises(UrbionError, match="--cards \\(cards=\\) must be a path"):
         analyzer.sensitivity(games=10, cards=3)
 
