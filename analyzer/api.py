@@ -183,7 +183,7 @@ def write_card_template(out: str | Path, cards: str | Path | CardSet | None = No
     if source is None:
         text = default_card_text()
     elif isinstance(source, CardSet):
-        text = card_file_text(source)
+        text = card_file_text(source.checked())
     elif is_run_file(source):
         text = card_file_text(run_cards(source))
     else:
@@ -197,7 +197,7 @@ def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions)
     if cards is None:
         card_set = default_card_set()
     elif isinstance(cards, CardSet):
-        card_set = cards
+        card_set = cards.checked()
     else:
         card_set = cards_of_file(cards)
     if expansions is None:
@@ -1275,7 +1275,7 @@ def _sensitivity_baseline(cards: str | Path | CardSet | None) -> tuple[CardSet, 
         from analyzer.cards.writer import card_file_text
 
         # the variants edit a card file's data: that of the file that loads into this set
-        return cards, tomllib.loads(card_file_text(cards))
+        return cards, tomllib.loads(card_file_text(cards.checked()))
     path = arguments.path("cards", cards)
     if path is None:
         return default_card_set(), default_card_data()

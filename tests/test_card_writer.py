@@ -162,9 +162,16 @@ def test_the_template_of_a_loaded_set_loads_into_its_cards(odd_run, tmp_path):
     out = analyzer.write_card_template(tmp_path / "set.toml", loaded)
     back = load_card_set(out)
     assert back.digest == loaded.digest and _same_cards(back, loaded)
-    reversed_cards = replace(loaded, cards=loaded.cards[::-1].copy())
+    from analyzer.cards.loader import set_digest
+
+    backwards = loaded.cards[::-1].copy()
+    with pytest.raises(CardSetError, match="^card set 'Odd \"set\" ü' was changed after"):
+        analyzer.write_card_template(tmp_path / "no.toml", replace(loaded, cards=backwards))
+    # built by hand with its own hash: no card file lists cards in that order
+    by_hand = replace(loaded, cards=backwards,
+                      digest=set_digest(loaded.name, backwards, loaded.owner)).with_expansions(0)
     with pytest.raises(CardSetError, match="^card set 'Odd \"set\" ü' has cards in an order"):
-        analyzer.write_card_template(tmp_path / "no.toml", reversed_cards)
+        analyzer.write_card_template(tmp_path / "no.toml", by_hand)
     assert not (tmp_path / "no.toml").exists()
 
 

@@ -343,3 +343,48 @@ def test_a_weights_file_given_as_cards_is_named_for_what_it_is(tmp_path):
     with pytest.raises(CardSetError, match="this is a weights file .* played as --policy "
                                            "weighted:FILE"):
         load_card_set(weights)
+
+
+def test_a_set_changed_in_memory_is_refused_not_played_under_its_old_name_and_hash(tmp_path):
+    """Its array changed in place, or a copy made with dataclasses.replace: the games were
+    played with the new cards under the loaded set's name and hash, and its results file
+    could not give its cards back."""
+    from dataclasses import replace
+
+    import analyzer
+
+    loaded = analyzer.load_cards(None)
+    renamed = replace(loaded, name="mine")
+    as_floats = replace(loaded, cards=loaded.cards.astype(float))
+    changed = analyzer.load_cards(None)
+    changed.cards[19, CardField.VALUE] += 1
+    cards_changed = (f"card set '{{}}' was changed after it was loaded: its name and cards "
+                     f"no longer hash to its sha256 {loaded.digest[:12]}, which its results "
+                     "would name; change cards in a card file")
+    for card_set in (renamed, as_floats, changed):
+        expected = re.escape(cards_changed.format(card_set.name))
+        for call, args in ((analyzer.simulate, {"games": 10}), (analyzer.trace, {}),
+                           (analyzer.card_table, {}), (analyzer.sensitivity, {"games": 10}),
+                           (analyzer.write_card_template, {"out": tmp_path / "t.toml"})):
+            with pytest.raises(CardSetError, match=expected):
+                call(cards=card_set, **args)
+    assert not (tmp_path / "t.toml").exists()
+    # the cards in play not those of its expansions: labelled Chromatic Chaos, it played
+    # the base game's cards
+    relabelled = replace(loaded, expansions=int(Expansion.CHROMATIC_CHAOS))
+    with pytest.raises(CardSetError, match=re.escape(
+            "card set 'R14-default' plays cards other than those of its expansions "
+            "(chromatic_chaos): choose expansions with")):
+        analyzer.simulate(games=10, cards=relabelled)
+    assert analyzer.simulate(games=10, cards=loaded)["won"].size == 10  # the set as loaded
+
+
+def test_a_set_takes_its_expansions_by_name_as_every_call_does():
+    by_name = DEFAULT.with_expansions("chromatic_chaos,books")
+    by_bits = DEFAULT.with_expansions(Expansion.CHROMATIC_CHAOS | Expansion.BOOKS)
+    assert by_name.expansions == by_bits.expansions
+    assert (by_name.dream_ids == by_bits.dream_ids).all()
+    assert DEFAULT.with_expansions(["emptiness"]).expansion_names() == ["emptiness"]
+    assert DEFAULT.with_expansions("all").expansions == parse_expansions("all")
+    with pytest.raises(CardSetError, match="unknown expansion"):
+        DEFAULT.with_expansions("chromatic")

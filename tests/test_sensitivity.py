@@ -437,12 +437,15 @@ def test_a_hand_built_set_or_a_number_as_the_baseline_is_one_clear_error():
     from dataclasses import replace
 
     from analyzer.cards import CardSetError
+    from analyzer.cards.loader import set_digest
     from analyzer.errors import UrbionError
 
     r14 = default_card_set()
-    shuffled = replace(r14, cards=r14.cards[::-1].copy())
+    backwards = r14.cards[::-1].copy()
+    by_hand = replace(r14, cards=backwards,
+                      digest=set_digest(r14.name, backwards, r14.owner)).with_expansions(0)
     with pytest.raises(CardSetError, match="no card file describes"):
-        analyzer.sensitivity(games=10, cards=shuffled)
+        analyzer.sensitivity(games=10, cards=by_hand)
     with pytest.raises(UrbionError, match="--cards \\(cards=\\) must be a path"):
         analyzer.sensitivity(games=10, cards=3)
 

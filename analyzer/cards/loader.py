@@ -122,6 +122,37 @@ class CardSet:
                                                       self.other_ids]))
         return [describe_card(i, self.cards[i]) for i in ids]
 
+    def checked(self) -> CardSet:
+        """This set, when its cards are still those its name and hash stand for and the
+        cards in play are those of its expansions: an array changed in place, or a copy
+        made with ``dataclasses.replace``, would be played under the name and hash of cards
+        it does not hold.
+
+        Raises
+        ------
+        CardSetError
+            Saying what was changed and how to change cards instead (a card file).
+        """
+        cards, owner = self.cards, self.owner
+        whole = isinstance(cards, np.ndarray) and isinstance(owner, np.ndarray) and \
+            cards.dtype == np.int64 and owner.dtype == np.int64 and cards.ndim == 2 and \
+            cards.shape[1] == N_CARD_FIELDS and owner.shape == cards.shape[:1]
+        if not whole or set_digest(self.name, cards, owner) != self.digest:
+            raise CardSetError(
+                f"card set {self.name!r} was changed after it was loaded: its name and cards "
+                f"no longer hash to its sha256 {self.digest[:12]}, which its results would "
+                "name; change cards in a card file (analyzer.write_card_template writes one "
+                "to edit) and load that with analyzer.load_cards")
+        in_play = self.with_expansions(self.expansions & self.available_expansions())
+        if self.expansions & ~self.available_expansions() or not all(
+                np.array_equal(getattr(self, ids), getattr(in_play, ids))
+                for ids in ("city_ids", "dream_ids", "other_ids")):
+            raise CardSetError(
+                f"card set {self.name!r} plays cards other than those of its expansions "
+                f"({', '.join(self.expansion_names()) or 'none'}): choose expansions with "
+                "analyzer.load_cards(card_set, expansions=...) or card_set.with_expansions(...)")
+        return self
+
     def expansion_names(self) -> list[str]:
         """The expansions in play, by name, in TRACE.md order."""
         return expansion_names(self.expansions)
@@ -133,14 +164,18 @@ class CardSet:
             mask |= int(bit)
         return mask
 
-    def with_expansions(self, expansions: int) -> CardSet:
-        """The same cards with ``expansions`` (``Expansion`` bits) in play.
+    def with_expansions(self, expansions: int | str | list[str] | tuple[str, ...]) -> CardSet:
+        """The same cards with ``expansions`` in play: ``Expansion`` bits, or names as
+        :func:`parse_expansions` reads them (``"chromatic_chaos,books"``, a list, ``"all"``,
+        ``"none"``).
 
         Raises
         ------
         CardSetError
-            When the set holds no cards of a requested expansion.
+            When the set holds no cards of a requested expansion, or a name is unknown.
         """
+        if not isinstance(expansions, int):
+            expansions = parse_expansions(expansions)
         missing = expansions & ~self.available_expansions()
         if missing:
             name = expansion_names(missing)[0]
@@ -156,6 +191,13 @@ class CardSet:
         return replace(self, expansions=expansions, city_ids=ids[in_play & is_city],
                        dream_ids=ids[in_play & ~is_city & ~is_other],
                        other_ids=ids[in_play & is_other])
+
+
+def set_digest(name: str, cards: np.ndarray, owner: np.ndarray) -> str:
+    """A card set's ``digest``: SHA-256 of its name and card table (int64 ``cards``
+    (n_cards, N_CARD_FIELDS) and ``owner`` (n_cards,))."""
+    return hashlib.sha256(name.encode() + np.ascontiguousarray(cards).tobytes() +
+                          np.ascontiguousarray(owner).tobytes()).hexdigest()
 
 
 def _sorted_rows(card_set: CardSet) -> np.ndarray:
@@ -221,7 +263,7 @@ def unpacked_table(packed: object, name: str, digest: str, source: str) -> CardS
         description = str(packed.get("description", ""))  # type: ignore[union-attr]
     except (KeyError, TypeError, ValueError, AttributeError, zlib.error, binascii.Error):
         return None
-    if hashlib.sha256(name.encode() + cards.tobytes() + owner.tobytes()).hexdigest() != digest:
+    if set_digest(name, cards, owner) != digest:
         return None
     return CardSet(name, digest, source, cards, np.zeros(0, np.int64), np.zeros(0, np.int64),
                    owner, description=description).with_expansions(0)
@@ -636,7 +678,7 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
         raise CardSetError(f"too many cards: {len(rows)} (at most {MAX_CARDS})")
     cards = np.array(rows, dtype=np.int64)
     owners = np.array(owner, dtype=np.int64)
-    digest = hashlib.sha256(name.encode() + cards.tobytes() + owners.tobytes()).hexdigest()
+    digest = set_digest(name, cards, owners)
     full = CardSet(name, digest, source, cards, np.zeros(0, np.int64), np.zeros(0, np.int64),
                    owners, description=description.strip())
     return full.with_expansions(0)
