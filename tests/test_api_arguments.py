@@ -37,6 +37,13 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
     assert json.loads(out.read_text())["config"]["seed"] == 1
 
 
+def _games(**columns) -> pd.DataFrame:
+    """Two games of a results frame, with ``columns`` in place of theirs."""
+    frame = {"won": [True, False], "reason": ["", "deck_empty"], "turns": [20, 21],
+             "pacified": [12, 9]}
+    return pd.DataFrame({**frame, **columns})
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: analyzer.simulate(games=10, seed=1.5), "seed must be a whole number, not 1.5"),
     (lambda: analyzer.simulate(games=10, seed=True), "seed must be a whole number"),
@@ -85,6 +92,16 @@ def test_numpy_integers_in_a_summary_file(tmp_path):
     (lambda: analyzer.sensitivity(games=10, policy=None), "policy must be a string"),
     (lambda: analyzer.summarize(None), "summarize needs a results DataFrame"),
     (lambda: analyzer.summarize(pd.DataFrame()), "summarize needs a results DataFrame"),
+    # a pandas KeyError or TypeError deep in the sums
+    (lambda: analyzer.summarize(_games(won=[1, 0])),
+     "summarize needs a results DataFrame as simulate returns it \\(column won holds int64, "
+     "not true/false\\)"),
+    (lambda: analyzer.summarize(_games(won=[1.0, 0.0])), "column won holds float64"),
+    (lambda: analyzer.summarize(_games(turns=["20", "21"])), "column turns holds (str|object), "
+     "not whole numbers"),
+    (lambda: analyzer.summarize(_games(pacified=[3.5, 4.0])), "column pacified holds float64"),
+    (lambda: analyzer.summarize(_games(pacified=pd.array([3, None], dtype="Int64"))),
+     "column pacified holds an empty cell"),
     (lambda: analyzer.report(5, "r"), "results must be a list of results files"),
     (lambda: analyzer.load_cards(3.0), "--cards \\(cards=\\) must be a path"),
     (lambda: analyzer.duel(["greedy", "random"], games=5, scheduler=5),

@@ -56,6 +56,7 @@ def summarize(df: pd.DataFrame) -> dict:
         raise UrbionError("summarize needs a results DataFrame as simulate returns it (columns "
                           f"{', '.join(SUMMARIZED)}), not {type(df).__name__}"
                           + (" without them" if isinstance(df, pd.DataFrame) else ""))
+    _check_kinds(df)
     games = len(df)
     wins = int(df["won"].sum())
     low, high = wilson_interval(wins, games)
@@ -146,6 +147,23 @@ def means_in_play(expansions: list[str] | None, variant: str = "solo") -> list[s
     left)."""
     return [col for name, col, _ in EXPANSION_MEANS
             if expansions is None or name in expansions or name == variant]
+
+
+def _check_kinds(df: pd.DataFrame) -> None:
+    """Refuse a column of another kind than a results frame holds (won as 0/1, turns as
+    text), which would fail deep in pandas or give a wrong figure."""
+    for column in SUMMARIZED:
+        kind = df[column].dtype
+        if column == "won":
+            wrong, want = not pd.api.types.is_bool_dtype(kind), "true/false"
+        elif column == "reason":
+            continue
+        else:
+            wrong, want = not pd.api.types.is_integer_dtype(kind), "whole numbers"
+        if wrong or df[column].isna().any():
+            held = "an empty cell" if not wrong else f"{kind}, not {want}"
+            raise UrbionError(f"summarize needs a results DataFrame as simulate returns it "
+                              f"(column {column} holds {held})")
 
 
 def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None,
