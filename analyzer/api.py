@@ -97,6 +97,8 @@ __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "t
 
 
 Expansions = str | list[str] | tuple[str, ...] | None
+#: What ``cards=`` may be, as its refusal says it.
+CARDS_KINDS = "a path or a CardSet (analyzer.load_cards)"
 
 
 def load_cards(cards: str | Path | CardSet | None, expansions: Expansions = None,
@@ -107,7 +109,7 @@ def load_cards(cards: str | Path | CardSet | None, expansions: Expansions = None
     ``variant``: ``"solo"`` or ``"team"`` (R10); None keeps the set's (solo for a file).
     """
     if cards is not None and not isinstance(cards, CardSet):
-        arguments.path("cards", cards)
+        cards = arguments.path("cards", cards, kinds=CARDS_KINDS)
     card_set = _with_expansions(cards, arguments.names("expansions", expansions))
     variant = arguments.text("variant", variant, optional=True)
     return card_set if variant is None else card_set.with_variant(variant)
@@ -179,7 +181,8 @@ def write_card_template(out: str | Path, cards: str | Path | CardSet | None = No
     if path.exists():  # most likely a card file being edited
         raise UrbionError(f"{path} exists: the template is written to a new file only "
                           "(remove it, or choose another name)")
-    source = cards if isinstance(cards, CardSet) else arguments.path("cards", cards)
+    source = cards if isinstance(cards, CardSet) else \
+        arguments.path("cards", cards, kinds=CARDS_KINDS)
     if source is None:
         text = default_card_text()
     elif isinstance(source, CardSet):
@@ -1276,7 +1279,7 @@ def _sensitivity_baseline(cards: str | Path | CardSet | None) -> tuple[CardSet, 
 
         # the variants edit a card file's data: that of the file that loads into this set
         return cards, tomllib.loads(card_file_text(cards.checked()))
-    path = arguments.path("cards", cards)
+    path = arguments.path("cards", cards, kinds=CARDS_KINDS)
     if path is None:
         return default_card_set(), default_card_data()
     return card_file_data(path)  # a run's cards as the card file that loads into them

@@ -84,17 +84,22 @@ def text(name: str, value: object, optional: bool = False) -> str | None:
 NAMED_BY_PLACE = ("traces", "path")
 
 
-def path(name: str, value: object, optional: bool = True,
-         flag: str | None = None) -> Path | None:
-    """A file or folder argument: a string or a path (None when optional). ``flag``: the
-    command's option, where it is not ``name``'s (``--template`` for ``out=``)."""
+def path(name: str, value: object, optional: bool = True, flag: str | None = None,
+         kinds: str = "a path") -> Path | None:
+    """A file or folder argument: a string or a path (None when optional), ``~`` read as
+    the home folder, as a shell and pandas read it. ``flag``: the command's option, where it
+    is not ``name``'s (``--template`` for ``out=``); ``kinds``: what the argument may be, as
+    a refusal says it."""
     if value is None and optional:
         return None
     if not isinstance(value, str | Path) or value == "":
         said = f"{flag} ({name}=)" if flag else \
             name if name in NAMED_BY_PLACE or not name.isidentifier() else option(name)
-        raise UrbionError(f"{said} must be a path, not {kind_of(value)}")
-    return Path(value)
+        raise UrbionError(f"{said} must be {kinds}, not {kind_of(value)}")
+    try:
+        return Path(value).expanduser()
+    except RuntimeError:  # no home folder to read ~ as: the name as it is
+        return Path(value)
 
 
 def names(name: str, value: object, optional: bool = True) -> str | list[str] | None:

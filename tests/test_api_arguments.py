@@ -488,3 +488,25 @@ def test_memory_running_out_as_a_resume_reads_its_games_says_they_stay(tmp_path,
                                f"can resume them); stopped before any game was played; the "
                                f"games saved before stay in {out}.partial; run the same "
                                "command with --resume (resume=True in Python) to continue")
+
+
+def test_a_path_from_the_home_folder_is_read_as_a_shell_and_pandas_read_it(tmp_path,
+                                                                            monkeypatch):
+    """"~/mine.toml" in a notebook was looked for in a folder named "~"."""
+    from analyzer.core.jit import CACHE_DIR
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    if CACHE_DIR is not None:  # a kernel compiled aside, in a process of its own, is kept
+        monkeypatch.setenv("URBION_CACHE_DIR", str(CACHE_DIR.parent))  # where it was
+    out = analyzer.write_card_template("~/mine.toml")
+    assert out == tmp_path / "mine.toml" and out.is_file()
+    assert len(analyzer.card_table("~/mine.toml")) == len(analyzer.card_table())
+    df = analyzer.simulate(games=5, cards="~/mine.toml", out="~/r.parquet")
+    assert analyzer.read_results("~/r.parquet")["won"].equals(df["won"])
+    assert not (tmp_path / "~").exists()
+
+
+def test_cards_of_another_kind_are_refused_naming_what_they_may_be():
+    with pytest.raises(UrbionError, match="^--cards \\(cards=\\) must be a path or a CardSet "
+                                          "\\(analyzer.load_cards\\), not a DataFrame$"):
+        analyzer.simulate(games=5, cards=pd.DataFrame({"a": range(30)}))
