@@ -7,6 +7,7 @@
 from analyzer.analysis.summary import summarize
 from analyzer.api import (
     builtin_policies,
+    card_differences,
     card_table,
     compare,
     duel,
@@ -26,7 +27,7 @@ from analyzer.api import (
 )
 from analyzer.policies.spec import PolicySpec
 
-__all__ = ["PolicySpec", "builtin_policies", "card_table", "compare", "duel", "load_cards",
-           "read_results", "replay", "report", "sensitivity", "show", "simulate",
-           "simulate_summary", "summarize", "trace", "trace_to_file", "tune", "weights_note",
-           "write_card_template"]
+__all__ = ["PolicySpec", "builtin_policies", "card_differences", "card_table", "compare",
+           "duel", "load_cards", "read_results", "replay", "report", "sensitivity", "show",
+           "simulate", "simulate_summary", "summarize", "trace", "trace_to_file", "tune",
+           "weights_note", "write_card_template"]

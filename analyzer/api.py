@@ -125,6 +125,18 @@ def card_table(cards: str | Path | CardSet | None = None) -> pd.DataFrame:
     return table_of(load_cards(cards))
 
 
+def card_differences(cards: str | Path | CardSet | None,
+                     against: str | Path | CardSet | None = None) -> str:
+    """What the card set ``cards`` changes from ``against``, as ``urbion cards --cards
+    FILE`` says it: for each kind of card whose count differs, the two counts, one line
+    each under a heading that names both sets by name and hash; for the same cards, whether
+    only their order or their name differs; "" for one card set. Each may be a card file,
+    a results or summary file, a loaded set, or None for the shipped R14 set."""
+    from analyzer.analysis.card_table import card_differences as differences
+
+    return differences(card_table(against), card_table(cards))
+
+
 def weights_note(results: pd.DataFrame | dict) -> str | None:
     """The note ``urbion simulate`` prints under a run's summary about the weights its
     policy plays, or None: shipped weights (``weighted``, and ``search`` and

@@ -232,3 +232,24 @@ def test_cards_of_a_file_say_what_it_changes_from_r14(tmp_path, capsys):
     assert out.startswith("card set   mine (sha256 ") and "one line per card" in out
     code, out, err = run(capsys, "cards")
     assert "against" not in out and "kind for kind" not in out  # R14 itself: nothing to say
+
+
+def test_the_api_says_what_a_set_changes_as_urbion_cards_does(tmp_path, capsys):
+    """The change list was the CLI's alone; in Python it takes files or loaded sets, and
+    any set to compare against."""
+    from tests.test_cli import run
+
+    path = tmp_path / "mine.toml"
+    analyzer.write_card_template(path)
+    text = path.read_text().replace('name = "R14-default"', 'name = "mine"')
+    start = text.index("[dreams.chaos]")
+    path.write_text(text[:start] + text[start:].replace("count = 8", "count = 6", 1))
+    code, out, _ = run(capsys, "cards", "--cards", str(path))
+    changes = analyzer.card_differences(path)
+    assert code == 0 and changes.splitlines() == out.rstrip().splitlines()[-2:]
+    assert changes.endswith("cards of each kind:\nbase chaos ±5: 8 -> 6")
+    loaded = analyzer.load_cards(path)
+    assert analyzer.card_differences(loaded, None) == changes
+    assert analyzer.card_differences(None, loaded).splitlines()[1:] == \
+        ["base chaos ±5: 6 -> 8"]
+    assert analyzer.card_differences(loaded, loaded) == ""
