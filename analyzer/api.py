@@ -1699,12 +1699,19 @@ class CompareResult:
 
     def figures(self) -> dict:
         """The comparison's charts as matplotlib Figures, by file stem."""
-        from analyzer.analysis.compare import BASE, chart_table, set_title, titled_interactions
+        from analyzer.analysis.compare import (
+            BASE,
+            chart_members,
+            chart_table,
+            set_title,
+            titled_interactions,
+        )
         from analyzer.reporting import charts
 
-        shown = chart_table(self.table)
-        figures = {"win_rates": charts.win_rates(shown, reference=set_title(BASE)),
-                   "differences": charts.differences(shown.drop(index=set_title(BASE)))}
+        shown, members = chart_table(self.table), chart_members(self.table)
+        figures = {"win_rates": charts.win_rates(shown, set_title(BASE), members),
+                   "differences": charts.differences(shown.drop(index=set_title(BASE)),
+                                                     members)}
         if len(self.interactions):
             figures["interactions"] = charts.interactions(titled_interactions(self.interactions))
         source = charts.source_line(self.attrs)

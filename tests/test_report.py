@@ -1186,6 +1186,53 @@ def test_a_chart_of_every_set_has_no_empty_band_and_an_axis_at_both_ends():
                 if type(child).__name__ == "SecondaryAxis"]
 
 
+def test_a_chart_of_many_sets_names_them_by_a_grid_of_their_expansions():
+    """128 sets named by their wrapped names made a chart of 13,000 pixels: from
+    GRID_FROM sets on, a grid of dots says which expansions each row's set holds, one line
+    a row, and the base game, which holds none, is named."""
+    from matplotlib.colors import to_rgba
+
+    from analyzer.analysis.compare import (
+        EXPANSION_TITLES,
+        chart_members,
+        chart_table,
+        expansion_sets,
+        set_label,
+    )
+    from analyzer.reporting import charts
+
+    labels = [set_label(s) for s in expansion_sets("all")]
+    rates = np.linspace(0.3, 0.0, len(labels))  # the base game easiest: ranked last
+    table = pd.DataFrame({"win_rate": rates, "ci_low": rates * 0.9, "ci_high": rates * 1.1,
+                          "difference": rates - 0.3, "diff_low": rates - 0.31,
+                          "diff_high": rates - 0.29, "rank": range(len(labels), 0, -1)},
+                         index=labels)
+    shown, members = chart_table(table), chart_members(table)
+    assert list(members.columns) == list(EXPANSION_TITLES.values())
+    assert members.index.equals(shown.index)
+    for fig, rows in ((charts.win_rates(shown, "base game", members), shown),
+                      (charts.differences(shown.drop(index="base game"), members),
+                       shown.drop(index="base game"))):
+        ax, grid = fig.axes[0], fig.axes[1]
+        assert fig.get_figheight() < 40  # 0.2 inch a row, not up to 1.8
+        assert [t.get_text() for t in grid.get_xticklabels()] == list(members.columns)
+        assert ax.yaxis.get_tick_params()["labelleft"] is False  # the grid names them
+        dark = [c for c in grid.collections if tuple(c.get_facecolor()[0]) == to_rgba("0.2")]
+        held = {(round(x), round(y)) for c in dark for x, y in c.get_offsets()}
+        expected = {(column, round(y)) for y, name in zip(ax.get_yticks(), rows.index,
+                                                         strict=True)
+                    for column, on in enumerate(members.loc[name]) if on}
+        assert held == expected
+    named = [t.get_text() for t in charts.win_rates(shown, "base game", members).axes[1]
+             .get_yticklabels()]
+    assert named[-1] == "base game" and set(named[:-1]) == {""}
+    # a few sets keep their names, and one axes
+    few = table.loc[["base", "books", "chromatic_chaos"]]
+    fig = charts.win_rates(chart_table(few), "base game", chart_members(few))
+    assert len(fig.axes) == 1
+    assert "Chromatic Chaos" in [t.get_text() for t in fig.axes[0].get_yticklabels()]
+
+
 def _fake_run(wins: int, games: int = 40, turns: int = 20) -> pd.DataFrame:
     """A results frame with what the charts read: ``wins`` won games out of ``games``."""
     won = np.arange(games) < wins

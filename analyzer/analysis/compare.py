@@ -80,6 +80,18 @@ def chart_table(table: pd.DataFrame) -> pd.DataFrame:
     return ordered.drop(columns="order").rename(index=set_title)
 
 
+def chart_members(table: pd.DataFrame) -> pd.DataFrame:
+    """Which expansions each set of a :func:`compare_table` holds, in the rows and order of
+    its :func:`chart_table` (index: the sets' titles): one bool column per expansion that
+    any set holds, named by its printed name, in TRACE.md order."""
+    ordered = chart_table(table).index
+    labels = table.assign(order=range(len(table))).sort_values(["rank", "order"]).index
+    held = [set(label.split(SET_SEPARATOR)) if label != BASE else set() for label in labels]
+    names = [name for name in EXPANSION_TITLES if any(name in h for h in held)]
+    return pd.DataFrame([[name in h for name in names] for h in held], index=ordered,
+                        columns=[EXPANSION_TITLES[name] for name in names], dtype=bool)
+
+
 def set_label(expansions: tuple[str, ...]) -> str:
     """A set's name: ``base``, or its expansions joined by ``+`` in TRACE.md order."""
     return SET_SEPARATOR.join(expansions) or BASE

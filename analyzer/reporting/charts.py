@@ -258,13 +258,79 @@ def _set_rows(ax: Axes, labels: list[str]) -> list[float]:
 SHORT_NAME = 24
 
 
-def win_rates(table: pd.DataFrame, reference: str | None = None) -> Figure:
+#: From this many sets on, a chart names its rows by a grid of the expansions each set
+#: holds, one line a row, not by names wrapped onto up to seven lines: a chart of all 128
+#: sets was 13,000 pixels tall.
+GRID_FROM = 13
+#: Inches of a row of such a chart, and of a column of its grid.
+GRID_ROW_INCHES, GRID_COLUMN_INCHES = 0.2, 0.24
+
+
+def _by_grid(table: pd.DataFrame, members: pd.DataFrame | None) -> bool:
+    """Whether a chart of ``table``'s rows names them by ``members``' grid."""
+    return members is not None and len(table) >= GRID_FROM and members.shape[1] > 0
+
+
+def _grid_figure(title: str, table: pd.DataFrame, members: pd.DataFrame,
+                 width: float) -> tuple[Figure, Axes, Axes, list[str]]:
+    """A chart of sets named by a grid: the figure, its plot (first of its axes), the
+    grid's axes to the left of it (sharing its rows) and the rows' labels (the base game
+    by name, since it holds no expansion; the ``*`` of a set stopped at max-games)."""
+    grid_width = GRID_COLUMN_INCHES * members.shape[1] + 0.9
+    height = GRID_ROW_INCHES * len(table) + 0.14 * max(len(c) for c in members.columns) + 1.6
+    fig = Figure(figsize=(width + grid_width, height), layout="constrained")
+    spec = fig.add_gridspec(1, 2, width_ratios=[grid_width, width])
+    ax = fig.add_subplot(spec[0, 1])
+    grid = fig.add_subplot(spec[0, 0], sharey=ax)
+    ax.set_title(textwrap.fill(title, TITLE_WIDTH))
+    ax.grid(alpha=0.3)
+    precise = table["precise"] if "precise" in table else [True] * len(table)
+    labels = [("base game" if not members.loc[name].any() else "") + ("" if ok else "*")
+              for name, ok in zip(table.index, precise, strict=True)]
+    return fig, ax, grid, labels
+
+
+def _draw_grid(grid: Axes, ax: Axes, members: pd.DataFrame, rows: list[float]) -> None:
+    """Fill the grid beside ``ax``: a column per expansion under its name, a dark dot
+    where a row's set holds it joined to the row's other dots, a pale one where it does
+    not; every other row shaded across both, to follow a row from its grid to its value."""
+    held = members.to_numpy(dtype=bool)
+    columns = np.arange(held.shape[1])
+    for row, y in enumerate(rows):
+        if row % 2:
+            for axes in (grid, ax):
+                axes.axhspan(y - 0.5, y + 0.5, color="0.5", alpha=0.08, linewidth=0)
+        grid.scatter(columns[~held[row]], [y] * int((~held[row]).sum()), s=14, color="0.85")
+        if held[row].any():
+            on = columns[held[row]]
+            grid.plot([on.min(), on.max()], [y, y], color="0.2", linewidth=1.2)
+            grid.scatter(on, [y] * len(on), s=18, color="0.2", zorder=3)
+    grid.set_xlim(-0.6, held.shape[1] - 0.4)
+    grid.set_xticks(columns, list(members.columns), rotation=90, fontsize="small")
+    grid.xaxis.tick_top()
+    grid.tick_params(axis="x", length=0)
+    grid.tick_params(axis="y", length=0, labelleft=True)
+    for side in ("top", "right", "bottom", "left"):
+        grid.spines[side].set_visible(False)
+    ax.tick_params(axis="y", labelleft=False)
+
+
+def win_rates(table: pd.DataFrame, reference: str | None = None,
+              members: pd.DataFrame | None = None) -> Figure:
     """Win rate of each run with its 95% interval, and a line at the win rate of the row
-    ``reference`` (None: the first), the one the others are compared with."""
-    labels = _set_labels(table)
-    fig, ax = _figure("Win rate with 95% Wilson interval", _bar_height(labels))
+    ``reference`` (None: the first), the one the others are compared with. ``members``
+    (:func:`analysis.compare.chart_members`): the expansions each row's set holds, which
+    name the rows of a chart of many sets (:data:`GRID_FROM`)."""
+    title = "Win rate with 95% Wilson interval"
+    if _by_grid(table, members):
+        fig, ax, grid, labels = _grid_figure(title, table, members, SIZE[0])
+    else:
+        labels, grid = _set_labels(table), None
+        fig, ax = _figure(title, _bar_height(labels))
     ax.set_xlabel("games won (%)")  # before the rows: a tall chart repeats it at the top
     y = _set_rows(ax, labels)
+    if grid is not None:
+        _draw_grid(grid, ax, members, y)
     # plain arrays: matplotlib reads a Series' elements one by one, which pandas 2 warns of
     rate = table["win_rate"].to_numpy(dtype=float) * 100
     errors = [rate - table["ci_low"].to_numpy(dtype=float) * 100,
@@ -505,17 +571,24 @@ def sensitivity(table: pd.DataFrame, baseline_rate: float,
     return fig
 
 
-def differences(table: pd.DataFrame) -> Figure:
-    """Paired win-rate difference of each set to the base game, with its 95% interval."""
+def differences(table: pd.DataFrame, members: pd.DataFrame | None = None) -> Figure:
+    """Paired win-rate difference of each set to the base game, with its 95% interval;
+    ``members`` as for :func:`win_rates`."""
     rows = table.drop(index="base", errors="ignore")
-    labels = _set_labels(rows)
-    fig, ax = _new_figure(7.0, max(0.4 * len(rows) + 1.4, _bar_height(labels)))
-    ax.set_title(textwrap.fill("Change of the win rate from the base game (games paired by "
-                               "number), 95% paired Newcombe intervals", TITLE_WIDTH),
-                 fontsize="medium")
-    ax.grid(alpha=0.3)
+    title = ("Change of the win rate from the base game (games paired by number), 95% "
+             "paired Newcombe intervals")
+    if _by_grid(rows, members):
+        fig, ax, grid, labels = _grid_figure(title, rows, members.loc[rows.index], 7.0)
+    else:
+        labels, grid = _set_labels(rows), None
+        fig, ax = _new_figure(7.0, max(0.4 * len(rows) + 1.4, _bar_height(labels)))
+        ax.set_title(textwrap.fill(title, TITLE_WIDTH))
+        ax.grid(alpha=0.3)
+    ax.title.set_fontsize("medium")
     ax.set_xlabel("change in games won (percentage points)")
     y = _set_rows(ax, labels)
+    if grid is not None:
+        _draw_grid(grid, ax, members.loc[rows.index], y)
     errors = [(rows["difference"] - rows["diff_low"]) * 100,
               (rows["diff_high"] - rows["difference"]) * 100]
     ax.errorbar(rows["difference"] * 100, y, xerr=errors, fmt="o", capsize=4)
