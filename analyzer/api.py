@@ -1968,7 +1968,7 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
     """The comparison's folder, made: a new or empty one, or with ``resume`` one an
     interrupted comparison of the same batch size left (a folder is never mixed with
     another comparison's files)."""
-    from analyzer.atomic import require_folder
+    from analyzer.atomic import probe_folder, require_folder
     from analyzer.reporting.build import FOLDER_MARK, folder_mark
 
     folder = Path(out)
@@ -1978,6 +1978,8 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
     if resume and not folder.is_dir():  # as simulate and sensitivity: no fresh start unasked
         raise UrbionError(f"nothing to resume: {folder} does not exist")
     made = not folder.exists()
+    if made:  # said as every command says it (/proc's "No such file" misled)
+        probe_folder(folder.parent, f"cannot write {folder}")
     held: list[str] = []
     try:
         held = sorted(p.name for p in folder.iterdir()) if folder.exists() else []

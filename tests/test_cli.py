@@ -188,6 +188,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     ["simulate", "--games", "100000", "--out", "/proc/r.parquet"],
     ["tune", "--games", "100000", "--out", "/proc/w.toml"],
     ["sensitivity", "--games", "100000", "--out", "/proc/sens"],
+    ["compare", "--sets", "base", "--games", "100000", "--out", "/proc/cmp"],
 ])
 def test_a_folder_that_refuses_files_is_refused_before_playing(capsys, monkeypatch, args):
     """/proc lets root write by its permissions and still takes no new file: found by
