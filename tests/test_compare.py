@@ -126,6 +126,23 @@ def test_an_interactions_interval_stays_within_what_a_mean_of_contrasts_can_be()
     assert "n/a" in text.splitlines()[3] and "nan" not in text
 
 
+def test_multiplied_stays_a_win_rate_where_both_singles_make_the_game_easier():
+    """Two easier expansions of the team game with weighted: 0.58 and 0.40 against a base
+    game of 0.20 multiplied as ratios to 116%, printed as the pair's predicted win rate."""
+    from analyzer.analysis.compare import multiplied_odds
+
+    predicted = multiplied_odds(0.58, 0.40, 0.20)
+    odds = (0.58 / 0.42) * (0.40 / 0.60) / (0.20 / 0.80)
+    assert predicted == pytest.approx(odds / (1 + odds)) and 0.78 < predicted < 0.79
+    assert multiplied_odds(0.2, 0.4, 0.2) == pytest.approx(0.4)  # a single without effect
+    assert multiplied_odds(0.0, 0.4, 0.2) == 0.0 and multiplied_odds(1.0, 0.4, 0.2) == 1.0
+    for undefined in ((0.3, 0.4, 0.0), (0.3, 0.4, 1.0), (0.0, 1.0, 0.5)):
+        assert math.isnan(multiplied_odds(*undefined))
+    runs = {"base": _games([1, 0, 0, 0, 0]), "a": _games([1, 1, 1, 0, 0]),
+            "b": _games([1, 1, 1, 1, 0]), "a+b": _games([1, 1, 1, 1, 1])}
+    assert 0.0 <= interactions(runs).iloc[0].multiplied <= 1.0  # ratios: 240%
+
+
 def test_a_rank_the_pairwise_tests_rule_out_gives_way_to_them():
     """--precision stops sets at different lengths. b wins 12 of its 20 games (+60 points
     on the base game's first 20), a 20 of its 40 (+50): by the estimates b ranks above a.
@@ -313,7 +330,8 @@ def test_interaction_is_the_pair_effect_minus_the_single_effects_game_by_game():
     assert row["interaction"] == pytest.approx(1 / 6)
     assert (row["low"], row["high"]) == (pytest.approx(1 / 6 - half), pytest.approx(1 / 6 + half))
     assert row["pair_win_rate"] == pytest.approx(0.5)
-    assert row["multiplied"] == pytest.approx((3 / 6) * (1 / 6) / (2 / 6))
+    # the odds of x (1:1) and y (1:5) over the base game's (1:2): 2:5, a win rate of 2/7
+    assert row["multiplied"] == pytest.approx(2 / 7)
     matrix = interaction_matrix(table)
     assert matrix.loc["y", "x"] == matrix.loc["x", "y"] == row["interaction"]
     assert math.isnan(matrix.loc["x", "x"])

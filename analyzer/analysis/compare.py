@@ -329,8 +329,9 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     ``p`` (the paired randomization test of no interaction, :func:`stats.sign_flip_p`) and
     ``holm_p`` (that p adjusted by Holm's method over the pairs played, not counting those
     whose ``differing``, the games whose contrast is not zero, is 0),
-    ``pair_win_rate`` and ``multiplied`` (the pair's win rate if the two singles' ratios to
-    the base game multiplied: p_A * p_B / p_base). The additive interaction cannot fall
+    ``pair_win_rate`` and ``multiplied`` (the pair's win rate if the two singles' effects
+    multiplied the base game's odds of winning, :func:`multiplied_odds`). The additive
+    interaction cannot fall
     below p_base - p_A - p_B, so where the singles alone take the win rate near zero it is
     positive whatever the pair does; ``multiplied`` shows that case, and ``at_floor`` marks
     the pairs whose single effects added up fall below 0%. ``shown`` (:func:`shown_interactions`)
@@ -425,11 +426,27 @@ def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
             low, high = _few_differing_interval(contrast, low, high)
     # exact where few games differ, where the t test would take the many zeros for evidence
     p = sign_flip_p(contrast.astype(np.int64))
-    p_base = w_base.mean()
     return {"games": n, "differing": int(np.count_nonzero(contrast)), "interaction": mean,
             "low": low, "high": high, "p": p, "holm_p": math.nan,
             "pair_win_rate": float(w_pair.mean()),
-            "multiplied": float(w_a.mean() * w_b.mean() / p_base) if p_base > 0 else math.nan}
+            "multiplied": multiplied_odds(w_a.mean(), w_b.mean(), w_base.mean())}
+
+
+def multiplied_odds(p_a: float, p_b: float, p_base: float) -> float:
+    """The pair's win rate if each single expansion multiplied the base game's odds of
+    winning (p / (1 - p)) by its own factor: odds_A * odds_B / odds_base, as a win rate.
+    Ratios of win rates multiplied (p_A * p_B / p_base) would pass 100% where both
+    singles are easier; odds stay within 0% to 100%. NaN where the base game won none or
+    all of its games (no odds to divide by), or where one single never wins and the other
+    always does."""
+    if not 0.0 < p_base < 1.0:
+        return math.nan
+    if {p_a, p_b} >= {0.0, 1.0}:
+        return math.nan
+    if 0.0 in (p_a, p_b) or 1.0 in (p_a, p_b):
+        return 0.0 if 0.0 in (p_a, p_b) else 1.0
+    odds = p_a / (1 - p_a) * p_b / (1 - p_b) / (p_base / (1 - p_base))
+    return float(odds / (1 + odds))
 
 
 def _few_differing_interval(contrast: np.ndarray, low: float, high: float
@@ -631,8 +648,8 @@ def format_interactions(pairs: pd.DataFrame) -> str:
                      f"{format_p(r.holm_p):>8} {interaction_verdict(r):<12} "
                      f"{r.pair_win_rate:>13.2%} {_percent_or_na(r.multiplied):>10}")
     lines += ["", f"Holm p: {INTERACTION_TEST_NOTE}", INTERACTION_SHOWN_NOTE,
-              "multiplied: the pair's win rate if the singles' ratios to the base game "
-                  "multiplied. Effects that multiply show on this additive scale as "
+              "multiplied: the pair's win rate if the singles' effects multiplied the base "
+                  "game's odds of winning. Effects that multiply show on this additive scale as "
                   "interactions of either sign (near a 0% win rate, always positive): read "
                   "an interaction with the pair's win rate and multiplied side by side"]
     return "\n".join(lines)
