@@ -43,3 +43,14 @@ def test_the_report_page_shows_the_headline_and_loads_every_image(browser, tmp_p
     page.screenshot(path=str(shot), full_page=True)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 50_000
     page.close()
+
+
+def test_a_comparison_of_every_set_fits_the_window_it_is_read_in(browser, tmp_path):
+    """The play-again command listed all 128 sets on one unbreakable line, and a set's
+    name of seven expansions would not break either: the page was 46,000 pixels wide."""
+    analyzer.compare(sets="all", games=20, out=tmp_path / "all")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto((tmp_path / "all" / "index.html").as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    assert "urbion compare --sets all --games 20" in page.locator("#provenance").inner_text()
+    page.close()

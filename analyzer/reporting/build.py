@@ -689,7 +689,9 @@ STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto}"
          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em}"
          "tbody th{text-align:left;font-weight:normal}"
          "td.n{white-space:nowrap;text-align:right}figure{margin:0}"
-         "img{max-width:100%}")
+         "img{max-width:100%}"
+         # a command or a list of sets breaks where it must, not the page's width
+         "#provenance td{overflow-wrap:anywhere}")
 
 #: A cell holding one number (a count, share, p-value or difference), which must not
 #: break across lines ("4.08e-" over "56").
@@ -703,7 +705,9 @@ def html_table(rows: list[list[str]], table_id: str) -> str:
         return f"<td{number}>{html.escape(text)}</td>"
 
     def row(cells: list[str]) -> str:
-        return (f"<tr><th scope='row'>{html.escape(cells[0])}</th>"
+        # a set's name may break after each +: seven expansions are 100 characters
+        name = html.escape(cells[0]).replace("+", "+<wbr>")
+        return (f"<tr><th scope='row'>{name}</th>"
                 + "".join(cell(c) for c in cells[1:]) + "</tr>")
 
     head = "".join(f"<th scope='col'>{html.escape(c)}</th>" for c in rows[0])
@@ -1673,7 +1677,7 @@ def _compare_command(attrs: dict) -> str:
     policy = _policy_words(attrs)
     if policy is None:
         return NO_COMMAND.format(shared_policy(str(attrs.get("policy"))))
-    parts = [f"urbion compare --sets {shlex.quote(','.join(attrs['sets']))} --games "
+    parts = [f"urbion compare --sets {shlex.quote(_sets_option(attrs['sets']))} --games "
              f"{attrs['games_per_batch']} --seed {attrs['seed']} {policy}"]
     if attrs.get("variant", "solo") != "solo":
         parts.append(f"--variant {attrs['variant']}")
@@ -1683,6 +1687,18 @@ def _compare_command(attrs: dict) -> str:
     if source and not source.startswith("builtin:"):
         parts.append(f"--cards {shlex.quote(shared_file(source))}")
     return " ".join(parts)
+
+
+def _sets_option(labels: list[str]) -> str:
+    """``--sets`` for a comparison of the sets ``labels``, in their order: ``singles``,
+    ``pairs`` or ``all`` when it is exactly one of those (all 128 sets are 5,700
+    characters listed), else the list."""
+    from analyzer.analysis.compare import expansion_sets, set_label
+
+    for name in ("singles", "pairs", "all"):
+        if labels == [set_label(s) for s in expansion_sets(name)]:
+            return name
+    return ",".join(labels)
 
 
 def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]:
