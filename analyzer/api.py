@@ -134,6 +134,8 @@ def card_differences(cards: str | Path | CardSet | None,
     a results or summary file, a loaded set, or None for the shipped R14 set."""
     from analyzer.analysis.card_table import card_differences as differences
 
+    if against is not None and not isinstance(against, CardSet):
+        against = arguments.path("against", against, kinds=CARDS_KINDS)
     return differences(card_table(against), card_table(cards))
 
 

@@ -80,8 +80,9 @@ def text(name: str, value: object, optional: bool = False) -> str | None:
     return value
 
 
-#: Arguments a command takes by their place, not as an option: named as they are.
-NAMED_BY_PLACE = ("traces", "path")
+#: Arguments a command takes by their place, not as an option, or that only Python has
+#: (``card_differences(against=)``): named as they are.
+NAMED_BY_PLACE = ("traces", "path", "against")
 
 
 def path(name: str, value: object, optional: bool = True, flag: str | None = None,

@@ -510,3 +510,22 @@ def test_cards_of_another_kind_are_refused_naming_what_they_may_be():
     with pytest.raises(UrbionError, match="^--cards \\(cards=\\) must be a path or a CardSet "
                                           "\\(analyzer.load_cards\\), not a DataFrame$"):
         analyzer.simulate(games=5, cards=pd.DataFrame({"a": range(30)}))
+
+
+def test_a_policy_file_from_the_home_folder_is_read_as_other_paths_are(tmp_path,
+                                                                       monkeypatch):
+    """weighted:~/w.toml said it could not read "~/w.toml"."""
+    from importlib import resources
+
+    from analyzer.core.jit import CACHE_DIR
+    from analyzer.policies.weights import DEFAULT_WEIGHTS_FILE
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    if CACHE_DIR is not None:  # a kernel compiled aside, in a process of its own, is kept
+        monkeypatch.setenv("URBION_CACHE_DIR", str(CACHE_DIR.parent))  # where it was
+    text = resources.files("analyzer.policies").joinpath(DEFAULT_WEIGHTS_FILE).read_text(
+        encoding="utf-8")
+    (tmp_path / "w.toml").write_text(text, encoding="utf-8")
+    home = analyzer.simulate(games=20, policy="weighted:~/w.toml")
+    named = analyzer.simulate(games=20, policy=f"weighted:{tmp_path / 'w.toml'}")
+    assert home["won"].equals(named["won"]) and home["turns"].equals(named["turns"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from importlib import resources
 
+import numpy as np
 import pytest
 
 from analyzer.cards import CardSetError, default_card_set, load_card_set
@@ -355,14 +356,22 @@ def test_a_set_changed_in_memory_is_refused_not_played_under_its_old_name_and_ha
 
     loaded = analyzer.load_cards(None)
     renamed = replace(loaded, name="mine")
-    as_floats = replace(loaded, cards=loaded.cards.astype(float))
     changed = analyzer.load_cards(None)
     changed.cards[19, CardField.VALUE] += 1
     cards_changed = (f"card set '{{}}' was changed after it was loaded: its name and cards "
                      f"no longer hash to its sha256 {loaded.digest[:12]}, which its results "
                      "would name; change cards in a card file")
-    for card_set in (renamed, as_floats, changed):
-        expected = re.escape(cards_changed.format(card_set.name))
+    # the same cards, in arrays the kernels cannot take: a numba error of many lines
+    tables_changed = ("card set 'R14-default' was changed after it was loaded: its card "
+                      "tables are no longer the int64 numpy arrays, in C order, that the "
+                      "engine plays; change cards in a card file")
+    cases = [(renamed, cards_changed.format("mine")), (changed, cards_changed.format(
+        "R14-default"))] + [(card_set, tables_changed) for card_set in (
+            replace(loaded, cards=loaded.cards.astype(float)),
+            replace(loaded, cards=np.asfortranarray(loaded.cards)),
+            replace(loaded, city_ids=list(loaded.city_ids)))]
+    for card_set, message in cases:
+        expected = re.escape(message)
         for call, args in ((analyzer.simulate, {"games": 10}), (analyzer.trace, {}),
                            (analyzer.card_table, {}), (analyzer.sensitivity, {"games": 10}),
                            (analyzer.write_card_template, {"out": tmp_path / "t.toml"})):
@@ -376,6 +385,16 @@ def test_a_set_changed_in_memory_is_refused_not_played_under_its_old_name_and_ha
             "card set 'R14-default' plays cards other than those of its expansions "
             "(chromatic_chaos): choose expansions with")):
         analyzer.simulate(games=10, cards=relabelled)
+    for expansions in ("books", -1, True):
+        with pytest.raises(CardSetError, match=re.escape(
+                f"card set 'R14-default' plays cards other than those of its expansions "
+                f"({expansions!r}): choose expansions with")):
+            analyzer.simulate(games=10, cards=replace(loaded, expansions=expansions))
+    # played solo, recorded as a variant no results file may hold
+    with pytest.raises(CardSetError, match=re.escape(
+            "card set 'R14-default' is to be played as 'TEAM', which is no variant (solo, "
+            "team): choose it with")):
+        analyzer.simulate(games=10, cards=replace(loaded, variant="TEAM"))
     assert analyzer.simulate(games=10, cards=loaded)["won"].size == 10  # the set as loaded
 
 
@@ -385,6 +404,9 @@ def test_a_set_takes_its_expansions_by_name_as_every_call_does():
     assert by_name.expansions == by_bits.expansions
     assert (by_name.dream_ids == by_bits.dream_ids).all()
     assert DEFAULT.with_expansions(["emptiness"]).expansion_names() == ["emptiness"]
+    assert DEFAULT.with_expansions(np.int64(Expansion.BOOKS)).expansion_names() == ["books"]
+    assert DEFAULT.with_expansions(np.int64(Expansion.BOOKS)).checked().expansions == \
+        Expansion.BOOKS
     assert DEFAULT.with_expansions("all").expansions == parse_expansions("all")
     with pytest.raises(CardSetError, match="unknown expansion"):
         DEFAULT.with_expansions("chromatic")

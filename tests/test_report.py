@@ -1226,6 +1226,11 @@ def test_a_chart_of_many_sets_names_them_by_a_grid_of_their_expansions():
     named = [t.get_text() for t in charts.win_rates(shown, "base game", members).axes[1]
              .get_yticklabels()]
     assert named[-1] == "base game" and set(named[:-1]) == {""}
+    # 13 sets: the differences chart, of 12 without the base game, names them alike
+    thirteen = table.iloc[:13]
+    shown, members = chart_table(thirteen), chart_members(thirteen)
+    assert len(charts.win_rates(shown, "base game", members).axes) == 2
+    assert len(charts.differences(shown.drop(index="base game"), members).axes) == 2
     # a few sets keep their names, and one axes
     few = table.loc[["base", "books", "chromatic_chaos"]]
     fig = charts.win_rates(chart_table(few), "base game", chart_members(few))

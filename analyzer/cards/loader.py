@@ -133,25 +133,45 @@ class CardSet:
         CardSetError
             Saying what was changed and how to change cards instead (a card file).
         """
-        cards, owner = self.cards, self.owner
-        whole = isinstance(cards, np.ndarray) and isinstance(owner, np.ndarray) and \
-            cards.dtype == np.int64 and owner.dtype == np.int64 and cards.ndim == 2 and \
-            cards.shape[1] == N_CARD_FIELDS and owner.shape == cards.shape[:1]
-        if not whole or set_digest(self.name, cards, owner) != self.digest:
+        change = "change cards in a card file (analyzer.write_card_template writes one to " \
+            "edit) and load that with analyzer.load_cards"
+        if not self._plain_arrays():
+            raise CardSetError(f"card set {self.name!r} was changed after it was loaded: its "
+                               "card tables are no longer the int64 numpy arrays, in C order, "
+                               f"that the engine plays; {change}")
+        if set_digest(self.name, self.cards, self.owner) != self.digest:
             raise CardSetError(
                 f"card set {self.name!r} was changed after it was loaded: its name and cards "
                 f"no longer hash to its sha256 {self.digest[:12]}, which its results would "
-                "name; change cards in a card file (analyzer.write_card_template writes one "
-                "to edit) and load that with analyzer.load_cards")
-        in_play = self.with_expansions(self.expansions & self.available_expansions())
-        if self.expansions & ~self.available_expansions() or not all(
-                np.array_equal(getattr(self, ids), getattr(in_play, ids))
+                f"name; {change}")
+        expansions = self.expansions
+        known = isinstance(expansions, int | np.integer) and not isinstance(expansions, bool) \
+            and 0 <= expansions and not expansions & ~self.available_expansions()
+        if not known or not all(
+                np.array_equal(getattr(self, ids), getattr(self.with_expansions(expansions), ids))
                 for ids in ("city_ids", "dream_ids", "other_ids")):
+            named = (", ".join(self.expansion_names()) or "none") if known else \
+                repr(expansions)
             raise CardSetError(
                 f"card set {self.name!r} plays cards other than those of its expansions "
-                f"({', '.join(self.expansion_names()) or 'none'}): choose expansions with "
-                "analyzer.load_cards(card_set, expansions=...) or card_set.with_expansions(...)")
+                f"({named}): choose expansions with analyzer.load_cards(card_set, "
+                "expansions=...) or card_set.with_expansions(...)")
+        if self.variant not in VARIANT_NAMES:
+            raise CardSetError(
+                f"card set {self.name!r} is to be played as {self.variant!r}, which is no "
+                f"variant ({', '.join(VARIANT_NAMES)}): choose it with "
+                "analyzer.load_cards(card_set, variant=...) or card_set.with_variant(...)")
         return self
+
+    def _plain_arrays(self) -> bool:
+        """Whether the set's tables are what the kernels take: int64 numpy arrays in C
+        order, the cards (n_cards, N_CARD_FIELDS), the rest one-dimensional."""
+        arrays = (self.cards, self.owner, self.city_ids, self.dream_ids, self.other_ids)
+        if not all(isinstance(a, np.ndarray) and a.dtype == np.int64 and
+                   a.flags.c_contiguous for a in arrays):
+            return False
+        return self.cards.ndim == 2 and self.cards.shape[1] == N_CARD_FIELDS and \
+            self.owner.shape == self.cards.shape[:1] and all(a.ndim == 1 for a in arrays[1:])
 
     def expansion_names(self) -> list[str]:
         """The expansions in play, by name, in TRACE.md order."""
@@ -174,7 +194,9 @@ class CardSet:
         CardSetError
             When the set holds no cards of a requested expansion, or a name is unknown.
         """
-        if not isinstance(expansions, int):
+        if isinstance(expansions, np.integer):
+            expansions = int(expansions)
+        elif not isinstance(expansions, int):
             expansions = parse_expansions(expansions)
         missing = expansions & ~self.available_expansions()
         if missing:

@@ -128,7 +128,7 @@ def load_user_policy(name: str) -> PolicySpec:
     if not where or not function:
         raise PolicyError(f"policy {name!r}: expected FILE.py:FUNCTION or MODULE:FUNCTION")
     if where.endswith(".py"):
-        module = _module_from_file(Path(where))
+        module = _module_from_file(Path(where).expanduser())
     else:
         try:
             module = importlib.import_module(where)

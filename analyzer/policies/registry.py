@@ -270,9 +270,11 @@ def with_weights_file(name: str, change: Callable[[str], str]) -> str:
 
 
 def _absolute(path: str) -> str:
-    """A relative path to an existing file as an absolute one; anything else as it is."""
+    """A relative path (or one from ``~``) to an existing file as an absolute one; anything
+    else as it is."""
     try:
-        file = Path(path)
-        return str(file.resolve()) if not file.is_absolute() and file.is_file() else path
+        file = Path(path).expanduser()
+        return str(file.resolve()) if not Path(path).is_absolute() and file.is_file() \
+            else path
     except (OSError, ValueError):
         return path

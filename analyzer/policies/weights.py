@@ -87,7 +87,7 @@ def read_weights_file(path: str | Path | None = None
         text = resources.files("analyzer.policies").joinpath(DEFAULT_WEIGHTS_FILE).read_text(
             encoding="utf-8")
         return parse_weights(text, f"builtin:{DEFAULT_WEIGHTS_FILE}"), None, None
-    path = Path(path)
+    path = Path(path).expanduser()  # ~ as the home folder, as every path argument
     if is_run_file(path):
         text = _kept_weights(path)
     else:

@@ -266,9 +266,10 @@ GRID_FROM = 13
 GRID_ROW_INCHES, GRID_COLUMN_INCHES = 0.2, 0.24
 
 
-def _by_grid(table: pd.DataFrame, members: pd.DataFrame | None) -> bool:
-    """Whether a chart of ``table``'s rows names them by ``members``' grid."""
-    return members is not None and len(table) >= GRID_FROM and members.shape[1] > 0
+def _by_grid(members: pd.DataFrame | None) -> bool:
+    """Whether the charts of a comparison of the sets ``members`` name their rows by its
+    grid: both alike, the differences chart, which leaves out the base game, too."""
+    return members is not None and len(members) >= GRID_FROM and members.shape[1] > 0
 
 
 def _grid_figure(title: str, table: pd.DataFrame, members: pd.DataFrame,
@@ -322,7 +323,7 @@ def win_rates(table: pd.DataFrame, reference: str | None = None,
     (:func:`analysis.compare.chart_members`): the expansions each row's set holds, which
     name the rows of a chart of many sets (:data:`GRID_FROM`)."""
     title = "Win rate with 95% Wilson interval"
-    if _by_grid(table, members):
+    if _by_grid(members):
         fig, ax, grid, labels = _grid_figure(title, table, members, SIZE[0])
     else:
         labels, grid = _set_labels(table), None
@@ -573,11 +574,11 @@ def sensitivity(table: pd.DataFrame, baseline_rate: float,
 
 def differences(table: pd.DataFrame, members: pd.DataFrame | None = None) -> Figure:
     """Paired win-rate difference of each set to the base game, with its 95% interval;
-    ``members`` as for :func:`win_rates`."""
+    ``members`` as for :func:`win_rates`, the base game's row among them."""
     rows = table.drop(index="base", errors="ignore")
     title = ("Change of the win rate from the base game (games paired by number), 95% "
              "paired Newcombe intervals")
-    if _by_grid(rows, members):
+    if _by_grid(members):
         fig, ax, grid, labels = _grid_figure(title, rows, members.loc[rows.index], 7.0)
     else:
         labels, grid = _set_labels(rows), None
