@@ -1927,6 +1927,41 @@ def test_a_pair_not_played_is_marked_so_on_the_heatmap_not_left_white_as_zero():
         "expansions) is marked no games" in ax.get_figure().get_supxlabel().replace("\n", " ")
 
 
+def test_every_shown_cell_of_the_heatmap_writes_its_number_in_a_colour_that_reads():
+    """On the symmetric log scale a cell at half the scale's end is already dark red: its
+    number was black on it (-21.65 beside a -36.10 cell), by a rule read on a linear
+    scale. Every number now has WCAG's 4.5:1 contrast with its cell."""
+    from matplotlib.colors import to_rgba
+
+    from analyzer.reporting import charts
+
+    def luminance(colour):
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+                  for c in colour[:3]]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    effects = {"a+b": -0.361, "a+c": -0.2165, "a+d": -0.1915, "b+c": -0.164, "b+d": -0.06,
+               "c+d": 0.25}
+    rows = [{"pair": pair, "first": pair[0], "second": pair[2], "games": 2000,
+             "interaction": value, "low": value - 0.02, "high": value + 0.02,
+             "holm_p": 1e-6} for pair, value in effects.items()]
+    fig = charts.interactions(pd.DataFrame(rows).set_index("pair"))
+    ax = fig.axes[0]
+    image = ax.images[-1]
+    data = image.get_array()
+    checked = 0
+    for text in ax.texts:
+        j, i = (round(v) for v in text.get_position())
+        if np.ma.is_masked(data[i, j]):
+            continue
+        cell = luminance(image.cmap(image.norm(data[i, j])))
+        ink = luminance(to_rgba(text.get_color()))
+        bright, dim = max(cell, ink), min(cell, ink)
+        assert (bright + 0.05) / (dim + 0.05) >= 4.5, (text.get_text(), text.get_color())
+        checked += 1
+    assert checked == 2 * len(effects)
+
+
 def test_the_chance_of_a_false_interval_is_given_for_the_pairs_on_the_page():
     from analyzer.reporting.build import interaction_table_note
 

@@ -597,6 +597,15 @@ def differences(table: pd.DataFrame, members: pd.DataFrame | None = None) -> Fig
     return fig
 
 
+def _dark(colour: tuple[float, ...]) -> bool:
+    """Whether white text reads better than black on ``colour`` (RGBA, 0 to 1): by the
+    contrast ratios of WCAG 2, from the colour's relative luminance. On a symmetric log
+    scale a cell is dark well before its value nears the scale's end."""
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colour[:3]]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return 1.05 / (luminance + 0.05) > (luminance + 0.05) / 0.05
+
+
 def _cell(value: float, sign: bool = False) -> str:
     """A heatmap cell's number as drawn: two decimals (at one, a coloured cell could read
     "+1.5 ±1.5")."""
@@ -667,7 +676,8 @@ def interactions(table: pd.DataFrame) -> Figure:
                 ax.text(j, i, "no\ngames", ha="center", va="center", fontsize="x-small",
                         color="0.45")
             if np.isfinite(values[i, j]):
-                dark = np.isfinite(shown[i, j]) and abs(values[i, j]) > 0.6 * limit
+                dark = np.isfinite(shown[i, j]) and \
+                    _dark(image.cmap(image.norm(shown[i, j])))
                 band = f"\n{bands[i][j]}" if bands[i][j] else ""
                 band += "\nfew differ" if few[i, j] else ""
                 band += "\nat 0% floor" if floor[i, j] else ""
