@@ -506,6 +506,10 @@ def test_an_expansion_named_twice_in_a_set_is_refused():
     with pytest.raises(UrbionError, match=re.escape("'books' is named twice in "
                                                     "'emptiness+books+books'")):
         expansion_sets("books+postcards,emptiness+books+books")
+    # the base game named twice was taken for the base game without a word
+    with pytest.raises(UrbionError, match=re.escape("'base' is named twice in 'base+base'")):
+        expansion_sets("books,base+base")
+    assert expansion_sets("base+books") == [(), ("books",)]  # played on the base game
 
 
 def test_precision_adds_batches_until_each_interval_is_narrow_enough():

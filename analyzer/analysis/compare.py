@@ -181,6 +181,8 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
     if names in ([BASE], ["none"]):
         return ()
     valid = f"expansions {', '.join(playable)}; sets singles, pairs, all, {BASE} (or none)"
+    if names.count(BASE) > 1:  # a slip, as an expansion named twice is
+        raise UrbionError(f"sets: {BASE!r} is named twice in {item.strip()!r}")
     names = [n for n in names if n != BASE]  # every set is played on the base game
     for name in names:
         if name in ("singles", "pairs", "all", "none"):
