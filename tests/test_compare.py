@@ -544,6 +544,13 @@ def test_a_set_that_stopped_before_the_base_game_says_over_which_games_it_differ
     assert table.at["books", "paired_games"] < table.at["base", "games"]
     assert "vs base: the difference over the set's own games, against the base game's " \
            "first as many" in str(result)
+    # the rate the difference is taken from: the base game's over the set's games, which
+    # a reader cannot work out from the table's rows
+    paired = int(table.at["books", "paired_games"])
+    base_rate = result.runs["base"].sort_values("game")["won"].iloc[:paired].mean()
+    assert table.at["books", "base_rate"] == pytest.approx(base_rate)
+    assert table.at["books", "difference"] == pytest.approx(
+        table.at["books", "win_rate"] - base_rate)
     from analyzer.reporting.build import compare_note
 
     assert "against the base game's first as many" in compare_note(table)  # page, Markdown

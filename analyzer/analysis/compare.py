@@ -199,7 +199,9 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
 def paired_difference(won: np.ndarray, base_won: np.ndarray) -> dict:
     """Win-rate difference of a set against the base game on the same games.
 
-    Returns the games compared, the discordant counts, the difference, its 95% interval
+    Returns the games compared, the base game's win rate over them (``base_rate``: with
+    ``--precision`` the base game may have played more games than the set, and its rate
+    over all of them is another), the discordant counts, the difference, its 95% interval
     for paired proportions (Newcombe's square-and-add) and McNemar's exact p-value.
     """
     n = len(won)
@@ -208,7 +210,8 @@ def paired_difference(won: np.ndarray, base_won: np.ndarray) -> dict:
     only_base = int((base_won & ~won).sum())
     low, high = paired_difference_interval(both, only_set, only_base,
                                            n - both - only_set - only_base)
-    return {"paired_games": n, "set_only": only_set, "base_only": only_base,
+    return {"paired_games": n, "base_rate": float(base_won.mean()) if n else math.nan,
+            "set_only": only_set, "base_only": only_base,
             "difference": (only_set - only_base) / n, "diff_low": low, "diff_high": high,
             "mcnemar_p": mcnemar_exact(only_set, only_base)}
 
@@ -728,7 +731,8 @@ def partial_base_note(table: pd.DataFrame) -> str:
     if not (table["paired_games"] < table.at[BASE, "games"]).any():
         return ""
     return ("vs base: the difference over the set's own games, against the base game's "
-            "first as many (its win rate over those can differ from the one shown above)")
+            "first as many (its win rate over those, base_rate in compare.csv, can differ "
+            "from the one shown above)")
 
 
 def uneven_games_note(table: pd.DataFrame) -> str | None:
