@@ -1962,6 +1962,26 @@ def test_every_shown_cell_of_the_heatmap_writes_its_number_in_a_colour_that_read
     assert checked == 2 * len(effects)
 
 
+def test_the_differences_chart_tells_the_sets_the_tests_set_apart():
+    """Every point was drawn alike: a reader of many sets could not see which the tests
+    showed harder or easier without the tables."""
+    from analyzer.reporting import charts
+
+    table = pd.DataFrame({"difference": [-0.05, -0.01, 0.0, 0.2],
+                          "diff_low": [-0.07, -0.03, 0.0, 0.18],
+                          "diff_high": [-0.03, 0.01, 0.0, 0.22],
+                          "holm_p": [1e-5, 0.4, 1.0, 1e-30]},
+                         index=["Postcards", "Squares", "Books", "Chromatic Chaos"])
+    ax = charts.differences(table).axes[0]
+    lines = {bars.get_label(): bars.lines[0] for bars in ax.containers}
+    assert set(lines) == {"shown: Holm p below 0.05", "not shown"}
+    shown, other = lines["shown: Holm p below 0.05"], lines["not shown"]
+    assert sorted(shown.get_xdata()) == [-5.0, 20.0] and sorted(other.get_xdata()) == [-1.0, 0.0]
+    assert shown.get_markerfacecolor() != "white" and other.get_markerfacecolor() == "white"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == \
+        ["shown: Holm p below 0.05", "not shown"]
+
+
 def test_the_chance_of_a_false_interval_is_given_for_the_pairs_on_the_page():
     from analyzer.reporting.build import interaction_table_note
 

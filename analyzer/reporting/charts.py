@@ -17,6 +17,7 @@ from matplotlib.ticker import MaxNLocator
 
 from analyzer.analysis import run_stats
 from analyzer.analysis.sensitivity import SHIPPED_LABEL, played_mask
+from analyzer.analysis.stats import SIGNIFICANCE
 from analyzer.analysis.totals import Totals
 from analyzer.reporting.names import shared_policy
 
@@ -590,10 +591,23 @@ def differences(table: pd.DataFrame, members: pd.DataFrame | None = None) -> Fig
     y = _set_rows(ax, labels)
     if grid is not None:
         _draw_grid(grid, ax, members.loc[rows.index], y)
-    errors = [(rows["difference"] - rows["diff_low"]) * 100,
-              (rows["diff_high"] - rows["difference"]) * 100]
-    ax.errorbar(rows["difference"] * 100, y, xerr=errors, fmt="o", capsize=4)
+    x = rows["difference"].to_numpy(dtype=float) * 100
+    errors = np.array([x - rows["diff_low"].to_numpy(dtype=float) * 100,
+                       rows["diff_high"].to_numpy(dtype=float) * 100 - x])
+    y = np.asarray(y)
+    # the tables' verdict (analysis.compare.difference_groups), told by colour and fill: a
+    # reader of 128 rows sees which sets the tests set apart without the tables
+    tested = "holm_p" in rows
+    shown = ((rows["holm_p"] < SIGNIFICANCE) & (rows["difference"] != 0)).to_numpy() \
+        if tested else np.ones(len(rows), dtype=bool)
+    for mask, style in ((shown, {"color": COLOURS[0], "label": "shown: Holm p below 0.05"}),
+                        (~shown, {"color": "0.5", "markerfacecolor": "white",
+                                  "label": "not shown"})):
+        if mask.any():
+            ax.errorbar(x[mask], y[mask], xerr=errors[:, mask], fmt="o", capsize=4, **style)
     ax.axvline(0, color="black", linewidth=0.8)
+    if tested and len(rows):
+        _bar_legend(ax)
     return fig
 
 
