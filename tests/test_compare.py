@@ -651,6 +651,8 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     assert ("adjusted over the 2 sets with a game won by one side and lost by the other (1 "
             "whose every game ended as the other side's, which cannot reject, is left "
             "out)") in text
+    # the same count on every row of the table and compare.csv: a row quoted apart says it
+    assert result.table["holm_family"].tolist() == [2, 2, 2, 2]
     assert "Near the edge a test and the interval beside it can disagree" in text
     one = str(analyzer.compare(sets="books", games=50, seed=4))
     assert "(one set: nothing to adjust)" in one and "over the 1 sets" not in one

@@ -248,6 +248,9 @@ def compare_table(runs: dict[str, pd.DataFrame], ranks: bool = True) -> pd.DataF
     differ = (table.loc[others, "set_only"] + table.loc[others, "base_only"]) > 0
     table.loc[others, "holm_p"] = holm_adjust(table.loc[others, "mcnemar_p"].tolist(),
                                               differ.tolist())
+    # the sets the adjustment counted: a set's Holm p is of its comparison's family, and
+    # a row quoted apart (from a table of 7 sets or of 127) says which
+    table["holm_family"] = int(differ.sum())
     # the difference to the base game, not the win rate: with --precision the sets play
     # different numbers of games, and a set that plays the base game's very games must
     # share its rank
