@@ -9,7 +9,7 @@ import time
 import tomllib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -1069,16 +1069,25 @@ def report(results: str | Path | pd.DataFrame
         raise _stopped_once_written(stop, folder, "the report") from None
 
 
+#: The key of the baseline's games and cards in a :class:`SensitivityResult`.
+BASELINE_KEY = ("baseline", "")
+
+
 @dataclass
 class SensitivityResult:
     """The baseline's summary (with its configuration, its level of each factor in
     ``baseline_levels`` and what the variants change besides their factor in
     ``side_effects``) and one row per card-set variant: win rate, its interval, and the
     change from the baseline with its interval; a variant not played has its reason in
-    ``note``."""
+    ``note``. ``runs``: each card set's games, as ``simulate`` returns them, the baseline's
+    under ``("baseline", "")`` and each variant's played under its row's ``(factor,
+    level)``; ``card_sets``: the card sets, keyed alike, to play further or write out
+    (``write_card_template``)."""
 
     baseline: dict
     table: pd.DataFrame
+    runs: dict[tuple[str, str], pd.DataFrame] = field(default_factory=dict, repr=False)
+    card_sets: dict[tuple[str, str], CardSet] = field(default_factory=dict, repr=False)
 
     def figure(self):
         """The effects with their intervals as a matplotlib Figure."""
@@ -1181,7 +1190,12 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
         ``out``, a card file that cannot be read or is not a valid card set, an expansion
         the file has no cards for; RunStopped when interrupted.
     """
-    from analyzer.analysis.sensitivity import baseline_label, effect_table, plan_variants
+    from analyzer.analysis.sensitivity import (
+        NotPlayed,
+        baseline_label,
+        effect_table,
+        plan_variants,
+    )
 
     games, seed, _ = arguments.game_counts(games, seed)
     workers, scheduler = _executors(workers, scheduler)
@@ -1219,8 +1233,17 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
         raise
     try:
         baseline = _sensitivity_summary(base, data, label, runs)
-        result = SensitivityResult(baseline,
-                                   effect_table(base, runs, baseline["baseline_levels"]))
+        played = {(v.factor, v.level): run for v, run in runs.items()
+                  if not isinstance(run, NotPlayed)}
+        card_sets = {BASELINE_KEY: base_set, **{(v.factor, v.level): card_set
+                                                for v, card_set in plan.items()
+                                                if (v.factor, v.level) in played}}
+        result = SensitivityResult(
+            baseline, effect_table(base, runs, baseline["baseline_levels"]),
+            {BASELINE_KEY: base, **played},
+            # as they were played: with the expansions and variant of the analysis
+            {key: load_cards(card_set, expansions, variant)
+             for key, card_set in card_sets.items()})
         if out is not None:
             from analyzer.cards.writer import card_file_text
             from analyzer.reporting.build import write_sensitivity

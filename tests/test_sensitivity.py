@@ -433,6 +433,24 @@ def test_a_loaded_set_is_the_baseline_played_with_its_own_expansions_and_variant
                                   analyzer.sensitivity(games=60, seed=4).table)
 
 
+def test_the_result_keeps_each_card_sets_games_and_cards_to_play_again(tmp_path):
+    """A designer had the table alone: neither the games behind a row nor the card set a
+    variant played, to look into or to write out."""
+    result = analyzer.sensitivity(games=200, seed=2, expansions="chromatic_chaos")
+    played = result.table[result.table["played"]]
+    keys = [("baseline", ""), *zip(played["factor"], played["level"], strict=True)]
+    assert list(result.runs) == keys and list(result.card_sets) == keys
+    for (factor, level), rate in zip(keys[1:], played["win_rate"], strict=True):
+        assert result.runs[factor, level]["won"].mean() == pytest.approx(rate)
+    count = next(key for key in keys if key[0] == "Chaos count")
+    again = analyzer.simulate(games=200, seed=2, cards=result.card_sets[count])
+    assert again["won"].equals(result.runs[count]["won"])
+    assert again.attrs["expansions"] == ["chromatic_chaos"]
+    assert result.runs["baseline", ""]["won"].sum() == result.baseline["wins"]
+    written = analyzer.write_card_template(tmp_path / "v.toml", result.card_sets[count])
+    assert load_card_set(written).digest == result.card_sets[count].digest
+
+
 def test_a_hand_built_set_or_a_number_as_the_baseline_is_one_clear_error():
     from dataclasses import replace
 
