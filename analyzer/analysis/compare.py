@@ -339,11 +339,11 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     whose ``differing``, the games whose contrast is not zero, is 0),
     ``pair_win_rate`` and ``multiplied`` (the pair's win rate if the two singles' effects
     multiplied the base game's odds of winning, :func:`multiplied_odds`). The additive
-    interaction cannot fall
-    below p_base - p_A - p_B, so where the singles alone take the win rate near zero it is
-    positive whatever the pair does; ``multiplied`` shows that case, and ``at_floor`` marks
-    the pairs whose single effects added up fall below 0%. ``shown`` (:func:`shown_interactions`)
-    is True where the tables, the heatmap and the notes call the interaction shown.
+    interaction cannot fall below p_base - p_A - p_B, so where the singles alone take the
+    win rate near zero it is positive whatever the pair does; ``multiplied`` shows that
+    case, and ``at_floor`` marks the pairs whose single effects added up fall below 0%.
+    ``shown`` (:func:`shown_interactions`) is True where the tables, the heatmap and the
+    notes call the interaction shown.
     """
     if BASE not in runs:
         raise UrbionError("interactions need the base game among the sets")
