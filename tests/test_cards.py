@@ -385,10 +385,11 @@ def test_a_set_changed_in_memory_is_refused_not_played_under_its_old_name_and_ha
             "card set 'R14-default' plays cards other than those of its expansions "
             "(chromatic_chaos): choose expansions with")):
         analyzer.simulate(games=10, cards=relabelled)
-    for expansions in ("books", -1, True):
+    for expansions, shown in (("books", "'books'"), (-1, "-1"), (True, "True"),
+                              (np.uint8(128), "128")):  # ~128 overflowed a uint8
         with pytest.raises(CardSetError, match=re.escape(
                 f"card set 'R14-default' plays cards other than those of its expansions "
-                f"({expansions!r}): choose expansions with")):
+                f"({shown}): choose expansions with")):
             analyzer.simulate(games=10, cards=replace(loaded, expansions=expansions))
     # played solo, recorded as a variant no results file may hold
     with pytest.raises(CardSetError, match=re.escape(

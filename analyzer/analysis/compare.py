@@ -210,7 +210,7 @@ def paired_difference(won: np.ndarray, base_won: np.ndarray) -> dict:
     only_base = int((base_won & ~won).sum())
     low, high = paired_difference_interval(both, only_set, only_base,
                                            n - both - only_set - only_base)
-    return {"paired_games": n, "base_rate": float(base_won.mean()) if n else math.nan,
+    return {"paired_games": n, "base_rate": float(base_won.mean()),
             "set_only": only_set, "base_only": only_base,
             "difference": (only_set - only_base) / n, "diff_low": low, "diff_high": high,
             "mcnemar_p": mcnemar_exact(only_set, only_base)}
@@ -734,8 +734,8 @@ def partial_base_note(table: pd.DataFrame) -> str:
     if not (table["paired_games"] < table.at[BASE, "games"]).any():
         return ""
     return ("vs base: the difference over the set's own games, against the base game's "
-            "first as many (its win rate over those, base_rate in compare.csv, can differ "
-            "from the one shown above)")
+            "first as many (its win rate over those, the table's base_rate column, can "
+            "differ from the one shown above)")
 
 
 def uneven_games_note(table: pd.DataFrame) -> str | None:

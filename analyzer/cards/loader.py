@@ -145,7 +145,9 @@ class CardSet:
                 f"no longer hash to its sha256 {self.digest[:12]}, which its results would "
                 f"name; {change}")
         expansions = self.expansions
-        known = isinstance(expansions, int | np.integer) and not isinstance(expansions, bool) \
+        if isinstance(expansions, np.integer):  # ~ of an unsigned one does not fit it
+            expansions = int(expansions)
+        known = isinstance(expansions, int) and not isinstance(expansions, bool) \
             and 0 <= expansions and not expansions & ~self.available_expansions()
         if not known or not all(
                 np.array_equal(getattr(self, ids), getattr(self.with_expansions(expansions), ids))
