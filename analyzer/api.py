@@ -1314,8 +1314,19 @@ def _sensitivity_baseline(cards: str | Path | CardSet | None) -> tuple[CardSet, 
     if isinstance(cards, CardSet):
         from analyzer.cards.writer import card_file_text
 
-        # the variants edit a card file's data: that of the file that loads into this set
-        return cards, tomllib.loads(card_file_text(cards.checked()))
+        # the variants edit a card file's data: the set's own file while it still loads
+        # into these cards (it keeps what no card shows, as the value of a Chaos not
+        # dealt), else the file that loads into them
+        cards.checked()
+        source = Path(cards.source)
+        if source.suffix.lower() == ".toml" and source.is_file():
+            try:
+                loaded, data = card_file_data(source)
+            except UrbionError:
+                loaded = None
+            if loaded is not None and loaded.digest == cards.digest:
+                return cards, data
+        return cards, tomllib.loads(card_file_text(cards))
     path = arguments.path("cards", cards, kinds=CARDS_KINDS)
     if path is None:
         return default_card_set(), default_card_data()

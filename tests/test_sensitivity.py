@@ -523,6 +523,12 @@ def test_a_set_without_chaos_says_its_chaos_influence_cannot_change(tmp_path):
     played = [v for v in variants_of(data) if v.level == "2 (of ±5)"]
     assert ": 2 Chaos make the base game's Dream cards 66 (x: 64;" in \
         side_effects(data, "x", played)
+    # the file loaded in Python keeps the influence its file gives: not the card file
+    # written from its cards, which shows no Chaos to read one from
+    from analyzer.api import _sensitivity_baseline
+
+    loaded = analyzer.load_cards(none)
+    assert _sensitivity_baseline(loaded)[1]["dreams"]["chaos"] == {"count": 0, "value": 5}
     # at the highest influence too, no Chaos is the reason, not the limit
     top = _card_file(tmp_path, "top", (CHAOS, "[dreams.chaos]\ncount = 0\nvalue = 9"))
     assert _left_out(top)[("Chaos influence", "±10")] == NO_CHAOS
