@@ -97,25 +97,37 @@ __all__ = ["load_cards", "simulate", "simulate_summary", "summarize", "duel", "t
 
 
 Expansions = str | list[str] | tuple[str, ...] | None
+#: A card set as every call takes it: a card, results or summary file's path, a loaded
+#: set, a frame ``simulate`` returned, or None for the shipped R14 set.
+Cards = str | Path | CardSet | pd.DataFrame | None
 #: What ``cards=`` may be, as its refusal says it.
-CARDS_KINDS = "a path or a CardSet (analyzer.load_cards)"
+CARDS_KINDS = "a path, a CardSet (analyzer.load_cards) or a frame simulate returned"
 
 
-def load_cards(cards: str | Path | CardSet | None, expansions: Expansions = None,
+def load_cards(cards: Cards, expansions: Expansions = None,
                variant: str | None = None) -> CardSet:
-    """A card set from a file path, an already loaded set, or the default (R14) for None,
-    with ``expansions`` in play: names (``"chromatic_chaos,squares_metas"`` or a list),
-    ``"all"`` or ``"none"``; None keeps a loaded set's expansions (a file: the base game).
-    ``variant``: ``"solo"`` or ``"team"`` (R10); None keeps the set's (solo for a file).
+    """A card set from a file path (a card file, or a results or summary file: its run's
+    cards), an already loaded set, a frame ``simulate`` returned (its run's cards), or the
+    default (R14) for None, with ``expansions`` in play: names
+    (``"chromatic_chaos,squares_metas"`` or a list), ``"all"`` or ``"none"``; None keeps a
+    loaded set's expansions (a file or a frame: the base game). ``variant``: ``"solo"`` or
+    ``"team"`` (R10); None keeps the set's (solo for a file or a frame).
     """
-    if cards is not None and not isinstance(cards, CardSet):
+    if isinstance(cards, pd.DataFrame):
+        from analyzer.analysis.results_io import config_cards
+
+        if not isinstance(cards.attrs, dict) or "card_set_table" not in cards.attrs:
+            raise UrbionError("cards: the frame keeps no run's cards (no card_set_table in "
+                              "its attrs): give a frame simulate returned, or its file")
+        cards = config_cards(cards.attrs, "the frame")
+    elif cards is not None and not isinstance(cards, CardSet):
         cards = arguments.path("cards", cards, kinds=CARDS_KINDS)
     card_set = _with_expansions(cards, arguments.names("expansions", expansions))
     variant = arguments.text("variant", variant, optional=True)
     return card_set if variant is None else card_set.with_variant(variant)
 
 
-def card_table(cards: str | Path | CardSet | None = None) -> pd.DataFrame:
+def card_table(cards: Cards = None) -> pd.DataFrame:
     """Every card of a card-set file (the shipped R14 set for None), whatever the
     expansions: one row per card with its id, expansion, type, kind, elements and values,
     the set's name, SHA-256 and source in ``attrs`` (analysis.card_table). A file is
@@ -125,8 +137,8 @@ def card_table(cards: str | Path | CardSet | None = None) -> pd.DataFrame:
     return table_of(load_cards(cards))
 
 
-def card_differences(cards: str | Path | CardSet | None,
-                     against: str | Path | CardSet | None = None) -> str:
+def card_differences(cards: Cards,
+                     against: Cards = None) -> str:
     """What the card set ``cards`` changes from ``against``, as ``urbion cards --cards
     FILE`` says it: for each kind of card whose count differs, the two counts, one line
     each under a heading that names both sets by name and hash; for the same cards, whether
@@ -134,7 +146,7 @@ def card_differences(cards: str | Path | CardSet | None,
     a results or summary file, a loaded set, or None for the shipped R14 set."""
     from analyzer.analysis.card_table import card_differences as differences
 
-    if against is not None and not isinstance(against, CardSet):
+    if against is not None and not isinstance(against, CardSet | pd.DataFrame):
         against = arguments.path("against", against, kinds=CARDS_KINDS)
     return differences(card_table(against), card_table(cards))
 
@@ -181,7 +193,7 @@ def builtin_policies() -> pd.DataFrame:
                         index=pd.Index(list(BUILTIN_POLICIES), name="policy"))
 
 
-def write_card_template(out: str | Path, cards: str | Path | CardSet | None = None) -> Path:
+def write_card_template(out: str | Path, cards: Cards = None) -> Path:
     """Write a card-set file to ``out`` (a new ``.toml`` file), to edit into a card set of
     one's own; return its path. ``cards``: the shipped R14 file for None; a card file, copied
     as it is; or a loaded set, or a results or summary file, whose cards are written as the
@@ -195,6 +207,8 @@ def write_card_template(out: str | Path, cards: str | Path | CardSet | None = No
     if path.exists():  # most likely a card file being edited
         raise UrbionError(f"{path} exists: the template is written to a new file only "
                           "(remove it, or choose another name)")
+    if isinstance(cards, pd.DataFrame):
+        cards = load_cards(cards)
     source = cards if isinstance(cards, CardSet) else \
         arguments.path("cards", cards, kinds=CARDS_KINDS)
     if source is None:
@@ -267,7 +281,7 @@ def _engine(engine: str) -> str:
     return name
 
 
-def _prepare(engine: str, policy: str | PolicySpec, cards: str | Path | CardSet | None,
+def _prepare(engine: str, policy: str | PolicySpec, cards: Cards,
              expansions: Expansions = None,
              variant: str | None = None) -> tuple[CardSet, PolicySpec]:
     """Check a run's engine, policy and cards (its counts are checked by
@@ -306,7 +320,7 @@ def results_frame(results: np.ndarray, attrs: dict) -> pd.DataFrame:
 
 def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "greedy",
              workers: int | None = None, engine: str = "fast",
-             cards: str | Path | CardSet | None = None, out: str | Path | None = None,
+             cards: Cards = None, out: str | Path | None = None,
              first_game: int = 0, resume: bool = False, scheduler: str | None = None,
              progress: bool = False, chunk: int | None = None,
              expansions: Expansions = None,
@@ -454,7 +468,7 @@ def check_by_name(spec: PolicySpec, card_set: CardSet) -> None:
 
 def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "greedy",
                      workers: int | None = None, engine: str = "fast",
-                     cards: str | Path | CardSet | None = None,
+                     cards: Cards = None,
                      out: str | Path | None = None, first_game: int = 0,
                      resume: bool = False, scheduler: str | None = None,
                      progress: bool = False, chunk: int | None = None,
@@ -702,7 +716,7 @@ class DuelResult:
 
 
 def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int = 0,
-         workers: int | None = None, cards: str | Path | CardSet | None = None,
+         workers: int | None = None, cards: Cards = None,
          scheduler: str | None = None, progress: bool = False,
          expansions: Expansions = None,
          variant: str | None = None, out: str | Path | None = None) -> DuelResult:
@@ -855,7 +869,7 @@ class TuneResult:
 
 def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
          heldout_games: int = 50_000, workers: int | None = None,
-         cards: str | Path | CardSet | None = None, out: str | Path | None = None,
+         cards: Cards = None, out: str | Path | None = None,
          progress: bool = False, expansions: Expansions = None,
          variant: str | None = None, start: str = "weighted") -> TuneResult:
     """Tune the ``weighted`` policy's weights by simulation (CMA-ES on paired deals).
@@ -1164,7 +1178,7 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
 def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "greedy",
                 workers: int | None = None, out: str | Path | None = None,
                 progress: bool = False, expansions: Expansions = None,
-                variant: str | None = None, cards: str | Path | CardSet | None = None,
+                variant: str | None = None, cards: Cards = None,
                 scheduler: str | None = None, resume: bool = False) -> SensitivityResult:
     """How the win rate moves when the card set moves away from a baseline: the shipped R14
     set, the card file ``cards``, or a loaded set (docs/sensitivity.md).
@@ -1305,12 +1319,14 @@ def _sensitivity_labels(variants: int) -> list[str]:
     return ["baseline", *(f"variant-{k + 1:02d}" for k in range(variants))]
 
 
-def _sensitivity_baseline(cards: str | Path | CardSet | None) -> tuple[CardSet, dict]:
+def _sensitivity_baseline(cards: Cards) -> tuple[CardSet, dict]:
     """The card set the variants change, and its data: the shipped set for None, else
     the card file ``cards`` (checked as ``simulate`` checks it) or the loaded set."""
     from analyzer.analysis.results_io import card_file_data
     from analyzer.cards.loader import default_card_data
 
+    if isinstance(cards, pd.DataFrame):
+        cards = load_cards(cards)
     if isinstance(cards, CardSet):
         from analyzer.cards.writer import card_file_text
 
@@ -1391,7 +1407,7 @@ MAX_TRACES_HELD = 20_000
 
 
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",
-          cards: str | Path | CardSet | None = None, engine: str = "fast",
+          cards: Cards = None, engine: str = "fast",
           out: str | Path | None = None, expansions: Expansions = None,
           variant: str | None = None, progress: bool = False) -> list[dict]:
     """Traces of games ``game .. game + games - 1`` of batch ``seed``, at most
@@ -1427,7 +1443,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
 
 def trace_to_file(out: str | Path, seed: int = 0, game: int = 0, games: int = 1,
                   policy: str | PolicySpec = "greedy",
-                  cards: str | Path | CardSet | None = None, engine: str = "fast",
+                  cards: Cards = None, engine: str = "fast",
                   expansions: Expansions = None, variant: str | None = None,
                   progress: bool = False) -> int:
     """Write the traces of :func:`trace` to ``out`` (JSON Lines) as each game is played,
@@ -1536,7 +1552,7 @@ def _with_provenance(one: dict, provenance: dict) -> dict:
 
 
 def show(seed: int | None = None, game: int | None = None,
-         policy: str | PolicySpec | None = None, cards: str | Path | CardSet | None = None,
+         policy: str | PolicySpec | None = None, cards: Cards = None,
          expansions: Expansions = None, variant: str | None = None,
          trace_file: str | Path | None = None, won: bool = False,
          progress: bool = False) -> str:
@@ -1644,7 +1660,7 @@ def _show_trace_file(path: Path, seed: int | None, game: int | None) -> str:
 
 
 def replay(traces: str | Path | list[dict] | dict,
-           cards: str | Path | CardSet | None = None) -> pd.DataFrame:
+           cards: Cards = None) -> pd.DataFrame:
     """Check traces against the rules: each is replayed decision by decision by the
     reference replayer, whichever engine (or hand) wrote it.
 
@@ -1787,7 +1803,7 @@ DEFAULT_MAX_GAMES = 1_000_000
 
 def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 0,
             policy: str | PolicySpec = "greedy", workers: int | None = None,
-            cards: str | Path | CardSet | None = None, out: str | Path | None = None,
+            cards: Cards = None, out: str | Path | None = None,
             resume: bool = False, precision: float | None = None,
             max_games: int | None = None, scheduler: str | None = None,
             progress: bool = False, variant: str | None = None) -> CompareResult:

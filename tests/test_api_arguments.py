@@ -507,9 +507,29 @@ def test_a_path_from_the_home_folder_is_read_as_a_shell_and_pandas_read_it(tmp_p
 
 
 def test_cards_of_another_kind_are_refused_naming_what_they_may_be():
-    with pytest.raises(UrbionError, match="^--cards \\(cards=\\) must be a path or a CardSet "
-                                          "\\(analyzer.load_cards\\), not a DataFrame$"):
+    with pytest.raises(UrbionError, match="^--cards \\(cards=\\) must be a path, a CardSet "
+                                          "\\(analyzer.load_cards\\) or a frame simulate "
+                                          "returned, not 3$"):
+        analyzer.simulate(games=5, cards=3)
+    with pytest.raises(UrbionError, match="^cards: the frame keeps no run's cards"):
         analyzer.simulate(games=5, cards=pd.DataFrame({"a": range(30)}))
+
+
+def test_a_runs_frame_gives_its_cards_as_its_file_does(tmp_path):
+    """--cards takes a results file for its run's cards; in Python the frame simulate
+    returned was refused as no path."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    text = mine.read_text(encoding="utf-8").replace('name = "R14-default"', 'name = "mine"')
+    mine.write_text(text.replace("count = 8", "count = 6", 1), encoding="utf-8")
+    run = analyzer.simulate(games=40, seed=3, cards=mine, out=tmp_path / "r.parquet")
+    from_frame = analyzer.simulate(games=40, seed=3, cards=run)
+    from_file = analyzer.simulate(games=40, seed=3, cards=tmp_path / "r.parquet")
+    assert from_frame.attrs["card_set_sha256"] == run.attrs["card_set_sha256"]
+    assert from_frame["won"].equals(from_file["won"]) and from_frame["won"].equals(run["won"])
+    copy = analyzer.write_card_template(tmp_path / "copy.toml", run)
+    assert analyzer.load_cards(copy).digest == run.attrs["card_set_sha256"]
+    assert analyzer.card_differences(run, mine) == ""
 
 
 def test_a_policy_file_from_the_home_folder_is_read_as_other_paths_are(tmp_path,

@@ -253,5 +253,5 @@ def test_the_api_says_what_a_set_changes_as_urbion_cards_does(tmp_path, capsys):
     assert analyzer.card_differences(None, loaded).splitlines()[1:] == \
         ["base chaos ±5: 6 -> 8"]
     assert analyzer.card_differences(loaded, loaded) == ""
-    with pytest.raises(UrbionError, match="^against must be a path or a CardSet"):
+    with pytest.raises(UrbionError, match="^against must be a path, a CardSet"):
         analyzer.card_differences(None, against=3)

@@ -303,12 +303,20 @@ def run_cards(path: str | Path) -> CardSet:
 
     Raises ResultsFileError for a file that is neither, or keeps no cards."""
     path = Path(path)
-    config = run_config(path)
+    return config_cards(run_config(path), str(path))
+
+
+def config_cards(config: dict, where: str) -> CardSet:
+    """The card set a run's configuration (a results file's, or ``df.attrs`` of a frame
+    ``simulate`` returned) keeps, as :func:`run_cards` reads it; ``where`` names the run
+    in the error.
+
+    Raises ResultsFileError for a configuration that keeps no cards."""
     name, digest = str(config.get("card_set")), str(config.get("card_set_sha256"))
-    card_set = unpacked_table(config.get("card_set_table"), name, digest, str(path))
+    card_set = unpacked_table(config.get("card_set_table"), name, digest, where)
     if card_set is None:
-        raise ResultsFileError(f"{path} does not keep the cards of its run (card set {name}, "
-                               f"sha256 {digest[:12]}): give its card file as --cards")
+        raise ResultsFileError(f"{where} does not keep the cards of its run (card set "
+                               f"{name}, sha256 {digest[:12]}): give its card file as --cards")
     return card_set
 
 
