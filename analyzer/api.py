@@ -342,8 +342,9 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         Threads for a local run (default: all cores).
     engine : {"fast", "reference"}
         The numba engine, or the plain-Python reference engine (slow).
-    cards : path or CardSet, optional
-        Card-set TOML file; default the R14 set.
+    cards : path, CardSet or DataFrame, optional
+        Card-set TOML file, or a results or summary file, or a frame ``simulate`` returned
+        (its run's cards), or a loaded set; default the R14 set.
     expansions : str or list of str, optional
         The expansions in play: names (squares_metas, chromatic_chaos, temples_harmony,
         gardens_wizards, books, postcards, emptiness) comma-separated or as a list,
@@ -1668,7 +1669,7 @@ def replay(traces: str | Path | list[dict] | dict,
     ----------
     traces : path, dict or list of dict
         A trace file (``urbion trace --out``), one trace, or a list (or tuple) of traces.
-    cards : path or CardSet, optional
+    cards : path, CardSet or DataFrame, optional
         A card-set file every trace's cards (and card-set name and hash) are checked
         against. Without it a trace naming the shipped R14 set is checked against R14, and
         a trace of another set is replayed with the cards it lists (``cards_of_set`` None).
