@@ -1866,6 +1866,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         if folder is not None:
             _unmake_if_unused(folder, made)
         raise
+    if folder is not None and resume:
+        _check_every_batch_used(folder, parts, games)
     try:
         result = _compare_result(parts, games, precision, max_games)
     except KeyboardInterrupt as err:
@@ -1876,6 +1878,23 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     if folder is not None:
         _write_compare_pages(result, folder)
     return result
+
+
+def _check_every_batch_used(folder: Path, parts: dict[str, list[pd.DataFrame]],
+                            games: int) -> None:
+    """Refuse to rewrite a resumed comparison's pages from fewer games than its folder
+    holds: a ``--precision`` comparison read back without its --precision or --max-games
+    (or with others) stops at fewer batches, and its pages would shrink without a word."""
+    used = {f"{label}.games-{k * games}-{(k + 1) * games - 1}.parquet"
+            for label, frames in parts.items() for k in range(len(frames))}
+    unused = sorted(path.name for path in (folder / "results").glob("*.parquet")
+                    if path.name not in used)
+    if unused:
+        raise UrbionError(
+            f"cannot resume: {folder / 'results'} holds games this comparison would not use "
+            f"({plural(len(unused), 'batch', 'batches')}, as {unused[0]}), played with "
+            "another --precision or --max-games (precision=, max_games= in Python): give "
+            "the ones that played them")
 
 
 def _write_compare_pages(result: CompareResult, folder: Path) -> None:

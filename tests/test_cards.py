@@ -411,3 +411,10 @@ def test_a_set_takes_its_expansions_by_name_as_every_call_does():
     assert DEFAULT.with_expansions("all").expansions == parse_expansions("all")
     with pytest.raises(CardSetError, match="unknown expansion"):
         DEFAULT.with_expansions("chromatic")
+    # bits no expansion has, or a list of bits: an IndexError or AttributeError before
+    for wrong, message in ((999, "expansions 999 names no expansion set (its bits: 0 to 127)"),
+                           (-1, "expansions -1 names no expansion set"),
+                           ([1, 2], "expansions must be names or Expansion bits, not [1, 2]"),
+                           (True, "expansions must be names or Expansion bits, not True")):
+        with pytest.raises(CardSetError, match=re.escape(message)):
+            DEFAULT.with_expansions(wrong)

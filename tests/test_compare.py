@@ -557,6 +557,26 @@ def test_a_set_that_stopped_before_the_base_game_says_over_which_games_it_differ
     assert "first as many" not in compare_note(table.assign(paired_games=table["games"].max()))
 
 
+def test_a_precision_comparison_read_back_without_its_stopping_rule_is_refused(tmp_path):
+    """Read back with resume=True but no --precision, a comparison of 4 batches a set
+    stopped at the first and rewrote its pages from a quarter of its games, unsaid."""
+    out = tmp_path / "p"
+    played = analyzer.compare(sets="chromatic_chaos", games=100, seed=3, precision=0.05,
+                              max_games=400, out=out)
+    assert played.table["games"].max() > 100
+    pages = {path.name: path.read_bytes() for path in out.iterdir() if path.is_file()}
+    for other in ({}, {"precision": 0.05, "max_games": 200}, {"precision": 0.1}):
+        with pytest.raises(UrbionError, match="^cannot resume: .* holds games this "
+                                              "comparison would not use \\("):
+            analyzer.compare(sets="chromatic_chaos", games=100, seed=3, out=out,
+                             resume=True, **other)
+        assert {path.name: path.read_bytes() for path in out.iterdir()
+                if path.is_file()} == pages
+    again = analyzer.compare(sets="chromatic_chaos", games=100, seed=3, precision=0.05,
+                             max_games=400, out=out, resume=True)
+    pd.testing.assert_frame_equal(again.table, played.table)
+
+
 def test_precision_bounds_the_difference_to_the_base_game_not_only_the_win_rates():
     """base (~9%) and chromatic_chaos (~29%) reach +-0.6% win-rate intervals at different
     sizes; the difference was once taken over the base game's fewer games, +-1.05%."""

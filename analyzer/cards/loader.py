@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from analyzer.core.codes import (
+    ALL_EXPANSIONS,
     BOOK_NAMES,
     ELEMENTS,
     EXPANSION_NAMES,
@@ -198,7 +199,16 @@ class CardSet:
         """
         if isinstance(expansions, np.integer):
             expansions = int(expansions)
-        elif not isinstance(expansions, int):
+        if isinstance(expansions, bool) or not (
+                isinstance(expansions, int | str) or isinstance(expansions, list | tuple) and
+                all(isinstance(name, str) for name in expansions)):
+            raise CardSetError(f"expansions must be names or Expansion bits, not "
+                               f"{expansions!r}")
+        if isinstance(expansions, int):
+            if expansions < 0 or expansions & ~ALL_EXPANSIONS:
+                raise CardSetError(f"expansions {expansions} names no expansion set (its "
+                                   f"bits: 0 to {ALL_EXPANSIONS})")
+        else:
             expansions = parse_expansions(expansions)
         missing = expansions & ~self.available_expansions()
         if missing:
