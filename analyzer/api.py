@@ -137,13 +137,13 @@ def card_table(cards: Cards = None) -> pd.DataFrame:
     return table_of(load_cards(cards))
 
 
-def card_differences(cards: Cards,
-                     against: Cards = None) -> str:
+def card_differences(cards: Cards, against: Cards = None) -> str:
     """What the card set ``cards`` changes from ``against``, as ``urbion cards --cards
     FILE`` says it: for each kind of card whose count differs, the two counts, one line
     each under a heading that names both sets by name and hash; for the same cards, whether
     only their order or their name differs; "" for one card set. Each may be a card file,
-    a results or summary file, a loaded set, or None for the shipped R14 set."""
+    a results or summary file, a loaded set, a frame ``simulate`` returned, or None for the
+    shipped R14 set."""
     from analyzer.analysis.card_table import card_differences as differences
 
     if against is not None and not isinstance(against, CardSet | pd.DataFrame):
@@ -196,8 +196,9 @@ def builtin_policies() -> pd.DataFrame:
 def write_card_template(out: str | Path, cards: Cards = None) -> Path:
     """Write a card-set file to ``out`` (a new ``.toml`` file), to edit into a card set of
     one's own; return its path. ``cards``: the shipped R14 file for None; a card file, copied
-    as it is; or a loaded set, or a results or summary file, whose cards are written as the
-    card file that loads into them (the same name and hash)."""
+    as it is; or a loaded set, a results or summary file, or a frame ``simulate`` returned,
+    whose cards are written as the card file that loads into them (the same name and
+    hash)."""
     from analyzer.atomic import check_writable, write_atomically
     from analyzer.cards.loader import default_card_text
     from analyzer.cards.writer import card_file_text
