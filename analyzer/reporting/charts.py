@@ -16,8 +16,8 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from analyzer.analysis import run_stats
+from analyzer.analysis.compare import difference_groups
 from analyzer.analysis.sensitivity import SHIPPED_LABEL, played_mask
-from analyzer.analysis.stats import SIGNIFICANCE
 from analyzer.analysis.totals import Totals
 from analyzer.reporting.names import shared_policy
 
@@ -595,10 +595,12 @@ def differences(table: pd.DataFrame, members: pd.DataFrame | None = None) -> Fig
     errors = np.array([x - rows["diff_low"].to_numpy(dtype=float) * 100,
                        rows["diff_high"].to_numpy(dtype=float) * 100 - x])
     y = np.asarray(y)
-    # the tables' verdict (analysis.compare.difference_groups), told by colour and fill: a
-    # reader of 128 rows sees which sets the tests set apart without the tables
+    # the tables' verdict, told by colour and fill: a reader of 128 rows sees which sets
+    # the tests set apart without the tables
     tested = "holm_p" in rows
-    shown = ((rows["holm_p"] < SIGNIFICANCE) & (rows["difference"] != 0)).to_numpy() \
+    groups = difference_groups(rows)
+    apart = {str(name) for name in groups["harder"] + groups["easier"]}
+    shown = np.array([str(name) in apart for name in rows.index], dtype=bool) \
         if tested else np.ones(len(rows), dtype=bool)
     for mask, style in ((shown, {"color": COLOURS[0], "label": "shown: Holm p below 0.05"}),
                         (~shown, {"color": "0.5", "markerfacecolor": "white",
