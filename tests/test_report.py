@@ -1291,6 +1291,53 @@ def test_a_run_keeps_its_line_style_on_every_chart_and_many_runs_stay_distinct()
     assert styles(charts.convergence(runs)) == survival
 
 
+def test_many_runs_draw_a_panel_each_on_common_scales_with_the_first_run_in_grey():
+    """Thirteen runs or more over one another could not be followed (a report of a
+    comparison's 29 sets drew 29 lines on one plot): each run gets a panel named by it,
+    drawn in its own style, on scales common to all, with the first run's line in grey."""
+    from analyzer.analysis.totals import frame_totals
+    from analyzer.reporting import charts
+
+    runs = {f"run {n}": _fake_run(n % 5 * 8, turns=20 + n) for n in range(13)}
+    runs["run 12"] = runs["run 1"]  # a line another run's: the same, not "under it"
+    # a summary file: no figures of each game
+    runs["run 5"] = frame_totals(analyzer.simulate(games=40, seed=5))
+    for draw, key in ((charts.survival, run_stats.survival),
+                      (charts.convergence, lambda df: run_stats.convergence(df)["win_rate"]),
+                      (charts.margin_at_victory, None)):
+        fig = draw(runs)
+        panels = [ax for ax in fig.axes if ax.get_visible() and ax.axison]
+        assert len(panels) == len(runs), draw
+        assert len({ax.get_xlim() for ax in panels}) == 1, draw
+        assert len({ax.get_ylim() for ax in panels}) == 1, draw
+        assert fig.axes[0].get_legend() is None, draw
+        for index, (name, ax) in enumerate(zip(runs, panels, strict=True)):
+            assert ax.get_title().startswith(name), (draw, name)
+            lines = [line for line in ax.get_lines() if len(line.get_xdata())]
+            own = [line for line in lines if line.get_color() == charts.COLOURS[index % 10]]
+            grey = [line for line in lines if line.get_color() == "0.65"]
+            if index == 0:
+                assert not grey, draw
+            elif draw is not charts.margin_at_victory:  # run 0 wins none: no margin line
+                assert len(grey) == 1, (draw, name)
+                if key is not None:
+                    np.testing.assert_allclose(grey[0].get_ydata(),
+                                               np.asarray(key(runs["run 0"])) * 100)
+            if name == "run 5" and draw is not charts.survival:
+                assert not own and charts.NO_GAMES in ax.get_title(), draw
+            elif draw is charts.margin_at_victory and index % 5 == 0:
+                assert not own and "(no win)" in ax.get_title(), draw
+            else:
+                assert len(own) == 1, (draw, name)
+                assert own[0].get_linestyle() == charts._line_style(index)["linestyle"]
+        assert "(the same" in panels[12].get_title() and "run 1" in \
+            panels[12].get_title().split("same")[1], draw
+        assert not any("under it" in ax.get_title() for ax in panels), draw
+        assert "run 0 in grey" in fig.get_suptitle(), draw
+    fewer = charts.survival(dict(list(runs.items())[:12]))
+    assert len(fewer.axes) == 1 and fewer.axes[0].get_legend() is not None
+
+
 def test_a_bar_charts_legend_covers_no_bar():
     """Loss reasons and Chaos choices reach across the plot: their legend lies beside it."""
     from analyzer.reporting import charts

@@ -94,8 +94,9 @@ CHART_CAPTIONS = {
                     "every city was pacified (inhabitants, R11.9). The rest of the way to "
                     "100% is the games won.",
     "margin_at_victory": "In the games won, the Dream cards still in the deck: a small "
-                         "margin is a win that came close to a loss. The legend gives the "
-                         "wins each line rests on: a line of a few dozen zig-zags by chance.",
+                         "margin is a win that came close to a loss. The legend (or each "
+                         "panel's title) gives the wins each line rests on: a line of a few "
+                         "dozen zig-zags by chance.",
     "pacified_at_defeat": "In the games lost, the City cards already pacified: how near the "
                           "losses came. Expansions that add City cards raise the number a "
                           "win needs, so read each run against its own total.",

@@ -12,7 +12,6 @@ from matplotlib.axes import Axes
 from matplotlib.colors import SymLogNorm, to_rgba
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from analyzer.analysis import run_stats
@@ -359,37 +358,128 @@ def win_rates(table: pd.DataFrame, reference: str | None = None,
     return fig
 
 
+#: From this many runs on, a chart of lines draws one small panel per run, all on the
+#: same scales, with the first run in grey in each to compare with: 29 runs (a report of
+#: a comparison of the pairs) drew 29 lines over one another that no reader could follow.
+PANELS_FROM = GRID_FROM
+#: Panels a row at most, the inches of a panel, and the characters per line of its title.
+PANEL_COLUMNS, PANEL_SIZE, PANEL_LABEL_WIDTH = 6, (2.5, 1.9), 30
+#: The size of a line's markers in a panel (matplotlib's default: 6).
+PANEL_MARKER = 3.5
+#: The first run as drawn in every other panel.
+FIRST_RUN_STYLE = {"color": "0.65", "linestyle": "-", "linewidth": 1.0, "marker": "",
+                   "zorder": 1.5}
+
+
+def _in_panels(runs: dict) -> bool:
+    return len(runs) >= PANELS_FROM
+
+
+def _label_width(runs: dict) -> int:
+    return PANEL_LABEL_WIDTH if _in_panels(runs) else LABEL_WIDTH
+
+
 def _curve_labels(runs: dict[str, pd.DataFrame], key, totals: bool = False) -> list[str]:
-    """The legend's names of the runs' curves; a run whose ``key(df)`` (the array its curve
-    is drawn from) equals an earlier run's draws that very curve, hidden under it, and its
-    name says so. A run read from a summary file is keyed only where ``totals`` says the
-    chart draws it."""
+    """The names of the runs' curves; a run whose ``key(df)`` (the array its curve is drawn
+    from) equals an earlier run's draws that very curve, hidden under it on one plot, and
+    its name says so. A run read from a summary file is keyed only where ``totals`` says
+    the chart draws it."""
     labels = []
     drawn: list[tuple[str, np.ndarray]] = []
+    width = _label_width(runs)
     for label, df in runs.items():
         if isinstance(df, Totals) and not totals:  # a run this chart draws no line of
-            labels.append(wrap_label(label))
+            labels.append(wrap_label(label, width))
             continue
         data = key(df)
         twin = next((name for name, other in drawn if np.array_equal(other, data)), None)
-        labels.append(wrap_label(label) + (f"\n(the curve of {twin}, under it)"
-                                           if twin else ""))
+        labels.append(wrap_label(label, width) + _twin_note(runs, twin, "curve"))
         drawn.append((label, data))
     return labels
 
 
+def _twin_note(runs: dict, twin: str | None, noun: str) -> str:
+    """What a run's name adds when its curve or line is ``twin``'s: hidden under it on one
+    plot, in a panel of its own the same."""
+    if twin is None:
+        return ""
+    if _in_panels(runs):
+        return "\n" + wrap_label(f"(the same {noun} as {twin})", PANEL_LABEL_WIDTH)
+    return f"\n(the {noun} of {twin}, under it)"
+
+
+def _lines(runs: dict, title: str, labels: list[str], draw, xlabel: str, ylabel: str,
+           xscale: str = "linear") -> tuple[Figure, list[Axes]]:
+    """A chart of one line (or curve) per run: ``draw(ax, index, style, label)`` draws run
+    ``index`` and returns False where it has none to draw. A few runs share one plot and a
+    legend; from :data:`PANELS_FROM` runs on, each has a panel named by its label, with
+    the first run's line in grey under its own. The figure and its axes (one, or a panel
+    per run)."""
+    if not _in_panels(runs):
+        fig, ax = _figure(title)
+        ax.set_xscale(xscale)
+        for index, label in enumerate(labels):
+            draw(ax, index, _line_style(index), label)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        _legend(ax, len(runs))
+        return fig, [ax]
+    first = wrap_label(next(iter(runs)), TITLE_WIDTH * 2)
+    fig, axes = _panels(f"{title}: a panel per run, with {first} in grey", len(runs))
+    for index, (ax, label) in enumerate(zip(axes, labels, strict=True)):
+        ax.set_xscale(xscale)
+        if index:
+            draw(ax, 0, FIRST_RUN_STYLE, None)
+        # none for a run its title says why; markers that fit a small panel
+        draw(ax, index, {**_line_style(index), "markersize": PANEL_MARKER}, None)
+        ax.set_title(label, fontsize="small")
+    _common_scales(axes)
+    fig.supxlabel(xlabel, fontsize="small")
+    fig.supylabel(ylabel, fontsize="small")
+    return fig, axes
+
+
+def _common_scales(axes: list[Axes]) -> None:
+    """Give every panel the scales that hold all of their lines. Not matplotlib's shared
+    axes: every panel of a shared group looks at all the others each time it is drawn,
+    and 128 panels took 40 s to draw."""
+    for limits, setter in ((Axes.get_xlim, Axes.set_xlim), (Axes.get_ylim, Axes.set_ylim)):
+        ends = np.array([limits(ax) for ax in axes])
+        for ax in axes:
+            setter(ax, ends[:, 0].min(), ends[:, 1].max())
+
+
+def _panels(title: str, n_runs: int) -> tuple[Figure, list[Axes]]:
+    """A figure of ``n_runs`` panels on common scales, up to :data:`PANEL_COLUMNS` a row,
+    each with its scale's numbers (a panel's neighbours may be far across the page)."""
+    columns = min(PANEL_COLUMNS, int(np.ceil(np.sqrt(n_runs))))
+    rows = -(-n_runs // columns)
+    fig = Figure(figsize=(PANEL_SIZE[0] * columns + 0.6, PANEL_SIZE[1] * rows + 1.0),
+                 layout="constrained")
+    grid = fig.subplots(rows, columns, squeeze=False).ravel()
+    for ax in grid[n_runs:]:
+        ax.set_axis_off()
+    axes = list(grid[:n_runs])
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        ax.tick_params(labelsize="x-small")
+    fig.suptitle(textwrap.fill(title, TITLE_WIDTH * 2))
+    return fig, axes
+
+
 def survival(runs: dict[str, pd.DataFrame]) -> Figure:
     """Share of games still running by turn."""
-    fig, ax = _figure("Games still running")
+    curves = [run_stats.survival(df) for df in runs.values()]
+
+    def draw(ax: Axes, index: int, style: dict, label: str | None) -> None:
+        curve = curves[index]
+        ax.step(curve.index, curve * 100, where="post", label=label,
+                markevery=SPARSE_MARKERS, **style)
+
     # runs of the same curve, whatever their number of games: one hides the other
     labels = _curve_labels(runs, lambda df: run_stats.survival(df).to_numpy(), totals=True)
-    for index, df in enumerate(runs.values()):
-        curve = run_stats.survival(df)
-        ax.step(curve.index, curve * 100, where="post", label=labels[index],
-                markevery=SPARSE_MARKERS, **_line_style(index))
-    ax.set_xlabel("turn")
-    ax.set_ylabel("games still running (%)")
-    _legend(ax, len(runs))
+    fig, _ = _lines(runs, "Games still running", labels, draw, "turn",
+                    "games still running (%)")
     return fig
 
 
@@ -415,39 +505,48 @@ def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
 def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
             ylabel: str, none: str, noun: tuple[str, str]) -> Figure:
     """One line per run: the share of its games at each value ``counts_of(df)`` counts,
-    with how many games the line rests on in the legend ("20 wins": a line of few games
+    with how many games the line rests on in its name ("20 wins": a line of few games
     zig-zags); a run with no such game is listed with ``none`` after its name."""
-    fig, ax = _figure(title)
-    drawn: list[tuple[str, pd.Series]] = []
-    tops: list[tuple[int, float, Line2D]] = []  # each line's games and highest share
-    for index, (label, df) in enumerate(runs.items()):
-        if isinstance(df, Totals):
-            _no_games(ax, label, index)
+    width = _label_width(runs)
+    shares: list[pd.Series | None] = []
+    labels, totals = [], []
+    for label, df in runs.items():
+        counts = None if isinstance(df, Totals) else counts_of(df)
+        if counts is None or not len(counts):
+            shares.append(None)
+            totals.append(0)
+            labels.append(f"{wrap_label(label, width)} "
+                          f"({NO_GAMES if counts is None else none})")
             continue
-        counts = counts_of(df)
-        if not len(counts):
-            ax.plot([], [], label=f"{wrap_label(label)} ({none})", **_line_style(index))
-        else:
-            # every value between the extremes, zeros included: a line drawn across a gap
-            # would show games where there are none
-            counts = counts.reindex(range(int(counts.index.min()),
-                                          int(counts.index.max()) + 1), fill_value=0)
-            total = int(counts.sum())
-            shares = counts / total * 100
-            # a run whose line is an earlier run's lies hidden under it: say so, as the
-            # curves of the other charts do
-            twin = next((name for name, other in drawn if other.equals(shares)), None)
-            under = f"\n(the line of {twin}, under it)" if twin else ""
-            (line,) = ax.plot(counts.index, shares,
-                              label=f"{wrap_label(label)} ({total:,} {noun[total != 1]}){under}",
-                              **_line_style(index))
-            drawn.append((label, shares))
-            tops.append((total, float(shares.max()), line))
-    _scale_to_the_many(ax, tops)
-    ax.set_xlabel(xlabel)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts of cards
-    ax.set_ylabel(ylabel)
-    _legend(ax, len(runs))
+        # every value between the extremes, zeros included: a line drawn across a gap
+        # would show games where there are none
+        counts = counts.reindex(range(int(counts.index.min()), int(counts.index.max()) + 1),
+                                fill_value=0)
+        total = int(counts.sum())
+        line = counts / total * 100
+        # a run whose line is an earlier run's lies hidden under it: say so, as the
+        # curves of the other charts do
+        twin = next((name for name, other in zip(runs, shares, strict=False)
+                     if other is not None and other.equals(line)), None)
+        shares.append(line)
+        totals.append(total)
+        labels.append(f"{wrap_label(label, width)} ({total:,} {noun[total != 1]})"
+                      + _twin_note(runs, twin, "line"))
+    ceiling = _fit_to_the_many(shares, totals, labels)
+
+    def draw(ax: Axes, index: int, style: dict, label: str | None) -> bool:
+        if shares[index] is None:
+            if label is not None:  # listed in the legend, with no line
+                ax.plot([], [], label=label, **style)
+            return False
+        ax.plot(shares[index].index, shares[index], label=label, **style)
+        return True
+
+    fig, axes = _lines(runs, title, labels, draw, xlabel, ylabel)
+    for ax in axes:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts of cards
+        if ceiling is not None:
+            ax.set_ylim(0, ceiling)
     return fig
 
 
@@ -456,30 +555,26 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
 FEW_GAMES = 20
 
 
-def _scale_to_the_many(ax: Axes, tops: list[tuple[int, float, Line2D]]) -> None:
-    """Fit the share axis to the lines of ``FEW_GAMES`` games or more (``tops``: each
-    line's games, highest share and line) where a line of fewer would reach above them
-    all; the legend names each line that then runs off the top."""
-    many = [top for games, top, _ in tops if games >= FEW_GAMES]
+def _fit_to_the_many(shares: list[pd.Series | None], totals: list[int],
+                     labels: list[str]) -> float | None:
+    """The top of the share axis that fits the lines of ``FEW_GAMES`` games or more, where
+    a line of fewer would reach above them all (None: the lines' own); the ``labels`` of
+    the lines that then run off the top say so."""
+    tops = [(total, float(line.max()), index)
+            for index, (line, total) in enumerate(zip(shares, totals, strict=True))
+            if line is not None]
+    many = [top for total, top, _ in tops if total >= FEW_GAMES]
     if not many:
-        return
+        return None
     ceiling = max(many) * 1.1
-    off = [(top, line) for games, top, line in tops if games < FEW_GAMES and top > ceiling]
-    if off:
-        ax.set_ylim(0, ceiling)
-        for top, line in off:
-            line.set_label(f"{line.get_label()}\n(too few to scale: up to {top:.0f}%, "
-                           "off the top)")
+    off = [(top, index) for total, top, index in tops if total < FEW_GAMES and top > ceiling]
+    for top, index in off:
+        labels[index] += f"\n(too few to scale: up to {top:.0f}%, off the top)"
+    return ceiling if off else None
 
 
 #: How a chart of each game's figures lists a run read from a summary file.
 NO_GAMES = "summary file: no figures of each game"
-
-
-def _no_games(ax: Axes, label: str, index: int) -> None:
-    """A run read from a summary file, in a chart of each game's figures: listed in the
-    legend in its style, with no line."""
-    ax.plot([], [], label=f"{wrap_label(label)} ({NO_GAMES})", **_line_style(index))
 
 
 def margin_at_victory(runs: dict[str, pd.DataFrame]) -> Figure:
@@ -515,26 +610,35 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
 
 
 def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
-    """The win-rate estimate as games are added, with its 95% band."""
-    fig, ax = _figure("Convergence of the win-rate estimate (band: 95% Wilson interval)")
+    """The win-rate estimate as games are added, with its 95% band (each run's own; not
+    the first run's in grey, in a chart of panels)."""
+    curves = [None if isinstance(df, Totals) else run_stats.convergence(df)
+              for df in runs.values()]
+
+    def draw(ax: Axes, index: int, style: dict, label: str | None) -> bool:
+        curve = curves[index]
+        if curve is None:
+            if label is not None:  # listed in the legend, with no line
+                ax.plot([], [], label=label, **style)
+            return False
+        line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=label,
+                        markevery=SPARSE_MARKERS, **style)
+        if style is not FIRST_RUN_STYLE:
+            # the band's edges drawn in the line's dash: bands that overlap are told apart
+            # without their colour
+            ax.fill_between(curve["games"], curve["ci_low"] * 100, curve["ci_high"] * 100,
+                            facecolor=to_rgba(line.get_color(), 0.15),
+                            edgecolor=to_rgba(line.get_color(), 0.6),
+                            linestyle=line.get_linestyle(), linewidth=0.8)
+        return True
+
     labels = _curve_labels(runs, lambda df: df.sort_values("game")["won"].to_numpy())
-    for index, (label, df) in enumerate(runs.items()):
-        if isinstance(df, Totals):
-            _no_games(ax, label, index)
-            continue
-        curve = run_stats.convergence(df)
-        line, = ax.plot(curve["games"], curve["win_rate"] * 100, label=labels[index],
-                        markevery=SPARSE_MARKERS, **_line_style(index))
-        # the band's edges drawn in the line's dash: bands that overlap are told apart
-        # without their colour
-        ax.fill_between(curve["games"], curve["ci_low"] * 100, curve["ci_high"] * 100,
-                        facecolor=to_rgba(line.get_color(), 0.15),
-                        edgecolor=to_rgba(line.get_color(), 0.6),
-                        linestyle=line.get_linestyle(), linewidth=0.8)
-    ax.set_xscale("log")
-    ax.set_xlabel("games played (log scale)")
-    ax.set_ylabel("win rate (%)")
-    _legend(ax, len(runs))
+    width = _label_width(runs)
+    labels = [f"{wrap_label(name, width)} ({NO_GAMES})" if curve is None else label
+              for name, curve, label in zip(runs, curves, labels, strict=True)]
+    fig, _ = _lines(runs, "Convergence of the win-rate estimate (band: 95% Wilson "
+                    "interval)", labels, draw, "games played (log scale)", "win rate (%)",
+                    xscale="log")
     return fig
 
 
