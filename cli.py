@@ -103,8 +103,31 @@ class _ReaderGone(Exception):
     """stdout's reader has gone (EPIPE): raised past click, which exits 1 on it."""
 
 
+class _OnceCommand(click.Command):
+    """A command whose options are each given once: click keeps the last of an option
+    given twice without a word, so ``--expansions postcards --expansions emptiness``
+    played the Emptiness alone, under a command that named both."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            seen: set[str | None] = set()
+            for param in order:
+                if isinstance(param, click.Option) and param.name in seen:
+                    names = " or ".join(param.opts + param.secondary_opts)
+                    raise click.UsageError(f"{names} is given more than once: give it once "
+                                           "(several expansions: one list, names "
+                                           "comma-separated)" if param.name == "expansions"
+                                           else f"{names} is given more than once: give it "
+                                           "once", ctx)
+                seen.add(param.name)
+        return super().parse_args(ctx, args)
+
+
 class _UrbionGroup(click.Group):
     """The commands, with a write to stdout whose reader has gone carried past click."""
+
+    command_class = _OnceCommand
 
     def make_context(self, *args: object, **kwargs: object) -> click.Context:
         with _reader_gone_past_click():  # --help and --version write here

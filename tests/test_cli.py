@@ -182,6 +182,29 @@ def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     assert "Traceback" not in err + out
 
 
+@pytest.mark.parametrize("args, named", [
+    (["simulate", "--expansions", "postcards", "--expansions", "emptiness"], "--expansions"),
+    (["simulate", "--cards", "a.toml", "--cards=b.toml"], "--cards"),
+    (["compare", "--sets", "base", "--sets", "singles"], "--sets"),
+    (["trace", "--game", "3", "--game", "4"], "--game"),
+    (["report", "r.parquet", "--out", "a", "--out", "b"], "--out"),
+    (["simulate", "--quiet", "--quiet"], "--quiet"),
+])
+def test_an_option_given_twice_is_refused_not_its_last_value_played(capsys, tmp_path,
+                                                                      monkeypatch, args,
+                                                                      named):
+    """click keeps the last of a repeated option: --expansions postcards --expansions
+    emptiness played the Emptiness alone, without a word. Refused before anything is
+    played or written."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *args, "--games", "5") if args[0] != "report" else \
+        run(capsys, *args)
+    assert code == 2, out
+    assert f"{named} is given more than once: give it once" in err
+    assert len(err.strip().splitlines()) == 1 and not out
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.skipif(not Path("/proc/self").is_dir() or os.geteuid() != 0,
                     reason="needs Linux's /proc, which only root may write by its permissions")
 @pytest.mark.parametrize("args", [
