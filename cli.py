@@ -324,23 +324,26 @@ def show(seed: int | None, game: int | None, policy: str, cards: str | None,
                    "hand-built trace.")
 @click.option("--cards", type=click.Path(dir_okay=False), default=None,
               help="Card-set TOML file (or a results or summary file's cards) to check "
-                   "every trace's cards, card-set name and hash against (default: only "
-                   "traces naming R14 are checked).")
+                   "every trace's cards, card-set name and hash against, failing (exit "
+                   "code 1) on a trace of other cards, name or hash (default: only traces "
+                   "naming R14 are checked).")
 def replay(traces: str, strict: bool, cards: str | None) -> None:
     """Check every trace of TRACES against the rules, decision by decision. TRACES holds
     one trace a line (JSON Lines) or traces over many lines each, one after the other.
 
-    Exit code 0 when every trace replays, 1 when one does not (with --strict, also when a
-    trace's shuffles are not those of the game and seed it names, its cards not those of
-    the set it names or of --cards, or its rules version not this one), 2 when a file
-    cannot be read or is no trace or card file.
+    Exit code 0 when every trace replays, 1 when one does not or, with --cards, is not of
+    that card set (with --strict, also when a trace's shuffles are not those of the game
+    and seed it names, its cards not those of the set it names, or its rules version not
+    this one), 2 when a file cannot be read or is no trace or card file.
     """
     from analyzer.analysis.audit import format_audit
 
     card_set = None if cards is None else analyzer.load_cards(cards)
     df = analyzer.replay(traces, cards=card_set)
     click.echo(format_audit(df, traces, card_set))
-    if not df["replays"].all() or (strict and not df["passes_strict"].all()):
+    # the check --cards asks for decides, as a rule broken does
+    other_cards = card_set is not None and df["cards_of_set"].eq(False).any()
+    if not df["replays"].all() or other_cards or (strict and not df["passes_strict"].all()):
         sys.exit(EXIT_FAILED_CHECK)
 
 

@@ -1683,8 +1683,10 @@ def replay(traces: str | Path | list[dict] | dict,
         naming the log entry and what is wrong; the replayed outcome, reason and turns;
         ``deal_of_seed`` and ``cards_of_set``, whether its shuffles are those of the game
         it names and its cards those of the R14 set when it names it (None: another set),
-        or those of ``cards``; ``rules_as_named``, whether it names the rules this version
-        plays (or none); ``passes_strict``, what ``urbion replay --strict`` asks (it
+        or those of ``cards`` (cards, name and hash); ``cards_alike``, with ``cards``,
+        whether it holds those cards whatever set it names (a renamed copy: True);
+        ``rules_as_named``, whether it names the rules this version plays (or none);
+        ``passes_strict``, what ``urbion replay --strict`` asks (it
         replays, and is found to be no other game than the one it names).
         ``attrs["source"]`` names the file, ``attrs["card_set"]`` the set of ``cards``.
     """

@@ -540,7 +540,8 @@ def test_replay_cards_checks_every_trace_against_a_card_file(capsys, tmp_path):
     assert analyzer.replay(path)["cards_of_set"].tolist() == [None, None, None, None, True]
     code, out, _ = run(capsys, "replay", "--strict", "--cards", str(own), str(path))
     lines = out.splitlines()
-    assert code == 1 and lines[-1].endswith("; 4 with other cards than mine")
+    assert code == 1 and lines[-1].endswith("; 3 with other cards than mine; 1 with the "
+                                            "cards of mine under another set's name or hash")
     assert "its cards are not those of mine" not in lines[0]
     assert lines[4].endswith(f"its cards are not those of mine ({own}): it names the card "
                              'set "R14-default"')
@@ -558,6 +559,40 @@ def test_replay_cards_checks_every_trace_against_a_card_file(capsys, tmp_path):
     assert df["replays"].all() and df["cards_of_set"].tolist() == [False, False]
     code, _, err = run(capsys, "replay", "--cards", str(tmp_path / "none.toml"), str(honest))
     assert code == 2 and err.count("\n") == 1
+
+
+def test_replay_cards_tells_a_renamed_copy_from_other_cards_and_fails_without_strict(
+        capsys, tmp_path):
+    """A trace of a card file checked against a copy of it under another name holds the
+    copy's cards: the check said "its cards are not those of" the copy. And the check
+    --cards asks for decides the exit code, --strict or not."""
+    own = _own_card_file(tmp_path)
+    copy_of_own = _own_card_file(tmp_path, name="mine2")
+    other = _own_card_file(tmp_path, name="ten", chaos=10)
+    trace = analyzer.trace(seed=1, game=0, cards=own)[0]
+    zeroed = copy.deepcopy(trace)
+    zeroed["card_set_sha256"] = "0" * 64
+    path = _write(tmp_path / "t.jsonl", [trace, zeroed])
+    df = analyzer.replay(path, cards=copy_of_own)
+    assert df["cards_of_set"].tolist() == [False, False]
+    assert df["cards_alike"].tolist() == [True, True]
+    assert analyzer.replay(path, cards=other)["cards_alike"].tolist() == [False, False]
+    assert analyzer.replay(path)["cards_alike"].tolist() == [None, None]
+    code, out, _ = run(capsys, "replay", "--cards", str(copy_of_own), str(path))
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0].endswith(f'it names the card set "mine", not mine2 ({copy_of_own}), '
+                             "whose cards it holds: a copy under another name")
+    assert "are not those of" not in out
+    assert lines[-1].endswith("; 2 with the cards of mine2 under another set's name or hash")
+    code, out, _ = run(capsys, "replay", "--cards", str(own), str(path))
+    assert code == 1 and out.splitlines()[1].endswith(
+        f"its card-set hash is not that of mine ({own}), whose cards it holds: an edited hash")
+    code, out, _ = run(capsys, "replay", "--cards", str(other), str(path))
+    assert code == 1 and f"its cards are not those of ten ({other})" in out
+    assert out.splitlines()[-1].endswith("; 2 with other cards than ten")
+    honest = _write(tmp_path / "honest.jsonl", [trace])
+    assert run(capsys, "replay", "--cards", str(own), str(honest))[0] == 0
 
 
 def test_replay_tells_a_trace_naming_other_rules(capsys, tmp_path, team_traces):

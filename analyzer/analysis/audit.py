@@ -17,7 +17,7 @@ from analyzer.trace.jsonl import TraceLine
 #: One row per trace: where it is, what game it claims to be, and the verdict.
 COLUMNS = ("line", "seed", "game", "variant", "expansions", "policy", "card_set", "replays",
            "error", "outcome", "reason", "turns", "deal_of_seed", "cards_of_set",
-           "rules_as_named", "rules_version", "passes_strict")
+           "cards_alike", "rules_as_named", "rules_version", "passes_strict")
 
 
 def audit(traces: list[TraceLine], card_set: CardSet | None = None) -> pd.DataFrame:
@@ -40,7 +40,9 @@ def audit(traces: list[TraceLine], card_set: CardSet | None = None) -> pd.DataFr
         ``deal_of_seed`` whether its shuffles are those of the game and seed it names
         (``reference.replay.DealCheck``); ``cards_of_set`` whether its ``cards`` table is
         that of the card set it names (None: a set the replayer does not hold, any but R14),
-        or of ``card_set``; ``rules_as_named`` whether it names the rules the replayer plays
+        or of ``card_set`` (its cards, name and hash); ``cards_alike``, with ``card_set``,
+        whether its ``cards`` table holds that set's cards whatever set it names (None
+        without ``card_set``); ``rules_as_named`` whether it names the rules the replayer plays
         (or none), whose name ``rules_version`` gives; ``passes_strict`` what ``urbion
         replay --strict`` asks of a trace: it replays, and no check found it to be other
         than the game it names (None counts as no such finding).
@@ -80,7 +82,8 @@ def _verdict(line: int, trace: object, problem: str | None,
         return row
     row.update(replays=True, outcome=result["outcome"], reason=result["reason"],
                turns=result["turns"], deal_of_seed=result["deal_of_seed"],
-               cards_of_set=result["cards_of_set"], rules_as_named=result["rules_as_named"])
+               cards_of_set=result["cards_of_set"], cards_alike=result["cards_alike"],
+               rules_as_named=result["rules_as_named"])
     return row
 
 
@@ -98,13 +101,17 @@ def format_audit(df: pd.DataFrame, source: str, card_set: CardSet | None = None)
             lines.append(f"line {r.line}: {what} does NOT replay: {r.error}")
     bad = int((~df["replays"]).sum())
     other = int((df["replays"] & (df["deal_of_seed"] == False)).sum())  # noqa: E712
-    cards = int((df["replays"] & (df["cards_of_set"] == False)).sum())  # noqa: E712
+    not_of_set = df["replays"] & (df["cards_of_set"] == False)  # noqa: E712
+    renamed = int((not_of_set & (df["cards_alike"] == True)).sum())  # noqa: E712
+    cards = int(not_of_set.sum()) - renamed
     rules = int((df["replays"] & (df["rules_as_named"] == False)).sum())  # noqa: E712
     named = "the card set named" if card_set is None else card_set.name
     lines.append(f"{source}: {len(df)} trace(s), {len(df) - bad} replay, {bad} do not"
                  + (f"; {other} replaying with the shuffles of another game than the one "
                     "named" if other else "")
                  + (f"; {cards} with other cards than {named}" if cards else "")
+                 + (f"; {renamed} with the cards of {named} under another set's name "
+                    "or hash" if renamed else "")
                  + (f"; {rules} naming other rules than {RULES_VERSION}" if rules else ""))
     return "\n".join(lines)
 
@@ -119,6 +126,13 @@ def _provenance_doubts(r: Any, what: str, card_set: CardSet | None) -> str:
     if r.cards_of_set is False and card_set is None:
         doubts.append(f"its cards or card-set hash are not those of {r.card_set}: an edited "
                       "trace")
+    elif r.cards_of_set is False and r.cards_alike and r.card_set != card_set.name:
+        doubts.append(f"it names the card set {_json(r.card_set)}, not {card_set.name} "
+                      f"({card_set.source}), whose cards it holds: a copy under another "
+                      "name")
+    elif r.cards_of_set is False and r.cards_alike:
+        doubts.append(f"its card-set hash is not that of {card_set.name} ({card_set.source}), "
+                      "whose cards it holds: an edited hash")
     elif r.cards_of_set is False:
         doubts.append(f"its cards are not those of {card_set.name} ({card_set.source})"
                       + ("" if r.card_set == card_set.name else

@@ -951,8 +951,10 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         Also tell whether every shuffle is that of game ``game`` of seed ``seed``
         (:class:`DealCheck`): the result then holds ``deal_of_seed``, True or False, and
         ``cards_of_set``: whether the ``cards`` table is that of the card set the trace
-        names (:func:`cards_of_named_set`; None for a set the replayer does not hold), and
-        ``rules_as_named``: whether it names these rules (:func:`rules_as_named`).
+        names (:func:`cards_of_named_set`; None for a set the replayer does not hold),
+        ``cards_alike``: with ``card_set``, whether the table holds its cards whatever set
+        the trace names (:func:`cards_alike`; None without), and ``rules_as_named``:
+        whether it names these rules (:func:`rules_as_named`).
     card_set : CardSet, optional
         With ``check_deal``, the set ``cards_of_set`` checks every trace against, instead
         of the set it names (R14 only).
@@ -1008,6 +1010,8 @@ def _replay(trace: dict, observe: Callable[[dict], None] | None,
         return result
     return {**result, "deal_of_seed": deal.matches,
             "cards_of_set": cards_of_named_set(trace, expansions, card_set),
+            "cards_alike": None if card_set is None else
+            cards_alike(trace, expansions, card_set),
             "rules_as_named": rules_as_named(trace)}
 
 
@@ -1032,8 +1036,15 @@ def cards_of_named_set(trace: dict, expansions: list[str],
         return None
     if trace.get("card_set") != known.name or (digest is not None and digest != known.digest):
         return False  # another set's name, or this name on another set's digest
+    return cards_alike(trace, expansions, known)
+
+
+def cards_alike(trace: dict, expansions: list[str], card_set: CardSet) -> bool:
+    """Whether the trace's ``cards`` table holds the cards ``card_set`` puts in play with
+    ``expansions``, in any order or numbering, whatever set the trace names: a trace of a
+    renamed copy of a card file holds its cards under another set's name and hash."""
     try:
-        expected = known.with_expansions(_expansion_mask(expansions)).describe()
+        expected = card_set.with_expansions(_expansion_mask(expansions)).describe()
     except CardSetError:  # a set without cards for an expansion the trace plays
         return False
     return _card_multiset(expected) == _card_multiset(trace["cards"])
