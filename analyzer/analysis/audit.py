@@ -82,7 +82,7 @@ def _verdict(line: int, trace: object, problem: str | None,
         return row
     row.update(replays=True, outcome=result["outcome"], reason=result["reason"],
                turns=result["turns"], deal_of_seed=result["deal_of_seed"],
-               cards_of_set=result["cards_of_set"], cards_alike=result["cards_alike"],
+               cards_of_set=result["cards_of_set"], cards_alike=result.get("cards_alike"),
                rules_as_named=result["rules_as_named"])
     return row
 

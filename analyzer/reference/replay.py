@@ -952,8 +952,8 @@ def replay(trace: dict, *, observe: Callable[[dict], None] | None = None,
         (:class:`DealCheck`): the result then holds ``deal_of_seed``, True or False, and
         ``cards_of_set``: whether the ``cards`` table is that of the card set the trace
         names (:func:`cards_of_named_set`; None for a set the replayer does not hold),
-        ``cards_alike``: with ``card_set``, whether the table holds its cards whatever set
-        the trace names (:func:`cards_alike`; None without), and ``rules_as_named``:
+        with ``card_set`` only, ``cards_alike``: whether the table holds its cards
+        whatever set the trace names (:func:`cards_alike`), and ``rules_as_named``:
         whether it names these rules (:func:`rules_as_named`).
     card_set : CardSet, optional
         With ``check_deal``, the set ``cards_of_set`` checks every trace against, instead
@@ -1008,11 +1008,12 @@ def _replay(trace: dict, observe: Callable[[dict], None] | None,
     _compare_result(trace["result"], result)
     if deal is None:
         return result
-    return {**result, "deal_of_seed": deal.matches,
-            "cards_of_set": cards_of_named_set(trace, expansions, card_set),
-            "cards_alike": None if card_set is None else
-            cards_alike(trace, expansions, card_set),
-            "rules_as_named": rules_as_named(trace)}
+    checks = {"deal_of_seed": deal.matches,
+              "cards_of_set": cards_of_named_set(trace, expansions, card_set),
+              "rules_as_named": rules_as_named(trace)}
+    if card_set is not None:
+        checks["cards_alike"] = cards_alike(trace, expansions, card_set)
+    return {**result, **checks}
 
 
 #: What a card of a ``cards`` table is, its id and any added key aside (TRACE.md "Names").
