@@ -87,7 +87,7 @@ cards_option = click.option("--cards", type=click.Path(dir_okay=False), default=
 expansions_option = click.option(
     "--expansions", default="none", show_default=True, metavar="NAME,...|all|none",
     help=f"Expansions in play: {', '.join(PLAYABLE_EXPANSIONS)} (comma-separated), all "
-         "or none.")
+         "or none (or base, as compare names the base game).")
 #: Names are taken in any case, as --expansions takes them.
 ENGINE_CHOICE = click.Choice(["fast", "reference"], case_sensitive=False)
 ENGINE_HELP = ("fast: the compiled engine; reference: the plain-Python one, which plays the "

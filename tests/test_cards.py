@@ -111,12 +111,19 @@ def test_an_expansion_set_puts_its_cards_in_play(name, cities, dreams, others):
     assert card_set.digest == DEFAULT.digest, "the card set is named by its file, not its use"
 
 
+def test_base_names_the_base_game_as_none_does_as_compare_names_it():
+    """compare --sets names the base game base; --expansions base was an unknown expansion."""
+    assert parse_expansions("base") == parse_expansions(" Base ") == parse_expansions("none")
+    assert parse_expansions("none") == 0
+
+
 @pytest.mark.parametrize("text, message", [
     ("squares_metas,moon", "unknown expansion 'moon' (valid: squares_metas, chromatic_chaos, "
                            "temples_harmony, gardens_wizards, books, postcards, emptiness, "
                            "all, none)"),
     ("all,books", "'all' stands alone: it cannot be listed with expansion names"),
     ("books, none", "'none' stands alone: it cannot be listed with expansion names"),
+    ("base,books", "'base' stands alone: it cannot be listed with expansion names"),
     # an empty shell variable or a stray comma must not quietly play fewer expansions
     ("", "an empty expansion name in '' (the base game alone is 'none')"),
     ("books,,postcards", "an empty expansion name in 'books,,postcards'"),

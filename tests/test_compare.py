@@ -478,7 +478,10 @@ def test_a_set_listed_twice_is_refused_as_an_expansion_named_twice_is(spec, mess
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("base,books+postcards,all", "'all' stands alone: it cannot be listed with other sets"),
+    ("base,books+postcards,all", "'all' stands alone: it cannot be listed with other sets "
+                                 "(the set of every expansion is squares_metas+chromatic_chaos"
+                                 "+temples_harmony+gardens_wizards+books+postcards+"
+                                 "emptiness)"),
     ("singles,base", "'singles' stands alone: it cannot be listed with other sets"),
     ("books+pairs", "'pairs' stands alone: it cannot be joined with expansions (in "
                     "'books+pairs')"),
@@ -1287,10 +1290,16 @@ def test_a_sets_run_is_found_under_any_order_of_its_expansions():
     assert "chromatic_chaos+squares_metas" in result.runs
     assert result.runs.get("chromatic_chaos+squares_metas") is typed
     assert result.runs.get("books") is None and result.runs.get("books", 0) == 0
-    for missing in ("books", "books+nothing", 3):
+    for missing in ("books", "books+nothing", 3, "all"):
         assert missing not in result.runs
-        with pytest.raises(KeyError):
+        with pytest.raises(KeyError, match="no set .* in this comparison; its sets: base, "
+                                           "squares_metas\\+chromatic_chaos"):
             result.runs[missing]
+    # all: the set of every expansion, as --expansions and a report's run name it
+    from analyzer.core.codes import PLAYABLE_EXPANSIONS
+
+    every = analyzer.compare(sets="base," + "+".join(reversed(PLAYABLE_EXPANSIONS)), games=5)
+    assert every.runs["all"] is every.runs[list(every.runs)[1]]
 
 
 def test_pairs_are_listed_in_the_games_order_whatever_order_the_sets_came_in(tmp_path):

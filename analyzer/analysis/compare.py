@@ -99,17 +99,21 @@ def set_label(expansions: tuple[str, ...]) -> str:
 
 class SetRuns(dict):
     """Runs by set name (``set_label``): a name with its expansions in another order, or
-    ``none`` for ``base``, finds the same run, as ``--sets`` reads it."""
+    ``none`` for ``base``, finds the same run, as ``--sets`` reads it; ``all`` finds the
+    set of every expansion, as ``--expansions all`` names it (and a report its run)."""
 
     def __missing__(self, key: object) -> pd.DataFrame:
         if isinstance(key, str):
             try:
-                label = set_label(_parse_set(key.lower(), PLAYABLE_EXPANSIONS))
+                played = PLAYABLE_EXPANSIONS if key.strip().lower() == "all" else \
+                    _parse_set(key.lower(), PLAYABLE_EXPANSIONS)
             except UrbionError:
-                raise KeyError(key) from None
-            if label != key and dict.__contains__(self, label):
+                played = None
+            label = None if played is None else set_label(played)
+            if label is not None and label != key and dict.__contains__(self, label):
                 return self[label]
-        raise KeyError(key)
+        raise KeyError(f"no set {key!r} in this comparison; its sets: "
+                       f"{', '.join(map(str, self))}")
 
     def __contains__(self, key: object) -> bool:
         try:
@@ -149,8 +153,11 @@ def expansion_sets(spec: str, playable: tuple[str, ...] = PLAYABLE_EXPANSIONS
             raise UrbionError(f"sets: an empty set in {spec!r} (separate sets with ,)")
         for item in items:
             if item.strip() in ("singles", "pairs", "all"):
+                every = SET_SEPARATOR.join(playable)
                 raise UrbionError(f"sets: {item.strip()!r} stands alone: it cannot be "
-                                  "listed with other sets")
+                                  "listed with other sets" +
+                                  (f" (the set of every expansion is {every})"
+                                   if item.strip() == "all" else ""))
         sets = [_parse_set(item, playable) for item in items]
         if not sets:
             raise UrbionError("sets: no expansion set given")

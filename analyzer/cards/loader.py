@@ -309,7 +309,8 @@ def expansion_names(mask: int) -> list[str]:
 
 
 def parse_expansions(text: str | list[str] | tuple[str, ...] | None) -> int:
-    """An expansion set from names: ``"a,b"``, a list of names, ``"all"`` or ``"none"``.
+    """An expansion set from names: ``"a,b"``, a list of names, ``"all"`` or ``"none"``
+    (or ``"base"``, as ``compare --sets`` names the base game).
 
     Raises
     ------
@@ -325,14 +326,14 @@ def parse_expansions(text: str | list[str] | tuple[str, ...] | None) -> int:
         raise CardSetError(f"an empty expansion name in {text!r} (the base game alone is "
                            "'none')")
     names = [n.strip().lower() for n in names]
-    if names in (["none"], []):
+    if names in (["none"], ["base"], []):
         return 0
     if names == ["all"]:
         names = list(PLAYABLE_EXPANSIONS)
     mask = 0
     valid = ", ".join([*PLAYABLE_EXPANSIONS, "all", "none"])
     for name in names:
-        if name in ("all", "none"):
+        if name in ("all", "none", "base"):
             raise CardSetError(f"{name!r} stands alone: it cannot be listed with expansion "
                                "names")
         if name not in PLAYABLE_EXPANSIONS:
