@@ -1879,7 +1879,7 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         raise _pages_not_written(err, folder, "while the comparison was worked out") \
             from None
     if folder is not None:
-        _write_compare_pages(result, folder)
+        _write_compare_pages(result, folder, base_cards)
     return result
 
 
@@ -1900,13 +1900,16 @@ def _check_every_batch_used(folder: Path, parts: dict[str, list[pd.DataFrame]],
             "the ones that played them")
 
 
-def _write_compare_pages(result: CompareResult, folder: Path) -> None:
-    """Write the comparison's pages into ``folder``; a stop or an error meanwhile leaves the
-    pages as they were, and says that --resume writes them from the games saved."""
+def _write_compare_pages(result: CompareResult, folder: Path, cards: CardSet) -> None:
+    """Write the comparison's pages into ``folder``, with the card file of ``cards`` when
+    they are not the shipped set's; a stop or an error meanwhile leaves the pages as they
+    were, and says that --resume writes them from the games saved."""
+    from analyzer.cards.writer import card_file_text
     from analyzer.reporting.build import write_compare
 
+    shipped = cards.digest == default_card_set().digest
     try:
-        write_compare(result, folder)
+        write_compare(result, folder, None if shipped else card_file_text(cards))
     except KeyboardInterrupt as err:
         if SET_WRITTEN not in getattr(err, "__notes__", ()):
             raise _pages_not_written(err, folder) from None

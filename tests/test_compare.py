@@ -1469,6 +1469,7 @@ def test_a_comparison_names_the_command_that_plays_it_again(tmp_path, capsys):
     command = next(line for line in md.splitlines() if line.startswith("- **play again**: "))
     args = shlex.split(command.removeprefix("- **play again**: "))
     assert args[:2] == ["urbion", "compare"]
+    assert not (out / "cards.toml").exists()  # the shipped set: no file to keep
     # the policy's whole hash, which a reader checks the results files against
     played = pd.read_parquet(next((out / "results").glob("base.*"))).attrs
     assert f"(parameters sha256 {played['policy_params_sha256']})" in md
@@ -1536,13 +1537,20 @@ def test_the_command_of_a_comparison_quotes_its_files_and_names_no_policy_made_i
                      out=out)
     md = (out / "compare.md").read_text(encoding="utf-8")
     command = md.splitlines()[-1].removeprefix("- **play again**: ")
-    assert "'weighted:my w.toml'" in command and "'my cards.toml'" in command
-    monkeypatch.chdir(tmp_path)  # where its files are
+    # the cards from the folder's own copy of them: a designer's file stays behind
+    assert "'weighted:my w.toml'" in command and "--cards cards.toml" in command
+    assert "my cards.toml; cards.toml, in this folder, holds its cards" in md
+    assert analyzer.load_cards(out / "cards.toml").digest == \
+        analyzer.load_cards(cards).digest
+    (out / "my w.toml").write_bytes(weights.read_bytes())  # a weights file goes along
+    monkeypatch.chdir(out)
     code, _, err = run(capsys, *shlex.split(command)[1:], "--out", "again", "--quiet")
     assert code == 0, err
     first = pd.read_csv(out / "compare.csv").drop(columns="policy")
-    again = pd.read_csv(tmp_path / "again" / "compare.csv").drop(columns="policy")
-    pd.testing.assert_frame_equal(first, again)
+    again = pd.read_csv(out / "again" / "compare.csv").drop(columns="policy")
+    pd.testing.assert_frame_equal(first.drop(columns="card_set_source", errors="ignore"),
+                                  again.drop(columns="card_set_source", errors="ignore"))
+    assert "--cards cards.toml" in (out / "again" / "compare.md").read_text().splitlines()[-1]
     example = Path(__file__).resolve().parent.parent / "docs" / "examples" / "cautious.py"
     mine = dataclasses.replace(resolve_policy(f"{example}:choose"), name="greedy")
     analyzer.compare(sets="base", games=10, policy=mine, out=tmp_path / "py")

@@ -1673,8 +1673,8 @@ def policy_fact(attrs: dict, full: bool = False) -> str:
 
 
 def _compare_command(attrs: dict) -> str:
-    """The command that plays the comparison again (a card file by its name: it is not in
-    the folder, whose results files hold its cards)."""
+    """The command that plays the comparison again: its cards from the folder's file when
+    it keeps one, else the file it was given (by name) or the shipped set."""
     policy = _policy_words(attrs)
     if policy is None:
         return NO_COMMAND.format(shared_policy(str(attrs.get("policy"))))
@@ -1685,7 +1685,9 @@ def _compare_command(attrs: dict) -> str:
     if attrs.get("precision") is not None:
         parts.append(f"--precision {attrs['precision']!r} --max-games {attrs['max_games']}")
     source = str(attrs.get("card_set_source", ""))
-    if source and not source.startswith("builtin:"):
+    if attrs.get("cards_file"):
+        parts.append(f"--cards {shlex.quote(attrs['cards_file'])}")
+    elif source and not source.startswith("builtin:"):
         parts.append(f"--cards {shlex.quote(shared_file(source))}")
     return " ".join(parts)
 
@@ -1707,7 +1709,9 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
     order; None: not said)."""
     facts = {
         "card set": f"{attrs['card_set']} (sha256 {attrs['card_set_sha256']})"
-                    f"{_card_file(attrs)}",
+                    f"{_card_file(attrs)}" + (f"; {attrs['cards_file']}, in this folder, "
+                                               "holds its cards"
+                                               if attrs.get("cards_file") else ""),
         "variant": f"the {attrs.get('variant', 'solo')} game",
         "policy": policy_fact(attrs, full=True),
         "games": f"{_games_played(games)} of seed {attrs['seed']}, in batches of "
@@ -1772,13 +1776,22 @@ def _compare_csv(result) -> str:
     return table.to_csv()
 
 
-def write_compare(result, folder: Path) -> None:
+#: A comparison's card file, kept in its folder when it played other cards than the
+#: shipped set: the play-again command names it, and a designer's file stays on the
+#: designer's machine.
+COMPARE_CARDS = "cards.toml"
+
+
+def write_compare(result, folder: Path, cards_text: str | None = None) -> None:
     """The comparison into ``folder`` beside its ``results/``: compare.csv,
-    interactions.csv, compare.md, index.html and the charts, made in memory, then written
-    as one set (``atomic.write_together``): a stop or a full disk leaves the pages before,
-    never a mix of old and new."""
+    interactions.csv, compare.md, index.html and the charts, and with ``cards_text`` (the
+    card file its sets played) :data:`COMPARE_CARDS`, made in memory, then written as one
+    set (``atomic.write_together``): a stop or a full disk leaves the pages before, never
+    a mix of old and new."""
+    attrs = result.attrs if cards_text is None else \
+        {**result.attrs, "cards_file": COMPARE_CARDS}
     rows = compare_rows(result.table)
-    facts = compare_facts(result.attrs, [int(n) for n in result.table["games"]])
+    facts = compare_facts(attrs, [int(n) for n in result.table["games"]])
     note = compare_note(result.table, result.runs,
                         shared_policy(str(result.attrs.get("policy", ""))))
     policy = str(result.attrs.get("policy", ""))
@@ -1809,6 +1822,8 @@ def write_compare(result, folder: Path) -> None:
         "index.html": compare_page(rows, images, facts, pairs, note, scope, variant,
                                    **figure_texts),
     }
+    if cards_text is not None:
+        texts[COMPARE_CARDS] = cards_text
     write_together(folder, files | {name: text.encode() for name, text in texts.items()})
 
 
