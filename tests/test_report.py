@@ -1338,6 +1338,28 @@ def test_many_runs_draw_a_panel_each_on_common_scales_with_the_first_run_in_grey
     assert len(fewer.axes) == 1 and fewer.axes[0].get_legend() is not None
 
 
+def test_results_files_of_one_name_are_told_apart_by_their_last_folders(tmp_path,
+                                                                         monkeypatch):
+    """Two comparisons' base games, both base.games-0-19.parquet, were listed by the same
+    name twice: a reader could not tell which was which."""
+    from analyzer.reporting.names import shared_files
+
+    monkeypatch.chdir(tmp_path)
+    for name, cards_seed in (("r14", 1), ("weak", 2)):
+        (tmp_path / name / "results").mkdir(parents=True)
+        analyzer.simulate(games=20, seed=cards_seed,
+                          out=tmp_path / name / "results" / "base.games-0-19.parquet")
+    analyzer.simulate(games=20, seed=3, out=tmp_path / "r14" / "results" / "other.parquet")
+    md = (analyzer.report(["r14/results/base.games-0-19.parquet",
+                           str(tmp_path / "weak/results/base.games-0-19.parquet"),
+                           "r14/results/other.parquet"], "rep") / "report.md").read_text()
+    assert ("- **results files**: r14/results/base.games-0-19.parquet, "
+            "weak/results/base.games-0-19.parquet, other.parquet\n") in md
+    assert str(tmp_path) not in md
+    assert shared_files([r"C:\Users\al\a\x.parquet", "/home/al/b/x.parquet"]) == \
+        ["a/x.parquet", "b/x.parquet"]
+
+
 def test_a_bar_charts_legend_covers_no_bar():
     """Loss reasons and Chaos choices reach across the plot: their legend lies beside it."""
     from analyzer.reporting import charts

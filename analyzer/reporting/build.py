@@ -60,7 +60,7 @@ from analyzer.atomic import (
 from analyzer.cards import CardSet
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
-from analyzer.reporting.names import shared_file, shared_policy
+from analyzer.reporting.names import shared_file, shared_files, shared_policy
 from analyzer.runner.config import LATER_KEYS
 from analyzer.wording import spoken_list
 
@@ -888,7 +888,7 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
     runs = load_runs(paths)
     table = run_stats.headline(runs)
     rows, facts = headline_rows(table), provenance(runs)
-    if files := [shared_file(str(p)) for p in paths if not isinstance(p, pd.DataFrame)]:
+    if files := shared_files([str(p) for p in paths if not isinstance(p, pd.DataFrame)]):
         # by name, as shared: `urbion report` of these files beside each other again
         facts = {"results files": ", ".join(files), **facts}
     first_attrs = next(iter(runs.values())).attrs

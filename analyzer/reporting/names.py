@@ -23,6 +23,24 @@ def shared_file(source: str) -> str:
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+def shared_files(sources: list[str]) -> list[str]:
+    """:func:`shared_file` of each of ``sources``, except that files of one name keep as
+    many of their last folders, as given, as tell them apart (``cmp-r14/results/base.
+    games-0-999.parquet`` beside ``cmp-weak/results/...``): a list of two files named
+    alike said nothing of which was which."""
+    parts = [PureWindowsPath(source).parts or (source,) for source in sources]
+    names = []
+    for index, own in enumerate(parts):
+        depth = 1
+        while depth < len(own) and any(
+                other[-depth:] == own[-depth:] for at, other in enumerate(parts)
+                if at != index):
+            depth += 1
+        tail = "/".join(part for part in own[-depth:] if part not in ("/", "\\"))
+        names.append(tail.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+    return names
+
+
 def shared_policy(policy: str) -> str:
     """A policy as a shared page names it: ``weighted:FILE.toml``, a look-ahead's
     ``weights=FILE.toml`` and ``FILE.py:FUNCTION`` with the file's name alone; a built-in's
