@@ -495,6 +495,11 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
 @click.option("--workers", type=_WholeNumber(1, MAX_WORKERS), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
 @cards_option
+@click.option("--against", default=None, metavar="FILE|r14",
+              help="Play every set with a second card set too (a card, results or summary "
+                   "file, or r14 for the shipped set) and give, set by set, the change "
+                   "--cards makes from it, and whether it differs from the base game's "
+                   "change.")
 @variant_option
 @click.option("--precision", type=float, default=None,
               help="Add batches of --games to each set until the half-widths of its 95% "
@@ -513,20 +518,23 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
               help="Run on a Dask cluster, or on a local one of N processes.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
-            cards: str | None, variant: str, precision: float | None,
+            cards: str | None, against: str | None, variant: str, precision: float | None,
             max_games: int | None, out: str | None, resume: bool, scheduler: str | None,
             quiet: bool) -> None:
-    """Compare expansion sets with the base game, game g with game g (McNemar, Holm)."""
+    """Compare expansion sets with the base game, game g with game g (McNemar, Holm); with
+    --against, compare two card sets in each expansion set."""
     result = analyzer.compare(sets=sets, games=games, seed=seed, policy=policy,
                               workers=workers, cards=cards, out=out, resume=resume,
                               precision=precision, max_games=max_games,
-                              scheduler=scheduler, progress=not quiet, variant=variant)
+                              scheduler=scheduler, progress=not quiet, variant=variant,
+                              against=against)
     _wrote(out)
     click.echo(str(result))
     _note(result.weights_note())
     if out:
         click.echo(f"\nreport     {Path(out) / 'index.html'}")
-        click.echo(f"           {Path(out) / 'compare.md'}")
+        page = "compare.md" if against is None else "card-change.md"
+        click.echo(f"           {Path(out) / page}")
 
 
 @cli.command()

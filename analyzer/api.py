@@ -1810,9 +1810,12 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
             cards: Cards = None, out: str | Path | None = None,
             resume: bool = False, precision: float | None = None,
             max_games: int | None = None, scheduler: str | None = None,
-            progress: bool = False, variant: str | None = None) -> CompareResult:
+            progress: bool = False, variant: str | None = None,
+            against: Cards = None) -> CompareResult | CardChangeResult:
     """Play expansion sets on the same games of a seed (paired by number; an expansion's
-    cards make them other deals) and compare each with the base game.
+    cards make them other deals) and compare each with the base game; with ``against``,
+    play every set with two card sets and give what ``cards`` changes from ``against`` in
+    each set.
 
     Parameters
     ----------
@@ -1833,12 +1836,18 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         finishes) and the comparison (compare.csv, interactions.csv, compare.md,
         index.html, PNG and SVG charts). With ``resume``, finished batches are read back
         and an interrupted one continues (docs/scaling.md).
+    against : path, CardSet or DataFrame, optional
+        A second card set (or ``"r14"``, the shipped one), played on every set's games as
+        ``cards`` is: the result is then a :class:`CardChangeResult`, the change that
+        ``cards`` makes from it in each set, and whether that change differs from the base
+        game's (docs/compare.md). ``out`` then holds a comparison's folder for each card
+        set (``cards/``, ``against/``) and the change's pages. Not with ``precision``.
     policy, workers, cards, scheduler, progress, variant
         As for :func:`simulate`.
 
     Returns
     -------
-    CompareResult
+    CompareResult, or CardChangeResult with ``against``
     """
     games, seed, _ = arguments.game_counts(games, seed)
     precision, max_games = _compare_stopping(precision, max_games, games)
@@ -1849,6 +1858,14 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         raise UrbionError("--resume needs --out (resume=True needs out= in Python): the "
                           "finished batches are kept there")
     base_cards = load_cards(cards, variant=variant)
+    if against is not None:
+        if precision is not None:
+            raise UrbionError("--against plays every set --games games with each card set: "
+                              "it takes no --precision (precision=)")
+        return _compare_card_change(sets, games, seed, policy, base_cards,
+                                    _against_cards(against, variant), out, resume,
+                                    max_games, dict(workers=workers, progress=progress),
+                                    scheduler)
     card_sets = _compare_card_sets(sets, base_cards)
     _, spec = _prepare("fast", policy, base_cards)
     if scheduler is not None:  # refused before the folder is made, as by simulate
@@ -1910,6 +1927,215 @@ def _write_compare_pages(result: CompareResult, folder: Path, cards: CardSet) ->
     shipped = cards.digest == default_card_set().digest
     try:
         write_compare(result, folder, None if shipped else card_file_text(cards))
+    except KeyboardInterrupt as err:
+        if SET_WRITTEN not in getattr(err, "__notes__", ()):
+            raise _pages_not_written(err, folder) from None
+        raise RunStopped(f"{interrupts.stop_word()} as the pages were written: they are "
+                         f"whole in {folder}", True) from None
+    except UrbionError as err:
+        raise _pages_not_written(err, folder) from None
+
+
+#: What ``--against`` takes for the shipped card set, where no file of that name exists.
+SHIPPED_WORD = "r14"
+
+
+def _against_cards(against: Cards, variant: str | None) -> CardSet:
+    """The card set ``compare --against`` names: a card, results or summary file, a loaded
+    set or a frame, or ``r14`` for the shipped set (a file of that name comes first)."""
+    if isinstance(against, str) and against.strip().lower() == SHIPPED_WORD and \
+            not Path(against).exists():
+        return load_cards(None, variant=variant)
+    try:
+        return load_cards(against, variant=variant)
+    except CardSetError as err:
+        raise CardSetError(f"--against (against=): {err}") from None
+
+
+@dataclass
+class CardChangeResult:
+    """A change of the cards across expansion sets (``compare(against=...)``): ``table``
+    (one row per set, the base game first; analysis.card_change.card_change_table), the
+    comparisons of the sets with each card set, ``cards`` and ``against``
+    (:class:`CompareResult`, each set against the base game of the same cards), and
+    ``attrs`` (the shared configuration, both card sets named)."""
+
+    table: pd.DataFrame
+    cards: CompareResult
+    against: CompareResult
+    attrs: dict
+
+    def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
+        return str(self)
+
+    def __str__(self) -> str:
+        from analyzer.analysis.card_change import format_card_change
+
+        return format_card_change(self.table, self.attrs)
+
+    def weights_note(self) -> str | None:
+        """The notes of either comparison on the weights a policy plays, once each."""
+        notes = [note for result in (self.cards, self.against)
+                 if (note := result.weights_note())]
+        return "\n".join(dict.fromkeys(notes)) or None
+
+    def figures(self) -> dict:
+        """The change's chart as a matplotlib Figure, by file stem."""
+        from analyzer.analysis.card_change import chart_rows
+        from analyzer.analysis.compare import BASE, set_title
+        from analyzer.reporting import charts
+
+        table, members = chart_rows(self.table)
+        fig = charts.card_change(table, set_title(BASE), self.attrs, members)
+        return {"card_change": charts.caption(fig, charts.card_change_source(self.attrs))}
+
+
+def _compare_card_change(sets: str | list[str], games: int, seed: int,
+                         policy: str | PolicySpec, cards: CardSet, against: CardSet,
+                         out: Path | None, resume: bool, max_games: int, where: dict,
+                         scheduler: str | None) -> CardChangeResult:
+    """``compare(against=...)``: every set played with both card sets, each a comparison
+    of its own (in ``out/cards`` and ``out/against``), then the change set by set."""
+    if against.digest == cards.digest:
+        raise UrbionError(f"--against names the cards --cards plays ({cards.name}, sha256 "
+                          f"{cards.digest[:12]}): there is no change to measure")
+    plays = {"cards": _compare_card_sets(sets, cards),
+             "against": _compare_card_sets(sets, against)}
+    card_sets = {"cards": cards, "against": against}
+    specs = {name: _prepare("fast", policy, card_set)[1]
+             for name, card_set in card_sets.items()}
+    if scheduler is not None:  # refused before the folder is made, as by simulate
+        for name, card_set in card_sets.items():
+            check_by_name(specs[name], card_set)
+    top, made = _card_change_folder(out, resume) if out is not None else (None, False)
+    folders: dict[str, Path] = {}
+    parts: dict[str, dict[str, list[pd.DataFrame]]] = {}
+    # a stop before the second card set began leaves no folder of it to resume
+    resumes = {name: resume and top is not None and (top / name).exists()
+               for name in card_sets}
+    try:
+        for name in card_sets:
+            if top is not None:
+                folders[name] = _compare_folder(top / name, resumes[name], games,
+                                                list(plays[name]))
+        with _shared_cluster(scheduler) as cluster:
+            for name in card_sets:
+                parts[name] = _play_compare(plays[name], specs[name], seed, games, None,
+                                            max_games,
+                                            dict(where, scheduler=cluster,
+                                                 folder=folders.get(name),
+                                                 resume=resumes[name]))
+    except RunStopped as err:
+        _unmake_card_change(top, folders, made)
+        raise _card_change_stopped(err, top) from None
+    except BaseException:
+        _unmake_card_change(top, folders, made)
+        raise
+    for name, folder in folders.items():
+        if resumes[name]:
+            _check_every_batch_used(folder, parts[name], games)
+    return _card_change_result(parts, games, max_games, folders, top, card_sets)
+
+
+def _card_change_result(parts: dict[str, dict[str, list[pd.DataFrame]]], games: int,
+                        max_games: int, folders: dict[str, Path], top: Path | None,
+                        card_sets: dict[str, CardSet]) -> CardChangeResult:
+    """Both comparisons and the change, with the pages of each written where ``top``."""
+    from analyzer.analysis.card_change import card_change_table
+
+    try:
+        results = {name: _compare_result(parts[name], games, None, max_games)
+                   for name in parts}
+        table = card_change_table(results["cards"].runs, results["against"].runs)
+    except KeyboardInterrupt as err:
+        if top is None:
+            raise
+        raise _pages_not_written(err, top, "while the comparison was worked out") from None
+    attrs = {**results["cards"].attrs,
+             **{f"against_{key}": results["against"].attrs[key]
+                for key in ("card_set", "card_set_sha256", "card_set_source",
+                            "policy_params_sha256")}}
+    result = CardChangeResult(table, results["cards"], results["against"], attrs)
+    if top is not None:
+        for name, folder in folders.items():
+            _write_compare_pages(results[name], folder, card_sets[name])
+        _write_card_change_pages(result, top)
+    return result
+
+
+def _card_change_folder(out: Path, resume: bool) -> tuple[Path, bool]:
+    """The card change's folder, made, and whether this call made it: new or empty, or
+    with ``resume`` one an interrupted card change left."""
+    from analyzer.atomic import probe_folder, require_folder
+    from analyzer.reporting.build import FOLDER_MARK, folder_mark
+
+    folder = Path(out)
+    if folder.exists() and not folder.is_dir():
+        raise UrbionError(f"cannot write {folder}: it is a file, not a folder")
+    require_folder(folder.parent, f"cannot write {folder}")
+    if resume and not folder.is_dir():
+        raise UrbionError(f"nothing to resume: {folder} does not exist")
+    made = not folder.exists()
+    if made:
+        probe_folder(folder.parent, f"cannot write {folder}")
+    held = sorted(p.name for p in folder.iterdir()) if not made else []
+    if held and folder_mark(folder) != CARD_CHANGE_MARK:
+        raise UrbionError(f"cannot write {folder}: it is not empty and not the folder of a "
+                          "comparison with --against (choose another folder)")
+    if held and not resume:
+        raise UrbionError(f"cannot write {folder}: it holds an earlier comparison with "
+                          "--against (add --resume, resume=True in Python, to continue it, "
+                          "or choose another folder)")
+    try:
+        folder.mkdir(exist_ok=True)
+        if not held:
+            (folder / FOLDER_MARK).write_text(f"{CARD_CHANGE_MARK}\n", encoding="utf-8")
+    except OSError as err:
+        raise UrbionError(f"cannot use {folder}: {err.strerror or err}") from None
+    return folder, made
+
+
+#: The mark of a card change's folder (``reporting.build.FOLDER_MARK``).
+CARD_CHANGE_MARK = "compare-against"
+
+
+def _unmake_card_change(top: Path | None, folders: dict[str, Path], made: bool) -> None:
+    """After a stop before anything was saved: take back the folders made, so that the
+    same command runs again as a new comparison (a folder holding games is kept)."""
+    from analyzer.reporting.build import FOLDER_MARK
+
+    if top is None:
+        return
+    for folder in folders.values():
+        _unmake_if_unused(folder, made=True)
+    try:
+        if {p.name for p in top.iterdir()} <= {FOLDER_MARK}:
+            (top / FOLDER_MARK).unlink(missing_ok=True)
+            if made:
+                top.rmdir()
+    except OSError:  # something of the user's there, or gone already: leave it as it is
+        pass
+
+
+def _card_change_stopped(err: RunStopped, top: Path | None) -> RunStopped:
+    """A stop of one batch, which saved none of its own games, that says the batches of
+    either card set finished before it are kept for ``--resume``."""
+    message = str(err)
+    saved = top is not None and any(top.glob("*/results/*.parquet"))
+    if not saved or not message.endswith(NOTHING_SAVED):
+        return err
+    return RunStopped(f"{message.removesuffix(NOTHING_SAVED)}none of these games were saved, "
+                      f"the batches finished before them are in {top}; run the same "
+                      "command with --resume (resume=True in Python) to continue",
+                      err.interrupted)
+
+
+def _write_card_change_pages(result: CardChangeResult, folder: Path) -> None:
+    """Write the card change's pages into ``folder``, as a comparison's are written."""
+    from analyzer.reporting.build import write_card_change
+
+    try:
+        write_card_change(result, folder)
     except KeyboardInterrupt as err:
         if SET_WRITTEN not in getattr(err, "__notes__", ()):
             raise _pages_not_written(err, folder) from None

@@ -690,7 +690,11 @@ def test_a_card_file_of_latin_1_bytes_is_named_on_the_pages_it_reaches(capsys, t
     code, _, err = run(capsys, "compare", "--sets", "base,books", "--games", "20", "--cards",
                        str(cards), "--out", str(tmp_path / "cmp"), "--quiet")
     assert code == 0, err
-    assert "--cards 'c\ufffd.toml'" in (tmp_path / "cmp" / "compare.md").read_text()
+    md = (tmp_path / "cmp" / "compare.md").read_text()
+    assert "from c\ufffd.toml; cards.toml, in this folder, holds its cards" in md
+    assert md.rstrip().endswith("--cards cards.toml")
+    kept = (tmp_path / "cmp" / "cards.toml").read_text(encoding="utf-8")
+    assert "as c\ufffd.toml kept them" in kept and str(tmp_path) not in kept
     code, _, err = run(capsys, "sensitivity", "--games", "20", "--cards", str(cards),
                        "--out", str(tmp_path / "sens"), "--quiet")
     assert code == 0, err

@@ -44,7 +44,7 @@ from analyzer.analysis.sensitivity import (
     played_mask,
     variants_family,
 )
-from analyzer.analysis.stats import EDGE_NOTE, signed_pp
+from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
 from analyzer.analysis.totals import Totals
 from analyzer.atomic import (
     SET_WRITTEN,
@@ -2045,3 +2045,158 @@ def compare_page(rows: list[list[str]], images: dict[str, bytes],
                      + html_figures(images, titles, captions or COMPARE_CAPTIONS,
                                     alts=alts)
                      + interaction_html + data, facts)
+
+
+# --- a card change across expansion sets (compare --against) --------------------------------
+
+CARD_CHANGE_TITLE = "A change of the cards, set by set"
+#: The sub-folders of a card change's folder: a comparison of the sets with each card set.
+CARD_CHANGE_FOLDERS = ("cards", "against")
+CARD_CHANGE_CAPTION = (
+    "Each set's change of the win rate (the cards against the cards they are compared "
+    "with, over the same games), with its 95% paired interval; the dashed line is the base "
+    "game's change. A set in colour changes otherwise than the base game (the test of the "
+    "vs-base column, Holm p below 0.05); grey: no difference from the base game's change "
+    "shown.")
+
+
+def write_card_change(result, folder: Path) -> None:
+    """A card change's pages into ``folder``, beside the comparisons of each card set
+    (``cards/``, ``against/``): card-change.csv, card-change.md, index.html and its chart,
+    made in memory and written as one set (``atomic.write_together``)."""
+    from analyzer.analysis.card_change import MULTIPLIED_NOTE, VERSUS_BASE_NOTE, verdict_lines
+
+    files: dict[str, bytes] = {}
+    figures = result.figures()
+    for stem, fig in figures.items():
+        files |= chart_files(fig, stem)
+    rows = card_change_rows(result.table)
+    facts = card_change_facts(result, folder)
+    verdict = " ".join(verdict_lines(result.table, result.attrs["card_set"],
+                                     result.attrs["against_card_set"]))
+    note = (f"change: the win rate with the cards minus against them over the same games, "
+            f"in percentage points; Holm p: McNemar's exact p adjusted over the sets; odds "
+            f"ratio: the change as a ratio of the odds of winning. {VERSUS_BASE_NOTE} "
+            f"{MULTIPLIED_NOTE}")
+    png = files["card_change.png"]
+    texts = {"card-change.csv": _card_change_csv(result),
+             "card-change.md": _card_change_markdown(rows, verdict, note, facts),
+             "index.html": _card_change_page(rows, verdict, note, facts, png)}
+    write_together(folder, files | {name: text.encode() for name, text in texts.items()})
+
+
+def card_change_rows(table: pd.DataFrame) -> list[list[str]]:
+    """The card change's table as text cells, header first."""
+    from analyzer.analysis.card_change import versus_base_band
+
+    rows = [["set", "games", "with the cards", "against", "change", "95% paired", "Holm p",
+             "odds ratio", "vs base", "95% (vs base)", "Holm p (vs base)", "differs",
+             "multiplied"]]
+    for label, r in table.iterrows():
+        base = label == "base"
+        rows.append([str(label), f"{int(r.games):,}", _percent(r.win_rate),
+                     _percent(r.against_win_rate), f"{signed_pp(r.difference)} pp",
+                     f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)} pp",
+                     format_p(r.holm_p),
+                     "n/a" if pd.isna(r.odds_ratio) else f"{r.odds_ratio:.2f}",
+                     "" if base else f"{signed_pp(r.vs_base)} pp",
+                     "" if base else versus_base_band(r).replace("pp", " pp"),
+                     "" if base else format_p(r.vs_base_holm_p),
+                     "" if base else _differs_word(r),
+                     "" if base or pd.isna(r.multiplied) else _percent(r.multiplied)])
+    return rows
+
+
+def _differs_word(r: pd.Series) -> str:
+    if r.at_bound:
+        return "no, at a bound"
+    if not r.vs_base_shown:
+        return "no"
+    return "more wins" if r.vs_base > 0 else "fewer wins"
+
+
+def card_change_facts(result, folder: Path | None = None) -> dict[str, str]:
+    """Provenance of a card change: both card sets, where each comparison's pages are, the
+    run, and the command that plays it again from its folder."""
+    attrs = result.attrs
+    facts = {
+        "cards": f"{attrs['card_set']} (sha256 {attrs['card_set_sha256']})"
+                 f"{_card_file(attrs)}",
+        "against": f"{attrs['against_card_set']} (sha256 {attrs['against_card_set_sha256']})"
+                   f"{_card_file({'card_set_source': attrs.get('against_card_set_source')})}",
+        "comparisons": "each set against the base game with the same cards: cards/index.html "
+                       "and against/index.html",
+        "variant": f"the {attrs.get('variant', 'solo')} game",
+        "policy": policy_fact(attrs, full=True) + (
+            "; with the cards compared against: parameters sha256 "
+            f"{attrs['against_policy_params_sha256']}"
+            if attrs.get("against_policy_params_sha256") != attrs.get("policy_params_sha256")
+            else ""),
+        "games": f"games 0 to {int(result.table['games'].iloc[0]) - 1:,} of seed "
+                 f"{attrs['seed']}, every set with each card set",
+        "rules version": rules_fact(attrs),
+        "package version": str(attrs["package_version"]),
+        "commit": str(attrs.get("commit") or NO_COMMIT),
+        "software": str(attrs.get("software") or "not recorded"),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "play again": _card_change_command(attrs, folder),
+    }
+    return facts
+
+
+def _card_change_command(attrs: dict, folder: Path | None) -> str:
+    """The command that plays the card change again from its folder: each card set from
+    its comparison's copy of it (``cards/cards.toml``), or the shipped set."""
+    policy = _policy_words(attrs)
+    if policy is None:
+        return NO_COMMAND.format(shared_policy(str(attrs.get("policy"))))
+    words = [f"urbion compare --sets {shlex.quote(_sets_option(attrs['sets']))} --games "
+             f"{attrs['games_per_batch']} --seed {attrs['seed']} {policy}"]
+    if attrs.get("variant", "solo") != "solo":
+        words.append(f"--variant {attrs['variant']}")
+    for option, sub, prefix in (("--cards", "cards", ""), ("--against", "against", "against_")):
+        source = str(attrs.get(f"{prefix}card_set_source") or "")
+        if source.startswith("builtin:"):
+            if option == "--against":
+                words.append("--against r14")
+        elif folder is not None and (folder / sub / COMPARE_CARDS).exists() or \
+                folder is None and source:
+            words.append(f"{option} {sub}/{COMPARE_CARDS}")
+    return " ".join(words)
+
+
+def _card_change_csv(result) -> str:
+    """card-change.csv: the table, then both card sets and the run's columns."""
+    attrs = result.attrs
+    table = with_run_columns(result.table, attrs,
+                             ("card_set", "card_set_sha256", *VERSION_COLUMNS))
+    table["against_card_set"] = attrs["against_card_set"]
+    table["against_card_set_sha256"] = attrs["against_card_set_sha256"]
+    return table.to_csv()
+
+
+def _card_change_markdown(rows: list[list[str]], verdict: str, note: str,
+                          facts: dict[str, str]) -> str:
+    lines = [f"# {CARD_CHANGE_TITLE}", "", _md_prose(verdict), "", *md_table_head(rows[0]),
+             *(md_row(row) for row in rows[1:]), "", _md_prose(note), "",
+             "## The change in each set", "", _md_prose(CARD_CHANGE_CAPTION), "",
+             "![The change in each set](card_change.png)", "", "[SVG](card_change.svg)", "",
+             "Data: [card-change.csv](card-change.csv); each card set's comparison of the "
+             "sets with the base game: [cards/](cards/index.html), "
+             "[against/](against/index.html).", "", "## Provenance", ""]
+    lines += [f"- **{k}**: {_md_prose(v)}" for k, v in facts.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _card_change_page(rows: list[list[str]], verdict: str, note: str,
+                      facts: dict[str, str], png: bytes) -> str:
+    body = (f"<p id='verdict'>{html.escape(verdict)}</p>" + html_table(rows, "card-change")
+            + f"<p>{html.escape(note)}</p>"
+            + html_figures({"card_change": png}, [("card_change", "The change in each set")],
+                           {"card_change": CARD_CHANGE_CAPTION})
+            + "<p>Data: <a href='card-change.csv'>card-change.csv</a>, the chart as <a "
+              "href='card_change.svg'>card_change.svg</a>, the same page as <a "
+              "href='card-change.md'>card-change.md</a>; each card set's comparison of the "
+              "sets with the base game: <a href='cards/index.html'>cards/</a>, <a "
+              "href='against/index.html'>against/</a>.</p>")
+    return html_page(CARD_CHANGE_TITLE, body, facts)

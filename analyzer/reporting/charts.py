@@ -717,6 +717,51 @@ def differences(table: pd.DataFrame, members: pd.DataFrame | None = None) -> Fig
     return fig
 
 
+def card_change(table: pd.DataFrame, base: str, attrs: dict,
+                members: pd.DataFrame | None = None) -> Figure:
+    """The change a card set makes from another in each expansion set (rows: sets by their
+    printed names, ``base`` the base game's), with its 95% paired interval; a line at the
+    base game's change, and the sets whose change differs from it (``vs_base_shown``)
+    filled and in colour. ``members`` as for :func:`win_rates`."""
+    title = (f"Change of the win rate, {attrs['card_set']} against "
+             f"{attrs['against_card_set']}, per expansion set (95% paired intervals)")
+    if _by_grid(members):
+        fig, ax, grid, labels = _grid_figure(title, table, members, 7.0)
+    else:
+        labels, grid = _wrapped(table.index), None
+        fig, ax = _new_figure(7.0, max(0.4 * len(table) + 1.6, _bar_height(labels)))
+        ax.set_title(textwrap.fill(title, TITLE_WIDTH))
+        ax.grid(alpha=0.3)
+    ax.title.set_fontsize("medium")
+    ax.set_xlabel("change in games won (percentage points)")
+    y = np.asarray(_set_rows(ax, labels))
+    if grid is not None:
+        _draw_grid(grid, ax, members, list(y))
+    x = table["difference"].to_numpy(dtype=float) * 100
+    errors = np.array([x - table["diff_low"].to_numpy(dtype=float) * 100,
+                       table["diff_high"].to_numpy(dtype=float) * 100 - x])
+    is_base = np.array([name == base for name in table.index], dtype=bool)
+    apart = table["vs_base_shown"].fillna(False).to_numpy(dtype=bool) & ~is_base
+    for mask, style in (
+            (is_base, {"color": "black", "label": "base game (dashed)"}),
+            (apart, {"color": COLOURS[0], "label": "differs from it\n(Holm p < 0.05)"}),
+            (~apart & ~is_base, {"color": "0.5", "markerfacecolor": "white",
+                                 "label": "no difference\nfrom it shown"})):
+        if mask.any():
+            ax.errorbar(x[mask], y[mask], xerr=errors[:, mask], fmt="o", capsize=4, **style)
+    if is_base.any():
+        ax.axvline(x[is_base][0], color="black", linestyle="--", linewidth=0.8)
+    ax.axvline(0, color="0.3", linewidth=0.8)
+    _bar_legend(ax)
+    return fig
+
+
+def card_change_source(attrs: dict) -> str:
+    """A card change chart's source line: both card sets, then the run's configuration."""
+    return (f"{source_line(attrs)} · against card set {attrs['against_card_set']} "
+            f"(sha256 {str(attrs['against_card_set_sha256'])[:12]})")
+
+
 def _dark(colour: tuple[float, ...]) -> bool:
     """Whether white text reads better than black on ``colour`` (RGBA, 0 to 1): by the
     contrast ratios of WCAG 2, from the colour's relative luminance. On a symmetric log

@@ -1,0 +1,247 @@
+"""A change of the cards across expansion sets: every set played with two card sets on the
+same games, and the change that the first (``--cards``) makes from the second
+(``--against``) in each set.
+
+Game g of a set draws from the streams of (seed, g) under either card set, so the change
+in each set is a paired difference (Newcombe's interval, McNemar's exact test, Holm over
+the sets), and whether a set's change differs from the base game's is the mean over games
+of the contrast won_cards(set) - won_against(set) - won_cards(base) + won_against(base),
+tested and bounded as an interaction of two expansions is (``compare._interaction``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analyzer.analysis.compare import (
+    BASE,
+    EXPANSION_TITLES,
+    ROUGH_BELOW,
+    SET_SEPARATOR,
+    SIGNIFICANCE,
+    _interaction,
+    paired_difference,
+    set_title,
+    shown_interactions,
+)
+from analyzer.analysis.stats import EDGE_NOTE, format_p, holm_adjust, signed_pp
+from analyzer.errors import UrbionError
+
+#: The columns of :func:`card_change_table`, in order.
+COLUMNS = ("games", "win_rate", "against_win_rate", "cards_only", "against_only",
+           "difference", "diff_low", "diff_high", "mcnemar_p", "holm_p", "holm_family",
+           "odds_ratio", "vs_base", "vs_base_low", "vs_base_high", "vs_base_differing",
+           "vs_base_p", "vs_base_holm_p", "multiplied", "at_bound", "vs_base_shown")
+
+
+def card_change_table(cards: dict[str, pd.DataFrame],
+                      against: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per expansion set (index: its label, the base game first): what the card set
+    of ``cards`` changes from that of ``against``, both runs of every set on the same games.
+
+    Columns: ``games``; ``win_rate`` and ``against_win_rate``, each card set's; the games
+    won with one card set only (``cards_only``, ``against_only``); ``difference``, the
+    paired change of the win rate, with its 95% Newcombe interval ``diff_low``,
+    ``diff_high``, McNemar's exact ``mcnemar_p`` and ``holm_p`` (Holm over the sets with a
+    game won under one card set only; ``holm_family`` counts them); ``odds_ratio``, the
+    change as a ratio of the odds of winning (NaN where a card set wins none or all). For
+    every set but the base game: ``vs_base``, its change minus the base game's, with its
+    95% interval ``vs_base_low``, ``vs_base_high`` (the games' contrasts, widened where
+    fewer than ``ROUGH_BELOW`` differ), ``vs_base_differing`` (games whose contrast is not
+    zero), the randomization test's ``vs_base_p`` and its Holm adjustment over the sets
+    ``vs_base_holm_p``; ``multiplied``, the set's win rate with ``cards`` if the change
+    multiplied its odds of winning as it did the base game's; ``at_bound``, True where the
+    base game's change added to the set's win rate with ``against`` would pass 0% or 100%,
+    so that the additive ``vs_base`` reads non-zero whatever the cards do; and
+    ``vs_base_shown``, the verdict the tables and chart give (Holm p below 0.05, the
+    interval as written clear of zero, not ``at_bound``).
+    """
+    if BASE not in cards or BASE not in against:
+        raise UrbionError("a card change across sets needs the base game among its sets")
+    missing = [label for label in cards if label not in against]
+    if missing:
+        raise UrbionError(f"set {missing[0]} was played with one card set only")
+    rows = [{"set": label, **_change(cards[label], against[label]),
+             **(_versus_base(cards, against, label) if label != BASE else {})}
+            for label in cards]
+    table = pd.DataFrame(rows).set_index("set").reindex(columns=list(COLUMNS))
+    differ = (table["cards_only"] + table["against_only"]) > 0
+    table["holm_p"] = holm_adjust(table["mcnemar_p"].tolist(), differ.tolist())
+    table["holm_family"] = int(differ.sum())
+    others = table.index != BASE
+    table.loc[others, "vs_base_holm_p"] = holm_adjust(
+        table.loc[others, "vs_base_p"].tolist(),
+        (table.loc[others, "vs_base_differing"] > 0).tolist())
+    table["at_bound"] = table["at_bound"].eq(True)  # the base game's row: no bound
+    table["vs_base_shown"] = _shown(table) & others
+    return table
+
+
+def _change(cards: pd.DataFrame, against: pd.DataFrame) -> dict:
+    """One set's paired change from ``against`` to ``cards``, over the games both played."""
+    won = cards.set_index("game")["won"]
+    won_against = against.set_index("game")["won"]
+    common = won.index.intersection(won_against.index)
+    if not len(common):
+        raise UrbionError("the two card sets' runs share no game")
+    w, w_against = (s.loc[common].to_numpy(dtype=bool) for s in (won, won_against))
+    paired = paired_difference(w, w_against)
+    return {"games": len(common), "win_rate": float(w.mean()),
+            "against_win_rate": float(w_against.mean()), "cards_only": paired["set_only"],
+            "against_only": paired["base_only"], "difference": paired["difference"],
+            "diff_low": paired["diff_low"], "diff_high": paired["diff_high"],
+            "mcnemar_p": paired["mcnemar_p"], "holm_p": np.nan,
+            "odds_ratio": odds_ratio(float(w.mean()), float(w_against.mean()))}
+
+
+def _versus_base(cards: dict[str, pd.DataFrame], against: dict[str, pd.DataFrame],
+                 label: str) -> dict:
+    """How the change in set ``label`` departs from the base game's: the interaction of
+    ``compare`` with the card sets in the place of a second expansion."""
+    found = _interaction(against[BASE], against[label], cards[BASE], cards[label])
+    added = found["pair_win_rate"] - found["interaction"]  # against(set) + base's change
+    return {"vs_base": found["interaction"], "vs_base_low": found["low"],
+            "vs_base_high": found["high"], "vs_base_differing": found["differing"],
+            "vs_base_p": found["p"], "vs_base_holm_p": np.nan,
+            "multiplied": found["multiplied"],
+            "at_bound": bool(added < 0 or added > 1) if found["games"] else False}
+
+
+def odds_ratio(rate: float, against_rate: float) -> float:
+    """The odds of winning at ``rate`` over those at ``against_rate``; NaN where either
+    wins none or all of its games (odds of 0 or without bound)."""
+    if not (0.0 < rate < 1.0 and 0.0 < against_rate < 1.0):
+        return float("nan")
+    return rate / (1 - rate) / (against_rate / (1 - against_rate))
+
+
+def _shown(table: pd.DataFrame) -> pd.Series:
+    """``compare.shown_interactions`` of the vs-base columns: one rule for the tables,
+    the chart and the notes, with the bound of 0% and 100% in the place of the floor."""
+    renamed = pd.DataFrame({"low": table["vs_base_low"], "high": table["vs_base_high"],
+                            "holm_p": table["vs_base_holm_p"],
+                            "differing": table["vs_base_differing"]}, index=table.index)
+    return shown_interactions(renamed) & ~table["at_bound"]
+
+
+def change_groups(table: pd.DataFrame) -> dict[str, list[str]]:
+    """The sets by verdict, the largest first in each: the change ``raises`` or ``lowers``
+    the win rate (Holm p below 0.05), or ``none`` shown; and, of the sets but the base
+    game, those whose change is ``more`` or ``less`` than the base game's (shown, as
+    ``vs_base_shown`` says) and those ``like_base`` (none shown)."""
+    groups: dict[str, list[str]] = {"raises": [], "lowers": [], "none": [], "more": [],
+                                    "less": [], "like_base": []}
+    by_size = table.assign(size=table["difference"].abs()).sort_values(
+        "size", ascending=False, kind="stable")
+    for name, r in by_size.iterrows():
+        moved = r.holm_p < SIGNIFICANCE and r.difference != 0
+        groups[("raises" if r.difference > 0 else "lowers") if moved else "none"].append(
+            str(name))
+    others = table.drop(index=BASE)
+    by_departure = others.assign(size=others["vs_base"].abs()).sort_values(
+        "size", ascending=False, kind="stable")
+    for name, r in by_departure.iterrows():
+        groups[("more" if r.vs_base > 0 else "less") if r.vs_base_shown else
+               "like_base"].append(str(name))
+    return groups
+
+
+def verdict_lines(table: pd.DataFrame, cards_name: str, against_name: str) -> list[str]:
+    """The card change in plain words: where it moves the win rate, and where its change
+    differs from the base game's."""
+    groups = change_groups(table)
+    moved = [f"{word}: {', '.join(groups[key])}" for key, word in
+             (("raises", "raise the win rate in"), ("lowers", "lower the win rate in"))
+             if groups[key]]
+    if groups["none"]:
+        moved.append(f"no change shown in: {', '.join(groups['none'])}")
+    lines = [f"In short: the cards of {cards_name}, against those of {against_name}, "
+             f"{'; '.join(moved)}."]
+    if len(table) > 1:
+        departs = [f"{word} than in the base game: {', '.join(groups[key])}" for key, word in
+                   (("more", "more wins"), ("less", "fewer wins")) if groups[key]]
+        if groups["like_base"]:
+            departs.append(f"no difference from the base game's change shown: "
+                           f"{', '.join(groups['like_base'])}")
+        lines.append(f"Their change, set by set: {'; '.join(departs)}.")
+    return lines
+
+
+#: What the vs-base column of a card change means, under its tables.
+VERSUS_BASE_NOTE = (
+    "vs base: the set's change minus the base game's, the mean over games of won with the "
+    "cards (set) - won against (set) - won with the cards (base) + won against (base), with "
+    "its 95% interval and the randomization test's Holm p; on the additive scale, so read "
+    "it with the win rates: near 0% a set cannot lose what the base game loses, and its "
+    "change then differs whatever the cards do (marked \"at 0%\" or \"at 100%\", and never "
+    "shown).")
+#: What the multiplied column means, where a table gives it.
+MULTIPLIED_NOTE = ("multiplied: the set's win rate with the cards if they multiplied its odds "
+                   "of winning as they did the base game's; beside the set's own win rate "
+                   "with the cards, it tells a change that differs on the odds scale too.")
+
+
+def format_card_change(table: pd.DataFrame, attrs: dict) -> str:
+    """The card change as text for the terminal."""
+    width = max(24, *(len(str(label)) for label in table.index))
+    lines = [f"cards      {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
+             f"against {attrs['against_card_set']} (sha256 "
+             f"{attrs['against_card_set_sha256'][:12]})",
+             f"           {attrs.get('variant', 'solo')} game    policy {attrs['policy']}    "
+             f"seed {attrs['seed']}    games {int(table['games'].iloc[0]):,} a set and card "
+             f"set    rules {attrs.get('rules_version')}",
+             PAIRING_NOTE, "",
+             f"{'set':<{width}} {'cards':>7} {'against':>7} {'change':>9}  "
+             f"{'95% paired':<19} {'Holm p':>8} {'odds x':>6}  {'vs base':>9}  "
+             f"{'95%':<19} {'Holm p':>8}"]
+    for label, r in table.iterrows():
+        odds = "n/a" if np.isnan(r.odds_ratio) else f"{r.odds_ratio:.2f}"
+        row = (f"{label:<{width}} {r.win_rate:>7.2%} {r.against_win_rate:>7.2%} "
+               f"{signed_pp(r.difference):>7}pp  "
+               f"{signed_pp(r.diff_low) + ' to ' + signed_pp(r.diff_high) + 'pp':<19} "
+               f"{format_p(r.holm_p):>8} {odds:>6}")
+        if label != BASE:
+            row += (f"  {signed_pp(r.vs_base):>7}pp  {versus_base_band(r):<19} "
+                    f"{format_p(r.vs_base_holm_p):>8}")
+        lines.append(row.rstrip())
+    lines += ["", *verdict_lines(table, attrs["card_set"], attrs["against_card_set"]), "",
+              f"change: the win rate with the cards minus against them, over the same games, "
+              f"in percentage points (pp); Holm p: McNemar's exact p adjusted over the "
+              f"sets; odds x: the change as a ratio of the odds of winning. "
+              f"{VERSUS_BASE_NOTE} {EDGE_NOTE}"]
+    return "\n".join(lines)
+
+
+def versus_base_band(r: pd.Series) -> str:
+    """A set's vs-base interval as the tables write it, with its marks: at a bound of the
+    win rate, or few games differing."""
+    if r.at_bound:
+        # the base game's change added to the set's rate against: its rate with the cards
+        # less vs_base
+        bound = "0%" if r.win_rate - r.vs_base < 0 else "100%"
+        return f"at {bound}"
+    band = f"{signed_pp(r.vs_base_low)} to {signed_pp(r.vs_base_high)}pp"
+    few = 0 < r.vs_base_differing < ROUGH_BELOW
+    return band + (" (few differ)" if few else "")
+
+
+#: Under the table: what a pair of games shares.
+PAIRING_NOTE = ("Game g of a set with one card set is paired with game g of the same set "
+                "with the other: both draw from the random streams of (seed, g); where the "
+                "card sets hold other numbers of cards, paired games are not the same deal.")
+
+
+def chart_rows(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The table as its chart shows it, the largest change first, each set named by
+    ``compare.set_title``; and which expansions each row's set holds (one bool column per
+    expansion any set holds, by its printed name), which names the rows of a chart of many
+    sets as ``compare.chart_members`` does."""
+    ordered = table.sort_values("difference", ascending=False, kind="stable")
+    held = [set(label.split(SET_SEPARATOR)) if label != BASE else set()
+            for label in ordered.index]
+    names = [name for name in EXPANSION_TITLES if any(name in h for h in held)]
+    titled = ordered.rename(index=set_title)
+    members = pd.DataFrame([[name in h for name in names] for h in held], index=titled.index,
+                           columns=[EXPANSION_TITLES[name] for name in names], dtype=bool)
+    return titled, members

@@ -1,0 +1,271 @@
+"""compare --against: a change of the cards measured in every expansion set, and whether it
+differs from the base game's change."""
+
+from __future__ import annotations
+
+import shlex
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import analyzer
+from analyzer.analysis.card_change import card_change_table, odds_ratio
+from analyzer.analysis.stats import holm_adjust, mcnemar_exact
+from analyzer.cards.writer import card_file_text
+from analyzer.errors import RunStopped, UrbionError
+from tests.test_cli import run
+
+SETS = "base,chromatic_chaos,emptiness"
+
+
+def _weak_chaos(folder, name: str = "weak-chaos", value: int = 4):
+    """The R14 set with Chaos of influence ``value`` instead of 5, under ``name``: every
+    card keeps its place in the deck, so paired games share their deals."""
+    text = card_file_text(analyzer.load_cards(None))
+    old = "[dreams.chaos]\ncount = 8\nvalue = 5"
+    assert old in text
+    path = folder / f"{name}.toml"
+    path.write_text(text.replace('name = "R14-default"', f'name = "{name}"')
+                    .replace(old, f"[dreams.chaos]\ncount = 8\nvalue = {value}"),
+                    encoding="utf-8")
+    return path
+
+
+def _run(won) -> pd.DataFrame:
+    won = np.asarray(won, dtype=bool)
+    return pd.DataFrame({"game": np.arange(len(won)), "won": won})
+
+
+def test_the_table_is_each_sets_paired_change_and_its_departure_from_the_base_games():
+    """Counted by hand from the games: the change, McNemar's p over the discordant games,
+    and vs base, the mean of the four-way contrast."""
+    rng = np.random.default_rng(3)
+    n = 400
+    cards = {"base": _run(rng.random(n) < 0.30), "books": _run(rng.random(n) < 0.25),
+             "emptiness": _run(rng.random(n) < 0.05)}
+    against = {"base": _run(rng.random(n) < 0.20), "books": _run(rng.random(n) < 0.24),
+               "emptiness": _run(rng.random(n) < 0.04)}
+    table = card_change_table(cards, against)
+    assert list(table.index) == ["base", "books", "emptiness"]
+    p = []
+    for label in table.index:
+        c, a = (runs[label]["won"].to_numpy() for runs in (cards, against))
+        row = table.loc[label]
+        assert row.games == n and row.win_rate == c.mean() and row.against_win_rate == a.mean()
+        assert (row.cards_only, row.against_only) == ((c & ~a).sum(), (a & ~c).sum())
+        assert row.difference == pytest.approx(c.mean() - a.mean())
+        assert row.diff_low < row.difference < row.diff_high
+        assert row.mcnemar_p == pytest.approx(mcnemar_exact(int((c & ~a).sum()),
+                                                            int((a & ~c).sum())))
+        p.append(row.mcnemar_p)
+        assert row.odds_ratio == pytest.approx(c.mean() / (1 - c.mean()) /
+                                               (a.mean() / (1 - a.mean())))
+        if label != "base":
+            cb, ab = (runs["base"]["won"].to_numpy(dtype=float) for runs in (cards, against))
+            contrast = c.astype(float) - a - cb + ab
+            assert row.vs_base == pytest.approx(contrast.mean())
+            assert row.vs_base == pytest.approx(row.difference - table.loc["base", "difference"])
+            assert row.vs_base_low < row.vs_base < row.vs_base_high
+            assert row.vs_base_differing == np.count_nonzero(contrast)
+    assert table["holm_p"].tolist() == pytest.approx(holm_adjust(p))
+    assert (table["holm_family"] == 3).all()
+    # the base game gains about 10 points, which any set can gain; where the base game
+    # loses them, a set at 4% would pass 0%: at a bound, never shown
+    assert not table["at_bound"].any()
+    flipped = card_change_table(against, cards)  # the base game loses 10 points
+    assert bool(flipped.loc["emptiness", "at_bound"]) and \
+        not flipped.loc["emptiness", "vs_base_shown"]
+    assert not flipped.loc["books", "at_bound"]
+    assert flipped.loc["emptiness", "difference"] == pytest.approx(
+        -table.loc["emptiness", "difference"])
+
+
+def test_a_set_whose_change_departs_from_the_base_games_is_shown_and_one_alike_is_not():
+    """Cards that turn 60 of 400 base games into wins and 60 Books games too depart from
+    the base game in none; where they turn none of the Emptiness's games, they do."""
+    n = 400
+    lost = np.zeros(n, dtype=bool)
+    gained = np.arange(n) < 60
+    cards = {"base": _run(gained), "books": _run(gained), "emptiness": _run(lost)}
+    against = {"base": _run(lost), "books": _run(lost), "emptiness": _run(lost)}
+    table = card_change_table(cards, against)
+    assert table.loc["books", "vs_base"] == 0 and not table.loc["books", "vs_base_shown"]
+    assert table.loc["emptiness", "vs_base"] == pytest.approx(-0.15)
+    assert table.loc["emptiness", "vs_base_shown"]
+    assert not table.loc["base", "vs_base_shown"]
+    # a set played with one card set only, or without the base game, is no card change
+    with pytest.raises(UrbionError, match="needs the base game"):
+        card_change_table({"books": _run(gained)}, {"books": _run(lost)})
+    with pytest.raises(UrbionError, match="set books was played with one card set only"):
+        card_change_table({"base": _run(gained), "books": _run(gained)}, {"base": _run(lost)})
+    assert np.isnan(odds_ratio(0.0, 0.2)) and np.isnan(odds_ratio(0.3, 1.0))
+
+
+@pytest.fixture(scope="module")
+def change(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("change")
+    weak = _weak_chaos(folder)
+    result = analyzer.compare(sets=SETS, games=400, seed=2, cards=weak, against="r14",
+                              out=folder / "out")
+    return weak, folder / "out", result
+
+
+def test_each_set_is_played_with_both_card_sets_on_the_same_games(change):
+    """Each card set's comparison is the one compare plays without --against, and the
+    change in each set is that of simulate's games with the one card set and the other."""
+    weak, _, result = change
+    alone = analyzer.compare(sets=SETS, games=400, seed=2, cards=weak)
+    shipped = analyzer.compare(sets=SETS, games=400, seed=2)
+    pd.testing.assert_frame_equal(result.cards.table, alone.table)
+    pd.testing.assert_frame_equal(result.against.table, shipped.table)
+    for label, expansions in (("base", "none"), ("emptiness", "emptiness")):
+        mine = analyzer.simulate(games=400, seed=2, cards=weak, expansions=expansions)
+        r14 = analyzer.simulate(games=400, seed=2, expansions=expansions)
+        assert result.table.loc[label, "difference"] == pytest.approx(
+            mine["won"].mean() - r14["won"].mean())
+    assert result.attrs["card_set"] == "weak-chaos"
+    assert result.attrs["against_card_set"] == "R14-default"
+    text = str(result)
+    assert "against R14-default" in text and text.count("\n") > 8
+    assert "In short: the cards of weak-chaos, against those of R14-default, " in text
+
+
+def test_the_folder_holds_both_comparisons_and_the_change_pages(change):
+    weak, out, result = change
+    held = {p.name for p in out.iterdir()}
+    assert {"cards", "against", "card-change.csv", "card-change.md", "index.html",
+            "card_change.png", "card_change.svg"} <= held
+    for name in ("cards", "against"):
+        assert (out / name / "index.html").exists() and (out / name / "compare.csv").exists()
+    # the designer's cards travel with the folder; the shipped set needs no file
+    assert analyzer.load_cards(out / "cards" / "cards.toml").digest == \
+        analyzer.load_cards(weak).digest
+    assert not (out / "against" / "cards.toml").exists()
+    csv = pd.read_csv(out / "card-change.csv", index_col="set")
+    assert list(csv.index) == ["base", "chromatic_chaos", "emptiness"]
+    assert csv["difference"].tolist() == pytest.approx(result.table["difference"].tolist())
+    assert set(csv["against_card_set"]) == {"R14-default"}
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "src='data:image/png;base64," in page and "href='cards/index.html'" in page
+    assert "<th scope='row'>chromatic_chaos</th>" in page
+
+
+def test_the_play_again_command_run_in_the_folder_gives_the_same_change(change, capsys,
+                                                                        monkeypatch):
+    _, out, _ = change
+    md = (out / "card-change.md").read_text(encoding="utf-8")
+    command = md.splitlines()[-1].removeprefix("- **play again**: ")
+    args = shlex.split(command)
+    assert args[:2] == ["urbion", "compare"] and "--against" in args
+    assert args[args.index("--cards") + 1] == "cards/cards.toml"
+    assert args[args.index("--against") + 1] == "r14"
+    monkeypatch.chdir(out)
+    code, text, err = run(capsys, *args[1:], "--out", "again", "--quiet")
+    assert code == 0, err
+    assert "report     again/index.html" in text
+    first, again = (pd.read_csv(folder / "card-change.csv").drop(columns="commit")
+                    for folder in (out, out / "again"))
+    pd.testing.assert_frame_equal(first, again)
+
+
+def test_a_stopped_card_change_resumes_to_the_uninterrupted_table(tmp_path, monkeypatch):
+    """Stopped in the second card set's games: the first card set's batches are kept, the
+    message points to --resume, and the resume plays the rest only."""
+    import analyzer.api as api
+
+    weak = _weak_chaos(tmp_path)
+    real = api.simulate
+    played = []
+
+    def stop_in_the_second_card_set(**kwargs):
+        played.append(kwargs["cards"].name)
+        if kwargs["cards"].name == "R14-default":
+            raise RunStopped("interrupted after 0 of 30 games; nothing was saved", True)
+        return real(**kwargs)
+
+    folder = tmp_path / "change"
+    with monkeypatch.context() as patch:
+        patch.setattr(api, "simulate", stop_in_the_second_card_set)
+        with pytest.raises(RunStopped) as stop:
+            analyzer.compare(sets="base,books", games=30, cards=weak, against="r14",
+                             out=folder)
+    message = str(stop.value)
+    assert "none of these games were saved, the batches finished before them are in " \
+           f"{folder}; run the same command with --resume" in message
+    assert len(list((folder / "cards" / "results").glob("*.parquet"))) == 2
+    # a new run beside it is refused until it is resumed
+    with pytest.raises(UrbionError, match="holds an earlier comparison with --against"):
+        analyzer.compare(sets="base,books", games=30, cards=weak, against="r14", out=folder)
+    played.clear()
+
+    def counting(**kwargs):
+        played.append(kwargs["cards"].name)
+        return real(**kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(api, "simulate", counting)
+        resumed = analyzer.compare(sets="base,books", games=30, cards=weak, against="r14",
+                                   out=folder, resume=True)
+    assert played == ["R14-default", "R14-default"]  # the first card set's games read back
+    whole = analyzer.compare(sets="base,books", games=30, cards=weak, against="r14")
+    pd.testing.assert_frame_equal(resumed.table, whole.table)
+    assert (folder / "card-change.md").exists()
+
+
+def test_a_stop_before_any_game_leaves_no_folder(tmp_path, monkeypatch):
+    import analyzer.api as api
+
+    def stop(**kwargs):
+        raise RunStopped("interrupted after 0 of 30 games; nothing was saved", True)
+
+    monkeypatch.setattr(api, "simulate", stop)
+    with pytest.raises(RunStopped, match="nothing was saved"):
+        analyzer.compare(sets="base", games=30, cards=_weak_chaos(tmp_path), against="r14",
+                         out=tmp_path / "new")
+    assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--against", "r14"], "--against names the cards --cards plays (R14-default, sha256 "),
+    (["--against", "no-such.toml"], "--against (against=): cannot read card-set file"),
+    (["--against", "r14", "--cards", "WEAK", "--precision", "0.05"],
+     "--against plays every set --games games with each card set: it takes no --precision"),
+])
+def test_bad_against_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, extra, message):
+    monkeypatch.chdir(tmp_path)
+    weak = _weak_chaos(tmp_path)
+    extra = [str(weak) if word == "WEAK" else word for word in extra]
+    code, out, err = run(capsys, "compare", "--sets", "base", "--games", "10", "--out",
+                         "out", *extra)
+    assert code == 2 and message in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err + out
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_file_named_r14_is_a_file_and_a_comparisons_folder_is_not_resumed_as_a_change(
+        tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    weak = _weak_chaos(tmp_path)
+    _weak_chaos(tmp_path, name="r14", value=3).rename(tmp_path / "r14")
+    result = analyzer.compare(sets="base", games=20, against="r14")
+    assert result.attrs["against_card_set"] == "r14"
+    analyzer.compare(sets="base", games=20, out=tmp_path / "plain")
+    with pytest.raises(UrbionError, match="not the folder of a comparison with --against"):
+        analyzer.compare(sets="base", games=20, cards=weak, against="R14",
+                         out=tmp_path / "plain", resume=True)
+
+
+def test_the_chart_colours_the_sets_whose_change_departs_from_the_base_games(change):
+    _, _, result = change
+    fig = result.figures()["card_change"]
+    ax = fig.axes[0]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    shown = int(result.table["vs_base_shown"].sum())
+    assert legend[0] == "base game (dashed)"
+    assert ("differs from it\n(Holm p < 0.05)" in legend) == (shown > 0)
+    assert ("no difference\nfrom it shown" in legend) == (shown < len(result.table) - 1)
+    # the dashed line stands at the base game's change, in points
+    dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+    assert dashed and dashed[0].get_xdata()[0] == pytest.approx(
+        result.table.loc["base", "difference"] * 100)
