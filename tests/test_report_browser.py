@@ -54,3 +54,19 @@ def test_a_comparison_of_every_set_fits_the_window_it_is_read_in(browser, tmp_pa
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     assert "urbion compare --sets all --games 20" in page.locator("#provenance").inner_text()
     page.close()
+
+
+def test_a_card_change_page_of_many_sets_fits_the_window_and_loads_its_chart(browser,
+                                                                            tmp_path):
+    """compare --against: thirteen columns and sets of seven expansions on one page."""
+    from tests.test_card_change import _weak_chaos
+
+    analyzer.compare(sets="pairs", games=20, cards=_weak_chaos(tmp_path), against="r14",
+                     out=tmp_path / "change")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto((tmp_path / "change" / "index.html").as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    assert page.locator("#card-change tbody tr").count() == 29
+    assert page.evaluate("Array.from(document.images).map(i => i.complete && "
+                         "i.naturalWidth > 0)") == [True]
+    page.close()
