@@ -547,11 +547,18 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
                    "R14 set's, or that of --cards (a results file: the cards its run "
                    "played).")
 @click.option("--list", "listing", is_flag=True, help="One line per card instead of counts.")
-def cards(cards: str | None, template: str | None, listing: bool) -> None:
+@click.option("--against", type=click.Path(dir_okay=False), default=None,
+              help="Card-set TOML file (or a results or summary file) to say what --cards "
+                   "changes from, instead of the R14 set.")
+def cards(cards: str | None, template: str | None, listing: bool,
+          against: str | None) -> None:
     """Check a card-set file and show its cards: counts and values per expansion (the
-    shipped R14 set without --cards)."""
+    shipped R14 set without --cards), and what they change from R14 or --against."""
     from analyzer.analysis.card_table import card_file_text
 
+    if against is not None and (template is not None or listing):
+        raise UrbionError(f"--against says what the cards change: it takes no "
+                          f"{'--template' if template is not None else '--list'}")
     if template is not None:
         if listing:
             raise UrbionError("--template writes a card file: it takes no --list")
@@ -572,8 +579,8 @@ def cards(cards: str | None, template: str | None, listing: bool) -> None:
                    f"{table.attrs['card_set_sha256'][:12]}), one line per card\n")
         click.echo(table.astype(object).where(table.notna(), "").to_string(index=False))
         return
-    shipped = analyzer.card_table(None) if cards is not None else None
-    click.echo(card_file_text(table, cards, shipped))
+    reference = None if cards is None and against is None else analyzer.card_table(against)
+    click.echo(card_file_text(table, cards, reference))
 
 
 @cli.command()

@@ -234,6 +234,35 @@ def test_cards_of_a_file_say_what_it_changes_from_r14(tmp_path, capsys):
     assert "against" not in out and "kind for kind" not in out  # R14 itself: nothing to say
 
 
+def test_cards_against_a_file_say_what_they_change_from_it(tmp_path, capsys):
+    """A designer's second version against the first: the list was R14's only, in the
+    shell (Python's card_differences took against= already)."""
+    from tests.test_cli import run
+
+    first, second = tmp_path / "v1.toml", tmp_path / "v2.toml"
+    analyzer.write_card_template(first)
+    text = first.read_text().replace('name = "R14-default"', 'name = "v1"')
+    first.write_text(text)
+    start = text.index("[dreams.chaos]")
+    second.write_text(text[:start].replace('name = "v1"', 'name = "v2"')
+                      + text[start:].replace("count = 8", "count = 6", 1))
+    code, out, err = run(capsys, "cards", "--cards", str(second), "--against", str(first))
+    assert code == 0, err
+    last = out.rstrip().splitlines()
+    assert last[-1] == "base chaos ±5: 8 -> 6"
+    assert last[-2].startswith("v2 (sha256 ") and " against v1 (sha256 " in last[-2]
+    assert "\n".join(last[-2:]) == analyzer.card_differences(second, against=first)
+    # R14 against a file, without --cards: R14's counts, then what R14 changes from it
+    code, out, err = run(capsys, "cards", "--against", str(second))
+    assert code == 0 and out.rstrip().splitlines()[-1] == "base chaos ±5: 6 -> 8", err
+    code, out, err = run(capsys, "cards", "--cards", str(first), "--against", str(first))
+    assert out.rstrip().endswith("the same cards as v1, kind for kind")
+    for extra in (["--list"], ["--template", str(tmp_path / "t.toml")]):
+        code, out, err = run(capsys, "cards", "--against", str(first), *extra)
+        assert code == 2 and f"it takes no {extra[0]}" in err and not out
+    assert not (tmp_path / "t.toml").exists()
+
+
 def test_the_api_says_what_a_set_changes_as_urbion_cards_does(tmp_path, capsys):
     """The change list was the CLI's alone; in Python it takes files or loaded sets, and
     any set to compare against."""

@@ -109,8 +109,8 @@ def card_file_text(table: pd.DataFrame, cards: str | None,
                    shipped: pd.DataFrame | None) -> str:
     """What ``urbion cards --cards FILE`` prints of a card set (``table``, its
     :func:`card_table`): its counts; for a results or summary file, the run its cards come
-    from and the command that plays that run again; for any file, how its cards differ
-    from the ``shipped`` set's table."""
+    from and the command that plays that run again; how its cards differ from the
+    ``shipped`` table (R14's, or that of ``cards --against``; None: no such lines)."""
     lines = [format_card_counts(table)]
     if cards is not None and is_run_file(cards):
         from analyzer.analysis.results_io import play_again_command, run_config
@@ -125,7 +125,7 @@ def card_file_text(table: pd.DataFrame, cards: str | None,
                      f"expansions {', '.join(config.get('expansions') or []) or 'none'}, "
                      f"{config.get('variant', 'solo')}\n"
                      f"again      {play_again_command(config, cards)}")
-    if cards is not None and shipped is not None:
+    if shipped is not None:
         changes = card_differences(shipped, table)
         lines.append("\n" + (changes or f"the same cards as {shipped.attrs['card_set']}, "
                                          "kind for kind"))
