@@ -637,7 +637,7 @@ def test_an_interaction_on_few_differing_games_never_narrows_past_what_they_allo
     games, and still holds the t interval."""
     from scipy.stats import beta
 
-    from analyzer.analysis.compare import _interaction
+    from analyzer.analysis.compare import four_set_interaction
 
     n = 2000
     values = np.zeros(n)
@@ -647,8 +647,8 @@ def test_an_interaction_on_few_differing_games_never_narrows_past_what_they_allo
         return pd.DataFrame({"game": range(n), "won": won})
 
     # +2: the base game won, the pair too, both singles lost
-    row = _interaction(frame(values == 2), frame(values < 0), frame(np.zeros(n, dtype=bool)),
-                       frame(values > 0))
+    row = four_set_interaction(frame(values == 2), frame(values < 0),
+                               frame(np.zeros(n, dtype=bool)), frame(values > 0))
     assert row["differing"] == len(contrasts)
     assert row["interaction"] == pytest.approx(sum(contrasts) / n)
     positive = sum(c > 0 for c in contrasts)

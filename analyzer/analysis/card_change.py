@@ -6,7 +6,7 @@ Game g of a set draws from the streams of (seed, g) under either card set, so th
 in each set is a paired difference (Newcombe's interval, McNemar's exact test, Holm over
 the sets), and whether a set's change differs from the base game's is the mean over games
 of the contrast won_cards(set) - won_against(set) - won_cards(base) + won_against(base),
-tested and bounded as an interaction of two expansions is (``compare._interaction``).
+tested and bounded as an interaction of two expansions is (``compare.four_set_interaction``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from analyzer.analysis.compare import (
     ROUGH_BELOW,
     SET_SEPARATOR,
     SIGNIFICANCE,
-    _interaction,
+    four_set_interaction,
     paired_difference,
     set_title,
     shown_interactions,
@@ -99,7 +99,7 @@ def _versus_base(cards: dict[str, pd.DataFrame], against: dict[str, pd.DataFrame
                  label: str) -> dict:
     """How the change in set ``label`` departs from the base game's: the interaction of
     ``compare`` with the card sets in the place of a second expansion."""
-    found = _interaction(against[BASE], against[label], cards[BASE], cards[label])
+    found = four_set_interaction(against[BASE], against[label], cards[BASE], cards[label])
     added = found["pair_win_rate"] - found["interaction"]  # against(set) + base's change
     return {"vs_base": found["interaction"], "vs_base_low": found["low"],
             "vs_base_high": found["high"], "vs_base_differing": found["differing"],

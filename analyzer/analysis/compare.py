@@ -365,7 +365,7 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
                      if set(label.split(SET_SEPARATOR)) == {a, b}), None)
         if pair is not None:
             rows.append({"pair": pair, "first": a, "second": b,
-                         **_interaction(runs[BASE], runs[a], runs[b], runs[pair])})
+                         **four_set_interaction(runs[BASE], runs[a], runs[b], runs[pair])})
     columns = ["first", "second", "games", "differing", "interaction", "low", "high", "p",
                "holm_p", "pair_win_rate", "multiplied"]
     table = pd.DataFrame(rows, columns=["pair", *columns]).set_index("pair")
@@ -414,9 +414,12 @@ def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
     return table.assign(at_floor=at_the_floor(table), shown=shown_interactions(table))
 
 
-def _interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
+def four_set_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
                  pair: pd.DataFrame) -> dict:
-    """The interaction of one pair on the games all four sets played."""
+    """The interaction of one pair on the games all four sets played: the mean over games
+    of won(pair) - won(a) - won(b) + won(base), with its interval and test (a card change
+    across sets takes the same four-way contrast, with two card sets in the place of the
+    second expansion)."""
     won = [df.set_index("game")["won"] for df in (pair, a, b, base)]
     common = won[0].index
     for series in won[1:]:
