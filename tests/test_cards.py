@@ -169,6 +169,40 @@ def test_malformed_expansion_cards_name_the_key(tmp_path, change, message):
         load_card_set(_write(tmp_path, text.replace(change, broken, 1)))
 
 
+@pytest.mark.parametrize("old, new, message", [
+    # a city of one element, read as a city of two, would deal another game
+    ('base = [\n  ["earth", "water"]', 'base = [\n  ["earth", "earth"]',
+     "cities.base[0]: element 'earth' listed twice"),
+    # an Incubi of 0 influences no side: a Sognae or Incubi is never 0
+    ("[dreams.incubi]\n# Influence values per element: -1 to -3 in R14 (a card file may "
+     "hold -1 to -9).\nearth = [-1,",
+     "[dreams.incubi]\n# Influence values per element: -1 to -3 in R14 (a card file may "
+     "hold -1 to -9).\nearth = [0,", "0 is not a whole number from -9 to -1"),
+])
+def test_a_city_of_one_element_twice_and_an_incubi_of_0_are_refused(tmp_path, old, new,
+                                                                   message):
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    assert old in text
+    with pytest.raises(CardSetError, match=re.escape(message)):
+        load_card_set(_write(tmp_path, text.replace(old, new, 1)))
+
+
+def test_a_card_file_holds_at_most_400_cards(tmp_path):
+    """The engine's arrays hold at most 400 cards: 400 load, 401 are refused in one line."""
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    sognae = "earth = [1, 1, 2, 2, 3, 3, 4, 4]"
+    assert text.count(sognae) == 1 and len(DEFAULT.cards) == 178
+    for extra, fits in ((222, True), (223, False)):
+        more = sognae.replace("4, 4]", "4, 4" + ", 1" * extra + "]")
+        path = _write(tmp_path, text.replace(sognae, more, 1))
+        if fits:
+            assert len(load_card_set(path).cards) == 400
+        else:
+            with pytest.raises(CardSetError, match=re.escape("too many cards: 401 (at most "
+                                                             "400)")):
+                load_card_set(path)
+
+
 def test_the_r14_books_postcards_and_emptiness_cards():
     """R14: the 8 Books (Prophecies twice), R11.1: 3 Postcards of each of the 8 kinds, R12:
     8 Emptiness cards; each described in the trace's terms (TRACE.md)."""

@@ -590,6 +590,16 @@ def test_simulate_json_prints_the_summary_a_script_reads(capsys, tmp_path):
     assert set(only["summary"]) == set(summary) and "config" not in only["summary"]
 
 
+def test_simulate_json_keeps_stdout_to_the_json_line_and_its_note_to_stderr(capsys):
+    """A script reads stdout as one line of JSON; the note on the weights goes to stderr
+    (greedy, which the other tests play, has no note to print)."""
+    code, printed, err = run(capsys, "simulate", "--policy", "weighted", "--seed", "2026",
+                             "--games", "20", "--json", "--quiet")
+    assert code == 0, err
+    assert printed.count("\n") == 1 and json.loads(printed)["config"]["policy"] == "weighted"
+    assert "are among those the weights of weighted were tuned on" in err
+
+
 def test_simulate_json_writes_an_interval_cut_at_the_city_cards_as_a_float(capsys):
     """Two games that pacified 12 and 11 City cards: the t-interval's top, 17.85, is cut to
     12, which JSON wrote as the integer 12 beside its float partner."""

@@ -1589,3 +1589,29 @@ def test_the_comparison_and_sensitivity_pages_name_the_engine_code_that_played()
         sens = (Path(folder) / "sens" / "sensitivity.md").read_text()
     for page in (md, sens):
         assert f"**rules version**: {RULES_VERSION}, engine code {source_hash()}" in page
+
+
+def test_a_set_of_other_games_than_the_base_games_is_refused_not_paired():
+    """Game 10 of a set paired with game 0 of the base game would be a difference of
+    nothing paired: the table refuses it."""
+    def run_of(first: int) -> pd.DataFrame:
+        games = np.arange(first, first + 10)
+        return pd.DataFrame({"game": games, "won": games % 3 == 0, "turns": 20,
+                             "pacified": 9})
+
+    with pytest.raises(UrbionError, match="set books and the base game were not played on "
+                                          "the same games"):
+        compare_table({"base": run_of(0), "books": run_of(10)})
+
+
+def test_a_comparisons_pages_name_the_commit_that_played_it(tmp_path):
+    """The report's provenance was checked for its commit, a comparison's and a
+    sensitivity analysis's not."""
+    from analyzer.runner.config import package_commit
+
+    commit = package_commit()
+    analyzer.compare(sets="base", games=10, out=tmp_path / "cmp")
+    assert f"- **commit**: {commit}\n" in (tmp_path / "cmp" / "compare.md").read_text()
+    analyzer.sensitivity(games=10, out=tmp_path / "sens")
+    assert f"- **commit**: {commit}\n" in (tmp_path / "sens" / "sensitivity.md").read_text()
+    assert pd.read_csv(tmp_path / "cmp" / "compare.csv")["commit"].tolist() == [commit]

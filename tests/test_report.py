@@ -2574,3 +2574,37 @@ def test_a_stray_link_in_the_package_is_no_crash_at_import(tmp_path):
     done = subprocess.run([sys.executable, str(package / "cli.py"), "policies"],
                           capture_output=True, text=True, env=env, cwd=package)
     assert done.returncode == 0 and "greedy" in done.stdout, done.stderr
+
+
+def test_two_runs_that_both_won_every_game_cannot_reject_and_leave_holms_count():
+    """Independent runs (other seeds) that both won all their games: Fisher's p is 1 and
+    no outcome could have made it smaller, so Holm's count leaves the pair out, and a run
+    that differs keeps its own p."""
+    from analyzer.reporting.build import differences_holm
+
+    def run_of(seed: int, won: bool) -> pd.DataFrame:
+        df = pd.DataFrame({"game": np.arange(10), "won": np.full(10, won)})
+        df.attrs = {"seed": seed}
+        return df
+
+    table = run_stats.differences({"a": run_of(1, True), "b": run_of(2, True),
+                                   "c": run_of(3, False)})
+    assert table["test"].tolist() == ["Fisher", "Fisher"]
+    assert table["informative"].tolist() == [False, True]
+    assert differences_holm(table) == [1.0, table["p"].iloc[1]]
+    # by hand, all counted, the p doubles
+    assert differences_holm(table.drop(columns="informative"))[1] == \
+        pytest.approx(2 * table["p"].iloc[1])
+
+
+def test_a_run_whose_game_numbers_were_changed_is_refused(tmp_path):
+    """As many rows as the run, but games 5-24 of a run of games 0-19: read as games 0-19
+    they would be labelled with games they are not. Only the count was checked."""
+    from analyzer.analysis.results_io import ResultsFileError, read_results, write_results
+
+    df = analyzer.simulate(games=20, seed=3)
+    df["game"] += 5
+    write_results(df, tmp_path / "moved.parquet")
+    with pytest.raises(ResultsFileError, match=re.escape(
+            "holds 20 of the games of a run of 20 (games 0-19)")):
+        read_results(tmp_path / "moved.parquet")

@@ -824,3 +824,15 @@ def test_a_sensitivity_folder_keeps_its_baselines_cards_and_the_command_to_play_
     first, again = (pd.read_csv(folder / "sensitivity.csv") for folder in (out,
                                                                            tmp_path / "again"))
     pd.testing.assert_frame_equal(first, again)
+
+
+def test_a_variant_of_other_games_than_the_baselines_is_refused_not_paired():
+    """A variant's game 10 paired with the baseline's game 0 pairs nothing."""
+    from analyzer.analysis.sensitivity import VARIANTS, effect_table
+
+    def run_of(first: int) -> pd.DataFrame:
+        games = np.arange(first, first + 10)
+        return pd.DataFrame({"game": games, "won": games % 3 == 0})
+
+    with pytest.raises(ValueError, match="was not played on the baseline set's games"):
+        effect_table(run_of(0), {VARIANTS[0]: run_of(10)})
