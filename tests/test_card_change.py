@@ -269,3 +269,20 @@ def test_the_chart_colours_the_sets_whose_change_departs_from_the_base_games(cha
     dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
     assert dashed and dashed[0].get_xdata()[0] == pytest.approx(
         result.table.loc["base", "difference"] * 100)
+
+
+def test_the_verdict_names_the_sets_in_plain_words_against_the_base_games_change():
+    n = 400
+    lost = np.zeros(n, dtype=bool)
+    gained = np.arange(n) < 60
+    cards = {"base": _run(gained), "books": _run(gained), "emptiness": _run(lost),
+             "postcards": _run(np.arange(n) < 120)}
+    against = {label: _run(lost) for label in cards}
+    from analyzer.analysis.card_change import verdict_lines
+
+    lines = verdict_lines(card_change_table(cards, against), "mine", "R14-default")
+    assert lines == [
+        "In short: the cards of mine, against those of R14-default, raise the win rate in: "
+        "postcards, base, books; no change shown in: emptiness.",
+        "Against the base game's change (+15.00 pp), the change leaves more wins in: "
+        "postcards; fewer wins in: emptiness; no difference shown in: books."]

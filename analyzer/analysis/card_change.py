@@ -159,12 +159,13 @@ def verdict_lines(table: pd.DataFrame, cards_name: str, against_name: str) -> li
     lines = [f"In short: the cards of {cards_name}, against those of {against_name}, "
              f"{'; '.join(moved)}."]
     if len(table) > 1:
-        departs = [f"{word} than in the base game: {', '.join(groups[key])}" for key, word in
+        departs = [f"{word} in: {', '.join(groups[key])}" for key, word in
                    (("more", "more wins"), ("less", "fewer wins")) if groups[key]]
         if groups["like_base"]:
-            departs.append(f"no difference from the base game's change shown: "
-                           f"{', '.join(groups['like_base'])}")
-        lines.append(f"Their change, set by set: {'; '.join(departs)}.")
+            departs.append(f"no difference shown in: {', '.join(groups['like_base'])}")
+        base = signed_pp(table.loc[BASE, "difference"])
+        lines.append(f"Against the base game's change ({base} pp), the change leaves "
+                     f"{'; '.join(departs)}.")
     return lines
 
 
