@@ -450,8 +450,9 @@ def _common_scales(axes: list[Axes]) -> None:
 
 
 def _panels(title: str, n_runs: int) -> tuple[Figure, list[Axes]]:
-    """A figure of ``n_runs`` panels on common scales, up to :data:`PANEL_COLUMNS` a row,
-    each with its scale's numbers (a panel's neighbours may be far across the page)."""
+    """A figure of ``n_runs`` panels on common scales, up to :data:`PANEL_COLUMNS` a row;
+    the scales' numbers on the left column and under the lowest panel of each column
+    (each panel's own numbers made 128 panels take a minute to draw)."""
     columns = min(PANEL_COLUMNS, int(np.ceil(np.sqrt(n_runs))))
     rows = -(-n_runs // columns)
     fig = Figure(figsize=(PANEL_SIZE[0] * columns + 0.6, PANEL_SIZE[1] * rows + 1.0),
@@ -460,9 +461,10 @@ def _panels(title: str, n_runs: int) -> tuple[Figure, list[Axes]]:
     for ax in grid[n_runs:]:
         ax.set_axis_off()
     axes = list(grid[:n_runs])
-    for ax in axes:
+    for index, ax in enumerate(axes):
         ax.grid(alpha=0.3)
-        ax.tick_params(labelsize="x-small")
+        ax.tick_params(labelsize="x-small", labelleft=index % columns == 0,
+                       labelbottom=index + columns >= n_runs)
     fig.suptitle(textwrap.fill(title, TITLE_WIDTH * 2))
     return fig, axes
 
