@@ -1334,6 +1334,17 @@ def test_many_runs_draw_a_panel_each_on_common_scales_with_the_first_run_in_grey
             panels[12].get_title().split("same")[1], draw
         assert not any("under it" in ax.get_title() for ax in panels), draw
         assert "run 0 in grey" in fig.get_suptitle(), draw
+        # the common scales' numbers on the left column and under each column's lowest
+        # panel only (13 panels: four columns, the last row one panel)
+        fig.canvas.draw()
+
+        def numbered(labels) -> bool:
+            return any(label.get_visible() and label.get_text() for label in labels)
+
+        assert [numbered(ax.get_yticklabels()) for ax in panels[:5]] == \
+            [True, False, False, False, True], draw
+        assert [numbered(ax.get_xticklabels()) for ax in panels] == \
+            [False] * 9 + [True] * 4, draw
     fewer = charts.survival(dict(list(runs.items())[:12]))
     assert len(fewer.axes) == 1 and fewer.axes[0].get_legend() is not None
 
