@@ -1971,7 +1971,17 @@ class CardChangeResult:
     def __str__(self) -> str:
         from analyzer.analysis.card_change import format_card_change
 
-        return format_card_change(self.table, self.attrs)
+        books = self.books_note()
+        return format_card_change(self.table, self.attrs) + (f"\n\n{books}" if books else "")
+
+    def books_note(self) -> str:
+        """The note of the sets with Books of Power where the policy kept no Book with
+        either card set: their change is the base game's games' ("": none)."""
+        from analyzer.analysis.compare import books_unplayed, books_unplayed_note
+
+        both = set(books_unplayed(self.cards.runs)) & set(books_unplayed(self.against.runs))
+        return books_unplayed_note({label: run for label, run in self.cards.runs.items()
+                                    if label in both})
 
     def weights_note(self) -> str | None:
         """The notes of either comparison on the weights a policy plays, once each."""

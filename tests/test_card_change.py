@@ -286,3 +286,17 @@ def test_the_verdict_names_the_sets_in_plain_words_against_the_base_games_change
         "postcards, base, books; no change shown in: emptiness.",
         "Against the base game's change (+15.00 pp), the change leaves more wins in: "
         "postcards; fewer wins in: emptiness; no difference shown in: books."]
+
+
+def test_a_set_whose_books_were_never_kept_says_its_change_is_the_base_games(tmp_path):
+    """greedy keeps no Book: the Books set's change is the base game's very games', which
+    the table's +0.00 vs base must not pass off as the Books changing nothing."""
+    result = analyzer.compare(sets="base,books", games=60, cards=_weak_chaos(tmp_path),
+                              against="r14", out=tmp_path / "out")
+    assert result.table.loc["books", "vs_base"] == 0
+    note = "books: the policy kept no Book of Power in any game of books"
+    assert str(result).endswith(result.books_note()) and result.books_note().startswith(note)
+    assert "Books: the policy kept no Book of Power in any game of books" in \
+        (tmp_path / "out" / "card-change.md").read_text(encoding="utf-8")
+    assert analyzer.compare(sets="base,emptiness", games=20, cards=_weak_chaos(tmp_path),
+                            against="r14").books_note() == ""

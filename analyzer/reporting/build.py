@@ -2072,8 +2072,9 @@ def write_card_change(result, folder: Path) -> None:
         files |= chart_files(fig, stem)
     rows = card_change_rows(result.table)
     facts = card_change_facts(result, folder)
-    verdict = " ".join(verdict_lines(result.table, result.attrs["card_set"],
-                                     result.attrs["against_card_set"]))
+    verdict = " ".join([*verdict_lines(result.table, result.attrs["card_set"],
+                                       result.attrs["against_card_set"]),
+                        *([_sentence(books)] if (books := result.books_note()) else [])])
     note = (f"change: the win rate with the cards minus against them over the same games, "
             f"in percentage points; Holm p: McNemar's exact p adjusted over the sets; odds "
             f"ratio: the change as a ratio of the odds of winning. {VERSUS_BASE_NOTE} "
