@@ -70,29 +70,37 @@ def test_the_table_is_each_sets_paired_change_and_its_departure_from_the_base_ga
             assert row.vs_base_differing == np.count_nonzero(contrast)
     assert table["holm_p"].tolist() == pytest.approx(holm_adjust(p))
     assert (table["holm_family"] == 3).all()
-    # the base game gains about 10 points, which any set can gain; where the base game
-    # loses them, a set at 4% would pass 0%: at a bound, never shown
-    assert not table["at_bound"].any()
+    # the base game gains about 10 points: the Emptiness at 5% with the cards could not
+    # have gained them from below 0%, so it is at a bound, never shown; and with the card
+    # sets swapped, it is at the same bound (the verdict does not hang on which is which)
+    assert table["at_bound"].tolist() == [False, False, True]
+    assert not table.loc["emptiness", "vs_base_shown"]
     flipped = card_change_table(against, cards)  # the base game loses 10 points
-    assert bool(flipped.loc["emptiness", "at_bound"]) and \
-        not flipped.loc["emptiness", "vs_base_shown"]
-    assert not flipped.loc["books", "at_bound"]
+    assert flipped["at_bound"].tolist() == [False, False, True]
+    assert flipped["vs_base_shown"].tolist() == table["vs_base_shown"].tolist()
+    assert flipped["vs_base"].tolist() == pytest.approx((-table["vs_base"]).tolist(),
+                                                        nan_ok=True)
     assert flipped.loc["emptiness", "difference"] == pytest.approx(
         -table.loc["emptiness", "difference"])
 
 
 def test_a_set_whose_change_departs_from_the_base_games_is_shown_and_one_alike_is_not():
     """Cards that turn 60 of 400 base games into wins and 60 Books games too depart from
-    the base game in none; where they turn none of the Emptiness's games, they do."""
+    the base game in none; where they turn none of the Emptiness's games (won 80 times with
+    either), they do; a set that wins none with either cannot be compared in points."""
     n = 400
     lost = np.zeros(n, dtype=bool)
     gained = np.arange(n) < 60
-    cards = {"base": _run(gained), "books": _run(gained), "emptiness": _run(lost)}
-    against = {"base": _run(lost), "books": _run(lost), "emptiness": _run(lost)}
+    some = np.arange(n) % 5 == 0
+    cards = {"base": _run(gained), "books": _run(gained), "emptiness": _run(some),
+             "postcards": _run(lost)}
+    against = {"base": _run(lost), "books": _run(lost), "emptiness": _run(some),
+               "postcards": _run(lost)}
     table = card_change_table(cards, against)
     assert table.loc["books", "vs_base"] == 0 and not table.loc["books", "vs_base_shown"]
     assert table.loc["emptiness", "vs_base"] == pytest.approx(-0.15)
-    assert table.loc["emptiness", "vs_base_shown"]
+    assert table.loc["emptiness", "vs_base_shown"] and not table.loc["emptiness", "at_bound"]
+    assert table.loc["postcards", "at_bound"] and not table.loc["postcards", "vs_base_shown"]
     assert not table.loc["base", "vs_base_shown"]
     # a set played with one card set only, or without the base game, is no card change
     with pytest.raises(UrbionError, match="needs the base game"):
@@ -263,8 +271,11 @@ def test_the_chart_colours_the_sets_whose_change_departs_from_the_base_games(cha
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     shown = int(result.table["vs_base_shown"].sum())
     assert legend[0] == "base game (dashed)"
-    assert ("differs from it\n(Holm p < 0.05)" in legend) == (shown > 0)
-    assert ("no difference\nfrom it shown" in legend) == (shown < len(result.table) - 1)
+    bound = int(result.table["at_bound"].sum())
+    assert ("differs from it\nin points\n(Holm p < 0.05)" in legend) == (shown > 0)
+    assert ("no difference\nfrom it shown" in legend) == \
+        (shown + bound < len(result.table) - 1)
+    assert ("too near 0% or\n100% to compare\nin points" in legend) == (bound > 0)
     # the dashed line stands at the base game's change, in points
     dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
     assert dashed and dashed[0].get_xdata()[0] == pytest.approx(
@@ -275,17 +286,19 @@ def test_the_verdict_names_the_sets_in_plain_words_against_the_base_games_change
     n = 400
     lost = np.zeros(n, dtype=bool)
     gained = np.arange(n) < 60
-    cards = {"base": _run(gained), "books": _run(gained), "emptiness": _run(lost),
-             "postcards": _run(np.arange(n) < 120)}
-    against = {label: _run(lost) for label in cards}
+    some = np.arange(n) % 5 == 0
+    cards = {"base": _run(gained), "books": _run(gained), "emptiness": _run(some),
+             "postcards": _run(np.arange(n) < 120), "squares_metas": _run(lost)}
+    against = {label: _run(some if label == "emptiness" else lost) for label in cards}
     from analyzer.analysis.card_change import verdict_lines
 
     lines = verdict_lines(card_change_table(cards, against), "mine", "R14-default")
     assert lines == [
         "In short: the cards of mine, against those of R14-default, raise the win rate in: "
-        "postcards, base, books; no change shown in: emptiness.",
-        "Against the base game's change (+15.00 pp), the change leaves more wins in: "
-        "postcards; fewer wins in: emptiness; no difference shown in: books."]
+        "postcards, base, books; no change shown in: emptiness, squares_metas.",
+        "Against the base game's change (+15.00 pp), in points, the change leaves more wins "
+        "in: postcards; fewer wins in: emptiness; no difference shown in: books; too near 0% "
+        "or 100% to compare in points (read the odds ratios): squares_metas."]
 
 
 def test_a_set_whose_books_were_never_kept_says_its_change_is_the_base_games(tmp_path):

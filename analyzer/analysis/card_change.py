@@ -52,8 +52,10 @@ def card_change_table(cards: dict[str, pd.DataFrame],
     zero), the randomization test's ``vs_base_p`` and its Holm adjustment over the sets
     ``vs_base_holm_p``; ``multiplied``, the set's win rate with ``cards`` if the change
     multiplied its odds of winning as it did the base game's; ``at_bound``, True where the
-    base game's change added to the set's win rate with ``against`` would pass 0% or 100%,
-    so that the additive ``vs_base`` reads non-zero whatever the cards do; and
+    base game's change, added to the set's win rate with ``against`` or taken from its rate
+    with ``cards``, would pass 0% or 100%: the additive ``vs_base`` then reads non-zero
+    whatever the cards do (both ways, so that swapping the two card sets keeps the verdict
+    and only flips its sign); and
     ``vs_base_shown``, the verdict the tables and chart give (Holm p below 0.05, the
     interval as written clear of zero, not ``at_bound``).
     """
@@ -100,12 +102,21 @@ def _versus_base(cards: dict[str, pd.DataFrame], against: dict[str, pd.DataFrame
     """How the change in set ``label`` departs from the base game's: the interaction of
     ``compare`` with the card sets in the place of a second expansion."""
     found = four_set_interaction(against[BASE], against[label], cards[BASE], cards[label])
-    added = found["pair_win_rate"] - found["interaction"]  # against(set) + base's change
     return {"vs_base": found["interaction"], "vs_base_low": found["low"],
             "vs_base_high": found["high"], "vs_base_differing": found["differing"],
             "vs_base_p": found["p"], "vs_base_holm_p": np.nan,
             "multiplied": found["multiplied"],
-            "at_bound": bool(added < 0 or added > 1) if found["games"] else False}
+            "at_bound": _at_bound(found) if found["games"] else False}
+
+
+def _at_bound(found: dict) -> bool:
+    """Whether the base game's change cannot be the set's: added to its win rate against,
+    or taken from its win rate with the cards, it passes 0% or 100% (``found``: the
+    four-set interaction, over the games all four runs played)."""
+    with_cards = found["pair_win_rate"]
+    base_change = found["pair_win_rate"] - found["interaction"] - found["a_win_rate"]
+    return not (0.0 <= found["a_win_rate"] + base_change <= 1.0 and
+                0.0 <= with_cards - base_change <= 1.0)
 
 
 def odds_ratio(rate: float, against_rate: float) -> float:
@@ -128,10 +139,11 @@ def _shown(table: pd.DataFrame) -> pd.Series:
 def change_groups(table: pd.DataFrame) -> dict[str, list[str]]:
     """The sets by verdict, the largest first in each: the change ``raises`` or ``lowers``
     the win rate (Holm p below 0.05), or ``none`` shown; and, of the sets but the base
-    game, those whose change is ``more`` or ``less`` than the base game's (shown, as
-    ``vs_base_shown`` says) and those ``like_base`` (none shown)."""
+    game, those whose change is ``more`` or ``less`` than the base game's in points (shown,
+    as ``vs_base_shown`` says), those ``like_base`` (none shown) and those ``at_bound``,
+    too near 0% or 100% to compare in points."""
     groups: dict[str, list[str]] = {"raises": [], "lowers": [], "none": [], "more": [],
-                                    "less": [], "like_base": []}
+                                    "less": [], "like_base": [], "at_bound": []}
     by_size = table.assign(size=table["difference"].abs()).sort_values(
         "size", ascending=False, kind="stable")
     for name, r in by_size.iterrows():
@@ -142,8 +154,9 @@ def change_groups(table: pd.DataFrame) -> dict[str, list[str]]:
     by_departure = others.assign(size=others["vs_base"].abs()).sort_values(
         "size", ascending=False, kind="stable")
     for name, r in by_departure.iterrows():
-        groups[("more" if r.vs_base > 0 else "less") if r.vs_base_shown else
-               "like_base"].append(str(name))
+        group = "at_bound" if r.at_bound else \
+            ("more" if r.vs_base > 0 else "less") if r.vs_base_shown else "like_base"
+        groups[group].append(str(name))
     return groups
 
 
@@ -164,8 +177,13 @@ def verdict_lines(table: pd.DataFrame, cards_name: str, against_name: str) -> li
         if groups["like_base"]:
             departs.append(f"no difference shown in: {', '.join(groups['like_base'])}")
         base = signed_pp(table.loc[BASE, "difference"])
-        lines.append(f"Against the base game's change ({base} pp), the change leaves "
-                     f"{'; '.join(departs)}.")
+        line = f"Against the base game's change ({base} pp), in points, the change leaves " \
+            f"{'; '.join(departs)}" if departs else \
+            f"Against the base game's change ({base} pp), in points"
+        if groups["at_bound"]:
+            line += (f"{';' if departs else ':'} too near 0% or 100% to compare in points "
+                     f"(read the odds ratios): {', '.join(groups['at_bound'])}")
+        lines.append(line + ".")
     return lines
 
 
@@ -218,10 +236,9 @@ def versus_base_band(r: pd.Series) -> str:
     """A set's vs-base interval as the tables write it, with its marks: at a bound of the
     win rate, or few games differing."""
     if r.at_bound:
-        # the base game's change added to the set's rate against: its rate with the cards
-        # less vs_base
-        bound = "0%" if r.win_rate - r.vs_base < 0 else "100%"
-        return f"at {bound}"
+        base_change = r.difference - r.vs_base
+        ends = (r.against_win_rate + base_change, r.win_rate - base_change)
+        return "at 0%" if min(ends) < 0 else "at 100%"
     band = f"{signed_pp(r.vs_base_low)} to {signed_pp(r.vs_base_high)}pp"
     few = 0 < r.vs_base_differing < ROUGH_BELOW
     return band + (" (few differ)" if few else "")

@@ -415,7 +415,7 @@ def with_verdicts(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def four_set_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
-                 pair: pd.DataFrame) -> dict:
+                         pair: pd.DataFrame) -> dict:
     """The interaction of one pair on the games all four sets played: the mean over games
     of won(pair) - won(a) - won(b) + won(base), with its interval and test (a card change
     across sets takes the same four-way contrast, with two card sets in the place of the
@@ -431,7 +431,7 @@ def four_set_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
         return {"games": 0, "differing": 0, "interaction": math.nan, "low": math.nan,
                 "high": math.nan,
                 "p": math.nan, "holm_p": math.nan, "pair_win_rate": math.nan,
-                "multiplied": math.nan}
+                "a_win_rate": math.nan, "multiplied": math.nan}
     mean = float(contrast.mean())
     if np.all(contrast == contrast[0]):
         low, high = _alike_interval(mean, n)
@@ -446,7 +446,7 @@ def four_set_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     p = sign_flip_p(contrast.astype(np.int64))
     return {"games": n, "differing": int(np.count_nonzero(contrast)), "interaction": mean,
             "low": low, "high": high, "p": p, "holm_p": math.nan,
-            "pair_win_rate": float(w_pair.mean()),
+            "pair_win_rate": float(w_pair.mean()), "a_win_rate": float(w_a.mean()),
             "multiplied": multiplied_odds(w_a.mean(), w_b.mean(), w_base.mean())}
 
 

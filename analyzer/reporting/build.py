@@ -2055,9 +2055,10 @@ CARD_CHANGE_FOLDERS = ("cards", "against")
 CARD_CHANGE_CAPTION = (
     "Each set's change of the win rate (the cards against the cards they are compared "
     "with, over the same games), with its 95% paired interval; the dashed line is the base "
-    "game's change. A set in colour changes otherwise than the base game (the test of the "
-    "vs-base column, Holm p below 0.05); grey: no difference from the base game's change "
-    "shown.")
+    "game's change. A set in colour changes otherwise than the base game in points (the "
+    "test of the vs-base column, Holm p below 0.05); grey circles: no difference from the "
+    "base game's change shown; grey squares: too near 0% or 100% to compare in points, "
+    "where the odds ratios compare.")
 
 
 def write_card_change(result, folder: Path) -> None:

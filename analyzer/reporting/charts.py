@@ -744,13 +744,18 @@ def card_change(table: pd.DataFrame, base: str, attrs: dict,
                        table["diff_high"].to_numpy(dtype=float) * 100 - x])
     is_base = np.array([name == base for name in table.index], dtype=bool)
     apart = table["vs_base_shown"].fillna(False).to_numpy(dtype=bool) & ~is_base
+    bound = table["at_bound"].fillna(False).to_numpy(dtype=bool) & ~is_base
     for mask, style in (
             (is_base, {"color": "black", "label": "base game (dashed)"}),
-            (apart, {"color": COLOURS[0], "label": "differs from it\n(Holm p < 0.05)"}),
-            (~apart & ~is_base, {"color": "0.5", "markerfacecolor": "white",
-                                 "label": "no difference\nfrom it shown"})):
+            (apart, {"color": COLOURS[0], "label": "differs from it\nin points\n"
+                                                   "(Holm p < 0.05)"}),
+            (~apart & ~bound & ~is_base, {"color": "0.5", "markerfacecolor": "white",
+                                          "label": "no difference\nfrom it shown"}),
+            (bound, {"color": "0.5", "fmt": "s", "markerfacecolor": "white",
+                     "label": "too near 0% or\n100% to compare\nin points"})):
         if mask.any():
-            ax.errorbar(x[mask], y[mask], xerr=errors[:, mask], fmt="o", capsize=4, **style)
+            ax.errorbar(x[mask], y[mask], xerr=errors[:, mask], capsize=4,
+                        **{"fmt": "o", **style})
     if is_base.any():
         ax.axvline(x[is_base][0], color="black", linestyle="--", linewidth=0.8)
     ax.axvline(0, color="0.3", linewidth=0.8)
