@@ -109,7 +109,8 @@ class _OnceCommand(click.Command):
     played the Emptiness alone, under a command that named both."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if not ctx.resilient_parsing:
+        # --help shows the help, whatever else the line holds
+        if not ctx.resilient_parsing and not set(args) & set(ctx.help_option_names):
             _, _, order = self.make_parser(ctx).parse_args(args=list(args))
             seen: set[str | None] = set()
             for param in order:
@@ -548,8 +549,8 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
                    "played).")
 @click.option("--list", "listing", is_flag=True, help="One line per card instead of counts.")
 @click.option("--against", type=click.Path(dir_okay=False), default=None,
-              help="Card-set TOML file (or a results or summary file) to say what --cards "
-                   "changes from, instead of the R14 set.")
+              help="Card-set TOML file (or a results or summary file, or r14) to say what "
+                   "--cards changes from, instead of the R14 set.")
 def cards(cards: str | None, template: str | None, listing: bool,
           against: str | None) -> None:
     """Check a card-set file and show its cards: counts and values per expansion (the
@@ -579,7 +580,11 @@ def cards(cards: str | None, template: str | None, listing: bool,
                    f"{table.attrs['card_set_sha256'][:12]}), one line per card\n")
         click.echo(table.astype(object).where(table.notna(), "").to_string(index=False))
         return
-    reference = None if cards is None and against is None else analyzer.card_table(against)
+    try:
+        reference = None if cards is None and against is None else \
+            analyzer.card_table(against)
+    except UrbionError as err:  # the second file named: say which it is
+        raise UrbionError(f"--against: {err}") from None
     click.echo(card_file_text(table, cards, reference))
 
 

@@ -225,8 +225,20 @@ def write_card_template(out: str | Path, cards: Cards = None) -> Path:
     return path
 
 
+#: The word that names the shipped card set where a card file is asked for (``--cards r14``,
+#: ``--against r14``); a file of that name comes first.
+SHIPPED_WORD = "r14"
+
+
+def names_shipped_set(cards: object) -> bool:
+    """Whether ``cards`` (a path as given) is :data:`SHIPPED_WORD` with no file of that
+    name at hand."""
+    return isinstance(cards, str | Path) and str(cards).strip().lower() == SHIPPED_WORD \
+        and not Path(cards).exists()
+
+
 def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions) -> CardSet:
-    if cards is None:
+    if cards is None or names_shipped_set(cards):
         card_set = default_card_set()
     elif isinstance(cards, CardSet):
         card_set = cards.checked()
@@ -1346,7 +1358,7 @@ def _sensitivity_baseline(cards: Cards) -> tuple[CardSet, dict]:
                 return cards, data
         return cards, tomllib.loads(card_file_text(cards))
     path = arguments.path("cards", cards, kinds=CARDS_KINDS)
-    if path is None:
+    if path is None or names_shipped_set(path):
         return default_card_set(), default_card_data()
     return card_file_data(path)  # a run's cards as the card file that loads into them
 
@@ -1936,16 +1948,11 @@ def _write_compare_pages(result: CompareResult, folder: Path, cards: CardSet) ->
         raise _pages_not_written(err, folder) from None
 
 
-#: What ``--against`` takes for the shipped card set, where no file of that name exists.
-SHIPPED_WORD = "r14"
-
-
 def _against_cards(against: Cards, variant: str | None) -> CardSet:
     """The card set ``compare --against`` names: a card, results or summary file, a loaded
     set or a frame, or ``r14`` for the shipped set (a file of that name comes first)."""
-    if isinstance(against, str) and against.strip().lower() == SHIPPED_WORD and \
-            not Path(against).exists():
-        return load_cards(None, variant=variant)
+    if not isinstance(against, CardSet | pd.DataFrame):
+        against = arguments.path("against", against, flag="--against", kinds=CARDS_KINDS)
     try:
         return load_cards(against, variant=variant)
     except CardSetError as err:
@@ -2009,6 +2016,11 @@ def _compare_card_change(sets: str | list[str], games: int, seed: int,
     if against.digest == cards.digest:
         raise UrbionError(f"--against names the cards --cards plays ({cards.name}, sha256 "
                           f"{cards.digest[:12]}): there is no change to measure")
+    if np.array_equal(against.cards, cards.cards) and \
+            np.array_equal(against.owner, cards.owner):
+        raise UrbionError(f"--against ({against.name}) holds the cards of --cards "
+                          f"({cards.name}) in the same order, under another name: every "
+                          "game would be played alike, and there is no change to measure")
     plays = {"cards": _compare_card_sets(sets, cards),
              "against": _compare_card_sets(sets, against)}
     card_sets = {"cards": cards, "against": against}
@@ -2034,7 +2046,8 @@ def _compare_card_change(sets: str | list[str], games: int, seed: int,
                                             max_games,
                                             dict(where, scheduler=cluster,
                                                  folder=folders.get(name),
-                                                 resume=resumes[name]))
+                                                 resume=resumes[name]),
+                                            f" with --{name} ({card_sets[name].name})")
     except RunStopped as err:
         _unmake_card_change(top, folders, made)
         raise _card_change_stopped(err, top) from None
@@ -2044,11 +2057,11 @@ def _compare_card_change(sets: str | list[str], games: int, seed: int,
     for name, folder in folders.items():
         if resumes[name]:
             _check_every_batch_used(folder, parts[name], games)
-    return _card_change_result(parts, games, max_games, folders, top, card_sets)
+    return _card_change_result(parts, games, max_games, top, card_sets)
 
 
 def _card_change_result(parts: dict[str, dict[str, list[pd.DataFrame]]], games: int,
-                        max_games: int, folders: dict[str, Path], top: Path | None,
+                        max_games: int, top: Path | None,
                         card_sets: dict[str, CardSet]) -> CardChangeResult:
     """Both comparisons and the change, with the pages of each written where ``top``."""
     from analyzer.analysis.card_change import card_change_table
@@ -2060,16 +2073,15 @@ def _card_change_result(parts: dict[str, dict[str, list[pd.DataFrame]]], games: 
     except KeyboardInterrupt as err:
         if top is None:
             raise
-        raise _pages_not_written(err, top, "while the comparison was worked out") from None
+        raise _pages_not_written(err, top, "while the comparison was worked out",
+                                 _card_change_games(top)) from None
     attrs = {**results["cards"].attrs,
              **{f"against_{key}": results["against"].attrs[key]
                 for key in ("card_set", "card_set_sha256", "card_set_source",
                             "policy_params_sha256")}}
     result = CardChangeResult(table, results["cards"], results["against"], attrs)
     if top is not None:
-        for name, folder in folders.items():
-            _write_compare_pages(results[name], folder, card_sets[name])
-        _write_card_change_pages(result, top)
+        _write_card_change_pages(result, top, card_sets)
     return result
 
 
@@ -2088,7 +2100,10 @@ def _card_change_folder(out: Path, resume: bool) -> tuple[Path, bool]:
     made = not folder.exists()
     if made:
         probe_folder(folder.parent, f"cannot write {folder}")
-    held = sorted(p.name for p in folder.iterdir()) if not made else []
+    try:
+        held = sorted(p.name for p in folder.iterdir()) if not made else []
+    except OSError as err:
+        raise UrbionError(f"cannot use {folder}: {err.strerror or err}") from None
     if held and folder_mark(folder) != CARD_CHANGE_MARK:
         raise UrbionError(f"cannot write {folder}: it is not empty and not the folder of a "
                           "comparison with --against (choose another folder)")
@@ -2140,29 +2155,44 @@ def _card_change_stopped(err: RunStopped, top: Path | None) -> RunStopped:
                       err.interrupted)
 
 
-def _write_card_change_pages(result: CardChangeResult, folder: Path) -> None:
-    """Write the card change's pages into ``folder``, as a comparison's are written."""
+def _write_card_change_pages(result: CardChangeResult, folder: Path,
+                             card_sets: dict[str, CardSet]) -> None:
+    """Write the card change's pages and its comparisons' into ``folder`` as one set, each
+    comparison with its card file where it is not the shipped set."""
+    from analyzer.cards.writer import card_file_text
     from analyzer.reporting.build import write_card_change
 
+    shipped = default_card_set().digest
+    texts = {name: None if card_set.digest == shipped else card_file_text(card_set)
+             for name, card_set in card_sets.items()}
     try:
-        write_card_change(result, folder)
+        write_card_change(result, folder, texts)
     except KeyboardInterrupt as err:
         if SET_WRITTEN not in getattr(err, "__notes__", ()):
-            raise _pages_not_written(err, folder) from None
+            raise _pages_not_written(err, folder, games_in=_card_change_games(folder)) \
+                from None
         raise RunStopped(f"{interrupts.stop_word()} as the pages were written: they are "
                          f"whole in {folder}", True) from None
     except UrbionError as err:
-        raise _pages_not_written(err, folder) from None
+        raise _pages_not_written(err, folder, games_in=_card_change_games(folder)) from None
+
+
+def _card_change_games(folder: Path) -> str:
+    """Where a card change keeps its games, as a stop message names them."""
+    return f"{folder / 'cards' / 'results'} and {folder / 'against' / 'results'}"
 
 
 def _pages_not_written(err: BaseException, folder: Path,
-                       step: str = "while writing the pages") -> RunStopped:
-    """The stop of a comparison whose pages were not written: they are as before."""
+                       step: str = "while writing the pages",
+                       games_in: str | None = None) -> RunStopped:
+    """The stop of a comparison whose pages were not written: they are as before (none
+    before a first run); ``games_in``: where its games are (``folder/results``)."""
     interrupted = isinstance(err, KeyboardInterrupt)
     why = f"{interrupts.stop_word()} {step}" if interrupted else str(err)
-    return RunStopped(f"{why}: every set's games stay in {folder / 'results'}, and the "
-                      "pages as they were; run the same command with --resume "
-                      "(resume=True in Python) to write them", interrupted)
+    where = games_in or str(folder / "results")
+    return RunStopped(f"{why}: every set's games stay in {where}, and the pages as they "
+                      "were; run the same command with --resume (resume=True in Python) "
+                      "to write them", interrupted)
 
 
 def _compare_stopping(precision: float | None, max_games: int | None,
@@ -2200,10 +2230,12 @@ def _compare_card_sets(sets: str | list[str], base_cards: CardSet) -> dict[str, 
 
 def _play_compare(card_sets: dict[str, CardSet], spec: PolicySpec, seed: int, games: int,
                   precision: float | None, max_games: int,
-                  where: dict) -> dict[str, list[pd.DataFrame]]:
+                  where: dict, cards_named: str = "") -> dict[str, list[pd.DataFrame]]:
     """Play batches of ``games`` of every set, while any set is still imprecise with
     ``precision`` (one batch without it); ``where``: ``_compare_batch``'s workers,
-    scheduler, progress, folder and resume. Returns each set's batches, by label."""
+    scheduler, progress, folder and resume; ``cards_named``: what a message adds after a
+    set's name to say which card set plays it (a card change plays two). Returns each
+    set's batches, by label."""
     from analyzer.analysis.compare import compare_table
 
     parts: dict[str, list[pd.DataFrame]] = {label: [] for label in card_sets}
@@ -2211,7 +2243,7 @@ def _play_compare(card_sets: dict[str, CardSet], spec: PolicySpec, seed: int, ga
     batch = 0
     while active:
         for label in active:
-            with _part_of(f"compare, set {label} (games {batch * games:,} to "
+            with _part_of(f"compare, set {label}{cards_named} (games {batch * games:,} to "
                           f"{(batch + 1) * games - 1:,})"):
                 parts[label].append(_compare_batch(card_sets[label], spec, seed,
                                                    batch * games, games, label=label,
@@ -2297,6 +2329,10 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
     held: list[str] = []
     try:
         held = sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+        if held and folder_mark(folder) == CARD_CHANGE_MARK:
+            raise UrbionError(f"cannot write {folder}: it is the folder of a comparison with "
+                              "--against (give --against, against= in Python, and the same "
+                              "--cards to resume it, or choose another folder)")
         if held and folder_mark(folder) != "compare":
             raise UrbionError(f"cannot write {folder}: it is not empty and not a comparison's "
                               "folder (choose another folder)")

@@ -313,3 +313,116 @@ def test_a_set_whose_books_were_never_kept_says_its_change_is_the_base_games(tmp
         (tmp_path / "out" / "card-change.md").read_text(encoding="utf-8")
     assert analyzer.compare(sets="base,emptiness", games=20, cards=_weak_chaos(tmp_path),
                             against="r14").books_note() == ""
+
+
+def test_a_file_of_the_shipped_cards_is_played_again_as_r14(tmp_path):
+    """--against a copy of the R14 file: the folder keeps no file of the shipped cards, so
+    the command says --against r14 (it dropped --against, and played a plain comparison)."""
+    copy = tmp_path / "r14-copy.toml"
+    copy.write_text(card_file_text(analyzer.load_cards(None)), encoding="utf-8")
+    analyzer.compare(sets="base", games=20, cards=_weak_chaos(tmp_path), against=copy,
+                     out=tmp_path / "out")
+    md = (tmp_path / "out" / "card-change.md").read_text(encoding="utf-8")
+    assert md.rstrip().endswith("--cards cards/cards.toml --against r14")
+    assert not (tmp_path / "out" / "against" / "cards.toml").exists()
+    # the other way round: the shipped cards need no --cards
+    analyzer.compare(sets="base", games=20, cards=copy, against=_weak_chaos(tmp_path),
+                     out=tmp_path / "back")
+    last = (tmp_path / "back" / "card-change.md").read_text(encoding="utf-8").rstrip()
+    assert last.endswith("--policy greedy --against against/cards.toml")
+
+
+def test_a_renamed_copy_of_the_cards_is_no_change_to_measure(tmp_path):
+    weak = _weak_chaos(tmp_path)
+    renamed = _weak_chaos(tmp_path, name="weak-copy")
+    with pytest.raises(UrbionError, match=r"--against \(weak-copy\) holds the cards of "
+                                          r"--cards \(weak-chaos\) in the same order, under "
+                                          "another name"):
+        analyzer.compare(sets="base", games=20, cards=weak, against=renamed,
+                         out=tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_stop_says_which_card_set_it_cut_and_where_the_games_are(tmp_path, monkeypatch):
+    import analyzer.api as api
+    import analyzer.reporting.build as build
+
+    weak = _weak_chaos(tmp_path)
+    real = api.simulate
+
+    def stop_in_the_second_card_set(**kwargs):
+        if kwargs["cards"].name == "R14-default":
+            raise RunStopped("interrupted after 0 of 20 games; nothing was saved", True)
+        return real(**kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(api, "simulate", stop_in_the_second_card_set)
+        with pytest.raises(RunStopped) as stop:
+            analyzer.compare(sets="base", games=20, cards=weak, against="r14",
+                             out=tmp_path / "a")
+    assert str(stop.value).startswith("compare, set base with --against (R14-default) "
+                                      "(games 0 to 19): ")
+
+    def stop_writing(folder, files):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(build, "write_together", stop_writing)
+        with pytest.raises(RunStopped) as stop:
+            analyzer.compare(sets="base", games=20, cards=weak, against="r14",
+                             out=tmp_path / "b")
+    games = f"{tmp_path / 'b' / 'cards' / 'results'} and {tmp_path / 'b' / 'against' / 'results'}"
+    assert f"every set's games stay in {games}, and the pages as they were" in str(stop.value)
+    assert not (tmp_path / "b" / "results").exists()
+
+
+def test_the_pages_of_both_card_sets_and_the_change_are_written_as_one_set(tmp_path):
+    """A resume that adds a set, stopped as the pages are written, left the --cards
+    comparison's pages with the new set beside the --against one's and the change's
+    without it. Now a failure anywhere leaves all three as they were."""
+    weak = _weak_chaos(tmp_path)
+    out = tmp_path / "out"
+    analyzer.compare(sets="base,books", games=20, cards=weak, against="r14", out=out)
+    before = {path: path.read_bytes() for path in out.rglob("*.csv")}
+    (out / "against" / "index.html").unlink()
+    (out / "against" / "index.html").mkdir()  # a name that refuses the page
+    with pytest.raises(RunStopped, match="cannot write .*index.html: it is a folder"):
+        analyzer.compare(sets="base,books,emptiness", games=20, cards=weak, against="r14",
+                         out=out, resume=True)
+    assert {path: path.read_bytes() for path in out.rglob("*.csv")} == before
+
+
+def test_folders_and_lines_that_are_not_a_card_changes_are_refused_in_one_line(
+        tmp_path, monkeypatch, capsys):
+    from pathlib import Path
+
+    weak = _weak_chaos(tmp_path)
+    analyzer.compare(sets="base", games=20, cards=weak, against="r14", out=tmp_path / "cc")
+    # a plain comparison into it, or its resume without --against, says what it is
+    with pytest.raises(UrbionError, match="it is the folder of a comparison with --against "
+                                          r"\(give --against"):
+        analyzer.compare(sets="base", games=20, cards=weak, out=tmp_path / "cc", resume=True)
+    # a folder that cannot be listed: one line, not a traceback
+    real = Path.iterdir
+
+    def denied(self):
+        if self.name == "denied":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    (tmp_path / "denied").mkdir()
+    monkeypatch.setattr(Path, "iterdir", denied)
+    with pytest.raises(UrbionError, match="cannot use .*denied: Permission denied"):
+        analyzer.compare(sets="base", games=20, cards=weak, against="r14",
+                         out=tmp_path / "denied")
+    monkeypatch.undo()
+    # the help, whatever else the line holds
+    code, out, _ = run(capsys, "compare", "--against", "r14", "--against", "x", "--help")
+    assert code == 0 and "--against FILE|r14" in out
+
+
+def test_the_charts_alternative_text_says_what_it_finds(change):
+    _, out, result = change
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "alt='The change in each set, each with its interval: In short: the cards of " \
+           "weak-chaos, against those of R14-default, " in page

@@ -284,3 +284,29 @@ def test_the_api_says_what_a_set_changes_as_urbion_cards_does(tmp_path, capsys):
     assert analyzer.card_differences(loaded, loaded) == ""
     with pytest.raises(UrbionError, match="^against must be a path, a CardSet"):
         analyzer.card_differences(None, against=3)
+
+
+def test_r14_names_the_shipped_set_wherever_a_card_file_is_asked_for(tmp_path, capsys,
+                                                                      monkeypatch):
+    """compare --against took r14 and --cards did not, nor cards --against; a file of that
+    name comes first."""
+    from tests.test_cli import run
+
+    monkeypatch.chdir(tmp_path)
+    assert analyzer.load_cards("r14").digest == analyzer.load_cards(None).digest
+    assert analyzer.load_cards("R14").source == analyzer.load_cards(None).source
+    code, out, err = run(capsys, "cards", "--cards", "r14")
+    assert code == 0 and out.rstrip().endswith("the same cards as R14-default, kind for kind")
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    mine.write_text(mine.read_text().replace('name = "R14-default"', 'name = "mine"'))
+    code, out, err = run(capsys, "cards", "--cards", str(mine), "--against", "r14")
+    assert code == 0 and " against R14-default (sha256 " not in out  # the same cards
+    assert out.rstrip().endswith("in the same order, under another name: each seed deals "
+                                 "the same games")
+    code, out, err = run(capsys, "cards", "--against", "nope.toml")
+    assert code == 2 and err.startswith("urbion: error: --against: cannot read card-set file "
+                                        "nope.toml")
+    (tmp_path / "r14").write_text(mine.read_text())  # a file of that name comes first
+    assert analyzer.load_cards("r14").name == "mine"
+    assert analyzer.simulate(games=5, cards="r14").attrs["card_set"] == "mine"

@@ -120,7 +120,8 @@ def test_base_names_the_base_game_as_none_does_as_compare_names_it():
 @pytest.mark.parametrize("text, message", [
     ("squares_metas,moon", "unknown expansion 'moon' (valid: squares_metas, chromatic_chaos, "
                            "temples_harmony, gardens_wizards, books, postcards, emptiness, "
-                           "all, none)"),
+                           "all, none (or base))"),
+    ("books,postcard", "unknown expansion 'postcard' (did you mean 'postcards'"),
     ("all,books", "'all' stands alone: it cannot be listed with expansion names"),
     ("books, none", "'none' stands alone: it cannot be listed with expansion names"),
     ("base,books", "'base' stands alone: it cannot be listed with expansion names"),

@@ -313,7 +313,8 @@ def test_unknown_expansion_is_one_line_listing_the_valid_names(capsys, tmp_path)
         assert code == 2, command
         assert err.strip().splitlines() == [
             "urbion: error: unknown expansion 'moon' (valid: squares_metas, chromatic_chaos, "
-            "temples_harmony, gardens_wizards, books, postcards, emptiness, all, none)"]
+            "temples_harmony, gardens_wizards, books, postcards, emptiness, all, none (or "
+            "base))"]
     assert list(tmp_path.iterdir()) == []
 
 

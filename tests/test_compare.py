@@ -461,8 +461,14 @@ def test_set_names():
     assert len(expansion_sets("all")) == 128
     assert expansion_sets("gardens_wizards+squares_metas") == \
         [(), ("squares_metas", "gardens_wizards")]
-    with pytest.raises(UrbionError, match="unknown expansion 'moon'"):
+    with pytest.raises(UrbionError, match="unknown expansion 'moon' in "
+                                          "'moon\\+chromatic_chaos' \\(expansions "):
         expansion_sets("base,moon+chromatic_chaos")
+    # a slip one letter away says which name was meant, and a set of one name is not
+    # named twice
+    with pytest.raises(UrbionError, match=re.escape(
+            "sets: unknown expansion 'postcard' (did you mean 'postcards'? expansions ")):
+        expansion_sets("base,postcard")
     assert expansion_sets("base+books") == [(), ("books",)]  # every set is on the base game
 
 

@@ -1345,6 +1345,12 @@ def test_many_runs_draw_a_panel_each_on_common_scales_with_the_first_run_in_grey
             [True, False, False, False, True], draw
         assert [numbered(ax.get_xticklabels()) for ax in panels] == \
             [False] * 9 + [True] * 4, draw
+    # a line of few games, off the top, says so within its panel's width
+    few = dict(runs, **{"run 3": _fake_run(1, games=40).assign(deck_left=3)})
+    titles = [ax.get_title() for ax in charts.margin_at_victory(few).axes
+              if ax.get_title().startswith("run 3")]
+    assert titles and "off the top" in titles[0]
+    assert max(len(line) for line in titles[0].splitlines()) <= charts.PANEL_LABEL_WIDTH
     fewer = charts.survival(dict(list(runs.items())[:12]))
     assert len(fewer.axes) == 1 and fewer.axes[0].get_legend() is not None
 

@@ -25,7 +25,7 @@ from analyzer.analysis.compare import (
     set_title,
     shown_interactions,
 )
-from analyzer.analysis.stats import EDGE_NOTE, format_p, holm_adjust, signed_pp
+from analyzer.analysis.stats import format_p, holm_adjust, signed_pp
 from analyzer.errors import UrbionError
 
 #: The columns of :func:`card_change_table`, in order.
@@ -225,11 +225,18 @@ def format_card_change(table: pd.DataFrame, attrs: dict) -> str:
                     f"{format_p(r.vs_base_holm_p):>8}")
         lines.append(row.rstrip())
     lines += ["", *verdict_lines(table, attrs["card_set"], attrs["against_card_set"]), "",
-              f"change: the win rate with the cards minus against them, over the same games, "
-              f"in percentage points (pp); Holm p: McNemar's exact p adjusted over the "
-              f"sets; odds x: the change as a ratio of the odds of winning. "
-              f"{VERSUS_BASE_NOTE} {EDGE_NOTE}"]
+              TERMINAL_NOTE]
     return "\n".join(lines)
+
+
+#: Under the terminal's table: what its columns are, in short (the pages say more).
+TERMINAL_NOTE = (
+    "change: the win rate with the cards minus against them over the same games (pp: "
+    "percentage points); Holm p: McNemar's exact p adjusted over the sets; odds x: the "
+    "change as a ratio of the odds of winning. vs base: the set's change minus the base "
+    "game's, with its interval and the randomization test's Holm p; at 0% or 100%: too "
+    "near a bound to compare in points. A Holm p of 0.05 or more shows no difference, not "
+    "that there is none (docs/compare.md).")
 
 
 def versus_base_band(r: pd.Series) -> str:

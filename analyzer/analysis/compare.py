@@ -31,6 +31,7 @@ from analyzer.analysis.stats import (
 )
 from analyzer.analysis.summary import mean_columns
 from analyzer.analysis.totals import Totals
+from analyzer.cards.loader import did_you_mean
 from analyzer.core.codes import PLAYABLE_EXPANSIONS
 from analyzer.errors import UrbionError
 from analyzer.wording import spoken_list
@@ -196,8 +197,10 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
             raise UrbionError(f"sets: {name!r} stands alone: it cannot be joined with "
                               f"expansions (in {item.strip()!r})")
         if name not in playable:
-            raise UrbionError(f"sets: unknown expansion {name!r} in {item.strip()!r} "
-                              f"({valid}; join a set's expansions with +)")
+            where = "" if name == item.strip() else f" in {item.strip()!r}"
+            raise UrbionError(f"sets: unknown expansion {name!r}{where} "
+                              f"({did_you_mean(name)}{valid}; join a set's expansions "
+                              "with +)")
         if names.count(name) > 1:  # a slip for another expansion, most likely
             raise UrbionError(f"sets: {name!r} is named twice in {item.strip()!r}")
     return tuple(name for name in playable if name in names)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import difflib
 import hashlib
 import json
 import tomllib
@@ -308,6 +309,13 @@ def expansion_names(mask: int) -> list[str]:
     return [name for bit, name in enumerate(EXPANSION_NAMES) if mask >> bit & 1]
 
 
+def did_you_mean(name: str) -> str:
+    """"did you mean 'postcards'? " for a name one slip away from an expansion's, else
+    ""."""
+    close = difflib.get_close_matches(name, PLAYABLE_EXPANSIONS, n=1, cutoff=0.8)
+    return f"did you mean {close[0]!r}? " if close else ""
+
+
 def parse_expansions(text: str | list[str] | tuple[str, ...] | None) -> int:
     """An expansion set from names: ``"a,b"``, a list of names, ``"all"`` or ``"none"``
     (or ``"base"``, as ``compare --sets`` names the base game).
@@ -331,13 +339,14 @@ def parse_expansions(text: str | list[str] | tuple[str, ...] | None) -> int:
     if names == ["all"]:
         names = list(PLAYABLE_EXPANSIONS)
     mask = 0
-    valid = ", ".join([*PLAYABLE_EXPANSIONS, "all", "none"])
+    valid = ", ".join([*PLAYABLE_EXPANSIONS, "all", "none (or base)"])
     for name in names:
         if name in ("all", "none", "base"):
             raise CardSetError(f"{name!r} stands alone: it cannot be listed with expansion "
                                "names")
         if name not in PLAYABLE_EXPANSIONS:
-            raise CardSetError(f"unknown expansion {name!r} (valid: {valid})")
+            raise CardSetError(f"unknown expansion {name!r} ({did_you_mean(name)}valid: "
+                               f"{valid})")
         if names.count(name) > 1:  # a slip for another name, most likely
             raise CardSetError(f"expansion {name!r} is listed twice")
         mask |= getattr(Expansion, name.upper())

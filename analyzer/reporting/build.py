@@ -57,7 +57,7 @@ from analyzer.atomic import (
     write_atomically,
     write_together,
 )
-from analyzer.cards import CardSet
+from analyzer.cards import CardSet, default_card_set
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
 from analyzer.reporting.names import shared_file, shared_files, shared_policy
@@ -278,7 +278,6 @@ def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[s
     to be. [] when every run played the shipped set. A relative file name is looked for from
     the current folder, then from each of ``folders`` (those of the results files)."""
     from analyzer.analysis.card_table import card_differences, card_table, format_card_counts
-    from analyzer.cards import default_card_set
 
     shipped = default_card_set()
     sets: dict[str, list[dict]] = {}  # each card set's runs' configurations
@@ -1783,11 +1782,16 @@ COMPARE_CARDS = "cards.toml"
 
 
 def write_compare(result, folder: Path, cards_text: str | None = None) -> None:
-    """The comparison into ``folder`` beside its ``results/``: compare.csv,
-    interactions.csv, compare.md, index.html and the charts, and with ``cards_text`` (the
-    card file its sets played) :data:`COMPARE_CARDS`, made in memory, then written as one
-    set (``atomic.write_together``): a stop or a full disk leaves the pages before, never
-    a mix of old and new."""
+    """The comparison into ``folder`` beside its ``results/``: :func:`compare_files`,
+    written as one set (``atomic.write_together``): a stop or a full disk leaves the pages
+    before, never a mix of old and new."""
+    write_together(folder, compare_files(result, cards_text))
+
+
+def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
+    """A comparison's pages by file name: compare.csv, interactions.csv, compare.md,
+    index.html and the charts, and with ``cards_text`` (the card file its sets played)
+    :data:`COMPARE_CARDS`, made in memory."""
     attrs = result.attrs if cards_text is None else \
         {**result.attrs, "cards_file": COMPARE_CARDS}
     rows = compare_rows(result.table)
@@ -1824,7 +1828,7 @@ def write_compare(result, folder: Path, cards_text: str | None = None) -> None:
     }
     if cards_text is not None:
         texts[COMPARE_CARDS] = cards_text
-    write_together(folder, files | {name: text.encode() for name, text in texts.items()})
+    return files | {name: text.encode() for name, text in texts.items()}
 
 
 def _sentence(text: str) -> str:
@@ -2061,10 +2065,12 @@ CARD_CHANGE_CAPTION = (
     "where the odds ratios compare.")
 
 
-def write_card_change(result, folder: Path) -> None:
-    """A card change's pages into ``folder``, beside the comparisons of each card set
-    (``cards/``, ``against/``): card-change.csv, card-change.md, index.html and its chart,
-    made in memory and written as one set (``atomic.write_together``)."""
+def write_card_change(result, folder: Path, cards_texts: dict[str, str | None]) -> None:
+    """A card change's pages into ``folder`` (card-change.csv, card-change.md, index.html
+    and its chart) and each card set's comparison's pages into its sub-folder (``cards/``,
+    ``against/``: :func:`compare_files`, with its card file of ``cards_texts``), all made
+    in memory and written as one set (``atomic.write_together``): a stop leaves the three
+    folders' pages as they were, never one folder's new beside another's old."""
     from analyzer.analysis.card_change import MULTIPLIED_NOTE, VERSUS_BASE_NOTE, verdict_lines
 
     files: dict[str, bytes] = {}
@@ -2072,18 +2078,23 @@ def write_card_change(result, folder: Path) -> None:
     for stem, fig in figures.items():
         files |= chart_files(fig, stem)
     rows = card_change_rows(result.table)
-    facts = card_change_facts(result, folder)
+    facts = card_change_facts(result)
     verdict = " ".join([*verdict_lines(result.table, result.attrs["card_set"],
                                        result.attrs["against_card_set"]),
                         *([_sentence(books)] if (books := result.books_note()) else [])])
     note = (f"change: the win rate with the cards minus against them over the same games, "
             f"in percentage points; Holm p: McNemar's exact p adjusted over the sets; odds "
             f"ratio: the change as a ratio of the odds of winning. {VERSUS_BASE_NOTE} "
-            f"{MULTIPLIED_NOTE}")
+            f"{MULTIPLIED_NOTE} {EDGE_NOTE}")
     png = files["card_change.png"]
+    # what the chart finds, for a reader who cannot see it
+    alt = f"The change in each set, each with its interval: {verdict}"
     texts = {"card-change.csv": _card_change_csv(result),
-             "card-change.md": _card_change_markdown(rows, verdict, note, facts),
-             "index.html": _card_change_page(rows, verdict, note, facts, png)}
+             "card-change.md": _card_change_markdown(rows, verdict, note, facts, alt),
+             "index.html": _card_change_page(rows, verdict, note, facts, png, alt)}
+    for sub in CARD_CHANGE_FOLDERS:
+        files |= {f"{sub}/{name}": content for name, content in
+                  compare_files(getattr(result, sub), cards_texts.get(sub)).items()}
     write_together(folder, files | {name: text.encode() for name, text in texts.items()})
 
 
@@ -2117,7 +2128,7 @@ def _differs_word(r: pd.Series) -> str:
     return "more wins" if r.vs_base > 0 else "fewer wins"
 
 
-def card_change_facts(result, folder: Path | None = None) -> dict[str, str]:
+def card_change_facts(result) -> dict[str, str]:
     """Provenance of a card change: both card sets, where each comparison's pages are, the
     run, and the command that plays it again from its folder."""
     attrs = result.attrs
@@ -2141,12 +2152,12 @@ def card_change_facts(result, folder: Path | None = None) -> dict[str, str]:
         "commit": str(attrs.get("commit") or NO_COMMIT),
         "software": str(attrs.get("software") or "not recorded"),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "play again": _card_change_command(attrs, folder),
+        "play again": _card_change_command(attrs),
     }
     return facts
 
 
-def _card_change_command(attrs: dict, folder: Path | None) -> str:
+def _card_change_command(attrs: dict) -> str:
     """The command that plays the card change again from its folder: each card set from
     its comparison's copy of it (``cards/cards.toml``), or the shipped set."""
     policy = _policy_words(attrs)
@@ -2156,14 +2167,12 @@ def _card_change_command(attrs: dict, folder: Path | None) -> str:
              f"{attrs['games_per_batch']} --seed {attrs['seed']} {policy}"]
     if attrs.get("variant", "solo") != "solo":
         words.append(f"--variant {attrs['variant']}")
+    shipped = default_card_set().digest
     for option, sub, prefix in (("--cards", "cards", ""), ("--against", "against", "against_")):
-        source = str(attrs.get(f"{prefix}card_set_source") or "")
-        if source.startswith("builtin:"):
-            if option == "--against":
-                words.append("--against r14")
-        elif folder is not None and (folder / sub / COMPARE_CARDS).exists() or \
-                folder is None and source:
+        if attrs.get(f"{prefix}card_set_sha256") != shipped:  # its folder keeps its file
             words.append(f"{option} {sub}/{COMPARE_CARDS}")
+        elif option == "--against":  # the shipped cards, from whatever file they came
+            words.append("--against r14")
     return " ".join(words)
 
 
@@ -2178,11 +2187,11 @@ def _card_change_csv(result) -> str:
 
 
 def _card_change_markdown(rows: list[list[str]], verdict: str, note: str,
-                          facts: dict[str, str]) -> str:
+                          facts: dict[str, str], alt: str) -> str:
     lines = [f"# {CARD_CHANGE_TITLE}", "", _md_prose(verdict), "", *md_table_head(rows[0]),
              *(md_row(row) for row in rows[1:]), "", _md_prose(note), "",
              "## The change in each set", "", _md_prose(CARD_CHANGE_CAPTION), "",
-             "![The change in each set](card_change.png)", "", "[SVG](card_change.svg)", "",
+             f"![{_md_prose(alt)}](card_change.png)", "", "[SVG](card_change.svg)", "",
              "Data: [card-change.csv](card-change.csv); each card set's comparison of the "
              "sets with the base game: [cards/](cards/index.html), "
              "[against/](against/index.html).", "", "## Provenance", ""]
@@ -2191,11 +2200,11 @@ def _card_change_markdown(rows: list[list[str]], verdict: str, note: str,
 
 
 def _card_change_page(rows: list[list[str]], verdict: str, note: str,
-                      facts: dict[str, str], png: bytes) -> str:
+                      facts: dict[str, str], png: bytes, alt: str) -> str:
     body = (f"<p id='verdict'>{html.escape(verdict)}</p>" + html_table(rows, "card-change")
             + f"<p>{html.escape(note)}</p>"
             + html_figures({"card_change": png}, [("card_change", "The change in each set")],
-                           {"card_change": CARD_CHANGE_CAPTION})
+                           {"card_change": CARD_CHANGE_CAPTION}, alts={"card_change": alt})
             + "<p>Data: <a href='card-change.csv'>card-change.csv</a>, the chart as <a "
               "href='card_change.svg'>card_change.svg</a>, the same page as <a "
               "href='card-change.md'>card-change.md</a>; each card set's comparison of the "

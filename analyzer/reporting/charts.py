@@ -534,7 +534,8 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
         totals.append(total)
         labels.append(f"{wrap_label(label, width)} ({total:,} {noun[total != 1]})"
                       + _twin_note(runs, twin, "line"))
-    ceiling = _fit_to_the_many(shares, totals, labels)
+    ceiling = _fit_to_the_many(shares, totals, labels,
+                               PANEL_LABEL_WIDTH if _in_panels(runs) else None)
 
     def draw(ax: Axes, index: int, style: dict, label: str | None) -> bool:
         if shares[index] is None:
@@ -558,10 +559,11 @@ FEW_GAMES = 20
 
 
 def _fit_to_the_many(shares: list[pd.Series | None], totals: list[int],
-                     labels: list[str]) -> float | None:
+                     labels: list[str], width: int | None = None) -> float | None:
     """The top of the share axis that fits the lines of ``FEW_GAMES`` games or more, where
     a line of fewer would reach above them all (None: the lines' own); the ``labels`` of
-    the lines that then run off the top say so."""
+    the lines that then run off the top say so, on lines of ``width`` characters at most
+    (None: one line)."""
     tops = [(total, float(line.max()), index)
             for index, (line, total) in enumerate(zip(shares, totals, strict=True))
             if line is not None]
@@ -571,7 +573,8 @@ def _fit_to_the_many(shares: list[pd.Series | None], totals: list[int],
     ceiling = max(many) * 1.1
     off = [(top, index) for total, top, index in tops if total < FEW_GAMES and top > ceiling]
     for top, index in off:
-        labels[index] += f"\n(too few to scale: up to {top:.0f}%, off the top)"
+        note = f"(too few to scale: up to {top:.0f}%, off the top)"
+        labels[index] += "\n" + (textwrap.fill(note, width) if width else note)
     return ceiling if off else None
 
 
