@@ -212,7 +212,7 @@ def write_card_template(out: str | Path, cards: Cards = None) -> Path:
         cards = load_cards(cards)
     source = cards if isinstance(cards, CardSet) else \
         arguments.path("cards", cards, kinds=CARDS_KINDS)
-    if source is None:
+    if source is None or names_shipped_set(source):
         text = default_card_text()
     elif isinstance(source, CardSet):
         text = card_file_text(source.checked())
@@ -232,9 +232,9 @@ SHIPPED_WORD = "r14"
 
 def names_shipped_set(cards: object) -> bool:
     """Whether ``cards`` (a path as given) is :data:`SHIPPED_WORD` with no file of that
-    name at hand."""
+    name at hand (a folder of that name, a results folder say, is no card file)."""
     return isinstance(cards, str | Path) and str(cards).strip().lower() == SHIPPED_WORD \
-        and not Path(cards).exists()
+        and not Path(cards).is_file()
 
 
 def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions) -> CardSet:

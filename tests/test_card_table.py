@@ -307,6 +307,17 @@ def test_r14_names_the_shipped_set_wherever_a_card_file_is_asked_for(tmp_path, c
     code, out, err = run(capsys, "cards", "--against", "nope.toml")
     assert code == 2 and err.startswith("urbion: error: --against: cannot read card-set file "
                                         "nope.toml")
+    code, out, err = run(capsys, "cards", "--cards", "r14", "--template", "t.toml")
+    assert code == 0 and analyzer.load_cards("t.toml").digest == \
+        analyzer.load_cards(None).digest, err
+    (tmp_path / "r14").mkdir()  # a folder of that name is no card file
+    assert analyzer.load_cards("r14").name == "R14-default"
+    (tmp_path / "r14").rmdir()
     (tmp_path / "r14").write_text(mine.read_text())  # a file of that name comes first
     assert analyzer.load_cards("r14").name == "mine"
     assert analyzer.simulate(games=5, cards="r14").attrs["card_set"] == "mine"
+    # and a page names it so that its command reads the file, not the word
+    from analyzer.reporting.names import shared_file
+
+    assert shared_file(str(tmp_path / "r14")) == "./r14"
+    assert shared_file(str(tmp_path / "r14.toml")) == "r14.toml"

@@ -52,10 +52,10 @@ def card_change_table(cards: dict[str, pd.DataFrame],
     zero), the randomization test's ``vs_base_p`` and its Holm adjustment over the sets
     ``vs_base_holm_p``; ``multiplied``, the set's win rate with ``cards`` if the change
     multiplied its odds of winning as it did the base game's; ``at_bound``, True where the
-    base game's change, added to the set's win rate with ``against`` or taken from its rate
-    with ``cards``, would pass 0% or 100%: the additive ``vs_base`` then reads non-zero
-    whatever the cards do (both ways, so that swapping the two card sets keeps the verdict
-    and only flips its sign); and
+    base game's change, added to the set's win rate with ``against`` (where the change
+    starts from), would pass 0% or 100%: the additive ``vs_base`` then reads non-zero
+    whatever the cards do (swapped, the two card sets ask another question, from the other
+    starting point, and can be at a bound where these are not); and
     ``vs_base_shown``, the verdict the tables and chart give (Holm p below 0.05, the
     interval as written clear of zero, not ``at_bound``).
     """
@@ -109,14 +109,19 @@ def _versus_base(cards: dict[str, pd.DataFrame], against: dict[str, pd.DataFrame
             "at_bound": _at_bound(found) if found["games"] else False}
 
 
+#: How far past 0% or 100% a sum of win rates must fall to be past it, not a float's
+#: rounding of a sum that lands on it.
+BOUND_SLACK = 1e-9
+
+
 def _at_bound(found: dict) -> bool:
-    """Whether the base game's change cannot be the set's: added to its win rate against,
-    or taken from its win rate with the cards, it passes 0% or 100% (``found``: the
-    four-set interaction, over the games all four runs played)."""
-    with_cards = found["pair_win_rate"]
+    """Whether the base game's change, added to the set's win rate against (where the
+    change starts from), passes 0% or 100%: the set's win rate with the cards, between 0%
+    and 100%, then departs from that sum whatever the cards do (``found``: the four-set
+    interaction, over the games all four runs played)."""
     base_change = found["pair_win_rate"] - found["interaction"] - found["a_win_rate"]
-    return not (0.0 <= found["a_win_rate"] + base_change <= 1.0 and
-                0.0 <= with_cards - base_change <= 1.0)
+    reached = found["a_win_rate"] + base_change
+    return bool(reached < -BOUND_SLACK or reached > 1.0 + BOUND_SLACK)
 
 
 def odds_ratio(rate: float, against_rate: float) -> float:
@@ -242,10 +247,9 @@ TERMINAL_NOTE = (
 def versus_base_band(r: pd.Series) -> str:
     """A set's vs-base interval as the tables write it, with its marks: at a bound of the
     win rate, or few games differing."""
-    if r.at_bound:
-        base_change = r.difference - r.vs_base
-        ends = (r.against_win_rate + base_change, r.win_rate - base_change)
-        return "at 0%" if min(ends) < 0 else "at 100%"
+    if r.at_bound:  # past 0% or past 100%: which, is plain from where it lands
+        reached = r.against_win_rate + r.difference - r.vs_base
+        return "at 0%" if reached < 0.5 else "at 100%"
     band = f"{signed_pp(r.vs_base_low)} to {signed_pp(r.vs_base_high)}pp"
     few = 0 < r.vs_base_differing < ROUGH_BELOW
     return band + (" (few differ)" if few else "")

@@ -18,8 +18,11 @@ def shared_file(source: str) -> str:
     """The name of the file ``source`` (a path) without its folders, whether they are
     separated by / or by \\ (results made on Windows, reported elsewhere); bytes of the
     name that are no UTF-8 (a Latin-1 name, passed on by the shell as it is) as U+FFFD, as
-    a page written in UTF-8 can hold them."""
+    a page written in UTF-8 can hold them. A file named ``r14`` is ``./r14``: a command
+    would read the bare word as the shipped card set."""
     name = PureWindowsPath(source).name or source
+    if name.strip().lower() == "r14":  # a file of that name, not the word for R14's cards
+        name = f"./{name}"
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
