@@ -32,6 +32,18 @@ def _weak_chaos(folder, name: str = "weak-chaos", value: int = 4):
     return path
 
 
+def _stopping_with(name: str, simulate, played: list[str] | None = None):
+    """``simulate`` stopped, before any game, when it plays the card set ``name``; the
+    card sets it is asked to play noted in ``played``."""
+    def stop(**kwargs):
+        if played is not None:
+            played.append(kwargs["cards"].name)
+        if kwargs["cards"].name == name:
+            raise RunStopped("interrupted after 0 of 20 games; nothing was saved", True)
+        return simulate(**kwargs)
+    return stop
+
+
 def _run(won) -> pd.DataFrame:
     won = np.asarray(won, dtype=bool)
     return pd.DataFrame({"game": np.arange(len(won)), "won": won})
@@ -195,13 +207,8 @@ def test_a_stopped_card_change_resumes_to_the_uninterrupted_table(tmp_path, monk
 
     weak = _weak_chaos(tmp_path)
     real = api.simulate
-    played = []
-
-    def stop_in_the_second_card_set(**kwargs):
-        played.append(kwargs["cards"].name)
-        if kwargs["cards"].name == "R14-default":
-            raise RunStopped("interrupted after 0 of 30 games; nothing was saved", True)
-        return real(**kwargs)
+    played: list[str] = []
+    stop_in_the_second_card_set = _stopping_with("R14-default", real, played)
 
     folder = tmp_path / "change"
     with monkeypatch.context() as patch:
@@ -360,12 +367,7 @@ def test_a_stop_says_which_card_set_it_cut_and_where_the_games_are(tmp_path, mon
     import analyzer.reporting.build as build
 
     weak = _weak_chaos(tmp_path)
-    real = api.simulate
-
-    def stop_in_the_second_card_set(**kwargs):
-        if kwargs["cards"].name == "R14-default":
-            raise RunStopped("interrupted after 0 of 20 games; nothing was saved", True)
-        return real(**kwargs)
+    stop_in_the_second_card_set = _stopping_with("R14-default", api.simulate)
 
     with monkeypatch.context() as patch:
         patch.setattr(api, "simulate", stop_in_the_second_card_set)

@@ -1671,16 +1671,25 @@ def policy_fact(attrs: dict, full: bool = False) -> str:
     return f"{shared_policy(str(attrs.get('policy')))} ({', '.join(hashes)})"
 
 
-def _compare_command(attrs: dict) -> str:
-    """The command that plays the comparison again: its cards from the folder's file when
-    it keeps one, else the file it was given (by name) or the shipped set."""
+def _compare_words(attrs: dict) -> list[str] | str:
+    """The words that start the command of a comparison (sets, games, seed, policy,
+    variant), or the sentence that says no command plays its policy again."""
     policy = _policy_words(attrs)
     if policy is None:
         return NO_COMMAND.format(shared_policy(str(attrs.get("policy"))))
-    parts = [f"urbion compare --sets {shlex.quote(_sets_option(attrs['sets']))} --games "
+    words = [f"urbion compare --sets {shlex.quote(_sets_option(attrs['sets']))} --games "
              f"{attrs['games_per_batch']} --seed {attrs['seed']} {policy}"]
     if attrs.get("variant", "solo") != "solo":
-        parts.append(f"--variant {attrs['variant']}")
+        words.append(f"--variant {attrs['variant']}")
+    return words
+
+
+def _compare_command(attrs: dict) -> str:
+    """The command that plays the comparison again: its cards from the folder's file when
+    it keeps one, else the file it was given (by name) or the shipped set."""
+    parts = _compare_words(attrs)
+    if isinstance(parts, str):
+        return parts
     if attrs.get("precision") is not None:
         parts.append(f"--precision {attrs['precision']!r} --max-games {attrs['max_games']}")
     source = str(attrs.get("card_set_source", ""))
@@ -1703,6 +1712,18 @@ def _sets_option(labels: list[str]) -> str:
     return ",".join(labels)
 
 
+def code_facts(attrs: dict) -> dict[str, str]:
+    """The provenance of the code that played a run (``attrs``, its configuration): rules
+    version, package version, commit and software, then the date of the page."""
+    return {
+        "rules version": rules_fact(attrs),
+        "package version": str(attrs["package_version"]),
+        "commit": str(attrs.get("commit") or NO_COMMIT),
+        "software": str(attrs.get("software") or "not recorded"),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
 def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]:
     """Provenance of a comparison whose sets played ``games`` games each (in the table's
     order; None: not said)."""
@@ -1715,11 +1736,7 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
         "policy": policy_fact(attrs, full=True),
         "games": f"{_games_played(games)} of seed {attrs['seed']}, in batches of "
                  f"{attrs['games_per_batch']:,}",
-        "rules version": rules_fact(attrs),
-        "package version": str(attrs["package_version"]),
-        "commit": str(attrs.get("commit") or NO_COMMIT),
-        "software": str(attrs.get("software") or "not recorded"),
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        **code_facts(attrs),
     }
     if attrs.get("precision") is not None:
         facts["precision"] = (f"each set played until the half-widths of its 95% intervals "
@@ -2147,11 +2164,7 @@ def card_change_facts(result) -> dict[str, str]:
             else ""),
         "games": f"games 0 to {int(result.table['games'].iloc[0]) - 1:,} of seed "
                  f"{attrs['seed']}, every set with each card set",
-        "rules version": rules_fact(attrs),
-        "package version": str(attrs["package_version"]),
-        "commit": str(attrs.get("commit") or NO_COMMIT),
-        "software": str(attrs.get("software") or "not recorded"),
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        **code_facts(attrs),
         "play again": _card_change_command(attrs),
     }
     return facts
@@ -2160,13 +2173,9 @@ def card_change_facts(result) -> dict[str, str]:
 def _card_change_command(attrs: dict) -> str:
     """The command that plays the card change again from its folder: each card set from
     its comparison's copy of it (``cards/cards.toml``), or the shipped set."""
-    policy = _policy_words(attrs)
-    if policy is None:
-        return NO_COMMAND.format(shared_policy(str(attrs.get("policy"))))
-    words = [f"urbion compare --sets {shlex.quote(_sets_option(attrs['sets']))} --games "
-             f"{attrs['games_per_batch']} --seed {attrs['seed']} {policy}"]
-    if attrs.get("variant", "solo") != "solo":
-        words.append(f"--variant {attrs['variant']}")
+    words = _compare_words(attrs)
+    if isinstance(words, str):
+        return words
     shipped = default_card_set().digest
     for option, sub, prefix in (("--cards", "cards", ""), ("--against", "against", "against_")):
         if attrs.get(f"{prefix}card_set_sha256") != shipped:  # its folder keeps its file
