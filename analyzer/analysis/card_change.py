@@ -119,8 +119,8 @@ def _at_bound(found: dict) -> bool:
     change starts from), passes 0% or 100%: the set's win rate with the cards, between 0%
     and 100%, then departs from that sum whatever the cards do (``found``: the four-set
     interaction, over the games all four runs played)."""
-    base_change = found["pair_win_rate"] - found["interaction"] - found["a_win_rate"]
-    reached = found["a_win_rate"] + base_change
+    # against(set) + the base game's change is cards(set) - vs_base
+    reached = found["pair_win_rate"] - found["interaction"]
     return bool(reached < -BOUND_SLACK or reached > 1.0 + BOUND_SLACK)
 
 
@@ -248,7 +248,7 @@ def versus_base_band(r: pd.Series) -> str:
     """A set's vs-base interval as the tables write it, with its marks: at a bound of the
     win rate, or few games differing."""
     if r.at_bound:  # past 0% or past 100%: which, is plain from where it lands
-        reached = r.against_win_rate + r.difference - r.vs_base
+        reached = r.win_rate - r.vs_base  # against(set) + the base game's change
         return "at 0%" if reached < 0.5 else "at 100%"
     band = f"{signed_pp(r.vs_base_low)} to {signed_pp(r.vs_base_high)}pp"
     few = 0 < r.vs_base_differing < ROUGH_BELOW

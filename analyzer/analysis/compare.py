@@ -434,7 +434,7 @@ def four_set_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
         return {"games": 0, "differing": 0, "interaction": math.nan, "low": math.nan,
                 "high": math.nan,
                 "p": math.nan, "holm_p": math.nan, "pair_win_rate": math.nan,
-                "a_win_rate": math.nan, "multiplied": math.nan}
+                "multiplied": math.nan}
     mean = float(contrast.mean())
     if np.all(contrast == contrast[0]):
         low, high = _alike_interval(mean, n)
@@ -449,7 +449,7 @@ def four_set_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     p = sign_flip_p(contrast.astype(np.int64))
     return {"games": n, "differing": int(np.count_nonzero(contrast)), "interaction": mean,
             "low": low, "high": high, "p": p, "holm_p": math.nan,
-            "pair_win_rate": float(w_pair.mean()), "a_win_rate": float(w_a.mean()),
+            "pair_win_rate": float(w_pair.mean()),
             "multiplied": multiplied_odds(w_a.mean(), w_b.mean(), w_base.mean())}
 
 
