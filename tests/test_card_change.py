@@ -180,6 +180,19 @@ def test_the_folder_holds_both_comparisons_and_the_change_pages(change):
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "src='data:image/png;base64," in page and "href='cards/index.html'" in page
     assert "<th scope='row'>chromatic_chaos</th>" in page
+    # the odds scale, where 400 games leave emptiness under 20 wins a run and chromatic over
+    table = result.table
+    assert csv["odds_vs_base"].tolist() == pytest.approx(table["odds_vs_base"].tolist(),
+                                                         nan_ok=True)
+    rows = {line.split(" | ")[0].lstrip("| "): line.split(" | ") for line in
+            (out / "card-change.md").read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ")}
+    head = rows["set"]
+    odds_at = head.index("odds vs base (95%)")
+    ratio = table.loc["chromatic_chaos", "odds_vs_base"]
+    assert rows["chromatic_chaos"][odds_at].startswith(f"x{ratio:.2f} (")
+    assert rows["emptiness"][odds_at] == "n/a: too few wins or losses"
+    assert table.loc["emptiness", "against_win_rate"] * 400 < 20
 
 
 def test_the_play_again_command_run_in_the_folder_gives_the_same_change(change, capsys,
@@ -317,7 +330,52 @@ def test_the_verdict_names_the_sets_in_plain_words_against_the_base_games_change
         "postcards, base, books; no change shown in: emptiness, squares_metas.",
         "Against the base game's change (-15.00 pp), in points, the change leaves more wins "
         "in: emptiness; fewer wins in: postcards; no difference shown in: books; too near 0% "
-        "or 100% to compare in points (read the odds ratios): squares_metas."]
+        "or 100% to compare in points (the odds scale compares): squares_metas.",
+        "On the odds scale, against the base game's odds ratio (n/a): too few wins or "
+        "losses (under 20 in a run) to weigh in: books, emptiness, postcards, squares_metas."]
+
+
+def test_the_odds_scale_weighs_each_sets_odds_ratio_against_the_base_games():
+    """A set near 0% cannot lose the base game's points but can change its odds alike:
+    there the odds scale, not the points, says whether the change departs."""
+    n = 4_000
+    game = np.arange(n)
+    few = game % 200 == 0  # 20 wins: weighed; with one fewer it is not
+    against = {"base": _run(game < 600), "postcards": _run(game < 60),
+               "temples_harmony": _run(few), "squares_metas": _run(few & (game > 0)),
+               "emptiness": _run(game < 400), "chromatic_chaos": _run(game < 400),
+               "books": _run(game < 600)}
+    cards = {"base": _run(game < 1_200), "postcards": _run(game < 130),
+             "temples_harmony": _run(game < 40), "squares_metas": _run(game < 40),
+             "emptiness": _run(game < 420), "chromatic_chaos": _run(game < 2_400),
+             "books": _run(game < 1_200)}
+    table = card_change_table(cards, against)
+    odds = [k / (n - k) for k in (1_200, 600, 130, 60)]
+    assert table.loc["postcards", "odds_vs_base"] == pytest.approx(
+        odds[2] / odds[3] / (odds[0] / odds[1]))
+    # near 0% the points say the change differs; the odds say it is the base game's
+    assert table.loc["postcards", "vs_base_shown"]
+    assert not table.loc["postcards", "odds_vs_base_shown"]
+    assert table.loc["emptiness", "odds_vs_base_shown"]
+    assert table.loc["chromatic_chaos", "odds_vs_base_shown"]
+    # the base game's very games: no departure, and none to count in Holm's family
+    assert table.loc["books", "odds_vs_base_holm_p"] == 1.0
+    assert np.isnan(table.loc["books", "odds_vs_base_low"])
+    # Holm's family: the four sets with a game that departs, emptiness second smallest
+    assert table.loc["chromatic_chaos", "odds_vs_base_p"] < \
+        table.loc["emptiness", "odds_vs_base_p"] < table.loc["postcards", "odds_vs_base_p"]
+    assert table.loc["emptiness", "odds_vs_base_holm_p"] == pytest.approx(
+        3 * table.loc["emptiness", "odds_vs_base_p"])
+    from analyzer.analysis.card_change import verdict_lines
+
+    chromatic = odds_ratio(2_400 / n, 400 / n) / odds_ratio(1_200 / n, 600 / n)
+    emptiness = odds_ratio(420 / n, 400 / n) / odds_ratio(1_200 / n, 600 / n)
+    assert verdict_lines(table, "mine", "R14-default")[-1] == (
+        "On the odds scale, against the base game's odds ratio (x2.43): the change "
+        f"multiplies the odds of winning by more in: chromatic_chaos (x{chromatic:.2f} the "
+        f"base game's); by less in: emptiness (x{emptiness:.2f} the base game's); "
+        "no difference shown in: temples_harmony, postcards, books; too few wins or losses "
+        "(under 20 in a run) to weigh in: squares_metas.")
 
 
 def test_a_set_whose_books_were_never_kept_says_its_change_is_the_base_games(tmp_path):

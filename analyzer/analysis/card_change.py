@@ -21,18 +21,21 @@ from analyzer.analysis.compare import (
     SET_SEPARATOR,
     SIGNIFICANCE,
     four_set_interaction,
+    odds_interaction,
     paired_difference,
     set_title,
     shown_interactions,
 )
-from analyzer.analysis.stats import format_p, holm_adjust, signed_pp
+from analyzer.analysis.stats import ODDS_MIN_OUTCOMES, format_p, holm_adjust, signed_pp
 from analyzer.errors import UrbionError
 
 #: The columns of :func:`card_change_table`, in order.
 COLUMNS = ("games", "win_rate", "against_win_rate", "cards_only", "against_only",
            "difference", "diff_low", "diff_high", "mcnemar_p", "holm_p", "holm_family",
            "odds_ratio", "vs_base", "vs_base_low", "vs_base_high", "vs_base_differing",
-           "vs_base_p", "vs_base_holm_p", "multiplied", "at_bound", "vs_base_shown")
+           "vs_base_p", "vs_base_holm_p", "multiplied", "at_bound", "vs_base_shown",
+           "odds_vs_base", "odds_vs_base_low", "odds_vs_base_high", "odds_vs_base_p",
+           "odds_vs_base_holm_p", "odds_vs_base_shown")
 
 
 def card_change_table(cards: dict[str, pd.DataFrame],
@@ -57,7 +60,14 @@ def card_change_table(cards: dict[str, pd.DataFrame],
     whatever the cards do (swapped, the two card sets ask another question, from the other
     starting point, and can be at a bound where these are not); and
     ``vs_base_shown``, the verdict the tables and chart give (Holm p below 0.05, the
-    interval as written clear of zero, not ``at_bound``).
+    interval as written clear of zero, not ``at_bound``). The same departure on the odds
+    scale, which no bound of the win rate bends: ``odds_vs_base``, the set's odds ratio
+    over the base game's, with its 95% interval ``odds_vs_base_low``,
+    ``odds_vs_base_high``, Wald's ``odds_vs_base_p`` and its Holm adjustment over the sets
+    with a game that departs ``odds_vs_base_holm_p`` (all NaN where one of the four runs
+    has too few wins or losses, ``stats.ODDS_MIN_OUTCOMES``; p 1 and no interval where the
+    runs cancel game for game), and ``odds_vs_base_shown`` (Holm p below 0.05, the
+    interval as written, two decimals, clear of 1).
     """
     if BASE not in cards or BASE not in against:
         raise UrbionError("a card change across sets needs the base game among its sets")
@@ -77,6 +87,11 @@ def card_change_table(cards: dict[str, pd.DataFrame],
         (table.loc[others, "vs_base_differing"] > 0).tolist())
     table["at_bound"] = table["at_bound"].eq(True)  # the base game's row: no bound
     table["vs_base_shown"] = _shown(table) & others
+    weighed = others & table["odds_vs_base_p"].notna()
+    table.loc[weighed, "odds_vs_base_holm_p"] = holm_adjust(
+        table.loc[weighed, "odds_vs_base_p"].tolist(),
+        table.loc[weighed, "odds_vs_base_low"].notna().tolist())
+    table["odds_vs_base_shown"] = weighed & _odds_shown(table)
     return table
 
 
@@ -101,8 +116,13 @@ def _versus_base(cards: dict[str, pd.DataFrame], against: dict[str, pd.DataFrame
                  label: str) -> dict:
     """How the change in set ``label`` departs from the base game's: the interaction of
     ``compare`` with the card sets in the place of a second expansion."""
-    found = four_set_interaction(against[BASE], against[label], cards[BASE], cards[label])
-    return {"vs_base": found["interaction"], "vs_base_low": found["low"],
+    runs = (against[BASE], against[label], cards[BASE], cards[label])
+    found = four_set_interaction(*runs)
+    odds = odds_interaction(*runs)
+    return {"odds_vs_base": odds["ratio"], "odds_vs_base_low": odds["low"],
+            "odds_vs_base_high": odds["high"], "odds_vs_base_p": odds["p"],
+            "odds_vs_base_holm_p": np.nan,
+            "vs_base": found["interaction"], "vs_base_low": found["low"],
             "vs_base_high": found["high"], "vs_base_differing": found["differing"],
             "vs_base_p": found["p"], "vs_base_holm_p": np.nan,
             "multiplied": found["multiplied"],
@@ -141,14 +161,27 @@ def _shown(table: pd.DataFrame) -> pd.Series:
     return shown_interactions(renamed) & ~table["at_bound"]
 
 
+def _odds_shown(table: pd.DataFrame) -> pd.Series:
+    """Where the odds-scale departure is shown: Holm p below 0.05 and the interval, as
+    the tables write it (two decimals), clear of 1."""
+    low = table["odds_vs_base_low"].round(2)
+    high = table["odds_vs_base_high"].round(2)
+    return (table["odds_vs_base_holm_p"] < SIGNIFICANCE) & ((low > 1.0) | (high < 1.0))
+
+
 def change_groups(table: pd.DataFrame) -> dict[str, list[str]]:
     """The sets by verdict, the largest first in each: the change ``raises`` or ``lowers``
     the win rate (Holm p below 0.05), or ``none`` shown; and, of the sets but the base
     game, those whose change is ``more`` or ``less`` than the base game's in points (shown,
     as ``vs_base_shown`` says), those ``like_base`` (none shown) and those ``at_bound``,
-    too near 0% or 100% to compare in points."""
+    too near 0% or 100% to compare in points; and on the odds scale, those whose change
+    multiplies the odds of winning by ``odds_more`` or ``odds_less`` than the base game's
+    (``odds_vs_base_shown``), those ``odds_like`` it (none shown) and those with too few
+    wins or losses to weigh (``odds_unweighed``)."""
     groups: dict[str, list[str]] = {"raises": [], "lowers": [], "none": [], "more": [],
-                                    "less": [], "like_base": [], "at_bound": []}
+                                    "less": [], "like_base": [], "at_bound": [],
+                                    "odds_more": [], "odds_less": [], "odds_like": [],
+                                    "odds_unweighed": []}
     by_size = table.assign(size=table["difference"].abs()).sort_values(
         "size", ascending=False, kind="stable")
     for name, r in by_size.iterrows():
@@ -161,6 +194,13 @@ def change_groups(table: pd.DataFrame) -> dict[str, list[str]]:
     for name, r in by_departure.iterrows():
         group = "at_bound" if r.at_bound else \
             ("more" if r.vs_base > 0 else "less") if r.vs_base_shown else "like_base"
+        groups[group].append(str(name))
+    by_odds = others.assign(size=np.log(others["odds_vs_base"]).abs()).sort_values(
+        "size", ascending=False, kind="stable", na_position="last")
+    for name, r in by_odds.iterrows():
+        group = "odds_unweighed" if np.isnan(r.odds_vs_base_p) else \
+            ("odds_more" if r.odds_vs_base > 1 else "odds_less") if r.odds_vs_base_shown \
+            else "odds_like"
         groups[group].append(str(name))
     return groups
 
@@ -187,9 +227,34 @@ def verdict_lines(table: pd.DataFrame, cards_name: str, against_name: str) -> li
             f"Against the base game's change ({base} pp), in points"
         if groups["at_bound"]:
             line += (f"{';' if departs else ':'} too near 0% or 100% to compare in points "
-                     f"(read the odds ratios): {', '.join(groups['at_bound'])}")
+                     f"(the odds scale compares): {', '.join(groups['at_bound'])}")
         lines.append(line + ".")
+        lines.append(_odds_verdict(table, groups))
     return lines
+
+
+def _odds_verdict(table: pd.DataFrame, groups: dict[str, list[str]]) -> str:
+    """The sentence of :func:`verdict_lines` on the odds scale."""
+    def ratios(labels: list[str]) -> str:
+        return ", ".join(f"{label} (x{table.loc[label, 'odds_vs_base']:.2f} the base "
+                         "game's)" for label in labels)
+
+    more, less = groups["odds_more"], groups["odds_less"]
+    parts = []
+    if more:
+        parts.append(f"the change multiplies the odds of winning by more in: {ratios(more)}")
+    if less:
+        lead = "by less" if more else "the change multiplies the odds of winning by less"
+        parts.append(f"{lead} in: {ratios(less)}")
+    if groups["odds_like"]:
+        parts.append(f"no difference shown in: {', '.join(groups['odds_like'])}")
+    if groups["odds_unweighed"]:
+        parts.append(f"too few wins or losses (under {ODDS_MIN_OUTCOMES} in a run) to weigh "
+                     f"in: {', '.join(groups['odds_unweighed'])}")
+    base = table.loc[BASE, "odds_ratio"]
+    base_odds = "n/a" if np.isnan(base) else f"x{base:.2f}"
+    return f"On the odds scale, against the base game's odds ratio ({base_odds}): " \
+        f"{'; '.join(parts)}."
 
 
 #: What the vs-base column of a card change means, under its tables.
@@ -204,6 +269,16 @@ VERSUS_BASE_NOTE = (
 MULTIPLIED_NOTE = ("multiplied: the set's win rate with the cards if they multiplied its odds "
                    "of winning as they did the base game's; beside the set's own win rate "
                    "with the cards, it tells a change that differs on the odds scale too.")
+
+
+#: What the odds-scale columns of a card change mean, under its tables.
+ODDS_VERSUS_BASE_NOTE = (
+    "odds vs base: the set's odds ratio over the base game's, 1 where the cards multiply the "
+    "set's odds of winning as they do the base game's; its 95% interval and Holm p come "
+    "from Wald's test on the log odds over the paired games (n/a where one of the four runs "
+    f"has fewer than {ODDS_MIN_OUTCOMES} wins or losses). No bound of the win rate bends "
+    "it, so it compares the sets at 0% or 100% too; differs in odds: more or less, where "
+    "the Holm p is below 0.05 and the interval clear of 1.")
 
 
 def format_card_change(table: pd.DataFrame, attrs: dict) -> str:
@@ -240,8 +315,9 @@ TERMINAL_NOTE = (
     "percentage points); Holm p: McNemar's exact p adjusted over the sets; odds x: the "
     "change as a ratio of the odds of winning. vs base: the set's change minus the base "
     "game's, with its interval and the randomization test's Holm p; at 0% or 100%: too "
-    "near a bound to compare in points. A Holm p of 0.05 or more shows no difference, not "
-    "that there is none (docs/compare.md).")
+    "near a bound to compare in points. On the odds scale: the set's odds ratio over the "
+    "base game's (x), Wald's test on the log odds, Holm over the sets. A Holm p of 0.05 "
+    "or more shows no difference, not that there is none (docs/compare.md).")
 
 
 def versus_base_band(r: pd.Series) -> str:

@@ -21,6 +21,7 @@ from analyzer.analysis.stats import (
     format_p,
     holm_adjust,
     holm_family,
+    log_odds_contrast,
     mcnemar_exact,
     mcnemar_exact_many,
     paired_difference_interval,
@@ -423,11 +424,7 @@ def four_set_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     of won(pair) - won(a) - won(b) + won(base), with its interval and test (a card change
     across sets takes the same four-way contrast, with two card sets in the place of the
     second expansion)."""
-    won = [df.set_index("game")["won"] for df in (pair, a, b, base)]
-    common = won[0].index
-    for series in won[1:]:
-        common = common.intersection(series.index)
-    w_pair, w_a, w_b, w_base = (s.loc[common].to_numpy(dtype=float) for s in won)
+    w_pair, w_a, w_b, w_base = _common_wins(pair, a, b, base)
     contrast = w_pair - w_a - w_b + w_base
     n = len(contrast)
     if n == 0:  # results of other games (urbion report of mixed batches): nothing to pair
@@ -451,6 +448,25 @@ def four_set_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
             "low": low, "high": high, "p": p, "holm_p": math.nan,
             "pair_win_rate": float(w_pair.mean()),
             "multiplied": multiplied_odds(w_a.mean(), w_b.mean(), w_base.mean())}
+
+
+def _common_wins(*runs: pd.DataFrame) -> list[np.ndarray]:
+    """Each run's ``won`` (float64, (games,)) over the games every run played, in one
+    order of game numbers."""
+    won = [df.set_index("game")["won"] for df in runs]
+    common = won[0].index
+    for series in won[1:]:
+        common = common.intersection(series.index)
+    return [s.loc[common].to_numpy(dtype=float) for s in won]
+
+
+def odds_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
+                     pair: pd.DataFrame) -> dict[str, float]:
+    """The interaction of :func:`four_set_interaction` on the odds scale, over the games
+    all four sets played: odds(pair) * odds(base) / (odds(a) * odds(b)), 1 where the
+    effects multiply the odds of winning, with its 95% interval and the two-sided p of 1
+    (``stats.log_odds_contrast``; NaN where a set has too few wins or losses to weigh)."""
+    return log_odds_contrast(_common_wins(pair, a, b, base), [1, -1, -1, 1])
 
 
 def multiplied_odds(p_a: float, p_b: float, p_base: float) -> float:

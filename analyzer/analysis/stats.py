@@ -291,3 +291,45 @@ def sign_flip_p(values: np.ndarray) -> float:
     sums = np.arange(len(pmf)) - (ones + 2 * twos)
     return float(min(1.0, pmf[np.abs(sums) >= abs(total)].sum()))
 
+
+
+#: The fewest wins, and the fewest losses, each run of a log-odds contrast needs: below
+#: about 20, the normal approximation of a log odds turns liberal (tests/test_stats.py
+#: measures its error rate).
+ODDS_MIN_OUTCOMES = 20
+#: A log-odds spread below this is none: a real one over even 10**8 games is above 10**-5.
+NO_SPREAD = 1e-9
+
+
+def log_odds_contrast(wins: list[np.ndarray], signs: list[int]) -> dict[str, float]:
+    """A signed sum of the log odds of winning of runs that played the same games,
+    as a ratio of odds, with its 95% interval and the two-sided p of no departure from 1.
+
+    ``wins`` holds one bool or 0/1 array per run, each of shape (games,), game i of every
+    run the same game; ``signs`` (+1 or -1 each) weighs the runs' log odds. The interval
+    and test are Wald's on the log scale, with the delta method's variance taken over the
+    games (each game's influence summed over the runs), so that the pairing of the runs'
+    games, which can narrow the interval or widen it, is counted as it is. Where a run has
+    fewer than ``ODDS_MIN_OUTCOMES`` wins or losses, every figure is NaN: the
+    approximation would mislead. Where no game's influence departs from zero (runs that
+    cancel game for game), p is 1 and the interval NaN: a spread of zero is no certainty.
+    """
+    games = len(wins[0])
+    influence = np.zeros(games)
+    log_ratio = 0.0
+    for won, sign in zip(wins, signs, strict=True):
+        won = np.asarray(won, dtype=float)
+        n_won = float(won.sum())
+        if min(n_won, games - n_won) < ODDS_MIN_OUTCOMES:
+            return dict.fromkeys(("ratio", "low", "high", "p"), math.nan)
+        rate = n_won / games
+        log_ratio += sign * math.log(rate / (1.0 - rate))
+        influence += sign * (won - rate) / (rate * (1.0 - rate))
+    spread = math.sqrt(float(np.square(influence).sum())) / games
+    if spread < NO_SPREAD:  # runs that cancel game for game, up to the floats' rounding
+        return {"ratio": math.exp(log_ratio), "low": math.nan, "high": math.nan, "p": 1.0}
+    from scipy.stats import norm
+
+    return {"ratio": math.exp(log_ratio), "low": math.exp(log_ratio - Z95 * spread),
+            "high": math.exp(log_ratio + Z95 * spread),
+            "p": float(2.0 * norm.sf(abs(log_ratio) / spread))}

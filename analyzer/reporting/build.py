@@ -690,6 +690,8 @@ STYLE = ("body{font-family:sans-serif;max-width:70em;margin:2em auto}"
          "tbody th{text-align:left;font-weight:normal}"
          "td.n{white-space:nowrap;text-align:right}figure{margin:0}"
          "img{max-width:100%}"
+         # a card change's sixteen columns: a smaller type than the page's
+         "#card-change{font-size:.85em}"
          # a command or a list of sets breaks where it must, not the page's width
          "#provenance td{overflow-wrap:anywhere}")
 
@@ -2079,7 +2081,7 @@ CARD_CHANGE_CAPTION = (
     "game's change. A set in colour changes otherwise than the base game in points (the "
     "test of the vs-base column, Holm p below 0.05); grey circles: no difference from the "
     "base game's change shown; grey squares: too near 0% or 100% to compare in points, "
-    "where the odds ratios compare.")
+    "where the table's odds scale compares.")
 
 
 def write_card_change(result, folder: Path, cards_texts: dict[str, str | None]) -> None:
@@ -2088,7 +2090,12 @@ def write_card_change(result, folder: Path, cards_texts: dict[str, str | None]) 
     ``against/``: :func:`compare_files`, with its card file of ``cards_texts``), all made
     in memory and written as one set (``atomic.write_together``): a stop leaves the three
     folders' pages as they were, never one folder's new beside another's old."""
-    from analyzer.analysis.card_change import MULTIPLIED_NOTE, VERSUS_BASE_NOTE, verdict_lines
+    from analyzer.analysis.card_change import (
+        MULTIPLIED_NOTE,
+        ODDS_VERSUS_BASE_NOTE,
+        VERSUS_BASE_NOTE,
+        verdict_lines,
+    )
 
     files: dict[str, bytes] = {}
     figures = result.figures()
@@ -2102,7 +2109,7 @@ def write_card_change(result, folder: Path, cards_texts: dict[str, str | None]) 
     note = (f"change: the win rate with the cards minus against them over the same games, "
             f"in percentage points; Holm p: McNemar's exact p adjusted over the sets; odds "
             f"ratio: the change as a ratio of the odds of winning. {VERSUS_BASE_NOTE} "
-            f"{MULTIPLIED_NOTE} {EDGE_NOTE}")
+            f"{MULTIPLIED_NOTE} {ODDS_VERSUS_BASE_NOTE} {EDGE_NOTE}")
     png = files["card_change.png"]
     # what the chart finds, for a reader who cannot see it
     alt = f"The change in each set, each with its interval: {verdict}"
@@ -2121,7 +2128,7 @@ def card_change_rows(table: pd.DataFrame) -> list[list[str]]:
 
     rows = [["set", "games", "with the cards", "against", "change", "95% paired", "Holm p",
              "odds ratio", "vs base", "95% (vs base)", "Holm p (vs base)", "differs",
-             "multiplied"]]
+             "multiplied", "odds vs base (95%)", "Holm p (odds)", "differs in odds"]]
     for label, r in table.iterrows():
         base = label == "base"
         rows.append([str(label), f"{int(r.games):,}", _percent(r.win_rate),
@@ -2133,8 +2140,20 @@ def card_change_rows(table: pd.DataFrame) -> list[list[str]]:
                      "" if base else versus_base_band(r).replace("pp", " pp"),
                      "" if base else format_p(r.vs_base_holm_p),
                      "" if base else _differs_word(r),
-                     "" if base or pd.isna(r.multiplied) else _percent(r.multiplied)])
+                     "" if base or pd.isna(r.multiplied) else _percent(r.multiplied),
+                     *([""] * 3 if base else _odds_versus_base_cells(r))])
     return rows
+
+
+def _odds_versus_base_cells(r: pd.Series) -> list[str]:
+    """A set's odds-scale departure from the base game's change as table cells: the ratio
+    of its odds ratio to the base game's with its interval, its Holm p and verdict."""
+    if pd.isna(r.odds_vs_base_p):
+        return ["n/a: too few wins or losses", "", ""]
+    band = "no game departs" if pd.isna(r.odds_vs_base_low) else \
+        f"{r.odds_vs_base_low:.2f} to {r.odds_vs_base_high:.2f}"
+    verdict = ("more" if r.odds_vs_base > 1 else "less") if r.odds_vs_base_shown else "no"
+    return [f"x{r.odds_vs_base:.2f} ({band})", format_p(r.odds_vs_base_holm_p), verdict]
 
 
 def _differs_word(r: pd.Series) -> str:

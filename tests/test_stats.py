@@ -1,0 +1,81 @@
+"""The log-odds contrast of runs on the same games (stats.log_odds_contrast): its interval
+against the textbook one, its error rate where runs share their games, its power."""
+
+import math
+
+import numpy as np
+import pytest
+
+from analyzer.analysis.stats import ODDS_MIN_OUTCOMES, log_odds_contrast
+
+
+def _logistic(log_odds: float) -> float:
+    return 1.0 / (1.0 + math.exp(-log_odds))
+
+
+def _four_runs(rng, games, base_rate, set_rate, base_factor, set_factor):
+    """Won arrays of (set with the cards, set against, base with the cards, base against),
+    each pair of one set drawn from the same uniforms as the paired games are, and the
+    two sets sharing half of theirs; the cards multiply the odds by the two factors."""
+    u, v = rng.random(games), rng.random(games)
+    v = np.where(rng.random(games) < 0.5, u, v)
+    cards_base = _logistic(math.log(base_rate / (1 - base_rate)) + math.log(base_factor))
+    cards_set = _logistic(math.log(set_rate / (1 - set_rate)) + math.log(set_factor))
+    return [v < cards_set, v < set_rate, u < cards_base, u < base_rate]
+
+
+SIGNS = [1, -1, -1, 1]
+
+
+def test_independent_runs_give_woolfs_interval():
+    rng = np.random.default_rng(5)
+    rates = (0.3, 0.1, 0.2, 0.05)
+    wins = [rng.random(20_000) < rate for rate in rates]
+    found = log_odds_contrast(wins, SIGNS)
+    counts = [int(w.sum()) for w in wins]
+    woolf = math.sqrt(sum(1 / k + 1 / (20_000 - k) for k in counts))
+    spread = math.log(found["high"] / found["low"]) / (2 * 1.959963984540054)
+    assert spread == pytest.approx(woolf, rel=0.03)
+    odds = [k / (20_000 - k) for k in counts]
+    assert found["ratio"] == pytest.approx(odds[0] / odds[1] / odds[2] * odds[3])
+
+
+@pytest.mark.parametrize("games, set_rate", [(20_000, 0.02), (3_000, 0.01)])
+def test_paired_runs_reject_a_true_ratio_of_one_about_one_time_in_twenty(games, set_rate):
+    """The four runs share their games, which narrows the log odds' spread: a variance
+    that ignored it would reject next to never, one that took too little would reject
+    often. At 30 wins in a run (3,000 games at 1%) the approximation is a little liberal."""
+    rng = np.random.default_rng(11)
+    rounds = 1_000
+    rejected = 0
+    for _ in range(rounds):
+        found = log_odds_contrast(_four_runs(rng, games, 0.09, set_rate, 1.8, 1.8), SIGNS)
+        rejected += found["p"] < 0.05
+    assert 0.03 <= rejected / rounds <= 0.08
+
+
+def test_paired_runs_find_a_change_twice_the_base_games_odds():
+    rng = np.random.default_rng(12)
+    found = [log_odds_contrast(_four_runs(rng, 10_000, 0.09, 0.02, 1.5, 3.0), SIGNS)
+             for _ in range(50)]
+    assert sum(f["p"] < 0.05 for f in found) >= 45
+    assert 1.6 < np.median([f["ratio"] for f in found]) < 2.4
+
+
+def test_a_run_with_too_few_wins_or_losses_is_not_weighed():
+    won = np.arange(5_000) < 1_000
+    few = np.arange(5_000) < ODDS_MIN_OUTCOMES - 1
+    assert math.isnan(log_odds_contrast([won, won, won, few], SIGNS)["p"])
+    assert math.isnan(log_odds_contrast([won, won, ~few, won], SIGNS)["ratio"])
+    enough = np.arange(5_000) < ODDS_MIN_OUTCOMES
+    assert not math.isnan(log_odds_contrast([won, np.roll(won, 7), won, enough], SIGNS)["p"])
+
+
+def test_runs_that_cancel_game_for_game_show_no_departure_and_no_interval():
+    """Books of Power that greedy never reveals: the set plays the base game's games, and
+    no spread is no certainty."""
+    cards = np.arange(4_000) % 7 == 0
+    against = np.arange(4_000) % 5 == 0
+    found = log_odds_contrast([cards, against, cards, against], SIGNS)
+    assert found["ratio"] == pytest.approx(1.0) and found["p"] == 1.0
+    assert math.isnan(found["low"]) and math.isnan(found["high"])
