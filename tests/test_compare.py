@@ -337,6 +337,39 @@ def test_interaction_is_the_pair_effect_minus_the_single_effects_game_by_game():
     assert math.isnan(matrix.loc["x", "x"])
 
 
+def test_near_0pct_the_odds_scale_tells_effects_that_multiply_from_a_pair_that_compounds():
+    """Two expansions that each take the win rate near 0%: the additive interaction is at
+    the floor whatever the pair does; the odds scale tells a pair whose effects multiply
+    from one that is harder still."""
+    n = 20_000
+    game = np.arange(n)
+    # odds: base 1:4 (4,000 wins); each single divides them by 8 (1:32, 606 wins)
+    base, single = game < 4_000, game < 606
+    multiply = game < 84  # 1:256 is 78 wins; 84 is near
+    compound = game < 25
+    runs = {"base": _run(base), "postcards": _run(single), "emptiness": _run(single),
+            "books": _run(single), "postcards+emptiness": _run(multiply),
+            "postcards+books": _run(compound), "emptiness+books": _run(game < 10)}
+    table = interactions(runs)
+    alike, harder = table.loc["postcards+emptiness"], table.loc["postcards+books"]
+    assert alike["at_floor"] and harder["at_floor"]
+    odds = [k / (n - k) for k in (84, 4_000, 606, 606)]
+    assert alike["odds_interaction"] == pytest.approx(odds[0] * odds[1] / odds[2] / odds[3])
+    assert not alike["odds_shown"] and alike["odds_low"] < 1 < alike["odds_high"]
+    assert harder["odds_shown"] and harder["odds_interaction"] < 1
+    # 10 wins is too few to weigh, and out of Holm's family
+    assert math.isnan(table.loc["emptiness+books", "odds_p"])
+    assert harder["odds_holm_p"] == pytest.approx(
+        min(1.0, 2 * min(harder["odds_p"], alike["odds_p"])))
+    from analyzer.analysis.compare import format_interactions
+
+    lines = {line.split()[0]: line for line in format_interactions(table).splitlines()
+             if line.startswith(("postcards+", "emptiness+"))}
+    assert lines["postcards+books"].endswith("fewer wins")
+    assert lines["postcards+emptiness"].endswith(" no")
+    assert lines["emptiness+books"].endswith("n/a")
+
+
 def test_the_interaction_matrix_lists_the_expansions_in_the_games_order():
     """Pairs given in any order, by name or by title: the heatmap's axes follow the game,
     not the order the pairs' first names were met in."""

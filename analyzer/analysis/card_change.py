@@ -25,6 +25,7 @@ from analyzer.analysis.compare import (
     paired_difference,
     set_title,
     shown_interactions,
+    shown_on_odds,
 )
 from analyzer.analysis.stats import ODDS_MIN_OUTCOMES, format_p, holm_adjust, signed_pp
 from analyzer.errors import UrbionError
@@ -91,7 +92,8 @@ def card_change_table(cards: dict[str, pd.DataFrame],
     table.loc[weighed, "odds_vs_base_holm_p"] = holm_adjust(
         table.loc[weighed, "odds_vs_base_p"].tolist(),
         table.loc[weighed, "odds_vs_base_low"].notna().tolist())
-    table["odds_vs_base_shown"] = weighed & _odds_shown(table)
+    table["odds_vs_base_shown"] = weighed & shown_on_odds(
+        table["odds_vs_base_holm_p"], table["odds_vs_base_low"], table["odds_vs_base_high"])
     return table
 
 
@@ -159,14 +161,6 @@ def _shown(table: pd.DataFrame) -> pd.Series:
                             "holm_p": table["vs_base_holm_p"],
                             "differing": table["vs_base_differing"]}, index=table.index)
     return shown_interactions(renamed) & ~table["at_bound"]
-
-
-def _odds_shown(table: pd.DataFrame) -> pd.Series:
-    """Where the odds-scale departure is shown: Holm p below 0.05 and the interval, as
-    the tables write it (two decimals), clear of 1."""
-    low = table["odds_vs_base_low"].round(2)
-    high = table["odds_vs_base_high"].round(2)
-    return (table["odds_vs_base_holm_p"] < SIGNIFICANCE) & ((low > 1.0) | (high < 1.0))
 
 
 def change_groups(table: pd.DataFrame) -> dict[str, list[str]]:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from analyzer.analysis.stats import (
     EDGE_NOTE,
+    ODDS_MIN_OUTCOMES,
     SIGNIFICANCE,
     format_p,
     holm_adjust,
@@ -349,7 +350,12 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     ``holm_p`` (that p adjusted by Holm's method over the pairs played, not counting those
     whose ``differing``, the games whose contrast is not zero, is 0),
     ``pair_win_rate`` and ``multiplied`` (the pair's win rate if the two singles' effects
-    multiplied the base game's odds of winning, :func:`multiplied_odds`). The additive
+    multiplied the base game's odds of winning, :func:`multiplied_odds`); the interaction on
+    the odds scale, ``odds_interaction`` (odds(AB) * odds(base) / (odds(A) * odds(B)), 1
+    where the effects multiply the odds), with its 95% interval ``odds_low``,
+    ``odds_high``, Wald's ``odds_p`` and its Holm adjustment over the pairs
+    ``odds_holm_p`` (:func:`odds_interaction`: NaN where a set has too few wins or losses),
+    and ``odds_shown`` (:func:`shown_on_odds`). The additive
     interaction cannot fall below p_base - p_A - p_B, so where the singles alone take the
     win rate near zero it is positive whatever the pair does; ``multiplied`` shows that
     case, and ``at_floor`` marks the pairs whose single effects added up fall below 0%.
@@ -368,17 +374,34 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
         pair = next((label for label in runs
                      if set(label.split(SET_SEPARATOR)) == {a, b}), None)
         if pair is not None:
-            rows.append({"pair": pair, "first": a, "second": b,
-                         **four_set_interaction(runs[BASE], runs[a], runs[b], runs[pair])})
+            four = (runs[BASE], runs[a], runs[b], runs[pair])
+            odds = odds_interaction(*four)
+            rows.append({"pair": pair, "first": a, "second": b, **four_set_interaction(*four),
+                         "odds_interaction": odds["ratio"], "odds_low": odds["low"],
+                         "odds_high": odds["high"], "odds_p": odds["p"]})
     columns = ["first", "second", "games", "differing", "interaction", "low", "high", "p",
-               "holm_p", "pair_win_rate", "multiplied"]
+               "holm_p", "pair_win_rate", "multiplied", "odds_interaction", "odds_low",
+               "odds_high", "odds_p", "odds_holm_p"]
     table = pd.DataFrame(rows, columns=["pair", *columns]).set_index("pair")
     tested = table["games"] > 0
     table.loc[tested, "holm_p"] = holm_adjust(table.loc[tested, "p"].tolist(),
                                               (table.loc[tested, "differing"] > 0).tolist())
+    weighed = table["odds_p"].notna()
+    table.loc[weighed, "odds_holm_p"] = holm_adjust(
+        table.loc[weighed, "odds_p"].tolist(), table.loc[weighed, "odds_low"].notna().tolist())
     table["at_floor"] = at_the_floor(table)
     table["shown"] = shown_interactions(table)
+    table["odds_shown"] = shown_on_odds(table["odds_holm_p"], table["odds_low"],
+                                        table["odds_high"])
     return table
+
+
+def shown_on_odds(holm_p: pd.Series, low: pd.Series, high: pd.Series) -> pd.Series:
+    """bool: a ratio of odds ratios shown, with the family error held at 5%: its Holm p
+    below 0.05 and its 95% interval, as the tables write it (two decimals), clear of 1.
+    NaN (no test) is never shown. One rule for interactions and card changes."""
+    clear = (low.round(2) > 1.0) | (high.round(2) < 1.0)
+    return ((holm_p < SIGNIFICANCE) & clear).fillna(False).astype(bool)
 
 
 def at_the_floor(table: pd.DataFrame) -> pd.Series:
@@ -640,6 +663,26 @@ def interaction_verdict(row: pd.Series) -> str:
     return "no, 0% floor" if row["at_floor"] else "no"
 
 
+def odds_interaction_verdict(row: pd.Series) -> str:
+    """A pair's ``shown in odds`` cell for the tables: which way an interaction on the
+    odds scale shown goes, "no", or "n/a" where a set had too few wins or losses to weigh
+    (or a table built by hand has no such column)."""
+    if pd.isna(row.get("odds_p", math.nan)):
+        return "n/a"
+    if not row.get("odds_shown", False):
+        return "no"
+    return "more wins" if row.odds_interaction > 1 else "fewer wins"
+
+
+def odds_interaction_cell(row: pd.Series) -> str:
+    """A pair's interaction on the odds scale with its interval, as the pages write it."""
+    if pd.isna(row.get("odds_p", math.nan)):
+        return "n/a"
+    if pd.isna(row.odds_low):
+        return f"x{row.odds_interaction:.2f} (no game departs)"
+    return f"x{row.odds_interaction:.2f} ({row.odds_low:.2f} to {row.odds_high:.2f})"
+
+
 def _percent_or_na(x: float) -> str:
     """A share as a percentage; "n/a" where there is none (no base-game win to divide by)."""
     return "n/a" if math.isnan(x) else f"{x:.2%}"
@@ -663,6 +706,16 @@ INTERACTION_SHOWN_NOTE = ("shown: an interaction is shown, with the family error
                           "leave more games won than their single effects add up to; fewer "
                           "wins: fewer games won than they add up to")
 
+#: What the odds-scale columns of an interactions table are, for every table of them.
+ODDS_INTERACTION_NOTE = (
+    "in odds: the interaction on the odds scale, odds(pair) * odds(base) / (odds(A) * "
+    "odds(B)), 1 where the single effects multiply the odds of winning; its 95% interval "
+    "and Holm p come from Wald's test on the log odds over the paired games, Holm over the "
+    f"pairs (n/a where a set of the four has fewer than {ODDS_MIN_OUTCOMES} wins or "
+    "losses). No floor bends it: near 0% it says whether together the two leave more or "
+    "fewer wins than their effects multiplied (shown in odds: Holm p below 0.05 and the "
+    "interval clear of 1)")
+
 
 def format_interactions(pairs: pd.DataFrame) -> str:
     """The :func:`interactions` table as text for the terminal; "" with no pair."""
@@ -678,17 +731,22 @@ def format_interactions(pairs: pd.DataFrame) -> str:
              "up)", "",
              f"{'pair':<{width}} {'games':>8} {'interaction':>11}  "
              f"{'95% interval':<{band_width}} "
-             f"{'Holm p':>8} {'shown':<12} {'pair win rate':>13} {'multiplied':>10}"]
+             f"{'Holm p':>8} {'shown':<12} {'pair win rate':>13} {'multiplied':>10}  "
+             f"{'in odds':>7} {'Holm p':>8} {'shown in odds':<13}"]
     for (label, r), band in zip(pairs.iterrows(), bands, strict=True):
-        lines.append(f"{label:<{width}} {int(r.games):>8,} {signed_pp(r.interaction):>9}pp  "
-                     f"{band:<{band_width}} "
-                     f"{format_p(r.holm_p):>8} {interaction_verdict(r):<12} "
-                     f"{r.pair_win_rate:>13.2%} {_percent_or_na(r.multiplied):>10}")
+        odds = "n/a" if pd.isna(r.get("odds_p", math.nan)) else f"x{r.odds_interaction:.2f}"
+        lines.append((f"{label:<{width}} {int(r.games):>8,} {signed_pp(r.interaction):>9}pp  "
+                      f"{band:<{band_width}} "
+                      f"{format_p(r.holm_p):>8} {interaction_verdict(r):<12} "
+                      f"{r.pair_win_rate:>13.2%} {_percent_or_na(r.multiplied):>10}  "
+                      f"{odds:>7} {format_p(r.get('odds_holm_p', math.nan)):>8} "
+                      f"{odds_interaction_verdict(r)}").rstrip())
     lines += ["", f"Holm p: {INTERACTION_TEST_NOTE}", INTERACTION_SHOWN_NOTE,
               "multiplied: the pair's win rate if the singles' effects multiplied the base "
                   "game's odds of winning. Effects that multiply show on this additive scale as "
                   "interactions of either sign (near a 0% win rate, always positive): read "
-                  "an interaction with the pair's win rate and multiplied side by side"]
+                  "an interaction with the pair's win rate and multiplied side by side",
+              ODDS_INTERACTION_NOTE[0].upper() + ODDS_INTERACTION_NOTE[1:]]
     return "\n".join(lines)
 
 

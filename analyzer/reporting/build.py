@@ -29,6 +29,7 @@ from analyzer.analysis import run_stats
 from analyzer.analysis.compare import (
     INTERACTION_SHOWN_NOTE,
     INTERACTION_TEST_NOTE,
+    ODDS_INTERACTION_NOTE,
     books_chart_note,
     books_unplayed_note,
     sets_family,
@@ -1973,7 +1974,8 @@ INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two si
                           "expansions; less, since the pairs share the base game's and the "
                           "singles' games). Holm p: " + INTERACTION_TEST_NOTE + ". "
                           + INTERACTION_SHOWN_NOTE[0].upper() + INTERACTION_SHOWN_NOTE[1:]
-                          + ". The heatmap colours only the interactions shown.")
+                          + ". The heatmap colours only the interactions shown. "
+                          + ODDS_INTERACTION_NOTE[0].upper() + ODDS_INTERACTION_NOTE[1:] + ".")
 
 
 def interaction_section_md(pairs: list[list[str]] | None) -> list[str]:
@@ -1996,19 +1998,29 @@ def interaction_section_html(pairs: list[list[str]] | None) -> str:
 
 def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
     """An ``analysis.compare.interactions`` table as text cells, header first."""
-    from analyzer.analysis.compare import interaction_band, interaction_verdict, with_verdicts
+    from analyzer.analysis.compare import (
+        interaction_band,
+        interaction_verdict,
+        odds_interaction_cell,
+        odds_interaction_verdict,
+        with_verdicts,
+    )
     from analyzer.analysis.stats import format_p
 
     table = with_verdicts(table)
     rows = [["pair", "games", "interaction", "95% interval", "Holm p", "shown",
-             "pair win rate", "if the effects multiplied"]]
+             "pair win rate", "if the effects multiplied", "in odds (95%)", "Holm p (odds)",
+             "shown in odds"]]
     for label, r in table.iterrows():
         if r.games > 0:
             rows.append([label, f"{int(r.games):,}", f"{signed_pp(r.interaction)} pp",
                          interaction_band(r.low, r.high, " pp", r.get("differing")),
                          format_p(r.holm_p), interaction_verdict(r),
                          _percent(r.pair_win_rate),
-                         _percent(r.multiplied) if pd.notna(r.multiplied) else "n/a"])
+                         _percent(r.multiplied) if pd.notna(r.multiplied) else "n/a",
+                         odds_interaction_cell(r),
+                         format_p(r.get("odds_holm_p", float("nan"))),
+                         odds_interaction_verdict(r)])
     return rows
 
 
