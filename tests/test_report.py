@@ -278,6 +278,11 @@ def test_a_run_that_changes_two_things_at_once_says_so(tmp_path):
         "seed + engine (other deals only: chance)"
     assert configuration_changes({**base, "seed": 2}, base) == \
         "seed (other deals only: chance)"
+    # the same seed's other games (--first-game), or some of the same
+    games = {**base, "games": 100, "first_game": 0}
+    assert configuration_changes({**games, "first_game": 100}, games) == \
+        "games (other deals only: chance)"
+    assert configuration_changes({**games, "first_game": 99}, games) == "none"
     assert configuration_changes({**base, "seed": 2, "policy": "random"}, base) == \
         "policy + seed"
     assert configuration_changes({**base, "policy_params_sha256": "x", "variant": "team"},

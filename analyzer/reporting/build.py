@@ -594,10 +594,22 @@ def configuration_changes(attrs: dict, first: dict) -> str:
         changed[changed.index("card set")] = "card set name or order"
     causes = sum(name in dict(CHANGE_KEYS[:CAUSES]) for name in changed)
     if not changed:
-        return "none"
+        # the same run's configuration on games of other numbers (--first-game)
+        return "games (other deals only: chance)" if _no_game_shared(attrs, first) else "none"
     if not causes and "seed" in changed:  # the same game on other deals
         return " + ".join(changed) + " (other deals only: chance)"
     return " + ".join(changed) + (f" ({causes} at once)" if causes > 1 else "")
+
+
+def _no_game_shared(attrs: dict, first: dict) -> bool:
+    """Whether two runs' games (``first_game`` on, ``games`` of them) share no number;
+    False where a file does not say."""
+    if not all("games" in config for config in (attrs, first)):
+        return False
+    (start, end), (first_start, first_end) = (
+        (int(c.get("first_game") or 0), int(c.get("first_game") or 0) + int(c["games"]))
+        for c in (attrs, first))
+    return end <= first_start or first_end <= start
 
 
 def _compared(row: pd.Series) -> str:
