@@ -24,7 +24,7 @@ from analyzer.core.codes import (
     SUMMARY_FORMAT,
     VARIANT_NAMES,
 )
-from analyzer.errors import ResultsFileError
+from analyzer.errors import ResultsFileError, UrbionError
 from analyzer.runfile import METADATA_KEY, PANDAS_ATTRS_KEY, head, is_run_file
 from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.tally import LAYOUT, SUMMED, TALLY_KEY, empty_tally, part
@@ -55,6 +55,10 @@ def _write_parquet(table: pa.Table, path: str) -> None:
 
 def check_summary_writable(path: str | Path) -> Path:
     """Fail early when the summary file (``--summary-only --out``) cannot be written."""
+    if Path(path).suffix != ".json":
+        raise UrbionError(f"--summary-only writes a summary file: --out must end in .json, "
+                          f"not {path} (a results file of every game: without "
+                          "--summary-only)")
     return atomic.check_writable(path, (".json",))
 
 
