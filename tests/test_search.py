@@ -80,7 +80,7 @@ def test_search_uses_its_play_outs(variant):
                     "'deep'; nor is there a module search with a function deep"),
     # a function's name holds no "=": these are options, not MODULE:FUNCTION
     ("greedy:foo=1", "policy greedy takes no options"),
-    ("random:rollouts=2", "policy random takes no options"),
+    ("random:rollouts=2", "policy random takes no options .*weighted:FILE.toml"),
     # no "=": it could have been a module of that name, but none is found
     ("greedy:foo", "policy greedy takes no options .*, not 'foo'; nor is there a module "
                    "greedy with a function foo"),

@@ -138,6 +138,10 @@ def policy_label(name: str) -> str:
     return name
 
 
+#: Which policies take what after a colon, for a message on one that takes nothing.
+OPTIONS_TAKEN = "search and clairvoyant take options; weighted a weights file, weighted:FILE.toml"
+
+
 def resolve_policy(name: str) -> PolicySpec:
     """A built-in policy by name, ``weighted:FILE.toml``, or a user's ``FILE.py:FUNCTION`` /
     ``MODULE:FUNCTION``."""
@@ -168,8 +172,7 @@ def resolve_policy(name: str) -> PolicySpec:
         return search_policy(kind, options)  # else a user's module named search or similar
     if kind in BUILTIN_POLICIES and kind not in SEARCH_DEFAULTS and "=" in options:
         # a function's name holds no "="
-        raise PolicyError(f"policy {kind} takes no options (only search and clairvoyant do), "
-                          f"not {options!r}")
+        raise PolicyError(f"policy {kind} takes no options ({OPTIONS_TAKEN}), not {options!r}")
     if ":" in name:
         try:
             return load_user_policy(name)
@@ -177,7 +180,7 @@ def resolve_policy(name: str) -> PolicySpec:
             if kind in BUILTIN_POLICIES and f"cannot import {kind}:" in str(err):
                 # most likely a built-in's name with an option it does not take
                 takes = (f"takes options as {_option_form(kind)}" if kind in SEARCH_DEFAULTS
-                         else "takes no options (only search and clairvoyant do)")
+                         else f"takes no options ({OPTIONS_TAKEN})")
                 raise PolicyError(f"policy {kind} {takes}, not {options!r}; nor is there a "
                                   f"module {kind} with a function {options}") from None
             raise
