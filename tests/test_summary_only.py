@@ -81,6 +81,15 @@ def test_the_summary_says_how_near_the_losses_came():
                     f"{more:,} ({more / len(lost):.0%})")
 
 
+def test_a_share_of_the_losses_that_rounds_to_0pct_says_under_1pct():
+    from analyzer.analysis.summary import short_text
+
+    assert short_text({"1": 9_000, "2": 14, "3": 986}) == \
+        "1: 9,000 (90%), 2: 14 (<1%), 3 or more: 986 (10%)"
+    assert short_text({"1": 19_990, "2": 10}) == "1: 19,990 (>99%), 2: 10 (<1%)"
+    assert short_text({"1": 50}) == "1: 50 (100%)"
+
+
 def test_a_mean_comes_with_its_t_interval():
     """Mean turns and cities pacified, in the rows' summary, the report headline and the
     terminal, with scipy's own 95% t-interval of the per-game values."""

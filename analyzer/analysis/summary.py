@@ -120,12 +120,23 @@ def short_text(losses_short: dict) -> str | None:
     lost = sum(counts.values())
     if not lost:
         return None
-    parts = [f"{k}: {counts[k]:,} ({counts[k] / lost:.0%})" for k in (0, 1, 2)
+    parts = [f"{k}: {counts[k]:,} ({_share(counts[k], lost)})" for k in (0, 1, 2)
              if counts.get(k)]
     more = sum(v for k, v in counts.items() if k >= 3)
     if more:
-        parts.append(f"3 or more: {more:,} ({more / lost:.0%})")
+        parts.append(f"3 or more: {more:,} ({_share(more, lost)})")
     return ", ".join(parts)
+
+
+def _share(count: int, total: int) -> str:
+    """``count`` of ``total`` in whole percent; a count that rounds to 0% or 100% without
+    being none or all says so ("<1%", ">99%"), not "0%" beside 14 losses."""
+    share = count / total
+    if 0 < share < 0.005:
+        return "<1%"
+    if 0.995 <= share < 1:
+        return ">99%"
+    return f"{share:.0%}"
 
 
 def _books_unplayed(summary: dict, attrs: dict) -> bool:
