@@ -892,6 +892,23 @@ def test_the_current_folder_or_a_link_is_not_a_destination(tmp_path, capsys, mon
     assert list((tmp_path / "real").iterdir()) == [] == list((tmp_path / "here").iterdir())
 
 
+def test_a_loop_of_symbolic_links_is_a_one_line_error_in_and_out(tmp_path, capsys):
+    """Python reports a loop as a RuntimeError, which no OSError handler takes."""
+    results = tmp_path / "r.parquet"
+    analyzer.simulate(games=30, out=results)
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    loop = str(tmp_path / "loop1")
+    for args, message in (
+            (["report", loop, "--out", str(tmp_path / "rep")], "cannot read"),
+            (["report", str(results), "--out", loop + "/rep"], "cannot write report"),
+            (["duel", "--policies", "greedy,random", "--games", "10", "--quiet", "--out",
+              loop + "/duel"], "cannot write duel")):
+        code, _, err = run(capsys, *args)
+        assert code == 2 and err.count("\n") == 1, err
+        assert message in err and "a loop of symbolic links" in err
+
+
 def test_runs_of_two_card_sets_each_name_theirs(tmp_path):
     mine = tmp_path / "mine.toml"
     mine.write_text(TINY_CARDS.read_text().replace('name = "R14-default"', 'name = "Mine"'))

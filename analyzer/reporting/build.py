@@ -201,11 +201,22 @@ def _distinct_paths(paths: list[str | Path | pd.DataFrame]) -> None:
                                   "too): a run compared with itself says nothing")
             seen[id(path)] = f"frame {index + 1}"
             continue
-        resolved = Path(path).resolve()
+        resolved = _resolved(Path(path), f"cannot read {path}")
         if resolved in seen:
             raise UrbionError(f"{path}: given twice (as {seen[resolved]} too): a run "
                               "compared with itself says nothing")
         seen[resolved] = str(path)
+
+
+def _resolved(path: Path, failure: str) -> Path:
+    """``path`` with its symbolic links followed; a loop of them (which Python reports as
+    a RuntimeError) or a folder on the way that cannot be read is a one-line error."""
+    try:
+        return path.resolve()
+    except RuntimeError:
+        raise UrbionError(f"{failure}: a loop of symbolic links") from None
+    except OSError as err:
+        raise UrbionError(f"{failure}: {err.strerror or err}") from None
 
 
 def card_set_names(attrs: list[dict]) -> list[str]:
@@ -1508,12 +1519,13 @@ def check_destination(out: Path, kind: str) -> None:
         cwd = Path.cwd()
     except OSError:  # a working folder deleted under the shell: none to hold
         cwd = None
-    if cwd is not None and (out.resolve() == cwd or out.resolve() in cwd.parents):
-        raise UrbionError(f"cannot write {kind} {out}: it is the current folder or holds it; "
-                          "give the name of a folder for the output")
     if out.is_symlink():
         raise UrbionError(f"cannot write {kind} {out}: it is a symbolic link; give the "
                           "folder itself")
+    where = _resolved(out, f"cannot write {kind} {out}")
+    if cwd is not None and (where == cwd or where in cwd.parents):
+        raise UrbionError(f"cannot write {kind} {out}: it is the current folder or holds it; "
+                          "give the name of a folder for the output")
     require_folder(out.parent, f"cannot write {kind} {out}")
     check_name_length(out, f"cannot write {kind} {out}")
     if not os.access(out.parent, os.W_OK | os.X_OK):
