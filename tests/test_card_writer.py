@@ -447,3 +447,22 @@ def test_the_played_line_of_a_later_run_gives_its_game_numbers(tmp_path, capsys)
     assert f"played     by the run of {results}: seed 7, games 20,000 to 20,004, policy " \
            "greedy" in out
     assert "--first-game 20000 --games 5" in out
+
+
+@pytest.mark.parametrize("games", [None, "many"])
+def test_a_summary_whose_game_count_is_no_count_is_refused_in_one_line(tmp_path, capsys,
+                                                                         games):
+    """cards --cards read the count with int() and ended in a traceback."""
+    summary = tmp_path / "s.json"
+    with pytest.raises(SystemExit):
+        cli.main(["simulate", "--games", "20", "--summary-only", "--quiet", "--out",
+                  str(summary)])
+    document = json.loads(summary.read_text())
+    document["config"]["games"] = games
+    summary.write_text(json.dumps(document))
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["cards", "--cards", str(summary)])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1
+    assert f"its configuration's games is {games!r}, not a count of games" in err

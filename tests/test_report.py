@@ -1662,6 +1662,16 @@ def test_a_results_file_with_a_game_twice_is_refused(results, tmp_path):
     (lambda df: df.assign(reason=df["reason"].astype(str).replace("deck_empty", "lost")),
      "reason 'lost' is none of none, all_pacified, deck_empty"),
     (lambda df: df.assign(reason=np.arange(len(df))), "reason '0' is none of"),
+    # figures no game ends with: the survival chart counted turns with np.bincount
+    (lambda df: df.assign(turns=df["turns"].mask(df.index == 4, -5)),
+     "column turns holds -5, below zero in game 4"),
+    (lambda df: df.assign(pacified=df["pacified"].mask(df.index == 2, -3)),
+     "column pacified holds -3, below zero in game 2"),
+    (lambda df: df.assign(seats=df["seats"].mask(df.index == 1, 5)),
+     "seats is 5, not 1 or 2 in game 1"),
+    (lambda df: df.assign(won=df["won"] | (df.index == df.index[~df["won"]][0])),
+     "won with reason deck_empty in game"),
+    (lambda df: df.assign(won=False), "lost with reason all_pacified in game"),
 ])
 def test_a_results_file_with_cells_no_run_writes_is_refused(tmp_path, damage, message):
     """Edited by hand: an empty win, a reason no rule gives. Read, they would be counted

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
+from pathlib import Path
 
 import pandas as pd
 
@@ -113,10 +114,11 @@ def card_file_text(table: pd.DataFrame, cards: str | None,
     ``shipped`` table (R14's, or that of ``cards --against``; None: no such lines)."""
     lines = [format_card_counts(table)]
     if cards is not None and is_run_file(cards):
-        from analyzer.analysis.results_io import play_again_command, run_config
+        from analyzer.analysis.results_io import configured_count, play_again_command, run_config
 
         config = run_config(cards)
-        games, first = int(config.get("games", 0)), int(config.get("first_game", 0) or 0)
+        games = configured_count(Path(cards), "games", config.get("games"))
+        first = configured_count(Path(cards), "first_game", config.get("first_game") or 0)
         # the game numbers, not a count alone: a run of --first-game 20000 is not games 0..
         played = f"games {first:,} to {first + games - 1:,}" if games > 1 else \
             f"game {first:,}"

@@ -348,7 +348,8 @@ def run_config(path: str | Path) -> dict:
 def play_again_command(config: dict, cards: str) -> str:
     """The ``urbion simulate`` command that plays a run (its ``config``) again with the
     card file or results file ``cards``."""
-    first, games = int(config.get("first_game") or 0), int(config.get("games", 0))
+    first = configured_count(Path(cards), "first_game", config.get("first_game") or 0)
+    games = configured_count(Path(cards), "games", config.get("games"))
     policy = str(config.get("policy"))
     if isinstance(config.get("policy_weights_file"), str):  # the weights it kept, there too
         policy = _with_weights_from(policy, cards)
@@ -421,7 +422,7 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
     to give, and would be labelled with the whole run's games."""
     if attrs.get("games") is None:
         return  # a configuration without its game count: the rows are the run
-    first, games = (_whole_number(path, key, attrs.get(key) or 0)
+    first, games = (configured_count(path, key, attrs.get(key) or 0)
                     for key in ("first_game", "games"))
     played = np.sort(df["game"].to_numpy())
     if len(played) == games and played[0] == first and played[-1] == first + games - 1:
@@ -433,8 +434,9 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
         "--first-game G --games N; first_game= and games= in Python)")
 
 
-def _whole_number(path: Path, key: str, value: object) -> int:
-    """The configuration's ``key`` as an int; a value that is none refuses the file."""
+def configured_count(path: Path, key: str, value: object) -> int:
+    """The run configuration's ``key`` (games, first_game) as an int; a value that is no
+    count refuses the file."""
     try:
         number = float(value) if not isinstance(value, bool) else math.nan
     except (TypeError, ValueError):
@@ -515,3 +517,33 @@ def _check_columns(path: Path, df: pd.DataFrame) -> None:
     if len(repeated):
         raise ResultsFileError(f"{path} is not an urbion results file (game "
                                f"{int(repeated.iloc[0])} appears twice)")
+    _check_values(path, df)
+
+
+#: The columns no game can hold below zero: numbers and counts (the Inhabitant sum can).
+NEVER_NEGATIVE = tuple(name for name in RESULT_DTYPE.names
+                       if name not in ("outcome", "reason", "inhabitants"))
+#: The seats a game is played by: solo, or the team game's two.
+SEAT_COUNTS = (1, 2)
+
+
+def _check_values(path: Path, df: pd.DataFrame) -> None:
+    """Refuse figures no game ends with (a file edited or written by other code): a count
+    below zero, a seat count other than 1 or 2, a game won whose reason is not that every
+    City card was pacified, or one lost whose reason is."""
+    def refuse(what: str, bad: pd.Series) -> None:
+        game = int(df["game"][bad].iloc[0])
+        raise ResultsFileError(f"{path} is not an urbion results file ({what} in game "
+                               f"{game})")
+
+    for name in NEVER_NEGATIVE:
+        if name in df.columns and (below := df[name] < 0).any():
+            refuse(f"column {name} holds {int(df[name][below].iloc[0])}, below zero", below)
+    if "seats" in df.columns and (odd := ~df["seats"].isin(SEAT_COUNTS)).any():
+        refuse(f"seats is {int(df['seats'][odd].iloc[0])}, not 1 or 2", odd)
+    pacified = df["reason"].astype(str) == "all_pacified"
+    if (odd := df["won"].to_numpy(dtype=bool) != pacified.to_numpy()).any():
+        odd = pd.Series(odd, index=df.index)
+        won = bool(df["won"][odd].iloc[0])
+        reason = str(df["reason"][odd].iloc[0])
+        refuse(f"{'won' if won else 'lost'} with reason {reason}", odd)
