@@ -2396,13 +2396,17 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
         return simulate(games=games, seed=seed, policy=spec, workers=workers,
                         cards=card_set, first_game=first, scheduler=scheduler,
                         progress=progress)
-    from analyzer.analysis.results_io import read_results
+    from analyzer.analysis.results_io import ResultsFileError, read_results
     from analyzer.runner.checkpoint import partial_folder
     from analyzer.runner.plan import RunPlan
 
     path = folder / "results" / f"{label}.games-{first}-{first + games - 1}.parquet"
     if resume and path.exists():
-        df = read_results(path)
+        try:
+            df = read_results(path)
+        except ResultsFileError as err:  # written whole, so damaged since: a copy, an edit
+            raise ResultsFileError(f"cannot resume: {err}; remove it, and --resume plays "
+                                   "its games again") from None
         partial_folder_remove(path)  # chunks of a removal a kill cut short
         expected = RunPlan.for_policy(card_set, spec, seed, games, first).config()
         for key in BATCH_IDENTITY:

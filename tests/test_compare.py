@@ -650,6 +650,13 @@ def test_out_folder_files_and_resume(tmp_path):
     assert sorted(p.name for p in (out / "results").iterdir()) == saved
     with pytest.raises(UrbionError, match="another seed"):
         analyzer.compare(sets="temples_harmony", games=300, seed=9, out=out, resume=True)
+    # a batch damaged since it was written whole: the way on is said
+    batch = out / "results" / saved[1]
+    batch.write_bytes(batch.read_bytes()[:-100])
+    with pytest.raises(UrbionError, match="cannot resume: cannot read results file .*"
+                                          "damaged or cut short.*; remove it, and --resume "
+                                          "plays its games again"):
+        analyzer.compare(sets="temples_harmony", games=300, seed=2, out=out, resume=True)
 
 
 @pytest.mark.parametrize("low, high, text", [
