@@ -11,7 +11,7 @@ import pytest
 
 import analyzer
 from analyzer.analysis.card_change import card_change_table, odds_ratio
-from analyzer.analysis.stats import holm_adjust, mcnemar_exact
+from analyzer.analysis.stats import format_p, holm_adjust, mcnemar_exact
 from analyzer.cards.writer import card_file_text
 from analyzer.errors import RunStopped, UrbionError
 from tests.test_cli import run
@@ -191,7 +191,7 @@ def test_the_folder_holds_both_comparisons_and_the_change_pages(change):
     odds_at = head.index("odds vs base (95%)")
     ratio = table.loc["chromatic_chaos", "odds_vs_base"]
     assert rows["chromatic_chaos"][odds_at].startswith(f"x{ratio:.2f} (")
-    assert rows["emptiness"][odds_at] == "n/a: too few wins or losses"
+    assert rows["emptiness"][odds_at] == "n/a: too few wins, losses or games differing"
     assert table.loc["emptiness", "against_win_rate"] * 400 < 20
 
 
@@ -330,9 +330,10 @@ def test_the_verdict_names_the_sets_in_plain_words_against_the_base_games_change
         "postcards, base, books; no change shown in: emptiness, squares_metas.",
         "Against the base game's change (-15.00 pp), in points, the change leaves more wins "
         "in: emptiness; fewer wins in: postcards; no difference shown in: books; too near 0% "
-        "or 100% to compare in points (the odds scale compares): squares_metas.",
-        "On the odds scale, against the base game's odds ratio (n/a): too few wins or "
-        "losses (under 20 in a run) to weigh in: books, emptiness, postcards, squares_metas."]
+        "or 100% to compare in points: squares_metas.",
+        "On the odds scale, against the base game's odds ratio (n/a): too few wins, losses "
+        "or games differing (under 20) to weigh in: books, emptiness, postcards, "
+        "squares_metas."]
 
 
 def test_the_odds_scale_weighs_each_sets_odds_ratio_against_the_base_games():
@@ -343,10 +344,12 @@ def test_the_odds_scale_weighs_each_sets_odds_ratio_against_the_base_games():
     few = game % 200 == 0  # 20 wins: weighed; with one fewer it is not
     against = {"base": _run(game < 600), "postcards": _run(game < 60),
                "temples_harmony": _run(few), "squares_metas": _run(few & (game > 0)),
+               "gardens_wizards": _run(game < 400),
                "emptiness": _run(game < 400), "chromatic_chaos": _run(game < 400),
                "books": _run(game < 600)}
     cards = {"base": _run(game < 1_200), "postcards": _run(game < 130),
              "temples_harmony": _run(game < 40), "squares_metas": _run(game < 40),
+             "gardens_wizards": _run(game < 790),
              "emptiness": _run(game < 420), "chromatic_chaos": _run(game < 2_400),
              "books": _run(game < 1_200)}
     table = card_change_table(cards, against)
@@ -361,11 +364,24 @@ def test_the_odds_scale_weighs_each_sets_odds_ratio_against_the_base_games():
     # the base game's very games: no departure, and none to count in Holm's family
     assert table.loc["books", "odds_vs_base_holm_p"] == 1.0
     assert np.isnan(table.loc["books", "odds_vs_base_low"])
-    # Holm's family: the four sets with a game that departs, emptiness second smallest
+    # Holm's family: the five sets with a game that departs, emptiness second smallest
     assert table.loc["chromatic_chaos", "odds_vs_base_p"] < \
-        table.loc["emptiness", "odds_vs_base_p"] < table.loc["postcards", "odds_vs_base_p"]
+        table.loc["emptiness", "odds_vs_base_p"] < table.loc["gardens_wizards", "odds_vs_base_p"]
     assert table.loc["emptiness", "odds_vs_base_holm_p"] == pytest.approx(
-        3 * table.loc["emptiness", "odds_vs_base_p"])
+        4 * table.loc["emptiness", "odds_vs_base_p"], rel=1e-9, abs=0)
+    # a p under 0.05 alone, not after Holm's adjustment: no departure shown
+    gardens = table.loc["gardens_wizards"]
+    assert gardens.odds_vs_base_p < 0.05 < gardens.odds_vs_base_holm_p
+    assert gardens.odds_vs_base_high < 1 and not gardens.odds_vs_base_shown
+    from analyzer.reporting.build import card_change_rows
+
+    rows = {row[0]: row for row in card_change_rows(table)}
+    at = rows["set"].index("Holm p (odds)")
+    assert rows["chromatic_chaos"][at:at + 2] == ["<1e-300", "more"]
+    assert rows["emptiness"][at:at + 2] == [
+        format_p(table.loc["emptiness", "odds_vs_base_holm_p"]), "less"]
+    assert rows["gardens_wizards"][at:at + 2] == [format_p(gardens.odds_vs_base_holm_p), "no"]
+    assert rows["squares_metas"][at - 1] == "n/a: too few wins, losses or games differing"
     from analyzer.analysis.card_change import verdict_lines
 
     chromatic = odds_ratio(2_400 / n, 400 / n) / odds_ratio(1_200 / n, 600 / n)
@@ -374,8 +390,8 @@ def test_the_odds_scale_weighs_each_sets_odds_ratio_against_the_base_games():
         "On the odds scale, against the base game's odds ratio (x2.43): the change "
         f"multiplies the odds of winning by more in: chromatic_chaos (x{chromatic:.2f} the "
         f"base game's); by less in: emptiness (x{emptiness:.2f} the base game's); "
-        "no difference shown in: temples_harmony, postcards, books; too few wins or losses "
-        "(under 20 in a run) to weigh in: squares_metas.")
+        "no difference shown in: temples_harmony, postcards, gardens_wizards, books; too few "
+        "wins, losses or games differing (under 20) to weigh in: squares_metas.")
 
 
 def test_a_set_whose_books_were_never_kept_says_its_change_is_the_base_games(tmp_path):

@@ -24,7 +24,7 @@ from analyzer.analysis.compare import (
     rank_ranges,
     rank_text,
 )
-from analyzer.analysis.stats import paired_difference_interval, signed_pp
+from analyzer.analysis.stats import format_p, paired_difference_interval, signed_pp
 from analyzer.errors import RunStopped, UrbionError
 from tests.test_cli import run
 
@@ -368,6 +368,25 @@ def test_near_0pct_the_odds_scale_tells_effects_that_multiply_from_a_pair_that_c
     assert lines["postcards+books"].endswith("fewer wins")
     assert lines["postcards+emptiness"].endswith(" no")
     assert lines["emptiness+books"].endswith("n/a")
+    from analyzer.reporting.build import interaction_rows
+
+    rows = {row[0]: row for row in interaction_rows(table)}
+    at = rows["pair"].index("Holm p (odds)")
+    assert rows["postcards+books"][at:] == [format_p(harder["odds_holm_p"]), "fewer wins"]
+    assert rows["postcards+emptiness"][at - 1].startswith(
+        f"x{alike['odds_interaction']:.2f} ({alike['odds_low']:.2f} to ")
+    assert rows["emptiness+books"][at - 1:] == ["n/a", "n/a", "n/a"]
+
+
+def test_an_odds_interval_is_clear_of_1_as_the_tables_write_it():
+    """Holm p below 0.05 with an interval that reads 1.00 at one end is not shown: the
+    reader sees a 1 in it."""
+    from analyzer.analysis.compare import shown_on_odds
+
+    holm = pd.Series([0.01, 0.01, 0.01, 0.01, 0.2, np.nan])
+    low = pd.Series([1.004, 1.006, 0.5, 0.5, 1.2, np.nan])
+    high = pd.Series([1.5, 1.5, 0.996, 0.994, 1.5, np.nan])
+    assert shown_on_odds(holm, low, high).tolist() == [False, True, False, True, False, False]
 
 
 def test_the_interaction_matrix_lists_the_expansions_in_the_games_order():
@@ -1242,7 +1261,7 @@ def test_a_missing_p_is_no_test_and_never_prints_as_strong_evidence():
     same p-values in another order gave other adjustments."""
     import math
 
-    from analyzer.analysis.stats import format_p, holm_adjust
+    from analyzer.analysis.stats import holm_adjust
 
     assert format_p(math.nan) == "n/a" and format_p(0.0) == "<1e-300"
     for ps in ([math.nan, 0.01, 0.02], [0.02, math.nan, 0.01], [0.01, 0.02, math.nan]):

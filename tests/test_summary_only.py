@@ -88,6 +88,7 @@ def test_a_share_of_the_losses_that_rounds_to_0pct_says_under_1pct():
         "1: 9,000 (90%), 2: 14 (<1%), 3 or more: 986 (10%)"
     assert short_text({"1": 19_990, "2": 10}) == "1: 19,990 (>99%), 2: 10 (<1%)"
     assert short_text({"1": 50}) == "1: 50 (100%)"
+    assert short_text({"1": 199, "2": 1}) == "1: 199 (>99%), 2: 1 (<1%)"  # 0.5% is "0%"
 
 
 def test_a_mean_comes_with_its_t_interval():

@@ -66,7 +66,8 @@ def card_change_table(cards: dict[str, pd.DataFrame],
     over the base game's, with its 95% interval ``odds_vs_base_low``,
     ``odds_vs_base_high``, Wald's ``odds_vs_base_p`` and its Holm adjustment over the sets
     with a game that departs ``odds_vs_base_holm_p`` (all NaN where one of the four runs
-    has too few wins or losses, ``stats.ODDS_MIN_OUTCOMES``; p 1 and no interval where the
+    has too few wins or losses, or two of them too few games differing,
+    ``stats.ODDS_MIN_OUTCOMES``; p 1 and no interval where the
     runs cancel game for game), and ``odds_vs_base_shown`` (Holm p below 0.05, the
     interval as written, two decimals, clear of 1).
     """
@@ -171,7 +172,7 @@ def change_groups(table: pd.DataFrame) -> dict[str, list[str]]:
     too near 0% or 100% to compare in points; and on the odds scale, those whose change
     multiplies the odds of winning by ``odds_more`` or ``odds_less`` than the base game's
     (``odds_vs_base_shown``), those ``odds_like`` it (none shown) and those with too few
-    wins or losses to weigh (``odds_unweighed``)."""
+    wins, losses or games differing to weigh (``odds_unweighed``)."""
     groups: dict[str, list[str]] = {"raises": [], "lowers": [], "none": [], "more": [],
                                     "less": [], "like_base": [], "at_bound": [],
                                     "odds_more": [], "odds_less": [], "odds_like": [],
@@ -220,8 +221,8 @@ def verdict_lines(table: pd.DataFrame, cards_name: str, against_name: str) -> li
             f"{'; '.join(departs)}" if departs else \
             f"Against the base game's change ({base} pp), in points"
         if groups["at_bound"]:
-            line += (f"{';' if departs else ':'} too near 0% or 100% to compare in points "
-                     f"(the odds scale compares): {', '.join(groups['at_bound'])}")
+            line += (f"{';' if departs else ':'} too near 0% or 100% to compare in points: "
+                     f"{', '.join(groups['at_bound'])}")
         lines.append(line + ".")
         lines.append(_odds_verdict(table, groups))
     return lines
@@ -243,7 +244,8 @@ def _odds_verdict(table: pd.DataFrame, groups: dict[str, list[str]]) -> str:
     if groups["odds_like"]:
         parts.append(f"no difference shown in: {', '.join(groups['odds_like'])}")
     if groups["odds_unweighed"]:
-        parts.append(f"too few wins or losses (under {ODDS_MIN_OUTCOMES} in a run) to weigh "
+        parts.append(f"too few wins, losses or games differing (under {ODDS_MIN_OUTCOMES}) "
+                     "to weigh "
                      f"in: {', '.join(groups['odds_unweighed'])}")
     base = table.loc[BASE, "odds_ratio"]
     base_odds = "n/a" if np.isnan(base) else f"x{base:.2f}"
@@ -270,7 +272,8 @@ ODDS_VERSUS_BASE_NOTE = (
     "odds vs base: the set's odds ratio over the base game's, 1 where the cards multiply the "
     "set's odds of winning as they do the base game's; its 95% interval and Holm p come "
     "from Wald's test on the log odds over the paired games (n/a where one of the four runs "
-    f"has fewer than {ODDS_MIN_OUTCOMES} wins or losses). No bound of the win rate bends "
+    f"has fewer than {ODDS_MIN_OUTCOMES} wins or losses, or two of them fewer than "
+    f"{ODDS_MIN_OUTCOMES} games in which they differ). No bound of the win rate bends "
     "it, so it compares the sets at 0% or 100% too; differs in odds: more or less, where "
     "the Holm p is below 0.05 and the interval clear of 1.")
 

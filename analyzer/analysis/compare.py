@@ -354,7 +354,8 @@ def interactions(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     the odds scale, ``odds_interaction`` (odds(AB) * odds(base) / (odds(A) * odds(B)), 1
     where the effects multiply the odds), with its 95% interval ``odds_low``,
     ``odds_high``, Wald's ``odds_p`` and its Holm adjustment over the pairs
-    ``odds_holm_p`` (:func:`odds_interaction`: NaN where a set has too few wins or losses),
+    ``odds_holm_p`` (:func:`odds_interaction`: NaN where a set has too few wins or losses,
+    or two sets too few games differing),
     and ``odds_shown`` (:func:`shown_on_odds`). The additive
     interaction cannot fall below p_base - p_A - p_B, so where the singles alone take the
     win rate near zero it is positive whatever the pair does; ``multiplied`` shows that
@@ -488,7 +489,8 @@ def odds_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     """The interaction of :func:`four_set_interaction` on the odds scale, over the games
     all four sets played: odds(pair) * odds(base) / (odds(a) * odds(b)), 1 where the
     effects multiply the odds of winning, with its 95% interval and the two-sided p of 1
-    (``stats.log_odds_contrast``; NaN where a set has too few wins or losses to weigh)."""
+    (``stats.log_odds_contrast``; NaN where a set has too few wins or losses, or two sets
+    too few games differing, to weigh)."""
     return log_odds_contrast(_common_wins(pair, a, b, base), [1, -1, -1, 1])
 
 
@@ -665,7 +667,8 @@ def interaction_verdict(row: pd.Series) -> str:
 
 def odds_interaction_verdict(row: pd.Series) -> str:
     """A pair's ``shown in odds`` cell for the tables: which way an interaction on the
-    odds scale shown goes, "no", or "n/a" where a set had too few wins or losses to weigh
+    odds scale shown goes, "no", or "n/a" where too few wins, losses or games differing weigh
+    it
     (or a table built by hand has no such column)."""
     if pd.isna(row.get("odds_p", math.nan)):
         return "n/a"
@@ -710,9 +713,11 @@ INTERACTION_SHOWN_NOTE = ("shown: an interaction is shown, with the family error
 ODDS_INTERACTION_NOTE = (
     "in odds: the interaction on the odds scale, odds(pair) * odds(base) / (odds(A) * "
     "odds(B)), 1 where the single effects multiply the odds of winning; its 95% interval "
-    "and Holm p come from Wald's test on the log odds over the paired games, Holm over the "
-    f"pairs (n/a where a set of the four has fewer than {ODDS_MIN_OUTCOMES} wins or "
-    "losses). No floor bends it: near 0% it says whether together the two leave more or "
+    "(in the pages and interactions.csv) and Holm p come from Wald's test on the log odds "
+    f"over the paired games, Holm over the pairs (n/a where a set of the four has fewer "
+    f"than {ODDS_MIN_OUTCOMES} wins or losses, or two of them fewer than "
+    f"{ODDS_MIN_OUTCOMES} games in which they differ: on so few the approximation turns "
+    "liberal). No floor bends it: near 0% it says whether together the two leave more or "
     "fewer wins than their effects multiplied (shown in odds: Holm p below 0.05 and the "
     "interval clear of 1)")
 
@@ -732,14 +737,14 @@ def format_interactions(pairs: pd.DataFrame) -> str:
              f"{'pair':<{width}} {'games':>8} {'interaction':>11}  "
              f"{'95% interval':<{band_width}} "
              f"{'Holm p':>8} {'shown':<12} {'pair win rate':>13} {'multiplied':>10}  "
-             f"{'in odds':>7} {'Holm p':>8} {'shown in odds':<13}"]
+             f"{'in odds':>7} {'Holm p (odds)':>13} {'shown in odds':<13}"]
     for (label, r), band in zip(pairs.iterrows(), bands, strict=True):
         odds = "n/a" if pd.isna(r.get("odds_p", math.nan)) else f"x{r.odds_interaction:.2f}"
         lines.append((f"{label:<{width}} {int(r.games):>8,} {signed_pp(r.interaction):>9}pp  "
                       f"{band:<{band_width}} "
                       f"{format_p(r.holm_p):>8} {interaction_verdict(r):<12} "
                       f"{r.pair_win_rate:>13.2%} {_percent_or_na(r.multiplied):>10}  "
-                      f"{odds:>7} {format_p(r.get('odds_holm_p', math.nan)):>8} "
+                      f"{odds:>7} {format_p(r.get('odds_holm_p', math.nan)):>13} "
                       f"{odds_interaction_verdict(r)}").rstrip())
     lines += ["", f"Holm p: {INTERACTION_TEST_NOTE}", INTERACTION_SHOWN_NOTE,
               "multiplied: the pair's win rate if the singles' effects multiplied the base "

@@ -292,10 +292,10 @@ def sign_flip_p(values: np.ndarray) -> float:
     return float(min(1.0, pmf[np.abs(sums) >= abs(total)].sum()))
 
 
-
-#: The fewest wins, and the fewest losses, each run of a log-odds contrast needs: below
-#: about 20, the normal approximation of a log odds turns liberal (tests/test_stats.py
-#: measures its error rate).
+#: The fewest wins, and the fewest losses, each run of a log-odds contrast needs, and the
+#: fewest games in which two of its runs of opposite signs must differ: with fewer, the
+#: normal approximation of the log odds turns liberal (over 8% at 5% with 8 differing
+#: games; tests/test_stats.py measures its error rate).
 ODDS_MIN_OUTCOMES = 20
 #: A log-odds spread below this is none: a real one over even 10**8 games is above 10**-5.
 NO_SPREAD = 1e-9
@@ -309,10 +309,12 @@ def log_odds_contrast(wins: list[np.ndarray], signs: list[int]) -> dict[str, flo
     run the same game; ``signs`` (+1 or -1 each) weighs the runs' log odds. The interval
     and test are Wald's on the log scale, with the delta method's variance taken over the
     games (each game's influence summed over the runs), so that the pairing of the runs'
-    games, which can narrow the interval or widen it, is counted as it is. Where a run has
-    fewer than ``ODDS_MIN_OUTCOMES`` wins or losses, every figure is NaN: the
-    approximation would mislead. Where no game's influence departs from zero (runs that
-    cancel game for game), p is 1 and the interval NaN: a spread of zero is no certainty.
+    games, which can narrow the interval or widen it, is counted as it is. Where no
+    game's influence departs from zero (runs that cancel game for game), p is 1 and the
+    interval NaN: a spread of zero is no certainty. Every figure is NaN where a run has
+    fewer than ``ODDS_MIN_OUTCOMES`` wins or losses, or two runs of opposite signs differ
+    in fewer games than that: paired runs carry their contrast in the games they differ
+    in, and on a few of them the approximation would mislead.
     """
     games = len(wins[0])
     influence = np.zeros(games)
@@ -328,8 +330,19 @@ def log_odds_contrast(wins: list[np.ndarray], signs: list[int]) -> dict[str, flo
     spread = math.sqrt(float(np.square(influence).sum())) / games
     if spread < NO_SPREAD:  # runs that cancel game for game, up to the floats' rounding
         return {"ratio": math.exp(log_ratio), "low": math.nan, "high": math.nan, "p": 1.0}
+    if _fewest_differing(wins, signs) < ODDS_MIN_OUTCOMES:
+        return dict.fromkeys(("ratio", "low", "high", "p"), math.nan)
     from scipy.stats import norm
 
     return {"ratio": math.exp(log_ratio), "low": math.exp(log_ratio - Z95 * spread),
             "high": math.exp(log_ratio + Z95 * spread),
             "p": float(2.0 * norm.sf(abs(log_ratio) / spread))}
+
+
+def _fewest_differing(wins: list[np.ndarray], signs: list[int]) -> int:
+    """The fewest games in which two runs of opposite signs differ (won by one, lost by
+    the other), over every such two."""
+    return min(int(np.count_nonzero(np.asarray(wins[i], dtype=bool) !=
+                                    np.asarray(wins[j], dtype=bool)))
+               for i in range(len(wins)) for j in range(i + 1, len(wins))
+               if signs[i] != signs[j])

@@ -131,12 +131,12 @@ def short_text(losses_short: dict) -> str | None:
 def _share(count: int, total: int) -> str:
     """``count`` of ``total`` in whole percent; a count that rounds to 0% or 100% without
     being none or all says so ("<1%", ">99%"), not "0%" beside 14 losses."""
-    share = count / total
-    if 0 < share < 0.005:
+    text = f"{count / total:.0%}"
+    if text == "0%" and count:
         return "<1%"
-    if 0.995 <= share < 1:
+    if text == "100%" and count < total:
         return ">99%"
-    return f"{share:.0%}"
+    return text
 
 
 def _books_unplayed(summary: dict, attrs: dict) -> bool:

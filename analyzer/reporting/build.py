@@ -2116,8 +2116,9 @@ CARD_CHANGE_CAPTION = (
     "with, over the same games), with its 95% paired interval; the dashed line is the base "
     "game's change. A set in colour changes otherwise than the base game in points (the "
     "test of the vs-base column, Holm p below 0.05); grey circles: no difference from the "
-    "base game's change shown; grey squares: too near 0% or 100% to compare in points, "
-    "where the table's odds scale compares.")
+    "base game's change shown; grey squares: too near 0% or 100% to compare in points "
+    "(the table's odds scale weighs those whose runs have 20 wins, 20 losses and 20 games "
+    "differing).")
 
 
 def write_card_change(result, folder: Path, cards_texts: dict[str, str | None]) -> None:
@@ -2185,7 +2186,7 @@ def _odds_versus_base_cells(r: pd.Series) -> list[str]:
     """A set's odds-scale departure from the base game's change as table cells: the ratio
     of its odds ratio to the base game's with its interval, its Holm p and verdict."""
     if pd.isna(r.odds_vs_base_p):
-        return ["n/a: too few wins or losses", "", ""]
+        return ["n/a: too few wins, losses or games differing", "", ""]
     band = "no game departs" if pd.isna(r.odds_vs_base_low) else \
         f"{r.odds_vs_base_low:.2f} to {r.odds_vs_base_high:.2f}"
     verdict = ("more" if r.odds_vs_base > 1 else "less") if r.odds_vs_base_shown else "no"
