@@ -245,8 +245,7 @@ def _odds_verdict(table: pd.DataFrame, groups: dict[str, list[str]]) -> str:
         parts.append(f"no difference shown in: {', '.join(groups['odds_like'])}")
     if groups["odds_unweighed"]:
         parts.append(f"too few wins, losses or games differing (under {ODDS_MIN_OUTCOMES}) "
-                     "to weigh "
-                     f"in: {', '.join(groups['odds_unweighed'])}")
+                     f"to weigh in: {', '.join(groups['odds_unweighed'])}")
     base = table.loc[BASE, "odds_ratio"]
     base_odds = "n/a" if np.isnan(base) else f"x{base:.2f}"
     return f"On the odds scale, against the base game's odds ratio ({base_odds}): " \

@@ -667,9 +667,8 @@ def interaction_verdict(row: pd.Series) -> str:
 
 def odds_interaction_verdict(row: pd.Series) -> str:
     """A pair's ``shown in odds`` cell for the tables: which way an interaction on the
-    odds scale shown goes, "no", or "n/a" where too few wins, losses or games differing weigh
-    it
-    (or a table built by hand has no such column)."""
+    odds scale shown goes, "no", or "n/a" where too few wins, losses or games differing
+    weigh it (or a table built by hand has no such column)."""
     if pd.isna(row.get("odds_p", math.nan)):
         return "n/a"
     if not row.get("odds_shown", False):

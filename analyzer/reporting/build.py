@@ -615,12 +615,15 @@ def configuration_changes(attrs: dict, first: dict) -> str:
 def _no_game_shared(attrs: dict, first: dict) -> bool:
     """Whether two runs' games (``first_game`` on, ``games`` of them) share no number;
     False where a file does not say."""
-    if not all("games" in config for config in (attrs, first)):
+    def count(config: dict, key: str) -> int | None:
+        value = config.get(key) or 0
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    spans = [(count(c, "first_game"), count(c, "games")) for c in (attrs, first)]
+    if not all(start is not None and games for start, games in spans):
         return False
-    (start, end), (first_start, first_end) = (
-        (int(c.get("first_game") or 0), int(c.get("first_game") or 0) + int(c["games"]))
-        for c in (attrs, first))
-    return end <= first_start or first_end <= start
+    (start, games), (first_start, first_games) = spans
+    return start + games <= first_start or first_start + first_games <= start
 
 
 def _compared(row: pd.Series) -> str:
