@@ -753,3 +753,23 @@ def test_a_stray_file_named_like_a_chunk_is_not_read_as_one(tmp_path):
     resumed = analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out,
                                 resume=True)
     assert resumed.attrs["games_resumed"] == 200
+
+
+def test_a_folder_named_like_a_chunk_is_refused_before_the_resume_plays(tmp_path):
+    """A folder chunk-000001.npy in the saved chunks made a resume play that chunk, fail to
+    save it and advise --resume, which failed alike every time."""
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    blocker = partial_folder(out) / "chunk-000001.npy"
+    blocker.mkdir()
+    with pytest.raises(UrbionError, match=r"chunk-000001\.npy there is a folder.*remove it"):
+        analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out,
+                          resume=True)
+    assert not out.exists()
+    blocker.rmdir()
+    resumed = analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out,
+                                resume=True)
+    assert resumed.attrs["games_resumed"] == 200

@@ -174,6 +174,22 @@ class Checkpoint:
                 for k in differ))
             raise UrbionError(f"cannot resume from {folder}: it was made with a different "
                               f"configuration ({what})")
+        Checkpoint._check_chunk_names(folder)
+
+    @staticmethod
+    def _check_chunk_names(folder: Path) -> None:
+        """Refuse a folder where a chunk's file is due but a folder has its name: a run would
+        play that chunk again, fail to save it, and fail alike on every resume."""
+        try:
+            taken = [path for pattern in ("chunk-*.npy", "chunk-*.sha256")
+                     for path in folder.glob(pattern)
+                     if path.is_dir() and not path.is_symlink()]
+        except OSError:
+            return  # an unreadable folder is said where its chunks are read
+        if taken:
+            raise UrbionError(f"cannot resume from {folder}: {taken[0].name} there is a folder, "
+                              "not a file a run writes; remove it, and --resume plays that chunk "
+                              "again")
 
     def saved_chunks(self, n_chunks: int) -> np.ndarray:
         """The indices below ``n_chunks`` of the chunks whose files the folder holds,
