@@ -400,3 +400,29 @@ def test_a_summary_file_says_what_each_entry_of_its_tally_is(tmp_path):
     for column in ("censuses", "exchanges", "chaos_placed", "emptiness_left"):
         assert labelled["sums"][f"sum over the games of {column}"] == rows[column].sum()
     assert len(tally["turns_hist"]) == 512 and "0 to 511" in key["turns_hist"]
+
+
+@pytest.mark.parametrize("games, said", [("abc", "'abc', not a count of games"),
+                                         (499, "games is 499, its tally counts 500"),
+                                         (7.5, "7.5, not a count of games")])
+def test_a_summary_whose_game_count_is_not_its_tallys_is_refused(capsys, tmp_path, games,
+                                                                  said):
+    """A summary edited to say 'abc' or 499 games was reported as a run of its tally's 500,
+    and read for its cards, without a word."""
+    path = tmp_path / "s.json"
+    code, _, err = run(capsys, "simulate", "--games", "500", "--summary-only", "--out",
+                       str(path), "--quiet")
+    assert code == 0, err
+    document = json.loads(path.read_text())
+    document["config"]["games"] = games
+    path.write_text(json.dumps(document))
+    for args in (["report", str(path), "--out", str(tmp_path / "rep")],
+                 ["simulate", "--cards", str(path), "--games", "10", "--quiet"]):
+        code, _, err = run(capsys, *args)
+        assert code == 2 and err.count("\n") == 1, err
+        assert said in err
+    assert not (tmp_path / "rep").exists()
+    document["config"]["games"] = "500"  # text, but the tally's count: read as it
+    path.write_text(json.dumps(document))
+    code, _, err = run(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
+    assert code == 0, err

@@ -191,6 +191,11 @@ def _check_tally(path: Path, tally: np.ndarray, config: dict) -> None:
             int(part(tally, "pacified_hist").sum()) != games:
         raise ResultsFileError(f"{path} is not a whole urbion summary file (its counts do "
                                f"not add up to its {games:,} games)")
+    if config.get("games") is not None and \
+            configured_count(path, "games", config["games"]) != games:
+        raise ResultsFileError(f"{path} is not a whole urbion summary file (its "
+                               f"configuration's games is {config['games']!r}, its tally "
+                               f"counts {games:,})")
     if part(tally, "loss_reasons")[0]:  # REASON_NAMES[0], "none": no game is lost by it
         raise ResultsFileError(f"{path} is not a whole urbion summary file (it counts games "
                                "lost for no reason)")
