@@ -71,6 +71,20 @@ class _WholeNumber(click.IntRange):
     name = "integer"
 
 
+class _Folder(click.Path):
+    """A folder to write, which an existing file is not (click: "Directory 'x' is a
+    file.", which reads as if the folder were a file already)."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False)
+
+    def convert(self, value, param, ctx):  # click's own signature
+        if os.path.isfile(value):
+            self.fail(f"{click.format_filename(value)!r} is a file, not a folder: this "
+                      "command writes its files into the folder --out names", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 seed_option = click.option("--seed", type=_WholeNumber(0, MAX_SEED), default=0,
                            show_default=True,
                            help="Batch seed; game g of seed S is always the same game.")
@@ -363,7 +377,7 @@ def replay(traces: str, strict: bool, cards: str | None) -> None:
 @variant_option
 @click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=_Folder(), default=None,
               help="Folder for each policy's per-game results (for `urbion report`), the "
                    "tables as CSV and this text (e.g. reports/NAME/).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -434,7 +448,7 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
 
 @cli.command()
 @click.argument("results", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--out", type=click.Path(file_okay=False), required=True,
+@click.option("--out", type=_Folder(), required=True,
               help="Report folder, e.g. reports/NAME/, in a folder that exists: made, or "
                    "replaced if `urbion report` wrote it.")
 def report(results: tuple[str, ...], out: str) -> None:
@@ -460,7 +474,7 @@ def report(results: tuple[str, ...], out: str) -> None:
 @variant_option
 @click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=_Folder(), default=None,
               help="Folder for index.html, sensitivity.md, .csv and the chart (e.g. "
                    "reports/NAME/).")
 @click.option("--resume", is_flag=True,
@@ -511,7 +525,7 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
 @click.option("--max-games", type=_WholeNumber(min=1), default=None,
               help="With --precision only: the most games a set plays [default: 1000000, "
                    "or --games when more].")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", type=_Folder(), default=None,
               help="Folder for the per-set results and the comparison (CSV, Markdown, HTML, "
                    "charts).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted comparison in --out.")

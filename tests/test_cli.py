@@ -173,6 +173,12 @@ def test_show_of_a_solo_game_names_no_seat():
     (["duel", "random,greedy", "--workers", "257"], "1<=x<=256"),
     (["trace", "--game", "-1", "--out", "t.jsonl"], "--game"),
     (["trace", "--out", "traces.txt"], "must end in .jsonl"),
+    # click said "Directory '...' is a file.", as if the folder were a file already
+    *([[command, *extra, "--out", __file__],
+       f"{__file__!r} is a file, not a folder: this command writes its files into the "
+       "folder --out names"]
+      for command, extra in (("report", [__file__]), ("sensitivity", []),
+                             ("compare", []), ("duel", ["random,greedy"]))),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     code, out, err = run(capsys, *args)
