@@ -1310,8 +1310,14 @@ def _stopped_once_written(stop: KeyboardInterrupt, folder: Path, what: str) -> B
 def _sensitivity_work(out: Path, resume: bool, games: int, variants: int) -> Path:
     """The hidden folder beside ``out`` where each card set's games are kept as they finish:
     made for a new run, found (and its files checked) for ``resume``."""
+    from analyzer.reporting.build import folder_mark
+
     work = out.with_name(f".{out.name}.sensitivity-partial")
     if resume:
+        if not work.is_dir() and folder_mark(out) == "sensitivity":
+            raise UrbionError(f"nothing to resume: the analysis in {out} is whole, with no "
+                              f"{work} of card sets beside it; without --resume it is made "
+                              "again")
         if not work.is_dir():
             raise UrbionError(f"nothing to resume: {work} does not exist")
         labels = _sensitivity_labels(variants)

@@ -272,6 +272,13 @@ def test_resume_needs_out_and_something_saved(tmp_path):
         analyzer.simulate(games=10, resume=True)
     with pytest.raises(UrbionError, match="nothing to resume"):
         analyzer.simulate(games=10, resume=True, out=tmp_path / "r.parquet")
+    # a resume of a finished run: it named a folder it said did not exist
+    for name, play in (("done.parquet", analyzer.simulate),
+                       ("done.json", analyzer.simulate_summary)):
+        play(games=10, out=tmp_path / name)
+        with pytest.raises(UrbionError, match=f"^nothing to resume: {tmp_path / name} is "
+                                              "written whole.*plays its games again$"):
+            play(games=10, resume=True, out=tmp_path / name)
     # something there, but not what a run keeps: not said to be missing
     (tmp_path / "r.parquet.partial").write_text("notes")
     with pytest.raises(UrbionError, match=r"r\.parquet\.partial: it is a file, not the "

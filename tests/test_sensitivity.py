@@ -732,6 +732,11 @@ def test_sensitivity_resume_needs_out_and_something_to_resume(tmp_path, monkeypa
             analyzer.sensitivity(games=10, out=tmp_path / "s")
     assert sorted(p.name for p in tmp_path.iterdir()) == []
     assert analyzer.sensitivity(games=10, out=tmp_path / "s").table is not None
+    # a resume of the finished analysis: it named a hidden folder it said did not exist
+    with pytest.raises(UrbionError, match=f"^nothing to resume: the analysis in "
+                                          f"{tmp_path / 's'} is whole.*without --resume it "
+                                          "is made again$"):
+        analyzer.sensitivity(games=10, out=tmp_path / "s", resume=True)
 
 
 def test_a_resume_after_the_weights_file_changed_says_so_in_words(tmp_path, monkeypatch):

@@ -64,7 +64,7 @@ class Checkpoint:
             if folder.is_dir():  # a run still going is named before anything saved is read
                 checkpoint._lock()
             try:
-                cls._check_saved(folder, identity)
+                cls._check_saved(folder, identity, Path(out))
             except BaseException:  # refused: held by no one (a traceback would keep it)
                 checkpoint.close()
                 raise
@@ -139,10 +139,14 @@ class Checkpoint:
             self.opened = self.created = False
 
     @staticmethod
-    def _check_saved(folder: Path, identity: dict) -> None:
+    def _check_saved(folder: Path, identity: dict, out: Path) -> None:
         if folder.exists() and not folder.is_dir():
             raise UrbionError(f"cannot resume from {folder}: it is a file, not the folder of "
                               "finished chunks a run keeps")
+        if not folder.is_dir() and out.is_file():
+            raise UrbionError(f"nothing to resume: {out} is written whole, with no {folder} "
+                              "of saved games beside it; without --resume the run plays "
+                              "its games again")
         if not folder.is_dir():
             raise UrbionError(f"nothing to resume: {folder} does not exist")
         afresh = (f"delete {folder} and run without --resume to start afresh: without it "
