@@ -101,3 +101,27 @@ def test_runs_that_cancel_game_for_game_show_no_departure_and_no_interval():
     found = log_odds_contrast([cards, against, cards, against], SIGNS)
     assert found["ratio"] == pytest.approx(1.0) and found["p"] == 1.0
     assert math.isnan(found["low"]) and math.isnan(found["high"])
+
+
+@pytest.mark.parametrize("base_wins", [600, 3])
+def test_a_change_that_leaves_the_base_games_deals_alone_is_weighed_on_the_set(base_wins):
+    """Chromatic Chaos of value 2 against 4: the base game plays the same games with both
+    card sets, two runs that differ in no game, and the set was called too few games
+    differing to weigh, with 1,610 of its games differing and Holm p 7e-64 in points."""
+    rng = np.random.default_rng(3)
+    base = np.arange(6_000) < base_wins  # 3 wins: too few for a run that weighs
+    against = rng.random(6_000) < 0.29
+    cards = against & (rng.random(6_000) < 0.55)
+    found = log_odds_contrast([cards, against, base, base], SIGNS)
+    alone = log_odds_contrast([cards, against], [1, -1])
+    assert found["p"] < 1e-12 and found == pytest.approx(alone)
+    odds = [w.mean() / (1 - w.mean()) for w in (cards, against)]
+    assert found["ratio"] == pytest.approx(odds[0] / odds[1])
+
+
+def test_runs_that_won_no_game_do_not_cancel():
+    """Two runs of no win have no log odds: the same games, yet not a contrast of 0."""
+    rng = np.random.default_rng(4)
+    none = np.zeros(6_000, dtype=bool)
+    against, base = (rng.random(6_000) < rate for rate in (0.3, 0.1))
+    assert math.isnan(log_odds_contrast([none, against, none, base], SIGNS)["ratio"])

@@ -173,13 +173,18 @@ EDGE_NOTE = ("Near the edge a test and the interval beside it can disagree, eith
              "possible, and more games narrow it.")
 
 
+#: The smallest p-value printed as a figure.
+P_FLOOR = 1e-300
+
+
 def format_p(p: float) -> str:
-    """A p-value for print, in 3 significant digits: one too small for a float shows as a
-    bound, not as 0; one just under 0.05 keeps the digits that show it is under; a missing
-    one (NaN) as "n/a"."""
+    """A p-value for print, in 3 significant digits: one below 1e-300, where a float
+    rounds to 0 or keeps a digit or two (4.94e-324), shows as that bound, so that p-values
+    alike read alike; one just under 0.05 keeps the digits that show it is under; a
+    missing one (NaN) as "n/a"."""
     if math.isnan(p):
         return "n/a"
-    if p <= 0:
+    if p < P_FLOOR:
         return "<1e-300"
     digits = 3
     text = f"{p:.{digits}g}"
@@ -194,6 +199,15 @@ def signed_pp(fraction: float) -> str:
     to zero reads +0.00, never -0.00."""
     text = f"{fraction * 100:+.2f}"
     return "+0.00" if text == "-0.00" else text
+
+
+def signed_bound(fraction: float) -> str:
+    """An interval's bound as :func:`signed_pp` writes it, but with the sign it has: a
+    bound just below zero reads -0.00, so that an interval that leaves zero out by less
+    than the last decimal does not read as one that reaches it."""
+    text = f"{fraction * 100:+.2f}"
+    return "-0.00" if text == "+0.00" and fraction < 0 else \
+        "+0.00" if text == "-0.00" and not fraction < 0 else text
 
 
 def t95(freedom: int) -> float:
@@ -314,9 +328,14 @@ def log_odds_contrast(wins: list[np.ndarray], signs: list[int]) -> dict[str, flo
     interval NaN: a spread of zero is no certainty. Every figure is NaN where a run has
     fewer than ``ODDS_MIN_OUTCOMES`` wins or losses, or two runs of opposite signs differ
     in fewer games than that: paired runs carry their contrast in the games they differ
-    in, and on a few of them the approximation would mislead.
+    in, and on a few of them the approximation would mislead. Two runs of opposite signs
+    that won the same games (some, not all) cancel exactly, and are left out first: a card
+    change that leaves the base game's games alone is weighed on the set's own two runs.
     """
     games = len(wins[0])
+    wins, signs = _without_cancelling(wins, signs)
+    if not wins:
+        return {"ratio": 1.0, "low": math.nan, "high": math.nan, "p": 1.0}
     influence = np.zeros(games)
     log_ratio = 0.0
     for won, sign in zip(wins, signs, strict=True):
@@ -337,6 +356,24 @@ def log_odds_contrast(wins: list[np.ndarray], signs: list[int]) -> dict[str, flo
     return {"ratio": math.exp(log_ratio), "low": math.exp(log_ratio - Z95 * spread),
             "high": math.exp(log_ratio + Z95 * spread),
             "p": float(2.0 * norm.sf(abs(log_ratio) / spread))}
+
+
+def _without_cancelling(wins: list[np.ndarray],
+                        signs: list[int]) -> tuple[list[np.ndarray], list[int]]:
+    """``wins`` and ``signs`` without the runs that cancel: each run paired off with a
+    later one of the opposite sign that won the same games. A run that won none or all
+    of its games has no log odds to cancel, and stays."""
+    runs = [np.asarray(won, dtype=bool) for won in wins]
+    left = list(range(len(runs)))
+    for i in range(len(runs)):
+        if i not in left or not 0 < np.count_nonzero(runs[i]) < len(runs[i]):
+            continue
+        twin = next((j for j in left if j > i and signs[j] != signs[i] and
+                     np.array_equal(runs[i], runs[j])), None)
+        if twin is not None:
+            left.remove(i)
+            left.remove(twin)
+    return [wins[k] for k in left], [signs[k] for k in left]
 
 
 def _fewest_differing(wins: list[np.ndarray], signs: list[int]) -> int:
