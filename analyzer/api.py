@@ -35,7 +35,7 @@ from analyzer.analysis.results_io import (
     write_results,
     write_summary,
 )
-from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
+from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_bound, signed_pp
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.analysis.totals import joined_commit
 from analyzer.atomic import SET_WRITTEN
@@ -1156,8 +1156,8 @@ def _sensitivity_line(r: tuple, width: int) -> str:
     was not played."""
     if not getattr(r, "played", True):
         return f"{r.factor:<16} {r.level:<{width}} {r.note}"
-    change = (f"{signed_pp(r.effect)} pp ({signed_pp(r.effect_low)} to "
-              f"{signed_pp(r.effect_high)})")
+    change = (f"{signed_pp(r.effect)} pp ({signed_bound(r.effect_low)} to "
+              f"{signed_bound(r.effect_high)})")
     return (f"{r.factor:<16} {r.level:<{width}} {r.win_rate:>9.2%} {change:>30} "
             f"{format_p(r.holm_p):>9}")
 
@@ -1878,8 +1878,8 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
     base_cards = load_cards(cards, variant=variant)
     if against is not None:
         if precision is not None:
-            raise UrbionError("--against plays every set --games games with each card set: "
-                              "it takes no --precision (precision=)")
+            raise UrbionError("--against (against=) plays every set --games (games=) games "
+                              "with each card set: it takes no --precision (precision=)")
         return _compare_card_change(sets, games, seed, policy, base_cards,
                                     _against_cards(against, variant), out, resume,
                                     max_games, dict(workers=workers, progress=progress),
@@ -2020,12 +2020,13 @@ def _compare_card_change(sets: str | list[str], games: int, seed: int,
     """``compare(against=...)``: every set played with both card sets, each a comparison
     of its own (in ``out/cards`` and ``out/against``), then the change set by set."""
     if against.digest == cards.digest:
-        raise UrbionError(f"--against names the cards --cards plays ({cards.name}, sha256 "
-                          f"{cards.digest[:12]}): there is no change to measure")
+        raise UrbionError(f"--against (against=) names the cards --cards (cards=) plays "
+                          f"({cards.name}, sha256 {cards.digest[:12]}): there is no change "
+                          "to measure")
     if np.array_equal(against.cards, cards.cards) and \
             np.array_equal(against.owner, cards.owner):
-        raise UrbionError(f"--against ({against.name}) holds the cards of --cards "
-                          f"({cards.name}) in the same order, under another name: every "
+        raise UrbionError(f"--against (against=, {against.name}) holds the cards of --cards "
+                          f"(cards=, {cards.name}) in the same order, under another name: every "
                           "game would be played alike, and there is no change to measure")
     plays = {"cards": _compare_card_sets(sets, cards),
              "against": _compare_card_sets(sets, against)}

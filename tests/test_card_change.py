@@ -266,10 +266,13 @@ def test_a_stop_before_any_game_leaves_no_folder(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--against", "r14"], "--against names the cards --cards plays (R14-default, sha256 "),
+    # the Python names too: analyzer.compare(against=...) was told of flags only
+    (["--against", "r14"], "--against (against=) names the cards --cards (cards=) plays "
+                           "(R14-default, sha256 "),
     (["--against", "no-such.toml"], "--against (against=): cannot read card-set file"),
     (["--against", "r14", "--cards", "WEAK", "--precision", "0.05"],
-     "--against plays every set --games games with each card set: it takes no --precision"),
+     "--against (against=) plays every set --games (games=) games with each card set: it "
+     "takes no --precision (precision=)"),
 ])
 def test_bad_against_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, extra, message):
     monkeypatch.chdir(tmp_path)
@@ -377,9 +380,9 @@ def test_the_odds_scale_weighs_each_sets_odds_ratio_against_the_base_games():
 
     rows = {row[0]: row for row in card_change_rows(table)}
     at = rows["set"].index("Holm p (odds)")
-    assert rows["chromatic_chaos"][at:at + 2] == ["<1e-300", "more"]
+    assert rows["chromatic_chaos"][at:at + 2] == ["<1e-300", "better odds"]
     assert rows["emptiness"][at:at + 2] == [
-        format_p(table.loc["emptiness", "odds_vs_base_holm_p"]), "less"]
+        format_p(table.loc["emptiness", "odds_vs_base_holm_p"]), "worse odds"]
     assert rows["gardens_wizards"][at:at + 2] == [format_p(gardens.odds_vs_base_holm_p), "no"]
     assert rows["squares_metas"][at - 1] == "n/a: too few wins, losses or games differing"
     from analyzer.analysis.card_change import verdict_lines
@@ -388,8 +391,8 @@ def test_the_odds_scale_weighs_each_sets_odds_ratio_against_the_base_games():
     emptiness = odds_ratio(420 / n, 400 / n) / odds_ratio(1_200 / n, 600 / n)
     assert verdict_lines(table, "mine", "R14-default")[-1] == (
         "On the odds scale, against the base game's odds ratio (x2.43): the change "
-        f"multiplies the odds of winning by more in: chromatic_chaos (x{chromatic:.2f} the "
-        f"base game's); by less in: emptiness (x{emptiness:.2f} the base game's); "
+        f"leaves better odds of winning in: chromatic_chaos (x{chromatic:.2f} the base "
+        f"game's); worse odds in: emptiness (x{emptiness:.2f} the base game's); "
         "no difference shown in: temples_harmony, postcards, gardens_wizards, books; too few "
         "wins, losses or games differing (under 20) to weigh in: squares_metas.")
 
@@ -428,9 +431,9 @@ def test_a_file_of_the_shipped_cards_is_played_again_as_r14(tmp_path):
 def test_a_renamed_copy_of_the_cards_is_no_change_to_measure(tmp_path):
     weak = _weak_chaos(tmp_path)
     renamed = _weak_chaos(tmp_path, name="weak-copy")
-    with pytest.raises(UrbionError, match=r"--against \(weak-copy\) holds the cards of "
-                                          r"--cards \(weak-chaos\) in the same order, under "
-                                          "another name"):
+    with pytest.raises(UrbionError, match=r"--against \(against=, weak-copy\) holds the "
+                                          r"cards of --cards \(cards=, weak-chaos\) in the "
+                                          "same order, under another name"):
         analyzer.compare(sets="base", games=20, cards=weak, against=renamed,
                          out=tmp_path / "out")
     assert not (tmp_path / "out").exists()

@@ -24,7 +24,12 @@ from analyzer.analysis.compare import (
     rank_ranges,
     rank_text,
 )
-from analyzer.analysis.stats import format_p, paired_difference_interval, signed_pp
+from analyzer.analysis.stats import (
+    format_p,
+    paired_difference_interval,
+    signed_bound,
+    signed_pp,
+)
 from analyzer.errors import RunStopped, UrbionError
 from tests.test_cli import run
 
@@ -729,6 +734,30 @@ def test_a_difference_that_rounds_to_zero_reads_plus_zero(fraction, text):
     assert signed_pp(fraction) == text
 
 
+@pytest.mark.parametrize("fraction, text", [(-0.00001, "-0.00"), (0.0, "+0.00"),
+                                            (0.00001, "+0.00"), (-0.00006, "-0.01")])
+def test_an_interval_bound_just_below_zero_keeps_its_sign(fraction, text):
+    assert signed_bound(fraction) == text
+
+
+def test_a_sensitivity_interval_that_ends_just_below_zero_reads_so():
+    """Incubi narrowed: -3.00 pp (-6.14 to +0.00) where the bound was -0.000019, an
+    interval that leaves zero out read as one that reaches it."""
+    import pandas as pd
+
+    from analyzer import api
+    from analyzer.reporting.build import _sensitivity_rows
+
+    table = pd.DataFrame([{"factor": "Incubi spread", "level": "narrow", "played": True,
+                           "baseline_level": "R14", "win_rate": 0.05, "ci_low": 0.04,
+                           "ci_high": 0.06, "effect": -0.03, "effect_low": -0.0614,
+                           "effect_high": -0.000019, "mcnemar_p": 0.065, "holm_p": 0.065,
+                           "note": ""}])
+    line = api._sensitivity_line(next(table.itertuples()), 8)
+    assert "-3.00 pp (-6.14 to -0.00)" in line
+    assert "-6.14 to -0.00 pp" in _sensitivity_rows(table)[1]
+
+
 def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interactions():
     result = analyzer.compare(sets="books,chromatic_chaos,books+chromatic_chaos", games=300,
                               seed=4)
@@ -1264,6 +1293,9 @@ def test_a_missing_p_is_no_test_and_never_prints_as_strong_evidence():
     from analyzer.analysis.stats import holm_adjust
 
     assert format_p(math.nan) == "n/a" and format_p(0.0) == "<1e-300"
+    # below floats' normal range p keeps a digit or two: 4.94e-324 beside <1e-300 read apart
+    assert format_p(5e-324) == format_p(1.98e-323) == format_p(9e-301) == "<1e-300"
+    assert format_p(1.2e-300) == "1.2e-300"
     for ps in ([math.nan, 0.01, 0.02], [0.02, math.nan, 0.01], [0.01, 0.02, math.nan]):
         adjusted = holm_adjust(ps)
         assert sorted(a for a in adjusted if not math.isnan(a)) == [0.02, 0.02]

@@ -569,8 +569,10 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
     assert "Pairwise interactions" not in (lone / "index.html").read_text()
 
 
-def test_no_page_table_shows_a_negative_zero():
-    """A net difference of a few games in a million rounds to zero: +0.00, not -0.00."""
+def test_no_page_table_shows_a_negative_zero_but_a_bound_below_zero_keeps_its_sign():
+    """A net difference of a few games in a million rounds to zero: +0.00, not -0.00; an
+    interval's bound keeps its sign, -0.00 where it is below zero: +0.00 to -6.14 read as
+    an interval that reaches zero where it left it out."""
     from analyzer.reporting.build import _sensitivity_rows, difference_rows, interaction_rows
 
     tiny = -0.00001
@@ -590,7 +592,8 @@ def test_no_page_table_shows_a_negative_zero():
     for rows in (difference_rows(differences), _sensitivity_rows(effects),
                  interaction_rows(pairs)):
         cells = " ".join(rows[1])
-        assert "-0.00" not in cells and "+0.00 pp" in cells
+        assert "-0.00 pp" not in cells and "+0.00 pp" in cells
+        assert "-0.00 to +" in cells or "-1.00 to +1.00" in cells
 
 
 def test_a_card_set_name_with_a_bar_or_markup_keeps_the_markdown_tables_whole():
@@ -2659,3 +2662,4 @@ def test_a_run_whose_game_numbers_were_changed_is_refused(tmp_path):
     with pytest.raises(ResultsFileError, match=re.escape(
             "holds 20 of the games of a run of 20 (games 0-19)")):
         read_results(tmp_path / "moved.parquet")
+

@@ -27,7 +27,13 @@ from analyzer.analysis.compare import (
     shown_interactions,
     shown_on_odds,
 )
-from analyzer.analysis.stats import ODDS_MIN_OUTCOMES, format_p, holm_adjust, signed_pp
+from analyzer.analysis.stats import (
+    ODDS_MIN_OUTCOMES,
+    format_p,
+    holm_adjust,
+    signed_bound,
+    signed_pp,
+)
 from analyzer.errors import UrbionError
 
 #: The columns of :func:`card_change_table`, in order.
@@ -169,8 +175,9 @@ def change_groups(table: pd.DataFrame) -> dict[str, list[str]]:
     the win rate (Holm p below 0.05), or ``none`` shown; and, of the sets but the base
     game, those whose change is ``more`` or ``less`` than the base game's in points (shown,
     as ``vs_base_shown`` says), those ``like_base`` (none shown) and those ``at_bound``,
-    too near 0% or 100% to compare in points; and on the odds scale, those whose change
-    multiplies the odds of winning by ``odds_more`` or ``odds_less`` than the base game's
+    too near 0% or 100% to compare in points; and on the odds scale, those where the
+    change leaves better (``odds_more``) or worse (``odds_less``) odds of winning than the
+    base game's change does, its odds ratio over the base game's above or below 1
     (``odds_vs_base_shown``), those ``odds_like`` it (none shown) and those with too few
     wins, losses or games differing to weigh (``odds_unweighed``)."""
     groups: dict[str, list[str]] = {"raises": [], "lowers": [], "none": [], "more": [],
@@ -237,9 +244,9 @@ def _odds_verdict(table: pd.DataFrame, groups: dict[str, list[str]]) -> str:
     more, less = groups["odds_more"], groups["odds_less"]
     parts = []
     if more:
-        parts.append(f"the change multiplies the odds of winning by more in: {ratios(more)}")
+        parts.append(f"the change leaves better odds of winning in: {ratios(more)}")
     if less:
-        lead = "by less" if more else "the change multiplies the odds of winning by less"
+        lead = "worse odds" if more else "the change leaves worse odds of winning"
         parts.append(f"{lead} in: {ratios(less)}")
     if groups["odds_like"]:
         parts.append(f"no difference shown in: {', '.join(groups['odds_like'])}")
@@ -294,7 +301,7 @@ def format_card_change(table: pd.DataFrame, attrs: dict) -> str:
         odds = "n/a" if np.isnan(r.odds_ratio) else f"{r.odds_ratio:.2f}"
         row = (f"{label:<{width}} {r.win_rate:>7.2%} {r.against_win_rate:>7.2%} "
                f"{signed_pp(r.difference):>7}pp  "
-               f"{signed_pp(r.diff_low) + ' to ' + signed_pp(r.diff_high) + 'pp':<19} "
+               f"{signed_bound(r.diff_low) + ' to ' + signed_bound(r.diff_high) + 'pp':<19} "
                f"{format_p(r.holm_p):>8} {odds:>6}")
         if label != BASE:
             row += (f"  {signed_pp(r.vs_base):>7}pp  {versus_base_band(r):<19} "
@@ -322,7 +329,7 @@ def versus_base_band(r: pd.Series) -> str:
     if r.at_bound:  # past 0% or past 100%: which, is plain from where it lands
         reached = r.win_rate - r.vs_base  # against(set) + the base game's change
         return "at 0%" if reached < 0.5 else "at 100%"
-    band = f"{signed_pp(r.vs_base_low)} to {signed_pp(r.vs_base_high)}pp"
+    band = f"{signed_bound(r.vs_base_low)} to {signed_bound(r.vs_base_high)}pp"
     few = 0 < r.vs_base_differing < ROUGH_BELOW
     return band + (" (few differ)" if few else "")
 

@@ -45,7 +45,7 @@ from analyzer.analysis.sensitivity import (
     played_mask,
     variants_family,
 )
-from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
+from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_bound, signed_pp
 from analyzer.analysis.totals import Totals
 from analyzer.atomic import (
     SET_WRITTEN,
@@ -543,7 +543,7 @@ def difference_rows(table: pd.DataFrame,
         rows.append([label, r.against, *changed,
                      f"{_percent(r.win_rate)} vs {_percent(r.against_rate)}",
                      f"{signed_pp(r.difference)} pp",
-                     f"{signed_pp(r.low)} to {signed_pp(r.high)} pp",
+                     f"{signed_bound(r.low)} to {signed_bound(r.high)} pp",
                      _compared(r), f"{format_p(r.p)} ({r.test})", format_p(adjusted)])
     return rows
 
@@ -1345,7 +1345,7 @@ def _sensitivity_rows(table: pd.DataFrame, label: str = SHIPPED_LABEL) -> list[l
             continue
         rows.append([r.factor, r.level, r.baseline_level, f"{r.win_rate:.2%}",
                      f"{r.ci_low:.2%} to {r.ci_high:.2%}", f"{signed_pp(r.effect)} pp",
-                     f"{signed_pp(r.effect_low)} to {signed_pp(r.effect_high)} pp",
+                     f"{signed_bound(r.effect_low)} to {signed_bound(r.effect_high)} pp",
                      format_p(r.mcnemar_p), format_p(r.holm_p)])
     return rows
 
@@ -1647,7 +1647,8 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
         rows.append([label, f"{int(r.games):,}{short}", _percent(r.win_rate),
                      f"{_percent(r.ci_low)} to {_percent(r.ci_high)}",
                      "" if base else f"{signed_pp(r.difference)} pp",
-                     "" if base else f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)} pp",
+                     "" if base else
+                     f"{signed_bound(r.diff_low)} to {signed_bound(r.diff_high)} pp",
                      "" if base else format_p(r.mcnemar_p),
                      "" if base else format_p(r.holm_p), mean_text(r, "turns", 1),
                      rank_text(r)])
@@ -2173,7 +2174,7 @@ def card_change_rows(table: pd.DataFrame) -> list[list[str]]:
         base = label == "base"
         rows.append([str(label), f"{int(r.games):,}", _percent(r.win_rate),
                      _percent(r.against_win_rate), f"{signed_pp(r.difference)} pp",
-                     f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)} pp",
+                     f"{signed_bound(r.diff_low)} to {signed_bound(r.diff_high)} pp",
                      format_p(r.holm_p),
                      "n/a" if pd.isna(r.odds_ratio) else f"{r.odds_ratio:.2f}",
                      "" if base else f"{signed_pp(r.vs_base)} pp",
@@ -2192,7 +2193,9 @@ def _odds_versus_base_cells(r: pd.Series) -> list[str]:
         return ["n/a: too few wins, losses or games differing", "", ""]
     band = "no game departs" if pd.isna(r.odds_vs_base_low) else \
         f"{r.odds_vs_base_low:.2f} to {r.odds_vs_base_high:.2f}"
-    verdict = ("more" if r.odds_vs_base > 1 else "less") if r.odds_vs_base_shown else "no"
+    # "more" and "less" read as how hard the change hits where it lowers the odds
+    verdict = ("better odds" if r.odds_vs_base > 1 else "worse odds") \
+        if r.odds_vs_base_shown else "no"
     return [f"x{r.odds_vs_base:.2f} ({band})", format_p(r.odds_vs_base_holm_p), verdict]
 
 
