@@ -2663,3 +2663,24 @@ def test_a_run_whose_game_numbers_were_changed_is_refused(tmp_path):
             "holds 20 of the games of a run of 20 (games 0-19)")):
         read_results(tmp_path / "moved.parquet")
 
+
+def test_a_process_that_read_a_refused_results_file_exits_with_its_error(tmp_path):
+    """Arrow's reading threads, still busy as the process ended, aborted it about one time
+    in six after its one-line error ("terminate called without an active exception",
+    exit 134): sixteen processes read a refused file and end at once."""
+    from analyzer.analysis.results_io import write_results
+
+    df = analyzer.simulate(games=30, seed=3)
+    df.attrs["seed"] = "abc"
+    path = tmp_path / "edited.parquet"
+    write_results(df, path)
+    probe = ("import sys; from analyzer.analysis.results_io import ResultsFileError, "
+             f"read_results\ntry: read_results({str(path)!r})\n"
+             "except ResultsFileError: sys.exit(2)")
+    root = Path(__file__).resolve().parents[1]
+    codes = []
+    for _ in range(4):
+        procs = [subprocess.Popen([sys.executable, "-c", probe], cwd=root,
+                                  stderr=subprocess.PIPE) for _ in range(4)]
+        codes += [(proc.wait(), proc.stderr.read().decode()) for proc in procs]
+    assert all(code == 2 for code, _ in codes), codes
