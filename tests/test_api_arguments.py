@@ -94,12 +94,13 @@ def _games(**columns) -> pd.DataFrame:
     (lambda: analyzer.summarize(pd.DataFrame()), "summarize needs a results DataFrame"),
     # a pandas KeyError or TypeError deep in the sums
     (lambda: analyzer.summarize(_games(won=[1, 0])),
-     "summarize needs a results DataFrame as simulate returns it \\(column won holds int64, "
-     "not true/false\\)"),
-    (lambda: analyzer.summarize(_games(won=[1.0, 0.0])), "column won holds float64"),
-    (lambda: analyzer.summarize(_games(turns=["20", "21"])), "column turns holds (str|object), "
-     "not whole numbers"),
-    (lambda: analyzer.summarize(_games(pacified=[3.5, 4.0])), "column pacified holds float64"),
+     "summarize needs a results DataFrame as simulate returns it \\(column won holds values "
+     "of type int64, where a run writes true/false\\)"),
+    (lambda: analyzer.summarize(_games(won=[1.0, 0.0])), "column won holds values of type float64"),
+    (lambda: analyzer.summarize(_games(turns=["20", "21"])), "column turns holds values of "
+     "type (str|object), where a run writes integers"),
+    (lambda: analyzer.summarize(_games(pacified=[3.5, 4.0])),
+     "column pacified holds values of type float64"),
     (lambda: analyzer.summarize(_games(pacified=pd.array([3, None], dtype="Int64"))),
      "column pacified holds an empty cell"),
     (lambda: analyzer.report(5, "r"), "results must be a list of results files"),

@@ -1661,6 +1661,15 @@ def test_a_results_file_with_a_game_twice_is_refused(results, tmp_path):
         read_results(path)
 
 
+def _in_a_loss(df: pd.DataFrame, **cells: object) -> pd.DataFrame:
+    """``df`` with ``cells`` (column: value) written into its first lost game."""
+    edited = df.assign(reason=df["reason"].astype(str))
+    first = edited.index[~edited["won"]][0]
+    for column, value in cells.items():
+        edited.loc[first, column] = value
+    return edited
+
+
 @pytest.mark.parametrize("damage, message", [
     (lambda df: df.assign(won=df["won"].astype("boolean").mask(df.index == 3)),
      "column won has an empty cell in game 3"),
@@ -1677,6 +1686,18 @@ def test_a_results_file_with_a_game_twice_is_refused(results, tmp_path):
     (lambda df: df.assign(won=df["won"] | (df.index == df.index[~df["won"]][0])),
      "won with reason deck_empty in game"),
     (lambda df: df.assign(won=False), "lost with reason all_pacified in game"),
+    # rows no game of the run's configuration ends with, once reported without a word
+    (lambda df: _in_a_loss(df, pacified=99),
+     "reason deck_empty with 99 City cards pacified, of the game's 12 in game"),
+    (lambda df: _in_a_loss(df, won=True, reason="all_pacified", pacified=3),
+     "reason all_pacified with 3 of the game's 12 City cards pacified in game"),
+    (lambda df: _in_a_loss(df, reason="emptiness"),
+     "reason emptiness: only emptiness gives it, and the run plays none in game"),
+    (lambda df: _in_a_loss(df, reason="illegal_decision"),
+     "reason illegal_decision: no game of a results file ends so in game"),
+    (lambda df: df.assign(books_kept=df["books_kept"].mask(df.index == 7, 5)),
+     "5 Books kept by a run without the Books in game 7"),
+    (lambda df: df.assign(seats=2), "seats is 2 in a run of the solo game in game 0"),
 ])
 def test_a_results_file_with_cells_no_run_writes_is_refused(tmp_path, damage, message):
     """Edited by hand: an empty win, a reason no rule gives. Read, they would be counted
@@ -1688,6 +1709,25 @@ def test_a_results_file_with_cells_no_run_writes_is_refused(tmp_path, damage, me
     edited.attrs = df.attrs
     path = tmp_path / "edited.parquet"
     write_results(edited, path)
+    with pytest.raises(ResultsFileError, match=re.escape(message)):
+        read_results(path)
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("variant", "team", "seats is 1 in a run of the team game in game 0"),
+    ("engine", "quantum", "its configuration's engine is not one a run writes"),
+    ("city_cards", 3, "reason all_pacified with 12 of the game's 3 City cards pacified"),
+])
+def test_a_results_file_whose_configuration_its_rows_deny_is_refused(tmp_path, key, value,
+                                                                     message):
+    """A solo run relabelled the team game was reported, and its again command played the
+    team game."""
+    from analyzer.analysis.results_io import ResultsFileError, read_results, write_results
+
+    df = analyzer.simulate(games=30, seed=3)
+    df.attrs[key] = value
+    path = tmp_path / "edited.parquet"
+    write_results(df, path)
     with pytest.raises(ResultsFileError, match=re.escape(message)):
         read_results(path)
 

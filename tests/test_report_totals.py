@@ -212,6 +212,20 @@ def _broken(path, edit):
         d["tally"]["sums"].__setitem__(1, d["tally"]["sums"][1] + 1),
         d["tally"]["squares"].__setitem__(1, d["tally"]["squares"][1] + 13**2 - 12**2)),
      "its sum of pacified"),
+    # losses no game of the run ends with, once reported without a word
+    ("lost_all_pacified", lambda d: (d["tally"]["wins"].__setitem__(0, d["tally"]["wins"][0]
+                                                                     - 1),
+                                     d["tally"]["loss_reasons"].__setitem__(1, 1)),
+     "it counts 1 game lost with reason all_pacified"),
+    ("emptiness_base", lambda d: (d["tally"]["loss_reasons"].__setitem__(2, d["tally"][
+        "loss_reasons"][2] - 2), d["tally"]["loss_reasons"].__setitem__(3, 2)),
+     "it counts 2 games lost with reason emptiness"),
+    ("won_as_lost", lambda d: (d["tally"]["wins"].__setitem__(0, d["tally"]["wins"][0] - 1),
+                               d["tally"]["loss_reasons"].__setitem__(2, d["tally"][
+                                   "loss_reasons"][2] + 1)),
+     "its games with all 12 City cards pacified are not the"),
+    ("past_last_game", lambda d: d["config"].update(first_game=2**63 - 100),
+     "its games from 9,223,372,036,854,775,708 pass 2**63 - 1"),
 ])
 def test_a_damaged_summary_is_one_line_and_no_folder(tmp_path, capsys, name, edit, message):
     good = tmp_path / "good.json"

@@ -27,7 +27,14 @@ from analyzer.core.codes import (
 from analyzer.errors import ResultsFileError, UrbionError
 from analyzer.runfile import METADATA_KEY, PANDAS_ATTRS_KEY, head, is_run_file
 from analyzer.runner.results import RESULT_DTYPE
-from analyzer.runner.tally import LAYOUT, SUMMED, TALLY_KEY, empty_tally, part
+from analyzer.runner.tally import (
+    LAYOUT,
+    PACIFIED_BINS,
+    SUMMED,
+    TALLY_KEY,
+    empty_tally,
+    part,
+)
 from analyzer.textfiles import UnreadableText, read_small_text
 
 
@@ -139,6 +146,7 @@ def _check_config(path: Path, config: dict, kind: str = "summary") -> None:
         "expansions": isinstance(config.get("expansions", []), list) and
         all(name in PLAYABLE_EXPANSIONS for name in config.get("expansions", [])),
         "variant": config.get("variant", "solo") in VARIANT_NAMES,
+        "engine": config.get("engine", "fast") in ENGINES,
         "city_cards": config.get("city_cards") is None or _whole(config["city_cards"], 1),
         "games_resumed": _whole(config.get("games_resumed", 0) or 0, 0),
         "policy_tuned_for": config.get("policy_tuned_for") is None or (
@@ -154,6 +162,8 @@ def _check_config(path: Path, config: dict, kind: str = "summary") -> None:
                                f"configuration's {wrong[0]} is not one a run writes)")
 
 
+#: The engines a run is played by.
+ENGINES = ("fast", "reference")
 #: The bound of a tally's int64 entries.
 INT64_LIMIT = 2**63
 
@@ -205,6 +215,35 @@ def _check_tally(path: Path, tally: np.ndarray, config: dict) -> None:
         if not _sums_agree(name, sums[name], squares[name], games, tally, config):
             raise ResultsFileError(f"{path} is not a whole urbion summary file (its sum of "
                                    f"{name} does not agree with its other counts)")
+    _check_tally_reasons(path, tally, config)
+
+
+def _check_tally_reasons(path: Path, tally: np.ndarray, config: dict) -> None:
+    """A tally's losses by reasons a loss of the run can have, and as many games with every
+    City card pacified as it won or lost on the Inhabitant sum; its game numbers within
+    2**63."""
+    from analyzer.arguments import MAX_SEED
+
+    losses = dict(zip(REASON_NAMES, part(tally, "loss_reasons").tolist(), strict=True))
+    expansions = config.get("expansions") or []
+    for name, count in losses.items():
+        needs = EXPANSION_REASONS.get(name)
+        never = name in (*NEVER_WRITTEN_REASONS, "all_pacified")
+        if count and (never or (needs is not None and needs not in expansions)):
+            raise ResultsFileError(f"{path} is not a whole urbion summary file (it counts "
+                                   f"{count:,} game{'s' if count != 1 else ''} lost with "
+                                   f"reason {name})")
+    city_cards = config.get("city_cards")
+    whole = int(part(tally, "wins")[0]) + losses["inhabitants"]
+    if city_cards is not None and city_cards < PACIFIED_BINS and \
+            int(part(tally, "pacified_hist")[city_cards]) != whole:
+        raise ResultsFileError(f"{path} is not a whole urbion summary file (its games with "
+                               f"all {city_cards} City cards pacified are not the {whole:,} "
+                               "it won or lost on the Inhabitant sum)")
+    first = configured_count(path, "first_game", config.get("first_game") or 0)
+    if first + int(part(tally, "games")[0]) - 1 > MAX_SEED:
+        raise ResultsFileError(f"{path} is not a whole urbion summary file (its games from "
+                               f"{first:,} pass 2**63 - 1, the last game number)")
 
 
 def _sums_agree(name: str, total: int, squares: int, games: int, tally: np.ndarray,
@@ -285,6 +324,7 @@ def read_results(path: str | Path) -> pd.DataFrame:
         raise ResultsFileError(f"cannot read results file {path}: {err}") from None
     _check_columns(path, df)
     _check_games(path, df, attrs)
+    _check_rows_against_config(path, df, attrs)
     df.attrs = attrs
     return df
 
@@ -419,6 +459,7 @@ def checked_frame(df: pd.DataFrame, name: str) -> pd.DataFrame:
                                "attrs): give the frame simulate returned, or its file")
     _check_columns(Path(name), df)
     _check_games(Path(name), df, attrs)
+    _check_rows_against_config(Path(name), df, attrs)
     frame = df.copy(deep=False)
     frame.attrs = dict(attrs)
     return frame
@@ -445,6 +486,8 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
 def configured_count(path: Path, key: str, value: object) -> int:
     """The run configuration's ``key`` (games, first_game) as an int; a value that is no
     count refuses the file."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value  # as it is: a float holds game numbers past 2**53 rounded
     try:
         number = float(value) if not isinstance(value, bool) else math.nan
     except (TypeError, ValueError):
@@ -507,9 +550,9 @@ def _check_columns(path: Path, df: pd.DataFrame) -> None:
         else:
             continue
         if wrong:
-            want = "true/false" if name == "won" else "whole numbers"
+            want = "true/false" if name == "won" else "integers"
             raise ResultsFileError(f"{path} is not an urbion results file (column {name} "
-                                   f"holds {kind}, not {want})")
+                                   f"holds values of type {kind}, where a run writes {want})")
         if df[name].isna().any():  # a nullable column: a game without its figure
             raise ResultsFileError(f"{path} is not an urbion results file (column {name} "
                                    f"has an empty cell in game "
@@ -526,6 +569,52 @@ def _check_columns(path: Path, df: pd.DataFrame) -> None:
         raise ResultsFileError(f"{path} is not an urbion results file (game "
                                f"{int(repeated.iloc[0])} appears twice)")
     _check_values(path, df)
+
+
+#: Reasons no game of a results file ends with: a game still going, and an illegal
+#: decision, which stops the run with an error and writes nothing.
+NEVER_WRITTEN_REASONS = ("none", "illegal_decision")
+#: Reasons of a loss that only an expansion gives, by that expansion.
+EXPANSION_REASONS = {"emptiness": "emptiness", "inhabitants": "postcards"}
+#: Reasons a game ends with every City card pacified (won, or lost on the Inhabitant sum).
+ALL_PACIFIED_REASONS = ("all_pacified", "inhabitants")
+
+
+def _check_rows_against_config(path: Path, df: pd.DataFrame, attrs: dict) -> None:
+    """Refuse rows that no game of the configured run ends with: a reason no results
+    file holds or the run's expansions cannot give, cities pacified past the game's City
+    cards or not as its reason says, Books kept without the Books, the seats of the other
+    variant."""
+    def refuse(what: str, bad: pd.Series) -> None:
+        game = int(df["game"][bad].iloc[0])
+        raise ResultsFileError(f"{path} is not an urbion results file ({what} in game "
+                               f"{game})")
+
+    reason = df["reason"].astype(str)
+    expansions = attrs.get("expansions") or []
+    for name in pd.unique(reason):
+        needs = EXPANSION_REASONS.get(name)
+        if name in NEVER_WRITTEN_REASONS or (needs is not None and needs not in expansions):
+            why = "no game of a results file ends so" if needs is None else \
+                f"only {needs} gives it, and the run plays {', '.join(expansions) or 'none'}"
+            refuse(f"reason {name}: {why}", reason == name)
+    city_cards = attrs.get("city_cards")
+    if city_cards is not None:
+        whole = reason.isin(ALL_PACIFIED_REASONS)
+        if (odd := whole & (df["pacified"] != city_cards)).any():
+            refuse(f"reason {reason[odd].iloc[0]} with {int(df['pacified'][odd].iloc[0])} "
+                   f"of the game's {city_cards} City cards pacified", odd)
+        if (odd := ~whole & (df["pacified"] >= city_cards)).any():
+            refuse(f"reason {reason[odd].iloc[0]} with {int(df['pacified'][odd].iloc[0])} "
+                   f"City cards pacified, of the game's {city_cards}", odd)
+    if "books" not in expansions and "books_kept" in df.columns and \
+            (odd := df["books_kept"] > 0).any():
+        refuse(f"{int(df['books_kept'][odd].iloc[0])} Books kept by a run without the Books",
+               odd)
+    seats = 2 if attrs.get("variant", "solo") == "team" else 1
+    if "seats" in df.columns and (odd := df["seats"] != seats).any():
+        refuse(f"seats is {int(df['seats'][odd].iloc[0])} in a run of the "
+               f"{attrs.get('variant', 'solo')} game", odd)
 
 
 #: The columns no game can hold below zero: numbers and counts (the Inhabitant sum can).

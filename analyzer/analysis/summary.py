@@ -170,9 +170,10 @@ def _check_kinds(df: pd.DataFrame) -> None:
         elif column == "reason":
             continue
         else:
-            wrong, want = not pd.api.types.is_integer_dtype(kind), "whole numbers"
+            wrong, want = not pd.api.types.is_integer_dtype(kind), "integers"
         if wrong or df[column].isna().any():
-            held = "an empty cell" if not wrong else f"{kind}, not {want}"
+            held = "an empty cell" if not wrong else \
+                f"values of type {kind}, where a run writes {want}"
             raise UrbionError(f"summarize needs a results DataFrame as simulate returns it "
                               f"(column {column} holds {held})")
 
