@@ -694,10 +694,17 @@ def _main(argv: list[str] | None) -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
+#: What ``str.splitlines`` breaks a line at, escaped: a file name holding a line break
+#: leaves an error on its one line.
+_LINE_BREAKS = {ord(ch): ch.encode("unicode_escape").decode("ascii")
+                for ch in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
 def _say(message: str) -> None:
-    """``message`` on stderr, if stderr takes it: the exit code says the rest."""
+    """``message`` on stderr, on one line, if stderr takes it: the exit code says the
+    rest."""
     try:
-        click.echo(message, err=True)
+        click.echo(message.translate(_LINE_BREAKS), err=True)
     except (OSError, ValueError):
         pass
 

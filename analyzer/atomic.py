@@ -70,7 +70,16 @@ def check_name_length(path: Path, failure: str) -> None:
 def written_file(path: Path) -> Path:
     """The file a write to ``path`` replaces: a symbolic link's target, as a shell's ``>``
     writes through the link, rather than the link itself."""
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    if not path.is_symlink():
+        return path
+    try:
+        return Path(os.path.realpath(path, strict=True))
+    except FileNotFoundError:  # a link to a file still to be made: made there
+        return Path(os.path.realpath(path))
+    except OSError as err:  # a loop of links has no file to write through to
+        what = "a loop of symbolic links" if err.errno == errno.ELOOP else \
+            err.strerror or str(err)
+        raise UrbionError(f"cannot write {path}: {what}") from None
 
 
 def why_not_writable(folder: Path) -> str:

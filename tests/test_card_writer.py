@@ -281,13 +281,20 @@ def test_a_device_that_never_ends_or_a_huge_file_is_refused_at_once(tmp_path, ca
     from analyzer.textfiles import SMALL_FILE_LIMIT
 
     os.mkfifo(tmp_path / "pipe.parquet")
+    os.mkfifo(tmp_path / "pipe.json")
+    os.mkfifo(tmp_path / "pipe.py")
     with (tmp_path / "huge.toml").open("wb") as file:
         file.truncate(SMALL_FILE_LIMIT + 1)  # sparse: no disk taken
     calls = {("cards", "--cards", "/dev/zero"): "larger than 16 MB",
              ("cards", "--cards", "huge.toml"): "larger than 16 MB",
              ("simulate", "--games", "2", "--policy", "weighted:/dev/zero"): "larger than 16",
              # a results file is never a pipe: refused without waiting for a writer
-             ("report", "pipe.parquet", "--out", "r"): "not a file"}
+             ("report", "pipe.parquet", "--out", "r"): "not a file",
+             # a summary's name waited for a writer that never came
+             ("report", "pipe.json", "--out", "r"): "not a file",
+             # it exists: "does not exist" misled
+             ("simulate", "--games", "2", "--policy", "pipe.py:choose"):
+                 "policy file pipe.py is not a regular file (a pipe or a device)"}
     for args, message in calls.items():
         with pytest.raises(SystemExit) as stop, contextlib.chdir(tmp_path):
             cli.main(list(args))

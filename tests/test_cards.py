@@ -286,14 +286,16 @@ def test_a_name_of_the_wrong_type_is_named(tmp_path):
 
 @pytest.mark.parametrize("name", ['"evil\\nname | x"', '"tab\\there"', '"bell\\u0007"',
                                   '"line\\u2028separator"', '"next\\u0085line"',
-                                  '"c1\\u009bcontrol"', '"para\\u2029graph"'])
+                                  '"c1\\u009bcontrol"', '"para\\u2029graph"',
+                                  # turned the rest of each line it was printed on around
+                                  '"set\\u202e"', '"iso\\u2067late"'])
 def test_a_name_with_a_line_break_or_control_character_is_refused(tmp_path, name):
     """It would break the tables and labels the name appears in (report.md's rows)."""
     from importlib import resources
 
     text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
-    with pytest.raises(CardSetError, match="name: no line breaks, tabs or other control "
-                                           "characters"):
+    with pytest.raises(CardSetError, match="name: no line breaks, tabs, text direction "
+                                           "controls or other control characters"):
         load_card_set(_write(tmp_path, text.replace('name = "R14-default"', f"name = {name}",
                                                     1)))
 

@@ -173,6 +173,9 @@ def test_show_of_a_solo_game_names_no_seat():
     (["duel", "random,greedy", "--workers", "257"], "1<=x<=256"),
     (["trace", "--game", "-1", "--out", "t.jsonl"], "--game"),
     (["trace", "--out", "traces.txt"], "must end in .jsonl"),
+    # a line break in a file name split the error over lines
+    (["simulate", "--cards", "no\nsuch.toml"], "no\\nsuch.toml"),
+    (["simulate", "--out", "no\u2028dir/x\ry.parquet"], "no\\u2028dir/x\\ry.parquet"),
     # click said "Directory '...' is a file.", as if the folder were a file already
     *([[command, *extra, "--out", __file__],
        f"{__file__!r} is a file, not a folder: this command writes its files into the "

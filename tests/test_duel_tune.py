@@ -779,6 +779,13 @@ def test_a_tuned_weights_file_says_where_it_plays_off_its_tuning(tmp_path, capsy
     code, _, err = run(capsys, "simulate", "--games", "5", "--policy",
                        f"weighted:{tmp_path / 'bad.toml'}")
     assert code == 2 and err.count("\n") == 1 and "tuned.expansions must be a list" in err
+    # a weight added at the end of a tuned file lands in [tuned]: named, not the table's
+    # keys listed
+    added = tmp_path / "added.toml"
+    added.write_text((tmp_path / "copy-w.toml").read_text() + "DRAGON = 1.0\n")
+    code, _, err = run(capsys, "simulate", "--games", "5", "--policy", f"weighted:{added}")
+    assert code == 2 and err.count("\n") == 1 and "unknown key tuned.DRAGON (a weight goes " \
+        "in the [weights] table, above [tuned])" in err
     # the file names its rules and tuning games, and the code that wrote it
     from analyzer.core.codes import RULES_VERSION
     from analyzer.runner.config import package_commit

@@ -903,15 +903,21 @@ def test_a_loop_of_symbolic_links_is_a_one_line_error_in_and_out(tmp_path, capsy
     analyzer.simulate(games=30, out=results)
     (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
     (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    (tmp_path / "loop1.parquet").symlink_to(tmp_path / "loop2.parquet")
+    (tmp_path / "loop2.parquet").symlink_to(tmp_path / "loop1.parquet")
     loop = str(tmp_path / "loop1")
     for args, message in (
             (["report", loop, "--out", str(tmp_path / "rep")], "cannot read"),
             (["report", str(results), "--out", loop + "/rep"], "cannot write report"),
             (["duel", "--policies", "greedy,random", "--games", "10", "--quiet", "--out",
-              loop + "/duel"], "cannot write duel")):
+              loop + "/duel"], "cannot write duel"),
+            # a loop has no file to write through to: the link was replaced by a file
+            (["simulate", "--games", "10", "--quiet", "--out", str(tmp_path / "loop1.parquet")],
+             f"cannot write {tmp_path / 'loop1.parquet'}")):
         code, _, err = run(capsys, *args)
         assert code == 2 and err.count("\n") == 1, err
         assert message in err and "a loop of symbolic links" in err
+    assert (tmp_path / "loop1.parquet").is_symlink()
 
 
 def test_runs_of_two_card_sets_each_name_theirs(tmp_path):

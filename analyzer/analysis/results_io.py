@@ -275,6 +275,8 @@ def read_run(path: str | Path) -> pd.DataFrame | Totals:
     """A results file's rows (:func:`read_results`), or a summary file's totals
     (:func:`read_summary`): a file named .json, or that begins as JSON does, ``{``, is read
     as a summary."""
+    if not Path(path).is_file():  # a pipe or device named .json: not opened to wait
+        return read_results(path)
     begins = head(path)
     # a results file named .json is still Parquet; an emptied .json is still no results file
     summary = begins.startswith(b"{") or (Path(path).suffix.lower() == ".json" and

@@ -52,6 +52,9 @@ MAX_CARDS = 400
 #: Books of Prophecies a card set may hold: the rulebook's two (R09.7: each looks at 2 more
 #: Dream cards, and the engine lists every order of the cards looked at as an option).
 MAX_PROPHECIES = 2
+#: Unicode's explicit text direction controls (embeddings, overrides, isolates and their
+#: ends), by their bidirectional class.
+BIDI_CONTROLS = ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI")
 
 
 class CardSetError(UrbionError):
@@ -226,6 +229,7 @@ class CardSet:
         return replace(self, expansions=expansions, city_ids=ids[in_play & is_city],
                        dream_ids=ids[in_play & ~is_city & ~is_other],
                        other_ids=ids[in_play & is_other])
+
 
 
 def set_digest(name: str, cards: np.ndarray, owner: np.ndarray) -> str:
@@ -700,10 +704,12 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
     if not isinstance(name, str) or not name.strip():
         raise CardSetError(f"name: expected a non-empty string, not {toml_text(name)}")
     name = name.strip()  # spaces do not show in a result: " R14-default" is "R14-default"
-    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in name):
-        # a line break or tab in a name would break every table and label it appears in
-        raise CardSetError(f"name: no line breaks, tabs or other control characters, not "
-                           f"{toml_text(name)}")
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or
+           unicodedata.bidirectional(ch) in BIDI_CONTROLS for ch in name):
+        # a line break or tab in a name would break every table and label it appears in;
+        # a direction override would turn the rest of each line around it
+        raise CardSetError(f"name: no line breaks, tabs, text direction controls or other "
+                           f"control characters, not {toml_text(name)}")
     description = data.get("description", "")
     if not isinstance(description, str):
         raise CardSetError(f"description: expected a string, not {toml_text(description)}")

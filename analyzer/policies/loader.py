@@ -44,7 +44,8 @@ def _module_from_file(path: Path):
 
 def _load_module_file(path: Path):
     if not path.is_file():
-        what = "is a folder, not a file" if path.is_dir() else "does not exist"
+        what = "is a folder, not a file" if path.is_dir() else \
+            "is not a regular file (a pipe or a device)" if path.exists() else "does not exist"
         raise PolicyError(f"policy file {path} {what}")
     # a name that is the same in every process: numba's disk cache (cache=True) finds a
     # function's module again by it

@@ -130,8 +130,12 @@ def _check_tuned(tuned: object, source: str) -> None:
     """A [tuned] table holds the ``TUNED_KEYS`` of their kinds, or is absent."""
     if tuned is None:
         return
-    if not isinstance(tuned, dict) or not set(TUNED_KEYS) <= set(tuned) <= \
-            {*TUNED_KEYS, TUNED_CARDS_KEY, *TUNED_LATER_KEYS}:
+    known = {*TUNED_KEYS, TUNED_CARDS_KEY, *TUNED_LATER_KEYS}
+    unknown = sorted(set(tuned) - known) if isinstance(tuned, dict) else []
+    if unknown:  # a weight added at the end of a tuned file lands in [tuned]
+        raise PolicyError(f"weights file {source}: unknown key tuned.{unknown[0]} (a weight "
+                          "goes in the [weights] table, above [tuned])")
+    if not isinstance(tuned, dict) or not set(TUNED_KEYS) <= set(tuned) <= known:
         raise PolicyError(f"weights file {source}: a [tuned] table holds "
                           f"{', '.join(TUNED_KEYS)} (and, from newer versions, "
                           f"{', '.join([TUNED_CARDS_KEY, *TUNED_LATER_KEYS])}), as urbion "
