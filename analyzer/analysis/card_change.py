@@ -337,7 +337,8 @@ def versus_base_band(r: pd.Series) -> str:
 #: Under the table: what a pair of games shares.
 PAIRING_NOTE = ("Game g of a set with one card set is paired with game g of the same set "
                 "with the other: both draw from the random streams of (seed, g); where the "
-                "card sets hold other numbers of cards, paired games are not the same deal.")
+                "card sets hold other numbers of cards, or their cards in another order, "
+                "paired games are not the same deal.")
 
 
 def chart_rows(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

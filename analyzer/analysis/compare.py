@@ -770,7 +770,8 @@ def books_unplayed_note(runs: dict[str, pd.DataFrame | Totals], noun: str = "set
             f"the Books (books alone as the base game): {'its' if one else 'their'} figures "
             "say nothing about the Books. To weigh them, play a policy that "
             "keeps Books: weighted:FILE, FILE holding a [weights] table with BOOKS_KEEP = 1 "
-            "(or 2, 4; docs/policies.md)")
+            "(or 2, 4), plays weighted's weights with that one changed; greedy's with it "
+            "changed are in docs/policies.md")
 
 
 def books_unplayed(runs: dict[str, pd.DataFrame | Totals]) -> list[str]:
