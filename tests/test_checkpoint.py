@@ -51,6 +51,17 @@ class StopAfter:
         pass
 
 
+def _stopped_after_one_chunk(tmp_path: Path) -> Path:
+    """The output of a run of 600 random games of seed 2 in chunks of 200, stopped once
+    its first chunk was saved."""
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
+    with pytest.raises(RunStopped):
+        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
+                                                                False))
+    return out
+
+
 def test_interrupted_then_resumed_equals_uninterrupted(tmp_path):
     out = tmp_path / "r.parquet"
     plan = RunPlan(default_card_set(), "random", 21, 1000, chunk=150)
@@ -168,11 +179,7 @@ def test_summary_only_run_resumes_to_the_same_summary(tmp_path):
                                           ({"chunk": 100}, "chunk"),
                                           ({"expansions": "chromatic_chaos"}, "expansions")])
 def test_resume_with_another_configuration_is_refused(tmp_path, change, word):
-    out = tmp_path / "r.parquet"
-    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
-    with pytest.raises(RunStopped):
-        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
-                                                                False))
+    out = _stopped_after_one_chunk(tmp_path)
     args = {"games": 600, "seed": 2, "policy": "random", "chunk": 200, **change}
     with pytest.raises(UrbionError, match=f"different configuration.*{word}"):
         analyzer.simulate(out=out, resume=True, **args)
@@ -184,11 +191,7 @@ def test_a_resume_by_another_version_of_the_package_is_refused_in_words(tmp_path
                                                                        monkeypatch):
     from analyzer.runner import config
 
-    out = tmp_path / "r.parquet"
-    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
-    with pytest.raises(RunStopped):
-        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
-                                                                False))
+    out = _stopped_after_one_chunk(tmp_path)
     played = config.package_version()
     monkeypatch.setattr(config, "package_version", lambda: "9.9.9")
     with pytest.raises(UrbionError, match=re.escape(
@@ -728,11 +731,7 @@ def test_a_run_saved_before_the_engine_code_was_recorded_resumes_and_a_change_is
     """A run.json of an older version has no engine_source: its resume was refused as
     "sha256 none there", though its kernel_source showed the same code; a real change of
     the fast engine's code was said twice (its kernels' hash is both)."""
-    out = tmp_path / "r.parquet"
-    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
-    with pytest.raises(RunStopped):
-        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
-                                                                False))
+    out = _stopped_after_one_chunk(tmp_path)
     run_file = partial_folder(out) / "run.json"
     saved = json.loads(run_file.read_text())
     run_file.write_text(json.dumps({**saved, "kernel_source": "0" * 16,
@@ -750,11 +749,7 @@ def test_a_run_saved_before_the_engine_code_was_recorded_resumes_and_a_change_is
 def test_a_stray_file_named_like_a_chunk_is_not_read_as_one(tmp_path):
     """A file chunk-00000².npy (a superscript two, a digit to str.isdigit, not to int) made
     a resume a traceback."""
-    out = tmp_path / "r.parquet"
-    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
-    with pytest.raises(RunStopped):
-        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
-                                                                False))
+    out = _stopped_after_one_chunk(tmp_path)
     (partial_folder(out) / "chunk-00000\u00b2.npy").write_bytes(b"")
     (partial_folder(out) / "chunk-\u0661.npy").write_bytes(b"")  # an Arabic-Indic one
     resumed = analyzer.simulate(games=600, seed=2, policy="random", chunk=200, out=out,
@@ -765,11 +760,7 @@ def test_a_stray_file_named_like_a_chunk_is_not_read_as_one(tmp_path):
 def test_a_folder_named_like_a_chunk_is_refused_before_the_resume_plays(tmp_path):
     """A folder chunk-000001.npy in the saved chunks made a resume play that chunk, fail to
     save it and advise --resume, which failed alike every time."""
-    out = tmp_path / "r.parquet"
-    plan = RunPlan(default_card_set(), "random", 2, 600, chunk=200)
-    with pytest.raises(RunStopped):
-        execute(plan, StopAfter(1), checkpoint=Checkpoint.start(out, plan.identity(False),
-                                                                False))
+    out = _stopped_after_one_chunk(tmp_path)
     blocker = partial_folder(out) / "chunk-000001.npy"
     blocker.mkdir()
     with pytest.raises(UrbionError, match=r"chunk-000001\.npy there is a folder.*remove it"):
