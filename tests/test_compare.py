@@ -740,6 +740,23 @@ def test_an_interval_bound_just_below_zero_keeps_its_sign(fraction, text):
     assert signed_bound(fraction) == text
 
 
+def test_a_bound_written_minus_zero_does_not_leave_zero_out_in_any_verdict_or_chart():
+    """An interaction whose high bound is -0.001 pp: -0.00 in the tables and, as the
+    tables write it, not clear of zero, so not shown; the heatmap wrote +0.00."""
+    import pandas as pd
+
+    from analyzer.analysis.compare import shown_interactions
+    from analyzer.reporting.charts import _band
+
+    pair = pd.DataFrame({"low": [-0.012], "high": [-1e-5], "holm_p": [0.01],
+                         "differing": [5_000], "interaction": [-0.006],
+                         "pair_win_rate": [0.2]}, index=["a+b"])
+    assert interaction_band(-0.012, -1e-5) == "-1.20 to -0.00pp"
+    assert not shown_interactions(pair)["a+b"]
+    assert _band(-0.6, -1.2, -0.001) == "-1.20 to\n-0.00"
+    assert shown_interactions(pair.assign(high=-5e-5))["a+b"]  # -0.01: clear
+
+
 def test_a_sensitivity_interval_that_ends_just_below_zero_reads_so():
     """Incubi narrowed: -3.00 pp (-6.14 to +0.00) where the bound was -0.000019, an
     interval that leaves zero out read as one that reaches it."""

@@ -125,3 +125,12 @@ def test_runs_that_won_no_game_do_not_cancel():
     none = np.zeros(6_000, dtype=bool)
     against, base = (rng.random(6_000) < rate for rate in (0.3, 0.1))
     assert math.isnan(log_odds_contrast([none, against, none, base], SIGNS)["ratio"])
+
+
+def test_runs_left_without_a_run_of_the_other_sign_are_weighed_alone():
+    """Once a pair cancels, the runs left may all enter with one sign: no two then need
+    games differing (min() of no pair raised a ValueError)."""
+    rng = np.random.default_rng(6)
+    a, b = (rng.random(3_000) < rate for rate in (0.3, 0.2))
+    found = log_odds_contrast([a, a, b], [1, -1, 1])
+    assert found == pytest.approx(log_odds_contrast([b], [1]))

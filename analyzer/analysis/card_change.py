@@ -279,9 +279,11 @@ ODDS_VERSUS_BASE_NOTE = (
     "set's odds of winning as they do the base game's; its 95% interval and Holm p come "
     "from Wald's test on the log odds over the paired games (n/a where one of the four runs "
     f"has fewer than {ODDS_MIN_OUTCOMES} wins or losses, or two of them fewer than "
-    f"{ODDS_MIN_OUTCOMES} games in which they differ). No bound of the win rate bends "
-    "it, so it compares the sets at 0% or 100% too; differs in odds: more or less, where "
-    "the Holm p is below 0.05 and the interval clear of 1.")
+    f"{ODDS_MIN_OUTCOMES} games in which they differ; two runs that won the same games, "
+    "the base game's where the cards leave its games alone, cancel and are left out "
+    "first). No bound of the win rate bends it, so it compares the sets at 0% or 100% too; "
+    "differs in odds: better or worse odds, where the Holm p is below 0.05 and the "
+    "interval clear of 1.")
 
 
 def format_card_change(table: pd.DataFrame, attrs: dict) -> str:

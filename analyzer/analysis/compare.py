@@ -717,7 +717,8 @@ ODDS_INTERACTION_NOTE = (
     f"over the paired games, Holm over the pairs (n/a where a set of the four has fewer "
     f"than {ODDS_MIN_OUTCOMES} wins or losses, or two of them fewer than "
     f"{ODDS_MIN_OUTCOMES} games in which they differ: on so few the approximation turns "
-    "liberal). No floor bends it: near 0% it says whether together the two leave more or "
+    "liberal; two sets that won the same games cancel and are left out first). No floor "
+    "bends it: near 0% it says whether together the two leave more or "
     "fewer wins than their effects multiplied (shown in odds: Holm p below 0.05 and the "
     "interval clear of 1)")
 

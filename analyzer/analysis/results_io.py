@@ -202,7 +202,7 @@ def _check_tally(path: Path, tally: np.ndarray, config: dict) -> None:
         raise ResultsFileError(f"{path} is not a whole urbion summary file (its counts do "
                                f"not add up to its {games:,} games)")
     if config.get("games") is not None and \
-            configured_count(path, "games", config["games"]) != games:
+            configured_count(path, "games", config["games"], "summary") != games:
         raise ResultsFileError(f"{path} is not a whole urbion summary file (its "
                                f"configuration's games is {config['games']!r}, its tally "
                                f"counts {games:,})")
@@ -240,7 +240,7 @@ def _check_tally_reasons(path: Path, tally: np.ndarray, config: dict) -> None:
         raise ResultsFileError(f"{path} is not a whole urbion summary file (its games with "
                                f"all {city_cards} City cards pacified are not the {whole:,} "
                                "it won or lost on the Inhabitant sum)")
-    first = configured_count(path, "first_game", config.get("first_game") or 0)
+    first = configured_count(path, "first_game", config.get("first_game") or 0, "summary")
     if first + int(part(tally, "games")[0]) - 1 > MAX_SEED:
         raise ResultsFileError(f"{path} is not a whole urbion summary file (its games from "
                                f"{first:,} pass 2**63 - 1, the last game number)")
@@ -275,8 +275,11 @@ def read_run(path: str | Path) -> pd.DataFrame | Totals:
     """A results file's rows (:func:`read_results`), or a summary file's totals
     (:func:`read_summary`): a file named .json, or that begins as JSON does, ``{``, is read
     as a summary."""
-    if not Path(path).is_file():  # a pipe or device named .json: not opened to wait
-        return read_results(path)
+    if not Path(path).is_file():  # a pipe or device: not opened to wait for a writer
+        if Path(path).suffix.lower() != ".json":
+            return read_results(path)
+        what = "not a file" if Path(path).exists() else "no such file"
+        raise ResultsFileError(f"cannot read summary file {path}: {what}")
     begins = head(path)
     # a results file named .json is still Parquet; an emptied .json is still no results file
     summary = begins.startswith(b"{") or (Path(path).suffix.lower() == ".json" and
@@ -485,9 +488,9 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
         "--first-game G --games N; first_game= and games= in Python)")
 
 
-def configured_count(path: Path, key: str, value: object) -> int:
+def configured_count(path: Path, key: str, value: object, kind: str = "results") -> int:
     """The run configuration's ``key`` (games, first_game) as an int; a value that is no
-    count refuses the file."""
+    count refuses the file (a ``kind`` file: results or summary)."""
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value  # as it is: a float holds game numbers past 2**53 rounded
     try:
@@ -495,7 +498,7 @@ def configured_count(path: Path, key: str, value: object) -> int:
     except (TypeError, ValueError):
         number = math.nan
     if not number.is_integer() or number < 0:
-        raise ResultsFileError(f"{path} is not an urbion results file (its configuration's "
+        raise ResultsFileError(f"{path} is not an urbion {kind} file (its configuration's "
                                f"{key} is {value!r}, not a count of games)")
     return int(number)
 

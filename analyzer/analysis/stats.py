@@ -379,7 +379,7 @@ def _without_cancelling(wins: list[np.ndarray],
 def _fewest_differing(wins: list[np.ndarray], signs: list[int]) -> int:
     """The fewest games in which two runs of opposite signs differ (won by one, lost by
     the other), over every such two."""
-    return min(int(np.count_nonzero(np.asarray(wins[i], dtype=bool) !=
-                                    np.asarray(wins[j], dtype=bool)))
-               for i in range(len(wins)) for j in range(i + 1, len(wins))
-               if signs[i] != signs[j])
+    return min((int(np.count_nonzero(np.asarray(wins[i], dtype=bool) !=
+                                     np.asarray(wins[j], dtype=bool)))
+                for i in range(len(wins)) for j in range(i + 1, len(wins))
+                if signs[i] != signs[j]), default=len(wins[0]))

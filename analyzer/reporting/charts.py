@@ -795,8 +795,11 @@ def _band(value: float, low: float, high: float) -> str:
         return ""
     if np.isclose(value - low, high - value, rtol=1e-6, atol=1e-9):
         return f"±{_cell((high - low) / 2)}"
-    # on two lines: "-197.50 to +192.50" is wider than a cell
-    return f"{_cell(low, sign=True)} to\n{_cell(high, sign=True)}"
+    # on two lines: "-197.50 to +192.50" is wider than a cell; a bound keeps its sign,
+    # as the tables write it (-0.00 just below zero)
+    from analyzer.analysis.stats import signed_bound
+
+    return f"{signed_bound(low / 100)} to\n{signed_bound(high / 100)}"
 
 
 def interactions(table: pd.DataFrame) -> Figure:
