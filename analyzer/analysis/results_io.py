@@ -576,6 +576,12 @@ def _check_columns(path: Path, df: pd.DataFrame) -> None:
     _check_values(path, df)
 
 
+def _refuse_game(path: Path, df: pd.DataFrame, what: str, bad: pd.Series) -> None:
+    """Refuse the file for ``what``, naming the first game where ``bad`` holds."""
+    game = int(df["game"][bad].iloc[0])
+    raise ResultsFileError(f"{path} is not an urbion results file ({what} in game {game})")
+
+
 #: Reasons no game of a results file ends with: a game still going, and an illegal
 #: decision, which stops the run with an error and writes nothing.
 NEVER_WRITTEN_REASONS = ("none", "illegal_decision")
@@ -591,9 +597,7 @@ def _check_rows_against_config(path: Path, df: pd.DataFrame, attrs: dict) -> Non
     cards or not as its reason says, Books kept without the Books, the seats of the other
     variant."""
     def refuse(what: str, bad: pd.Series) -> None:
-        game = int(df["game"][bad].iloc[0])
-        raise ResultsFileError(f"{path} is not an urbion results file ({what} in game "
-                               f"{game})")
+        _refuse_game(path, df, what, bad)
 
     reason = df["reason"].astype(str)
     expansions = attrs.get("expansions") or []
@@ -634,9 +638,7 @@ def _check_values(path: Path, df: pd.DataFrame) -> None:
     below zero, a seat count other than 1 or 2, a game won whose reason is not that every
     City card was pacified, or one lost whose reason is."""
     def refuse(what: str, bad: pd.Series) -> None:
-        game = int(df["game"][bad].iloc[0])
-        raise ResultsFileError(f"{path} is not an urbion results file ({what} in game "
-                               f"{game})")
+        _refuse_game(path, df, what, bad)
 
     for name in NEVER_NEGATIVE:
         if name in df.columns and (below := df[name] < 0).any():

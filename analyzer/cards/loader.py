@@ -231,7 +231,6 @@ class CardSet:
                        other_ids=ids[in_play & is_other])
 
 
-
 def set_digest(name: str, cards: np.ndarray, owner: np.ndarray) -> str:
     """A card set's ``digest``: SHA-256 of its name and card table (int64 ``cards``
     (n_cards, N_CARD_FIELDS) and ``owner`` (n_cards,))."""
