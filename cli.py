@@ -52,6 +52,7 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from analyzer.errors import OutputNotWritten, RunStopped, UrbionError
     from analyzer.policies.registry import BUILTIN_POLICIES
     from analyzer.runner import interrupts
+    from analyzer.wording import one_line
 
     if _AS_COMMAND:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -694,17 +695,11 @@ def _main(argv: list[str] | None) -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-#: What ``str.splitlines`` breaks a line at, escaped: a file name holding a line break
-#: leaves an error on its one line.
-_LINE_BREAKS = {ord(ch): ch.encode("unicode_escape").decode("ascii")
-                for ch in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
-
-
 def _say(message: str) -> None:
     """``message`` on stderr, on one line, if stderr takes it: the exit code says the
     rest."""
     try:
-        click.echo(message.translate(_LINE_BREAKS), err=True)
+        click.echo(one_line(message), err=True)
     except (OSError, ValueError):
         pass
 

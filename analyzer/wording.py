@@ -12,3 +12,14 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
 def spoken_list(items: list[str]) -> str:
     """Names as a sentence lists them: "a", "a and b", "a, b and c"."""
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+#: What ``str.splitlines`` breaks a line at, escaped as Python writes it ("\\n").
+_LINE_BREAKS = {ord(ch): ch.encode("unicode_escape").decode("ascii")
+                for ch in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks escaped: a file name holding one leaves an error, or a
+    report's line, on its one line."""
+    return text.translate(_LINE_BREAKS)

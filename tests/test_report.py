@@ -625,6 +625,17 @@ def test_a_card_set_name_with_markup_stays_text_in_the_reports_prose(tmp_path):
     assert all("<b>" not in line and "&lt;b>bold&lt;/b>" in line for line in prose)
 
 
+def test_a_results_file_name_with_a_line_break_keeps_its_provenance_line_whole(tmp_path):
+    """The provenance names each results file: a line break in a name must not end the
+    list item and leave the rest of the name as a paragraph of its own."""
+    results = tmp_path / "spring\nrun.parquet"
+    analyzer.simulate(games=20, out=results)
+    md = (analyzer.report([results], tmp_path / "rep") / "report.md").read_text()
+    named = [line for line in md.splitlines() if "run.parquet" in line]
+    assert named and all(line.startswith("- **") and "spring\\nrun.parquet" in line
+                         for line in named)
+
+
 def _without_card_table(path):
     """Rewrite the results file ``path`` as a version that did not keep its cards wrote it."""
     from analyzer.analysis.results_io import read_results

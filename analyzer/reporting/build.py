@@ -63,7 +63,7 @@ from analyzer.errors import UrbionError
 from analyzer.reporting import charts
 from analyzer.reporting.names import shared_file, shared_files, shared_policy
 from analyzer.runner.config import LATER_KEYS
-from analyzer.wording import spoken_list
+from analyzer.wording import one_line, spoken_list
 
 #: (file stem, title, chart function taking the runs or the headline table)
 CHARTS = [
@@ -660,10 +660,10 @@ def _md_cell(text: str) -> str:
 
 
 def _md_prose(text: str) -> str:
-    """Markdown text with whatever would open HTML markup or an entity escaped (a card set's
-    or a file's name may hold them)."""
+    """Markdown text on one line, with whatever would open HTML markup or an entity escaped
+    (a card set's or a file's name may hold them, or a line break)."""
     text = re.sub(r"&(?=#?\w+;)", "&amp;", text)
-    return re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
+    return one_line(re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text))
 
 
 def md_table_head(header: list[str]) -> list[str]:
