@@ -161,11 +161,11 @@ def precision(value: object) -> float:
             math.isinf(value):
         raise UrbionError(f"{option('precision')} must be a finite share of games, not "
                           f"{value}")
-    share = fraction("precision", value, 0, math.inf)
+    share = fraction(option("precision"), value, 0, math.inf)
     if share > MAX_PRECISION:
-        raise UrbionError(f"precision is a share of games, not percentage points: {value} "
-                          f"asks for intervals of +-{share:.0%}; half a point is 0.005 "
-                          f"(at most {MAX_PRECISION})")
+        raise UrbionError(f"{option('precision')} is a share of games, not percentage "
+                          f"points: {value} asks for intervals of +-{share:.0%}; half a "
+                          f"point is 0.005 (at most {MAX_PRECISION})")
     return share
 
 

@@ -76,11 +76,14 @@ def _games(**columns) -> pd.DataFrame:
     (lambda: analyzer.duel(["greedy", "random"], games="9"), "games must be a whole number"),
     (lambda: analyzer.duel(5), "policies must be a comma-separated string or a list"),
     (lambda: analyzer.compare(sets=5, games=10), "sets must be a comma-separated string"),
-    (lambda: analyzer.compare(games=10, precision="x"), "precision must be a number"),
+    (lambda: analyzer.compare(games=10, precision="x"),
+     "^--precision \\(precision=\\) must be a number"),
+    (lambda: analyzer.compare(games=10, precision=0),
+     "^--precision \\(precision=\\) must be above 0, not 0"),
     # 0.4 meant as 0.4 points would ask for +-40%
     (lambda: analyzer.compare(games=10, precision=0.4),
-     "precision is a share of games, not percentage points: 0.4 asks for intervals of "
-     "\\+-40%; half a point is 0.005"),
+     "^--precision \\(precision=\\) is a share of games, not percentage points: 0.4 asks "
+     "for intervals of \\+-40%; half a point is 0.005"),
     (lambda: analyzer.compare(games=10, precision=0.1, max_games=2.0),
      "max_games must be a whole number"),
     (lambda: analyzer.compare(games=10, max_games=20),

@@ -616,6 +616,18 @@ def test_replay_tells_a_trace_naming_other_rules(capsys, tmp_path, team_traces):
                                           "urbion-2e/expansions-99")
 
 
+def test_a_trace_naming_no_rules_is_replayed_under_these_and_passes_strict(capsys, tmp_path,
+                                                                          team_traces):
+    """rules_version is this package's own key: a trace written to TRACE.md by another
+    program may lack it, and is judged by the game it holds."""
+    bare = copy.deepcopy(team_traces[0])
+    del bare["rules_version"]
+    path = _write(tmp_path / "t.jsonl", [bare])
+    code, out, _ = run(capsys, "replay", "--strict", str(path))
+    assert code == 0 and "names the rules" not in out and "other rules" not in out
+    assert analyzer.replay(path)["passes_strict"].tolist() == [True]
+
+
 def test_a_trace_names_the_commit_and_show_names_what_made_it(team_traces):
     from analyzer.runner.config import package_commit
     from analyzer.trace.show import render_trace
