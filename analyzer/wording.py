@@ -1,4 +1,4 @@
-"""Counts and lists in words, for every layer's messages and texts."""
+"""Counts and lists in words, and text kept on one line, for every layer's messages and texts."""
 
 from __future__ import annotations
 
