@@ -1909,8 +1909,6 @@ ALT_NAMES = 5
 
 def _named(items: list[str]) -> str:
     """``items`` as a sentence lists them, the first ``ALT_NAMES`` by name."""
-    from analyzer.wording import spoken_list
-
     if len(items) <= ALT_NAMES:
         return spoken_list(items)
     return f"{', '.join(items[:ALT_NAMES])} and {len(items) - ALT_NAMES} more"
