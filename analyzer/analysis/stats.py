@@ -290,9 +290,10 @@ def sign_flip_p(values: np.ndarray) -> float:
     if (2 * ones + 1) * (4 * twos + 1) > EXACT_SIGN_FLIP_WORK:
         from scipy.stats import norm
 
-        # the sum moves in steps of 2 (a flipped sign moves it by twice the value): half a
-        # step of continuity correction
-        corrected = max(abs(total) - 1, 0) / math.sqrt(ones + 4 * twos)
+        # a flipped sign moves the sum by twice the value: steps of 2, or of 4 where every
+        # value is of size 2; half a step of continuity correction
+        half_step = 1 if ones else 2
+        corrected = max(abs(total) - half_step, 0) / math.sqrt(ones + 4 * twos)
         return float(min(1.0, 2.0 * norm.sf(corrected)))
     from scipy.stats import binom
 
