@@ -315,10 +315,12 @@ def read_results(path: str | Path) -> pd.DataFrame:
                                f"{'not a file' if path.exists() else 'no such file'}")
     try:
         with path.open("rb") as file:  # opened by Python: any name the system has
-            # Arrow's thread pool, left busy by a read, aborted the process at exit about
+            # Arrow's thread pools, left busy by a read, aborted the process at exit about
             # one time in six ("terminate called without an active exception"; Arrow
-            # issue 50482): a results file is a few columns, read as fast on one thread
-            table = pq.read_table(file, use_threads=False)
+            # issue 50482): a results file is a few columns, read as fast on one thread.
+            # Both switches: pre-buffering issues its reads on Arrow's I/O pool, whatever
+            # use_threads says
+            table = pq.read_table(file, use_threads=False, pre_buffer=False)
     except (OSError, pa.ArrowInvalid):
         raise ResultsFileError(f"cannot read results file {path}: "
                                f"{_not_parquet(path) or DAMAGED_PARQUET}") from None
