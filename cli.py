@@ -595,6 +595,8 @@ def cards(cards: str | None, template: str | None, listing: bool,
                    f"{table.attrs['card_set_sha256'][:12]}), one line per card\n")
         click.echo(table.astype(object).where(table.notna(), "").to_string(index=False))
         return
+    if against is not None:  # refused as --against, not as the --cards card_table takes
+        analyzer.arguments.path("against", against, flag="--against", kinds="a path")
     try:
         reference = None if cards is None and against is None else \
             analyzer.card_table(against)

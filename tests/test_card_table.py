@@ -174,6 +174,8 @@ def test_the_template_never_replaces_an_existing_file(tmp_path, capsys):
     (["cards", "--template", "cards.txt"], "must end in .toml"),
     (["cards", "--template", "t.toml", "--list"], "--template writes a card file: it takes no"),
     (["cards", "--cards", "/no/such.toml"], "cannot read card-set file"),
+    # named as the option it came with, not as the --cards the table reads it as
+    (["cards", "--against", ""], "error: --against (against=) must be a path, not ''"),
 ])
 def test_bad_cards_input_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
@@ -321,3 +323,42 @@ def test_r14_names_the_shipped_set_wherever_a_card_file_is_asked_for(tmp_path, c
 
     assert shared_file(str(tmp_path / "r14")) == "./r14"
     assert shared_file(str(tmp_path / "r14.toml")) == "r14.toml"
+
+
+def test_a_base_city_of_other_than_two_elements_plays_and_is_pointed_out(tmp_path, capsys):
+    """Every base City card of the rulebook shows 2 elements: a file may hold others as a
+    what-if, but a typed-in city missing an element is said, by its key, not played as
+    another game without a word."""
+    path = tmp_path / "odd.toml"
+    analyzer.write_card_template(path)
+    text = path.read_text().replace('name = "R14-default"', 'name = "odd"')
+    text = text.replace('["earth", "water"]', '["earth"]', 1)
+    path.write_text(text.replace('["earth", "fire"]', '["earth", "fire", "air"]', 1))
+    code, out, err = run(capsys, "cards", "--cards", str(path))
+    assert code == 0, err
+    assert ("note 2 base cities show other than the 2 elements of the rulebook's City cards, "
+            "and play as listed: cities.base[0] earth; cities.base[2] earth+fire+air") in \
+        " ".join(out.split())
+    code, out, _ = run(capsys, "cards")
+    assert code == 0 and "rulebook's City cards" not in out
+
+
+def test_an_expansion_a_file_leaves_out_is_said_once_not_as_a_count_of_none(tmp_path,
+                                                                           capsys):
+    """"chromatic ±4: 8 -> 0" read as playing Chromatic Chaos with no cards; the file
+    cannot play it at all."""
+    path = tmp_path / "mine.toml"
+    analyzer.write_card_template(path)
+    text = path.read_text().replace('name = "R14-default"', 'name = "mine"')
+    start = text.index("[dreams.chromatic]")
+    end = text.index("\n[", start + 1)
+    path.write_text(text[:start] + text[end + 1:])
+    code, out, err = run(capsys, "cards", "--cards", str(path))
+    assert code == 0, err
+    assert out.rstrip().splitlines()[-1] == \
+        "chromatic_chaos: 8 cards -> none (mine leaves it out and cannot play it)"
+    assert "-> 0" not in out
+    code, out, err = run(capsys, "cards", "--against", str(path))
+    assert code == 0, err
+    assert out.rstrip().splitlines()[-1] == \
+        "chromatic_chaos: none -> 8 cards (mine leaves it out and cannot play it)"

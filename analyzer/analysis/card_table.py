@@ -11,6 +11,7 @@ import pandas as pd
 from analyzer.cards import CardSet
 from analyzer.cards.loader import default_card_set, expansion_names
 from analyzer.runfile import is_run_file
+from analyzer.wording import plural
 
 #: Columns of :func:`card_table`, in order.
 COLUMNS = ["id", "expansion", "type", "kind", "elements", "value", "incubi_value"]
@@ -103,7 +104,23 @@ def format_card_counts(table: pd.DataFrame) -> str:
         lines.append(f"{expansion:<16} {len(cards):>3} cards: " + "; ".join(counts))
     playable = [name for name in table["expansion"].unique() if name != BASE]
     lines += ["", f"expansions this file can play: {', '.join(playable) or 'none'}"]
-    return "\n".join(lines)
+    odd = odd_city_lines(table)
+    return "\n".join(lines + (["", *odd] if odd else []))
+
+
+def odd_city_lines(table: pd.DataFrame) -> list[str]:
+    """A note on the base cities that show other than the 2 elements every base City card
+    of the rulebook shows: allowed as a what-if, but a typed-in list missing an element
+    would otherwise play another game without a word."""
+    cities = table[(table["expansion"] == BASE) & (table["type"] == "city")]
+    odd = [f"cities.base[{i}] {elements}"
+           for i, elements in enumerate(cities["elements"]) if elements.count("+") != 1]
+    if not odd:
+        return []
+    return [_wrapped("note", f"{plural(len(odd), 'base city shows', 'base cities show')} "
+                             "other than the 2 elements of the rulebook's City cards, and "
+                             f"{'plays' if len(odd) == 1 else 'play'} as listed: "
+                             f"{'; '.join(odd)}")]
 
 
 def card_file_text(table: pd.DataFrame, cards: str | None,
@@ -145,9 +162,16 @@ def card_differences(first: pd.DataFrame, other: pd.DataFrame,
     change of an expansion that not every run played says which runs played it: the games
     do not compare those cards."""
     before, after = _kinds(first), _kinds(other)
+    # an expansion one file leaves out is said once: "8 -> 0" read as playing it with none
+    alone = {name: table for name in set(first["expansion"]) ^ set(other["expansion"])
+             for table in (first, other) if name not in set(table["expansion"])}
     lines = [f"{' '.join(part for part in key if part)}: {before[key]} -> {after[key]}"
              + (_played_mark(key[0], first, other, played) if played else "")
-             for key in sorted(set(before) | set(after)) if before[key] != after[key]]
+             for key in sorted(set(before) | set(after))
+             if before[key] != after[key] and key[0] not in alone]
+    order = list(dict.fromkeys([*first["expansion"], *other["expansion"]]))
+    lines += [_left_out_line(name, first, other, alone[name] is other) for name in
+              sorted(alone, key=order.index)]
     names = [f"{table.attrs['card_set']} (sha256 {table.attrs['card_set_sha256'][:12]})"
              for table in (other, first)]
     if lines:
@@ -160,6 +184,17 @@ def card_differences(first: pd.DataFrame, other: pd.DataFrame,
                 "name: each seed deals the same games")
     return (f"{names[0]} holds the same cards as {names[1]}, kind for kind, in another "
             "order: each seed deals other games")
+
+
+def _left_out_line(expansion: str, first: pd.DataFrame, other: pd.DataFrame,
+                   gone: bool) -> str:
+    """The line of an expansion that one table leaves out (``gone``: ``other``, the set
+    compared, does), and so cannot play."""
+    held = first if gone else other
+    count = plural(int((held["expansion"] == expansion).sum()), "card")
+    without = (other if gone else first).attrs["card_set"]
+    return (f"{expansion}: {count} -> none" if gone else f"{expansion}: none -> {count}") + \
+        f" ({without} leaves it out and cannot play it)"
 
 
 def _played_mark(expansion: str, first: pd.DataFrame, other: pd.DataFrame,
