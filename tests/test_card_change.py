@@ -177,6 +177,10 @@ def test_the_folder_holds_both_comparisons_and_the_change_pages(change):
     assert list(csv.index) == ["base", "chromatic_chaos", "emptiness"]
     assert csv["difference"].tolist() == pytest.approx(result.table["difference"].tolist())
     assert set(csv["against_card_set"]) == {"R14-default"}
+    # a row quoted apart names the parameters each card set was played with
+    assert set(csv["against_policy_params_sha256"]) == \
+        {result.attrs["against_policy_params_sha256"]}
+    assert set(csv["policy_params_sha256"]) == {result.attrs["policy_params_sha256"]}
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "src='data:image/png;base64," in page and "href='cards/index.html'" in page
     assert "<th scope='row'>chromatic_chaos</th>" in page

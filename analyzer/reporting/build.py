@@ -2246,12 +2246,15 @@ def _card_change_command(attrs: dict) -> str:
 
 
 def _card_change_csv(result) -> str:
-    """card-change.csv: the table, then both card sets and the run's columns."""
+    """card-change.csv: the table, then both card sets and the run's columns (each card
+    set's policy parameters' hash among them)."""
     attrs = result.attrs
     table = with_run_columns(result.table, attrs,
                              ("card_set", "card_set_sha256", *VERSION_COLUMNS))
     table["against_card_set"] = attrs["against_card_set"]
     table["against_card_set_sha256"] = attrs["against_card_set_sha256"]
+    # a policy that reads the cards into its parameters plays the two sets with others
+    table["against_policy_params_sha256"] = attrs["against_policy_params_sha256"]
     return table.to_csv()
 
 
