@@ -519,10 +519,10 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
 @variant_option
 @click.option("--precision", type=float, default=None,
               help="Add batches of --games to each set until the half-widths of its 95% "
-                   "intervals (win rate, difference to the base game) are at most this "
+                   "intervals (win rate, difference to the base game; with --against, "
+                   "the change and its difference to the base game's) are at most this "
                    f"share of games (0.005: half a percentage point; at most {MAX_PRECISION})"
-                   "; the base "
-                   "game plays as long as any set.")
+                   "; the base game plays as long as any set.")
 @click.option("--max-games", type=_WholeNumber(min=1), default=None,
               help="With --precision only: the most games a set plays [default: 1000000, "
                    "or --games when more].")

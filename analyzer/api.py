@@ -1859,7 +1859,9 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         ``cards`` is: the result is then a :class:`CardChangeResult`, the change that
         ``cards`` makes from it in each set, and whether that change differs from the base
         game's (docs/compare.md). ``out`` then holds a comparison's folder for each card
-        set (``cards/``, ``against/``) and the change's pages. Not with ``precision``.
+        set (``cards/``, ``against/``) and the change's pages. With ``precision``, a set
+        plays until the half-widths of its change's interval and of that change's
+        departure from the base game's are at most ``precision`` (or ``max_games``).
     policy, workers, cards, scheduler, progress, variant
         As for :func:`simulate`.
 
@@ -1877,13 +1879,10 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
                           "finished batches are kept there")
     base_cards = load_cards(cards, variant=variant)
     if against is not None:
-        if precision is not None:
-            raise UrbionError("--against (against=) plays every set --games (games=) games "
-                              "with each card set: it takes no --precision (precision=)")
         return _compare_card_change(sets, games, seed, policy, base_cards,
                                     _against_cards(against, variant), out, resume,
-                                    max_games, dict(workers=workers, progress=progress),
-                                    scheduler)
+                                    (precision, max_games),
+                                    dict(workers=workers, progress=progress), scheduler)
     card_sets = _compare_card_sets(sets, base_cards)
     _, spec = _prepare("fast", policy, base_cards)
     if scheduler is not None:  # refused before the folder is made, as by simulate
@@ -2005,20 +2004,26 @@ class CardChangeResult:
     def figures(self) -> dict:
         """The change's chart as a matplotlib Figure, by file stem."""
         from analyzer.analysis.card_change import chart_rows
-        from analyzer.analysis.compare import BASE, set_title
+        from analyzer.analysis.compare import BASE, imprecise_note, set_title
         from analyzer.reporting import charts
 
         table, members = chart_rows(self.table)
         fig = charts.card_change(table, set_title(BASE), self.attrs, members)
-        return {"card_change": charts.caption(fig, charts.card_change_source(self.attrs))}
+        # a chart that marks a set stopped at max-games explains the mark, as the table does
+        marks = [imprecise_note(self.attrs)] if charts.marks_imprecise(table) else []
+        return {"card_change": charts.caption(
+            fig, "\n".join([charts.card_change_source(self.attrs), *marks]))}
 
 
 def _compare_card_change(sets: str | list[str], games: int, seed: int,
                          policy: str | PolicySpec, cards: CardSet, against: CardSet,
-                         out: Path | None, resume: bool, max_games: int, where: dict,
+                         out: Path | None, resume: bool,
+                         stopping: tuple[float | None, int], where: dict,
                          scheduler: str | None) -> CardChangeResult:
     """``compare(against=...)``: every set played with both card sets, each a comparison
-    of its own (in ``out/cards`` and ``out/against``), then the change set by set."""
+    of its own (in ``out/cards`` and ``out/against``), then the change set by set;
+    ``stopping``: ``compare``'s precision (None: one batch) and max_games."""
+    precision, max_games = stopping
     if against.digest == cards.digest:
         raise UrbionError(f"--against (against=) names the cards --cards (cards=) plays "
                           f"({cards.name}, sha256 {cards.digest[:12]}): there is no change "
@@ -2048,13 +2053,16 @@ def _compare_card_change(sets: str | list[str], games: int, seed: int,
                 folders[name] = _compare_folder(top / name, resumes[name], games,
                                                 list(plays[name]))
         with _shared_cluster(scheduler) as cluster:
-            for name in card_sets:
-                parts[name] = _play_compare(plays[name], specs[name], seed, games, None,
-                                            max_games,
-                                            dict(where, scheduler=cluster,
-                                                 folder=folders.get(name),
-                                                 resume=resumes[name]),
-                                            f" with --{name} ({card_sets[name].name})")
+            wheres = {name: dict(where, scheduler=cluster, folder=folders.get(name),
+                                 resume=resumes[name]) for name in card_sets}
+            named = {name: f" with --{name} ({card_sets[name].name})" for name in card_sets}
+            if precision is None:
+                for name in card_sets:
+                    parts[name] = _play_compare(plays[name], specs[name], seed, games, None,
+                                                max_games, wheres[name], named[name])
+            else:
+                parts = _play_card_change(plays, specs, seed, games, stopping, wheres, named,
+                                          top)
     except RunStopped as err:
         _unmake_card_change(top, folders, made)
         raise _card_change_stopped(err, top) from None
@@ -2064,19 +2072,24 @@ def _compare_card_change(sets: str | list[str], games: int, seed: int,
     for name, folder in folders.items():
         if resumes[name]:
             _check_every_batch_used(folder, parts[name], games)
-    return _card_change_result(parts, games, max_games, top, card_sets)
+    return _card_change_result(parts, games, stopping, top, card_sets)
 
 
 def _card_change_result(parts: dict[str, dict[str, list[pd.DataFrame]]], games: int,
-                        max_games: int, top: Path | None,
+                        stopping: tuple[float | None, int], top: Path | None,
                         card_sets: dict[str, CardSet]) -> CardChangeResult:
-    """Both comparisons and the change, with the pages of each written where ``top``."""
-    from analyzer.analysis.card_change import card_change_table
+    """Both comparisons and the change, with the pages of each written where ``top``;
+    ``stopping``: the precision the sets played to (None: one batch) and max_games."""
+    from analyzer.analysis.card_change import card_change_table, precise_changes
 
+    precision, max_games = stopping
     try:
+        # each comparison's sets stopped on the change, not on a precision of their own
         results = {name: _compare_result(parts[name], games, None, max_games)
                    for name in parts}
         table = card_change_table(results["cards"].runs, results["against"].runs)
+        if precision is not None:
+            table["precise"] = precise_changes(table, precision)
     except KeyboardInterrupt as err:
         if top is None:
             raise
@@ -2085,11 +2098,50 @@ def _card_change_result(parts: dict[str, dict[str, list[pd.DataFrame]]], games: 
     attrs = {**results["cards"].attrs,
              **{f"against_{key}": results["against"].attrs[key]
                 for key in ("card_set", "card_set_sha256", "card_set_source",
-                            "policy_params_sha256")}}
+                            "policy_params_sha256")},
+             "precision": precision, "max_games": max_games if precision is not None else None}
+    if precision is not None:  # their pages send a reader to the change's
+        for result in results.values():
+            result.attrs["card_change_precision"] = precision
     result = CardChangeResult(table, results["cards"], results["against"], attrs)
     if top is not None:
         _write_card_change_pages(result, top, card_sets)
     return result
+
+
+def _play_card_change(plays: dict[str, dict[str, CardSet]], specs: dict[str, PolicySpec],
+                      seed: int, games: int, stopping: tuple[float, int],
+                      wheres: dict[str, dict], named: dict[str, str],
+                      top: Path | None) -> dict[str, dict[str, list[pd.DataFrame]]]:
+    """Play batches of ``games`` of every set with both card sets in step, while the change
+    in any set is still imprecise (``stopping``: precision and max_games); ``wheres`` and
+    ``named``: ``_play_compare``'s ``where`` and ``cards_named`` of each card set. Returns
+    each card set's batches of each set, by label."""
+    from analyzer.analysis.card_change import card_change_table, precise_changes
+
+    precision, max_games = stopping
+    parts = {name: {label: [] for label in sets} for name, sets in plays.items()}
+    active = list(plays["cards"])
+    batch = 0
+    while active:
+        for name, sets in plays.items():
+            for label in active:
+                with _part_of(f"compare, set {label}{named[name]} (games {batch * games:,} "
+                              f"to {(batch + 1) * games - 1:,})"):
+                    parts[name][label].append(_compare_batch(
+                        sets[label], specs[name], seed, batch * games, games, label=label,
+                        **wheres[name]))
+        batch += 1
+        try:
+            table = card_change_table(*({label: _joined(frames)
+                                         for label, frames in parts[name].items()}
+                                        for name in plays))
+            precise = precise_changes(table, precision)
+        except KeyboardInterrupt:
+            raise _stopped_between_batches(
+                None if top is None else _card_change_games(top)) from None
+        active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
+    return parts
 
 
 def _card_change_folder(out: Path, resume: bool) -> tuple[Path, bool]:
@@ -2264,11 +2316,8 @@ def _play_compare(card_sets: dict[str, CardSet], spec: PolicySpec, seed: int, ga
                                              ranks=False), precision)
         except KeyboardInterrupt:  # every batch so far is saved: say so
             folder = where.get("folder")
-            kept = "" if folder is None else (
-                f": every set's games so far are in {folder / 'results'}; run the same "
-                "command with --resume (resume=True in Python) to continue")
-            raise RunStopped(f"{interrupts.stop_word()} between two batches{kept}",
-                             True) from None
+            raise _stopped_between_batches(
+                None if folder is None else folder / "results") from None
         active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
     return parts
 
@@ -2436,6 +2485,15 @@ def _compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, g
     return simulate(games=games, seed=seed, policy=spec, workers=workers, cards=card_set,
                     first_game=first, scheduler=scheduler, progress=progress, out=path,
                     resume=resume and partial_folder(path).exists())
+
+
+def _stopped_between_batches(kept_in: Path | str | None) -> RunStopped:
+    """A stop while the sets played so far were weighed: every batch is saved, in
+    ``kept_in`` (None: nowhere, no folder was given)."""
+    kept = "" if kept_in is None else (
+        f": every set's games so far are in {kept_in}; run the same command with --resume "
+        "(resume=True in Python) to continue")
+    return RunStopped(f"{interrupts.stop_word()} between two batches{kept}", True)
 
 
 def _precise(table: pd.DataFrame, precision: float) -> pd.Series:

@@ -274,9 +274,8 @@ def test_a_stop_before_any_game_leaves_no_folder(tmp_path, monkeypatch):
     (["--against", "r14"], "--against (against=) names the cards --cards (cards=) plays "
                            "(R14-default, sha256 "),
     (["--against", "no-such.toml"], "--against (against=): cannot read card-set file"),
-    (["--against", "r14", "--cards", "WEAK", "--precision", "0.05"],
-     "--against (against=) plays every set --games (games=) games with each card set: it "
-     "takes no --precision (precision=)"),
+    (["--against", "r14", "--cards", "WEAK", "--max-games", "50"],
+     "--max-games (max_games=) applies only with --precision (precision=)"),
 ])
 def test_bad_against_is_one_line_and_exit_2(capsys, tmp_path, monkeypatch, extra, message):
     monkeypatch.chdir(tmp_path)
@@ -521,3 +520,115 @@ def test_the_charts_alternative_text_says_what_it_finds(change):
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "alt='The change in each set, each with its interval: In short: the cards of " \
            "weak-chaos, against those of R14-default, " in page
+
+
+def test_with_precision_each_set_plays_until_its_change_and_departure_are_that_narrow(
+        tmp_path):
+    """A set stops after the first batch at which the 95% intervals of its change and of
+    its departure from the base game's change are both at most +-precision; the base game
+    plays as long as any set, with both card sets in step."""
+    weak = _weak_chaos(tmp_path)
+    result = analyzer.compare(sets=SETS, games=200, seed=2, cards=weak, against="r14",
+                              precision=0.05, max_games=3000)
+    games = result.table["games"]
+    assert (games % 200 == 0).all() and games["base"] == games.drop("base").max()
+    assert games["emptiness"] < games["base"]  # a set stops on its own
+    runs = {name: getattr(result, name).runs for name in ("cards", "against")}
+
+    def first(counts: dict[str, int]) -> pd.DataFrame:
+        """The change over each set's first ``counts`` games, from the runs played."""
+        return card_change_table(*({label: run[run["game"] < counts[label]]
+                                    for label, run in runs[name].items()}
+                                   for name in ("cards", "against")))
+
+    def narrow(table: pd.DataFrame, label: str) -> bool:
+        r = table.loc[label]
+        return (r.diff_high - r.diff_low) / 2 <= 0.05 and \
+            (label == "base" or (r.vs_base_high - r.vs_base_low) / 2 <= 0.05)
+
+    for label, n in games.items():
+        assert narrow(first(dict(games)), label)
+        if label != "base":  # one batch before, when every set still playing had n - 200
+            assert not narrow(first({other: min(m, n - 200) for other, m in games.items()}),
+                              label)
+    assert result.table["precise"].all()
+    # the games of each set are games 0.. of the seed, as simulate plays them
+    mine = analyzer.simulate(games=int(games["emptiness"]), seed=2, cards=weak,
+                             expansions="emptiness")
+    r14 = analyzer.simulate(games=int(games["emptiness"]), seed=2, expansions="emptiness")
+    assert result.table.loc["emptiness", "difference"] == pytest.approx(
+        mine["won"].mean() - r14["won"].mean())
+    text = str(result)
+    assert "games: each set's, in its column" in text and "*" not in text
+    assert "vs base: over the set's own games, against the base game's change over its " \
+           "first as many" in text
+
+
+def test_a_precise_change_stopped_at_max_games_is_marked_and_played_again_alike(
+        tmp_path, capsys, monkeypatch):
+    """A change still wider than asked at --max-games is marked * in the terminal, the
+    pages and the CSV, which say why; the folder's play-again command gives the same
+    table, and each card set's comparison sends a reader to the change."""
+    weak = _weak_chaos(tmp_path)
+    out = tmp_path / "change"
+    result = analyzer.compare(sets="base,emptiness", games=100, seed=4, cards=weak,
+                              against="r14", precision=0.01, max_games=200, out=out)
+    assert list(result.table["games"]) == [200, 200]
+    assert not result.table["precise"].any()
+    note = "* stopped with a 95% interval wider than +-1.00 pp: another batch of 100 " \
+           "would pass max-games (200)"
+    text = str(result)
+    assert note in text and "\nemptiness" in text
+    assert [line.split()[1] for line in text.splitlines()
+            if line.startswith(("base ", "emptiness "))] == ["200*", "200*"]
+    md = (out / "card-change.md").read_text(encoding="utf-8")
+    assert "| base | 200* |" in md and note in md
+    assert "- **precision**: each set played until the half-widths of the 95% intervals " \
+           "of its change" in md
+    assert not pd.read_csv(out / "card-change.csv")["precise"].any()
+    sub = (out / "cards" / "compare.md").read_text(encoding="utf-8")
+    assert "each set played until the card change in the folder above (../index.html) " \
+           "was known to +-1.00 percentage points" in sub
+    assert "- **play again**: the card change's command, on its page in the folder " \
+           "above" in sub
+    command = md.splitlines()[-1].removeprefix("- **play again**: ")
+    args = shlex.split(command)
+    assert args[args.index("--precision") + 1] == "0.01"
+    assert args[args.index("--max-games") + 1] == "200"
+    monkeypatch.chdir(out)
+    code, _, err = run(capsys, *args[1:], "--out", "again", "--quiet")
+    assert code == 0, err
+    first, again = (pd.read_csv(folder / "card-change.csv").drop(columns="commit")
+                    for folder in (out, out / "again"))
+    pd.testing.assert_frame_equal(first, again)
+
+
+def test_a_precise_change_stopped_mid_way_resumes_to_the_uninterrupted_table(
+        tmp_path, monkeypatch):
+    """Stopped in its second batch (after both card sets' first): the batches played are
+    kept, and --resume plays on to the table of a run never stopped."""
+    import analyzer.api as api
+
+    weak = _weak_chaos(tmp_path)
+    real = api.simulate
+    calls: list[int] = []
+
+    def stop_in_the_second_batch(**kwargs):
+        calls.append(kwargs["first_game"])
+        if kwargs["first_game"] == 200 and len(calls) > 7:
+            raise RunStopped("interrupted after 0 of 200 games; nothing was saved", True)
+        return real(**kwargs)
+
+    folder = tmp_path / "change"
+    asked = dict(sets=SETS, games=200, seed=2, cards=weak, against="r14", precision=0.05,
+                 max_games=3000)
+    with monkeypatch.context() as patch:
+        patch.setattr(api, "simulate", stop_in_the_second_batch)
+        with pytest.raises(RunStopped, match="run the same command with --resume"):
+            analyzer.compare(**asked, out=folder)
+    kept = sorted(p.name for p in folder.glob("*/results/*.parquet"))
+    assert len(kept) == 7 and "base.games-200-399.parquet" in kept
+    resumed = analyzer.compare(**asked, out=folder, resume=True)
+    whole = analyzer.compare(**asked)
+    pd.testing.assert_frame_equal(resumed.table, whole.table)
+    assert (folder / "card-change.md").exists()

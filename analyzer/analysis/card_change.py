@@ -21,6 +21,7 @@ from analyzer.analysis.compare import (
     SET_SEPARATOR,
     SIGNIFICANCE,
     four_set_interaction,
+    imprecise_note,
     odds_interaction,
     paired_difference,
     set_title,
@@ -102,6 +103,17 @@ def card_change_table(cards: dict[str, pd.DataFrame],
     table["odds_vs_base_shown"] = weighed & shown_on_odds(
         table["odds_vs_base_holm_p"], table["odds_vs_base_low"], table["odds_vs_base_high"])
     return table
+
+
+def precise_changes(table: pd.DataFrame, precision: float) -> pd.Series:
+    """Which sets of a :func:`card_change_table` are known to ``precision`` (a share, 0.005
+    for +-0.5 points): the half-widths of the 95% intervals of the change and, but for the
+    base game, of its departure from the base game's (``vs_base``) are at most it, as
+    ``compare --precision`` asks of a set's win rate and of its difference to the base
+    game."""
+    change = (table["diff_high"] - table["diff_low"]) / 2 <= precision
+    departure = (table["vs_base_high"] - table["vs_base_low"]) / 2 <= precision
+    return change & (departure | (table.index == BASE))
 
 
 def _change(cards: pd.DataFrame, against: pd.DataFrame) -> dict:
@@ -289,19 +301,26 @@ ODDS_VERSUS_BASE_NOTE = (
 def format_card_change(table: pd.DataFrame, attrs: dict) -> str:
     """The card change as text for the terminal."""
     width = max(24, *(len(str(label)) for label in table.index))
+    # with --precision each set played its own number of games, said in a column of its own
+    counted = "precise" in table
+    games = "games: each set's, in its column" if counted else \
+        f"games {int(table['games'].iloc[0]):,} a set and card set"
+    count_width = _games_width(table)
+    games_head = f"{'games':>{count_width - 1}}  " if counted else ""
     lines = [f"cards      {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
              f"against {attrs['against_card_set']} (sha256 "
              f"{attrs['against_card_set_sha256'][:12]})",
              f"           {attrs.get('variant', 'solo')} game    policy {attrs['policy']}    "
-             f"seed {attrs['seed']}    games {int(table['games'].iloc[0]):,} a set and card "
-             f"set    rules {attrs.get('rules_version')}",
+             f"seed {attrs['seed']}    {games}    rules {attrs.get('rules_version')}",
              PAIRING_NOTE, "",
-             f"{'set':<{width}} {'cards':>7} {'against':>7} {'change':>9}  "
+             f"{'set':<{width}} {games_head}{'cards':>7} {'against':>7} {'change':>9}  "
              f"{'95% paired':<19} {'Holm p':>8} {'odds x':>6}  {'vs base':>9}  "
              f"{'95%':<19} {'Holm p':>8}"]
     for label, r in table.iterrows():
         odds = "n/a" if np.isnan(r.odds_ratio) else f"{r.odds_ratio:.2f}"
-        row = (f"{label:<{width}} {r.win_rate:>7.2%} {r.against_win_rate:>7.2%} "
+        short = "*" if not r.get("precise", True) else " "  # max-games came first
+        count = f"{int(r.games):>{count_width - 1},}{short} " if counted else ""
+        row = (f"{label:<{width}} {count}{r.win_rate:>7.2%} {r.against_win_rate:>7.2%} "
                f"{signed_pp(r.difference):>7}pp  "
                f"{signed_bound(r.diff_low) + ' to ' + signed_bound(r.diff_high) + 'pp':<19} "
                f"{format_p(r.holm_p):>8} {odds:>6}")
@@ -311,7 +330,27 @@ def format_card_change(table: pd.DataFrame, attrs: dict) -> str:
         lines.append(row.rstrip())
     lines += ["", *verdict_lines(table, attrs["card_set"], attrs["against_card_set"]), "",
               TERMINAL_NOTE]
+    for note in precision_notes(table, attrs):
+        lines += ["", note]
     return "\n".join(lines)
+
+
+def _games_width(table: pd.DataFrame) -> int:
+    """The width of the terminal's games column: its largest count and a ``*``."""
+    return max(6, len(f"{int(table['games'].max()):,}") + 1)
+
+
+def precision_notes(table: pd.DataFrame, attrs: dict) -> list[str]:
+    """Under a card change played with ``--precision``: what vs base compares when a set
+    stopped before the base game, and what the ``*`` of a set stopped at max-games
+    means."""
+    notes = []
+    if (table["games"] < table.at[BASE, "games"]).any():
+        notes.append("vs base: over the set's own games, against the base game's change over "
+                     "its first as many, which can differ from the base game's row")
+    if "precise" in table and not table["precise"].all():
+        notes.append(imprecise_note(attrs))
+    return notes
 
 
 #: Under the terminal's table: what its columns are, in short (the pages say more).

@@ -1779,6 +1779,18 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
                               "biases the estimates a little: for a figure to cite, play "
                               "the sets again with a fixed --games and another --seed "
                               "(docs/compare.md)")
+    if attrs.get("card_change_precision") is not None:
+        # a comparison alone would not stop its sets where the change stopped them
+        facts["precision"] = ("each set played until the card change in the folder above "
+                              "(../index.html) was known to +-"
+                              f"{attrs['card_change_precision'] * 100:.2f} percentage points "
+                              "in it, or reached its --max-games, with these cards and "
+                              "the others alike; these win rates' own intervals were not "
+                              "asked to reach that")
+        facts["play again"] = ("the card change's command, on its page in the folder above "
+                               "(../index.html), plays these games again, those of the "
+                               "other card set with them")
+        return facts
     facts["play again"] = _compare_command(attrs)
     return facts
 
@@ -2133,6 +2145,7 @@ def write_card_change(result, folder: Path, cards_texts: dict[str, str | None]) 
         MULTIPLIED_NOTE,
         ODDS_VERSUS_BASE_NOTE,
         VERSUS_BASE_NOTE,
+        precision_notes,
         verdict_lines,
     )
 
@@ -2149,6 +2162,8 @@ def write_card_change(result, folder: Path, cards_texts: dict[str, str | None]) 
             f"in percentage points; Holm p: McNemar's exact p adjusted over the sets; odds "
             f"ratio: the change as a ratio of the odds of winning. {VERSUS_BASE_NOTE} "
             f"{MULTIPLIED_NOTE} {ODDS_VERSUS_BASE_NOTE} {EDGE_NOTE}")
+    note = " ".join([note, *(_sentence(n) for n in
+                             precision_notes(result.table, result.attrs))])
     png = files["card_change.png"]
     # what the chart finds, for a reader who cannot see it
     alt = f"The change in each set, each with its interval: {verdict}"
@@ -2170,7 +2185,8 @@ def card_change_rows(table: pd.DataFrame) -> list[list[str]]:
              "multiplied", "odds vs base (95%)", "Holm p (odds)", "differs in odds"]]
     for label, r in table.iterrows():
         base = label == "base"
-        rows.append([str(label), f"{int(r.games):,}", _percent(r.win_rate),
+        short = "*" if not r.get("precise", True) else ""  # max-games came first
+        rows.append([str(label), f"{int(r.games):,}{short}", _percent(r.win_rate),
                      _percent(r.against_win_rate), f"{signed_pp(r.difference)} pp",
                      f"{signed_bound(r.diff_low)} to {signed_bound(r.diff_high)} pp",
                      format_p(r.holm_p),
@@ -2222,11 +2238,21 @@ def card_change_facts(result) -> dict[str, str]:
             f"{attrs['against_policy_params_sha256']}"
             if attrs.get("against_policy_params_sha256") != attrs.get("policy_params_sha256")
             else ""),
-        "games": f"games 0 to {int(result.table['games'].iloc[0]) - 1:,} of seed "
-                 f"{attrs['seed']}, every set with each card set",
+        "games": f"{_games_played([int(n) for n in result.table['games']])} of seed "
+                 f"{attrs['seed']}, with each card set",
         **code_facts(attrs),
-        "play again": _card_change_command(attrs),
     }
+    if attrs.get("precision") is not None:
+        facts["precision"] = (f"each set played until the half-widths of the 95% intervals "
+                              "of its change and of that change's departure from the base "
+                              f"game's were at most {attrs['precision'] * 100:.2f} percentage "
+                              f"points or it had {attrs['max_games']:,} games, the base game "
+                              "as long as any set; * marks a set stopped because another "
+                              f"batch of {attrs['games_per_batch']:,} would pass that limit, "
+                              "its intervals still wider. Stopping on the results biases the "
+                              "estimates a little: for a figure to cite, play the sets again "
+                              "with a fixed --games and another --seed (docs/compare.md)")
+    facts["play again"] = _card_change_command(attrs)
     return facts
 
 
@@ -2236,6 +2262,8 @@ def _card_change_command(attrs: dict) -> str:
     words = _compare_words(attrs)
     if isinstance(words, str):
         return words
+    if attrs.get("precision") is not None:
+        words.append(f"--precision {attrs['precision']!r} --max-games {attrs['max_games']}")
     shipped = default_card_set().digest
     for option, sub, prefix in (("--cards", "cards", ""), ("--against", "against", "against_")):
         if attrs.get(f"{prefix}card_set_sha256") != shipped:  # its folder keeps its file

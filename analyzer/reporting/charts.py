@@ -733,7 +733,7 @@ def card_change(table: pd.DataFrame, base: str, attrs: dict,
     if _by_grid(members):
         fig, ax, grid, labels = _grid_figure(title, table, members, 7.0)
     else:
-        labels, grid = _wrapped(table.index), None
+        labels, grid = _set_labels(table), None
         fig, ax = _new_figure(7.0, max(0.4 * len(table) + 1.6, _bar_height(labels)))
         ax.set_title(textwrap.fill(title, TITLE_WIDTH))
         ax.grid(alpha=0.3)
