@@ -1846,8 +1846,9 @@ def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 
         With ``precision``, the size of each added batch.
     precision : float, optional
         Keep adding batches of ``games`` (the next games of the seed) to each set until the
-        half-widths of its 95% interval and of its difference to the base game's are at
-        most this, or it has ``max_games`` (default 1,000,000, or ``games`` when more;
+        half-widths of its 95% interval and of its difference to the base game's (with
+        ``against``: of its change and of that change's departure from the base game's)
+        are at most this, or it has ``max_games`` (default 1,000,000, or ``games`` when more;
         given only with ``precision``); the base game plays as long as any set does.
     out : path, optional
         Folder for the results of every set (``results/``, Parquet, written as each batch
