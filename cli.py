@@ -398,7 +398,9 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
     click.echo(str(result))
     _note(result.weights_note())
     if out:
-        click.echo(f"\nresults    {Path(out)}/ (urbion report {Path(out)}/*.parquet)")
+        # as simulate says it: the command runs as printed, --out given a folder
+        click.echo(f"\nresults    {Path(out)}/ (urbion report {shlex.quote(str(Path(out)))}"
+                   "/*.parquet --out FOLDER: charts and tables)")
 
 
 @cli.command()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import glob
 import math
 import re
+import shlex
 import tomllib
 from pathlib import Path
 
@@ -398,6 +400,15 @@ def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
     assert code == 0, err
     names = sorted(p.name for p in out.iterdir() if p.suffix == ".parquet")
     assert names[0] == "1-greedy.parquet" and names[1].startswith("2-weighted_")
+    # the command it says to run next runs as printed (it lacked --out), FOLDER filled in
+    hint = printed.rstrip().splitlines()[-1]
+    assert hint == (f"results    {out}/ (urbion report {shlex.quote(str(out))}/*.parquet "
+                    "--out FOLDER: charts and tables)")
+    words = shlex.split(hint[hint.index("(urbion ") + 1:hint.index(": charts")])
+    assert words[:2] == ["urbion", "report"] and words[3:] == ["--out", "FOLDER"]
+    code, _, err = run(capsys, "report", *sorted(glob.glob(words[2])), "--out",
+                       str(tmp_path / "hinted"))
+    assert code == 0 and (tmp_path / "hinted" / "index.html").exists(), err
     assert duel_file_names(["search:rollouts=4", "x/../y"]) == [
         "1-search_rollouts=4.parquet", "2-x_y.parquet"]
     # what the terminal showed, the weights file named without its folders
