@@ -138,6 +138,18 @@ def test_R07_2_a_revealed_card_placed_ignoring_its_element_says_why():
     assert "ignoring" not in turn[at - 1] and "ignoring" not in turn[at - 3]
 
 
+def test_R07_2_a_revealed_card_whose_element_no_city_shows_says_so():
+    """Seed 0 game 0, Chromatic Chaos, greedy, turn 17: no city of the layout shows fire,
+    and the text sent a player looking for a fire city full on that side."""
+    trace = analyzer.trace(seed=0, game=0, expansions="chromatic_chaos")[0]
+    turn = _turn_blocks(render_trace(trace))[17].splitlines()
+    at = turn.index("  Chromatic#99 reveals Incubi -2 fire#65")
+    rows = [line.strip() for line in turn if line.strip().startswith("row ")]
+    assert rows and not any("fire" in line.split(")")[0] for line in rows)
+    assert turn[at + 2] == "    no city in the layout shows its element: it is placed " \
+        "ignoring it"
+
+
 def test_R13_2_the_draw_from_the_empty_deck_that_loses_is_told():
     """The text ended at the step before the losing draw: the deal of a census's new city
     (seed 2 game 8, random), a Phase II draw (the hand-built game's draw after a pass)."""

@@ -1312,7 +1312,10 @@ class SoloGame:
                 self._to_discard(card)
             else:
                 if not self.book.shows_element(self.rows[row_index].city, card):
-                    self.narrate("element_ignored", {"card": card, "side": side})
+                    # whether a city shows it at all, full on that side, or none does
+                    shown = any(self.book.shows_element(row.city, card) for row in self.rows)
+                    self.narrate("element_ignored", {"card": card, "side": side,
+                                                     "shown": shown})
                 self._to_side(row_index, side, card)
 
     def _revealed_options(self, card: int) -> list[Option]:

@@ -238,6 +238,8 @@ def event_text(event: str, details: dict, names: CardNames,
         return (f"  exchange {names.name(a)} (row {row_a}) <-> {names.name(b)} "
                 f"(row {row_b})")
     if event == "element_ignored":  # R07.2
+        if not details.get("shown", True):  # else a player looks for a full city of it
+            return "    no city in the layout shows its element: it is placed ignoring it"
         side = "LR"[details["side"]]
         return (f"    no city showing its element has room on side {side}: it is placed "
                 "ignoring the element")
