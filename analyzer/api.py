@@ -1585,7 +1585,8 @@ def show(seed: int | None = None, game: int | None = None,
 
     ``trace_file``: show a trace of this file (``urbion trace --out``) instead of playing
     the game, replayed against the rules: the one of game ``game`` (and of seed ``seed``,
-    when given), or the file's first trace. ``policy``, ``cards``, ``expansions`` and
+    when given; an error when the file holds that game of several seeds and none is
+    given), or the file's first trace. ``policy``, ``cards``, ``expansions`` and
     ``variant`` do not apply then: the trace holds them.
 
     Returns

@@ -188,6 +188,21 @@ def test_show_of_a_trace_file_is_the_show_of_the_game_it_holds(capsys, tmp_path,
     assert analyzer.show(trace_file=path) == analyzer.show(seed=7, game=40, **TEAM)
 
 
+def test_show_of_a_trace_file_holding_that_game_of_two_seeds_asks_which(capsys, tmp_path,
+                                                                         team_traces):
+    """Game 41 of seeds 7 and 8 in one file: --game 41 alone showed seed 7's without a
+    word; --seed chooses."""
+    other = analyzer.trace(seed=8, game=41, **TEAM)[0]
+    path = _write(tmp_path / "t.jsonl", [*team_traces, other])
+    code, out, err = run(capsys, "show", "--trace-file", str(path), "--game", "41")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "holds traces of more than one game 41 (game 41 of seed 7, game 41 of seed 8): " \
+           "give --seed and --game (seed=, game=) to choose one" in err
+    code, out, _ = run(capsys, "show", "--trace-file", str(path), "--game", "41", "--seed",
+                       "8")
+    assert code == 0 and out.rstrip("\n") == analyzer.show(seed=8, game=41, **TEAM)
+
+
 @pytest.mark.parametrize("lines, game, message", [
     ("good", "4", "holds no trace of game 4 (it holds game 40 of seed 7, game 41 of seed 7, "
                   "game 42 of seed 7)"),

@@ -209,13 +209,13 @@ def _parsed(text: str) -> tuple[Any, str | None]:
 
 def chosen_trace(path: str | Path, seed: int | None, game: int | None) -> tuple[int, Any]:
     """The line and trace of game ``game`` (of seed ``seed`` when given) in a trace file;
-    with neither given, its first trace.
+    with neither given, its first trace; with a seed alone, its first of that seed.
 
     Raises
     ------
     UrbionError
-        When no trace matches, naming the games the file holds, or when the chosen line is
-        not JSON.
+        When no trace matches, naming the games the file holds, when game ``game`` of
+        more than one seed does and no seed is given, or when the chosen line is not JSON.
     """
     lines = read_traces(path)
     if seed is None and game is None:
@@ -227,9 +227,7 @@ def chosen_trace(path: str | Path, seed: int | None, game: int | None) -> tuple[
     if not matches:
         held = [f"game {t.trace.get('game')} of seed {t.trace.get('seed')}"
                 for t in lines if isinstance(t.trace, dict)]
-        wanted = " ".join(part for part in (f"game {game}" if game is not None else "",
-                                            f"seed {seed}" if seed is not None else "")
-                          if part)
+        wanted = wanted_words(seed, game)
         broken = [t for t in lines if t.problem is not None]
         # the trace sought may be on a line that cannot be read
         unread = "" if not broken else (
@@ -239,10 +237,24 @@ def chosen_trace(path: str | Path, seed: int | None, game: int | None) -> tuple[
         raise UrbionError(f"{path} holds no trace of {wanted} (it holds "
                           f"{', '.join(held[:5]) or 'none'}{', ...' if len(held) > 5 else ''}"
                           f"{unread})")
+    games = list(dict.fromkeys(f"game {t.trace.get('game')} of seed {t.trace.get('seed')}"
+                               for t in matches if isinstance(t.trace, dict)))
+    # a game of several seeds: the first, shown without a word, passed for the one asked
+    # for (a seed alone gives its first game, as no option gives the file's first)
+    if game is not None and len(games) > 1:
+        raise UrbionError(f"{path} holds traces of more than one {wanted_words(seed, game)} "
+                          f"({', '.join(games[:5])}{', ...' if len(games) > 5 else ''}): "
+                          "give --seed and --game (seed=, game=) to choose one")
     first = matches[0]
     if first.problem is not None:
         raise UrbionError(f"{path}, line {first.line}: {first.problem}")
     return first.line, first.trace
+
+
+def wanted_words(seed: int | None, game: int | None) -> str:
+    """The trace asked for, in words: "game 3", "seed 1", "game 3 seed 1"."""
+    return " ".join(part for part in (f"game {game}" if game is not None else "",
+                                      f"seed {seed}" if seed is not None else "") if part)
 
 
 def _same_number(value: Any, number: int) -> bool:
