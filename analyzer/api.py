@@ -635,6 +635,15 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
     """Check the policy and engine, then play every chunk not saved yet; (payload, attrs,
     the checkpoint of ``out``, held until its output is written, or None).
     ``options``: from :func:`_run_options`."""
+    # a stop while the run is set up ends as a stop before its first game does: a command
+    # of many runs (compare's batches) then says what its finished runs keep
+    with interrupts.holding():
+        return _set_up_and_run(options, policy, engine, cards, out, summary_only)
+
+
+def _set_up_and_run(options: dict, policy, engine, cards: CardSet, out: Path | None,
+                    summary_only: bool) -> tuple[np.ndarray, dict, Checkpoint | None]:
+    """:func:`_run`, its stops not yet read."""
     card_set, spec = _prepare(engine, policy, cards)
     if options["resume"] and out is None:
         raise UrbionError("--resume needs --out (resume=True needs out= in Python): finished "
@@ -645,6 +654,9 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
         check_by_name(spec, card_set)
     plan = RunPlan.for_policy(card_set, spec, options["seed"], options["games"],
                               options["first_game"], engine, options["chunk"])
+    # taken before the games: a stop once they are played and saved finds nothing left
+    # to do that could say otherwise
+    attrs = plan.config()
     # the plain-Python engine holds Python's lock: more threads would only take turns
     threads = 1 if engine == "reference" else options["workers"]
     if options["scheduler"] is None:  # a cluster's workers have memory of their own
@@ -683,7 +695,6 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
         raise
     finally:
         executor.close()
-    attrs = plan.config()
     attrs["compile_seconds"] = compiled - start
     attrs["seconds"] = time.perf_counter() - compiled
     attrs["games_resumed"] = resumed

@@ -182,6 +182,40 @@ def test_a_stop_during_the_compile_is_the_same_error_as_one_during_the_games(mon
     assert str(stop.value) == "interrupted before any game was played; nothing was saved"
 
 
+def test_a_stop_while_a_batch_is_set_up_says_where_the_finished_batches_are(tmp_path,
+                                                                             monkeypatch):
+    """A Ctrl-C while a comparison's batch was set up (its plan made, before any compile)
+    came out as a bare KeyboardInterrupt: the terminal said "interrupted" and nothing of
+    the batches kept for --resume. A run alone then says nothing was played."""
+    import analyzer
+    from analyzer.errors import RunStopped
+    from analyzer.runner.plan import RunPlan
+
+    real = RunPlan.for_policy
+    folder = tmp_path / "c"
+
+    def stopped_setting_up(*args, **kwargs):
+        if len(list(folder.glob("results/*.parquet"))) >= 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(RunPlan, "for_policy", stopped_setting_up)
+    with pytest.raises(RunStopped) as stop:
+        analyzer.compare(sets="base,books", games=20, precision=0.01, max_games=60,
+                         out=folder)
+    assert stop.value.interrupted
+    assert f"the batches finished before them are in {folder / 'results'}; run the same " \
+           "command with --resume" in str(stop.value)
+    monkeypatch.setattr(RunPlan, "for_policy", _interrupted)
+    with pytest.raises(RunStopped) as stop:
+        analyzer.simulate(games=10)
+    assert str(stop.value) == "interrupted; nothing was saved"
+
+
+def _interrupted(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
 def test_a_stop_while_a_resumed_run_compiles_says_its_saved_games_stay(tmp_path,
                                                                        monkeypatch):
     """Resumed, then stopped before the first chunk: the chunks saved before are still
