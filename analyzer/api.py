@@ -2016,16 +2016,17 @@ class CardChangeResult:
 
     def figures(self) -> dict:
         """The change's chart as a matplotlib Figure, by file stem."""
-        from analyzer.analysis.card_change import chart_rows
-        from analyzer.analysis.compare import BASE, imprecise_note, set_title
+        from analyzer.analysis.card_change import chart_rows, precision_notes
+        from analyzer.analysis.compare import BASE, set_title
         from analyzer.reporting import charts
 
         table, members = chart_rows(self.table)
         fig = charts.card_change(table, set_title(BASE), self.attrs, members)
-        # a chart that marks a set stopped at max-games explains the mark, as the table does
-        marks = [imprecise_note(self.attrs)] if charts.marks_imprecise(table) else []
+        # as the table: the mark of a set stopped at max-games, and against which of the
+        # base game's games a set that stopped before it is weighed
+        notes = precision_notes(self.table, self.attrs)
         return {"card_change": charts.caption(
-            fig, "\n".join([charts.card_change_source(self.attrs), *marks]))}
+            fig, "\n".join([charts.card_change_source(self.attrs), *notes]))}
 
 
 def _compare_card_change(sets: str | list[str], games: int, seed: int,
@@ -2066,16 +2067,18 @@ def _compare_card_change(sets: str | list[str], games: int, seed: int,
                 folders[name] = _compare_folder(top / name, resumes[name], games,
                                                 list(plays[name]))
         with _shared_cluster(scheduler) as cluster:
-            wheres = {name: dict(where, scheduler=cluster, folder=folders.get(name),
-                                 resume=resumes[name]) for name in card_sets}
-            named = {name: f" with --{name} ({card_sets[name].name})" for name in card_sets}
+            batch_options = {name: dict(where, scheduler=cluster, folder=folders.get(name),
+                                        resume=resumes[name]) for name in card_sets}
+            cards_named = {name: f" with --{name} ({card_sets[name].name})"
+                           for name in card_sets}
             if precision is None:
                 for name in card_sets:
                     parts[name] = _play_compare(plays[name], specs[name], seed, games, None,
-                                                max_games, wheres[name], named[name])
+                                                max_games, batch_options[name],
+                                                cards_named[name])
             else:
-                parts = _play_card_change(plays, specs, seed, games, stopping, wheres, named,
-                                          top)
+                parts = _play_card_change(plays, specs, seed, games, precision, max_games,
+                                          batch_options, cards_named, top)
     except RunStopped as err:
         _unmake_card_change(top, folders, made)
         raise _card_change_stopped(err, top) from None
@@ -2085,17 +2088,16 @@ def _compare_card_change(sets: str | list[str], games: int, seed: int,
     for name, folder in folders.items():
         if resumes[name]:
             _check_every_batch_used(folder, parts[name], games)
-    return _card_change_result(parts, games, stopping, top, card_sets)
+    return _card_change_result(parts, games, precision, max_games, top, card_sets)
 
 
 def _card_change_result(parts: dict[str, dict[str, list[pd.DataFrame]]], games: int,
-                        stopping: tuple[float | None, int], top: Path | None,
+                        precision: float | None, max_games: int, top: Path | None,
                         card_sets: dict[str, CardSet]) -> CardChangeResult:
     """Both comparisons and the change, with the pages of each written where ``top``;
-    ``stopping``: the precision the sets played to (None: one batch) and max_games."""
+    ``precision``: what the sets played to (None: one batch)."""
     from analyzer.analysis.card_change import card_change_table, precise_changes
 
-    precision, max_games = stopping
     try:
         # each comparison's sets stopped on the change, not on a precision of their own
         results = {name: _compare_result(parts[name], games, None, max_games)
@@ -2114,8 +2116,10 @@ def _card_change_result(parts: dict[str, dict[str, list[pd.DataFrame]]], games: 
                             "policy_params_sha256")},
              "precision": precision, "max_games": max_games if precision is not None else None}
     if precision is not None:  # their pages send a reader to the change's
+        cut = [str(label) for label in table.index[~table["precise"]]]
         for result in results.values():
-            result.attrs["card_change_precision"] = precision
+            result.attrs.update(card_change_precision=precision, card_change_cut=cut,
+                                max_games=max_games)
     result = CardChangeResult(table, results["cards"], results["against"], attrs)
     if top is not None:
         _write_card_change_pages(result, top, card_sets)
@@ -2123,27 +2127,24 @@ def _card_change_result(parts: dict[str, dict[str, list[pd.DataFrame]]], games: 
 
 
 def _play_card_change(plays: dict[str, dict[str, CardSet]], specs: dict[str, PolicySpec],
-                      seed: int, games: int, stopping: tuple[float, int],
-                      wheres: dict[str, dict], named: dict[str, str],
+                      seed: int, games: int, precision: float, max_games: int,
+                      batch_options: dict[str, dict], cards_named: dict[str, str],
                       top: Path | None) -> dict[str, dict[str, list[pd.DataFrame]]]:
     """Play batches of ``games`` of every set with both card sets in step, while the change
-    in any set is still imprecise (``stopping``: precision and max_games); ``wheres`` and
-    ``named``: ``_play_compare``'s ``where`` and ``cards_named`` of each card set. Returns
-    each card set's batches of each set, by label."""
+    in any set is still imprecise; ``batch_options`` and ``cards_named``: ``_play_compare``'s
+    ``where`` and ``cards_named`` of each card set (``cards``, ``against``). Returns each
+    card set's batches of each set, by label."""
     from analyzer.analysis.card_change import card_change_table, precise_changes
 
-    precision, max_games = stopping
     parts = {name: {label: [] for label in sets} for name, sets in plays.items()}
     active = list(plays["cards"])
     batch = 0
     while active:
         for name, sets in plays.items():
             for label in active:
-                with _part_of(f"compare, set {label}{named[name]} (games {batch * games:,} "
-                              f"to {(batch + 1) * games - 1:,})"):
-                    parts[name][label].append(_compare_batch(
-                        sets[label], specs[name], seed, batch * games, games, label=label,
-                        **wheres[name]))
+                parts[name][label].append(_play_batch(
+                    sets[label], specs[name], seed, batch, games, label,
+                    batch_options[name], cards_named[name]))
         batch += 1
         try:
             table = card_change_table(*({label: _joined(frames)
@@ -2315,11 +2316,8 @@ def _play_compare(card_sets: dict[str, CardSet], spec: PolicySpec, seed: int, ga
     batch = 0
     while active:
         for label in active:
-            with _part_of(f"compare, set {label}{cards_named} (games {batch * games:,} to "
-                          f"{(batch + 1) * games - 1:,})"):
-                parts[label].append(_compare_batch(card_sets[label], spec, seed,
-                                                   batch * games, games, label=label,
-                                                   **where))
+            parts[label].append(_play_batch(card_sets[label], spec, seed, batch, games, label,
+                                            where, cards_named))
         batch += 1
         if precision is None:
             break
@@ -2333,6 +2331,16 @@ def _play_compare(card_sets: dict[str, CardSet], spec: PolicySpec, seed: int, ga
                 None if folder is None else folder / "results") from None
         active = _still_imprecise(active, precise, (batch + 1) * games <= max_games)
     return parts
+
+
+def _play_batch(card_set: CardSet, spec: PolicySpec, seed: int, batch: int, games: int,
+                label: str, where: dict, cards_named: str) -> pd.DataFrame:
+    """Batch ``batch`` of set ``label``: its ``games`` games, a stop or a policy's failure
+    naming the set (``cards_named`` after it: with which card set) and the games."""
+    with _part_of(f"compare, set {label}{cards_named} (games {batch * games:,} to "
+                  f"{(batch + 1) * games - 1:,})"):
+        return _compare_batch(card_set, spec, seed, batch * games, games, label=label,
+                              **where)
 
 
 def _compare_result(parts: dict[str, list[pd.DataFrame]], games: int,

@@ -560,8 +560,12 @@ def test_with_precision_each_set_plays_until_its_change_and_departure_are_that_n
         mine["won"].mean() - r14["won"].mean())
     text = str(result)
     assert "games: each set's, in its column" in text and "*" not in text
-    assert "vs base: over the set's own games, against the base game's change over its " \
-           "first as many" in text
+    note = "vs base: over the set's own games, against the base game's change over its " \
+           "first as many"
+    assert note in text
+    # the chart, whose dashed line is the base game's change over all its games, says so
+    caption = result.figures()["card_change"].get_supxlabel()
+    assert note in " ".join(caption.split())
 
 
 def test_a_precise_change_stopped_at_max_games_is_marked_and_played_again_alike(
@@ -588,7 +592,9 @@ def test_a_precise_change_stopped_at_max_games_is_marked_and_played_again_alike(
     assert not pd.read_csv(out / "card-change.csv")["precise"].any()
     sub = (out / "cards" / "compare.md").read_text(encoding="utf-8")
     assert "each set played until the card change in the folder above (../index.html) " \
-           "was known to +-1.00 percentage points" in sub
+           "was known to +-1.00 percentage points in it, or had 200 games, with these cards " \
+           "and the others alike (base and emptiness stopped so, the change still less " \
+           "precise: marked * on its page)" in sub
     assert "- **play again**: the card change's command, on its page in the folder " \
            "above" in sub
     command = md.splitlines()[-1].removeprefix("- **play again**: ")
@@ -632,3 +638,17 @@ def test_a_precise_change_stopped_mid_way_resumes_to_the_uninterrupted_table(
     whole = analyzer.compare(**asked)
     pd.testing.assert_frame_equal(resumed.table, whole.table)
     assert (folder / "card-change.md").exists()
+
+
+def test_a_set_at_a_bound_is_precise_by_its_change_alone():
+    """Its departure from the base game's change is no figure any table gives (at 0% or
+    100%), so a wide one must not keep it playing with no reason shown."""
+    from analyzer.analysis.card_change import precise_changes
+
+    table = pd.DataFrame({"diff_low": [-0.01, -0.01, -0.01, -0.04],
+                          "diff_high": [0.01, 0.01, 0.01, 0.04],
+                          "vs_base_low": [np.nan, -0.2, -0.2, -0.001],
+                          "vs_base_high": [np.nan, 0.2, 0.2, 0.001],
+                          "at_bound": [False, True, False, False]},
+                         index=["base", "emptiness", "books", "postcards"])
+    assert precise_changes(table, 0.02).tolist() == [True, True, False, False]

@@ -110,10 +110,11 @@ def precise_changes(table: pd.DataFrame, precision: float) -> pd.Series:
     for +-0.5 points): the half-widths of the 95% intervals of the change and, but for the
     base game, of its departure from the base game's (``vs_base``) are at most it, as
     ``compare --precision`` asks of a set's win rate and of its difference to the base
-    game."""
+    game. A set ``at_bound`` is known by its change alone: no table gives its departure's
+    interval, which says nothing there, so none could show why it played on."""
     change = (table["diff_high"] - table["diff_low"]) / 2 <= precision
     departure = (table["vs_base_high"] - table["vs_base_low"]) / 2 <= precision
-    return change & (departure | (table.index == BASE))
+    return change & (departure | (table.index == BASE) | table["at_bound"])
 
 
 def _change(cards: pd.DataFrame, against: pd.DataFrame) -> dict:
@@ -347,7 +348,7 @@ def precision_notes(table: pd.DataFrame, attrs: dict) -> list[str]:
     notes = []
     if (table["games"] < table.at[BASE, "games"]).any():
         notes.append("vs base: over the set's own games, against the base game's change over "
-                     "its first as many, which can differ from the base game's row")
+                     "its first as many, which can differ from its change over all its games")
     if "precise" in table and not table["precise"].all():
         notes.append(imprecise_note(attrs))
     return notes

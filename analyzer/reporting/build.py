@@ -1775,24 +1775,31 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
                               f"{attrs['precision'] * 100:.2f} percentage points or it had "
                               f"{attrs['max_games']:,} games, the base game as long as any "
                               "set; * marks a set stopped because another batch would pass "
-                              "that limit, its interval still wider. Stopping on the results "
-                              "biases the estimates a little: for a figure to cite, play "
-                              "the sets again with a fixed --games and another --seed "
-                              "(docs/compare.md)")
+                              f"that limit, its interval still wider. {STOPPING_BIAS}")
     if attrs.get("card_change_precision") is not None:
         # a comparison alone would not stop its sets where the change stopped them
+        cut = attrs.get("card_change_cut") or []
         facts["precision"] = ("each set played until the card change in the folder above "
                               "(../index.html) was known to +-"
                               f"{attrs['card_change_precision'] * 100:.2f} percentage points "
-                              "in it, or reached its --max-games, with these cards and "
-                              "the others alike; these win rates' own intervals were not "
-                              "asked to reach that")
+                              f"in it, or had {attrs['max_games']:,} games, with these cards "
+                              "and the others alike"
+                              + (f" ({spoken_list(cut)} stopped so, the change still less "
+                                 "precise: marked * on its page)" if cut else "")
+                              + "; these win rates' own intervals were not asked to reach "
+                                "that")
         facts["play again"] = ("the card change's command, on its page in the folder above "
                                "(../index.html), plays these games again, those of the "
                                "other card set with them")
         return facts
     facts["play again"] = _compare_command(attrs)
     return facts
+
+
+#: How a page of a run of --precision warns of the stopping rule's bias.
+STOPPING_BIAS = ("Stopping on the results biases the estimates a little: for a figure to "
+                 "cite, play the sets again with a fixed --games and another --seed "
+                 "(docs/compare.md)")
 
 
 def _games_played(games: list[int] | None) -> str:
@@ -2249,9 +2256,7 @@ def card_change_facts(result) -> dict[str, str]:
                               f"points or it had {attrs['max_games']:,} games, the base game "
                               "as long as any set; * marks a set stopped because another "
                               f"batch of {attrs['games_per_batch']:,} would pass that limit, "
-                              "its intervals still wider. Stopping on the results biases the "
-                              "estimates a little: for a figure to cite, play the sets again "
-                              "with a fixed --games and another --seed (docs/compare.md)")
+                              f"its intervals still wider. {STOPPING_BIAS}")
     facts["play again"] = _card_change_command(attrs)
     return facts
 
