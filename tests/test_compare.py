@@ -1161,8 +1161,8 @@ def test_a_set_stopped_by_max_games_is_marked_in_every_table():
     assert all(row[1] == "200*" for row in compare_rows(result.table)[1:])
     fact = compare_facts(result.attrs)["precision"]
     assert "at most 1.00 percentage points or it had 200 games" in fact
-    assert fact.endswith("* marks a set stopped because another batch would pass that "
-                         "limit, its interval still wider. Stopping on the results biases "
+    assert fact.endswith("* marks a set stopped because another batch of 100 would pass "
+                         "that limit, its intervals still wider. Stopping on the results biases "
                          "the estimates a little: for a figure to cite, play the sets again "
                          "with a fixed --games and another --seed (docs/compare.md)")
     loose = analyzer.compare(sets="base", games=100, precision=0.1, max_games=200)

@@ -1770,12 +1770,9 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
         **code_facts(attrs),
     }
     if attrs.get("precision") is not None:
-        facts["precision"] = (f"each set played until the half-widths of its 95% intervals "
-                              "(win rate, difference to the base game) were at most "
-                              f"{attrs['precision'] * 100:.2f} percentage points or it had "
-                              f"{attrs['max_games']:,} games, the base game as long as any "
-                              "set; * marks a set stopped because another batch would pass "
-                              f"that limit, its interval still wider. {STOPPING_BIAS}")
+        facts["precision"] = precision_fact(
+            attrs, "the half-widths of its 95% intervals (win rate, difference to the base "
+                   "game)")
     if attrs.get("card_change_precision") is not None:
         # a comparison alone would not stop its sets where the change stopped them
         cut = attrs.get("card_change_cut") or []
@@ -1796,10 +1793,16 @@ def compare_facts(attrs: dict, games: list[int] | None = None) -> dict[str, str]
     return facts
 
 
-#: How a page of a run of --precision warns of the stopping rule's bias.
-STOPPING_BIAS = ("Stopping on the results biases the estimates a little: for a figure to "
-                 "cite, play the sets again with a fixed --games and another --seed "
-                 "(docs/compare.md)")
+def precision_fact(attrs: dict, narrowed: str) -> str:
+    """The provenance of a run of ``--precision``: until when each set played (``narrowed``:
+    which intervals had to be that narrow), the mark of a set max-games cut short, and the
+    stopping rule's bias."""
+    return (f"each set played until {narrowed} were at most {attrs['precision'] * 100:.2f} "
+            f"percentage points or it had {attrs['max_games']:,} games, the base game as long "
+            f"as any set; * marks a set stopped because another batch of "
+            f"{attrs['games_per_batch']:,} would pass that limit, its intervals still wider. "
+            "Stopping on the results biases the estimates a little: for a figure to cite, "
+            "play the sets again with a fixed --games and another --seed (docs/compare.md)")
 
 
 def _games_played(games: list[int] | None) -> str:
@@ -2250,13 +2253,9 @@ def card_change_facts(result) -> dict[str, str]:
         **code_facts(attrs),
     }
     if attrs.get("precision") is not None:
-        facts["precision"] = (f"each set played until the half-widths of the 95% intervals "
-                              "of its change and of that change's departure from the base "
-                              f"game's were at most {attrs['precision'] * 100:.2f} percentage "
-                              f"points or it had {attrs['max_games']:,} games, the base game "
-                              "as long as any set; * marks a set stopped because another "
-                              f"batch of {attrs['games_per_batch']:,} would pass that limit, "
-                              f"its intervals still wider. {STOPPING_BIAS}")
+        facts["precision"] = precision_fact(
+            attrs, "the half-widths of the 95% intervals of its change and of that change's "
+                   "departure from the base game's")
     facts["play again"] = _card_change_command(attrs)
     return facts
 
