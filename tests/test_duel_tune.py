@@ -1101,6 +1101,27 @@ def test_policies_of_one_shared_name_are_numbered_among_themselves():
     assert shared_policy_names(odd) == {name: name for name in odd}
 
 
+def test_the_note_names_the_shipped_weights_set_by_hand_where_their_expansions_play():
+    """FLEX and POSTCARD were set by hand, not tuned: a note on the sets they play says so,
+    and that weighted stalls with the Postcards; a set without them keeps the plain note."""
+    from analyzer.policies.weights import shipped_weights_note
+
+    assert shipped_weights_note(["weighted"], False, ["base", "books+postcards"], "solo",
+                                per_set=True).startswith(
+        "note: weighted plays weights tuned on R14's base game solo, but for POSTCARD, set "
+        "by hand for the Postcards, with which weighted stalls (docs/policies.md); with "
+        "expansions, `urbion tune --expansions SET`")
+    assert shipped_weights_note(["search"], False, ["all"], "team").startswith(
+        "note: search looks ahead with weighted's shipped weights, tuned on R14's base game "
+        "solo, but for FLEX and POSTCARD, set by hand for Hanging Gardens & Wizards and the "
+        "Postcards, and with the Postcards weighted stalls (docs/policies.md); with")
+    assert ", but for FLEX, set by hand for Hanging Gardens & Wizards (docs/policies.md); " \
+        in shipped_weights_note(["weighted"], False, ["chromatic_chaos,gardens_wizards"],
+                                "solo")
+    assert "by hand" not in shipped_weights_note(["weighted"], False, ["books", "emptiness"],
+                                                 "solo")
+
+
 def test_search_and_clairvoyant_are_noted_to_look_ahead_with_the_shipped_weights():
     from analyzer.policies.weights import shipped_weights_note
 

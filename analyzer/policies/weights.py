@@ -405,6 +405,28 @@ def plays_r14_cards(attrs: dict) -> bool:
         shipped.with_expansions(parse_expansions(expansions)), ordered=False)
 
 
+#: The shipped weights set by hand on the scale of the tuned ones, not tuned (the tune
+#: played the base game, where they score nothing), each with the expansion it plays on
+#: and that expansion's title.
+HAND_SET_WEIGHTS = {"FLEX": ("gardens_wizards", "Hanging Gardens & Wizards"),
+                    "POSTCARD": ("postcards", "the Postcards")}
+
+
+def _hand_set_words(expansions: list[str]) -> str:
+    """What a note adds on the hand-set shipped weights among ``expansions`` (names, or
+    sets of names joined by ``+``, or ``all``): empty when none plays."""
+    played = {name for item in expansions for name in item.lower().replace("+", ",").split(",")}
+    hand = {weight: title for weight, (name, title) in HAND_SET_WEIGHTS.items()
+            if name in played or "all" in played}
+    if not hand:
+        return ""
+    stalls = "" if "POSTCARD" not in hand else \
+        ", and with the Postcards weighted stalls" if len(hand) > 1 else \
+        ", with which weighted stalls"
+    return (f", but for {' and '.join(hand)}, set by hand for {' and '.join(hand.values())}"
+            f"{stalls} (docs/policies.md)")
+
+
 def shipped_weights_note(policies: list[str], other_cards: bool, expansions: list[str],
                          variant: str, per_set: bool = False,
                          per_card_set: bool = False) -> str | None:
@@ -438,11 +460,13 @@ def shipped_weights_note(policies: list[str], other_cards: bool, expansions: lis
         how = "`urbion tune` (with the same --cards, --expansions and --variant)"
     if "weighted" not in policies:  # look-aheads on the shipped weights alone
         return (f"note: {' and '.join(lookahead)} {'looks' if len(lookahead) == 1 else 'look'}"
-                f" ahead with weighted's shipped weights, tuned on R14's base game solo; "
+                f" ahead with weighted's shipped weights, tuned on R14's base game solo"
+                f"{_hand_set_words(expansions)}; "
                 f"with {' and '.join(where)}, {how} finds weights that play better there, "
                 "given as the option weights=FILE.toml")
     also = "" if not lookahead else \
         f" ({' and '.join(lookahead)} {'looks' if len(lookahead) == 1 else 'look'} ahead " \
         "with them)"
-    return (f"note: weighted plays weights tuned on R14's base game solo{also}; with "
+    return (f"note: weighted plays weights tuned on R14's base game solo"
+            f"{_hand_set_words(expansions)}{also}; with "
             f"{' and '.join(where)}, {how} finds weights of their own")
