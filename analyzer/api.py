@@ -1773,6 +1773,7 @@ class CompareResult:
 
     def __str__(self) -> str:
         from analyzer.analysis.compare import (
+            books_unplayed,
             books_unplayed_note,
             format_compare,
             format_interactions,
@@ -1780,8 +1781,8 @@ class CompareResult:
 
         books = books_unplayed_note(self.runs)
         pairs = format_interactions(self.interactions)
-        return format_compare(self.table, self.attrs) + (f"\n\n{books}" if books else "") + \
-            (f"\n\n{pairs}" if pairs else "")
+        return format_compare(self.table, self.attrs, books_unplayed(self.runs)) + \
+            (f"\n\n{books}" if books else "") + (f"\n\n{pairs}" if pairs else "")
 
     def figures(self) -> dict:
         """The comparison's charts as matplotlib Figures, by file stem."""

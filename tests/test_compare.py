@@ -794,8 +794,8 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     assert "percentage points (pp)" in text and "rank: 1 is the hardest set" in text
     assert "intervals are not adjusted" in text
     # greedy keeps no Book: books plays the base game's very games and leaves the family
-    assert ("adjusted over the 2 sets with a game won by one side and lost by the other (1 "
-            "whose every game ended as the other side's, which cannot reject, is left "
+    assert ("adjusted over the 2 sets with a game won by one side and lost by the other (one "
+            "set whose every game ended as the other side's, which cannot reject, is left "
             "out)") in text
     # the same count on every row of the table and compare.csv: a row quoted apart says it
     assert result.table["holm_family"].tolist() == [2, 2, 2, 2]
@@ -1120,7 +1120,7 @@ def test_a_team_comparisons_pages_say_so_in_their_title(tmp_path):
     analyzer.compare(sets="base,books", games=20, out=tmp_path / "team", variant="team")
     for name in ("compare.md", "index.html"):
         text = (tmp_path / "team" / name).read_text()
-        assert "Urbion expansion sets compared, team game" in text, name
+        assert "Urbion expansion sets compared, team game, with greedy" in text, name
         assert "one policy plays both seats" in text, name
         # a set not shown harder is not shown to play alike either
         assert "A Holm p of 0.05 or more shows no difference, not that there is none" in \
@@ -1606,22 +1606,30 @@ def test_a_comparison_names_the_command_that_plays_it_again(tmp_path, capsys):
     pd.testing.assert_frame_equal(first, again)
 
 
-def test_the_terminal_says_in_plain_words_which_sets_are_harder_or_easier():
+def test_the_terminal_and_pages_say_in_plain_words_which_sets_are_harder_or_easier(tmp_path):
     """A gamer read a table of p-values and a footer of 200 words of statistics; the line
-    under the table now says which sets the games show harder or easier, largest first."""
-    result = analyzer.compare(sets="singles", games=600, seed=2)
+    under the table now says which sets the games show harder or easier, largest first,
+    and the pages say it above their table. The Books, of which greedy keeps none, are
+    named apart: "no difference shown" read as a verdict on them."""
+    result = analyzer.compare(sets="singles", games=600, seed=2, out=tmp_path / "cmp")
     sets = result.table.drop(index="base")
+    assert (result.runs["books"]["books_kept"] == 0).all()
     shown = sets[(sets["holm_p"] < 0.05) & (sets["difference"] != 0)]
     harder = shown[shown["difference"] < 0].sort_values("difference").index.tolist()
     easier = shown[shown["difference"] > 0].sort_values("difference",
                                                         ascending=False).index.tolist()
-    rest = [name for name in sets.index if name not in shown.index]
+    rest = [name for name in sets.index if name not in shown.index and name != "books"]
     assert harder and easier and rest
     expected = (f"In short: harder than the base game: {', '.join(harder)}; easier than the "
                 f"base game: {', '.join(easier)}; no difference shown by these games: ")
+    books = "; not weighed, no Book of Power kept in any game: books."
     line = next(line for line in str(result).splitlines() if line.startswith("In short: "))
-    assert line.startswith(expected)
-    assert sorted(line.removeprefix(expected).rstrip(".").split(", ")) == sorted(rest)
+    assert line.startswith(expected) and line.endswith(books)
+    assert sorted(line.removeprefix(expected).removesuffix(books).split(", ")) == sorted(rest)
+    md = (tmp_path / "cmp" / "compare.md").read_text()
+    assert f"\n\n{line}\n\n| set |" in md
+    page = html.unescape((tmp_path / "cmp" / "index.html").read_text())
+    assert f"<p id='verdict'>{line}</p><table" in page
 
 
 def test_compare_csv_gives_each_set_the_parameters_its_games_were_played_with(tmp_path):

@@ -115,7 +115,7 @@ def test_duel_pairs_add_up_and_a_policy_ties_with_itself():
     text = str(duel)
     # greedy and its copy never differ: that pair leaves Holm's family
     assert "Holm p" in text and ("adjusted for the 2 pairs with a game won by one side and "
-                                 "lost by the other (1 whose every game ended as the "
+                                 "lost by the other (one pair whose every game ended as the "
                                  "other side's, which cannot reject, is left out)") in text
     assert pairs.at[pairs.index[0], "holm_p"] == pytest.approx(
         min(1.0, 2 * pairs.at[pairs.index[0], "mcnemar_p"]))

@@ -584,21 +584,27 @@ def difference_groups(sets: pd.DataFrame) -> dict[str, list[str]]:
     return groups
 
 
-def verdict_line(table: pd.DataFrame) -> str:
+def verdict_line(table: pd.DataFrame, unweighed: list[str] | tuple[str, ...] = ()) -> str:
     """The comparison in plain words, for a reader who reads no p: which sets are shown
-    harder or easier than the base game, and which not ("": no set but the base game)."""
-    groups = difference_groups(table.drop(index=BASE, errors="ignore"))
+    harder or easier than the base game, and which not ("": no set but the base game).
+    ``unweighed``: the sets with Books of Power whose policy kept no Book
+    (:func:`books_unplayed`), named apart: they played as without the Books, and "no
+    difference" would read as a verdict on them."""
+    groups = difference_groups(table.drop(index=[BASE, *unweighed], errors="ignore"))
     parts = [f"{what} than the base game: {', '.join(names)}"
              for what, names in (("harder", groups["harder"]), ("easier", groups["easier"]))
              if names]
     if groups["none"]:
         parts.append(f"no difference shown by these games: {', '.join(groups['none'])}")
+    if unweighed := [label for label in unweighed if label in table.index]:
+        parts.append(f"not weighed, no Book of Power kept in any game: {', '.join(unweighed)}")
     return f"In short: {'; '.join(parts)}." if parts else ""
 
 
-def format_compare(table: pd.DataFrame, attrs: dict) -> str:
+def format_compare(table: pd.DataFrame, attrs: dict,
+                   unweighed: list[str] | tuple[str, ...] = ()) -> str:
     """The comparison as text for the terminal (the set column as wide as the longest
-    name)."""
+    name); ``unweighed`` as for :func:`verdict_line`."""
     width = max(42, *(len(str(label)) for label in table.index))
     rank_width = max(4, *(len(rank_text(r)) for _, r in table.iterrows()))
     lines = [f"card set   {attrs['card_set']} (sha256 {attrs['card_set_sha256'][:12]})    "
@@ -617,7 +623,7 @@ def format_compare(table: pd.DataFrame, attrs: dict) -> str:
                      f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>9}  {band:<19} "
                      f"{holm:>8} {r.mean_turns:>6.1f} {rank_text(r):>{rank_width}}")
     tested = len(table) - 1
-    if verdict := verdict_line(table):
+    if verdict := verdict_line(table, unweighed):
         lines += ["", verdict]
     holm = {0: "", 1: "Holm p: McNemar's exact p (one set: nothing to adjust). "}.get(
         tested, f"Holm p: McNemar's exact p, adjusted over {sets_family(table)}. ")

@@ -156,7 +156,8 @@ def holm_family(tested: int, noun: str, alike: int, after: str = "") -> str:
     if not alike:
         return family
     # "whose every game ended as the other side's" holds too where both lost every game
-    return (f"{family} with a game won by one side and lost by the other ({alike} whose "
+    left_out = f"one {noun}" if alike == 1 else f"{alike} {noun}s"  # "(1 whose" read as a p
+    return (f"{family} with a game won by one side and lost by the other ({left_out} whose "
             "every game ended as the other side's, which cannot reject, "
             f"{'is' if alike == 1 else 'are'} left out)")
 

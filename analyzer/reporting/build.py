@@ -31,9 +31,11 @@ from analyzer.analysis.compare import (
     INTERACTION_TEST_NOTE,
     ODDS_INTERACTION_NOTE,
     books_chart_note,
+    books_unplayed,
     books_unplayed_note,
     sets_family,
     titled_interactions,
+    verdict_line,
 )
 from analyzer.analysis.results_io import checked_frame, read_run
 from analyzer.analysis.run_stats import Run
@@ -1875,6 +1877,8 @@ def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
     pairs = interaction_rows(result.interactions)
     names = names_key(result.table.index)
     note = f"{note} {names}" if names else note
+    head = {"title": compare_title(variant, shared_policy(policy)),
+            "verdict": verdict_line(result.table, books_unplayed(result.runs))}
     files: dict[str, bytes] = {}
     figures = result.figures()
     for stem, fig in figures.items():
@@ -1891,10 +1895,10 @@ def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
     texts = {
         "compare.csv": _compare_csv(result),
         "interactions.csv": result.interactions.to_csv(),
-        "compare.md": compare_markdown(rows, images, facts, pairs, note, scope, variant,
-                                       **figure_texts),
-        "index.html": compare_page(rows, images, facts, pairs, note, scope, variant,
-                                   **figure_texts),
+        "compare.md": compare_markdown(rows, images, facts, pairs, note, scope,
+                                       **head, **figure_texts),
+        "index.html": compare_page(rows, images, facts, pairs, note, scope,
+                                   **head, **figure_texts),
     }
     if cards_text is not None:
         texts[COMPARE_CARDS] = cards_text
@@ -2072,23 +2076,25 @@ def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
     return rows
 
 
-def compare_title(variant: str) -> str:
-    """A comparison page's title, naming the team game where it was played."""
-    return "Urbion expansion sets compared" + (", team game" if variant == "team" else "")
+def compare_title(variant: str, policy: str) -> str:
+    """A comparison page's title, naming the team game where it was played, and the
+    policy: a ranking is the policy's as much as the sets'."""
+    return "Urbion expansion sets compared" + (", team game" if variant == "team" else "") + \
+        f", with {policy}"
 
 
 def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
                      facts: dict[str, str], pairs: list[list[str]] | None = None,
-                     note: str = "", scope: str = "", variant: str = "solo",
-                     captions: dict[str, str] | None = None,
+                     note: str = "", scope: str = "", title: str = "",
+                     verdict: str = "", captions: dict[str, str] | None = None,
                      alts: dict[str, str] | None = None) -> str:
-    """compare.md: whose figures they are (``scope``), the table and what its columns are
-    (``note``), the charts (each with its caption and alternative text, by stem: by
-    default ``COMPARE_CAPTIONS`` and its title), the interactions pair by pair,
-    provenance."""
+    """compare.md: its ``title``, whose figures they are (``scope``), the comparison in
+    plain words (``verdict``), the table and what its columns are (``note``), the charts
+    (each with its caption and alternative text, by stem: by default
+    ``COMPARE_CAPTIONS`` and its title), the interactions pair by pair, provenance."""
     captions, alts = captions or COMPARE_CAPTIONS, alts or COMPARE_TITLES
-    lines = [f"# {compare_title(variant)}", "", *([_md_prose(scope), ""] if scope else []),
-             *md_table_head(rows[0])]
+    lines = [f"# {title}", "", *([_md_prose(scope), ""] if scope else []),
+             *([_md_prose(verdict), ""] if verdict else []), *md_table_head(rows[0])]
     lines += [md_row(row) for row in rows[1:]]
     if note:
         lines += ["", note]
@@ -2106,12 +2112,13 @@ def compare_markdown(rows: list[list[str]], images: dict[str, bytes],
 
 def compare_page(rows: list[list[str]], images: dict[str, bytes],
                  facts: dict[str, str], pairs: list[list[str]] | None = None,
-                 note: str = "", scope: str = "", variant: str = "solo",
-                 captions: dict[str, str] | None = None,
+                 note: str = "", scope: str = "", title: str = "",
+                 verdict: str = "", captions: dict[str, str] | None = None,
                  alts: dict[str, str] | None = None) -> str:
     """index.html of a comparison: self-contained, the charts embedded, whose figures they
-    are (``scope``), the table followed by what its columns are (``note``); ``captions``
-    and ``alts`` as for :func:`compare_markdown`."""
+    are (``scope``), the comparison in plain words (``verdict``), the table followed by
+    what its columns are (``note``); ``title``, ``captions`` and ``alts`` as for
+    :func:`compare_markdown`."""
     titles = [(stem, COMPARE_TITLES[stem]) for stem in images]
     # interactions.csv holds its header alone without a pair: not offered as data then
     with_pairs = bool(pairs and len(pairs) > 1)
@@ -2121,8 +2128,9 @@ def compare_page(rows: list[list[str]], images: dict[str, bytes],
             "also as " + ", ".join(f"<a href='{stem}.svg'>{stem}.svg</a>" for stem in images)
             + ".</p>")
     interaction_html = interaction_section_html(pairs)
-    return html_page(compare_title(variant),
+    return html_page(title,
                      (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "")
+                     + (f"<p id='verdict'>{html.escape(verdict)}</p>" if verdict else "")
                      + html_table(rows, "compare")
                      + (f"<p>{html.escape(note)}</p>" if note else "")
                      + html_figures(images, titles, captions or COMPARE_CAPTIONS,
