@@ -843,6 +843,11 @@ def test_a_set_whose_books_were_never_kept_is_said_to_say_nothing_about_them(tmp
     for stem in ("win_rates", "differences"):
         assert "Books of Power: the policy kept no Book of Power in any game" in \
             figures[stem]._supxlabel.get_text(), stem
+        # a notebook shows a chart as a cell's last value (IPython's _repr_png_), though
+        # pyplot, whose inline backend would, never made it
+        assert figures[stem]._repr_png_().startswith(b"\x89PNG\r\n"), stem
+    with pytest.raises(AttributeError, match=r"no window outside a notebook: save it"):
+        figures["win_rates"].show()
     # and a report of the same results files, at the top and under its charts
     files = sorted((tmp_path / "cmp" / "results").glob("*.parquet"))
     md = (analyzer.report(files, tmp_path / "rep") / "report.md").read_text()

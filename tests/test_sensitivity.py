@@ -102,6 +102,7 @@ def test_sensitivity_reports_every_variant_with_intervals(tmp_path, capsys):
     assert six.effect == pytest.approx(six.win_rate - base["won"].mean())
     figure = result.figure()
     assert len(figure.axes[0].get_yticklabels()) == len(VARIANTS)
+    assert figure._repr_png_().startswith(b"\x89PNG\r\n")  # a notebook cell shows it
 
 
 def test_sensitivity_on_an_expansion_set_plays_every_variant_with_it():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import textwrap
 
@@ -101,10 +103,35 @@ TITLE_WIDTH = 60
 LEGEND_INSIDE = 5
 
 
+class ChartFigure(Figure):
+    """A Figure made without pyplot (the caller's backend is left alone, and pyplot keeps
+    no reference, so a figure is freed when the caller lets it go) that a notebook shows
+    all the same: as a cell's last value, through ``display``, or by ``show()``."""
+
+    def _repr_png_(self) -> bytes:
+        # IPython's protocol: a figure pyplot does not manage had no picture until pyplot's
+        # inline backend was switched on
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png")
+        return buffer.getvalue()
+
+    def show(self, warn: bool = True) -> None:
+        """Show the chart in a notebook; elsewhere, where it has no window, say to save it."""
+        shell = None
+        with contextlib.suppress(ImportError):
+            from IPython import get_ipython
+            from IPython.display import display
+
+            shell = get_ipython()
+        if shell is None:
+            raise AttributeError("this chart has no window outside a notebook: save it with "
+                                 "fig.savefig('chart.png')")
+        display(self)
+
+
 def _new_figure(width: float, height: float) -> tuple[Figure, Axes]:
-    """A figure with one axes, made without pyplot: the caller's backend is left alone
-    and pyplot keeps no reference, so a figure is freed when the caller lets it go."""
-    fig = Figure(figsize=(width, height), layout="constrained")
+    """A figure with one axes (:class:`ChartFigure`)."""
+    fig = ChartFigure(figsize=(width, height), layout="constrained")
     return fig, fig.add_subplot()
 
 
@@ -279,7 +306,7 @@ def _grid_figure(title: str, table: pd.DataFrame, members: pd.DataFrame,
     by name, since it holds no expansion; the ``*`` of a set stopped at max-games)."""
     grid_width = GRID_COLUMN_INCHES * members.shape[1] + 0.9
     height = GRID_ROW_INCHES * len(table) + 0.14 * max(len(c) for c in members.columns) + 1.6
-    fig = Figure(figsize=(width + grid_width, height), layout="constrained")
+    fig = ChartFigure(figsize=(width + grid_width, height), layout="constrained")
     spec = fig.add_gridspec(1, 2, width_ratios=[grid_width, width])
     ax = fig.add_subplot(spec[0, 1])
     grid = fig.add_subplot(spec[0, 0], sharey=ax)
@@ -455,7 +482,7 @@ def _panels(title: str, n_runs: int) -> tuple[Figure, list[Axes]]:
     (each panel's own numbers made 128 panels take a minute to draw)."""
     columns = min(PANEL_COLUMNS, int(np.ceil(np.sqrt(n_runs))))
     rows = -(-n_runs // columns)
-    fig = Figure(figsize=(PANEL_SIZE[0] * columns + 0.6, PANEL_SIZE[1] * rows + 1.0),
+    fig = ChartFigure(figsize=(PANEL_SIZE[0] * columns + 0.6, PANEL_SIZE[1] * rows + 1.0),
                  layout="constrained")
     grid = fig.subplots(rows, columns, squeeze=False).ravel()
     for ax in grid[n_runs:]:
