@@ -57,6 +57,7 @@ from analyzer.errors import (
 )
 from analyzer.policies.registry import (
     PolicySpec,
+    names_a_builtin,
     policy_entries,
     policy_label,
     resolve_policy,
@@ -258,6 +259,10 @@ def _policy(policy: str | PolicySpec) -> PolicySpec:
         if policy.is_user_policy:
             from analyzer.policies.loader import check_policy_function
 
+            if names_a_builtin(policy.name):
+                raise PolicyError(f"a policy of your own cannot be named {policy.name!r}, a "
+                                  "built-in policy's name: its results would be read as the "
+                                  "built-in's (name it otherwise in PolicySpec)")
             check_policy_function(policy.name, policy.func)
         return _with_checked_params(policy)
     if callable(policy):

@@ -271,8 +271,7 @@ def test_a_policy_file_given_by_its_name_may_go_to_a_cluster(tmp_path):
 def test_a_policy_object_without_a_name_cannot_go_to_a_cluster():
     from tests.test_policies import breaks_on_turn_3
 
-    # named like a built-in, but is not
-    spec = PolicySpec("greedy", breaks_on_turn_3, np.zeros(0))
+    spec = PolicySpec("breaker", breaks_on_turn_3, np.zeros(0))
     with pytest.raises(PolicyError, match="cannot be sent to a cluster"):
         analyzer.simulate(games=10, policy=spec, scheduler="local:1")
 

@@ -12,7 +12,12 @@ import pytest
 import analyzer
 from analyzer.core.codes import Decision
 from analyzer.errors import PolicyError
-from analyzer.policies.registry import BUILTIN_POLICIES, PolicySpec, resolve_policy
+from analyzer.policies.registry import (
+    BUILTIN_POLICIES,
+    PolicySpec,
+    names_a_builtin,
+    resolve_policy,
+)
 
 
 @numba.njit
@@ -27,6 +32,19 @@ def breaks_on_turn_3(kind, options, n_options, state, cards, params, rng):
 def test_builtins_are_listed_with_descriptions():
     assert {"random", "greedy"} <= set(BUILTIN_POLICIES)
     assert all(p.description for p in BUILTIN_POLICIES.values())
+
+
+@pytest.mark.parametrize("name", ["greedy", "Weighted", " random ", "search:rollouts=2",
+                                  "weighted:mine.toml", "clairvoyant"])
+def test_a_policy_of_ones_own_cannot_take_a_builtins_name(name):
+    """Its results and pages would read as the built-in's: a report called a policy that
+    never won 'a one-step heuristic that plays like a careful beginner'."""
+    spec = PolicySpec(name, breaks_on_turn_3, np.zeros(0))
+    with pytest.raises(PolicyError, match=r"cannot be named .*, a built-in policy's name"):
+        analyzer.simulate(games=2, policy=spec)
+    with pytest.raises(PolicyError, match="a built-in policy's name"):
+        analyzer.duel([spec, "random"], games=2)
+    assert not names_a_builtin("greedy-ish") and not names_a_builtin("mine.py:greedy")
 
 
 def test_an_illegal_decision_names_policy_seed_game_turn_and_decision():

@@ -142,6 +142,15 @@ def policy_label(name: str) -> str:
 OPTIONS_TAKEN = "search and clairvoyant take options; weighted a weights file, weighted:FILE.toml"
 
 
+def names_a_builtin(name: str) -> bool:
+    """Whether ``name`` is one a built-in policy answers to (``greedy``, ``Weighted``,
+    ``search:rollouts=2``, ``weighted:FILE``): a policy of one's own under it would be read
+    as that built-in in every result and on every page."""
+    kind = name.strip().lower()
+    return kind in BUILTIN_POLICIES or \
+        kind.partition(":")[0].strip() in (*SEARCH_DEFAULTS, WEIGHTED_PREFIX[:-1])
+
+
 def resolve_policy(name: str) -> PolicySpec:
     """A built-in policy by name, ``weighted:FILE.toml``, or a user's ``FILE.py:FUNCTION`` /
     ``MODULE:FUNCTION``."""
