@@ -1489,8 +1489,12 @@ def trace_to_file(out: str | Path, seed: int = 0, game: int = 0, games: int = 1,
     games = arguments.whole_number("games", games, 1)
     traced = _traced_games(seed, game, games, policy, cards, engine, out, expansions, variant,
                            progress)
-    first = next(traced)  # checks and compiles before a file is opened
-    write_trace_stream(itertools.chain([first], traced), out, games)
+    with interrupts.holding():  # a stop while a trace is written stops as one in a game
+        try:
+            first = next(traced)  # checks and compiles before a file is opened
+            write_trace_stream(itertools.chain([first], traced), out, games)
+        finally:
+            traced.close()  # its own hold ends now, not when the error is let go
     return games
 
 
@@ -1738,9 +1742,11 @@ def replay(traces: str | Path | list[dict] | dict,
         source = f"{len(traces)} trace(s)"
     else:
         path = arguments.path("traces", traces, optional=False)
-        items, source = read_traces(path), str(path)
+        with interrupts.holding():
+            items, source = read_traces(path), str(path)
     card_set = None if cards is None else load_cards(cards)
-    df = audit(items, card_set)
+    with interrupts.holding():  # a stop is a RunStopped, as in every other call
+        df = audit(items, card_set)
     df.attrs = {"source": source}
     if card_set is not None:
         df.attrs["card_set"] = card_set.name

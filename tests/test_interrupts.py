@@ -395,6 +395,47 @@ def test_ctrl_c_as_a_traced_games_result_comes_back_is_a_stop(monkeypatch, capsy
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
+def test_a_stop_while_traces_are_written_or_replayed_is_a_run_stopped(tmp_path, monkeypatch):
+    """A notebook catches RunStopped wherever the Ctrl-C lands: trace_to_file, stopped
+    while it wrote a line, and replay, stopped while it read or checked one, raised a bare
+    KeyboardInterrupt. Nothing is left half written, and the next call plays as usual."""
+    import json
+
+    import analyzer
+    from analyzer.errors import RunStopped
+    from analyzer.trace import jsonl
+
+    real = json.dumps
+    lines = []
+
+    def stopped_at_the_third(value, *args, **kwargs):
+        lines.append(1)
+        if len(lines) == 3:
+            raise KeyboardInterrupt
+        return real(value, *args, **kwargs)
+
+    out = tmp_path / "t.jsonl"
+    monkeypatch.setattr(jsonl.json, "dumps", stopped_at_the_third)
+    with pytest.raises(RunStopped, match="^interrupted; nothing was saved$"):
+        analyzer.trace_to_file(out, games=5)
+    assert list(tmp_path.iterdir()) == []
+    assert interrupts._holders == 0  # the traced games' own hold ended with the stop
+    monkeypatch.setattr(jsonl.json, "dumps", real)
+    assert analyzer.trace_to_file(out, games=2) == 2
+
+    from analyzer.analysis import audit
+
+    def stopped_checking(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(audit, "replay", stopped_checking)
+    with pytest.raises(RunStopped, match="^interrupted"):
+        analyzer.replay(out)
+    monkeypatch.setattr(jsonl.Path, "read_text", stopped_checking)
+    with pytest.raises(RunStopped, match="^interrupted"):
+        analyzer.replay(out)
+
+
 def test_a_second_ctrl_c_while_the_threads_finish_is_part_of_the_stop(tmp_path, monkeypatch):
     """Ctrl-C as a chunk is saved, then again while the pool waits for the slices being
     played: the second came out of the chunks' iterator as Python let it go, which printed
