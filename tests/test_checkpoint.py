@@ -387,6 +387,21 @@ def test_search_policies_get_small_chunks():
     assert RunPlan.for_policy(cards, resolve_policy("greedy"), 0, 10).chunk == DEFAULT_CHUNK
 
 
+def test_the_reference_engine_plays_small_chunks_so_that_a_stop_comes_soon():
+    """A chunk of the fast engine's 20,000 games took the reference engine minutes, and a
+    Ctrl-C waited for it: its default chunk is a second or two of its games. The results
+    are the same however a run is cut."""
+    from analyzer.runner.plan import REFERENCE_CHUNK
+
+    cards = default_card_set()
+    plan = RunPlan.for_policy(cards, resolve_policy("greedy"), 0, 10, engine="reference")
+    assert plan.chunk == REFERENCE_CHUNK == 200
+    played = analyzer.simulate(games=250, seed=3, engine="reference", workers=1)
+    assert played.attrs["chunk"] == REFERENCE_CHUNK
+    fast = analyzer.simulate(games=250, seed=3, workers=1)
+    assert played.equals(fast)
+
+
 def test_a_first_chunk_that_cannot_be_saved_reads_as_one_sentence(tmp_path, monkeypatch):
     """The error's own reason ends its part of the line; what was played follows."""
     def refuse(self, index, payload):

@@ -39,10 +39,18 @@ SEARCH_CHUNK = 200
 SEARCH_WORK, TYPICAL_CANDIDATES = 8 * 3, 16
 
 
-def default_chunk(spec: PolicySpec) -> int:
-    """The chunk size of a run with ``spec`` when none is asked for: for the search
-    policies, smaller as their options make each game dearer (rollouts times candidates),
-    so that a chunk takes seconds whatever they are."""
+#: Games per chunk on the plain-Python reference engine, which plays a few hundred games a
+#: second: a default chunk of the fast engine's would hold a Ctrl-C back for minutes.
+REFERENCE_CHUNK = 200
+
+
+def default_chunk(spec: PolicySpec, engine: str = "fast") -> int:
+    """The chunk size of a run with ``spec`` on ``engine`` when none is asked for: on the
+    reference engine :data:`REFERENCE_CHUNK`; for the search policies, smaller as their
+    options make each game dearer (rollouts times candidates), so that a chunk takes
+    seconds whatever they are."""
+    if engine != "fast":
+        return REFERENCE_CHUNK
     if spec.kernel is None:
         return DEFAULT_CHUNK
     rollouts = int(spec.params[ROLLOUTS_INDEX])
@@ -162,7 +170,7 @@ class RunPlan:
                    chunk: int | None = None) -> RunPlan:
         """A plan for the resolved policy ``spec`` (chunk: its default when None)."""
         return cls(card_set, spec.name, seed, games, first_game, engine,
-                   chunk or default_chunk(spec), spec, policy_fingerprint(spec),
+                   chunk or default_chunk(spec, engine), spec, policy_fingerprint(spec),
                    portable_name(spec.name), playing_code())
 
     def __getstate__(self) -> dict:
