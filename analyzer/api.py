@@ -870,6 +870,20 @@ class TuneResult:
     #: the tuning games (0..games-1) and their seed
     games: int = 0
     seed: int = 0
+    #: the weights file ``out=`` writes: the weights, how they were made and how they
+    #: fared, and what they were tuned on
+    file_text: str = field(default="", repr=False)
+
+    def write(self, path: str | Path) -> Path:
+        """Write the weights file (``file_text``) that ``out=`` would have written, whole or
+        not at all; ``policy=f"weighted:{path}"`` then plays these weights. Returns the
+        path."""
+        from analyzer.atomic import write_atomically
+
+        path = check_writable_weights(arguments.path("path", path, optional=False))
+        write_atomically(path, lambda tmp: Path(tmp).write_text(self.file_text,
+                                                                encoding="utf-8"))
+        return path
 
     def text(self, warning: bool = True) -> str:
         """The result as text; ``warning`` False leaves out the warning and the advice to
@@ -909,7 +923,9 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     others keep the start's values. Every candidate plays games 0..games-1 of ``seed``; the
     best weights then play the held-out games ``games .. games+heldout_games-1`` of the same
     seed beside greedy and the start, compared with McNemar's test. ``out`` (``.toml``)
-    receives the weights, with how they were made and how they fared.
+    receives the weights, with how they were made and how they fared; with ``out`` None
+    (unlike ``urbion tune``, whose ``--out`` is weights.toml) no file is written, and the
+    result's ``write(path)`` writes the same file later.
     ``expansions``: the expansion set the weights are tuned for (as for :func:`simulate`).
     """
     from analyzer.analysis.tune import (
@@ -919,7 +935,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         tuned_names,
         weighted_spec,
     )
-    from analyzer.policies.weights import format_weights, write_weights
+    from analyzer.policies.weights import format_weights
     from analyzer.runner.progress import clearing_on_error, progress_bar
 
     games, seed, _ = arguments.game_counts(games, seed)
@@ -960,14 +976,14 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
                                workers=workers, progress=progress),
                           lambda name, number: f"tuning, the held-out games of {name}")
     outcome = _tune_outcome(found, heldout, start, games, seed)
+    outcome.file_text = format_weights(found.weights,
+                                       tuning_notes(outcome, card_set, games, seed),
+                                       _tuned_table(card_set, games, seed))
     if out is not None:
-        notes, tuned = tuning_notes(outcome, card_set, games, seed), \
-            _tuned_table(card_set, games, seed)
         try:
-            write_weights(out, found.weights, notes, tuned)
+            outcome.write(out)
         except UrbionError as err:  # hours of tuning: the weights are kept
-            raise OutputNotWritten(str(err), outcome,
-                                   format_weights(found.weights, notes, tuned)) from None
+            raise OutputNotWritten(str(err), outcome, outcome.file_text) from None
     return outcome
 
 

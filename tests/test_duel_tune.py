@@ -287,9 +287,16 @@ def test_a_weights_file_changes_the_shipped_weights_by_the_names_it_gives(tmp_pa
 def test_tune_writes_loadable_weights_and_is_reproducible(tmp_path):
     first = analyzer.tune(games=300, seed=2, evaluations=12, heldout_games=300,
                           out=tmp_path / "a.toml")
-    second = analyzer.tune(games=300, seed=2, evaluations=12, heldout_games=300,
-                           out=tmp_path / "b.toml")
+    # without out= no file is written; write() writes the file out= would have
+    second = analyzer.tune(games=300, seed=2, evaluations=12, heldout_games=300)
+    assert not (tmp_path / "b.toml").exists()
+    assert second.write(tmp_path / "b.toml") == tmp_path / "b.toml"
     assert first.weights == second.weights
+    undated = [re.sub(r"\d{4}-\d\d-\d\d[T ]?[\d:.+Z]*", "DATE", (tmp_path / name).read_text())
+               for name in ("a.toml", "b.toml")]
+    assert undated[0] == undated[1] and undated[0].count("DATE") <= 1
+    with pytest.raises(UrbionError, match="must end in .toml"):
+        second.write(tmp_path / "b.txt")
     assert load_weights(tmp_path / "a.toml") == pytest.approx(first.weights)
     written = (tmp_path / "a.toml").read_text()
     assert "held out: games 300-599 of seed 2" in written
