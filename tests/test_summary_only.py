@@ -221,8 +221,8 @@ def test_cli_summary_only_refuses_a_parquet_out(capsys, tmp_path):
     code, _, err = run(capsys, "simulate", "--games", "50", "--summary-only", "--out",
                        str(path))
     assert code == 2
-    assert err.count("\n") == 1 and "--summary-only writes a summary file: --out must end " \
-        "in .json" in err
+    assert err.count("\n") == 1 and "--summary-only run (simulate_summary in Python) writes a " \
+        "summary file: --out (out=) must end in .json" in err
     assert not path.exists()
 
 

@@ -60,12 +60,18 @@ def _write_parquet(table: pa.Table, path: str) -> None:
         pq.write_table(table, file)
 
 
+#: What writes a results file, and a summary file, in the CLI's words and in Python's.
+RESULTS_WRITER = ("urbion simulate --out FILE.parquet (simulate(out=...) in Python) writes "
+                  "results files")
+SUMMARY_RUN = "a --summary-only run (simulate_summary in Python)"
+
+
 def check_summary_writable(path: str | Path) -> Path:
     """Fail early when the summary file (``--summary-only --out``) cannot be written."""
     if Path(path).suffix != ".json":
-        raise UrbionError(f"--summary-only writes a summary file: --out must end in .json, "
-                          f"not {path} (a results file of every game: without "
-                          "--summary-only)")
+        raise UrbionError(f"{SUMMARY_RUN} writes a summary file: --out (out=) must end in "
+                          f".json, not {path} (a results file of every game: without "
+                          "--summary-only, simulate in Python)")
     return atomic.check_writable(path, (".json",))
 
 
@@ -187,7 +193,7 @@ def _json_kind(text: str) -> str:
     if kind is not None:
         return f"its format is {str(kind)[:40]!r}, not {SUMMARY_FORMAT!r}"
     return (f"not the JSON of format {SUMMARY_FORMAT!r} that simulate --summary-only --out "
-            "FILE.json writes")
+            "FILE.json writes (simulate_summary(out=...) in Python)")
 
 
 def _check_tally(path: Path, tally: np.ndarray, config: dict) -> None:
@@ -440,8 +446,7 @@ def card_file_data(path: str | Path) -> tuple[CardSet, dict]:
             if unreadable := _unreadable(Path(path)):
                 raise CardSetError(f"cannot read {path}: {unreadable}")
             raise CardSetError(f"cannot read {path}: named .parquet but not a Parquet file "
-                               "(urbion simulate --out FILE.parquet writes results files, "
-                               "whose cards --cards reads)")
+                               f"({RESULTS_WRITER}, whose cards --cards reads)")
         return load_card_file(path)
     try:
         card_set = run_cards(path)
@@ -537,8 +542,8 @@ def _not_parquet(path: Path) -> str | None:
     except (ValueError, RecursionError):
         document = None
     if isinstance(document, dict) and document.get("format") == SUMMARY_FORMAT:
-        return "it is the summary of a --summary-only run, which keeps no rows per game"
-    return "not a Parquet file (urbion simulate --out FILE.parquet writes results files)"
+        return f"it is the summary of {SUMMARY_RUN}, which keeps no rows per game"
+    return f"not a Parquet file ({RESULTS_WRITER})"
 
 
 def _check_columns(path: Path, df: pd.DataFrame) -> None:

@@ -13,6 +13,8 @@ from analyzer.core.codes import SUMMARY_FORMAT
 from analyzer.errors import UrbionError
 
 TRACE_SUFFIXES = (".jsonl", ".json")
+#: What writes trace files, in the CLI's words and in Python's.
+TRACES_WRITER = "urbion trace --out FILE.jsonl, trace_to_file in Python, writes traces"
 
 
 def check_trace_path(path: str | Path, traces: int = 1) -> Path:
@@ -81,7 +83,7 @@ def read_traces(path: str | Path) -> list[TraceLine]:
         raise UrbionError(f"{path} holds no trace")
     if text.lstrip().startswith("{") and _summary_format(_parsed(text)[0]):
         raise UrbionError(f"{path} is not a trace file: it is the summary of a "
-                          "--summary-only run (urbion trace --out FILE.jsonl writes traces)")
+                          f"--summary-only run (simulate_summary in Python; {TRACES_WRITER})")
     if text.lstrip().startswith("[") and isinstance(_parsed(text)[0], list):
         raise UrbionError(f"{path} is not a trace file: it holds one JSON array, where a "
                           "trace file holds one JSON object per game (TRACE.md)")
@@ -115,8 +117,7 @@ def _refuse_traceless(path: Path, lines: list[TraceLine]) -> None:
     if objects and len(objects) == len(lines) and \
             not any(key in item for item in objects for key in TRACE_KEYS):
         raise UrbionError(f"{path} is not a trace file: no object in it has a trace's "
-                          "format or log (TRACE.md; urbion trace --out FILE.jsonl writes "
-                          "traces)")
+                          f"format or log (TRACE.md; {TRACES_WRITER})")
 
 
 def _kind(value: object) -> str:
@@ -144,9 +145,9 @@ def _binary_kind(path: Path) -> str:
     except OSError:
         parquet = False
     if parquet:
-        return ("it is a Parquet results file (urbion report reads those; urbion trace "
-                "--out FILE.jsonl writes traces)")
-    return "it is not UTF-8 text (urbion trace --out FILE.jsonl writes traces)"
+        return ("it is a Parquet results file (urbion report, report in Python, reads "
+                f"those; {TRACES_WRITER})")
+    return f"it is not UTF-8 text ({TRACES_WRITER})"
 
 
 _BLANK = re.compile(r"\s*")
