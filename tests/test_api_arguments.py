@@ -553,3 +553,17 @@ def test_a_policy_file_from_the_home_folder_is_read_as_other_paths_are(tmp_path,
     home = analyzer.simulate(games=20, policy="weighted:~/w.toml")
     named = analyzer.simulate(games=20, policy=f"weighted:{tmp_path / 'w.toml'}")
     assert home["won"].equals(named["won"]) and home["turns"].equals(named["turns"])
+
+
+def test_the_package_names_its_version_and_errors_at_the_top(capsys):
+    """A notebook reads analyzer.__version__ and catches analyzer.UrbionError without
+    knowing the package's modules."""
+    from analyzer.errors import RunStopped, UrbionError
+    from tests.test_cli import run
+
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out == f"urbion, version {analyzer.__version__}\n"
+    assert analyzer.__version__ != "unknown"
+    assert analyzer.UrbionError is UrbionError and analyzer.RunStopped is RunStopped
+    with pytest.raises(analyzer.UrbionError, match="games"):
+        analyzer.simulate(games=-5)

@@ -169,7 +169,8 @@ def test_replay_of_a_results_or_summary_file_says_what_the_file_is(capsys, tmp_p
     results, summary = tmp_path / "r.parquet", tmp_path / "s.json"
     analyzer.simulate(games=20, out=results)
     analyzer.simulate_summary(games=20, out=summary)
-    expected = {results: "it is a Parquet results file (urbion report, report in Python, reads those",
+    expected = {results: "it is a Parquet results file (urbion report, report in Python, "
+                         "reads those",
                 summary: "it is the summary of a --summary-only run"}
     for path, what in expected.items():
         for command in (["replay"], ["show", "--trace-file"]):
