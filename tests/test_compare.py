@@ -622,6 +622,9 @@ def test_a_set_that_stopped_before_the_base_game_says_over_which_games_it_differ
     assert table.at["books", "paired_games"] < table.at["base", "games"]
     assert "vs base: the difference over the set's own games, against the base game's " \
            "first as many" in str(result)
+    # the column it names is one a reader has: no table on the terminal or a page shows it
+    assert "the base_rate column of compare.csv and of the table in Python" in str(result)
+    assert "base_rate" in table.columns
     # the rate the difference is taken from: the base game's over the set's games, which
     # a reader cannot work out from the table's rows
     paired = int(table.at["books", "paired_games"])

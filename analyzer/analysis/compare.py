@@ -834,8 +834,8 @@ def partial_base_note(table: pd.DataFrame) -> str:
     if not (table["paired_games"] < table.at[BASE, "games"]).any():
         return ""
     return ("vs base: the difference over the set's own games, against the base game's "
-            "first as many (its win rate over those, the table's base_rate column, can "
-            "differ from the one shown above)")
+            "first as many (its win rate over those, the base_rate column of compare.csv "
+            "and of the table in Python, can differ from the one shown above)")
 
 
 def uneven_games_note(table: pd.DataFrame) -> str | None:
