@@ -1447,6 +1447,11 @@ def test_pairs_are_listed_in_the_games_order_whatever_order_the_sets_came_in(tmp
     reported = analyzer.report(sorted((tmp_path / "cmp" / "results").glob("*.parquet")),
                                tmp_path / "rep")
     assert list(pd.read_csv(reported / "interactions.csv")["pair"]) == expected
+    # every row names the run it is of, as compare.csv's do
+    pairs = pd.read_csv(tmp_path / "cmp" / "interactions.csv")
+    compared = pd.read_csv(tmp_path / "cmp" / "compare.csv")
+    for column in ("variant", "policy", "seed", "card_set", "card_set_sha256", "commit"):
+        assert set(pairs[column]) == set(compared[column]), column
 
 
 def test_a_comparison_of_one_set_says_there_is_nothing_to_adjust_on_its_pages(tmp_path):

@@ -2340,6 +2340,8 @@ def test_the_differences_and_every_loss_reason_in_play_are_in_the_reports_number
     row = table.iloc[0]
     assert row["run"] == "greedy / emptiness / seed 2" and row["changes"] == "expansions"
     assert f"| {row['holm_p']:.3g} |" in page and "[CSV](differences.csv)" in page
+    # a file passed on alone names the cards, and the count its Holm p is adjusted over
+    assert (row["card_set"], row["holm_family"]) == ("R14-default", 1)
     table = page[page.index("| run | games | games lost |"):].split("\n")
     assert table[0] == "| run | games | games lost | deck_empty | emptiness |"
     assert table[2].endswith(" | - |")  # the base game cannot lose to the Emptiness

@@ -527,6 +527,18 @@ def differences_holm(table: pd.DataFrame) -> list[float]:
     return holm_adjust(table["p"].tolist(), informative)
 
 
+def differences_csv(table: pd.DataFrame, changes: dict[str, str] | None,
+                    sets_of: dict[str, str]) -> pd.DataFrame:
+    """differences.csv: the differences table (``run_stats.differences``, by run) with its
+    Holm p, the number of tests Holm adjusted over (``holm_family``: another page's
+    family is another count, and so another Holm p), what each run changes from the first
+    (``changes``) and each run's card set (``sets_of``, by run)."""
+    tested = table["informative"] if "informative" in table else pd.Series(True, table.index)
+    return table.assign(holm_p=differences_holm(table), holm_family=int(tested.sum()),
+                        changes=pd.Series(changes),
+                        card_set=table.index.map(sets_of)).rename_axis("run")
+
+
 def difference_rows(table: pd.DataFrame,
                     changes: dict[str, str] | None = None) -> list[list[str]]:
     """The differences table (``run_stats.differences``) as text cells, header first: the
@@ -971,8 +983,7 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
                 data = data.assign(card_set=data["run"].map(sets_of))
             data.to_csv(folder / f"{stem}.csv", index=False)
         if difference_table is not None:
-            difference_table.assign(holm_p=differences_holm(difference_table),
-                                    changes=pd.Series(changes)).rename_axis("run").to_csv(
+            differences_csv(difference_table, changes, sets_of).to_csv(
                 folder / "differences.csv")
         (folder / "report.md").write_text(markdown(rows, facts, titles, differences,
                                                    card_sets, note, scope, pair_rows, tables),
@@ -1894,7 +1905,9 @@ def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
                     "alts": compare_alts(result, list(figures))}
     texts = {
         "compare.csv": _compare_csv(result),
-        "interactions.csv": result.interactions.to_csv(),
+        "interactions.csv": with_run_columns(result.interactions, result.attrs,
+                                             ("card_set", "card_set_sha256", "rules_version",
+                                              "commit")).to_csv(),
         "compare.md": compare_markdown(rows, images, facts, pairs, note, scope,
                                        **head, **figure_texts),
         "index.html": compare_page(rows, images, facts, pairs, note, scope,
