@@ -217,6 +217,27 @@ def test_the_play_again_command_run_in_the_folder_gives_the_same_change(change, 
     pd.testing.assert_frame_equal(first, again)
 
 
+def test_a_card_change_keeps_the_weights_file_its_command_plays(tmp_path):
+    """The command names weighted:w.toml, to be run from the folder: the folder keeps
+    that file, as each card set's comparison keeps its own copy beside its command."""
+    weak = _weak_chaos(tmp_path)
+    weights = tmp_path / "w.toml"
+    weights.write_text("[weights]\nBOOKS_KEEP = 1.0\n")
+    out = tmp_path / "change"
+    analyzer.compare(sets="base", games=20, cards=weak, against="r14",
+                     policy=f"weighted:{weights}", out=out)
+    command = (out / "card-change.md").read_text(encoding="utf-8").splitlines()[-1]
+    assert "--policy weighted:w.toml" in command
+    for folder in (out, out / "cards", out / "against"):
+        assert (folder / "w.toml").read_bytes() == weights.read_bytes(), folder
+    shipped = tmp_path / "shipped"
+    analyzer.compare(sets="base", games=20, cards=weak, against="r14", policy="weighted",
+                     out=shipped)
+    # the shipped weights: no file to keep, the weak cards' file alone
+    assert [str(path.relative_to(shipped)) for path in shipped.rglob("*.toml")] == \
+        ["cards/cards.toml"]
+
+
 def test_a_stopped_card_change_resumes_to_the_uninterrupted_table(tmp_path, monkeypatch):
     """Stopped in the second card set's games: the first card set's batches are kept, the
     message points to --resume, and the resume plays the rest only."""

@@ -1689,7 +1689,8 @@ def test_the_command_of_a_comparison_quotes_its_files_and_names_no_policy_made_i
     assert "my cards.toml; cards.toml, in this folder, holds its cards" in md
     assert analyzer.load_cards(out / "cards.toml").digest == \
         analyzer.load_cards(cards).digest
-    (out / "my w.toml").write_bytes(weights.read_bytes())  # a weights file goes along
+    # the weights file too, under the name the command gives it
+    assert (out / "my w.toml").read_bytes() == weights.read_bytes()
     monkeypatch.chdir(out)
     code, _, err = run(capsys, *shlex.split(command)[1:], "--out", "again", "--quiet")
     assert code == 0, err
@@ -1699,10 +1700,10 @@ def test_the_command_of_a_comparison_quotes_its_files_and_names_no_policy_made_i
                                   again.drop(columns="card_set_source", errors="ignore"))
     assert "--cards cards.toml" in (out / "again" / "compare.md").read_text().splitlines()[-1]
     example = Path(__file__).resolve().parent.parent / "docs" / "examples" / "cautious.py"
-    mine = dataclasses.replace(resolve_policy(f"{example}:choose"), name="greedy")
+    mine = dataclasses.replace(resolve_policy(f"{example}:choose"), name="careful")
     analyzer.compare(sets="base", games=10, policy=mine, out=tmp_path / "py")
     last = (tmp_path / "py" / "compare.md").read_text(encoding="utf-8").splitlines()[-1]
-    assert last == ("- **play again**: no command: the policy greedy cannot be played again "
+    assert last == ("- **play again**: no command: the policy careful cannot be played again "
                     "from its name (a policy made in Python, say)")
 
 

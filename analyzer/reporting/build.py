@@ -1915,7 +1915,29 @@ def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
     }
     if cards_text is not None:
         texts[COMPARE_CARDS] = cards_text
+    texts |= _kept_weights_file(result, {*files, *texts})
     return files | {name: text.encode() for name, text in texts.items()}
+
+
+def _kept_weights_file(result, taken: set[str]) -> dict[str, str]:
+    """The weights file a comparison's policy plays (``weighted:FILE``, a look-ahead's
+    ``weights=FILE``), by the name its play-again command gives it, so that the command
+    runs from the folder as it reads; none for the shipped weights, or where a page of the
+    folder has that name."""
+    from analyzer.policies.registry import with_weights_file
+
+    kept = {str(run.attrs.get("policy_weights_file")) for run in result.runs.values()
+            if isinstance(run.attrs.get("policy_weights_file"), str)}
+    policy = shared_policy(str(result.attrs.get("policy", "")))
+    names: list[str] = []
+    if policy.startswith("weighted:"):
+        names.append(policy.removeprefix("weighted:"))
+    else:
+        with_weights_file(policy, lambda name: names.append(name) or name)
+    if len(kept) != 1 or len(names) != 1 or names[0] in taken or \
+            not names[0].endswith(".toml") or "/" in names[0]:
+        return {}
+    return {names[0]: kept.pop()}
 
 
 def _sentence(text: str) -> str:
@@ -2201,6 +2223,8 @@ def write_card_change(result, folder: Path, cards_texts: dict[str, str | None]) 
     texts = {"card-change.csv": _card_change_csv(result),
              "card-change.md": _card_change_markdown(rows, verdict, note, facts, alt),
              "index.html": _card_change_page(rows, verdict, note, facts, png, alt)}
+    # the weights file its command plays, beside the command as in each sub-folder
+    texts |= _kept_weights_file(result.cards, {*files, *texts, *CARD_CHANGE_FOLDERS})
     for sub in CARD_CHANGE_FOLDERS:
         files |= {f"{sub}/{name}": content for name, content in
                   compare_files(getattr(result, sub), cards_texts.get(sub)).items()}
