@@ -538,6 +538,9 @@ def test_set_names():
     with pytest.raises(UrbionError, match=re.escape(
             "sets: unknown expansion 'postcard' (did you mean 'postcards'? expansions ")):
         expansion_sets("base,postcard")
+    for slip, meant in (("single", "singles"), ("pair", "pairs")):  # a group's word too
+        with pytest.raises(UrbionError, match=re.escape(f"(did you mean '{meant}'? ")):
+            expansion_sets(slip)
     assert expansion_sets("base+books") == [(), ("books",)]  # every set is on the base game
 
 

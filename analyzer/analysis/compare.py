@@ -96,6 +96,10 @@ def chart_members(table: pd.DataFrame) -> pd.DataFrame:
                         columns=[EXPANSION_TITLES[name] for name in names], dtype=bool)
 
 
+#: The words --sets takes for groups of sets.
+SET_WORDS = ("singles", "pairs", "all")
+
+
 def set_label(expansions: tuple[str, ...]) -> str:
     """A set's name: ``base``, or its expansions joined by ``+`` in TRACE.md order."""
     return SET_SEPARATOR.join(expansions) or BASE
@@ -196,13 +200,14 @@ def _parse_set(item: str, playable: tuple[str, ...]) -> tuple[str, ...]:
         raise UrbionError(f"sets: {BASE!r} is named twice in {item.strip()!r}")
     names = [n for n in names if n != BASE]  # every set is played on the base game
     for name in names:
-        if name in ("singles", "pairs", "all", "none"):
+        if name in (*SET_WORDS, "none"):
             raise UrbionError(f"sets: {name!r} stands alone: it cannot be joined with "
                               f"expansions (in {item.strip()!r})")
         if name not in playable:
             where = "" if name == item.strip() else f" in {item.strip()!r}"
             raise UrbionError(f"sets: unknown expansion {name!r}{where} "
-                              f"({did_you_mean(name)}{valid}; join a set's expansions "
+                              f"({did_you_mean(name, (*playable, *SET_WORDS))}{valid}; "
+                              "join a set's expansions "
                               "with +)")
         if names.count(name) > 1:  # a slip for another expansion, most likely
             raise UrbionError(f"sets: {name!r} is named twice in {item.strip()!r}")

@@ -312,10 +312,10 @@ def expansion_names(mask: int) -> list[str]:
     return [name for bit, name in enumerate(EXPANSION_NAMES) if mask >> bit & 1]
 
 
-def did_you_mean(name: str) -> str:
-    """"did you mean 'postcards'? " for a name one slip away from an expansion's, else
-    ""."""
-    close = difflib.get_close_matches(name, PLAYABLE_EXPANSIONS, n=1, cutoff=0.8)
+def did_you_mean(name: str, among: tuple[str, ...] = PLAYABLE_EXPANSIONS) -> str:
+    """"did you mean 'postcards'? " for a name one slip away from one of ``among`` (the
+    expansions' names), else ""."""
+    close = difflib.get_close_matches(name, among, n=1, cutoff=0.8)
     return f"did you mean {close[0]!r}? " if close else ""
 
 
