@@ -1610,7 +1610,7 @@ def _with_provenance(one: dict, provenance: dict) -> dict:
 def show(seed: int | None = None, game: int | None = None,
          policy: str | PolicySpec | None = None, cards: Cards = None,
          expansions: Expansions = None, variant: str | None = None,
-         trace_file: str | Path | None = None, won: bool = False,
+         trace_file: str | Path | dict | None = None, won: bool = False,
          progress: bool = False) -> str:
     """Game ``game`` of batch ``seed`` (default 0 and 0) as text a player can follow, turn
     by turn; ``policy`` default greedy, the others as for :func:`simulate`.
@@ -1622,8 +1622,9 @@ def show(seed: int | None = None, game: int | None = None,
     ``trace_file``: show a trace of this file (``urbion trace --out``) instead of playing
     the game, replayed against the rules: the one of game ``game`` (and of seed ``seed``,
     when given; an error when the file holds that game of several seeds and none is
-    given), or the file's first trace. ``policy``, ``cards``, ``expansions`` and
-    ``variant`` do not apply then: the trace holds them.
+    given), or the file's first trace; or one trace as a dict, as :func:`trace` returns
+    it. ``policy``, ``cards``, ``expansions`` and ``variant`` do not apply then: the trace
+    holds them.
 
     Returns
     -------
@@ -1660,6 +1661,11 @@ def show(seed: int | None = None, game: int | None = None,
     if given:
         raise UrbionError(f"{', '.join(arguments.option(name) for name in given)}: not for a "
                           "trace file, whose trace names its own")
+    if isinstance(trace_file, dict):  # a trace as trace() returns it
+        if seed is not None or game is not None:
+            raise UrbionError(f"{arguments.option('seed')}, {arguments.option('game')}: not "
+                              "for one trace given as a dict, which is the one game shown")
+        return _shown_trace(trace_file, "the trace")
     return _show_trace_file(arguments.path("trace_file", trace_file, optional=False),
                             None if seed is None else arguments.whole_number("seed", seed),
                             None if game is None else arguments.whole_number("game", game))
@@ -1690,16 +1696,23 @@ def _first_won(seed: int, game: int, policy: PolicySpec, cards: CardSet,
 
 
 def _show_trace_file(path: Path, seed: int | None, game: int | None) -> str:
-    from analyzer.reference.replay import ReplayError, replay
     from analyzer.trace.jsonl import chosen_trace
-    from analyzer.trace.show import render_trace
 
     line, chosen = chosen_trace(path, seed, game)
+    return _shown_trace(chosen, f"{path}, line {line}")
+
+
+def _shown_trace(chosen: dict, where: str) -> str:
+    """A trace (``where`` names it in an error) as ``show`` prints it, replayed against the
+    rules first, with a note where it is not the game it names."""
+    from analyzer.reference.replay import ReplayError, replay
+    from analyzer.trace.show import render_trace
+
     try:
         # rendered only once known to be a whole, legal game
         result = replay(chosen, check_deal=True)
     except ReplayError as err:
-        raise UrbionError(f"{path}, line {line}: the trace does not replay ({err}); "
+        raise UrbionError(f"{where}: the trace does not replay ({err}); "
                           "`urbion replay` checks every trace of a file") from None
     text = render_trace(chosen)
     if result["cards_of_set"] is False:

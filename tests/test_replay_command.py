@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import analyzer
+from analyzer.errors import UrbionError
 from tests.test_cli import run
 
 TEAM = {"expansions": "all", "variant": "team"}
@@ -187,6 +188,12 @@ def test_show_of_a_trace_file_is_the_show_of_the_game_it_holds(capsys, tmp_path,
     assert code == 0
     assert out.rstrip("\n") == analyzer.show(seed=7, game=41, **TEAM)
     assert analyzer.show(trace_file=path) == analyzer.show(seed=7, game=40, **TEAM)
+    # a trace as trace() returns it, in a notebook, shows alike
+    assert analyzer.show(trace_file=team_traces[1]) == out.rstrip("\n")
+    with pytest.raises(UrbionError, match="not for one trace given as a dict"):
+        analyzer.show(trace_file=team_traces[1], game=41)
+    with pytest.raises(UrbionError, match="^the trace: the trace does not replay"):
+        analyzer.show(trace_file=_tampered(team_traces[1]))
 
 
 def test_show_of_a_trace_file_holding_that_game_of_two_seeds_asks_which(capsys, tmp_path,
