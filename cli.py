@@ -157,6 +157,8 @@ class _UrbionGroup(click.Group):
                 if interrupts.terminated():  # click's blank line follows a ^C, not this
                     raise click.Abort from None
                 raise
+            except EOFError as err:  # click would report it as a Ctrl-C: it is a fault
+                raise RuntimeError(f"a read ended early: {err or 'EOFError'}") from err
             except MemoryError:
                 command = self.commands.get(ctx.invoked_subcommand or "")
                 raise UrbionError(out_of_memory(command)) from None

@@ -149,3 +149,35 @@ def test_the_cache_note_comes_from_the_run_not_from_each_dask_worker(monkeypatch
     LocalExecutor(1).prepare(plan)
     LocalExecutor(1).prepare(plan)
     assert capsys.readouterr().err.count("urbion: note: the compiled engine cannot be kept") == 1
+
+
+def test_a_damaged_kernel_in_the_cache_is_compiled_again_with_one_note(tmp_path):
+    """A kept kernel cut short, or an index emptied (a disk that filled, a copy that
+    stopped): every run failed with numba's traceback, or an EOFError that read as
+    'interrupted', until the folder was found and removed. It is compiled again, once, and
+    kept anew."""
+    (tmp_path / "kernels.py").write_text("def twice(x):\n    return 2 * x\n")
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import kernels; "
+            "from analyzer.core import jit; print(jit._kernel(kernels.twice, cache=True)(21))")
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba"), "PATH": "/usr/bin:/bin",
+           "URBION_CACHE_DIR": str(tmp_path / "urbion")}
+
+    def run() -> str:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env=env)
+        assert (done.returncode, done.stdout) == (0, "42\n"), done.stderr
+        return done.stderr
+
+    assert run() == ""
+    kept = list((tmp_path / "numba").rglob("*.nbc"))
+    index = list((tmp_path / "numba").rglob("*.nbi"))
+    assert len(kept) == len(index) == 1
+    for damage in (lambda: kept[0].write_bytes(kept[0].read_bytes()[:40]),
+                   lambda: index[0].write_bytes(b""),
+                   lambda: index[0].write_bytes(b"not a pickle at all")):
+        damage()
+        said = run()
+        assert said.count("urbion: note: the compiled engine kept in ") == 1, said
+        assert "is damaged (" in said and said.rstrip().endswith(
+            "it is compiled again and kept anew")
+        assert run() == ""  # kept anew: the next run loads it

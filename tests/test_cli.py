@@ -788,3 +788,18 @@ def test_traces_that_cannot_fit_on_the_disk_are_refused_before_one_is_played(
     assert list(tmp_path.iterdir()) == []
     code, _, err = run(capsys, "trace", "--games", "100", "--out", str(out), "--quiet")
     assert code == 0, err  # 800 KB at least, of 1 MB free: played
+
+
+def test_an_end_of_file_inside_a_command_is_not_reported_as_a_ctrl_c(capsys, monkeypatch):
+    """click turns an EOFError escaping a command into its Abort, which reads as Ctrl-C:
+    an emptied file in the engine's cache printed 'urbion: interrupted', exit 130, on
+    every run. It is a fault, and says so."""
+    import analyzer
+
+    def cut_short(*args, **kwargs):
+        raise EOFError("Ran out of input")
+
+    monkeypatch.setattr(analyzer, "builtin_policies", cut_short)
+    with pytest.raises(RuntimeError, match="a read ended early: Ran out of input"):
+        cli.main(["policies"])
+    assert "interrupted" not in capsys.readouterr().err

@@ -19,6 +19,7 @@ folder; ``URBION_NO_CACHE=1`` turns caching off.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -40,6 +41,7 @@ from analyzer.core.callee_codegen import (
     typing_a_call,
     typing_call,
 )
+from analyzer.wording import one_line
 
 #: No C-callable wrapper: nothing takes a kernel's C address (built-in policies are called at
 #: their numba entry point, policies/builtin_nb.py), and the wrappers cost about a tenth of
@@ -152,7 +154,18 @@ if CACHE_DIR is not None:
 
 class _BestEffortCache(caching.FunctionCache):
     """numba's disk cache of a kernel, where a save that fails (a full disk) is skipped
-    with a note: the cache only saves time, and the kernel compiled runs all the same."""
+    with a note, and an entry that cannot be read back (a file cut short or overwritten)
+    is compiled again and saved afresh, with a note: the cache only saves time, and the
+    kernel compiled runs all the same."""
+
+    def load_overload(self, sig, target_context):
+        try:
+            return super().load_overload(sig, target_context)
+        except Exception as err:  # whatever a damaged pickle raises: compiled instead
+            _note_damaged(err, self._cache_path)
+            with contextlib.suppress(OSError):
+                self._cache_file.flush()  # an empty index, which the compile saves into
+            return None
 
     def save_overload(self, sig, data):
         try:
@@ -177,6 +190,13 @@ def _note_unsaved(err: OSError) -> None:
     """Say, once a process, that a compiled kernel could not be saved, and what it costs."""
     _note_once(f"cannot save the compiled engine in {CACHE_DIR} ({err.strerror or err}): "
                "the next run compiles it again")
+
+
+def _note_damaged(err: Exception, folder: str) -> None:
+    """Say, once a process, that a kernel kept in ``folder`` could not be read back, and
+    what it costs."""
+    _note_once(f"the compiled engine kept in {folder} is damaged ({type(err).__name__}: "
+               f"{one_line(str(err))}): it is compiled again and kept anew")
 
 
 def _note_once(text: str) -> None:
