@@ -878,12 +878,10 @@ class TuneResult:
         """Write the weights file (``file_text``) that ``out=`` would have written, whole or
         not at all; ``policy=f"weighted:{path}"`` then plays these weights. Returns the
         path."""
-        from analyzer.atomic import write_atomically
+        from analyzer.policies.weights import write_weights_text
 
-        path = check_writable_weights(arguments.path("path", path, optional=False))
-        write_atomically(path, lambda tmp: Path(tmp).write_text(self.file_text,
-                                                                encoding="utf-8"))
-        return path
+        return write_weights_text(arguments.path("path", path, optional=False),
+                                  self.file_text)
 
     def text(self, warning: bool = True) -> str:
         """The result as text; ``warning`` False leaves out the warning and the advice to

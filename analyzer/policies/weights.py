@@ -200,9 +200,14 @@ def _toml_value(value: str | int | list[str]) -> str:
 def write_weights(path: str | Path, weights: dict[str, float], comments: list[str],
                   tuned: dict | None = None) -> None:
     """Write a weights file, complete or not at all."""
+    write_weights_text(path, format_weights(weights, comments, tuned))
+
+
+def write_weights_text(path: str | Path, text: str) -> Path:
+    """Write a weights file's ``text`` (:func:`format_weights`), complete or not at all."""
     path = check_writable(path, (".toml",))
-    text = format_weights(weights, comments, tuned)
     write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    return path
 
 
 def tuned_weights_note(attrs: dict) -> str | None:
