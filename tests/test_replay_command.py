@@ -682,3 +682,24 @@ def test_show_counts_the_postcards_never_dealt(team_traces):
         nevers.append(int(line.split(" never dealt")[0].split(", ")[-1]))
         assert lying + scored + nevers[-1] == 24, line
     assert nevers[-1] > 0
+
+
+def test_a_binary_file_is_refused_from_its_head_before_it_is_read_whole(capsys, tmp_path,
+                                                                        monkeypatch):
+    """replay /dev/zero grew to 16 GB before any word, and gigabytes of a binary file were
+    read whole before 'not UTF-8': its first 64 KB say it already."""
+    zeros, noise = tmp_path / "zeros.jsonl", tmp_path / "noise.jsonl"
+    zeros.write_bytes(b"\0" * 200_000)  # UTF-8 all the same, but no text
+    noise.write_bytes(bytes(range(256)) * 1_000)
+
+    def read_whole(self, *args, **kwargs):
+        raise AssertionError(f"{self} read whole")
+
+    monkeypatch.setattr(Path, "read_text", read_whole)
+    for path in (zeros, noise):
+        for command in (["replay"], ["show", "--trace-file"]):
+            code, out, err = run(capsys, *command, str(path))
+            assert (code, out) == (2, ""), err
+            assert err == (f"urbion: error: {path} is not a trace file: it is not UTF-8 text "
+                           "(urbion trace --out FILE.jsonl, trace_to_file in Python, writes "
+                           "traces)\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Iterator
@@ -69,6 +70,7 @@ def read_traces(path: str | Path) -> list[TraceLine]:
         ``{`` (a card file, a CSV table), or it is one JSON array (of traces, say).
     """
     path = Path(path)
+    _refuse_binary(path)
     try:
         text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not JSON's
     except UnicodeDecodeError:
@@ -100,6 +102,28 @@ def read_traces(path: str | Path) -> list[TraceLine]:
             lines = _concatenated(text) or lines
     _refuse_traceless(path, lines)
     return lines
+
+
+#: The bytes of a file's head that tell text from a binary file before it is read whole.
+HEAD_BYTES = 1 << 16
+
+
+def _refuse_binary(path: Path) -> None:
+    """Refuse a file whose head is not UTF-8 text or holds a NUL, before it is read whole:
+    /dev/zero, or gigabytes of a binary file, filled the memory first."""
+    try:
+        with path.open("rb") as file:
+            head = file.read(HEAD_BYTES)
+    except OSError as err:
+        raise UrbionError(f"cannot read trace file {path}: {err.strerror or err}") from None
+    try:  # a character cut at the head's end is no fault of the file
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        binary = True
+    else:
+        binary = b"\0" in head
+    if binary:
+        raise UrbionError(f"{path} is not a trace file: {_binary_kind(path)}")
 
 
 #: Keys of a trace (TRACE.md), of which an object of a trace file holds at least one.
