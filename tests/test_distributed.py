@@ -413,3 +413,34 @@ def test_a_policy_that_raises_on_a_local_cluster_is_one_line(tmp_path, capfd):
                        "--scheduler", "local:1", "--quiet")
     assert code == 2 and err.count("\n") == 1, err
     assert err.startswith("urbion: error: policy ") and "in seed 0, game 0" in err
+
+
+def test_a_scheduler_address_where_another_server_answers_fails_in_time(monkeypatch):
+    """The dashboard's HTTP port given for the scheduler's: Dask's client waits for ever
+    there whatever its timeout (dask/distributed#8071); the run said nothing until it was
+    stopped. It gives up after the timeout and a grace, in one line."""
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SimpleHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setattr(dask_runner, "CONNECT_TIMEOUT", "2s")
+    monkeypatch.setattr(dask_runner, "CONNECT_GRACE", 2.0, raising=False)
+    address = f"tcp://127.0.0.1:{server.server_address[1]}"
+    outcome = {}
+
+    def connect() -> None:
+        try:
+            analyzer.simulate(games=10, scheduler=address)
+        except Exception as err:  # noqa: BLE001 - checked below
+            outcome["error"] = err
+
+    attempt = threading.Thread(target=connect, daemon=True)
+    attempt.start()
+    attempt.join(40)  # a hang fails the test, not the suite
+    server.shutdown()
+    assert not attempt.is_alive(), "still connecting after 40 s"
+    assert isinstance(outcome.get("error"), ClusterError), outcome
+    assert str(outcome["error"]).startswith(
+        f"cannot reach the Dask scheduler {address}: no Dask scheduler answered there in 2 s "
+        "(is it another server? the dashboard's port")

@@ -60,6 +60,36 @@ def _refuse_if_refused(address: str) -> None:
         return
 
 
+#: How long a connection may take beyond Dask's own timeout before the run gives up on it.
+CONNECT_GRACE = 10.0
+
+
+def _connected_client(address: str) -> Client:
+    """A client of the scheduler at ``address``. Dask's own timeout does not end a
+    connection to a server that answers in another protocol (the dashboard's HTTP port:
+    dask/distributed#8071), which waited for ever without a word: the run waits for it
+    :data:`CONNECT_GRACE` seconds longer, then leaves it behind in its thread."""
+    made: dict[str, object] = {}
+
+    def connect() -> None:
+        try:
+            made["client"] = Client(address, timeout=CONNECT_TIMEOUT)
+        except BaseException as err:  # noqa: BLE001 - handed to the caller
+            made["error"] = err
+
+    thread = threading.Thread(target=connect, name="urbion-connect", daemon=True)
+    thread.start()
+    thread.join(float(CONNECT_TIMEOUT.removesuffix("s")) + CONNECT_GRACE)
+    if "error" in made:
+        raise made["error"]  # type: ignore[misc]
+    if "client" not in made:
+        raise ClusterError(f"cannot reach the Dask scheduler {address}: no Dask scheduler "
+                           f"answered there in {CONNECT_TIMEOUT.removesuffix('s')} s (is it "
+                           "another server? the dashboard's port, 8787 by default, is not "
+                           "the scheduler's, 8786 by default)")
+    return made["client"]  # type: ignore[return-value]
+
+
 def parse_scheduler(scheduler: str) -> tuple[str, int | str]:
     """``("local", N)`` for ``local:N``, else ``("address", ADDRESS)``: the address as
     given, or ``tcp://HOST:PORT`` for ``HOST:PORT``."""
@@ -190,7 +220,7 @@ class DaskExecutor:
                 self.client = Client(self.cluster)
             else:
                 _refuse_if_refused(str(value))
-                self.client = Client(value, timeout=CONNECT_TIMEOUT)
+                self.client = _connected_client(str(value))
         except ClusterError:  # said in full already
             self.close()
             raise
