@@ -23,3 +23,31 @@ def one_line(text: str) -> str:
     """``text`` with its line breaks escaped: a file name holding one leaves an error, or a
     report's line, on its one line."""
     return text.translate(_LINE_BREAKS)
+
+
+#: The kinds of character (Unicode categories) a terminal or a page acts on instead of
+#: showing them: controls (an escape sequence's ESC, a line break), formats (a
+#: right-to-left override) and the line and paragraph separators.
+_UNSHOWN = ("Cc", "Cf", "Zl", "Zp")
+#: What text that is wrapped turns into spaces anyway.
+_WRAPPED_SPACE = " \t\n\r\x0b\x0c"
+
+
+def _unshown(ch: str, whitespace: bool) -> bool:
+    import unicodedata
+
+    return unicodedata.category(ch) in _UNSHOWN and not (whitespace and ch in _WRAPPED_SPACE)
+
+
+def shown_as_written(text: str, whitespace: bool = False) -> str:
+    """``text`` with each character a terminal or a page would act on instead of showing
+    it written as Python escapes it (``\\x1b``, ``\\u202e``): a field of a file edited by
+    hand cannot retitle the terminal, clear it or turn a line around. ``whitespace``
+    keeps tabs and line breaks, for text that is wrapped."""
+    return "".join(ch.encode("unicode_escape").decode("ascii") if _unshown(ch, whitespace)
+                   else ch for ch in text)
+
+
+def has_unshown(text: str) -> bool:
+    """Whether ``text`` holds a character :func:`shown_as_written` escapes."""
+    return any(_unshown(ch, False) for ch in text)

@@ -147,6 +147,25 @@ def test_cards_shows_the_description_and_flags_the_templates_left_on_other_cards
     assert "about R14 with 6 Chaos" in text and STALE_DESCRIPTION not in text
 
 
+def test_cards_writes_what_would_act_on_the_terminal_as_escapes(tmp_path, capsys):
+    """A description holding a right-to-left override turned the rest of its line around,
+    and an escape sequence would act on the terminal: both are written as escapes, and the
+    refused name's error escapes them too."""
+    path = tmp_path / "mine.toml"
+    analyzer.write_card_template(path)
+    template = path.read_text()
+    path.write_text(template.replace('name = "R14-default"', 'name = "mine"')
+                    .replace('description = "', 'description = "a\\u202eb \\u001b[2J ', 1))
+    code, out, err = run(capsys, "cards", "--cards", str(path))
+    assert code == 0, err
+    assert "\u202e" not in out and "\x1b" not in out
+    assert "a\\u202eb \\x1b[2J " in out
+    path.write_text(template.replace('name = "R14-default"', 'name = "mine\\u202eenim"'))
+    code, out, err = run(capsys, "cards", "--cards", str(path))
+    assert code == 2 and "\u202e" not in err
+    assert 'not "mine\\u202eenim"' in err
+
+
 def test_a_file_without_an_expansion_cannot_play_it(tmp_path):
     text = (tmp_path / "t.toml")
     analyzer.write_card_template(text)

@@ -684,6 +684,19 @@ def test_show_counts_the_postcards_never_dealt(team_traces):
     assert nevers[-1] > 0
 
 
+def test_show_writes_a_traces_header_fields_that_would_act_on_the_terminal_as_escapes(
+        capsys, tmp_path, team_traces):
+    """An edited commit or hash of a trace retitled the terminal as show printed it."""
+    edited = {**team_traces[0], "commit": "\x1b]0;pwned\x07",
+              "package_version": "1\u202e2", "card_set_sha256": "\x1b[2J" + "0" * 60}
+    path = _write(tmp_path / "t.jsonl", [edited])
+    code, out, err = run(capsys, "show", "--trace-file", str(path))
+    assert code == 0, err
+    assert "\x1b" not in out and "\u202e" not in out
+    assert "commit \\x1b]0;pwned\\x07" in out and "urbion 1\\u202e2" in out
+    assert "(sha256 \\x1b[2J00000000)" in out
+
+
 def test_a_binary_file_is_refused_from_its_head_before_it_is_read_whole(capsys, tmp_path,
                                                                         monkeypatch):
     """replay /dev/zero grew to 16 GB before any word, and gigabytes of a binary file were

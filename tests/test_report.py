@@ -1733,6 +1733,11 @@ def test_a_results_file_with_cells_no_run_writes_is_refused(tmp_path, damage, me
 @pytest.mark.parametrize("key, value, message", [
     ("variant", "team", "seats is 1 in a run of the team game in game 0"),
     ("engine", "quantum", "its configuration's engine is not one a run writes"),
+    # printed on terminals and pages, where an escape sequence would act, not show
+    ("commit", "\x1b]0;pwned\x07", "its configuration's commit is not one a run writes"),
+    ("policy", "\x1b[2Jgreedy", "its configuration's policy is not one a run writes"),
+    ("card_set", "mine\u202ereversed", "its configuration's card_set is not one a run "
+                                       "writes"),
     ("city_cards", 3, "reason all_pacified with 12 of the game's 3 City cards pacified"),
 ])
 def test_a_results_file_whose_configuration_its_rows_deny_is_refused(tmp_path, key, value,

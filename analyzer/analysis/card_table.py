@@ -11,7 +11,7 @@ import pandas as pd
 from analyzer.cards import CardSet
 from analyzer.cards.loader import default_card_set, expansion_names
 from analyzer.runfile import is_run_file
-from analyzer.wording import plural
+from analyzer.wording import plural, shown_as_written
 
 #: Columns of :func:`card_table`, in order.
 COLUMNS = ["id", "expansion", "type", "kind", "elements", "value", "incubi_value"]
@@ -68,7 +68,8 @@ def description_lines(table: pd.DataFrame) -> list[str]:
     is."""
     description = table.attrs.get("card_set_description", "")
     shipped = default_card_set()
-    lines = [_wrapped("about", description)] if description else []
+    lines = [_wrapped("about", shown_as_written(description, whitespace=True))] \
+        if description else []
     # in any order of the file's lists, and with a word or two added around R14's; a
     # designer's own account that quotes R14's as what the set was is left alone
     own = description.replace(shipped.description, "").strip()

@@ -36,6 +36,7 @@ from analyzer.runner.tally import (
     part,
 )
 from analyzer.textfiles import UnreadableText, read_small_text
+from analyzer.wording import has_unshown
 
 
 def check_writable(path: str | Path) -> Path:
@@ -162,12 +163,18 @@ def _check_config(path: Path, config: dict, kind: str = "summary") -> None:
             isinstance(config["seconds"], int | float) and
             not isinstance(config["seconds"], bool) and config["seconds"] >= 0),
     }
+    # printed on terminals and pages: an escape sequence there would act, not show
+    checks |= {key: not (isinstance(config.get(key), str) and has_unshown(config[key]))
+               for key in PRINTED_KEYS}
     wrong = [name for name, ok in checks.items() if not ok]
     if wrong:
         raise ResultsFileError(f"{path} is not a whole urbion {kind} file (its "
                                f"configuration's {wrong[0]} is not one a run writes)")
 
 
+#: The text of a run's configuration that terminals and pages print as it is.
+PRINTED_KEYS = ("policy", "card_set", "card_set_sha256", "commit", "package_version",
+                "rules_version", "played_on", "policy_params_sha256", "policy_source_sha256")
 #: The engines a run is played by.
 ENGINES = ("fast", "reference")
 #: The bound of a tally's int64 entries.

@@ -43,6 +43,7 @@ from analyzer.core.codes import (
 )
 from analyzer.errors import UrbionError
 from analyzer.textfiles import UnreadableText, read_small_text
+from analyzer.wording import shown_as_written
 
 DEFAULT_CARD_FILE = "r14-default.toml"
 MAX_VALUE = 9
@@ -426,8 +427,8 @@ def _toml_text(value: object, room: int) -> str:
     """``toml_text`` of ``value``, whole up to ``room`` characters (a list stops there)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str):  # JSON escapes controls, not a right-to-left override
+        return shown_as_written(json.dumps(value, ensure_ascii=False))
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):

@@ -15,7 +15,7 @@ from analyzer.reference.engine import HOURGLASS_TURNS
 from analyzer.reference.replay import with_reserved_id_renamed
 from analyzer.trace.names import CardNames, act_label
 from analyzer.trace.summary import GameTally, row_numbers, summary_lines
-from analyzer.wording import plural
+from analyzer.wording import plural, shown_as_written
 
 ACT_NAMES = {Act.PASS: "none", Act.CENSUS: "Census", Act.EXCHANGE: "Exchange"}
 SENT_AWAY_WHY = {"discarded": "its dream is discarded", "rocket": "its dream moved",
@@ -385,7 +385,8 @@ def _made_by(trace: dict) -> list[str]:
     for key, name in MADE_BY:
         value = trace.get(key)
         if isinstance(value, str) and value:
-            parts.append(f"{name} {value[:12] if key.endswith('sha256') else value}")
+            value = value[:12] if key.endswith("sha256") else value
+            parts.append(f"{name} {shown_as_written(value)}")
     return [f"Made by: {', '.join(parts)}"] if parts else []
 
 
@@ -403,8 +404,8 @@ def _heading(trace: dict, alias: int | None) -> list[str]:
     expansions = ", ".join(trace.get("expansions", [])) or "none"
     variant = trace.get("variant", "solo")
     digest = trace.get("card_set_sha256")  # ours write it; TRACE.md does not require it
-    card_set = trace["card_set"] + (f" (sha256 {digest[:12]})" if isinstance(digest, str)
-                                    else "")
+    card_set = trace["card_set"] + (f" (sha256 {shown_as_written(digest[:12])})"
+                                    if isinstance(digest, str) else "")
     return [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
             f"{trace['policy']}, card set {card_set}, expansions: {expansions}",
             *_made_by(trace), TABLE_KEY, NAMES_KEY, *([TEAM_KEY] if variant == "team" else []),
