@@ -2494,6 +2494,9 @@ def _check_batch(path: Path, games: int, labels: list[str], run: str = "comparis
     ``same`` names the option that chose the sets."""
     name = path.name.removesuffix(".partial").removesuffix(".parquet")
     label, _, span = name.rpartition(".games-")
+    if not label:  # no batch's name: a file put there by hand
+        raise UrbionError(f"cannot resume: {path} is no batch of this {run} (a batch is "
+                          "SET.games-FIRST-LAST.parquet): move it out of results/")
     if label not in labels:
         raise UrbionError(f"cannot resume: {path} holds games of set {label!r}, which this "
                           f"{run} does not play ({same} must be the interrupted one's)")

@@ -1241,6 +1241,11 @@ def test_a_resumed_comparison_refuses_other_sets_and_other_batches_in_progress(t
     with pytest.raises(UrbionError, match="base.games-0-999.parquet.partial is not a batch "
                                           "of 40 games"):
         analyzer.compare(sets="base,books", games=40, out=out, resume=True)
+    (out / "results" / "base.games-0-999.parquet.partial").rmdir()
+    (out / "results" / "junk.parquet").write_text("junk")  # no batch: said so, not a set ''
+    with pytest.raises(UrbionError, match=r"junk.parquet is no batch of this comparison \(a "
+                                          r"batch is SET.games-FIRST-LAST.parquet\): move it"):
+        analyzer.compare(sets="base,books", games=40, out=out, resume=True)
 
 
 def test_a_resume_with_another_card_set_names_both_sets(tmp_path):
