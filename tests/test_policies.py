@@ -106,9 +106,12 @@ def test_the_documented_example_policy_runs_through_the_cli(capsys):
     ("no_such_module_x:choose", "cannot import"),
     ("os:path", "names a module, not a function"),
     ("math:pi", "names a value of type float, not a function"),
-    ("tests/:choose", "cannot import tests/"),
-    (".:choose", "cannot import .: the 'package' argument is required"),
-    ("..x:choose", "cannot import ..x"),
+    # a path that is no .py file reads as one, not as Python's words on relative imports
+    ("tests/:choose", "tests/ is no FILE.py \\(a path to a file ending in .py\\) nor a "
+                      "MODULE Python can import"),
+    (".:choose", ". is no FILE.py"),
+    ("..x:choose", "..x is no FILE.py"),
+    ("../cf:choose", "../cf is no FILE.py"),
 ])
 def test_bad_user_policies_are_named_in_one_line(name, message):
     with pytest.raises(PolicyError, match=message):

@@ -130,6 +130,9 @@ def load_user_policy(name: str) -> PolicySpec:
         raise PolicyError(f"policy {name!r}: expected FILE.py:FUNCTION or MODULE:FUNCTION")
     if where.endswith(".py"):
         module = _module_from_file(Path(where).expanduser())
+    elif "/" in where or "\\" in where or where.startswith("."):  # a path, not a module
+        raise PolicyError(f"policy {name!r}: {where} is no FILE.py (a path to a file ending "
+                          "in .py) nor a MODULE Python can import (dotted names, no path)")
     else:
         try:
             module = importlib.import_module(where)
