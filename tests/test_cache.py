@@ -181,3 +181,15 @@ def test_a_damaged_kernel_in_the_cache_is_compiled_again_with_one_note(tmp_path)
         assert "is damaged (" in said and said.rstrip().endswith(
             "it is compiled again and kept anew")
         assert run() == ""  # kept anew: the next run loads it
+
+
+@pytest.mark.parametrize("value, off", [("1", True), ("true", True), ("YES", True),
+                                        (" on ", True), ("0", False), ("false", False),
+                                        ("", False)])
+def test_urbion_no_cache_takes_the_words_shells_spell_yes_with(monkeypatch, tmp_path, value,
+                                                              off):
+    """URBION_NO_CACHE=true kept the cache on without a word: only 1 turned it off."""
+    monkeypatch.setenv("URBION_NO_CACHE", value)
+    monkeypatch.setenv("URBION_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(jit, "CACHE_PROBLEM", None)  # put back after the test
+    assert (jit._writable_cache_dir() is None) == off

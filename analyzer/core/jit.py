@@ -94,11 +94,15 @@ def _cache_root() -> Path | None:
 CACHE_PROBLEM: str | None = None
 
 
+#: The values of URBION_NO_CACHE that turn the cache off (any case), as shells spell yes.
+NO_CACHE_WORDS = ("1", "true", "yes", "on")
+
+
 def _writable_cache_dir() -> Path | None:
     """The current source hash's folder, created and tested; None when it cannot be used
     (:data:`CACHE_PROBLEM` says why)."""
     global CACHE_PROBLEM
-    if os.environ.get("URBION_NO_CACHE", "") == "1":
+    if os.environ.get("URBION_NO_CACHE", "").strip().lower() in NO_CACHE_WORDS:
         return None
     root = _cache_root()
     if root is None:
