@@ -1738,6 +1738,8 @@ def test_a_results_file_with_cells_no_run_writes_is_refused(tmp_path, damage, me
     ("policy", "\x1b[2Jgreedy", "its configuration's policy is not one a run writes"),
     ("card_set", "mine\u202ereversed", "its configuration's card_set is not one a run "
                                        "writes"),
+    ("expansions", ["books", "books"], "its configuration's expansions is not one a run "
+                                       "writes"),
     ("city_cards", 3, "reason all_pacified with 12 of the game's 3 City cards pacified"),
 ])
 def test_a_results_file_whose_configuration_its_rows_deny_is_refused(tmp_path, key, value,

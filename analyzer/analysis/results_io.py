@@ -151,7 +151,8 @@ def _check_config(path: Path, config: dict, kind: str = "summary") -> None:
         "card_set": isinstance(config.get("card_set"), str),
         "card_set_sha256": isinstance(config.get("card_set_sha256"), str),
         "expansions": isinstance(config.get("expansions", []), list) and
-        all(name in PLAYABLE_EXPANSIONS for name in config.get("expansions", [])),
+        all(name in PLAYABLE_EXPANSIONS for name in config.get("expansions", [])) and
+        len(set(config.get("expansions", []))) == len(config.get("expansions", [])),
         "variant": config.get("variant", "solo") in VARIANT_NAMES,
         "engine": config.get("engine", "fast") in ENGINES,
         "city_cards": config.get("city_cards") is None or _whole(config["city_cards"], 1),
