@@ -20,6 +20,10 @@ COLUMNS = ("line", "seed", "game", "variant", "expansions", "policy", "card_set"
            "cards_alike", "rules_as_named", "rules_version", "passes_strict")
 
 
+#: The checks of where a trace comes from, each True, False or not made (pandas' NA).
+CHECKS = ("deal_of_seed", "cards_of_set", "cards_alike", "rules_as_named")
+
+
 def audit(traces: list[TraceLine], card_set: CardSet | None = None) -> pd.DataFrame:
     """Replay every trace; one row per trace (:data:`COLUMNS`).
 
@@ -39,13 +43,16 @@ def audit(traces: list[TraceLine], card_set: CardSet | None = None) -> pd.DataFr
         ``turns`` are the replayed result (empty for a trace that does not replay);
         ``deal_of_seed`` whether its shuffles are those of the game and seed it names
         (``reference.replay.DealCheck``); ``cards_of_set`` whether its ``cards`` table is
-        that of the card set it names (None: a set the replayer does not hold, any but R14),
+        that of the card set it names (NA: a set the replayer does not hold, any but R14),
         or of ``card_set`` (its cards, name and hash); ``cards_alike``, with ``card_set``,
-        whether its ``cards`` table holds that set's cards whatever set it names (None
+        whether its ``cards`` table holds that set's cards whatever set it names (NA
         without ``card_set``); ``rules_as_named`` whether it names the rules the replayer plays
         (or none), whose name ``rules_version`` gives; ``passes_strict`` what ``urbion
         replay --strict`` asks of a trace: it replays, and no check found it to be other
-        than the game it names (None counts as no such finding).
+        than the game it names (a check not made counts as no such finding). The four
+        checks are of pandas' nullable boolean dtype: NA where a check was not made (a
+        trace that does not replay, a set the replayer does not hold), so that
+        ``df[df.cards_of_set]`` selects the traces found of their set.
     """
     df = pd.DataFrame([_verdict(*item, card_set) for item in traces], columns=COLUMNS,
                       dtype=object)
@@ -55,6 +62,8 @@ def audit(traces: list[TraceLine], card_set: CardSet | None = None) -> pd.DataFr
     # None (not checked) is no finding against a trace
     doubted = df[["deal_of_seed", "cards_of_set", "rules_as_named"]].eq(False).any(axis=1)
     df["passes_strict"] = df["replays"] & ~doubted
+    for column in CHECKS:  # True, False, or not checked: a mask that a notebook can use
+        df[column] = df[column].astype("boolean")
     for column in ("seed", "game"):  # a trace's own fields: whole numbers unless malformed
         if all(value is None or (type(value) is int and -2**63 <= value < 2**63)
                for value in df[column]):
@@ -91,7 +100,9 @@ def format_audit(df: pd.DataFrame, source: str, card_set: CardSet | None = None)
     """The audit as text: a line per trace, then the count; ``card_set`` the set the cards
     were checked against, if one was given."""
     lines = []
-    for r in df.itertuples():
+    # a check not made is None again, as _provenance_doubts reads it
+    for r in df.astype({column: object for column in CHECKS}).replace({pd.NA: None}) \
+            .itertuples():
         what = f"game {_json(r.game)} of seed {_json(r.seed)}" if _given(r.game) \
             else "a trace"
         if r.replays:
