@@ -1683,8 +1683,15 @@ def _first_won(seed: int, game: int, policy: PolicySpec, cards: CardSet,
     end = min(game + WON_SEARCH_GAMES, arguments.MAX_SEED + 1)
     while start < end:
         size = min(batch, end - start)
-        df = simulate(games=size, seed=seed, first_game=start, policy=policy, cards=cards,
-                      progress=progress)
+        try:
+            df = simulate(games=size, seed=seed, first_game=start, policy=policy, cards=cards,
+                          progress=progress)
+        except RunStopped as stop:  # its count was of the batch, not of the search
+            if not stop.interrupted:
+                raise
+            raise RunStopped(f"{interrupts.stop_word()} while looking for a game won, "
+                             f"{plural(start - game, 'game')} of seed {seed} from game "
+                             f"{game:,} played without a win", True) from None
         wins = df.loc[df["won"], "game"]
         if len(wins):
             return int(wins.min())

@@ -495,3 +495,27 @@ def test_a_chaos_set_aside_in_the_opening_hand_goes_back_into_the_deck_in_the_te
     for card in held:
         assert re.search(rf"^ +{card} (goes to row|reveals)|no side has room: {card}", text,
                          re.M), card
+
+
+def test_a_stop_while_show_looks_for_a_game_won_counts_the_search(monkeypatch):
+    """Stopped in its third batch, the search said 'interrupted after 0 of 32,000 games':
+    the count of that batch, not of the games searched."""
+    import pandas as pd
+
+    from analyzer import api
+    from analyzer.errors import RunStopped
+
+    batches = []
+
+    def lost_every_game(games, seed, first_game, **options):
+        batches.append(games)
+        if len(batches) == 3:
+            raise RunStopped(f"interrupted after 0 of {games:,} games; nothing was saved",
+                             True)
+        return pd.DataFrame({"game": range(first_game, first_game + games), "won": False})
+
+    monkeypatch.setattr(api, "simulate", lost_every_game)
+    with pytest.raises(RunStopped, match="^interrupted while looking for a game won, 10,000 "
+                                         "games of seed 4 from game 7 played without a win$"):
+        analyzer.show(seed=4, game=7, won=True)
+    assert batches == [2_000, 8_000, 32_000]
