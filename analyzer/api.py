@@ -1663,7 +1663,7 @@ def show(seed: int | None = None, game: int | None = None,
         if seed is not None or game is not None:
             raise UrbionError(f"{arguments.option('seed')}, {arguments.option('game')}: not "
                               "for one trace given as a dict, which is the one game shown")
-        return _shown_trace(trace_file, "the trace")
+        return _shown_trace(trace_file, None)
     return _show_trace_file(arguments.path("trace_file", trace_file, optional=False),
                             None if seed is None else arguments.whole_number("seed", seed),
                             None if game is None else arguments.whole_number("game", game))
@@ -1707,9 +1707,10 @@ def _show_trace_file(path: Path, seed: int | None, game: int | None) -> str:
     return _shown_trace(chosen, f"{path}, line {line}")
 
 
-def _shown_trace(chosen: dict, where: str) -> str:
-    """A trace (``where`` names it in an error) as ``show`` prints it, replayed against the
-    rules first, with a note where it is not the game it names."""
+def _shown_trace(chosen: dict, where: str | None) -> str:
+    """A trace (``where`` names its file and line in an error; None: a dict) as ``show``
+    prints it, replayed against the rules first, with a note where it is not the game it
+    names."""
     from analyzer.reference.replay import ReplayError, replay
     from analyzer.trace.show import render_trace
 
@@ -1717,6 +1718,8 @@ def _shown_trace(chosen: dict, where: str) -> str:
         # rendered only once known to be a whole, legal game
         result = replay(chosen, check_deal=True)
     except ReplayError as err:
+        if where is None:  # a trace given as a dict, in Python
+            raise UrbionError(f"the trace does not replay ({err})") from None
         raise UrbionError(f"{where}: the trace does not replay ({err}); "
                           "`urbion replay` checks every trace of a file") from None
     text = render_trace(chosen)

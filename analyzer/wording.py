@@ -26,9 +26,13 @@ def one_line(text: str) -> str:
 
 
 #: The kinds of character (Unicode categories) a terminal or a page acts on instead of
-#: showing them: controls (an escape sequence's ESC, a line break), formats (a
-#: right-to-left override) and the line and paragraph separators.
-_UNSHOWN = ("Cc", "Cf", "Zl", "Zp")
+#: showing them: controls (an escape sequence's ESC, a line break) and the line and
+#: paragraph separators; other format characters (a zero-width joiner in a Persian file
+#: name, an emoji's) show, or join what they should.
+_UNSHOWN = ("Cc", "Zl", "Zp")
+#: Unicode's explicit text direction controls (embeddings, overrides, isolates and their
+#: ends), by their bidirectional class: each turns the rest of its line around.
+BIDI_CONTROLS = ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI")
 #: What text that is wrapped turns into spaces anyway.
 _WRAPPED_SPACE = " \t\n\r\x0b\x0c"
 
@@ -36,14 +40,17 @@ _WRAPPED_SPACE = " \t\n\r\x0b\x0c"
 def _unshown(ch: str, whitespace: bool) -> bool:
     import unicodedata
 
-    return unicodedata.category(ch) in _UNSHOWN and not (whitespace and ch in _WRAPPED_SPACE)
+    acts = unicodedata.category(ch) in _UNSHOWN or \
+        unicodedata.bidirectional(ch) in BIDI_CONTROLS
+    return acts and not (whitespace and ch in _WRAPPED_SPACE)
 
 
 def shown_as_written(text: str, whitespace: bool = False) -> str:
     """``text`` with each character a terminal or a page would act on instead of showing
-    it written as Python escapes it (``\\x1b``, ``\\u202e``): a field of a file edited by
-    hand cannot retitle the terminal, clear it or turn a line around. ``whitespace``
-    keeps tabs and line breaks, for text that is wrapped."""
+    it (:data:`_UNSHOWN`, :data:`BIDI_CONTROLS`) written as Python escapes it (``\\x1b``,
+    ``\\u202e``): a field of a file edited by hand cannot retitle the terminal, clear it or
+    turn a line around. ``whitespace`` keeps tabs and line breaks, for text that is
+    wrapped."""
     return "".join(ch.encode("unicode_escape").decode("ascii") if _unshown(ch, whitespace)
                    else ch for ch in text)
 

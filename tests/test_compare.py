@@ -1653,6 +1653,21 @@ def test_the_terminal_and_pages_say_in_plain_words_which_sets_are_harder_or_easi
     assert f"<p id='verdict'>{line}</p><table" in page
 
 
+def test_a_books_set_shown_harder_by_its_other_expansion_stays_among_the_harder():
+    """books+emptiness, with no Book kept, plays the Emptiness's games: it is harder, and
+    the line said only that the Books were not weighed in it."""
+    from analyzer.analysis.compare import verdict_line
+
+    table = pd.DataFrame({"difference": [0.0, -0.07, -0.06, 0.0, 0.01],
+                          "holm_p": [np.nan, 1e-12, 1e-11, 1.0, 0.4]},
+                         index=["base", "emptiness", "books+emptiness", "books",
+                                "squares_metas"])
+    assert verdict_line(table, ["books+emptiness", "books"]) == (
+        "In short: harder than the base game: emptiness, books+emptiness; no difference "
+        "shown by these games: squares_metas; not weighed, no Book of Power kept in any "
+        "game: books.")
+
+
 def test_compare_csv_gives_each_set_the_parameters_its_games_were_played_with(tmp_path):
     """greedy reads the largest values of the cards in play into its parameters: Wizards of
     +6 give Hanging Gardens & Wizards a hash of its own. compare.csv gave every row the

@@ -45,6 +45,8 @@ def test_a_policy_of_ones_own_cannot_take_a_builtins_name(name):
     with pytest.raises(PolicyError, match="a built-in policy's name"):
         analyzer.duel([spec, "random"], games=2)
     assert not names_a_builtin("greedy-ish") and not names_a_builtin("mine.py:greedy")
+    # a user's module named search, as --policy search:choose loads it and compare plays it
+    assert not names_a_builtin("search:choose") and not names_a_builtin("greedy:choose")
 
 
 def test_an_illegal_decision_names_policy_seed_game_turn_and_decision():

@@ -1756,6 +1756,18 @@ def test_a_results_file_whose_configuration_its_rows_deny_is_refused(tmp_path, k
         read_results(path)
 
 
+def test_a_results_file_with_a_joiner_in_a_printed_field_is_read(tmp_path):
+    """A zero-width non-joiner is ordinary in a Persian file name, and so in a policy's
+    path: a run's own file holding one was refused as one no run writes."""
+    from analyzer.analysis.results_io import read_results, write_results
+
+    df = analyzer.simulate(games=30, seed=3)
+    df.attrs["commit"] = "r\u200cun"
+    path = tmp_path / "joined.parquet"
+    write_results(df, path)
+    assert read_results(path).attrs["commit"] == "r\u200cun"
+
+
 @pytest.mark.parametrize("games", ["lots", 30.5, -30, True])
 def test_a_results_file_whose_game_count_is_no_count_is_refused(tmp_path, games):
     from analyzer.analysis.results_io import ResultsFileError, read_results, write_results

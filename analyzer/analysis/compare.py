@@ -593,16 +593,19 @@ def verdict_line(table: pd.DataFrame, unweighed: list[str] | tuple[str, ...] = (
     """The comparison in plain words, for a reader who reads no p: which sets are shown
     harder or easier than the base game, and which not ("": no set but the base game).
     ``unweighed``: the sets with Books of Power whose policy kept no Book
-    (:func:`books_unplayed`), named apart: they played as without the Books, and "no
-    difference" would read as a verdict on them."""
-    groups = difference_groups(table.drop(index=[BASE, *unweighed], errors="ignore"))
+    (:func:`books_unplayed`); those these games show no difference for are named apart:
+    they played as without the Books, and "no difference" would read as a verdict on them
+    (a set harder or easier by its other expansions stays where its games put it)."""
+    groups = difference_groups(table.drop(index=BASE, errors="ignore"))
+    apart = [label for label in groups["none"] if label in unweighed]
+    groups["none"] = [label for label in groups["none"] if label not in apart]
     parts = [f"{what} than the base game: {', '.join(names)}"
              for what, names in (("harder", groups["harder"]), ("easier", groups["easier"]))
              if names]
     if groups["none"]:
         parts.append(f"no difference shown by these games: {', '.join(groups['none'])}")
-    if unweighed := [label for label in unweighed if label in table.index]:
-        parts.append(f"not weighed, no Book of Power kept in any game: {', '.join(unweighed)}")
+    if apart:
+        parts.append(f"not weighed, no Book of Power kept in any game: {', '.join(apart)}")
     return f"In short: {'; '.join(parts)}." if parts else ""
 
 

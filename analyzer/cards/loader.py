@@ -43,7 +43,7 @@ from analyzer.core.codes import (
 )
 from analyzer.errors import UrbionError
 from analyzer.textfiles import UnreadableText, read_small_text
-from analyzer.wording import shown_as_written
+from analyzer.wording import BIDI_CONTROLS, shown_as_written
 
 DEFAULT_CARD_FILE = "r14-default.toml"
 MAX_VALUE = 9
@@ -53,9 +53,6 @@ MAX_CARDS = 400
 #: Books of Prophecies a card set may hold: the rulebook's two (R09.7: each looks at 2 more
 #: Dream cards, and the engine lists every order of the cards looked at as an option).
 MAX_PROPHECIES = 2
-#: Unicode's explicit text direction controls (embeddings, overrides, isolates and their
-#: ends), by their bidirectional class.
-BIDI_CONTROLS = ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI")
 
 
 class CardSetError(UrbionError):

@@ -144,11 +144,14 @@ OPTIONS_TAKEN = "search and clairvoyant take options; weighted a weights file, w
 
 def names_a_builtin(name: str) -> bool:
     """Whether ``name`` is one a built-in policy answers to (``greedy``, ``Weighted``,
-    ``search:rollouts=2``, ``weighted:FILE``): a policy of one's own under it would be read
-    as that built-in in every result and on every page."""
+    ``search:rollouts=2``, ``weighted:FILE``; not ``search:choose``, a user's module named
+    search): a policy of one's own under it would be read as that built-in in every
+    result and on every page."""
     kind = name.strip().lower()
-    return kind in BUILTIN_POLICIES or \
-        kind.partition(":")[0].strip() in (*SEARCH_DEFAULTS, WEIGHTED_PREFIX[:-1])
+    head, colon, options = kind.partition(":")
+    # as resolve_policy reads a name: search:choose is a user's module named search
+    return kind in BUILTIN_POLICIES or (bool(colon) and head == WEIGHTED_PREFIX[:-1]) or \
+        (head in SEARCH_DEFAULTS and "=" in options)
 
 
 def resolve_policy(name: str) -> PolicySpec:

@@ -70,13 +70,7 @@ def read_traces(path: str | Path) -> list[TraceLine]:
         ``{`` (a card file, a CSV table), or it is one JSON array (of traces, say).
     """
     path = Path(path)
-    _refuse_binary(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not JSON's
-    except UnicodeDecodeError:
-        raise UrbionError(f"{path} is not a trace file: {_binary_kind(path)}") from None
-    except OSError as err:
-        raise UrbionError(f"cannot read trace file {path}: {err.strerror or err}") from None
+    text = _trace_text(path)
     # only "\n" ends a line: JSON strings may hold U+2028 and the like, which splitlines()
     # would also split at
     lines = [TraceLine(number, *_parsed(line.removesuffix("\r")))
@@ -108,22 +102,27 @@ def read_traces(path: str | Path) -> list[TraceLine]:
 HEAD_BYTES = 1 << 16
 
 
-def _refuse_binary(path: Path) -> None:
-    """Refuse a file whose head is not UTF-8 text or holds a NUL, before it is read whole:
+def _trace_text(path: Path) -> str:
+    """The text of a trace file, read through one handle (a pipe is read once), refused
+    from its head when that is not UTF-8 text or holds a NUL, before the rest is read:
     /dev/zero, or gigabytes of a binary file, filled the memory first."""
     try:
         with path.open("rb") as file:
             head = file.read(HEAD_BYTES)
+            try:  # a character cut at the head's end is no fault of the file
+                codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+                text = b"\0" not in head
+            except UnicodeDecodeError:
+                text = False
+            if not text:
+                raise UrbionError(f"{path} is not a trace file: {_binary_kind(head)}")
+            data = head + file.read()
     except OSError as err:
         raise UrbionError(f"cannot read trace file {path}: {err.strerror or err}") from None
-    try:  # a character cut at the head's end is no fault of the file
-        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    try:
+        return data.decode("utf-8-sig")  # a byte-order mark is not JSON's
     except UnicodeDecodeError:
-        binary = True
-    else:
-        binary = b"\0" in head
-    if binary:
-        raise UrbionError(f"{path} is not a trace file: {_binary_kind(path)}")
+        raise UrbionError(f"{path} is not a trace file: {_binary_kind(data)}") from None
 
 
 #: Keys of a trace (TRACE.md), of which an object of a trace file holds at least one.
@@ -161,14 +160,10 @@ def _summary_format(value: object) -> bool:
         str(value.get("format", "")).startswith(SUMMARY_FORMAT.split("/")[0] + "/")
 
 
-def _binary_kind(path: Path) -> str:
-    """What a file that is not UTF-8 text is, in words, for the error of a trace command."""
-    try:
-        with path.open("rb") as file:
-            parquet = file.read(4) == b"PAR1"
-    except OSError:
-        parquet = False
-    if parquet:
+def _binary_kind(head: bytes) -> str:
+    """What a file that is not UTF-8 text is, by its first bytes ``head``, in words, for
+    the error of a trace command."""
+    if head.startswith(b"PAR1"):
         return ("it is a Parquet results file (urbion report, report in Python, reads "
                 f"those; {TRACES_WRITER})")
     return f"it is not UTF-8 text ({TRACES_WRITER})"

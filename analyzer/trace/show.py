@@ -406,8 +406,9 @@ def _heading(trace: dict, alias: int | None) -> list[str]:
     digest = trace.get("card_set_sha256")  # ours write it; TRACE.md does not require it
     card_set = trace["card_set"] + (f" (sha256 {shown_as_written(digest[:12])})"
                                     if isinstance(digest, str) else "")
-    return [f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, policy "
-            f"{trace['policy']}, card set {card_set}, expansions: {expansions}",
+    return [shown_as_written(f"Urbion {variant} game {trace['game']} of seed {trace['seed']}, "
+                             f"policy {trace['policy']}, card set {card_set}, expansions: "
+                             f"{expansions}"),
             *_made_by(trace), TABLE_KEY, NAMES_KEY, *([TEAM_KEY] if variant == "team" else []),
             *([f"Card -1 of the trace is shown as card {alias}."] if alias is not None
               else []),
