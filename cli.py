@@ -227,7 +227,8 @@ def cli() -> None:
 @click.option("--chunk", type=_WholeNumber(min=1), default=None,
               help="Games per chunk: the unit of work, checkpoints and progress "
                    "[default: 20000; 200 for search and clairvoyant, fewer as their "
-                   "rollouts times candidates grow past 8 times 3].")
+                   "rollouts times candidates grow past 8 times 3; 200 on the reference "
+                   "engine].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary as one line of JSON (its figures and the run's "

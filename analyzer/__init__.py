@@ -1,11 +1,13 @@
 """Urbion (Second Edition) win-rate analyzer.
 
-Each function is an ``urbion`` command of the same name (``simulate``, ``trace``, ``show``,
-``replay``, ``duel``, ``compare``, ``sensitivity``, ``tune``, ``report``; ``card_table``
-and ``card_differences`` for ``urbion cards``, ``builtin_policies`` for ``urbion
-policies``), with its options as keyword arguments, and returns DataFrames or result
-objects whose ``attrs`` name the run. Bad input raises :class:`UrbionError` (one line, as
-the command prints it), a stop (Ctrl-C) :class:`RunStopped`, one of its kinds.
+The functions mirror the ``urbion`` commands: ``simulate``, ``trace``, ``show``,
+``replay``, ``duel``, ``compare``, ``sensitivity``, ``tune`` and ``report`` are the commands
+of those names, ``card_table`` and ``card_differences`` are ``urbion cards`` and
+``builtin_policies`` is ``urbion policies``, each with its options as keyword arguments;
+``load_cards``, ``read_results``, ``summarize`` and ``weights_note`` help between them.
+They return DataFrames or result objects whose ``attrs`` name the run. Bad input raises
+:class:`UrbionError` (one line, as the command prints it), a stop (Ctrl-C)
+:class:`RunStopped`, one of its kinds.
 
 >>> import analyzer
 >>> df = analyzer.simulate(games=1000, seed=0, policy="greedy")   # doctest: +SKIP

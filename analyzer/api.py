@@ -385,7 +385,8 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
         Draw a progress bar on stderr.
     chunk : int, optional
         Games per chunk (the unit of work, of checkpoints and of progress); default 20,000,
-        or fewer for the search policies (200 at their default budget).
+        or fewer for the search policies (200 at their default budget), 200 on the
+        reference engine.
 
     Returns
     -------
@@ -2505,8 +2506,8 @@ def _check_batch(path: Path, games: int, labels: list[str], run: str = "comparis
     name = path.name.removesuffix(".partial").removesuffix(".parquet")
     label, _, span = name.rpartition(".games-")
     if not label:  # no batch's name: a file put there by hand
-        raise UrbionError(f"cannot resume: {path} is no batch of this {run} (a batch is "
-                          "SET.games-FIRST-LAST.parquet): move it out of results/")
+        raise UrbionError(f"cannot resume: {path} is no batch of this {run} (a batch's file "
+                          "is NAME.games-FIRST-LAST.parquet): move it out of its folder")
     if label not in labels:
         raise UrbionError(f"cannot resume: {path} holds games of set {label!r}, which this "
                           f"{run} does not play ({same} must be the interrupted one's)")

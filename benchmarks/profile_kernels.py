@@ -34,7 +34,9 @@ OWN_SYMBOL = re.compile(r"^_ZN\d+analyzer|^NRT_")
 
 def play(name: str, expansions: str, variant: str, games: int) -> None:
     """Play ``games`` greedy games on one thread, then write the symbol map and NAME.json."""
-    if os.environ.get("URBION_NO_CACHE") != "1":
+    from analyzer.core.jit import NO_CACHE_WORDS
+
+    if os.environ.get("URBION_NO_CACHE", "").strip().lower() not in NO_CACHE_WORDS:
         sys.exit("set URBION_NO_CACHE=1: kernels loaded from the disk cache have no names")
     import analyzer
 

@@ -1244,7 +1244,8 @@ def test_a_resumed_comparison_refuses_other_sets_and_other_batches_in_progress(t
     (out / "results" / "base.games-0-999.parquet.partial").rmdir()
     (out / "results" / "junk.parquet").write_text("junk")  # no batch: said so, not a set ''
     with pytest.raises(UrbionError, match=r"junk.parquet is no batch of this comparison \(a "
-                                          r"batch is SET.games-FIRST-LAST.parquet\): move it"):
+                                          r"batch's file is NAME.games-FIRST-LAST.parquet\): "
+                                          "move it out of its folder"):
         analyzer.compare(sets="base,books", games=40, out=out, resume=True)
 
 

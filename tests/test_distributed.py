@@ -442,5 +442,5 @@ def test_a_scheduler_address_where_another_server_answers_fails_in_time(monkeypa
     assert not attempt.is_alive(), "still connecting after 40 s"
     assert isinstance(outcome.get("error"), ClusterError), outcome
     assert str(outcome["error"]).startswith(
-        f"cannot reach the Dask scheduler {address}: no Dask scheduler answered there in 2 s "
+        f"cannot reach the Dask scheduler {address}: no Dask scheduler answered there in 4 s "
         "(is it another server? the dashboard's port")

@@ -718,7 +718,7 @@ def test_a_binary_file_is_refused_from_its_head_before_it_is_read_whole(capsys, 
             code, out, err = run(capsys, *command, str(path))
             assert (code, out) == (2, ""), err
             assert err == (f"urbion: error: {path} is not a trace file: it is not UTF-8 text "
-                           "(urbion trace --out FILE.jsonl, trace_to_file in Python, writes "
+                           "(urbion trace --out FILE.jsonl (trace_to_file in Python) writes "
                            "traces)\n")
 
 

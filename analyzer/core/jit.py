@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import pickle
 import shutil
 import sys
 import tempfile
@@ -156,20 +157,32 @@ if CACHE_DIR is not None:
     caching.CacheImpl._locator_classes.insert(0, _PackageCacheLocator)
 
 
+#: What reading a kept kernel cut short or overwritten raises (pickle's errors, and what
+#: unpacking a wrong value into numba's index raises).
+DAMAGED_CACHE = (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError,
+                 IndexError, KeyError, ImportError)
+
+
 class _BestEffortCache(caching.FunctionCache):
     """numba's disk cache of a kernel, where a save that fails (a full disk) is skipped
     with a note, and an entry that cannot be read back (a file cut short or overwritten)
     is compiled again and saved afresh, with a note: the cache only saves time, and the
     kernel compiled runs all the same."""
 
-    def load_overload(self, sig, target_context):
+    def _load_overload(self, sig, target_context):
+        # numba's own, with the read of the kept files guarded: what a damaged pickle raises
+        # is a miss, and the kernel is compiled and saved into an empty index
+        if not self._enabled:
+            return None
+        key = self._index_key(sig, target_context.codegen())
         try:
-            return super().load_overload(sig, target_context)
-        except Exception as err:  # whatever a damaged pickle raises: compiled instead
+            data = self._cache_file.load(key)
+        except DAMAGED_CACHE as err:
             _note_damaged(err, self._cache_path)
             with contextlib.suppress(OSError):
-                self._cache_file.flush()  # an empty index, which the compile saves into
+                self._cache_file.flush()
             return None
+        return None if data is None else self._impl.rebuild(target_context, data)
 
     def save_overload(self, sig, data):
         try:

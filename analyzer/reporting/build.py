@@ -1924,20 +1924,15 @@ def _kept_weights_file(result, taken: set[str]) -> dict[str, str]:
     ``weights=FILE``), by the name its play-again command gives it, so that the command
     runs from the folder as it reads; none for the shipped weights, or where a page of the
     folder has that name."""
-    from analyzer.policies.registry import with_weights_file
+    from analyzer.policies.registry import weights_file_of
 
     kept = {str(run.attrs.get("policy_weights_file")) for run in result.runs.values()
             if isinstance(run.attrs.get("policy_weights_file"), str)}
-    policy = shared_policy(str(result.attrs.get("policy", "")))
-    names: list[str] = []
-    if policy.startswith("weighted:"):
-        names.append(policy.removeprefix("weighted:"))
-    else:
-        with_weights_file(policy, lambda name: names.append(name) or name)
-    if len(kept) != 1 or len(names) != 1 or names[0] in taken or \
-            not names[0].endswith(".toml") or "/" in names[0]:
+    name = weights_file_of(shared_policy(str(result.attrs.get("policy", ""))))
+    if len(kept) != 1 or name is None or name in taken or not name.endswith(".toml") or \
+            "/" in name:
         return {}
-    return {names[0]: kept.pop()}
+    return {name: kept.pop()}
 
 
 def _sentence(text: str) -> str:

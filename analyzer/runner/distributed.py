@@ -67,26 +67,39 @@ CONNECT_GRACE = 10.0
 def _connected_client(address: str) -> Client:
     """A client of the scheduler at ``address``. Dask's own timeout does not end a
     connection to a server that answers in another protocol (the dashboard's HTTP port:
-    dask/distributed#8071), which waited for ever without a word: the run waits for it
-    :data:`CONNECT_GRACE` seconds longer, then leaves it behind in its thread."""
+    dask/distributed#8071), which waited for ever without a word: the run waits
+    :data:`CONNECT_GRACE` seconds longer, then gives the connection up; a client that
+    comes after that, or after a stop, is closed as it comes."""
     made: dict[str, object] = {}
+    lock = threading.Lock()
 
     def connect() -> None:
         try:
-            made["client"] = Client(address, timeout=CONNECT_TIMEOUT)
+            client = Client(address, timeout=CONNECT_TIMEOUT)
         except BaseException as err:  # noqa: BLE001 - handed to the caller
             made["error"] = err
+            return
+        with lock:
+            if made.get("given_up"):
+                client.close()
+            else:
+                made["client"] = client
 
+    wait = float(CONNECT_TIMEOUT.removesuffix("s")) + CONNECT_GRACE
     thread = threading.Thread(target=connect, name="urbion-connect", daemon=True)
     thread.start()
-    thread.join(float(CONNECT_TIMEOUT.removesuffix("s")) + CONNECT_GRACE)
+    try:
+        thread.join(wait)
+    finally:
+        with lock:
+            made["given_up"] = "client" not in made
     if "error" in made:
         raise made["error"]  # type: ignore[misc]
-    if "client" not in made:
+    if made["given_up"]:
         raise ClusterError(f"cannot reach the Dask scheduler {address}: no Dask scheduler "
-                           f"answered there in {CONNECT_TIMEOUT.removesuffix('s')} s (is it "
-                           "another server? the dashboard's port, 8787 by default, is not "
-                           "the scheduler's, 8786 by default)")
+                           f"answered there in {wait:.0f} s (is it another server? the "
+                           "dashboard's port, 8787 by default, is not the scheduler's, 8786 "
+                           "by default)")
     return made["client"]  # type: ignore[return-value]
 
 

@@ -15,7 +15,7 @@ from analyzer.errors import UrbionError
 
 TRACE_SUFFIXES = (".jsonl", ".json")
 #: What writes trace files, in the CLI's words and in Python's.
-TRACES_WRITER = "urbion trace --out FILE.jsonl, trace_to_file in Python, writes traces"
+TRACES_WRITER = "urbion trace --out FILE.jsonl (trace_to_file in Python) writes traces"
 
 
 def check_trace_path(path: str | Path, traces: int = 1) -> Path:
