@@ -2738,7 +2738,8 @@ def test_a_run_whose_game_numbers_were_changed_is_refused(tmp_path):
     df["game"] += 5
     write_results(df, tmp_path / "moved.parquet")
     with pytest.raises(ResultsFileError, match=re.escape(
-            "holds 20 of the games of a run of 20 (games 0-19)")):
+            "holds 20 games numbered 5-24, where its run played games 0-19: its game "
+            "numbers were changed")):
         read_results(tmp_path / "moved.parquet")
 
 

@@ -496,6 +496,10 @@ def _check_games(path: Path, df: pd.DataFrame, attrs: dict) -> None:
     played = np.sort(df["game"].to_numpy())
     if len(played) == games and played[0] == first and played[-1] == first + games - 1:
         return  # as many games as the run, none repeated (checked), from its first to last
+    if len(played) == games:  # as many games, numbered otherwise: not a selection
+        raise ResultsFileError(
+            f"{path} holds {games:,} games numbered {played[0]}-{played[-1]}, where its run "
+            f"played games {first}-{first + games - 1}: its game numbers were changed")
     raise ResultsFileError(
         f"{path} holds {len(df):,} of the games of a run of {games:,} (games {first}-"
         f"{first + games - 1}): results are read as whole runs, since a selection of games "
