@@ -1858,14 +1858,15 @@ class CompareResult:
     def chart_notes(self, stems: list[str], books: bool = True) -> dict[str, list[str]]:
         """What each chart of ``stems`` says under it besides its source, by stem: the
         mark of a set stopped at max-games where it names one, the uneven numbers of games
-        under the win rates, and with ``books`` the sets that kept no Book; the pages'
-        captions say the others too."""
+        under the win rates and the changes, and with ``books`` the sets that kept no Book;
+        the pages' captions say the others too."""
         from analyzer.analysis.compare import (
             BASE,
             books_chart_note,
             imprecise_note,
             set_title,
             uneven_games_note,
+            uneven_pairs_note,
         )
         from analyzer.reporting import charts
 
@@ -1874,10 +1875,11 @@ class CompareResult:
         named = {"win_rates": self.table, "differences": self.table.drop(index=BASE)}
         books = books_chart_note({set_title(label): run for label, run in self.runs.items()}) \
             if books else ""
-        uneven = uneven_games_note(self.table)
+        uneven = {"win_rates": uneven_games_note(self.table),
+                  "differences": uneven_pairs_note(self.table)}
         return {stem: [*([imprecise_note(self.attrs)] if stem in named and
                          charts.marks_imprecise(named[stem]) else []),
-                       *([uneven] if uneven and stem == "win_rates" else []),
+                       *([uneven[stem]] if uneven.get(stem) else []),
                        *([books] if books else [])] for stem in stems}
 
 

@@ -1211,8 +1211,16 @@ def test_a_win_rate_chart_of_sets_of_different_lengths_says_the_bars_are_apart()
     assert (f"Sets played different numbers of games: each bar is over its own, the line "
             f"over the base game's {int(games['base']):,}; only the paired change") in caption
     assert "different numbers" not in result.figures()["differences"].get_supxlabel()
+    # the changes' chart says over which games each change is
+    pairs = result.table.drop(index="base")["paired_games"]
+    assert pairs.nunique() == 2
+    assert (f"Each set's change is over its own games ({int(pairs.min()):,} to "
+            f"{int(pairs.max()):,}), paired with the base game's first as many.") in \
+        result.figures()["differences"].get_supxlabel().replace("\n", " ")
     even = analyzer.compare(sets="books", games=100)
-    assert "different numbers" not in even.figures()["win_rates"].get_supxlabel()
+    for stem in ("win_rates", "differences"):
+        assert "own games" not in even.figures()[stem].get_supxlabel().replace("\n", " ")
+        assert "different numbers" not in even.figures()[stem].get_supxlabel()
 
 
 def test_the_charts_show_the_hardest_set_first_by_the_names_on_the_box(singles):

@@ -859,6 +859,18 @@ def uneven_games_note(table: pd.DataFrame) -> str | None:
             "on the same games.")
 
 
+def uneven_pairs_note(table: pd.DataFrame) -> str | None:
+    """Under the differences chart of sets that played different numbers of games
+    (``--precision``): over which games each change is taken; None when every set played
+    as many."""
+    others = table.drop(index=BASE, errors="ignore")
+    if "paired_games" not in others or others["paired_games"].nunique() < 2:
+        return None
+    return (f"Each set's change is over its own games ({int(others['paired_games'].min()):,} "
+            f"to {int(others['paired_games'].max()):,}), paired with the base game's first "
+            "as many.")
+
+
 def imprecise_note(attrs: dict) -> str:
     """What the ``*`` after a set means: ``--precision`` stopped it at ``--max-games``, an
     interval still wider than asked (the terminal table and the charts say it alike)."""
