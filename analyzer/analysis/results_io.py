@@ -165,8 +165,9 @@ def _check_config(path: Path, config: dict, kind: str = "summary") -> None:
             not isinstance(config["seconds"], bool) and config["seconds"] >= 0),
     }
     # printed on terminals and pages: an escape sequence there would act, not show
-    checks |= {key: not (isinstance(config.get(key), str) and has_unshown(config[key]))
-               for key in PRINTED_KEYS}
+    for key in PRINTED_KEYS:  # besides its kind, checked above for some
+        acting = isinstance(config.get(key), str) and has_unshown(config[key])
+        checks[key] = checks.get(key, True) and not acting
     wrong = [name for name, ok in checks.items() if not ok]
     if wrong:
         raise ResultsFileError(f"{path} is not a whole urbion {kind} file (its "
