@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import matplotlib.pyplot as plt
 import pytest
 
@@ -14,3 +16,13 @@ def _no_figure_left_in_pyplot():
     left = plt.get_fignums()
     plt.close("all")
     assert not left, f"pyplot holds {len(left)} figure(s) the package drew"
+
+
+@pytest.fixture
+def python_sigint():
+    """Python's own Ctrl-C handler, as in a terminal, for a test that stops itself with
+    SIGINT: a suite started in the background of a non-interactive shell inherits Ctrl-C
+    ignored, and the stop would never come."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -11,14 +11,6 @@ from analyzer import atomic
 from analyzer.errors import UrbionError
 
 
-@pytest.fixture
-def python_sigint():
-    """Python's own Ctrl-C handler, as in a terminal (a test worker may have another)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
-
-
 def _old_set(folder):
     for name in ("a.csv", "b.md", "c.html"):
         (folder / name).write_text(f"old {name}")

@@ -15,14 +15,6 @@ from analyzer.runner import interrupts
 from analyzer.runner.interrupts import COMPILER_LOCK
 
 
-@pytest.fixture
-def python_sigint():
-    """Python's own Ctrl-C handler, as in a terminal (a test worker may have another)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
-
-
 def _ctrl_c():
     os.kill(os.getpid(), signal.SIGINT)
     time.sleep(0.05)  # the handler runs at the next line of Python

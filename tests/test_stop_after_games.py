@@ -75,7 +75,7 @@ def test_a_stop_while_a_sensitivity_report_is_worked_out_keeps_its_games(
 
 
 def test_a_stop_between_the_renames_of_a_folder_waits_until_it_is_in_place(
-        tmp_path, monkeypatch):
+        tmp_path, monkeypatch, python_sigint):
     """A report folder replaced: the old one is moved aside, then the new one in. A stop
     between the two left no folder at all (the old one hidden beside it)."""
     from analyzer.reporting import build
