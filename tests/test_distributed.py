@@ -420,9 +420,15 @@ def test_a_scheduler_address_where_another_server_answers_fails_in_time(monkeypa
     there whatever its timeout (dask/distributed#8071); the run said nothing until it was
     stopped. It gives up after the timeout and a grace, in one line."""
     import threading
-    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), SimpleHTTPRequestHandler)
+    class QuietHandler(BaseHTTPRequestHandler):
+        """Answers as an HTTP server does, without writing its log into the suite's output."""
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), QuietHandler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     monkeypatch.setattr(dask_runner, "CONNECT_TIMEOUT", "2s")
     monkeypatch.setattr(dask_runner, "CONNECT_GRACE", 2.0, raising=False)
