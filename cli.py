@@ -457,10 +457,15 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
 @click.option("--out", type=_Folder(), required=True,
               help="Report folder, e.g. reports/NAME/, in a folder that exists: made, or "
                    "replaced if `urbion report` wrote it.")
-def report(results: tuple[str, ...], out: str) -> None:
+@click.option("--baseline", type=click.Choice(["first", "policy"], case_sensitive=False),
+              default="first", show_default=True,
+              help="Compare each run with the first run given, or with the first run "
+                   "given of its own policy (each policy's base game, for two "
+                   "comparisons' results).")
+def report(results: tuple[str, ...], out: str, baseline: str) -> None:
     """Write a balance report (HTML, Markdown, charts) of RESULTS files side by side:
     results files (.parquet), or summary files of --summary-only runs (.json)."""
-    folder = analyzer.report(list(results), out)
+    folder = analyzer.report(list(results), out, baseline=baseline.lower())
     _wrote(folder)
     click.echo(f"report     {folder / 'index.html'}")
     click.echo(f"           {folder / 'report.md'}")

@@ -1100,19 +1100,26 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
 
 def report(results: str | Path | pd.DataFrame
            | list[str | Path | pd.DataFrame] | tuple[str | Path | pd.DataFrame, ...],
-           out: str | Path) -> Path:
+           out: str | Path, baseline: str = "first") -> Path:
     """Write a balance report of one or more results files (``simulate --out``; one path or
     a list), frames ``simulate`` returned (checked as files are), or summary files of
     ``--summary-only`` runs (what their totals give), into the folder ``out``: index.html
     (self-contained), report.md, PNG and SVG charts, and each chart's numbers as a CSV
     file beside it.
 
+    Parameters
+    ----------
+    baseline : {"first", "policy"}
+        What each run's difference is taken from: the first run given, or the first run
+        given of the run's own policy (two policies' comparisons in one report, each
+        weighed against its own base game).
+
     Returns
     -------
     pathlib.Path
         The report folder.
     """
-    from analyzer.reporting.build import write_report
+    from analyzer.reporting.build import BASELINES, write_report
 
     if isinstance(results, str | Path | pd.DataFrame):
         results = [results]
@@ -1122,8 +1129,12 @@ def report(results: str | Path | pd.DataFrame
     paths = [item if isinstance(item, pd.DataFrame) else
              arguments.path("results file", item, optional=False) for item in results]
     folder = arguments.path("out", out, optional=False)
+    baseline = arguments.text("baseline", baseline)
+    if baseline not in BASELINES:
+        raise UrbionError(f"--baseline (baseline=): unknown baseline {baseline!r} (valid: "
+                          f"{', '.join(BASELINES)})")
     try:
-        return write_report(paths, folder)
+        return write_report(paths, folder, baseline)
     except KeyboardInterrupt as stop:
         raise _stopped_once_written(stop, folder, "the report") from None
 

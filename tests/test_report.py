@@ -335,6 +335,88 @@ def test_a_report_of_several_runs_gives_each_ones_difference_from_the_first(resu
     assert "Differences from the first run" not in (lone / "report.md").read_text()
 
 
+def _by_policy_runs(folder: Path) -> list[Path]:
+    """Two policies' comparisons of the base game and Chromatic Chaos on the same games,
+    given interleaved: greedy's base game, random's, then each one's Chromatic Chaos."""
+    paths = []
+    for expansions, policy in (("none", "greedy"), ("none", "random"),
+                               ("chromatic_chaos", "greedy"), ("chromatic_chaos", "random")):
+        path = folder / f"{policy}-{expansions}.parquet"
+        analyzer.simulate(games=600, seed=3, policy=policy, expansions=expansions, out=path)
+        paths.append(path)
+    return paths
+
+
+def test_baseline_policy_weighs_each_run_against_its_own_policys_first_run(tmp_path):
+    """A reviewer's two comparisons in one report: each policy's expansion against that
+    policy's base game, as a report of those two runs alone gives it, instead of random's
+    Chromatic Chaos against greedy's base game (two changes at once)."""
+    paths = _by_policy_runs(tmp_path)
+    out = analyzer.report(paths, tmp_path / "rep", baseline="policy")
+    table = pd.read_csv(out / "differences.csv", index_col="run")
+    labels = {"greedy": "greedy / base / seed 3", "random": "random / base / seed 3"}
+    assert table["against"].to_dict() == {
+        "greedy / chromatic_chaos / seed 3": labels["greedy"],
+        "random / chromatic_chaos / seed 3": labels["random"]}
+    assert set(table["changes"]) == {"expansions"}
+    assert set(table["holm_family"]) == {int(table["informative"].sum())}
+    for policy, (base, chromatic) in (("greedy", paths[::2]), ("random", paths[1::2])):
+        alone = analyzer.report([base, chromatic], tmp_path / policy)
+        pair = pd.read_csv(alone / "differences.csv", index_col="run")
+        row = table.loc[f"{policy} / chromatic_chaos / seed 3"]
+        for column in ("games", "win_rate", "against_rate", "difference", "low", "high", "p"):
+            assert row[column] == pytest.approx(pair[column].iloc[0], abs=0, rel=1e-12)
+    md = (out / "report.md").read_text()
+    assert "## Differences from each policy's first run" in md
+    assert "first run given of its own policy" in md
+    assert "Differences from each policy&#x27;s first run" in (out / "index.html").read_text()
+    # the default still weighs every run against the first
+    first = pd.read_csv(analyzer.report(paths, tmp_path / "first") / "differences.csv",
+                        index_col="run")
+    assert set(first["against"]) == {labels["greedy"]}
+    assert first.loc["random / chromatic_chaos / seed 3", "changes"] == \
+        "policy + expansions (2 at once)"
+
+
+def test_baseline_policy_takes_a_policy_on_other_cards_as_the_same_policy():
+    """greedy reads its largest Sognae and Incubi from the cards: its parameters' hash
+    differs on a designer's set, yet it is the same policy given alike (R14 beside mine)."""
+    from analyzer.reporting.build import baselines_of
+
+    def run(**attrs: object) -> pd.DataFrame:
+        frame = pd.DataFrame({"game": [0], "won": [False]})
+        frame.attrs = {"policy": "greedy", "policy_params_sha256": "a",
+                       "policy_weights_sha256": "w", "seed": 1, **attrs}
+        return frame
+
+    runs = {"r14": run(), "random": run(policy="random", policy_weights_sha256="r"),
+            "mine": run(policy_params_sha256="b", card_set_sha256="c"),
+            "weighted": run(policy="weighted", policy_weights_sha256="x"),
+            "random on mine": run(policy="random", policy_weights_sha256="r",
+                                  card_set_sha256="c")}
+    assert baselines_of(runs, "policy") == {"mine": "r14", "random on mine": "random"}
+    assert baselines_of(runs, "first") == {label: "r14" for label in list(runs)[1:]}
+
+
+def test_baseline_policy_with_no_two_runs_of_one_policy_is_one_line(tmp_path, capsys):
+    paths = _by_policy_runs(tmp_path)[:2]
+    code, _, err = run(capsys, "report", *map(str, paths), "--baseline", "policy", "--out",
+                       str(tmp_path / "rep"))
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith("urbion: error: --baseline (baseline=) policy: each of the 2 runs "
+                          "plays a policy no other run plays")
+    assert not (tmp_path / "rep").exists()
+    code, _, err = run(capsys, "report", *map(str, paths), "--baseline", "each", "--out",
+                       str(tmp_path / "rep"))
+    assert code == 2 and "'each' is not one of 'first', 'policy'" in err
+    with pytest.raises(UrbionError, match=r"^--baseline \(baseline=\): unknown baseline "
+                                          r"'each' \(valid: first, policy\)$"):
+        analyzer.report(paths, tmp_path / "rep", baseline="each")
+    # one run alone has nothing to be compared with, whatever the baseline
+    lone = analyzer.report(paths[:1], tmp_path / "lone", baseline="policy")
+    assert not (lone / "differences.csv").exists()
+
+
 def test_differences_pair_runs_of_one_seed_and_games_only():
     from analyzer.analysis.run_stats import differences
     from analyzer.analysis.stats import newcombe_difference, paired_difference_interval

@@ -226,8 +226,11 @@ def _means(run: Run) -> dict[str, float]:
             "pacified_high": summary["pacified_ci"][1]}
 
 
-def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Each run's win rate against the first run's, one row per later run.
+def differences(runs: dict[str, pd.DataFrame],
+                baselines: dict[str, str] | None = None) -> pd.DataFrame:
+    """Each run's win rate against the first run's, one row per later run; with
+    ``baselines`` (run label to the label of the run it is compared with), one row per run
+    it names, against its own baseline.
 
     Runs of the first run's seed are paired game by game over the games both played (a
     game number of one seed draws from the same random streams of (seed, g) in both; the
@@ -245,40 +248,46 @@ def differences(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
     ``informative`` (bool: the test can reject, some paired game ended otherwise, or the
     two runs hold a win and a loss; :func:`stats.holm_adjust` counts only those).
     """
-    (first_label, first), *others = runs.items()
-    rows = []
-    for label, df in others:
-        row = {"run": label, "against": first_label}
-        common = _common_games(first, df)
-        if len(common):
-            won = _won_on(df, common)
-            first_won = _won_on(first, common)
-            paired = paired_difference(won, first_won)
-            row.update(games=len(common), against_games=len(common), win_rate=won.mean(),
-                       against_rate=first_won.mean(),
-                       difference=paired["difference"], low=paired["diff_low"],
-                       high=paired["diff_high"], paired=True,
-                       whole=len(common) == len(df) == len(first), p=paired["mcnemar_p"],
-                       test="McNemar", mcnemar_p=paired["mcnemar_p"],
-                       informative=paired["set_only"] + paired["base_only"] > 0,
-                       alike=played_alike(df[df["game"].isin(common)],
-                                          first[first["game"].isin(common)]))
-        else:
-            wins, first_wins = _wins(df), _wins(first)
-            low, high = newcombe_difference(wins, len(df), first_wins, len(first))
-            row.update(games=len(df), against_games=len(first), win_rate=wins / len(df),
-                       against_rate=first_wins / len(first),
-                       difference=wins / len(df) - first_wins / len(first), low=low,
-                       high=high, paired=False, whole=False,
-                       p=fisher_exact(wins, len(df), first_wins, len(first)), test="Fisher",
-                       mcnemar_p=np.nan, alike=False,
-                       informative=0 < wins + first_wins < len(df) + len(first))
-        rows.append(row)
+    if baselines is None:
+        first_label, *others = runs
+        baselines = {label: first_label for label in others}
+    rows = [_difference_row(label, runs[label], against, runs[against])
+            for label, against in baselines.items()]
     return pd.DataFrame(rows, columns=["run", "against", "games", "against_games",
                                        "win_rate", "against_rate",
                                        "difference", "low", "high", "paired", "whole", "p",
                                        "test", "mcnemar_p", "alike", "informative"]
                         ).set_index("run")
+
+
+def _difference_row(label: str, df: Run, against_label: str, baseline: Run) -> dict:
+    """One row of :func:`differences`: run ``label`` (``df``) against ``baseline``."""
+    row = {"run": label, "against": against_label}
+    common = _common_games(baseline, df)
+    if len(common):
+        won = _won_on(df, common)
+        baseline_won = _won_on(baseline, common)
+        paired = paired_difference(won, baseline_won)
+        row.update(games=len(common), against_games=len(common), win_rate=won.mean(),
+                   against_rate=baseline_won.mean(),
+                   difference=paired["difference"], low=paired["diff_low"],
+                   high=paired["diff_high"], paired=True,
+                   whole=len(common) == len(df) == len(baseline), p=paired["mcnemar_p"],
+                   test="McNemar", mcnemar_p=paired["mcnemar_p"],
+                   informative=paired["set_only"] + paired["base_only"] > 0,
+                   alike=played_alike(df[df["game"].isin(common)],
+                                      baseline[baseline["game"].isin(common)]))
+    else:
+        wins, baseline_wins = _wins(df), _wins(baseline)
+        low, high = newcombe_difference(wins, len(df), baseline_wins, len(baseline))
+        row.update(games=len(df), against_games=len(baseline), win_rate=wins / len(df),
+                   against_rate=baseline_wins / len(baseline),
+                   difference=wins / len(df) - baseline_wins / len(baseline), low=low,
+                   high=high, paired=False, whole=False,
+                   p=fisher_exact(wins, len(df), baseline_wins, len(baseline)), test="Fisher",
+                   mcnemar_p=np.nan, alike=False,
+                   informative=0 < wins + baseline_wins < len(df) + len(baseline))
+    return row
 
 
 def played_alike(a: pd.DataFrame, b: pd.DataFrame) -> bool:

@@ -516,6 +516,50 @@ DIFFERENCES_NOTES = (
     "under two names, or the Books of Power in play but never kept.",
     "Two runs can differ even where their win-rate intervals overlap. " + EDGE_NOTE,
 )
+#: What each run is compared with (``report --baseline``): the first run given, or the
+#: first run given of the run's own policy.
+BASELINES = ("first", "policy")
+#: The differences section under ``--baseline policy``: its title, and the note before the
+#: others, which speak of "the first run".
+BY_POLICY_TITLE = "Differences from each policy's first run"
+BY_POLICY_NOTE = (
+    "Each run is compared with the first run given of its own policy, named in the against "
+    "column (of a comparison's results, that policy's base game), so that each policy's "
+    "runs are weighed against their own: \"the first run\" below is that run. Holm's "
+    "adjustment is over every comparison in the table, whichever policy's.")
+
+
+def differences_heading(baseline: str) -> tuple[str, tuple[str, ...]]:
+    """The differences section's title and notes when runs are compared with ``baseline``
+    (one of :data:`BASELINES`)."""
+    if baseline == "policy":
+        return BY_POLICY_TITLE, (BY_POLICY_NOTE, *DIFFERENCES_NOTES)
+    return DIFFERENCES_TITLE, DIFFERENCES_NOTES
+
+
+def baselines_of(runs: dict[str, pd.DataFrame], baseline: str) -> dict[str, str]:
+    """Each compared run's label to the label of the run it is compared with: the first
+    run's, or (``baseline`` "policy") the first run's of its own policy, where a policy
+    given alike with other cards is one policy (:func:`changed_keys`)."""
+    labels = list(runs)
+    if baseline != "policy":
+        return {label: labels[0] for label in labels[1:]}
+    heads: list[str] = []
+    against: dict[str, str] = {}
+    for label in labels:
+        head = next((head for head in heads
+                     if "policy" not in changed_keys(runs[label].attrs, runs[head].attrs)),
+                    None)
+        if head is None:
+            heads.append(label)
+        else:
+            against[label] = head
+    if len(labels) > 1 and not against:
+        raise UrbionError(f"--baseline (baseline=) policy: each of the {len(labels)} runs "
+                          "plays a policy no other run plays, so none has a run of its own "
+                          "policy to be compared with; without it, each run is compared "
+                          "with the first")
+    return against
 
 
 def differences_holm(table: pd.DataFrame) -> list[float]:
@@ -591,6 +635,19 @@ def _same_kept_cards(attrs: dict, first: dict) -> bool:
 def configuration_changes(attrs: dict, first: dict) -> str:
     """What the run of ``attrs`` changes from the run of ``first`` (both ``df.attrs``), as
     the differences table's cell: "card set", "policy + card set (2 at once)", "none"."""
+    changed = changed_keys(attrs, first)
+    causes = sum(name in dict(CHANGE_KEYS[:CAUSES]) for name in changed)
+    if not changed:
+        # the same run's configuration on games of other numbers (--first-game)
+        return "games (other deals only: chance)" if _no_game_shared(attrs, first) else "none"
+    if not causes and "seed" in changed:  # the same game on other deals
+        return " + ".join(changed) + " (other deals only: chance)"
+    return " + ".join(changed) + (f" ({causes} at once)" if causes > 1 else "")
+
+
+def changed_keys(attrs: dict, first: dict) -> list[str]:
+    """The names of :data:`CHANGE_KEYS` whose values differ between two runs' ``df.attrs``,
+    in that order ("card set name or order" for one set's cards renamed or reordered)."""
     def value(config: dict, key: str) -> object:
         # results files of versions before the expansions, the team game or user policies
         # lack their keys: the base game, solo, no source
@@ -617,13 +674,7 @@ def configuration_changes(attrs: dict, first: dict) -> str:
         # one set's cards under another name or in another order: other deals of each
         # seed at most, not another card set to weigh
         changed[changed.index("card set")] = "card set name or order"
-    causes = sum(name in dict(CHANGE_KEYS[:CAUSES]) for name in changed)
-    if not changed:
-        # the same run's configuration on games of other numbers (--first-game)
-        return "games (other deals only: chance)" if _no_game_shared(attrs, first) else "none"
-    if not causes and "seed" in changed:  # the same game on other deals
-        return " + ".join(changed) + " (other deals only: chance)"
-    return " + ".join(changed) + (f" ({causes} at once)" if causes > 1 else "")
+    return changed
 
 
 def _no_game_shared(attrs: dict, first: dict) -> bool:
@@ -690,12 +741,14 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
              differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
              interactions_note: bool = True, scope: str = "",
              pairs: list[list[str]] | None = None,
-             chart_tables: dict[str, list[list[str]]] | None = None) -> str:
-    """report.md: whose figures they are (``scope``), headline table, the card sets other
-    than R14 (``card_set_texts``), charts (PNG, with the SVG and the chart's numbers,
-    ``STEM.csv``, linked; a chart's table of ``chart_tables`` under it), the interactions
-    pair by pair (``pairs``, ``interaction_rows``), provenance; without an interactions
-    chart, what one needs when ``interactions_note``."""
+             chart_tables: dict[str, list[list[str]]] | None = None,
+             baseline: str = "first") -> str:
+    """report.md: whose figures they are (``scope``), headline table, the differences of
+    each run from its ``baseline`` (:data:`BASELINES`), the card sets other than R14
+    (``card_set_texts``), charts (PNG, with the SVG and the chart's numbers, ``STEM.csv``,
+    linked; a chart's table of ``chart_tables`` under it), the interactions pair by pair
+    (``pairs``, ``interaction_rows``), provenance; without an interactions chart, what one
+    needs when ``interactions_note``."""
     chart_tables = chart_tables or {}
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     lines = ["# Urbion balance report", "", *([_md_prose(scope), ""] if scope else []),
@@ -704,8 +757,8 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
     lines += [md_row(row) for row in rows[1:]]
     lines += ["", HEADLINE_NOTE]
     if differences:
-        lines += ["", f"## {DIFFERENCES_TITLE}", "",
-                  *(f"- {_md_prose(note)}" for note in DIFFERENCES_NOTES), "",
+        title, notes = differences_heading(baseline)
+        lines += ["", f"## {title}", "", *(f"- {_md_prose(note)}" for note in notes), "",
                   *md_table_head(differences[0])]
         lines += [md_row(row) for row in differences[1:]]
         lines += ["", "[CSV](differences.csv)"]
@@ -840,7 +893,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          pairs: list[list[str]] | None = None,
          chart_tables: dict[str, list[list[str]]] | None = None,
          chart_numbers: dict[str, pd.DataFrame] | None = None,
-         alts: dict[str, str] | None = None) -> str:
+         alts: dict[str, str] | None = None, baseline: str = "first") -> str:
     """index.html: one self-contained page, the charts embedded as PNG data, each with its
     ``chart_numbers`` (by stem) to unfold, and its alternative text of ``alts`` where given;
     the rest as :func:`markdown`."""
@@ -848,8 +901,9 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     body = (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "") + \
         "<h2>Headline</h2>" + html_table(rows, "headline") + f"<p>{HEADLINE_NOTE}</p>"
     if differences:
-        body += (f"<h2>{html.escape(DIFFERENCES_TITLE)}</h2><ul>"
-                 + "".join(f"<li>{html.escape(note)}</li>" for note in DIFFERENCES_NOTES)
+        title, notes = differences_heading(baseline)
+        body += (f"<h2>{html.escape(title)}</h2><ul>"
+                 + "".join(f"<li>{html.escape(note)}</li>" for note in notes)
                  + "</ul>" + html_table(differences, "differences")
                  + "<p>Numbers: <a href='differences.csv'>differences.csv</a>.</p>")
     if card_sets:
@@ -922,9 +976,10 @@ def chart_files(fig, stem: str) -> dict[str, bytes]:
     return {f"{stem}.png": png.getvalue(), f"{stem}.svg": svg.getvalue()}
 
 
-def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Path:
+def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
+                 baseline: str = "first") -> Path:
     """Build the report of the results files ``paths`` (or frames ``simulate`` returned)
-    into the folder ``out``."""
+    into the folder ``out``, each run compared with its ``baseline`` (:data:`BASELINES`)."""
     out = Path(out)
     check_destination(out, "report")
     runs = load_runs(paths)
@@ -933,10 +988,11 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
     if files := shared_files([str(p) for p in paths if not isinstance(p, pd.DataFrame)]):
         # by name, as shared: `urbion report` of these files beside each other again
         facts = {"results files": ", ".join(files), **facts}
-    first_attrs = next(iter(runs.values())).attrs
-    changes = {label: configuration_changes(run.attrs, first_attrs)
-               for label, run in runs.items()}
-    difference_table = run_stats.differences(runs) if len(runs) > 1 else None
+    against = baselines_of(runs, baseline)
+    changes = {label: configuration_changes(runs[label].attrs,
+                                            runs[against.get(label, label)].attrs)
+               for label in runs}
+    difference_table = run_stats.differences(runs, against) if len(runs) > 1 else None
     differences = difference_rows(difference_table, changes) \
         if difference_table is not None else None
     totals = [label for label, run in runs.items() if isinstance(run, Totals)]
@@ -986,14 +1042,16 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path) -> Pat
             differences_csv(difference_table, changes, sets_of).to_csv(
                 folder / "differences.csv")
         (folder / "report.md").write_text(markdown(rows, facts, titles, differences,
-                                                   card_sets, note, scope, pair_rows, tables),
+                                                   card_sets, note, scope, pair_rows, tables,
+                                                   baseline),
                                           encoding="utf-8")
         # the headline and interactions tables are on the page already
         unfolded = {stem: data for stem, data in numbers.items()
                     if stem not in ("win_rates", "interactions")}
         (folder / "index.html").write_text(page(rows, images, facts, titles, differences,
                                                 card_sets, note, scope, pair_rows, tables,
-                                                unfolded, report_alts(table, titles)),
+                                                unfolded, report_alts(table, titles),
+                                                baseline),
                                            encoding="utf-8")
 
     return write_folder(out, fill, "report")
