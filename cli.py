@@ -457,11 +457,11 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
 @click.option("--out", type=_Folder(), required=True,
               help="Report folder, e.g. reports/NAME/, in a folder that exists: made, or "
                    "replaced if `urbion report` wrote it.")
-@click.option("--baseline", type=click.Choice(["first", "policy"], case_sensitive=False),
+@click.option("--baseline", type=click.Choice(["first", "base"], case_sensitive=False),
               default="first", show_default=True,
-              help="Compare each run with the first run given, or with the first run "
-                   "given of its own policy (each policy's base game, for two "
-                   "comparisons' results).")
+              help="Compare each run with the first run given, or each run of expansions "
+                   "with its own base game among the runs (the same policy, cards, "
+                   "variant and seed): several comparisons' results side by side.")
 def report(results: tuple[str, ...], out: str, baseline: str) -> None:
     """Write a balance report (HTML, Markdown, charts) of RESULTS files side by side:
     results files (.parquet), or summary files of --summary-only runs (.json)."""

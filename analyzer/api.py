@@ -1100,7 +1100,7 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
 
 def report(results: str | Path | pd.DataFrame
            | list[str | Path | pd.DataFrame] | tuple[str | Path | pd.DataFrame, ...],
-           out: str | Path, baseline: str = "first") -> Path:
+           out: str | Path, baseline: str | None = "first") -> Path:
     """Write a balance report of one or more results files (``simulate --out``; one path or
     a list), frames ``simulate`` returned (checked as files are), or summary files of
     ``--summary-only`` runs (what their totals give), into the folder ``out``: index.html
@@ -1109,10 +1109,11 @@ def report(results: str | Path | pd.DataFrame
 
     Parameters
     ----------
-    baseline : {"first", "policy"}
-        What each run's difference is taken from: the first run given, or the first run
-        given of the run's own policy (two policies' comparisons in one report, each
-        weighed against its own base game).
+    baseline : {"first", "base"}, optional
+        What each run's difference is taken from: the first run given (None: the same), or
+        the base game among the runs that is played alike but for the expansions (the
+        same policy, card set, variant, rules, code and seed): several comparisons'
+        results in one report, each set weighed against its own base game.
 
     Returns
     -------
@@ -1129,7 +1130,7 @@ def report(results: str | Path | pd.DataFrame
     paths = [item if isinstance(item, pd.DataFrame) else
              arguments.path("results file", item, optional=False) for item in results]
     folder = arguments.path("out", out, optional=False)
-    baseline = arguments.text("baseline", baseline)
+    baseline = arguments.text("baseline", baseline, optional=True) or "first"
     if baseline not in BASELINES:
         raise UrbionError(f"--baseline (baseline=): unknown baseline {baseline!r} (valid: "
                           f"{', '.join(BASELINES)})")

@@ -335,86 +335,166 @@ def test_a_report_of_several_runs_gives_each_ones_difference_from_the_first(resu
     assert "Differences from the first run" not in (lone / "report.md").read_text()
 
 
-def _by_policy_runs(folder: Path) -> list[Path]:
+def _two_comparisons(folder: Path) -> list[Path]:
     """Two policies' comparisons of the base game and Chromatic Chaos on the same games,
-    given interleaved: greedy's base game, random's, then each one's Chromatic Chaos."""
+    given out of order: greedy's Chromatic Chaos, random's base game, greedy's, random's
+    Chromatic Chaos."""
     paths = []
-    for expansions, policy in (("none", "greedy"), ("none", "random"),
-                               ("chromatic_chaos", "greedy"), ("chromatic_chaos", "random")):
+    for expansions, policy in (("chromatic_chaos", "greedy"), ("none", "random"),
+                               ("none", "greedy"), ("chromatic_chaos", "random")):
         path = folder / f"{policy}-{expansions}.parquet"
         analyzer.simulate(games=600, seed=3, policy=policy, expansions=expansions, out=path)
         paths.append(path)
     return paths
 
 
-def test_baseline_policy_weighs_each_run_against_its_own_policys_first_run(tmp_path):
+def test_baseline_base_weighs_each_run_against_its_own_base_game(tmp_path):
     """A reviewer's two comparisons in one report: each policy's expansion against that
-    policy's base game, as a report of those two runs alone gives it, instead of random's
-    Chromatic Chaos against greedy's base game (two changes at once)."""
-    paths = _by_policy_runs(tmp_path)
-    out = analyzer.report(paths, tmp_path / "rep", baseline="policy")
+    policy's base game, whatever the files' order, as a report of those two runs alone
+    gives it, instead of random's Chromatic Chaos against greedy's (two changes at once)."""
+    paths = _two_comparisons(tmp_path)
+    out = analyzer.report(paths, tmp_path / "rep", baseline="base")
     table = pd.read_csv(out / "differences.csv", index_col="run")
     labels = {"greedy": "greedy / base / seed 3", "random": "random / base / seed 3"}
     assert table["against"].to_dict() == {
         "greedy / chromatic_chaos / seed 3": labels["greedy"],
         "random / chromatic_chaos / seed 3": labels["random"]}
     assert set(table["changes"]) == {"expansions"}
-    assert set(table["holm_family"]) == {int(table["informative"].sum())}
-    for policy, (base, chromatic) in (("greedy", paths[::2]), ("random", paths[1::2])):
+    # a file quoted alone says whose games each row is
+    assert table["policy"].to_dict() == {"greedy / chromatic_chaos / seed 3": "greedy",
+                                         "random / chromatic_chaos / seed 3": "random"}
+    assert set(table["expansions"]) == {"chromatic_chaos"}
+    for policy, base, chromatic in (("greedy", paths[2], paths[0]),
+                                    ("random", paths[1], paths[3])):
         alone = analyzer.report([base, chromatic], tmp_path / policy)
         pair = pd.read_csv(alone / "differences.csv", index_col="run")
         row = table.loc[f"{policy} / chromatic_chaos / seed 3"]
         for column in ("games", "win_rate", "against_rate", "difference", "low", "high", "p"):
             assert row[column] == pytest.approx(pair[column].iloc[0], abs=0, rel=1e-12)
     md = (out / "report.md").read_text()
-    assert "## Differences from each policy's first run" in md
-    assert "first run given of its own policy" in md
-    assert "Differences from each policy&#x27;s first run" in (out / "index.html").read_text()
+    section = md[md.index("## Differences from each run's own base game"):].split("\n## ")[0]
+    assert "played alike but for the expansions" in section
+    # random wins no game of either: its row is no finding, and says so
+    random_row = next(line for line in section.splitlines()
+                      if line.startswith("| random / chromatic_chaos"))
+    assert "no game won by one run only: no test" in random_row
+    # greedy's row is the one test Holm adjusts over, and the notes say how many
+    assert "over every comparison in this table that can reject (1 test)" in section
+    ranking = section[section.index("| rank |"):].splitlines()
+    assert ranking[0] == f"| rank | {labels['greedy']} | {labels['random']} |"
+    greedy = table.loc["greedy / chromatic_chaos / seed 3"]
+    assert ranking[2].startswith(f"| 1 | chromatic_chaos {greedy['difference'] * 100:+.2f} pp")
+    assert ranking[2].endswith("| chromatic_chaos +0.00 pp (no difference shown) |")
+    assert "Differences from each run&#x27;s own base game" in \
+        (out / "index.html").read_text()
+    # two comparisons' runs have no one interaction table: each comparison's report has its
+    assert "these runs are of 2 such configurations: a report of each comparison's " \
+        "results alone draws its interactions" in md
     # the default still weighs every run against the first
     first = pd.read_csv(analyzer.report(paths, tmp_path / "first") / "differences.csv",
                         index_col="run")
-    assert set(first["against"]) == {labels["greedy"]}
-    assert first.loc["random / chromatic_chaos / seed 3", "changes"] == \
-        "policy + expansions (2 at once)"
+    assert set(first["against"]) == {"greedy / chromatic_chaos / seed 3"}
+    assert first.loc["random / base / seed 3", "changes"] == "policy + expansions (2 at once)"
 
 
-def test_baseline_policy_takes_a_policy_on_other_cards_as_the_same_policy():
-    """greedy reads its largest Sognae and Incubi from the cards: its parameters' hash
-    differs on a designer's set, yet it is the same policy given alike (R14 beside mine)."""
-    from analyzer.reporting.build import baselines_of
+def test_baseline_base_finds_the_base_game_played_alike_but_for_the_expansions():
+    """greedy reads its largest Sognae and Incubi from the cards in play, so its
+    parameters' hash differs with an expansion: the same policy all the same. Another seed,
+    variant or card set is not that run's base game: such a run is listed, not compared."""
+    from analyzer.reporting.build import baselines_of, differences_heading, unmatched_runs
 
     def run(**attrs: object) -> pd.DataFrame:
         frame = pd.DataFrame({"game": [0], "won": [False]})
         frame.attrs = {"policy": "greedy", "policy_params_sha256": "a",
-                       "policy_weights_sha256": "w", "seed": 1, **attrs}
+                       "policy_weights_sha256": "w", "seed": 1, "expansions": [],
+                       "card_set_sha256": "r14", **attrs}
         return frame
 
-    runs = {"r14": run(), "random": run(policy="random", policy_weights_sha256="r"),
-            "mine": run(policy_params_sha256="b", card_set_sha256="c"),
-            "weighted": run(policy="weighted", policy_weights_sha256="x"),
-            "random on mine": run(policy="random", policy_weights_sha256="r",
-                                  card_set_sha256="c")}
-    assert baselines_of(runs, "policy") == {"mine": "r14", "random on mine": "random"}
-    assert baselines_of(runs, "first") == {label: "r14" for label in list(runs)[1:]}
+    runs = {"books": run(expansions=["books"], policy_params_sha256="b"),
+            "base": run(), "random": run(policy="random", policy_weights_sha256="r"),
+            "random books": run(policy="random", policy_weights_sha256="r",
+                                expansions=["books"]),
+            "team books": run(expansions=["books"], variant="team"),
+            "seed 2 books": run(expansions=["books"], seed=2),
+            "mine books": run(expansions=["books"], card_set_sha256="mine")}
+    against = baselines_of(runs, "base")
+    assert against == {"books": "base", "random books": "random"}
+    unmatched = unmatched_runs(runs, against)
+    assert unmatched == ["team books", "seed 2 books", "mine books"]
+    _, notes = differences_heading("base", 2, unmatched)
+    assert "Not compared, with no base game of their own among the runs: team books, seed 2 " \
+        "books and mine books." in notes
+    assert baselines_of(runs, "first") == {label: "books" for label in list(runs)[1:]}
 
 
-def test_baseline_policy_with_no_two_runs_of_one_policy_is_one_line(tmp_path, capsys):
-    paths = _by_policy_runs(tmp_path)[:2]
-    code, _, err = run(capsys, "report", *map(str, paths), "--baseline", "policy", "--out",
+def test_baseline_base_without_a_base_game_to_compare_with_is_one_line(tmp_path, capsys):
+    paths = _two_comparisons(tmp_path)
+    mixed = [paths[0], paths[1]]  # greedy's Chromatic Chaos, random's base game
+    code, _, err = run(capsys, "report", *map(str, mixed), "--baseline", "base", "--out",
                        str(tmp_path / "rep"))
     assert code == 2 and err.count("\n") == 1, err
-    assert err.startswith("urbion: error: --baseline (baseline=) policy: each of the 2 runs "
-                          "plays a policy no other run plays")
+    assert err.startswith("urbion: error: --baseline (baseline=) base: no run that plays "
+                          "expansions has its base game among the runs")
     assert not (tmp_path / "rep").exists()
-    code, _, err = run(capsys, "report", *map(str, paths), "--baseline", "each", "--out",
+    code, _, err = run(capsys, "report", *map(str, mixed), "--baseline", "each", "--out",
                        str(tmp_path / "rep"))
-    assert code == 2 and "'each' is not one of 'first', 'policy'" in err
+    assert code == 2 and "'each' is not one of 'first', 'base'" in err
     with pytest.raises(UrbionError, match=r"^--baseline \(baseline=\): unknown baseline "
-                                          r"'each' \(valid: first, policy\)$"):
-        analyzer.report(paths, tmp_path / "rep", baseline="each")
+                                          r"'each' \(valid: first, base\)$"):
+        analyzer.report(mixed, tmp_path / "rep", baseline="each")
+    # None is the default, as for every optional argument
+    none = pd.read_csv(analyzer.report(mixed, tmp_path / "none", baseline=None)
+                       / "differences.csv")
+    assert list(none["against"]) == ["greedy / chromatic_chaos / seed 3"]
     # one run alone has nothing to be compared with, whatever the baseline
-    lone = analyzer.report(paths[:1], tmp_path / "lone", baseline="policy")
+    lone = analyzer.report(paths[:1], tmp_path / "lone", baseline="base")
     assert not (lone / "differences.csv").exists()
+
+
+def test_a_books_note_over_runs_of_two_policies_does_not_speak_of_one_policy():
+    from analyzer.analysis.compare import books_chart_note, books_unplayed_note
+
+    def books(policy: str) -> pd.DataFrame:
+        frame = pd.DataFrame({"books_kept": [0, 0], "book_actions": [0, 0]})
+        frame.attrs = {"policy": policy, "expansions": ["books"]}
+        return frame
+
+    one = {"a": books("greedy"), "b": books("greedy")}
+    two = {"a": books("greedy"), "b": books("weighted")}
+    assert books_unplayed_note(one, "run").startswith("books: the policy kept no Book")
+    assert books_unplayed_note(two, "run").startswith("books: their policies kept no Book")
+    assert "a and b: their policies kept no Book" in books_chart_note(two, "run")
+
+
+def test_charts_of_baseline_base_draw_each_run_beside_its_own_base_game():
+    """One reference line at the first run's rate would put one policy's sets beside the
+    other's base game; each row gets a mark at its own, and each panel its own in grey."""
+    from analyzer.reporting import charts
+
+    table = pd.DataFrame({"win_rate": [0.3, 0.1, 0.2, 0.05], "ci_low": 0.0, "ci_high": 0.4},
+                         index=["w base", "g base", "w x", "g x"])
+    against = {"w x": "w base", "g x": "g base"}
+    ax = charts.win_rates(table, against=against).axes[0]
+    marks = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+    rows = dict(zip(table.index, [tick.get_position()[1] for tick in ax.get_yticklabels()],
+                    strict=True))
+    drawn = {round(float(np.mean(mark.get_ydata()))): float(mark.get_xdata()[0])
+             for mark in marks}
+    assert drawn == {round(rows["w x"]): 30.0, round(rows["g x"]): 10.0}
+    # panels: each run beside the run it is compared with, none beside the base games
+    names = [f"run {i}" for i in range(charts.PANELS_FROM)]
+    against = {name: names[1] for name in names[2:]}
+    grey = {}
+
+    def draw(ax, index, style, label):
+        if style is charts.FIRST_RUN_STYLE:
+            grey[ax.get_title() or len(grey)] = index
+        return True
+
+    fig, axes = charts._lines(dict.fromkeys(names), "t", names, draw, "x", "y",
+                              against=against)
+    assert len(grey) == len(names) - 2 and set(grey.values()) == {1}
+    assert "the run it is compared with in grey" in fig.get_suptitle()
 
 
 def test_differences_pair_runs_of_one_seed_and_games_only():
@@ -1889,7 +1969,7 @@ def test_the_scope_note_speaks_of_expansions_only_where_they_are_played():
     base = scope_note([{"policy": "greedy", "card_set": "mine", "expansions": []}])
     assert "expansions" not in base and "meet the same cards very differently" in base
     played = scope_note([{"policy": "greedy", "card_set": "mine", "expansions": ["books"]}])
-    assert "the tuned weighted policy ranks the expansions otherwise than greedy" in played
+    assert "Hanging Gardens & Wizards helps the shipped weighted policy a great deal" in played
 
 
 def test_the_scope_note_says_the_policies_are_computer_players_and_how_a_team_plays():

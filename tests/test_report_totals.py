@@ -79,8 +79,8 @@ def test_a_report_mixing_summaries_and_results_names_the_summaries(tmp_path, mon
     def recording(name):
         draw = getattr(charts, name)
 
-        def drawing(runs):
-            fig = draw(runs)
+        def drawing(runs, against=None):
+            fig = draw(runs, against)
             legends[name] = [(line.get_label(), len(line.get_xdata()))
                              for line in fig.axes[0].get_lines()]
             return fig

@@ -780,7 +780,8 @@ def books_unplayed_note(runs: dict[str, pd.DataFrame | Totals], noun: str = "set
     if not unplayed:
         return ""
     one = len(unplayed) == 1
-    return (f"books: the policy kept no Book of Power in any game of {spoken_list(unplayed)}, "
+    return (f"books: {_keepers(runs, unplayed)} kept no Book of Power in any game of "
+            f"{spoken_list(unplayed)}, "
             f"so {'this' if one else 'these'} {noun}{'' if one else 's'} played as without "
             f"the Books (books alone as the base game): {'its' if one else 'their'} figures "
             "say nothing about the Books. To weigh them, play a policy that "
@@ -809,9 +810,16 @@ def books_chart_note(runs: dict[str, pd.DataFrame | Totals], noun: str = "set") 
                  if len(unplayed) == with_books else
                  f"{len(unplayed)} {noun}s of the {with_books} with Books of Power (the "
                  "page's notes name them)")
-    return (f"{named}: the policy kept no Book of Power in any game, so "
+    return (f"{named}: {_keepers(runs, unplayed)} kept no Book of Power in any game, so "
             f"{'this' if one else 'these'} {noun}{'' if one else 's'} played as without the "
             f"Books and {'says' if one else 'say'} nothing about them")
+
+
+def _keepers(runs: dict[str, pd.DataFrame | Totals], unplayed: list[str]) -> str:
+    """Who kept no Book in the ``unplayed`` runs: "the policy", or "their policies" for
+    runs of several (a report of two comparisons)."""
+    policies = {str(runs[label].attrs.get("policy")) for label in unplayed}
+    return "the policy" if len(policies) == 1 else "their policies"
 
 
 #: The most runs a note under a chart names one by one.

@@ -47,7 +47,13 @@ from analyzer.analysis.sensitivity import (
     played_mask,
     variants_family,
 )
-from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_bound, signed_pp
+from analyzer.analysis.stats import (
+    EDGE_NOTE,
+    SIGNIFICANCE,
+    format_p,
+    signed_bound,
+    signed_pp,
+)
 from analyzer.analysis.totals import Totals
 from analyzer.atomic import (
     SET_WRITTEN,
@@ -65,20 +71,24 @@ from analyzer.errors import UrbionError
 from analyzer.reporting import charts
 from analyzer.reporting.names import shared_file, shared_files, shared_policy
 from analyzer.runner.config import LATER_KEYS
-from analyzer.wording import one_line, spoken_list
+from analyzer.wording import one_line, plural, spoken_list
 
-#: (file stem, title, chart function taking the runs or the headline table)
+#: (file stem, title, chart function taking the runs, the headline table and what each
+#: run is compared with: None for the first run, else run to run, ``baselines_of``)
 CHARTS = [
-    ("win_rates", "Win rate per run", lambda runs, table: charts.win_rates(table)),
-    ("survival", "Games still running by turn", lambda runs, table: charts.survival(runs)),
-    ("loss_reasons", "Loss reasons", lambda runs, table: charts.loss_reasons(runs)),
+    ("win_rates", "Win rate per run",
+     lambda runs, table, against: charts.win_rates(table, against=against)),
+    ("survival", "Games still running by turn",
+     lambda runs, table, against: charts.survival(runs, against)),
+    ("loss_reasons", "Loss reasons", lambda runs, table, against: charts.loss_reasons(runs)),
     ("margin_at_victory", "Margin at victory",
-     lambda runs, table: charts.margin_at_victory(runs)),
+     lambda runs, table, against: charts.margin_at_victory(runs, against)),
     ("pacified_at_defeat", "Cities pacified at defeat",
-     lambda runs, table: charts.pacified_at_defeat(runs)),
-    ("chaos_choices", "Chaos options chosen", lambda runs, table: charts.chaos_choices(runs)),
+     lambda runs, table, against: charts.pacified_at_defeat(runs, against)),
+    ("chaos_choices", "Chaos options chosen",
+     lambda runs, table, against: charts.chaos_choices(runs)),
     ("convergence", "Convergence of the estimate",
-     lambda runs, table: charts.convergence(runs)),
+     lambda runs, table, against: charts.convergence(runs, against)),
 ]
 
 
@@ -245,8 +255,8 @@ def scope_note(attrs: list[dict]) -> str:
     assumed = (" R14-default is an assumed card list: the printed one is not known."
                if any(one.get("card_set") == "R14-default" for one in attrs) else "")
     expansions = any(one.get("expansions") for one in attrs)
-    example = (" (the tuned weighted policy ranks the expansions otherwise than greedy)"
-               if expansions else "")
+    example = (" (on R14's cards, Hanging Gardens & Wizards helps the shipped weighted "
+               "policy a great deal and greedy hardly at all)" if expansions else "")
     meets = "the same expansions or card changes" if expansions else "the same cards"
     team = (" In the team game one policy plays both seats, with both hands in view (R10.2)."
             if any(one.get("variant") == "team" for one in attrs) else "")
@@ -498,8 +508,8 @@ DIFFERENCES_NOTES = (
     "Win rates compared: the run's and the first run's win rate over the games compared, "
     "which for runs paired on their common games can differ from the headline's. The "
     "difference is the run's less the first run's, in percentage points (pp): a run at "
-    "9.00% against a first run at 6.00% is +3.00 pp, half as many games won again (50% "
-    "more), not 3% more.",
+    "9.00% against a first run at 6.00% is +3.00 pp, one and a half times the games won "
+    "(50% more), not 3% more.",
     "Holm p: that p adjusted by Holm's method for the runs compared with the first (not "
     "counting a run whose test cannot reject: paired games that all ended as the first "
     "run's, or runs without both a win and a loss); a run differs from the first, with the "
@@ -517,49 +527,78 @@ DIFFERENCES_NOTES = (
     "Two runs can differ even where their win-rate intervals overlap. " + EDGE_NOTE,
 )
 #: What each run is compared with (``report --baseline``): the first run given, or the
-#: first run given of the run's own policy.
-BASELINES = ("first", "policy")
-#: The differences section under ``--baseline policy``: its title, and the note before the
-#: others, which speak of "the first run".
-BY_POLICY_TITLE = "Differences from each policy's first run"
-BY_POLICY_NOTE = (
-    "Each run is compared with the first run given of its own policy, named in the against "
-    "column (of a comparison's results, that policy's base game), so that each policy's "
-    "runs are weighed against their own: \"the first run\" below is that run. Holm's "
-    "adjustment is over every comparison in the table, whichever policy's.")
+#: base game among the runs that is played alike but for the expansions.
+BASELINES = ("first", "base")
+#: The differences section under ``--baseline base``: its title, the note before the
+#: others (which speak of "the first run"), and its Holm note, in place of the first's.
+BY_BASE_TITLE = "Differences from each run's own base game"
+BY_BASE_NOTE = (
+    "Each run that plays expansions is compared with the base game among the runs that is "
+    "played alike but for the expansions (the same policy, card set, variant, rules, "
+    "engine code and seed), named in the against column: several comparisons' results, "
+    "two policies' or the solo and team games', are each weighed against their own base "
+    "game, whatever the order of the files. \"The first run\" in the notes below is that "
+    "base game.")
+BY_BASE_HOLM = (
+    "Holm p: that p adjusted by Holm's method over every comparison in this table that can "
+    "reject ({family}), whichever base game it is against (not counting a run whose test "
+    "cannot reject: paired games that all ended as the base game's, or runs without both a "
+    "win and a loss); a run differs from its base game, with the family error held at 5%, "
+    "when its Holm p is below 0.05. A comparison's own page adjusts over its sets only, so "
+    "its Holm p is as low as here or lower, and each run added to a report raises the "
+    "others'.")
+#: The Holm note of :data:`DIFFERENCES_NOTES`, which ``--baseline base`` replaces.
+HOLM_NOTE = next(note for note in DIFFERENCES_NOTES if note.startswith("Holm p:"))
 
 
-def differences_heading(baseline: str) -> tuple[str, tuple[str, ...]]:
+def differences_heading(baseline: str, family: int,
+                        unmatched: list[str]) -> tuple[str, tuple[str, ...]]:
     """The differences section's title and notes when runs are compared with ``baseline``
-    (one of :data:`BASELINES`)."""
-    if baseline == "policy":
-        return BY_POLICY_TITLE, (BY_POLICY_NOTE, *DIFFERENCES_NOTES)
-    return DIFFERENCES_TITLE, DIFFERENCES_NOTES
+    (one of :data:`BASELINES`), Holm's ``family`` being that many tests; ``unmatched``: the
+    runs of expansions that no base game of their own was given for."""
+    tests = plural(family, "test")
+    if baseline != "base":
+        notes = [note if note != HOLM_NOTE else f"{note} Here, {tests}."
+                 for note in DIFFERENCES_NOTES]
+        return DIFFERENCES_TITLE, tuple(notes)
+    notes = [BY_BASE_HOLM.format(family=tests) if note == HOLM_NOTE else note
+             for note in DIFFERENCES_NOTES]
+    if unmatched:
+        notes.insert(0, f"Not compared, with no base game of their own among the runs: "
+                        f"{spoken_list(unmatched)}.")
+    return BY_BASE_TITLE, (BY_BASE_NOTE, *notes)
 
 
 def baselines_of(runs: dict[str, pd.DataFrame], baseline: str) -> dict[str, str]:
     """Each compared run's label to the label of the run it is compared with: the first
-    run's, or (``baseline`` "policy") the first run's of its own policy, where a policy
-    given alike with other cards is one policy (:func:`changed_keys`)."""
+    run's, or (``baseline`` "base") that of the first run given that plays no expansion and
+    changes nothing else (:func:`changed_keys`), for each run that plays expansions and has
+    one."""
     labels = list(runs)
-    if baseline != "policy":
+    if baseline != "base":
         return {label: labels[0] for label in labels[1:]}
-    heads: list[str] = []
-    against: dict[str, str] = {}
+    bases = [label for label in labels if not runs[label].attrs.get("expansions")]
+    against = {}
     for label in labels:
-        head = next((head for head in heads
-                     if "policy" not in changed_keys(runs[label].attrs, runs[head].attrs)),
+        if label in bases:
+            continue
+        base = next((base for base in bases
+                     if changed_keys(runs[label].attrs, runs[base].attrs) == ["expansions"]),
                     None)
-        if head is None:
-            heads.append(label)
-        else:
-            against[label] = head
+        if base is not None:
+            against[label] = base
     if len(labels) > 1 and not against:
-        raise UrbionError(f"--baseline (baseline=) policy: each of the {len(labels)} runs "
-                          "plays a policy no other run plays, so none has a run of its own "
-                          "policy to be compared with; without it, each run is compared "
-                          "with the first")
+        raise UrbionError("--baseline (baseline=) base: no run that plays expansions has its "
+                          "base game among the runs (the same policy, card set, variant, "
+                          "rules, engine code and seed with no expansion); --baseline first "
+                          "compares each run with the first")
     return against
+
+
+def unmatched_runs(runs: dict[str, pd.DataFrame], against: dict[str, str]) -> list[str]:
+    """The runs that play expansions but are compared with no run (``baselines_of``)."""
+    return [label for label, run in runs.items()
+            if run.attrs.get("expansions") and label not in against]
 
 
 def differences_holm(table: pd.DataFrame) -> list[float]:
@@ -572,15 +611,23 @@ def differences_holm(table: pd.DataFrame) -> list[float]:
 
 
 def differences_csv(table: pd.DataFrame, changes: dict[str, str] | None,
-                    sets_of: dict[str, str]) -> pd.DataFrame:
+                    sets_of: dict[str, str],
+                    runs: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
     """differences.csv: the differences table (``run_stats.differences``, by run) with its
     Holm p, the number of tests Holm adjusted over (``holm_family``: another page's
-    family is another count, and so another Holm p), what each run changes from the first
-    (``changes``) and each run's card set (``sets_of``, by run)."""
+    family is another count, and so another Holm p), what each run changes from the run
+    it is compared with (``changes``), each run's card set (``sets_of``, by run) and, with
+    ``runs``, each run's :data:`RUN_COLUMNS` and expansions: a file quoted apart from its
+    page still says whose games each row is."""
     tested = table["informative"] if "informative" in table else pd.Series(True, table.index)
-    return table.assign(holm_p=differences_holm(table), holm_family=int(tested.sum()),
-                        changes=pd.Series(changes),
-                        card_set=table.index.map(sets_of)).rename_axis("run")
+    csv = table.assign(holm_p=differences_holm(table), holm_family=int(tested.sum()),
+                       changes=pd.Series(changes),
+                       card_set=table.index.map(sets_of)).rename_axis("run")
+    if runs is None:
+        return csv
+    rows = [with_run_columns(pd.DataFrame(index=[label]), runs[label].attrs, ("expansions",))
+            for label in csv.index]
+    return csv.join(pd.concat(rows))
 
 
 def difference_rows(table: pd.DataFrame,
@@ -691,16 +738,26 @@ def _no_game_shared(attrs: dict, first: dict) -> bool:
     return start + games <= first_start or first_start + first_games <= start
 
 
+#: How a differences row whose test cannot reject says so.
+NO_TEST_PAIRED = ", no game won by one run only: no test"
+NO_TEST_INDEPENDENT = ": no win, or no loss, in both runs: no test"
+
+
 def _compared(row: pd.Series) -> str:
     """How a differences row was compared: all of both runs' games, their common games, or
     as independent samples."""
+    # a test that cannot reject (no game won by one run only; no win, or no loss, in
+    # either) gives p = 1 whatever the runs: a zero that is no finding, said so on its row
+    untested = not row.get("informative", True)
     if not row.paired:  # each run's own games, which may differ in number
         if pd.isna(row.get("against_games")):
-            return "independent"
-        return f"independent, {int(row.games):,} and {int(row.against_games):,} games"
+            return "independent" + (NO_TEST_INDEPENDENT if untested else "")
+        return (f"independent, {int(row.games):,} and {int(row.against_games):,} games"
+                + (NO_TEST_INDEPENDENT if untested else ""))
     # two runs that end every game alike are most likely one policy and card set under two
     # names (weighted beside a weighted:FILE of the shipped weights): their zero is no finding
-    alike = ", each ended alike" if row.get("alike", False) else ""
+    alike = ", each ended alike" if row.get("alike", False) else \
+        NO_TEST_PAIRED if untested else ""
     return (f"paired, {int(row.games):,} games" if row.whole else
             f"paired on {int(row.games):,} common games") + alike
 
@@ -711,6 +768,12 @@ INTERACTIONS_NOTE = ("The interaction of two expansions (the pair's effect on th
                      "games) needs results of the base game, of each expansion alone and of "
                      "the pairs, all with one policy, seed and card set "
                      "(`urbion compare --sets pairs --out DIR` writes them).")
+
+
+def _interactions_text(note: bool | str) -> str:
+    """The interactions section's text where none is drawn: ``note`` if a text, else what
+    they need."""
+    return note if isinstance(note, str) else INTERACTIONS_NOTE
 
 
 def md_row(cells: list[str]) -> str:
@@ -739,16 +802,18 @@ def md_table_head(header: list[str]) -> list[str]:
 def markdown(rows: list[list[str]], facts: dict[str, str],
              titles: list[tuple[str, str]] | None = None,
              differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
-             interactions_note: bool = True, scope: str = "",
+             interactions_note: bool | str = True, scope: str = "",
              pairs: list[list[str]] | None = None,
              chart_tables: dict[str, list[list[str]]] | None = None,
-             baseline: str = "first") -> str:
-    """report.md: whose figures they are (``scope``), headline table, the differences of
-    each run from its ``baseline`` (:data:`BASELINES`), the card sets other than R14
+             heading: tuple[str, tuple[str, ...]] | None = None,
+             ranking: list[list[str]] | None = None) -> str:
+    """report.md: whose figures they are (``scope``), headline table, the ``differences``
+    under their ``heading`` (title and notes, :func:`differences_heading`) with the
+    ``ranking`` of each base game's sets, the card sets other than R14
     (``card_set_texts``), charts (PNG, with the SVG and the chart's numbers, ``STEM.csv``,
     linked; a chart's table of ``chart_tables`` under it), the interactions pair by pair
     (``pairs``, ``interaction_rows``), provenance; without an interactions chart, what one
-    needs when ``interactions_note``."""
+    needs when ``interactions_note`` (a text: that one)."""
     chart_tables = chart_tables or {}
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     lines = ["# Urbion balance report", "", *([_md_prose(scope), ""] if scope else []),
@@ -757,11 +822,14 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
     lines += [md_row(row) for row in rows[1:]]
     lines += ["", HEADLINE_NOTE]
     if differences:
-        title, notes = differences_heading(baseline)
+        title, notes = heading or (DIFFERENCES_TITLE, DIFFERENCES_NOTES)
         lines += ["", f"## {title}", "", *(f"- {_md_prose(note)}" for note in notes), "",
                   *md_table_head(differences[0])]
         lines += [md_row(row) for row in differences[1:]]
         lines += ["", "[CSV](differences.csv)"]
+        if ranking:
+            lines += ["", RANKING_NOTE, "", *md_table_head(ranking[0]),
+                      *(md_row(row) for row in ranking[1:])]
     if card_sets:
         lines += ["", f"## {CARD_SETS_TITLE}", ""]
         lines += [line for text in card_sets for line in ["```", text, "```"]]
@@ -774,7 +842,7 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
                       *(md_row(row) for row in chart_tables[stem][1:])]
     lines += interaction_section_md(pairs)
     if "interactions" not in dict(titles) and interactions_note:
-        lines += ["", f"## {INTERACTIONS_TITLE}", "", INTERACTIONS_NOTE]
+        lines += ["", f"## {INTERACTIONS_TITLE}", "", _interactions_text(interactions_note)]
     lines += ["", "## Provenance", ""] + [f"- **{k}**: {_md_prose(v)}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
 
@@ -889,11 +957,13 @@ def _code_spans(text: str) -> str:
 def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          titles: list[tuple[str, str]] | None = None,
          differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
-         interactions_note: bool = True, scope: str = "",
+         interactions_note: bool | str = True, scope: str = "",
          pairs: list[list[str]] | None = None,
          chart_tables: dict[str, list[list[str]]] | None = None,
          chart_numbers: dict[str, pd.DataFrame] | None = None,
-         alts: dict[str, str] | None = None, baseline: str = "first") -> str:
+         alts: dict[str, str] | None = None,
+         heading: tuple[str, tuple[str, ...]] | None = None,
+         ranking: list[list[str]] | None = None) -> str:
     """index.html: one self-contained page, the charts embedded as PNG data, each with its
     ``chart_numbers`` (by stem) to unfold, and its alternative text of ``alts`` where given;
     the rest as :func:`markdown`."""
@@ -901,11 +971,13 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     body = (f"<p id='scope'>{_code_spans(scope)}</p>" if scope else "") + \
         "<h2>Headline</h2>" + html_table(rows, "headline") + f"<p>{HEADLINE_NOTE}</p>"
     if differences:
-        title, notes = differences_heading(baseline)
+        title, notes = heading or (DIFFERENCES_TITLE, DIFFERENCES_NOTES)
         body += (f"<h2>{html.escape(title)}</h2><ul>"
                  + "".join(f"<li>{html.escape(note)}</li>" for note in notes)
                  + "</ul>" + html_table(differences, "differences")
                  + "<p>Numbers: <a href='differences.csv'>differences.csv</a>.</p>")
+        if ranking:
+            body += f"<p>{html.escape(RANKING_NOTE)}</p>" + html_table(ranking, "ranking")
     if card_sets:
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
@@ -914,7 +986,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     body += interaction_section_html(pairs)
     if "interactions" not in dict(titles) and interactions_note:
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
-                 f"<p>{_code_spans(INTERACTIONS_NOTE)}</p>")
+                 f"<p>{_code_spans(_interactions_text(interactions_note))}</p>")
     return html_page("Urbion balance report", body, facts)
 
 
@@ -976,6 +1048,87 @@ def chart_files(fig, stem: str) -> dict[str, bytes]:
     return {f"{stem}.png": png.getvalue(), f"{stem}.svg": svg.getvalue()}
 
 
+@dataclasses.dataclass
+class ComparedRuns:
+    """What a report's differences section holds: the table (``run_stats.differences``;
+    None for one run), what each run changes from the run it is compared with, the table's
+    text cells, its title and notes, the ranking of each base game's runs (``--baseline
+    base``), and what the charts compare each run with (None: the first run)."""
+
+    table: pd.DataFrame | None
+    changes: dict[str, str]
+    rows: list[list[str]] | None
+    heading: tuple[str, tuple[str, ...]]
+    ranking: list[list[str]] | None
+    chart_against: dict[str, str] | None
+
+
+def compared_runs(runs: dict[str, pd.DataFrame], baseline: str) -> ComparedRuns:
+    """Each run against its ``baseline`` (:data:`BASELINES`): the figures and texts of a
+    report's differences section."""
+    against = baselines_of(runs, baseline)
+    changes = {label: configuration_changes(runs[label].attrs,
+                                            runs[against.get(label, label)].attrs)
+               for label in runs}
+    table = run_stats.differences(runs, against) if len(runs) > 1 else None
+    family = 0 if table is None else int(table["informative"].sum())
+    by_base = baseline == "base"
+    return ComparedRuns(
+        table, changes, None if table is None else difference_rows(table, changes),
+        differences_heading(baseline, family, unmatched_runs(runs, against)),
+        ranking_rows(table, runs) if by_base and table is not None else None,
+        against if by_base else None)
+
+
+#: Above the ranking of ``--baseline base``: how to read it.
+RANKING_NOTE = (
+    "Each base game's runs from the most harmful to the most helpful, by their difference "
+    "from it. Within a column every run is weighed against one base game; across columns, "
+    "points on base games that win at other rates do not weigh alike (3 points are 50% "
+    "more games won on a base game at 6%, 10% more on one at 30%).")
+
+
+def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[list[str]]:
+    """The differences ``table`` as a ranking, header first: a column per base game (its
+    ``against``), its runs by their difference, lowest first, each named by its expansions
+    as --expansions takes them, "(no difference shown)" where its Holm p is 0.05 or more
+    or its test cannot reject."""
+    from analyzer.analysis.compare import set_label
+
+    shown = table.assign(holm=differences_holm(table))
+    columns = {}
+    for base, group in shown.groupby("against", sort=False):
+        cells = []
+        for label, row in group.sort_values("difference", kind="stable").iterrows():
+            name = set_label(tuple(runs[label].attrs.get("expansions") or []))
+            quiet = not (row.get("informative", True) and row.holm < SIGNIFICANCE)
+            cells.append(f"{name} {signed_pp(row.difference)} pp"
+                         + (" (no difference shown)" if quiet else ""))
+        columns[base] = cells
+    depth = max(len(cells) for cells in columns.values())
+    return [["rank", *columns]] + [
+        [str(rank + 1), *(cells[rank] if rank < len(cells) else "" for cells in
+                          columns.values())] for rank in range(depth)]
+
+
+def _interactions_missing(runs: dict[str, pd.DataFrame]) -> bool | str:
+    """What the interactions section says where none is drawn: what they need (True), or,
+    for runs of several comparisons, that each comparison's report draws its own."""
+    count = len({_comparison_key(df.attrs) for df in runs.values()})
+    if count == 1:
+        return True
+    return (f"The interaction of two expansions is weighed within one comparison's runs (the "
+            f"base game, each expansion alone and the pairs, of one policy, seed, card set "
+            f"and variant); these runs are of {count} such configurations: a report of each "
+            f"comparison's results alone draws its interactions.")
+
+
+def _comparison_key(attrs: dict) -> tuple:
+    """What the runs of one comparison share: policy, seed, card set, variant."""
+    return (attrs.get("policy"), attrs.get("policy_params_sha256"), attrs.get("seed"),
+            attrs.get("card_set_sha256"), attrs.get("variant"))
+
+
 def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
                  baseline: str = "first") -> Path:
     """Build the report of the results files ``paths`` (or frames ``simulate`` returned)
@@ -988,13 +1141,7 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
     if files := shared_files([str(p) for p in paths if not isinstance(p, pd.DataFrame)]):
         # by name, as shared: `urbion report` of these files beside each other again
         facts = {"results files": ", ".join(files), **facts}
-    against = baselines_of(runs, baseline)
-    changes = {label: configuration_changes(runs[label].attrs,
-                                            runs[against.get(label, label)].attrs)
-               for label in runs}
-    difference_table = run_stats.differences(runs, against) if len(runs) > 1 else None
-    differences = difference_rows(difference_table, changes) \
-        if difference_table is not None else None
+    compared = compared_runs(runs, baseline)
     totals = [label for label, run in runs.items() if isinstance(run, Totals)]
     pairs = interaction_table(runs) if not totals else None
     books = books_chart_note(runs, "run")
@@ -1002,7 +1149,8 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
     # a chart of each game's figures needs a results file: one drawn beside a summary lists
     # the summary's run without a line
     each_game = len(totals) < len(runs)
-    charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(draw(runs, table), source)))
+    charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(
+                        draw(runs, table, compared.chart_against), source)))
                     for stem, title, draw in CHARTS if each_game or stem not in PER_GAME_CHARTS]
     if pairs is not None:
         charts_drawn.append(("interactions", INTERACTIONS_TITLE,
@@ -1014,7 +1162,8 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
         Path(p).parent for p in paths if not isinstance(p, pd.DataFrame))))
     # only where expansions are played might a reader look for their interactions; with a
     # summary among the runs the note at the top says why there are none
-    note = not totals and any(df.attrs.get("expansions") for df in runs.values())
+    note = not totals and any(df.attrs.get("expansions") for df in runs.values()) and \
+        _interactions_missing(runs)
     scope = scope_note([df.attrs for df in runs.values()])
     if totals:
         scope += " " + totals_note(totals, len(runs))
@@ -1038,20 +1187,20 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
             if "run" in data:
                 data = data.assign(card_set=data["run"].map(sets_of))
             data.to_csv(folder / f"{stem}.csv", index=False)
-        if difference_table is not None:
-            differences_csv(difference_table, changes, sets_of).to_csv(
+        if compared.table is not None:
+            differences_csv(compared.table, compared.changes, sets_of, runs).to_csv(
                 folder / "differences.csv")
-        (folder / "report.md").write_text(markdown(rows, facts, titles, differences,
+        (folder / "report.md").write_text(markdown(rows, facts, titles, compared.rows,
                                                    card_sets, note, scope, pair_rows, tables,
-                                                   baseline),
+                                                   compared.heading, compared.ranking),
                                           encoding="utf-8")
         # the headline and interactions tables are on the page already
         unfolded = {stem: data for stem, data in numbers.items()
                     if stem not in ("win_rates", "interactions")}
-        (folder / "index.html").write_text(page(rows, images, facts, titles, differences,
+        (folder / "index.html").write_text(page(rows, images, facts, titles, compared.rows,
                                                 card_sets, note, scope, pair_rows, tables,
                                                 unfolded, report_alts(table, titles),
-                                                baseline),
+                                                compared.heading, compared.ranking),
                                            encoding="utf-8")
 
     return write_folder(out, fill, "report")
@@ -1180,9 +1329,7 @@ def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
     not the base game, singles and pairs of one policy and seed."""
     from analyzer.analysis.compare import interactions, set_label
 
-    keys = {(df.attrs.get("policy"), df.attrs.get("policy_params_sha256"),
-             df.attrs.get("seed"), df.attrs.get("card_set_sha256"), df.attrs.get("variant"))
-            for df in runs.values()}
+    keys = {_comparison_key(df.attrs) for df in runs.values()}
     by_set = {set_label(tuple(df.attrs.get("expansions") or [])): df
               for df in runs.values()}
     if len(keys) != 1 or len(by_set) != len(runs) or "base" not in by_set:

@@ -344,11 +344,14 @@ def _draw_grid(grid: Axes, ax: Axes, members: pd.DataFrame, rows: list[float]) -
 
 
 def win_rates(table: pd.DataFrame, reference: str | None = None,
-              members: pd.DataFrame | None = None) -> Figure:
+              members: pd.DataFrame | None = None,
+              against: dict[str, str] | None = None) -> Figure:
     """Win rate of each run with its 95% interval, and a line at the win rate of the row
-    ``reference`` (None: the first), the one the others are compared with. ``members``
-    (:func:`analysis.compare.chart_members`): the expansions each row's set holds, which
-    name the rows of a chart of many sets (:data:`GRID_FROM`)."""
+    ``reference`` (None: the first), the one the others are compared with; with
+    ``against`` (row to the row it is compared with), a mark on each such row at its own
+    reference's rate instead. ``members`` (:func:`analysis.compare.chart_members`): the
+    expansions each row's set holds, which name the rows of a chart of many sets
+    (:data:`GRID_FROM`)."""
     title = "Win rate with 95% Wilson interval"
     if _by_grid(members):
         fig, ax, grid, labels = _grid_figure(title, table, members, SIZE[0])
@@ -373,7 +376,9 @@ def win_rates(table: pd.DataFrame, reference: str | None = None,
                     bbox={"boxstyle": "square,pad=0.1", "facecolor": "white",
                           "edgecolor": "none", "alpha": 0.85})
     ax.margins(x=0.12)
-    if len(table) > 1:  # the row the others are compared with, as a reference line
+    if against is not None:
+        _own_references(ax, table, y, against)
+    elif len(table) > 1:  # the row the others are compared with, as a reference line
         reference = table.index[0] if reference is None else reference
         rate = table.at[reference, "win_rate"]
         # a long run label beside the plot would squeeze it: the row is named by place
@@ -383,6 +388,20 @@ def win_rates(table: pd.DataFrame, reference: str | None = None,
                    label=f"{name}: {rate:.2%}")
         _bar_legend(ax)
     return fig
+
+
+def _own_references(ax: Axes, table: pd.DataFrame, y: np.ndarray,
+                    against: dict[str, str]) -> None:
+    """On each row of ``against``, a grey mark across its bar at the win rate of the row it
+    is compared with: one line for all would stand at one base game's rate only."""
+    rows = dict(zip(table.index, y, strict=True))
+    for index, (label, reference) in enumerate(against.items()):
+        rate = table.at[reference, "win_rate"] * 100
+        ax.plot([rate, rate], [rows[label] - 0.42, rows[label] + 0.42], color="black",
+                linestyle="--", linewidth=1.2, zorder=2.1,
+                label=None if index else "the win rate of the run it is compared with")
+    if against:
+        _bar_legend(ax)
 
 
 #: From this many runs on, a chart of lines draws one small panel per run, all on the
@@ -436,12 +455,14 @@ def _twin_note(runs: dict, twin: str | None, noun: str) -> str:
 
 
 def _lines(runs: dict, title: str, labels: list[str], draw, xlabel: str, ylabel: str,
-           xscale: str = "linear") -> tuple[Figure, list[Axes]]:
+           xscale: str = "linear",
+           against: dict[str, str] | None = None) -> tuple[Figure, list[Axes]]:
     """A chart of one line (or curve) per run: ``draw(ax, index, style, label)`` draws run
     ``index`` and returns False where it has none to draw. A few runs share one plot and a
     legend; from :data:`PANELS_FROM` runs on, each has a panel named by its label, with
-    the first run's line in grey under its own. The figure and its axes (one, or a panel
-    per run)."""
+    the first run's line in grey under its own (with ``against``, run to run compared
+    with: that run's, in the panels of the runs it names). The figure and its axes (one, or
+    a panel per run)."""
     if not _in_panels(runs):
         fig, ax = _figure(title)
         ax.set_xscale(xscale)
@@ -451,12 +472,18 @@ def _lines(runs: dict, title: str, labels: list[str], draw, xlabel: str, ylabel:
         ax.set_ylabel(ylabel)
         _legend(ax, len(runs))
         return fig, [ax]
-    first = wrap_label(next(iter(runs)), TITLE_WIDTH * 2)
-    fig, axes = _panels(f"{title}: a panel per run, with {first} in grey", len(runs))
+    names = list(runs)
+    if against is None:
+        first = wrap_label(names[0], TITLE_WIDTH * 2)
+        fig, axes = _panels(f"{title}: a panel per run, with {first} in grey", len(runs))
+        against = {name: names[0] for name in names[1:]}
+    else:
+        fig, axes = _panels(f"{title}: a panel per run, with the run it is compared with in "
+                            "grey", len(runs))
     for index, (ax, label) in enumerate(zip(axes, labels, strict=True)):
         ax.set_xscale(xscale)
-        if index:
-            draw(ax, 0, FIRST_RUN_STYLE, None)
+        if names[index] in against:
+            draw(ax, names.index(against[names[index]]), FIRST_RUN_STYLE, None)
         # none for a run its title says why; markers that fit a small panel
         draw(ax, index, {**_line_style(index), "markersize": PANEL_MARKER}, None)
         ax.set_title(label, fontsize="small")
@@ -496,8 +523,8 @@ def _panels(title: str, n_runs: int) -> tuple[Figure, list[Axes]]:
     return fig, axes
 
 
-def survival(runs: dict[str, pd.DataFrame]) -> Figure:
-    """Share of games still running by turn."""
+def survival(runs: dict[str, pd.DataFrame], against: dict[str, str] | None = None) -> Figure:
+    """Share of games still running by turn; ``against`` as :func:`_lines` takes it."""
     curves = [run_stats.survival(df) for df in runs.values()]
 
     def draw(ax: Axes, index: int, style: dict, label: str | None) -> None:
@@ -508,7 +535,7 @@ def survival(runs: dict[str, pd.DataFrame]) -> Figure:
     # runs of the same curve, whatever their number of games: one hides the other
     labels = _curve_labels(runs, lambda df: run_stats.survival(df).to_numpy(), totals=True)
     fig, _ = _lines(runs, "Games still running", labels, draw, "turn",
-                    "games still running (%)")
+                    "games still running (%)", against=against)
     return fig
 
 
@@ -532,10 +559,12 @@ def loss_reasons(runs: dict[str, pd.DataFrame]) -> Figure:
 
 
 def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
-            ylabel: str, none: str, noun: tuple[str, str]) -> Figure:
+            ylabel: str, none: str, noun: tuple[str, str],
+            against: dict[str, str] | None = None) -> Figure:
     """One line per run: the share of its games at each value ``counts_of(df)`` counts,
     with how many games the line rests on in its name ("20 wins": a line of few games
-    zig-zags); a run with no such game is listed with ``none`` after its name."""
+    zig-zags); a run with no such game is listed with ``none`` after its name.
+    ``against`` as :func:`_lines` takes it."""
     width = _label_width(runs)
     shares: list[pd.Series | None] = []
     labels, totals = [], []
@@ -572,7 +601,7 @@ def _shares(runs: dict[str, pd.DataFrame], title: str, counts_of, xlabel: str,
         ax.plot(shares[index].index, shares[index], label=label, **style)
         return True
 
-    fig, axes = _lines(runs, title, labels, draw, xlabel, ylabel)
+    fig, axes = _lines(runs, title, labels, draw, xlabel, ylabel, against=against)
     for ax in axes:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # counts of cards
         if ceiling is not None:
@@ -609,18 +638,20 @@ def _fit_to_the_many(shares: list[pd.Series | None], totals: list[int],
 NO_GAMES = "summary file: no figures of each game"
 
 
-def margin_at_victory(runs: dict[str, pd.DataFrame]) -> Figure:
+def margin_at_victory(runs: dict[str, pd.DataFrame],
+                      against: dict[str, str] | None = None) -> Figure:
     """Dream cards left in the deck when the game was won."""
     return _shares(runs, "Margin at victory", run_stats.margin_at_victory,
                    "Dream cards left at the win", "share of the won games (%)", "no win",
-                   ("win", "wins"))
+                   ("win", "wins"), against)
 
 
-def pacified_at_defeat(runs: dict[str, pd.DataFrame]) -> Figure:
+def pacified_at_defeat(runs: dict[str, pd.DataFrame],
+                       against: dict[str, str] | None = None) -> Figure:
     """City cards pacified in lost games."""
     return _shares(runs, "Cities pacified at defeat", run_stats.pacified_at_defeat,
                    "City cards pacified", "share of the lost games (%)", "no game lost",
-                   ("loss", "losses"))
+                   ("loss", "losses"), against)
 
 
 def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
@@ -641,7 +672,7 @@ def chaos_choices(runs: dict[str, pd.DataFrame]) -> Figure:
     return fig
 
 
-def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
+def convergence(runs: dict[str, pd.DataFrame], against: dict[str, str] | None = None) -> Figure:
     """The win-rate estimate as games are added, with its 95% band (each run's own; not
     the first run's in grey, in a chart of panels)."""
     curves = [None if isinstance(df, Totals) else run_stats.convergence(df)
@@ -670,7 +701,7 @@ def convergence(runs: dict[str, pd.DataFrame]) -> Figure:
               for name, curve, label in zip(runs, curves, labels, strict=True)]
     fig, _ = _lines(runs, "Convergence of the win-rate estimate (band: 95% Wilson "
                     "interval)", labels, draw, "games played (log scale)", "win rate (%)",
-                    xscale="log")
+                    xscale="log", against=against)
     return fig
 
 
