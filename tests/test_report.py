@@ -383,7 +383,11 @@ def test_baseline_base_weighs_each_run_against_its_own_base_game(tmp_path):
     ranking = section[section.index("| rank |"):].splitlines()
     assert ranking[0] == f"| rank | {labels['greedy']} | {labels['random']} |"
     greedy = table.loc["greedy / chromatic_chaos / seed 3"]
-    assert ranking[2].startswith(f"| 1 | chromatic_chaos {greedy['difference'] * 100:+.2f} pp")
+    ratio = greedy["win_rate"] / greedy["against_rate"]
+    assert ratio > 1.5  # Chromatic Chaos helps greedy: shown, with how many times the wins
+    assert ranking[2].startswith(f"| 1 | chromatic_chaos {greedy['difference'] * 100:+.2f} pp "
+                                 f"({ratio:.2f}x the wins) |")
+    # random's base game wins none: no ratio
     assert ranking[2].endswith("| chromatic_chaos +0.00 pp (no difference shown) |")
     assert "Differences from each run&#x27;s own base game" in \
         (out / "index.html").read_text()

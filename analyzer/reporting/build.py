@@ -1085,14 +1085,16 @@ RANKING_NOTE = (
     "Each base game's runs from the most harmful to the most helpful, by their difference "
     "from it. Within a column every run is weighed against one base game; across columns, "
     "points on base games that win at other rates do not weigh alike (3 points are 50% "
-    "more games won on a base game at 6%, 10% more on one at 30%).")
+    "more games won on a base game at 6%, 10% more on one at 30%): the ratio beside them, "
+    "the run's win rate over its base game's on the games compared, weighs them alike.")
 
 
 def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[list[str]]:
     """The differences ``table`` as a ranking, header first: a column per base game (its
     ``against``), its runs by their difference, lowest first, each named by its expansions
-    as --expansions takes them, "(no difference shown)" where its Holm p is 0.05 or more
-    or its test cannot reject."""
+    as --expansions takes them, with the ratio of the two win rates (none where the base
+    game won no game) and "no difference shown" where its Holm p is 0.05 or more or its
+    test cannot reject."""
     from analyzer.analysis.compare import set_label
 
     shown = table.assign(holm=differences_holm(table))
@@ -1102,8 +1104,11 @@ def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[lis
         for label, row in group.sort_values("difference", kind="stable").iterrows():
             name = set_label(tuple(runs[label].attrs.get("expansions") or []))
             quiet = not (row.get("informative", True) and row.holm < SIGNIFICANCE)
+            said = ([f"{row.win_rate / row.against_rate:.2f}x the wins"]
+                    if row.against_rate > 0 else []) + \
+                (["no difference shown"] if quiet else [])
             cells.append(f"{name} {signed_pp(row.difference)} pp"
-                         + (" (no difference shown)" if quiet else ""))
+                         + (f" ({'; '.join(said)})" if said else ""))
         columns[base] = cells
     depth = max(len(cells) for cells in columns.values())
     return [["rank", *columns]] + [
