@@ -348,50 +348,51 @@ def place_score_nb(row, value, side, other_fix, weights, n_rows, n_bal):
     return score
 
 
-#: Columns of ``fill_mate_nb``'s table: the card, its elements, then 1 when its type takes
-#: the left side and the right side (two columns), then its value on the left and on the
-#: right (two columns).
-MATE_CARD, MATE_ELEMENTS, MATE_TAKES, MATE_VALUE = 0, 1, 2, 4
-MATE_COLS = 6
+#: Columns of ``fill_mate_nb``'s table: the card, its elements, then the total at which it
+#: balances a row from the left and from the right (two columns; ``NO_NEED`` when it cannot
+#: take that side or the side is not asked for).
+MATE_CARD, MATE_ELEMENTS, MATE_NEED = 0, 1, 2
+MATE_COLS = 4
+#: A total no row reaches (a few card values at most): a side no card balances a row from.
+NO_NEED = -(1 << 62)
 
 
 @inline_jit
-def fill_mate_nb(table, cards, hand):
+def fill_mate_nb(table, cards, hand, only_side):
     """Fill ``table`` (int64 (HAND_SIZE, MATE_COLS), a ``stack_array``) with what each card
-    of ``hand`` brings to a side, read once per decision for ``completes_nb``; for an empty
-    hand slot only the card column (-1) is written."""
+    of ``hand`` brings to a side (``only_side``; -1: either), read once per decision for
+    ``completes_nb``; an empty hand slot shows no element and balances nothing."""
     for k in range(HAND_SIZE):
         c = hand[k]
         table[k, MATE_CARD] = c
+        table[k, MATE_ELEMENTS] = 0
+        table[k, MATE_NEED + Side.L] = NO_NEED
+        table[k, MATE_NEED + Side.R] = NO_NEED
         if c == EMPTY:
             continue
         ctype, value = cards[c, CardField.TYPE], cards[c, CardField.VALUE]
         table[k, MATE_ELEMENTS] = cards[c, CardField.ELEMENTS]
         for side in range(2):
-            table[k, MATE_TAKES + side] = 1 if type_takes_side_nb(ctype, value, side) else 0
-            table[k, MATE_VALUE + side] = value_on_side_nb(ctype, value,
-                                                           cards[c, CardField.VALUE2], side)
+            if (only_side < 0 or side == only_side) and type_takes_side_nb(ctype, value, side):
+                table[k, MATE_NEED + side] = -value_on_side_nb(ctype, value,
+                                                               cards[c, CardField.VALUE2], side)
 
 
 @inline_jit
-def completes_nb(mates, city_elements, skip, after, n_left, n_right, only_side):
+def completes_nb(mates, city_elements, skip, after, n_left, n_right):
     """True when a card of the ``fill_mate_nb`` table ``mates`` other than ``skip`` could
-    balance a row whose city shows ``city_elements`` at ``after`` (on ``only_side``; -1:
-    either side)."""
+    balance a row whose city shows ``city_elements`` at ``after``, on a side with room.
+    Bitwise, without branches: it runs for most placements on offer, and which card
+    answers is as unpredictable as a coin."""
+    room_left = n_left < SIDE_SLOTS
+    room_right = n_right < SIDE_SLOTS
+    hit = False
     for k in range(HAND_SIZE):
-        c = mates[k, MATE_CARD]
-        if c == EMPTY or c == skip:
-            continue
-        if mates[k, MATE_ELEMENTS] & city_elements == 0:
-            continue
-        for side in range(2):
-            if only_side >= 0 and side != only_side:
-                continue
-            room = n_left < SIDE_SLOTS if side == Side.L else n_right < SIDE_SLOTS
-            if room and mates[k, MATE_TAKES + side] == 1 and \
-                    after + mates[k, MATE_VALUE + side] == 0:
-                return True
-    return False
+        fits = (mates[k, MATE_ELEMENTS] & city_elements != 0) & (mates[k, MATE_CARD] != skip)
+        left = (mates[k, MATE_NEED + Side.L] == after) & room_left
+        right = (mates[k, MATE_NEED + Side.R] == after) & room_right
+        hit |= fits & (left | right)
+    return hit
 
 
 @borrowing_jit
@@ -964,7 +965,7 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
     facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
     fill_row_facts_nb(facts, layout, cards, info)
     mates = stack_array((HAND_SIZE, MATE_COLS), np.int64)
-    fill_mate_nb(mates, cards, mate)
+    fill_mate_nb(mates, cards, mate, mate_side)
     keep = stack_array(HAND_SIZE, np.float64)
     keep[:] = 0.0
     n_bal = facts[:, 3].sum()
@@ -1024,8 +1025,11 @@ def placement_score_nb(c, r, side, layout, facts, n_bal, mates, mate_side, cards
     n_left = facts[r, 1] + (1 if side == Side.L else 0)
     n_right = facts[r, 2] + (1 if side == Side.R else 0)
     skip = c if mate_side == EMPTY else EMPTY
-    other = completes_nb(mates, cards[layout[r, 0], CardField.ELEMENTS], skip, after, n_left,
-                         n_right, mate_side)
+    # only a placement that neither ruins nor balances the row reads whether another card
+    # could balance it next
+    other = facts[r, 3] == 0 and after != 0 and \
+        completes_nb(mates, cards[layout[r, 0], CardField.ELEMENTS], skip, after, n_left,
+                     n_right)
     return place_score_nb(facts_row_nb(facts, r), value, side, other, weights, n_rows,
                           n_bal), after
 
