@@ -59,7 +59,6 @@ from analyzer.rules.postcards_nb import kind_met_nb
 from analyzer.rules.state_nb import (
     is_two_sided_nb,
     placed_value_nb,
-    row_tally_nb,
     row_total_nb,
     side_count_nb,
     type_takes_side_nb,
@@ -185,6 +184,36 @@ N_ACT_GAINS = Act.ALLY + 1
 N_ACT_KINDS = N_ACT_GAINS + N_BOOK_KINDS
 
 
+@inline_jit
+def slot_value_nb(cards, card, side):
+    """``value_on_side_nb`` of the card in a slot, without a branch (selects only), for
+    loops over every slot of a row; an empty slot (-1) reads card 0, and its value is
+    meaningless."""
+    card = max(card, 0)
+    ctype, value = cards[card, CardField.TYPE], cards[card, CardField.VALUE]
+    right = side == Side.R
+    turned = right & ((ctype == CardType.CHAOS) | (ctype == CardType.CHROMATIC))
+    second = right & ((ctype == CardType.META) | (ctype == CardType.HARMONY))
+    value = -value if turned else value
+    return cards[card, CardField.VALUE2] if second else value
+
+
+@inline_jit
+def tally_row_nb(layout, cards, r):
+    """``row_tally_nb`` (a city's total, and its dreams on the left and on the right) without
+    a branch per slot: which slots hold dreams is as unpredictable as a coin, and a branch
+    that guesses wrong costs more than reading an empty slot's card."""
+    total = n_left = n_right = 0
+    for pos in range(N_SLOTS):
+        card = layout[r, 1 + pos]
+        held = card != EMPTY
+        side = pos // SIDE_SLOTS
+        total += slot_value_nb(cards, card, side) if held else 0
+        n_left += 1 if held and side == Side.L else 0
+        n_right += 1 if held and side == Side.R else 0
+    return total, n_left, n_right
+
+
 @borrowing_jit
 def fill_row_facts_nb(facts, layout, cards, info):
     """Fill ``facts`` (int64 (MAX_ROWS, FACT_COLS), a ``stack_array``) per row: total, left
@@ -197,7 +226,7 @@ def fill_row_facts_nb(facts, layout, cards, info):
     for r in range(info[Info.N_ROWS]):
         if layout[r, 0] == EMPTY:
             continue
-        total, n_left, n_right = row_tally_nb(layout, cards, r)
+        total, n_left, n_right = tally_row_nb(layout, cards, r)
         facts[r, 0] = total
         facts[r, 1] = n_left
         facts[r, 2] = n_right
@@ -499,7 +528,12 @@ def exchange_inputs_nb(dreams, worths, layout, cards, facts, info, n_rows, param
     TOTAL, k]`` (int64 (2, 4, SIDE_POSITIONS)) is the k-th dream's card, row, placed value
     and its city's total; ``worths[side, WORTH | ROCKET, k]`` (float64 (2, 2,
     SIDE_POSITIONS)) its city's ``city_worth_nb`` and what moving it costs. Read once per
-    call, so that the loop over pairs reads contiguous rows of these tables only."""
+    call, so that the loop over pairs reads contiguous rows of these tables only.
+
+    Every slot is written at its side's next entry, and counted only when it holds a dream:
+    which slots do is as unpredictable as a coin, and a branch that guesses wrong costs
+    more than the stores (an empty slot's entry is overwritten, or lies past the count; a
+    slot's entry never passes the slots before it on its side)."""
     balance, progress = params[W.BALANCE], params[W.PROGRESS]
     pc = postcards_nb(info)
     n_left = 0
@@ -510,23 +544,20 @@ def exchange_inputs_nb(dreams, worths, layout, cards, facts, info, n_rows, param
         worth = city_worth_nb(total, facts[r, 3] == 1, balance, progress)
         for pos in range(N_SLOTS):
             card = layout[r, 1 + pos]
-            if card == EMPTY:
-                continue
             side = pos // SIDE_SLOTS
             m = n_left if side == Side.L else n_right
             dreams[side, CARD, m] = card
             dreams[side, ROW, m] = r
-            dreams[side, VALUE, m] = value_on_side_nb(cards[card, CardField.TYPE],
-                                                      cards[card, CardField.VALUE],
-                                                      cards[card, CardField.VALUE2], side)
+            dreams[side, VALUE, m] = slot_value_nb(cards, card, side)
             dreams[side, TOTAL, m] = total
             worths[side, WORTH, m] = worth
             worths[side, ROCKET, m] = rocket_cost_nb(info, cards, r, pos, params) if pc \
                 else 0.0
+            held = 1 if card != EMPTY else 0
             if side == Side.L:
-                n_left += 1
+                n_left += held
             else:
-                n_right += 1
+                n_right += held
     return n_left, n_right
 
 
