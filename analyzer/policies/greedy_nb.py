@@ -59,7 +59,6 @@ from analyzer.rules.postcards_nb import kind_met_nb
 from analyzer.rules.state_nb import (
     is_two_sided_nb,
     placed_value_nb,
-    row_tally_nb,
     row_total_nb,
     side_count_nb,
     type_takes_side_nb,
@@ -185,6 +184,36 @@ N_ACT_GAINS = Act.ALLY + 1
 N_ACT_KINDS = N_ACT_GAINS + N_BOOK_KINDS
 
 
+@inline_jit
+def slot_value_nb(cards, card, side):
+    """``value_on_side_nb`` of the card in a slot, without a branch (selects only), for
+    loops over every slot of a row; an empty slot (-1) reads card 0, and its value is
+    meaningless."""
+    card = max(card, 0)
+    ctype, value = cards[card, CardField.TYPE], cards[card, CardField.VALUE]
+    right = side == Side.R
+    turned = right & ((ctype == CardType.CHAOS) | (ctype == CardType.CHROMATIC))
+    second = right & ((ctype == CardType.META) | (ctype == CardType.HARMONY))
+    value = -value if turned else value
+    return cards[card, CardField.VALUE2] if second else value
+
+
+@inline_jit
+def tally_row_nb(layout, cards, r):
+    """``row_tally_nb`` (a city's total, and its dreams on the left and on the right) without
+    a branch per slot: which slots hold dreams is as unpredictable as a coin, and a branch
+    that guesses wrong costs more than reading an empty slot's card."""
+    total = n_left = n_right = 0
+    for pos in range(N_SLOTS):
+        card = layout[r, 1 + pos]
+        held = card != EMPTY
+        side = pos // SIDE_SLOTS
+        total += slot_value_nb(cards, card, side) if held else 0
+        n_left += 1 if held and side == Side.L else 0
+        n_right += 1 if held and side == Side.R else 0
+    return total, n_left, n_right
+
+
 @borrowing_jit
 def fill_row_facts_nb(facts, layout, cards, info):
     """Fill ``facts`` (int64 (MAX_ROWS, FACT_COLS), a ``stack_array``) per row: total, left
@@ -197,7 +226,7 @@ def fill_row_facts_nb(facts, layout, cards, info):
     for r in range(info[Info.N_ROWS]):
         if layout[r, 0] == EMPTY:
             continue
-        total, n_left, n_right = row_tally_nb(layout, cards, r)
+        total, n_left, n_right = tally_row_nb(layout, cards, r)
         facts[r, 0] = total
         facts[r, 1] = n_left
         facts[r, 2] = n_right
@@ -348,50 +377,51 @@ def place_score_nb(row, value, side, other_fix, weights, n_rows, n_bal):
     return score
 
 
-#: Columns of ``fill_mate_nb``'s table: the card, its elements, then 1 when its type takes
-#: the left side and the right side (two columns), then its value on the left and on the
-#: right (two columns).
-MATE_CARD, MATE_ELEMENTS, MATE_TAKES, MATE_VALUE = 0, 1, 2, 4
-MATE_COLS = 6
+#: Columns of ``fill_mate_nb``'s table: the card, its elements, then the total at which it
+#: balances a row from the left and from the right (two columns; ``NO_NEED`` when it cannot
+#: take that side or the side is not asked for).
+MATE_CARD, MATE_ELEMENTS, MATE_NEED = 0, 1, 2
+MATE_COLS = 4
+#: A total no row reaches (a few card values at most): a side no card balances a row from.
+NO_NEED = -(1 << 62)
 
 
 @inline_jit
-def fill_mate_nb(table, cards, hand):
+def fill_mate_nb(table, cards, hand, only_side):
     """Fill ``table`` (int64 (HAND_SIZE, MATE_COLS), a ``stack_array``) with what each card
-    of ``hand`` brings to a side, read once per decision for ``completes_nb``; for an empty
-    hand slot only the card column (-1) is written."""
+    of ``hand`` brings to a side (``only_side``; -1: either), read once per decision for
+    ``completes_nb``; an empty hand slot shows no element and balances nothing."""
     for k in range(HAND_SIZE):
         c = hand[k]
         table[k, MATE_CARD] = c
+        table[k, MATE_ELEMENTS] = 0
+        table[k, MATE_NEED + Side.L] = NO_NEED
+        table[k, MATE_NEED + Side.R] = NO_NEED
         if c == EMPTY:
             continue
         ctype, value = cards[c, CardField.TYPE], cards[c, CardField.VALUE]
         table[k, MATE_ELEMENTS] = cards[c, CardField.ELEMENTS]
         for side in range(2):
-            table[k, MATE_TAKES + side] = 1 if type_takes_side_nb(ctype, value, side) else 0
-            table[k, MATE_VALUE + side] = value_on_side_nb(ctype, value,
-                                                           cards[c, CardField.VALUE2], side)
+            if (only_side < 0 or side == only_side) and type_takes_side_nb(ctype, value, side):
+                table[k, MATE_NEED + side] = -value_on_side_nb(ctype, value,
+                                                               cards[c, CardField.VALUE2], side)
 
 
 @inline_jit
-def completes_nb(mates, city_elements, skip, after, n_left, n_right, only_side):
+def completes_nb(mates, city_elements, skip, after, n_left, n_right):
     """True when a card of the ``fill_mate_nb`` table ``mates`` other than ``skip`` could
-    balance a row whose city shows ``city_elements`` at ``after`` (on ``only_side``; -1:
-    either side)."""
+    balance a row whose city shows ``city_elements`` at ``after``, on a side with room.
+    Bitwise, without branches: it runs for most placements on offer, and which card
+    answers is as unpredictable as a coin."""
+    room_left = n_left < SIDE_SLOTS
+    room_right = n_right < SIDE_SLOTS
+    hit = False
     for k in range(HAND_SIZE):
-        c = mates[k, MATE_CARD]
-        if c == EMPTY or c == skip:
-            continue
-        if mates[k, MATE_ELEMENTS] & city_elements == 0:
-            continue
-        for side in range(2):
-            if only_side >= 0 and side != only_side:
-                continue
-            room = n_left < SIDE_SLOTS if side == Side.L else n_right < SIDE_SLOTS
-            if room and mates[k, MATE_TAKES + side] == 1 and \
-                    after + mates[k, MATE_VALUE + side] == 0:
-                return True
-    return False
+        fits = (mates[k, MATE_ELEMENTS] & city_elements != 0) & (mates[k, MATE_CARD] != skip)
+        left = (mates[k, MATE_NEED + Side.L] == after) & room_left
+        right = (mates[k, MATE_NEED + Side.R] == after) & room_right
+        hit |= fits & (left | right)
+    return hit
 
 
 @borrowing_jit
@@ -498,7 +528,12 @@ def exchange_inputs_nb(dreams, worths, layout, cards, facts, info, n_rows, param
     TOTAL, k]`` (int64 (2, 4, SIDE_POSITIONS)) is the k-th dream's card, row, placed value
     and its city's total; ``worths[side, WORTH | ROCKET, k]`` (float64 (2, 2,
     SIDE_POSITIONS)) its city's ``city_worth_nb`` and what moving it costs. Read once per
-    call, so that the loop over pairs reads contiguous rows of these tables only."""
+    call, so that the loop over pairs reads contiguous rows of these tables only.
+
+    Every slot is written at its side's next entry, and counted only when it holds a dream:
+    which slots do is as unpredictable as a coin, and a branch that guesses wrong costs
+    more than the stores (an empty slot's entry is overwritten, or lies past the count; a
+    slot's entry never passes the slots before it on its side)."""
     balance, progress = params[W.BALANCE], params[W.PROGRESS]
     pc = postcards_nb(info)
     n_left = 0
@@ -509,23 +544,20 @@ def exchange_inputs_nb(dreams, worths, layout, cards, facts, info, n_rows, param
         worth = city_worth_nb(total, facts[r, 3] == 1, balance, progress)
         for pos in range(N_SLOTS):
             card = layout[r, 1 + pos]
-            if card == EMPTY:
-                continue
             side = pos // SIDE_SLOTS
             m = n_left if side == Side.L else n_right
             dreams[side, CARD, m] = card
             dreams[side, ROW, m] = r
-            dreams[side, VALUE, m] = value_on_side_nb(cards[card, CardField.TYPE],
-                                                      cards[card, CardField.VALUE],
-                                                      cards[card, CardField.VALUE2], side)
+            dreams[side, VALUE, m] = slot_value_nb(cards, card, side)
             dreams[side, TOTAL, m] = total
             worths[side, WORTH, m] = worth
             worths[side, ROCKET, m] = rocket_cost_nb(info, cards, r, pos, params) if pc \
                 else 0.0
+            held = 1 if card != EMPTY else 0
             if side == Side.L:
-                n_left += 1
+                n_left += held
             else:
-                n_right += 1
+                n_right += held
     return n_left, n_right
 
 
@@ -964,7 +996,7 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
     facts = stack_array((MAX_ROWS, FACT_COLS), np.int64)
     fill_row_facts_nb(facts, layout, cards, info)
     mates = stack_array((HAND_SIZE, MATE_COLS), np.int64)
-    fill_mate_nb(mates, cards, mate)
+    fill_mate_nb(mates, cards, mate, mate_side)
     keep = stack_array(HAND_SIZE, np.float64)
     keep[:] = 0.0
     n_bal = facts[:, 3].sum()
@@ -1024,8 +1056,11 @@ def placement_score_nb(c, r, side, layout, facts, n_bal, mates, mate_side, cards
     n_left = facts[r, 1] + (1 if side == Side.L else 0)
     n_right = facts[r, 2] + (1 if side == Side.R else 0)
     skip = c if mate_side == EMPTY else EMPTY
-    other = completes_nb(mates, cards[layout[r, 0], CardField.ELEMENTS], skip, after, n_left,
-                         n_right, mate_side)
+    # only a placement that neither ruins nor balances the row reads whether another card
+    # could balance it next
+    other = facts[r, 3] == 0 and after != 0 and \
+        completes_nb(mates, cards[layout[r, 0], CardField.ELEMENTS], skip, after, n_left,
+                     n_right)
     return place_score_nb(facts_row_nb(facts, r), value, side, other, weights, n_rows,
                           n_bal), after
 
