@@ -366,8 +366,7 @@ def test_baseline_base_weighs_each_run_against_its_own_base_game(tmp_path):
     assert set(table["expansions"]) == {"chromatic_chaos"}
     for policy, base, chromatic in (("greedy", paths[2], paths[0]),
                                     ("random", paths[1], paths[3])):
-        alone = analyzer.report([base, chromatic], tmp_path / policy)
-        pair = pd.read_csv(alone / "differences.csv", index_col="run")
+        pair = run_stats.differences(load_runs([base, chromatic]))
         row = table.loc[f"{policy} / chromatic_chaos / seed 3"]
         for column in ("games", "win_rate", "against_rate", "difference", "low", "high", "p"):
             assert row[column] == pytest.approx(pair[column].iloc[0], abs=0, rel=1e-12)
@@ -395,10 +394,11 @@ def test_baseline_base_weighs_each_run_against_its_own_base_game(tmp_path):
     assert "these runs are of 2 such configurations: a report of each comparison's " \
         "results alone draws its interactions" in md
     # the default still weighs every run against the first
-    first = pd.read_csv(analyzer.report(paths, tmp_path / "first") / "differences.csv",
-                        index_col="run")
-    assert set(first["against"]) == {"greedy / chromatic_chaos / seed 3"}
-    assert first.loc["random / base / seed 3", "changes"] == "policy + expansions (2 at once)"
+    from analyzer.reporting.build import compared_runs
+
+    first = compared_runs(load_runs(paths), "first")
+    assert set(first.table["against"]) == {"greedy / chromatic_chaos / seed 3"}
+    assert first.changes["random / base / seed 3"] == "policy + expansions (2 at once)"
 
 
 def test_baseline_base_finds_the_base_game_played_alike_but_for_the_expansions():
