@@ -253,11 +253,11 @@ def exchange_options_nb(g):
 
 @borrowing_jit
 def exchange_pair_option_nb(options, n, a, b, side):
-    """Append ``[a, b, side, -1]`` unless ``b`` is an empty position."""
-    if b == EMPTY:
-        return n
+    """Append ``[a, b, side, -1]`` unless ``b`` is an empty position. Without a branch:
+    the row is written either way and counted only for a dream, since which positions hold
+    one is as unpredictable as a coin; a row not counted is overwritten by the next."""
     set_option_nb(options, n, a, b, side, -1)
-    return n + 1
+    return n + (b != EMPTY)
 
 
 @borrowing_jit
