@@ -1006,6 +1006,7 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
     # that balances it (NaN until then)
     balance_gains = stack_array(MAX_ROWS, np.float64)
     balance_gains[:] = np.nan
+    slot_card, slot = EMPTY, EMPTY  # the hand slot of the card of the last option scored
     for i in range(n_options):
         if options[i, 0] == Act.PLACE:
             c, r, side = options[i, 1], options[i, 2], options[i, 3]
@@ -1018,9 +1019,10 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
                         balance_gains[r] = balance_postcards_nb(layout, cards, info, r, params)
                     score += balance_gains[r]
             scores[i] = score
-            for k in range(HAND_SIZE):
-                if hand[k] == options[i, 1]:
-                    keep[k] = max(keep[k], scores[i])
+            if c != slot_card:  # a card's placements come together: find its slot once
+                slot_card, slot = c, hand_slot_nb(hand, c)
+            if slot >= 0:
+                keep[slot] = max(keep[slot], score)
     books = stack_array(N_BOOK_KINDS, np.float64)
     books[:] = -1e9
     gains = stack_array(N_ACT_GAINS, np.float64)
@@ -1031,16 +1033,32 @@ def team_scores_nb(options, n_options, layout, hand, mate, mate_side, info, card
         if act == Act.PLACE:
             continue
         k_value = 0.0
-        for k in range(HAND_SIZE):
-            if hand[k] != EMPTY and (hand[k] == options[i, 1] or
-                                     (act >= Act.REBUILD and hand[k] == options[i, 2])):
-                k_value += keep[k]
+        if act < Act.REBUILD:  # paid with one card: what it could have scored placed
+            if options[i, 1] != slot_card:
+                slot_card, slot = options[i, 1], hand_slot_nb(hand, options[i, 1])
+            if slot >= 0:
+                k_value += keep[slot]
+        else:
+            for k in range(HAND_SIZE):
+                if hand[k] != EMPTY and (hand[k] == options[i, 1] or hand[k] == options[i, 2]):
+                    k_value += keep[k]
         if act == Act.PASS:
             scores[i] = -params[W.PASS] - k_value
         elif act == Act.BOOK:
             scores[i] = books[options[i, 3]] - params[W.TURN] - k_value
         else:
             scores[i] = gains[act] - params[W.TURN] - k_value
+
+
+@inline_jit
+def hand_slot_nb(hand, card):
+    """The slot of ``card`` in ``hand`` (a card is held once), or -1 (none, or ``card`` is
+    -1)."""
+    slot = EMPTY
+    for k in range(HAND_SIZE):
+        if card != EMPTY and hand[k] == card:
+            slot = k
+    return slot
 
 
 @inline_jit

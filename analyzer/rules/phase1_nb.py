@@ -100,16 +100,19 @@ def place_targets_nb(layout, cards, n_rows, seat_side):
 @borrowing_jit
 def place_options_nb(cards, options, n, card, n_rows, room, city_elements):
     """Append ``[PLACE, card, row, side]`` for every legal placement (R04.1, R08.1), by
-    row then side, given ``place_targets_nb``'s ``room`` and ``city_elements``."""
+    row then side, given ``place_targets_nb``'s ``room`` and ``city_elements``.
+
+    Without a branch per target: every row and side is written at the next entry and
+    counted only when the card may go there. Whether it may is as unpredictable as a coin,
+    and a branch that guesses wrong costs more than the stores; an entry not counted is
+    overwritten by the next one, or by the option the caller appends next."""
     elements = cards[card, CardField.ELEMENTS]
-    ctype, value = cards[card, CardField.TYPE], cards[card, CardField.VALUE]
+    sides = sides_mask_nb(cards[card, CardField.TYPE], cards[card, CardField.VALUE])
     for row in range(n_rows):
-        if city_elements >> (4 * row) & elements == 0:
-            continue
+        reach = city_elements >> (4 * row) & elements != 0
         for side in range(2):
-            if room >> (2 * row + side) & 1 and type_takes_side_nb(ctype, value, side):
-                set_option_nb(options, n, Act.PLACE, card, row, side)
-                n += 1
+            set_option_nb(options, n, Act.PLACE, card, row, side)
+            n += reach & (room >> (2 * row + side) & sides >> side & 1 != 0)
     return n
 
 
@@ -250,11 +253,11 @@ def exchange_options_nb(g):
 
 @borrowing_jit
 def exchange_pair_option_nb(options, n, a, b, side):
-    """Append ``[a, b, side, -1]`` unless ``b`` is an empty position."""
-    if b == EMPTY:
-        return n
+    """Append ``[a, b, side, -1]`` unless ``b`` is an empty position. Without a branch:
+    the row is written either way and counted only for a dream, since which positions hold
+    one is as unpredictable as a coin; a row not counted is overwritten by the next."""
     set_option_nb(options, n, a, b, side, -1)
-    return n + 1
+    return n + (b != EMPTY)
 
 
 @borrowing_jit
