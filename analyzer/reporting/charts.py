@@ -392,8 +392,8 @@ def win_rates(table: pd.DataFrame, reference: str | None = None,
 
 def _own_references(ax: Axes, table: pd.DataFrame, y: np.ndarray,
                     against: dict[str, str]) -> None:
-    """On each row of ``against``, a grey mark across its bar at the win rate of the row it
-    is compared with: one line for all would stand at one base game's rate only."""
+    """On each row of ``against``, a dashed mark across its bar at the win rate of the row
+    it is compared with: one line for all would stand at one base game's rate only."""
     rows = dict(zip(table.index, y, strict=True))
     for index, (label, reference) in enumerate(against.items()):
         rate = table.at[reference, "win_rate"] * 100
