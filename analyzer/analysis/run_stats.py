@@ -232,10 +232,10 @@ def differences(runs: dict[str, pd.DataFrame],
     ``baselines`` (run label to the label of the run it is compared with), one row per run
     it names, against its own baseline.
 
-    Runs of the first run's seed are paired game by game over the games both played (a
-    game number of one seed draws from the same random streams of (seed, g) in both; the
-    deals differ where the card sets or expansions do):
-    the difference over those games, Newcombe's square-and-add interval for paired
+    Runs of the seed of the run they are compared with are paired game by game over the
+    games both played (a game number of one seed draws from the same random streams of
+    (seed, g) in both; the deals differ where the card sets or expansions do): the
+    difference over those games, Newcombe's square-and-add interval for paired
     proportions and McNemar's exact p. Runs of another seed, or of no common game, are
     independent samples: the difference of the whole runs, Newcombe's hybrid score interval,
     and Fisher's exact p. Columns: ``against``, ``games`` and ``against_games`` (the games
