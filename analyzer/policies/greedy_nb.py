@@ -200,7 +200,7 @@ def slot_value_nb(cards, card, side):
 
 @inline_jit
 def tally_row_nb(layout, cards, r):
-    """``row_tally_nb`` (a city's total, and its dreams on the left and on the right) without
+    """A city's total (R01.2) and its dreams on the left and on the right, without
     a branch per slot: which slots hold dreams is as unpredictable as a coin, and a branch
     that guesses wrong costs more than reading an empty slot's card."""
     total = n_left = n_right = 0

@@ -255,7 +255,8 @@ def exchange_options_nb(g):
 def exchange_pair_option_nb(options, n, a, b, side):
     """Append ``[a, b, side, -1]`` unless ``b`` is an empty position. Without a branch:
     the row is written either way and counted only for a dream, since which positions hold
-    one is as unpredictable as a coin; a row not counted is overwritten by the next."""
+    one is as unpredictable as a coin; a row not counted is overwritten by the next, or
+    lies past the last option, where nothing reads."""
     set_option_nb(options, n, a, b, side, -1)
     return n + (b != EMPTY)
 

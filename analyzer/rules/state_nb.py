@@ -231,25 +231,6 @@ def row_total_nb(layout, cards, row):
 
 
 @borrowing_jit
-def row_tally_nb(layout, cards, row):
-    """A city's total (R01.2) and its dreams on the left and on the right, in one pass,
-    as (total, n_left, n_right): for kernels that need all three of every row."""
-    total = 0
-    counts = (0, 0)
-    for side in range(2):
-        n = 0
-        for k in range(SIDE_SLOTS):
-            card = layout[row, slot_col_nb(side, k)]
-            if card != EMPTY:
-                n += 1
-                total += value_on_side_nb(cards[card, CardField.TYPE],
-                                          cards[card, CardField.VALUE],
-                                          cards[card, CardField.VALUE2], side)
-        counts = (n, counts[1]) if side == Side.L else (counts[0], n)
-    return total, counts[0], counts[1]
-
-
-@borrowing_jit
 def row_dreams_nb(layout, row):
     """Number of dreams on both sides of a row."""
     return side_count_nb(layout, row, Side.L) + side_count_nb(layout, row, Side.R)
