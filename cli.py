@@ -460,8 +460,8 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
 @click.option("--baseline", type=click.Choice(["first", "base"], case_sensitive=False),
               default="first", show_default=True,
               help="Compare each run with the first run given, or each run of expansions "
-                   "with its own base game among the runs (the same policy, cards, "
-                   "variant and seed): several comparisons' results side by side.")
+                   "with its own base game among the runs, played alike but for the "
+                   "expansions: several comparisons' results side by side.")
 def report(results: tuple[str, ...], out: str, baseline: str) -> None:
     """Write a balance report (HTML, Markdown, charts) of RESULTS files side by side:
     results files (.parquet), or summary files of --summary-only runs (.json)."""

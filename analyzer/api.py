@@ -1112,8 +1112,8 @@ def report(results: str | Path | pd.DataFrame
     baseline : {"first", "base"}, optional
         What each run's difference is taken from: the first run given (None: the same), or
         the base game among the runs that is played alike but for the expansions (the
-        same policy, card set, variant, rules, code and seed): several comparisons'
-        results in one report, each set weighed against its own base game.
+        same policy, card set, variant, rules, code, seed and engine): several
+        comparisons' results in one report, each set weighed against its own base game.
 
     Returns
     -------

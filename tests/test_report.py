@@ -431,6 +431,33 @@ def test_baseline_base_finds_the_base_game_played_alike_but_for_the_expansions()
     assert baselines_of(runs, "first") == {label: "books" for label in list(runs)[1:]}
 
 
+def test_baseline_base_picks_the_base_game_sharing_the_most_games_whatever_the_order():
+    """Two base games of one configuration on other game numbers (not joined: a gap
+    between them): a run is paired with the one that played its games, in either order, and
+    the other is named as compared with nothing."""
+    from analyzer.reporting.build import baselines_of, differences_heading, idle_bases
+
+    def run(first: int, **attrs: object) -> pd.DataFrame:
+        frame = pd.DataFrame({"game": np.arange(first, first + 10), "won": False})
+        frame.attrs = {"policy": "greedy", "policy_params_sha256": "a",
+                       "policy_weights_sha256": "w", "seed": 5, "expansions": [], **attrs}
+        return frame
+
+    early, late = run(0), run(1000)
+    chromatic = run(1000, expansions=["chromatic_chaos"], policy_params_sha256="b")
+    for runs in ({"early": early, "late": late, "x": chromatic},
+                 {"late": late, "early": early, "x": chromatic}):
+        against = baselines_of(runs, "base")
+        assert against == {"x": "late"}
+        assert idle_bases(runs, against) == ["early"]
+        _, notes = differences_heading("base", 1, [], idle_bases(runs, against))
+        assert notes[1] == "Base games no run is compared with: early."
+    # sharing no game with either, it takes the first given
+    elsewhere = run(5000, expansions=["chromatic_chaos"], policy_params_sha256="b")
+    assert baselines_of({"late": late, "early": early, "x": elsewhere}, "base") == \
+        {"x": "late"}
+
+
 def test_baseline_base_without_a_base_game_to_compare_with_is_one_line(tmp_path, capsys):
     paths = _two_comparisons(tmp_path)
     mixed = [paths[0], paths[1]]  # greedy's Chromatic Chaos, random's base game

@@ -299,6 +299,11 @@ def played_alike(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     return bool(left.index.equals(right.index) and left.equals(right))
 
 
+def shared_game_count(a: Run, b: Run) -> int:
+    """How many games two runs can be paired on (:func:`differences`)."""
+    return len(_common_games(a, b))
+
+
 def _common_games(a: Run, b: Run) -> np.ndarray:
     """The game numbers two runs of one seed both played, ascending (none across seeds,
     and none with a summary, whose games cannot be paired one by one)."""

@@ -535,10 +535,10 @@ BY_BASE_TITLE = "Differences from each run's own base game"
 BY_BASE_NOTE = (
     "Each run that plays expansions is compared with the base game among the runs that is "
     "played alike but for the expansions (the same policy, card set, variant, rules, "
-    "engine code and seed), named in the against column: several comparisons' results, "
-    "two policies' or the solo and team games', are each weighed against their own base "
-    "game, whatever the order of the files. \"The first run\" in the notes below is that "
-    "base game.")
+    "engine code, seed and engine; of two such, the one it shares the most games with), "
+    "named in the against column: several comparisons' results, two policies' or the solo "
+    "and team games', are each weighed against their own base game, whatever the order of "
+    "the files. \"The first run\" in the notes below is that base game.")
 BY_BASE_HOLM = (
     "Holm p: that p adjusted by Holm's method over every comparison in this table that can "
     "reject ({family}), whichever base game it is against (not counting a run whose test "
@@ -551,11 +551,12 @@ BY_BASE_HOLM = (
 HOLM_NOTE = next(note for note in DIFFERENCES_NOTES if note.startswith("Holm p:"))
 
 
-def differences_heading(baseline: str, family: int,
-                        unmatched: list[str]) -> tuple[str, tuple[str, ...]]:
+def differences_heading(baseline: str, family: int, unmatched: list[str],
+                        idle: list[str] = ()) -> tuple[str, tuple[str, ...]]:
     """The differences section's title and notes when runs are compared with ``baseline``
     (one of :data:`BASELINES`), Holm's ``family`` being that many tests; ``unmatched``: the
-    runs of expansions that no base game of their own was given for."""
+    runs of expansions that no base game of their own was given for; ``idle``: the base
+    games no run is compared with."""
     tests = plural(family, "test")
     if baseline != "base":
         notes = [note if note != HOLM_NOTE else f"{note} Here, {tests}."
@@ -563,6 +564,8 @@ def differences_heading(baseline: str, family: int,
         return DIFFERENCES_TITLE, tuple(notes)
     notes = [BY_BASE_HOLM.format(family=tests) if note == HOLM_NOTE else note
              for note in DIFFERENCES_NOTES]
+    if idle:
+        notes.insert(0, f"Base games no run is compared with: {spoken_list(idle)}.")
     if unmatched:
         notes.insert(0, f"Not compared, with no base game of their own among the runs: "
                         f"{spoken_list(unmatched)}.")
@@ -571,9 +574,9 @@ def differences_heading(baseline: str, family: int,
 
 def baselines_of(runs: dict[str, pd.DataFrame], baseline: str) -> dict[str, str]:
     """Each compared run's label to the label of the run it is compared with: the first
-    run's, or (``baseline`` "base") that of the first run given that plays no expansion and
-    changes nothing else (:func:`changed_keys`), for each run that plays expansions and has
-    one."""
+    run's, or (``baseline`` "base") for each run that plays expansions, the run that plays
+    none and changes nothing else (:func:`changed_keys`); of two such (base games of other
+    game numbers), the one it shares the most games with, then the first given."""
     labels = list(runs)
     if baseline != "base":
         return {label: labels[0] for label in labels[1:]}
@@ -582,16 +585,17 @@ def baselines_of(runs: dict[str, pd.DataFrame], baseline: str) -> dict[str, str]
     for label in labels:
         if label in bases:
             continue
-        base = next((base for base in bases
-                     if changed_keys(runs[label].attrs, runs[base].attrs) == ["expansions"]),
-                    None)
-        if base is not None:
-            against[label] = base
+        alike = [base for base in bases
+                 if changed_keys(runs[label].attrs, runs[base].attrs) == ["expansions"]]
+        if alike:
+            # the most games paired, whatever the order given: max keeps the first of a tie
+            against[label] = max(alike, key=lambda base: run_stats.shared_game_count(
+                runs[label], runs[base]))
     if len(labels) > 1 and not against:
         raise UrbionError("--baseline (baseline=) base: no run that plays expansions has its "
                           "base game among the runs (the same policy, card set, variant, "
-                          "rules, engine code and seed with no expansion); --baseline first "
-                          "compares each run with the first")
+                          "rules, engine code, seed and engine with no expansion); "
+                          "--baseline first compares each run with the first")
     return against
 
 
@@ -599,6 +603,12 @@ def unmatched_runs(runs: dict[str, pd.DataFrame], against: dict[str, str]) -> li
     """The runs that play expansions but are compared with no run (``baselines_of``)."""
     return [label for label, run in runs.items()
             if run.attrs.get("expansions") and label not in against]
+
+
+def idle_bases(runs: dict[str, pd.DataFrame], against: dict[str, str]) -> list[str]:
+    """The base games no run is compared with (``baselines_of``)."""
+    return [label for label, run in runs.items() if not run.attrs.get("expansions")
+            and label not in against.values()]
 
 
 def differences_holm(table: pd.DataFrame) -> list[float]:
@@ -1075,7 +1085,8 @@ def compared_runs(runs: dict[str, pd.DataFrame], baseline: str) -> ComparedRuns:
     by_base = baseline == "base"
     return ComparedRuns(
         table, changes, None if table is None else difference_rows(table, changes),
-        differences_heading(baseline, family, unmatched_runs(runs, against)),
+        differences_heading(baseline, family, unmatched_runs(runs, against),
+                            idle_bases(runs, against)),
         ranking_rows(table, runs) if by_base and table is not None else None,
         against if by_base else None)
 
