@@ -461,7 +461,8 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
               default="first", show_default=True,
               help="Compare each run with the first run given, or each run of expansions "
                    "with its own base game among the runs, played alike but for the "
-                   "expansions: several comparisons' results side by side.")
+                   "expansions: several comparisons' results side by side, and whether a "
+                   "set weighs alike on two base games, in odds.")
 def report(results: tuple[str, ...], out: str, baseline: str) -> None:
     """Write a balance report (HTML, Markdown, charts) of RESULTS files side by side:
     results files (.parquet), or summary files of --summary-only runs (.json)."""

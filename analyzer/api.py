@@ -1113,7 +1113,9 @@ def report(results: str | Path | pd.DataFrame
         What each run's difference is taken from: the first run given (None: the same), or
         the base game among the runs that is played alike but for the expansions (the
         same policy, card set, variant, rules, code, seed and engine): several
-        comparisons' results in one report, each set weighed against its own base game.
+        comparisons' results in one report, each set weighed against its own base game,
+        and a set played against two base games tested for changing their odds of
+        winning alike (``effects.csv``).
 
     Returns
     -------

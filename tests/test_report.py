@@ -16,7 +16,7 @@ import pytest
 
 import analyzer
 from analyzer.analysis import run_stats
-from analyzer.analysis.stats import holm_adjust, mcnemar_exact
+from analyzer.analysis.stats import format_p, holm_adjust, mcnemar_exact
 from analyzer.errors import UrbionError
 from analyzer.reporting.build import CHARTS, load_runs
 from tests.test_cli import run
@@ -480,6 +480,118 @@ def test_baseline_base_without_a_base_game_to_compare_with_is_one_line(tmp_path,
     # one run alone has nothing to be compared with, whatever the baseline
     lone = analyzer.report(paths[:1], tmp_path / "lone", baseline="base")
     assert not (lone / "differences.csv").exists()
+
+
+def _games_won(won: np.ndarray, **attrs: object) -> pd.DataFrame:
+    frame = pd.DataFrame({"game": np.arange(len(won)), "won": won})
+    frame.attrs = {"seed": 1, "expansions": [], **attrs}
+    return frame
+
+
+def test_effect_contrasts_weigh_a_set_on_two_base_games_by_its_odds_factor():
+    """Base game A wins 100 of 1,000 games and its set 300, winning together as often as
+    chance would (30 games): no pairing narrows the variance, which is then the
+    independent runs' sum of 1 / (n p (1 - p)). Base game B's set wins the very games B
+    wins: its factor is 1, and the two runs cancel. So the set's factor on A over its
+    factor on B is (300 / 700) / (100 / 900) = 27 / 7, with Wald's interval on the log."""
+    from scipy.stats import norm
+
+    games = np.arange(1000)
+    runs = {"a": _games_won(games % 10 == 0, policy="a"),
+            "a+x": _games_won(games < 300, policy="a", expansions=["x"]),
+            "a+y": _games_won(games < 200, policy="a", expansions=["y"]),
+            "b": _games_won(games % 4 == 0, policy="b"),
+            "b+x": _games_won(games % 4 == 0, policy="b", expansions=["x"])}
+    table = run_stats.effect_contrasts(runs, {"a+x": "a", "a+y": "a", "b+x": "b"})
+    assert len(table) == 1  # y is compared with one base game only
+    row = table.iloc[0]
+    assert (row.set, row.first, row.second, row.first_run, row.second_run, row.games) == \
+        ("x", "a", "b", "a+x", "b+x", 1000)
+    spread = np.sqrt(1 / (1000 * 0.3 * 0.7) + 1 / (1000 * 0.1 * 0.9))
+    assert row.first_odds == pytest.approx(27 / 7, rel=1e-12)
+    assert row.second_odds == 1.0
+    assert row.ratio == pytest.approx(27 / 7, rel=1e-12)
+    assert row.low == pytest.approx(27 / 7 * np.exp(-1.959963984540054 * spread), rel=1e-9)
+    assert row.high == pytest.approx(27 / 7 * np.exp(1.959963984540054 * spread), rel=1e-9)
+    assert row.p == pytest.approx(2 * norm.sf(np.log(27 / 7) / spread), rel=1e-9)
+    assert row.holm_p == row.p  # one test
+    assert row.shown
+    # the other way round, the factors and their ratio turn over
+    turned = run_stats.effect_contrasts(runs, {"b+x": "b", "a+x": "a"}).iloc[0]
+    assert (turned.first, turned.second) == ("b", "a")
+    assert turned.ratio == pytest.approx(7 / 27, rel=1e-12)
+    assert turned.p == pytest.approx(row.p, rel=1e-12)
+
+
+def test_effect_contrasts_of_a_summary_or_too_few_wins_are_no_test():
+    """A summary holds no game to pair; a run of fewer than 20 wins is too few for Wald's
+    approximation: no p, and Holm counts neither."""
+    from analyzer.analysis.totals import frame_totals
+
+    games = np.arange(1000)
+    base = _games_won(games % 10 == 0)
+    x = _games_won(games < 300, expansions=["x"])
+    few = _games_won(games < 10, expansions=["z"])
+    other = _games_won(games % 5 == 0, policy="b")
+    summary_runs = {"base": base, "x": x, "z": few, "other": other,
+                    "other x": _games_won(games < 400, policy="b", expansions=["x"]),
+                    "other z": _games_won(games < 100, policy="b", expansions=["z"])}
+    table = run_stats.effect_contrasts(
+        summary_runs, {"x": "base", "z": "base", "other x": "other", "other z": "other"})
+    by_set = table.set_index("set")
+    assert np.isnan(by_set.loc["z", "p"]) and np.isnan(by_set.loc["z", "holm_p"])
+    assert not by_set.loc["z", "shown"]
+    assert by_set.loc["x", "holm_p"] == by_set.loc["x", "p"]  # a family of one
+    played = analyzer.simulate(games=40, seed=1, policy="random")
+    tally = frame_totals(played)
+    tally.attrs = {"seed": 1, "expansions": ["x"], "policy": "b"}
+    summary_runs["other x"] = tally
+    summary = run_stats.effect_contrasts(summary_runs, {"x": "base", "other x": "other"})
+    assert summary.iloc[0].games == 0 and np.isnan(summary.iloc[0].ratio)
+
+
+def test_baseline_base_weighs_a_set_on_two_policies_base_games(tmp_path):
+    """Hanging Gardens & Wizards with greedy and weighted: the report sets the set's
+    effect on each policy's base game side by side, in odds, with its test, in the pages
+    and in effects.csv, which names each base game's policy."""
+    paths = []
+    for policy in ("greedy", "weighted"):
+        for expansions in ("none", "gardens_wizards"):
+            path = tmp_path / f"{policy}-{expansions}.parquet"
+            analyzer.simulate(games=3000, seed=2, policy=policy, expansions=expansions,
+                              out=path)
+            paths.append(path)
+    out = analyzer.report(paths, tmp_path / "rep", baseline="base")
+    effects = pd.read_csv(out / "effects.csv")
+    assert len(effects) == 1
+    row = effects.iloc[0]
+    assert (row.set, row["first"], row.second) == \
+        ("gardens_wizards", "greedy / base / seed 2", "weighted / base / seed 2")
+    assert (row.first_policy, row.second_policy, row.first_seed) == ("greedy", "weighted", 2)
+    runs = load_runs(paths)
+    frames = [runs[label].set_index("game")["won"] for label in
+              (row.first_run, row["first"], row.second_run, row.second)]
+    odds = [w.mean() / (1 - w.mean()) for w in frames]
+    assert row.first_odds == pytest.approx(odds[0] / odds[1], rel=1e-9)
+    assert row.second_odds == pytest.approx(odds[2] / odds[3], rel=1e-9)
+    assert row.ratio == pytest.approx(odds[0] / odds[1] / (odds[2] / odds[3]), rel=1e-9)
+    assert row.holm_p < 0.05 and row.high < 1 and row.shown  # weighted gains far more
+    md = (out / "report.md").read_text()
+    section = md[md.index("## Each set's effect, base game against base game"):]
+    section = section.split("\n## ")[0]
+    assert "Holm over the rows tested (1 test)" in section
+    line = next(text for text in section.splitlines() if text.startswith("| gardens_wizards"))
+    assert line.endswith(f"| x{row.ratio:.2f} ({row.low:.2f} to {row.high:.2f}) | "
+                         f"{format_p(row.holm_p)} | factor higher on the second |")
+    assert "[CSV](effects.csv)" in section
+    page = (out / "index.html").read_text()
+    assert "<table id='effects'>" in page and "factor higher on the second" in page
+    # one comparison, or every run against the first: no such section
+    alone = analyzer.report(paths[:2], tmp_path / "alone", baseline="base")
+    first = analyzer.report(paths, tmp_path / "first")
+    for folder in (alone, first):
+        assert not (folder / "effects.csv").exists()
+        assert "Each set's effect" not in (folder / "report.md").read_text()
 
 
 def test_a_books_note_over_runs_of_two_policies_does_not_speak_of_one_policy():

@@ -454,7 +454,7 @@ def four_set_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     of won(pair) - won(a) - won(b) + won(base), with its interval and test (a card change
     across sets takes the same four-way contrast, with two card sets in the place of the
     second expansion)."""
-    w_pair, w_a, w_b, w_base = _common_wins(pair, a, b, base)
+    w_pair, w_a, w_b, w_base = common_wins(pair, a, b, base)
     contrast = w_pair - w_a - w_b + w_base
     n = len(contrast)
     if n == 0:  # results of other games (urbion report of mixed batches): nothing to pair
@@ -480,7 +480,7 @@ def four_set_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
             "multiplied": multiplied_odds(w_a.mean(), w_b.mean(), w_base.mean())}
 
 
-def _common_wins(*runs: pd.DataFrame) -> list[np.ndarray]:
+def common_wins(*runs: pd.DataFrame) -> list[np.ndarray]:
     """Each run's ``won`` (float64, (games,)) over the games every run played, in one
     order of game numbers."""
     won = [df.set_index("game")["won"] for df in runs]
@@ -497,7 +497,7 @@ def odds_interaction(base: pd.DataFrame, a: pd.DataFrame, b: pd.DataFrame,
     effects multiply the odds of winning, with its 95% interval and the two-sided p of 1
     (``stats.log_odds_contrast``; NaN where a set has too few wins or losses, or two sets
     too few games differing, to weigh)."""
-    return log_odds_contrast(_common_wins(pair, a, b, base), [1, -1, -1, 1])
+    return log_odds_contrast(common_wins(pair, a, b, base), [1, -1, -1, 1])
 
 
 def multiplied_odds(p_a: float, p_b: float, p_base: float) -> float:

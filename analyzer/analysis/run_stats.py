@@ -8,8 +8,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.compare import paired_difference
-from analyzer.analysis.stats import fisher_exact, newcombe_difference, wilson_interval
+from analyzer.analysis.compare import common_wins, paired_difference, set_label, shown_on_odds
+from analyzer.analysis.stats import (
+    fisher_exact,
+    holm_adjust,
+    log_odds_contrast,
+    newcombe_difference,
+    wilson_interval,
+)
 from analyzer.analysis.summary import mean_columns, summarize_tally
 from analyzer.analysis.totals import Totals, frame_totals, joined_attrs, joined_totals
 from analyzer.core.codes import PLAYABLE_EXPANSIONS
@@ -288,6 +294,60 @@ def _difference_row(label: str, df: Run, against_label: str, baseline: Run) -> d
                    mcnemar_p=np.nan, alike=False,
                    informative=0 < wins + baseline_wins < len(df) + len(baseline))
     return row
+
+
+#: The columns of :func:`effect_contrasts`.
+EFFECT_COLUMNS = ["set", "first", "second", "first_run", "second_run", "games",
+                  "first_odds", "second_odds", "ratio", "low", "high", "p", "holm_p",
+                  "shown"]
+
+
+def effect_contrasts(runs: dict[str, Run], baselines: dict[str, str]) -> pd.DataFrame:
+    """Whether a set changes two base games' odds of winning alike: one row for each set
+    compared with each of two base games, for every two base games of ``baselines`` (run
+    label to the label of its base game), in the order first named.
+
+    A set's effect on a base game is the factor it multiplies its odds of winning by,
+    odds(set) / odds(base) (odds = p / (1 - p)); the row's ``ratio`` is the first base
+    game's factor over the second's, 1 where the set changes both alike. Its 95% interval
+    and p are ``stats.log_odds_contrast``'s over the game numbers all four runs played:
+    runs of one seed, whose games of one number share their deal, count as paired.
+    Columns: ``set`` (as ``compare.set_label``), ``first`` and ``second`` (the base
+    games), ``first_run`` and ``second_run`` (the set's runs, the first given of a set
+    against one base game), ``games`` (0 where a run is a summary, which holds no game to
+    pair), ``first_odds`` and ``second_odds``, ``ratio``, ``low``, ``high``, ``p`` (NaN
+    where a run has too few wins or losses, or two runs too few games that differ),
+    ``holm_p`` (Holm's method over the rows with a p), ``shown`` (bool,
+    ``compare.shown_on_odds``: the set shown to weigh otherwise on the two base games)."""
+    by_base: dict[str, dict[str, str]] = {}
+    for label, base in baselines.items():
+        name = set_label(tuple(runs[label].attrs.get("expansions") or []))
+        by_base.setdefault(base, {}).setdefault(name, label)
+    bases = list(by_base)
+    rows = [_effect_row(runs, name, first, second, run, by_base[second][name])
+            for i, first in enumerate(bases) for second in bases[i + 1:]
+            for name, run in by_base[first].items() if name in by_base[second]]
+    table = pd.DataFrame(rows, columns=EFFECT_COLUMNS[:-2])
+    table["holm_p"] = holm_adjust(table["p"].tolist())
+    table["shown"] = shown_on_odds(table["holm_p"], table["low"], table["high"])
+    return table
+
+
+def _effect_row(runs: dict[str, Run], name: str, first: str, second: str, first_run: str,
+                second_run: str) -> dict:
+    """One row of :func:`effect_contrasts`."""
+    row = {"set": name, "first": first, "second": second, "first_run": first_run,
+           "second_run": second_run}
+    four = [runs[first_run], runs[first], runs[second_run], runs[second]]
+    wins = [] if any(isinstance(run, Totals) for run in four) else common_wins(*four)
+    if not wins or not len(wins[0]):
+        return row | {"games": 0, **dict.fromkeys(EFFECT_COLUMNS[6:-2], np.nan)}
+    contrast = log_odds_contrast(wins, [1, -1, -1, 1])
+    return row | {"games": len(wins[0]),
+                  "first_odds": log_odds_contrast(wins[:2], [1, -1])["ratio"],
+                  "second_odds": log_odds_contrast(wins[2:], [1, -1])["ratio"],
+                  "ratio": contrast["ratio"], "low": contrast["low"],
+                  "high": contrast["high"], "p": contrast["p"]}
 
 
 def played_alike(a: pd.DataFrame, b: pd.DataFrame) -> bool:

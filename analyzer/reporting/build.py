@@ -49,6 +49,7 @@ from analyzer.analysis.sensitivity import (
 )
 from analyzer.analysis.stats import (
     EDGE_NOTE,
+    ODDS_MIN_OUTCOMES,
     SIGNIFICANCE,
     format_p,
     signed_bound,
@@ -816,10 +817,12 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
              pairs: list[list[str]] | None = None,
              chart_tables: dict[str, list[list[str]]] | None = None,
              heading: tuple[str, tuple[str, ...]] | None = None,
-             ranking: list[list[str]] | None = None) -> str:
+             ranking: list[list[str]] | None = None,
+             effects: tuple[str, list[list[str]]] | None = None) -> str:
     """report.md: whose figures they are (``scope``), headline table, the ``differences``
     under their ``heading`` (title and notes, :func:`differences_heading`) with the
-    ``ranking`` of each base game's sets, the card sets other than R14
+    ``ranking`` of each base game's sets, each set's ``effects`` on two base games (note
+    and rows, :func:`effects_section`), the card sets other than R14
     (``card_set_texts``), charts (PNG, with the SVG and the chart's numbers, ``STEM.csv``,
     linked; a chart's table of ``chart_tables`` under it), the interactions pair by pair
     (``pairs``, ``interaction_rows``), provenance; without an interactions chart, what one
@@ -840,6 +843,10 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
         if ranking:
             lines += ["", RANKING_NOTE, "", *md_table_head(ranking[0]),
                       *(md_row(row) for row in ranking[1:])]
+    if effects:
+        lines += ["", f"## {EFFECTS_TITLE}", "", _md_prose(effects[0]), "",
+                  *md_table_head(effects[1][0]), *(md_row(row) for row in effects[1][1:]),
+                  "", "[CSV](effects.csv)"]
     if card_sets:
         lines += ["", f"## {CARD_SETS_TITLE}", ""]
         lines += [line for text in card_sets for line in ["```", text, "```"]]
@@ -973,7 +980,8 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          chart_numbers: dict[str, pd.DataFrame] | None = None,
          alts: dict[str, str] | None = None,
          heading: tuple[str, tuple[str, ...]] | None = None,
-         ranking: list[list[str]] | None = None) -> str:
+         ranking: list[list[str]] | None = None,
+         effects: tuple[str, list[list[str]]] | None = None) -> str:
     """index.html: one self-contained page, the charts embedded as PNG data, each with its
     ``chart_numbers`` (by stem) to unfold, and its alternative text of ``alts`` where given;
     the rest as :func:`markdown`."""
@@ -988,6 +996,10 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
                  + "<p>Numbers: <a href='differences.csv'>differences.csv</a>.</p>")
         if ranking:
             body += f"<p>{html.escape(RANKING_NOTE)}</p>" + html_table(ranking, "ranking")
+    if effects:
+        body += (f"<h2>{html.escape(EFFECTS_TITLE)}</h2><p>{html.escape(effects[0])}</p>"
+                 + html_table(effects[1], "effects")
+                 + "<p>Numbers: <a href='effects.csv'>effects.csv</a>.</p>")
     if card_sets:
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
@@ -1063,7 +1075,9 @@ class ComparedRuns:
     """What a report's differences section holds: the table (``run_stats.differences``;
     None for one run), what each run changes from the run it is compared with, the table's
     text cells, its title and notes, the ranking of each base game's runs (``--baseline
-    base``), and what the charts compare each run with (None: the first run)."""
+    base``), what the charts compare each run with (None: the first run), and each set's
+    effect on two base games set side by side (``run_stats.effect_contrasts``; None
+    without a set compared with two base games) with its text cells."""
 
     table: pd.DataFrame | None
     changes: dict[str, str]
@@ -1071,6 +1085,8 @@ class ComparedRuns:
     heading: tuple[str, tuple[str, ...]]
     ranking: list[list[str]] | None
     chart_against: dict[str, str] | None
+    effects: pd.DataFrame | None = None
+    effect_rows: list[list[str]] | None = None
 
 
 def compared_runs(runs: dict[str, pd.DataFrame], baseline: str) -> ComparedRuns:
@@ -1083,12 +1099,93 @@ def compared_runs(runs: dict[str, pd.DataFrame], baseline: str) -> ComparedRuns:
     table = run_stats.differences(runs, against) if len(runs) > 1 else None
     family = 0 if table is None else int(table["informative"].sum())
     by_base = baseline == "base"
+    effects = run_stats.effect_contrasts(runs, against) if by_base else None
+    if effects is not None and not len(effects):
+        effects = None
     return ComparedRuns(
         table, changes, None if table is None else difference_rows(table, changes),
         differences_heading(baseline, family, unmatched_runs(runs, against),
                             idle_bases(runs, against)),
         ranking_rows(table, runs) if by_base and table is not None else None,
-        against if by_base else None)
+        against if by_base else None, effects,
+        None if effects is None else effect_rows(effects))
+
+
+#: The title of the section of ``--baseline base`` that sets each set's effect on one
+#: base game beside its effect on another.
+EFFECTS_TITLE = "Each set's effect, base game against base game"
+
+
+def effects_note(effects: pd.DataFrame) -> str:
+    """How to read the rows of ``effect_rows``: what the figures are, and Holm's family."""
+    tested = int(effects["p"].notna().sum())
+    return (
+        "A set's effect on a base game as the factor it multiplies the odds of winning by "
+        "(odds = p / (1 - p)): points, and ratios of win rates, do not weigh alike on base "
+        "games that win at other rates; factors of odds can. First over second is the first "
+        "base game's factor over the second's: 1 where the set changes both alike, above 1 "
+        "where it helps the first more or harms it less. Its 95% interval and Holm p come "
+        "from Wald's test on the log odds over the game numbers all four runs played (runs "
+        "of one seed share each game's deal and count as paired), Holm over the rows "
+        f"tested ({plural(tested, 'test')}); n/a where a run has fewer than "
+        f"{ODDS_MIN_OUTCOMES} wins or losses there, or two runs fewer than "
+        f"{ODDS_MIN_OUTCOMES} games in which they differ, or where a run is a summary, "
+        "which holds no games to pair. Shown: a Holm p below 0.05 with the interval as "
+        "written clear of 1, and which base game's factor is the higher. " + EDGE_NOTE)
+
+
+def effect_rows(effects: pd.DataFrame) -> list[list[str]]:
+    """``run_stats.effect_contrasts`` as text cells, header first."""
+    rows = [["set", "first base game", "second base game", "games", "odds factor, first",
+             "odds factor, second", "first over second (95%)", "Holm p", "shown"]]
+    for _, r in effects.iterrows():
+        rows.append([r.set, str(r.first), str(r.second),
+                     f"{int(r.games):,}" if r.games else "none",
+                     _odds_factor(r.first_odds), _odds_factor(r.second_odds),
+                     _effect_ratio_cell(r), format_p(r.holm_p), _effect_verdict(r)])
+    return rows
+
+
+def _odds_factor(factor: float) -> str:
+    return "n/a" if pd.isna(factor) else f"x{factor:.2f}"
+
+
+def _effect_ratio_cell(row: pd.Series) -> str:
+    """The first base game's factor over the second's with its interval."""
+    if pd.isna(row.p):
+        return "n/a"
+    if pd.isna(row.low):
+        return f"x{row.ratio:.2f} (no game departs)"
+    return f"x{row.ratio:.2f} ({row.low:.2f} to {row.high:.2f})"
+
+
+def _effect_verdict(row: pd.Series) -> str:
+    """Where a set is shown to weigh otherwise on the two base games, which one's factor
+    is the higher; "no", or "n/a" where untested."""
+    if pd.isna(row.holm_p):
+        return "n/a"
+    if not row.shown:
+        return "no"
+    return f"factor higher on the {'first' if row.ratio > 1 else 'second'}"
+
+
+def effects_section(compared: ComparedRuns) -> tuple[str, list[list[str]]] | None:
+    """The note and rows of the pages' effects section; None without one."""
+    if compared.effects is None or compared.effect_rows is None:
+        return None
+    return effects_note(compared.effects), compared.effect_rows
+
+
+def effects_csv(effects: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """``effects.csv``: the table with the policy, variant and seed of each base game, so
+    that the file quoted apart from its page still names what was compared."""
+    extra = {}
+    for side in ("first", "second"):
+        attrs = effects[side].map(lambda label: runs[label].attrs)
+        extra[f"{side}_policy"] = attrs.map(lambda a: shared_policy(str(a.get("policy"))))
+        extra[f"{side}_variant"] = attrs.map(lambda a: a.get("variant"))
+        extra[f"{side}_seed"] = attrs.map(lambda a: a.get("seed"))
+    return effects.assign(**extra)
 
 
 #: Above the ranking of ``--baseline base``: how to read it.
@@ -1206,9 +1303,12 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
         if compared.table is not None:
             differences_csv(compared.table, compared.changes, sets_of, runs).to_csv(
                 folder / "differences.csv")
+        if compared.effects is not None:
+            effects_csv(compared.effects, runs).to_csv(folder / "effects.csv", index=False)
         (folder / "report.md").write_text(markdown(rows, facts, titles, compared.rows,
                                                    card_sets, note, scope, pair_rows, tables,
-                                                   compared.heading, compared.ranking),
+                                                   compared.heading, compared.ranking,
+                                                   effects_section(compared)),
                                           encoding="utf-8")
         # the headline and interactions tables are on the page already
         unfolded = {stem: data for stem, data in numbers.items()
@@ -1216,7 +1316,8 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
         (folder / "index.html").write_text(page(rows, images, facts, titles, compared.rows,
                                                 card_sets, note, scope, pair_rows, tables,
                                                 unfolded, report_alts(table, titles),
-                                                compared.heading, compared.ranking),
+                                                compared.heading, compared.ranking,
+                                                effects_section(compared)),
                                            encoding="utf-8")
 
     return write_folder(out, fill, "report")
