@@ -482,10 +482,14 @@ def test_baseline_base_without_a_base_game_to_compare_with_is_one_line(tmp_path,
     assert not (lone / "differences.csv").exists()
 
 
-def _games_won(won: np.ndarray, **attrs: object) -> pd.DataFrame:
-    frame = pd.DataFrame({"game": np.arange(len(won)), "won": won})
+def _games_won(won: np.ndarray, first: int = 0, **attrs: object) -> pd.DataFrame:
+    frame = pd.DataFrame({"game": np.arange(first, first + len(won)), "won": won})
     frame.attrs = {"seed": 1, "expansions": [], **attrs}
     return frame
+
+
+#: The normal quantile of Wald's 95% intervals.
+Z95 = 1.959963984540054
 
 
 def test_effect_contrasts_weigh_a_set_on_two_base_games_by_its_odds_factor():
@@ -505,14 +509,15 @@ def test_effect_contrasts_weigh_a_set_on_two_base_games_by_its_odds_factor():
     table = run_stats.effect_contrasts(runs, {"a+x": "a", "a+y": "a", "b+x": "b"})
     assert len(table) == 1  # y is compared with one base game only
     row = table.iloc[0]
-    assert (row.set, row.first, row.second, row.first_run, row.second_run, row.games) == \
-        ("x", "a", "b", "a+x", "b+x", 1000)
+    assert (row.set, row.first, row.second, row.first_run, row.second_run, row.paired,
+            row.first_games, row.second_games) == ("x", "a", "b", "a+x", "b+x", True, 1000,
+                                                   1000)
     spread = np.sqrt(1 / (1000 * 0.3 * 0.7) + 1 / (1000 * 0.1 * 0.9))
     assert row.first_odds == pytest.approx(27 / 7, rel=1e-12)
     assert row.second_odds == 1.0
     assert row.ratio == pytest.approx(27 / 7, rel=1e-12)
-    assert row.low == pytest.approx(27 / 7 * np.exp(-1.959963984540054 * spread), rel=1e-9)
-    assert row.high == pytest.approx(27 / 7 * np.exp(1.959963984540054 * spread), rel=1e-9)
+    assert row.low == pytest.approx(27 / 7 * np.exp(-Z95 * spread), rel=1e-9)
+    assert row.high == pytest.approx(27 / 7 * np.exp(Z95 * spread), rel=1e-9)
     assert row.p == pytest.approx(2 * norm.sf(np.log(27 / 7) / spread), rel=1e-9)
     assert row.holm_p == row.p  # one test
     assert row.shown
@@ -547,7 +552,64 @@ def test_effect_contrasts_of_a_summary_or_too_few_wins_are_no_test():
     tally.attrs = {"seed": 1, "expansions": ["x"], "policy": "b"}
     summary_runs["other x"] = tally
     summary = run_stats.effect_contrasts(summary_runs, {"x": "base", "other x": "other"})
-    assert summary.iloc[0].games == 0 and np.isnan(summary.iloc[0].ratio)
+    aside = summary.iloc[0]
+    assert (aside.second_games, aside.paired) == (0, False) and np.isnan(aside.ratio)
+    # the other comparison's factor needs no summary
+    assert aside.first_games == 1000 and aside.first_odds == pytest.approx(27 / 7)
+
+
+def test_effect_contrasts_of_other_seeds_or_other_games_add_two_independent_variances():
+    """Each comparison chance-free within (its set winning with its base game as often as
+    chance would), on seed 1 and seed 2, or on other games of seed 1: the two factors are
+    each over their own games, and the log of their ratio has the variance of four
+    independent runs, sum of 1 / (n p (1 - p))."""
+    from scipy.stats import norm
+
+    games = np.arange(1000)
+    spread = np.sqrt(sum(1 / (1000 * rate * (1 - rate)) for rate in (0.3, 0.1, 0.4, 0.2)))
+    for other in ({"seed": 2}, {"first": 5000}):
+        runs = {"a": _games_won(games % 10 == 0), "a+x": _games_won(games < 300,
+                                                                    expansions=["x"]),
+                "b": _games_won(games % 5 == 0, policy="b", **other),
+                "b+x": _games_won(games < 400, policy="b", expansions=["x"], **other)}
+        row = run_stats.effect_contrasts(runs, {"a+x": "a", "b+x": "b"}).iloc[0]
+        assert (row.paired, row.first_games, row.second_games) == (False, 1000, 1000)
+        assert row.first_odds == pytest.approx(27 / 7, rel=1e-12)
+        assert row.second_odds == pytest.approx(8 / 3, rel=1e-12)
+        assert row.ratio == pytest.approx(81 / 56, rel=1e-12)
+        assert row.low == pytest.approx(81 / 56 * np.exp(-Z95 * spread), rel=1e-9)
+        assert row.high == pytest.approx(81 / 56 * np.exp(Z95 * spread), rel=1e-9)
+        assert row.p == pytest.approx(2 * norm.sf(np.log(81 / 56) / spread), rel=1e-9)
+
+
+def test_effect_contrasts_hold_holm_over_the_sets_that_can_differ():
+    """A set whose runs win the very games of their base games departs in no game: no
+    interval, and Holm leaves it out of the family of the other two; of two runs of one
+    set against one base game, the one sharing more games with it is weighed, and the
+    other named."""
+    games = np.arange(1000)
+    base_a, base_b = games % 10 == 0, games % 4 == 0
+    runs = {"a": _games_won(base_a), "b": _games_won(base_b, policy="b"),
+            "a+x": _games_won(games < 300, expansions=["x"]),
+            "b+x": _games_won(base_b, policy="b", expansions=["x"]),
+            "a+y": _games_won(base_a, expansions=["y"]),
+            "b+y": _games_won(base_b, policy="b", expansions=["y"]),
+            "a+z short": _games_won(games[:500] < 150, expansions=["z"]),
+            "a+z": _games_won(games < 150, expansions=["z"]),
+            "b+z": _games_won(base_b, policy="b", expansions=["z"])}
+    against = {label: label[0] for label in runs if "+" in label}
+    table = run_stats.effect_contrasts(runs, against).set_index("set")
+    assert table.loc["y", "p"] == 1.0 and np.isnan(table.loc["y", "low"])
+    assert table.loc["y", "holm_p"] == 1.0 and not table.loc["y", "shown"]  # left out
+    assert table.loc["z", "first_run"] == "a+z"
+    low, high = sorted(table.loc[["x", "z"], "p"])
+    assert sorted(table.loc[["x", "z"], "holm_p"]) == [2 * low, max(2 * low, high)]
+    assert run_stats.effect_runs_set_aside(runs, against) == ["a+z short"]
+    from analyzer.reporting.build import effects_note
+
+    note = effects_note(table, ["a+z short"])
+    assert "Holm is over the rows with an interval (2 tests)" in note
+    assert note.count("a+z short") == 1
 
 
 def test_baseline_base_weighs_a_set_on_two_policies_base_games(tmp_path):
@@ -579,8 +641,9 @@ def test_baseline_base_weighs_a_set_on_two_policies_base_games(tmp_path):
     md = (out / "report.md").read_text()
     section = md[md.index("## Each set's effect, base game against base game"):]
     section = section.split("\n## ")[0]
-    assert "Holm over the rows tested (1 test)" in section
+    assert "Holm is over the rows with an interval (1 test)" in section
     line = next(text for text in section.splitlines() if text.startswith("| gardens_wizards"))
+    assert "| 3,000 paired |" in line
     assert line.endswith(f"| x{row.ratio:.2f} ({row.low:.2f} to {row.high:.2f}) | "
                          f"{format_p(row.holm_p)} | factor higher on the second |")
     assert "[CSV](effects.csv)" in section

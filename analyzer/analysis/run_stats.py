@@ -10,8 +10,10 @@ import pandas as pd
 
 from analyzer.analysis.compare import common_wins, paired_difference, set_label, shown_on_odds
 from analyzer.analysis.stats import (
+    ODDS_FIGURES,
     fisher_exact,
     holm_adjust,
+    independent_odds_ratio,
     log_odds_contrast,
     newcombe_difference,
     wilson_interval,
@@ -297,40 +299,67 @@ def _difference_row(label: str, df: Run, against_label: str, baseline: Run) -> d
 
 
 #: The columns of :func:`effect_contrasts`.
-EFFECT_COLUMNS = ["set", "first", "second", "first_run", "second_run", "games",
-                  "first_odds", "second_odds", "ratio", "low", "high", "p", "holm_p",
-                  "shown"]
+EFFECT_COLUMNS = ["set", "first", "second", "first_run", "second_run", "paired",
+                  "first_games", "second_games", "first_odds", "second_odds", "ratio", "low",
+                  "high", "p", "holm_p", "shown"]
 
 
 def effect_contrasts(runs: dict[str, Run], baselines: dict[str, str]) -> pd.DataFrame:
     """Whether a set changes two base games' odds of winning alike: one row for each set
     compared with each of two base games, for every two base games of ``baselines`` (run
-    label to the label of its base game), in the order first named.
+    label to the label of its base game), in the order first named; of two runs of one set
+    against one base game, the one :func:`effect_runs` picks.
 
     A set's effect on a base game is the factor it multiplies its odds of winning by,
     odds(set) / odds(base) (odds = p / (1 - p)); the row's ``ratio`` is the first base
-    game's factor over the second's, 1 where the set changes both alike. Its 95% interval
-    and p are ``stats.log_odds_contrast``'s over the game numbers all four runs played:
-    runs of one seed, whose games of one number share their deal, count as paired.
+    game's factor over the second's, 1 where the set changes both alike. Where the four
+    runs are of one seed and share game numbers, the factors, the ratio's 95% interval
+    and its p are ``stats.log_odds_contrast``'s over the games all four played, paired
+    game by game (a game of one number draws from the same random streams in each);
+    otherwise each factor is over its own comparison's games, and the two comparisons,
+    of other seeds or other games, are independent (``stats.independent_odds_ratio``).
     Columns: ``set`` (as ``compare.set_label``), ``first`` and ``second`` (the base
-    games), ``first_run`` and ``second_run`` (the set's runs, the first given of a set
-    against one base game), ``games`` (0 where a run is a summary, which holds no game to
-    pair), ``first_odds`` and ``second_odds``, ``ratio``, ``low``, ``high``, ``p`` (NaN
-    where a run has too few wins or losses, or two runs too few games that differ),
-    ``holm_p`` (Holm's method over the rows with a p), ``shown`` (bool,
+    games), ``first_run`` and ``second_run`` (the set's runs), ``paired`` (bool),
+    ``first_games`` and ``second_games`` (the games each factor is over: 0 where a run
+    is a summary, which holds no game to pair), ``first_odds`` and ``second_odds``,
+    ``ratio``, ``low``, ``high``, ``p`` (NaN where a run has too few wins or losses, or
+    two runs too few games that differ; 1 with no interval where no game departs),
+    ``holm_p`` (Holm's method over the rows with an interval), ``shown`` (bool,
     ``compare.shown_on_odds``: the set shown to weigh otherwise on the two base games)."""
-    by_base: dict[str, dict[str, str]] = {}
-    for label, base in baselines.items():
-        name = set_label(tuple(runs[label].attrs.get("expansions") or []))
-        by_base.setdefault(base, {}).setdefault(name, label)
+    by_base = effect_runs(runs, baselines)
     bases = list(by_base)
     rows = [_effect_row(runs, name, first, second, run, by_base[second][name])
             for i, first in enumerate(bases) for second in bases[i + 1:]
             for name, run in by_base[first].items() if name in by_base[second]]
     table = pd.DataFrame(rows, columns=EFFECT_COLUMNS[:-2])
-    table["holm_p"] = holm_adjust(table["p"].tolist())
+    table["holm_p"] = holm_adjust(table["p"].tolist(), table["low"].notna().tolist())
     table["shown"] = shown_on_odds(table["holm_p"], table["low"], table["high"])
     return table
+
+
+def effect_runs(runs: dict[str, Run], baselines: dict[str, str]) -> dict[str, dict[str, str]]:
+    """Each base game of ``baselines`` to its sets' runs by set name: of two runs of one
+    set against it, the one that shares the most games with it (the first given of a
+    tie), as a run is paired with its base game."""
+    by_base: dict[str, dict[str, str]] = {}
+    for label, base in baselines.items():
+        name = set_label(tuple(runs[label].attrs.get("expansions") or []))
+        held = by_base.setdefault(base, {}).get(name)
+        if held is None or shared_game_count(runs[label], runs[base]) > \
+                shared_game_count(runs[held], runs[base]):
+            by_base[base][name] = label
+    return by_base
+
+
+def effect_runs_set_aside(runs: dict[str, Run], baselines: dict[str, str]) -> list[str]:
+    """The runs of a set weighed against two base games that :func:`effect_runs` leaves
+    out for another run of that set against the same base game."""
+    by_base = effect_runs(runs, baselines)
+    weighed = {name for i, one in enumerate(by_base.values())
+               for other in list(by_base.values())[i + 1:] for name in one if name in other}
+    kept = {label for sets in by_base.values() for label in sets.values()}
+    return [label for label in baselines if label not in kept and
+            set_label(tuple(runs[label].attrs.get("expansions") or [])) in weighed]
 
 
 def _effect_row(runs: dict[str, Run], name: str, first: str, second: str, first_run: str,
@@ -339,15 +368,37 @@ def _effect_row(runs: dict[str, Run], name: str, first: str, second: str, first_
     row = {"set": name, "first": first, "second": second, "first_run": first_run,
            "second_run": second_run}
     four = [runs[first_run], runs[first], runs[second_run], runs[second]]
-    wins = [] if any(isinstance(run, Totals) for run in four) else common_wins(*four)
-    if not wins or not len(wins[0]):
-        return row | {"games": 0, **dict.fromkeys(EFFECT_COLUMNS[6:-2], np.nan)}
-    contrast = log_odds_contrast(wins, [1, -1, -1, 1])
-    return row | {"games": len(wins[0]),
-                  "first_odds": log_odds_contrast(wins[:2], [1, -1])["ratio"],
-                  "second_odds": log_odds_contrast(wins[2:], [1, -1])["ratio"],
-                  "ratio": contrast["ratio"], "low": contrast["low"],
-                  "high": contrast["high"], "p": contrast["p"]}
+    seeds = {run.attrs.get("seed") for run in four}
+    if len(seeds) == 1 and None not in seeds and \
+            not any(isinstance(run, Totals) for run in four):
+        wins = common_wins(*four)
+        if len(wins[0]):
+            contrast = log_odds_contrast(wins, [1, -1, -1, 1])
+            return row | {"paired": True, "first_games": len(wins[0]),
+                          "second_games": len(wins[0]),
+                          "first_odds": log_odds_contrast(wins[:2], [1, -1])["ratio"],
+                          "second_odds": log_odds_contrast(wins[2:], [1, -1])["ratio"],
+                          **_figures(contrast)}
+    (first_games, first_odds), (second_games, second_odds) = \
+        _set_odds(*four[:2]), _set_odds(*four[2:])
+    return row | {"paired": False, "first_games": first_games, "second_games": second_games,
+                  "first_odds": first_odds["ratio"], "second_odds": second_odds["ratio"],
+                  **_figures(independent_odds_ratio(first_odds, second_odds))}
+
+
+def _set_odds(set_run: Run, base: Run) -> tuple[int, dict[str, float]]:
+    """A set's factor on its base game's odds of winning over the games both played
+    (``stats.log_odds_contrast``), and how many; none with a summary."""
+    common = _common_games(set_run, base)
+    if not len(common):
+        return 0, dict.fromkeys(ODDS_FIGURES, np.nan)
+    return len(common), log_odds_contrast([_won_on(set_run, common), _won_on(base, common)],
+                                          [1, -1])
+
+
+def _figures(contrast: dict[str, float]) -> dict[str, float]:
+    """The ratio, interval and p of a contrast, as a row of :func:`effect_contrasts`."""
+    return {key: contrast[key] for key in ("ratio", "low", "high", "p")}
 
 
 def played_alike(a: pd.DataFrame, b: pd.DataFrame) -> bool:

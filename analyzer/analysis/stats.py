@@ -327,7 +327,8 @@ def log_odds_contrast(wins: list[np.ndarray], signs: list[int]) -> dict[str, flo
     games (each game's influence summed over the runs), so that the pairing of the runs'
     games, which can narrow the interval or widen it, is counted as it is. Where no
     game's influence departs from zero (runs that cancel game for game), p is 1 and the
-    interval NaN: a spread of zero is no certainty. Every figure is NaN where a run has
+    interval NaN: a spread of zero is no certainty. ``spread`` is the standard error of
+    the log of the ratio (0 where no game departs). Every figure is NaN where a run has
     fewer than ``ODDS_MIN_OUTCOMES`` wins or losses, or two runs of opposite signs differ
     in fewer games than that: paired runs carry their contrast in the games they differ
     in, and on a few of them the approximation would mislead. Two runs of opposite signs
@@ -337,27 +338,54 @@ def log_odds_contrast(wins: list[np.ndarray], signs: list[int]) -> dict[str, flo
     games = len(wins[0])
     wins, signs = _without_cancelling(wins, signs)
     if not wins:
-        return {"ratio": 1.0, "low": math.nan, "high": math.nan, "p": 1.0}
+        return {"ratio": 1.0, "low": math.nan, "high": math.nan, "p": 1.0, "spread": 0.0}
     influence = np.zeros(games)
     log_ratio = 0.0
     for won, sign in zip(wins, signs, strict=True):
         won = np.asarray(won, dtype=float)
         n_won = float(won.sum())
         if min(n_won, games - n_won) < ODDS_MIN_OUTCOMES:
-            return dict.fromkeys(("ratio", "low", "high", "p"), math.nan)
+            return dict.fromkeys(ODDS_FIGURES, math.nan)
         rate = n_won / games
         log_ratio += sign * math.log(rate / (1.0 - rate))
         influence += sign * (won - rate) / (rate * (1.0 - rate))
     spread = math.sqrt(float(np.square(influence).sum())) / games
     if spread < NO_SPREAD:  # runs that cancel game for game, up to the floats' rounding
-        return {"ratio": math.exp(log_ratio), "low": math.nan, "high": math.nan, "p": 1.0}
+        return {"ratio": math.exp(log_ratio), "low": math.nan, "high": math.nan, "p": 1.0,
+                "spread": 0.0}
     if _fewest_differing(wins, signs) < ODDS_MIN_OUTCOMES:
-        return dict.fromkeys(("ratio", "low", "high", "p"), math.nan)
+        return dict.fromkeys(ODDS_FIGURES, math.nan)
+    return _wald_on_log(log_ratio, spread)
+
+
+#: What :func:`log_odds_contrast` and :func:`independent_odds_ratio` return.
+ODDS_FIGURES = ("ratio", "low", "high", "p", "spread")
+
+
+def _wald_on_log(log_ratio: float, spread: float) -> dict[str, float]:
+    """A ratio from its log and that log's standard error ``spread`` (> 0): its 95%
+    interval and the two-sided p of no departure from 1."""
     from scipy.stats import norm
 
     return {"ratio": math.exp(log_ratio), "low": math.exp(log_ratio - Z95 * spread),
             "high": math.exp(log_ratio + Z95 * spread),
-            "p": float(2.0 * norm.sf(abs(log_ratio) / spread))}
+            "p": float(2.0 * norm.sf(abs(log_ratio) / spread)), "spread": spread}
+
+
+def independent_odds_ratio(first: dict[str, float],
+                           second: dict[str, float]) -> dict[str, float]:
+    """The ratio of two :func:`log_odds_contrast` results of independent games (other
+    seeds, or other games of one seed), first over second, with Wald's interval and p on
+    the log scale, the two variances added; NaN where either is; p 1 and no interval
+    where neither departs from its games (a spread of zero)."""
+    if any(math.isnan(one[key]) for one in (first, second) for key in ("ratio", "spread")):
+        return dict.fromkeys(ODDS_FIGURES, math.nan)
+    log_ratio = math.log(first["ratio"]) - math.log(second["ratio"])
+    spread = math.hypot(first["spread"], second["spread"])
+    if spread < NO_SPREAD:
+        return {"ratio": math.exp(log_ratio), "low": math.nan, "high": math.nan, "p": 1.0,
+                "spread": 0.0}
+    return _wald_on_log(log_ratio, spread)
 
 
 def _without_cancelling(wins: list[np.ndarray],

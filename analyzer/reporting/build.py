@@ -1087,6 +1087,7 @@ class ComparedRuns:
     chart_against: dict[str, str] | None
     effects: pd.DataFrame | None = None
     effect_rows: list[list[str]] | None = None
+    effects_set_aside: list[str] = dataclasses.field(default_factory=list)
 
 
 def compared_runs(runs: dict[str, pd.DataFrame], baseline: str) -> ComparedRuns:
@@ -1108,7 +1109,8 @@ def compared_runs(runs: dict[str, pd.DataFrame], baseline: str) -> ComparedRuns:
                             idle_bases(runs, against)),
         ranking_rows(table, runs) if by_base and table is not None else None,
         against if by_base else None, effects,
-        None if effects is None else effect_rows(effects))
+        None if effects is None else effect_rows(effects),
+        run_stats.effect_runs_set_aside(runs, against) if effects is not None else [])
 
 
 #: The title of the section of ``--baseline base`` that sets each set's effect on one
@@ -1116,22 +1118,32 @@ def compared_runs(runs: dict[str, pd.DataFrame], baseline: str) -> ComparedRuns:
 EFFECTS_TITLE = "Each set's effect, base game against base game"
 
 
-def effects_note(effects: pd.DataFrame) -> str:
-    """How to read the rows of ``effect_rows``: what the figures are, and Holm's family."""
-    tested = int(effects["p"].notna().sum())
+def effects_note(effects: pd.DataFrame, set_aside: list[str] = ()) -> str:
+    """How to read the rows of ``effect_rows``: what the figures are, Holm's family, and
+    the runs ``set_aside`` for another run of their set against the same base game."""
+    tested = int(effects["low"].notna().sum())
+    aside = (f" Not weighed here, for another run of the same set against the same base "
+             f"game that shares more games with it: {spoken_list(list(set_aside))}."
+             if set_aside else "")
     return (
-        "A set's effect on a base game as the factor it multiplies the odds of winning by "
-        "(odds = p / (1 - p)): points, and ratios of win rates, do not weigh alike on base "
-        "games that win at other rates; factors of odds can. First over second is the first "
-        "base game's factor over the second's: 1 where the set changes both alike, above 1 "
-        "where it helps the first more or harms it less. Its 95% interval and Holm p come "
-        "from Wald's test on the log odds over the game numbers all four runs played (runs "
-        "of one seed share each game's deal and count as paired), Holm over the rows "
-        f"tested ({plural(tested, 'test')}); n/a where a run has fewer than "
-        f"{ODDS_MIN_OUTCOMES} wins or losses there, or two runs fewer than "
+        "Each row sets a set's effect on one base game beside its effect on another, each "
+        "as the factor it multiplies the odds of winning by (odds = p / (1 - p)); a set "
+        "compared with one base game has no row. First over second is the first base game's "
+        "factor over the "
+        "second's: 1 where the set changes both alike, above 1 where it helps the first "
+        "more or harms it less, on the odds scale; a set that multiplies two base games' "
+        "odds alike still adds other numbers of points to base games that win at other "
+        "rates. Its 95% interval and Holm p come from Wald's test on the log of the ratio: "
+        "over the games all four runs played, paired game by game, where they are of one "
+        "seed and share games (a game of one number draws from the same random streams in "
+        "each); otherwise each factor over its own comparison's games, the two "
+        "independent. Holm is over the rows with an interval "
+        f"({plural(tested, 'test') if tested else 'no test'}); n/a where a run has fewer "
+        f"than {ODDS_MIN_OUTCOMES} wins or losses, or two runs fewer than "
         f"{ODDS_MIN_OUTCOMES} games in which they differ, or where a run is a summary, "
         "which holds no games to pair. Shown: a Holm p below 0.05 with the interval as "
-        "written clear of 1, and which base game's factor is the higher. " + EDGE_NOTE)
+        "written clear of 1, and which base game's factor is the higher." + aside + " "
+        + EDGE_NOTE)
 
 
 def effect_rows(effects: pd.DataFrame) -> list[list[str]]:
@@ -1139,11 +1151,20 @@ def effect_rows(effects: pd.DataFrame) -> list[list[str]]:
     rows = [["set", "first base game", "second base game", "games", "odds factor, first",
              "odds factor, second", "first over second (95%)", "Holm p", "shown"]]
     for _, r in effects.iterrows():
-        rows.append([r.set, str(r.first), str(r.second),
-                     f"{int(r.games):,}" if r.games else "none",
+        rows.append([r.set, str(r.first), str(r.second), _effect_games(r),
                      _odds_factor(r.first_odds), _odds_factor(r.second_odds),
                      _effect_ratio_cell(r), format_p(r.holm_p), _effect_verdict(r)])
     return rows
+
+
+def _effect_games(row: pd.Series) -> str:
+    """The games a row's factors are over: the games all four runs played, paired, or
+    each comparison's own."""
+    if row.paired:
+        return f"{int(row.first_games):,} paired"
+    if not (row.first_games or row.second_games):
+        return "none"
+    return f"{int(row.first_games):,} and {int(row.second_games):,}"
 
 
 def _odds_factor(factor: float) -> str:
@@ -1173,7 +1194,7 @@ def effects_section(compared: ComparedRuns) -> tuple[str, list[list[str]]] | Non
     """The note and rows of the pages' effects section; None without one."""
     if compared.effects is None or compared.effect_rows is None:
         return None
-    return effects_note(compared.effects), compared.effect_rows
+    return effects_note(compared.effects, compared.effects_set_aside), compared.effect_rows
 
 
 def effects_csv(effects: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
