@@ -885,6 +885,27 @@ def test_a_report_needs_results():
         analyzer.report([], "rep")
 
 
+def test_a_report_of_a_designers_comparison_draws_its_interactions_whatever_the_meta_values(
+        tmp_path):
+    """A Meta of 6 among Sognae of at most 4: greedy's parameters, fitted to the cards in
+    play, differ in the sets with City Squares & Metas. The comparison is one all the same,
+    and its report draws the pair's interaction as its own page does."""
+    mine = tmp_path / "mine.toml"
+    analyzer.write_card_template(mine)
+    text = mine.read_text()
+    assert "earth = [[2, -2], [3, -3]]" in text
+    mine.write_text(text.replace("earth = [[2, -2], [3, -3]]", "earth = [[2, -2], [6, -6]]"))
+    analyzer.compare(sets="base,squares_metas,emptiness,squares_metas+emptiness", games=300,
+                     seed=4, cards=mine, out=tmp_path / "cmp")
+    files = sorted((tmp_path / "cmp" / "results").glob("*.parquet"))
+    runs = load_runs(files)
+    assert len({run.attrs["policy_params_sha256"] for run in runs.values()}) == 2
+    out = analyzer.report(files, tmp_path / "rep")
+    md = (out / "report.md").read_text()
+    assert "(interactions.png)" in md and "such configurations" not in md
+    assert len(pd.read_csv(out / "interactions.csv")) == 1
+
+
 def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_path):
     result = analyzer.compare(sets="base,chromatic_chaos,gardens_wizards,"
                                    "chromatic_chaos+gardens_wizards",

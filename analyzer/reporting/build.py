@@ -1258,9 +1258,12 @@ def _interactions_missing(runs: dict[str, pd.DataFrame]) -> bool | str:
 
 
 def _comparison_key(attrs: dict) -> tuple:
-    """What the runs of one comparison share: policy, seed, card set, variant."""
-    return (attrs.get("policy"), attrs.get("policy_params_sha256"), attrs.get("seed"),
-            attrs.get("card_set_sha256"), attrs.get("variant"))
+    """What the runs of one comparison share: policy, seed, card set, variant. The policy
+    as given (its weights), where the file says: greedy's parameters fitted to the cards
+    in play differ with an expansion that brings a larger value (a Meta of 6 among Sognae
+    of at most 4), within one comparison (:func:`changed_keys` likewise)."""
+    return (attrs.get("policy"), attrs.get(WEIGHTS_KEY, attrs.get(PARAMS_KEY)),
+            attrs.get("seed"), attrs.get("card_set_sha256"), attrs.get("variant"))
 
 
 def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
