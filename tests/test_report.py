@@ -390,9 +390,9 @@ def test_baseline_base_weighs_each_run_against_its_own_base_game(tmp_path):
     assert ranking[2].endswith("| chromatic_chaos +0.00 pp (no difference shown) |")
     assert "Differences from each run&#x27;s own base game" in \
         (out / "index.html").read_text()
-    # two comparisons' runs have no one interaction table: each comparison's report has its
-    assert "these runs are of 2 such configurations: a report of each comparison's " \
-        "results alone draws its interactions" in md
+    # two comparisons' runs, neither with pairs: what interactions would need
+    assert "these runs are of 2 such configurations, and none holds them all (`urbion " \
+        "compare --sets pairs --out DIR` writes them)" in md
     # the default still weighs every run against the first
     from analyzer.reporting.build import compared_runs
 
@@ -904,6 +904,37 @@ def test_a_report_of_a_designers_comparison_draws_its_interactions_whatever_the_
     md = (out / "report.md").read_text()
     assert "(interactions.png)" in md and "such configurations" not in md
     assert len(pd.read_csv(out / "interactions.csv")) == 1
+
+
+def test_a_report_of_two_comparisons_draws_each_ones_interactions_as_its_own_report_does(
+        tmp_path):
+    """greedy's and weighted's base game, singles and pair in one report: each
+    comparison's heatmap, named by its base game and its policy under the chart, and its
+    table pair by pair, with the numbers a report of that comparison alone gives."""
+    sets = "base,chromatic_chaos,emptiness,chromatic_chaos+emptiness"
+    files = {}
+    for policy in ("greedy", "weighted"):
+        analyzer.compare(sets=sets, games=400, seed=5, policy=policy, out=tmp_path / policy)
+        files[policy] = sorted((tmp_path / policy / "results").glob("*.parquet"))
+    both = analyzer.report(files["greedy"] + files["weighted"], tmp_path / "both",
+                           baseline="base")
+    md = (both / "report.md").read_text()
+    page = (both / "index.html").read_text()
+    for number, policy in enumerate(("greedy", "weighted"), 1):
+        alone = analyzer.report(files[policy], tmp_path / f"{policy}-alone")
+        expected = pd.read_csv(alone / "interactions.csv")
+        found = pd.read_csv(both / f"interactions-{number}.csv")
+        pd.testing.assert_frame_equal(found, expected)
+        base = f"{policy} / base / seed 5"
+        assert f"## Pairwise interactions of expansions: {base}" in md
+        assert f"(interactions-{number}.png)" in md
+        section = md[md.index(f"## Interactions, pair by pair: {base}"):].split("\n## ")[0]
+        assert "| chromatic_chaos+emptiness | 400 |" in section
+        assert f"<table id='interactions-{number}'>" in page
+        svg = (both / f"interactions-{number}.svg").read_text()
+        assert f"policy {policy}" in svg
+    assert "such configurations" not in md
+    assert all((both / link).is_file() for link in re.findall(r"\]\(([^)]+)\)", md))
 
 
 def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_path):

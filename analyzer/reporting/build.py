@@ -781,6 +781,12 @@ INTERACTIONS_NOTE = ("The interaction of two expansions (the pair's effect on th
                      "(`urbion compare --sets pairs --out DIR` writes them).")
 
 
+def _draws_interactions(titles: list[tuple[str, str]]) -> bool:
+    """Whether the charts of ``titles`` (stem, title) hold an interaction heatmap."""
+    return any(stem == "interactions" or stem.startswith("interactions-")
+               for stem, _ in titles)
+
+
 def _interactions_text(note: bool | str) -> str:
     """The interactions section's text where none is drawn: ``note`` if a text, else what
     they need."""
@@ -814,7 +820,7 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
              titles: list[tuple[str, str]] | None = None,
              differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
              interactions_note: bool | str = True, scope: str = "",
-             pairs: list[list[str]] | None = None,
+             pairs: list[tuple[str, str, list[list[str]]]] | None = None,
              chart_tables: dict[str, list[list[str]]] | None = None,
              heading: tuple[str, tuple[str, ...]] | None = None,
              ranking: list[list[str]] | None = None,
@@ -824,9 +830,10 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
     ``ranking`` of each base game's sets, each set's ``effects`` on two base games (note
     and rows, :func:`effects_section`), the card sets other than R14
     (``card_set_texts``), charts (PNG, with the SVG and the chart's numbers, ``STEM.csv``,
-    linked; a chart's table of ``chart_tables`` under it), the interactions pair by pair
-    (``pairs``, ``interaction_rows``), provenance; without an interactions chart, what one
-    needs when ``interactions_note`` (a text: that one)."""
+    linked; a chart's table of ``chart_tables`` under it), each comparison's interactions
+    pair by pair (``pairs``: its chart's stem, its title, ``interaction_rows``), provenance;
+    without an interactions chart, what one needs when ``interactions_note`` (a text: that
+    one)."""
     chart_tables = chart_tables or {}
     titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
     lines = ["# Urbion balance report", "", *([_md_prose(scope), ""] if scope else []),
@@ -857,8 +864,9 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
         if stem in chart_tables:
             lines += ["", *md_table_head(chart_tables[stem][0]),
                       *(md_row(row) for row in chart_tables[stem][1:])]
-    lines += interaction_section_md(pairs)
-    if "interactions" not in dict(titles) and interactions_note:
+    for _, title, rows_of_pairs in pairs or []:
+        lines += interaction_section_md(rows_of_pairs, title)
+    if not _draws_interactions(titles) and interactions_note:
         lines += ["", f"## {INTERACTIONS_TITLE}", "", _interactions_text(interactions_note)]
     lines += ["", "## Provenance", ""] + [f"- **{k}**: {_md_prose(v)}" for k, v in facts.items()]
     return "\n".join(lines) + "\n"
@@ -975,7 +983,7 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
          titles: list[tuple[str, str]] | None = None,
          differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
          interactions_note: bool | str = True, scope: str = "",
-         pairs: list[list[str]] | None = None,
+         pairs: list[tuple[str, str, list[list[str]]]] | None = None,
          chart_tables: dict[str, list[list[str]]] | None = None,
          chart_numbers: dict[str, pd.DataFrame] | None = None,
          alts: dict[str, str] | None = None,
@@ -1005,8 +1013,9 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
     body += html_figures(images, titles, report_captions(bool(differences)), data=True,
                          tables=chart_tables, numbers=chart_numbers, alts=alts)
-    body += interaction_section_html(pairs)
-    if "interactions" not in dict(titles) and interactions_note:
+    for stem, title, rows_of_pairs in pairs or []:
+        body += interaction_section_html(rows_of_pairs, title, stem)
+    if not _draws_interactions(titles) and interactions_note:
         body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
                  f"<p>{_code_spans(_interactions_text(interactions_note))}</p>")
     return html_page("Urbion balance report", body, facts)
@@ -1247,14 +1256,14 @@ def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[lis
 
 def _interactions_missing(runs: dict[str, pd.DataFrame]) -> bool | str:
     """What the interactions section says where none is drawn: what they need (True), or,
-    for runs of several comparisons, that each comparison's report draws its own."""
+    for runs of several comparisons, that none of them holds all it needs."""
     count = len({_comparison_key(df.attrs) for df in runs.values()})
     if count == 1:
         return True
     return (f"The interaction of two expansions is weighed within one comparison's runs (the "
             f"base game, each expansion alone and the pairs, of one policy, seed, card set "
-            f"and variant); these runs are of {count} such configurations: a report of each "
-            f"comparison's results alone draws its interactions.")
+            f"and variant); these runs are of {count} such configurations, and none holds "
+            f"them all (`urbion compare --sets pairs --out DIR` writes them).")
 
 
 def _comparison_key(attrs: dict) -> tuple:
@@ -1280,27 +1289,29 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
         facts = {"results files": ", ".join(files), **facts}
     compared = compared_runs(runs, baseline)
     totals = [label for label, run in runs.items() if isinstance(run, Totals)]
-    pairs = interaction_table(runs) if not totals else None
+    drawn = interaction_tables(runs) if not totals else []
     books = books_chart_note(runs, "run")
-    source = charts.source_line(_shared_attrs(runs)) + (f"\n{books}" if books else "")
+    source = _chart_source(runs)
     # a chart of each game's figures needs a results file: one drawn beside a summary lists
     # the summary's run without a line
     each_game = len(totals) < len(runs)
     charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(
                         draw(runs, table, compared.chart_against), source)))
                     for stem, title, draw in CHARTS if each_game or stem not in PER_GAME_CHARTS]
-    if pairs is not None:
-        charts_drawn.append(("interactions", INTERACTIONS_TITLE,
-                             lambda: charts.caption(
-                                 charts.interactions(titled_interactions(pairs)), source)))
+    for one in drawn:  # a comparison's chart names its own policy, seed and card set
+        charts_drawn.append((one.stem, one.title,
+                             lambda one=one: charts.caption(
+                                 charts.interactions(titled_interactions(one.table)),
+                                 _chart_source(one.runs))))
     titles = [(stem, title) for stem, title, _ in charts_drawn]
-    pair_rows = interaction_rows(titled_interactions(pairs)) if pairs is not None else None
+    pair_rows = [(one.stem, one.table_title, interaction_rows(titled_interactions(one.table)))
+                 for one in drawn]
     card_sets = card_set_texts(runs, list(dict.fromkeys(
         Path(p).parent for p in paths if not isinstance(p, pd.DataFrame))))
     # only where expansions are played might a reader look for their interactions; with a
     # summary among the runs the note at the top says why there are none
-    note = not totals and any(df.attrs.get("expansions") for df in runs.values()) and \
-        _interactions_missing(runs)
+    note = not totals and not drawn and \
+        any(df.attrs.get("expansions") for df in runs.values()) and _interactions_missing(runs)
     scope = scope_note([df.attrs for df in runs.values()])
     if totals:
         scope += " " + totals_note(totals, len(runs))
@@ -1308,11 +1319,13 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
         note_text = books_unplayed_note(runs, "run")
         scope += f" {note_text[0].upper()}{note_text[1:]}."
     scope += "".join(f" {note}" for note in _weights_notes(runs))
-    if pairs is not None:  # the interactions name the expansions as printed, runs as given
+    if drawn:  # the interactions name the expansions as printed, runs as given
         scope += " " + names_key(["+".join(df.attrs.get("expansions") or [])
                                   for df in runs.values()], REPORT_NAMES)
 
-    numbers = {stem: _chart_numbers(runs, table, pairs, stem) for stem, _ in titles}
+    pairs_of = {one.stem: one.table for one in drawn}
+    numbers = {stem: pairs_of[stem].reset_index() if stem in pairs_of
+               else _chart_numbers(runs, table, stem) for stem, _ in titles}
     tables = {"loss_reasons": loss_reason_rows(runs)}
 
     def fill(folder: Path) -> None:
@@ -1336,7 +1349,7 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
                                           encoding="utf-8")
         # the headline and interactions tables are on the page already
         unfolded = {stem: data for stem, data in numbers.items()
-                    if stem not in ("win_rates", "interactions")}
+                    if stem != "win_rates" and stem not in pairs_of}
         (folder / "index.html").write_text(page(rows, images, facts, titles, compared.rows,
                                                 card_sets, note, scope, pair_rows, tables,
                                                 unfolded, report_alts(table, titles),
@@ -1373,20 +1386,21 @@ def report_alts(table: pd.DataFrame, titles: list[tuple[str, str]]) -> dict[str,
         found = _extremes(table["win_rate"], ("highest", "lowest"), "run")
         alts["win_rates"] = (f"{named['win_rates']}: {found}. Every run's win rate and "
                              "interval are in the headline table above.")
-    if "interactions" in named:
-        alts["interactions"] = (f"{named['interactions']}: every pair's numbers, and "
-                                "whether an interaction is shown, are in the table of "
-                                "interactions below.")
+    for stem, title in named.items():
+        if _draws_interactions([(stem, title)]):
+            where = "the table of interactions" if stem == "interactions" else \
+                "the table of its interactions, pair by pair,"
+            alts[stem] = (f"{title}: every pair's numbers, and whether an interaction is "
+                          f"shown, are in {where} below.")
     return alts
 
 
 def _chart_numbers(runs: dict[str, pd.DataFrame], table: pd.DataFrame,
-                   pairs: pd.DataFrame | None, stem: str) -> pd.DataFrame:
-    """What the report's chart ``stem`` draws, as a table for ``STEM.csv``."""
+                   stem: str) -> pd.DataFrame:
+    """What the report's chart ``stem`` (other than the interactions) draws, as a table
+    for ``STEM.csv``."""
     if stem == "win_rates":
         return table.reset_index()
-    if stem == "interactions":
-        return pairs.reset_index()
     return run_stats.chart_data(runs, stem)
 
 
@@ -1454,6 +1468,12 @@ def totals_note(labels: list[str], runs: int) -> str:
             "give them.")
 
 
+def _chart_source(runs: dict[str, pd.DataFrame]) -> str:
+    """The line under a chart of ``runs``: what they share, and what their Books say."""
+    books = books_chart_note(runs, "run")
+    return charts.source_line(_shared_attrs(runs)) + (f"\n{books}" if books else "")
+
+
 def _shared_attrs(runs: dict[str, pd.DataFrame]) -> dict:
     """The configuration every run shares (card set, seed, variant, ...): what a chart of
     all of them can name once."""
@@ -1463,6 +1483,40 @@ def _shared_attrs(runs: dict[str, pd.DataFrame]) -> dict:
     if "card_set_sha256" not in shared:  # one name, other cards: not one card set
         shared.pop("card_set", None)
     return shared
+
+
+@dataclasses.dataclass
+class DrawnInteractions:
+    """One comparison's interactions in a report: its chart's stem and title, the title of
+    its table pair by pair, the ``interaction_table``, and the comparison's runs."""
+
+    stem: str
+    title: str
+    table_title: str
+    table: pd.DataFrame
+    runs: dict[str, pd.DataFrame]
+
+
+def interaction_tables(runs: dict[str, pd.DataFrame]) -> list[DrawnInteractions]:
+    """The interactions of each comparison among ``runs`` that holds the base game, the
+    singles and the pairs (:func:`interaction_table`), in the order first given: for runs
+    of one comparison, ``interactions`` under the section's title; for runs of several,
+    each its own, numbered and named by its base game."""
+    groups: dict[tuple, dict[str, pd.DataFrame]] = {}
+    for label, df in runs.items():
+        groups.setdefault(_comparison_key(df.attrs), {})[label] = df
+    found = [(group, table) for group in groups.values()
+             if (table := interaction_table(group)) is not None]
+    if len(groups) == 1:
+        return [DrawnInteractions("interactions", INTERACTIONS_TITLE, INTERACTION_TABLE_TITLE,
+                                  table, group) for group, table in found]
+    drawn = []
+    for number, (group, table) in enumerate(found, 1):
+        base = next(label for label, df in group.items() if not df.attrs.get("expansions"))
+        drawn.append(DrawnInteractions(f"interactions-{number}",
+                                       f"{INTERACTIONS_TITLE}: {base}",
+                                       f"{INTERACTION_TABLE_TITLE}: {base}", table, group))
+    return drawn
 
 
 def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
@@ -2406,22 +2460,25 @@ INTERACTION_TABLE_NOTE = ("The interaction is the pair's effect minus the two si
                           + ODDS_INTERACTION_NOTE[0].upper() + ODDS_INTERACTION_NOTE[1:] + ".")
 
 
-def interaction_section_md(pairs: list[list[str]] | None) -> list[str]:
-    """The interactions pair by pair (``interaction_rows``) as Markdown lines, with what
-    they are; none without a pair."""
+def interaction_section_md(pairs: list[list[str]] | None,
+                           title: str = INTERACTION_TABLE_TITLE) -> list[str]:
+    """The interactions pair by pair (``interaction_rows``) as Markdown lines under
+    ``title``, with what they are; none without a pair."""
     if not pairs or len(pairs) < 2:
         return []
-    return ["", f"## {INTERACTION_TABLE_TITLE}", "", interaction_table_note(len(pairs) - 1), "",
+    return ["", f"## {title}", "", interaction_table_note(len(pairs) - 1), "",
             *md_table_head(pairs[0]), *(md_row(row) for row in pairs[1:])]
 
 
-def interaction_section_html(pairs: list[list[str]] | None) -> str:
-    """:func:`interaction_section_md` as HTML."""
+def interaction_section_html(pairs: list[list[str]] | None,
+                             title: str = INTERACTION_TABLE_TITLE,
+                             table_id: str = "interactions") -> str:
+    """:func:`interaction_section_md` as HTML, the table's id ``table_id``."""
     if not pairs or len(pairs) < 2:
         return ""
-    return (f"<h2>{html.escape(INTERACTION_TABLE_TITLE)}</h2><p>"
+    return (f"<h2>{html.escape(title)}</h2><p>"
             f"{html.escape(interaction_table_note(len(pairs) - 1))}</p>"
-            + html_table(pairs, "interactions"))
+            + html_table(pairs, table_id))
 
 
 def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
