@@ -906,6 +906,28 @@ def test_a_report_of_a_designers_comparison_draws_its_interactions_whatever_the_
     assert len(pd.read_csv(out / "interactions.csv")) == 1
 
 
+def test_runs_of_one_comparison_are_those_played_alike_but_for_the_expansions():
+    """As --baseline base pairs a run with its base game: a user's policy edited between
+    runs is another comparison, though its parameters hash alike; greedy's parameters
+    fitted to a set's cards are not another policy; nor is another engine one comparison."""
+    from analyzer.reporting.build import comparison_groups
+
+    def run(**attrs: object) -> pd.DataFrame:
+        frame = pd.DataFrame({"game": [0], "won": [False]})
+        frame.attrs = {"policy": "mine.py:choose", "policy_params_sha256": "p",
+                       "policy_weights_sha256": "p", "policy_source_sha256": "v1",
+                       "seed": 1, "expansions": [], "card_set_sha256": "r14",
+                       "engine": "fast", **attrs}
+        return frame
+
+    runs = {"base": run(), "x": run(expansions=["x"]),
+            "edited x": run(expansions=["x"], policy_source_sha256="v2"),
+            "fitted y": run(expansions=["y"], policy_params_sha256="q"),
+            "reference x": run(expansions=["x"], engine="reference")}
+    assert [list(group) for group in comparison_groups(runs)] == \
+        [["base", "x", "fitted y"], ["edited x"], ["reference x"]]
+
+
 def test_a_report_of_two_comparisons_draws_each_ones_interactions_as_its_own_report_does(
         tmp_path):
     """greedy's and weighted's base game, singles and pair in one report: each
@@ -925,6 +947,8 @@ def test_a_report_of_two_comparisons_draws_each_ones_interactions_as_its_own_rep
         expected = pd.read_csv(alone / "interactions.csv")
         found = pd.read_csv(both / f"interactions-{number}.csv")
         pd.testing.assert_frame_equal(found, expected)
+        # a file quoted apart still names whose games it is of
+        assert set(found["policy"]) == {policy} and set(found["seed"]) == {5}
         base = f"{policy} / base / seed 5"
         assert f"## Pairwise interactions of expansions: {base}" in md
         assert f"(interactions-{number}.png)" in md
@@ -933,8 +957,26 @@ def test_a_report_of_two_comparisons_draws_each_ones_interactions_as_its_own_rep
         assert f"<table id='interactions-{number}'>" in page
         svg = (both / f"interactions-{number}.svg").read_text()
         assert f"policy {policy}" in svg
-    assert "such configurations" not in md
+    assert "such configurations" not in md and "No interactions are drawn" not in md
     assert all((both / link).is_file() for link in re.findall(r"\]\(([^)]+)\)", md))
+    # each heatmap says how to read it, as a report of one comparison's does
+    caption = "For each pair of expansions, the pair's change of the win rate"
+    assert md.count(caption) == 2 and page.count(html.escape(caption)) == 2
+    # a summary beside them holds no game to pair: the others are drawn all the same
+    summary = tmp_path / "summary.json"
+    analyzer.simulate_summary(games=200, seed=9, policy="random",
+                              expansions="chromatic_chaos", out=summary)
+    # greedy's comparison without its pair has no interactions, and the page says so
+    greedy_singles = [f for f in files["greedy"] if "+" not in f.name]
+    assert len(greedy_singles) == 3
+    mixed = analyzer.report(greedy_singles + files["weighted"] + [summary],
+                            tmp_path / "mixed", baseline="base")
+    md = (mixed / "report.md").read_text()
+    assert "## Pairwise interactions of expansions: weighted / base / seed 5" in md
+    assert "(interactions-1.png)" in md and not (mixed / "interactions-2.png").exists()
+    assert "No interactions are drawn for the comparison of greedy / base / seed 5: they " \
+        "need its base game, each expansion alone and the pairs, once each." in md
+    assert "the pairwise interactions leave it out" in md
 
 
 def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_path):

@@ -133,6 +133,14 @@ CHART_CAPTIONS = {
 }
 
 
+def captions_of(captions: dict[str, str], titles: list[tuple[str, str]]) -> dict[str, str]:
+    """``captions`` by the stems of ``titles``: each comparison's interactions chart
+    (``interactions-N``) under the interactions' caption."""
+    return {stem: captions[key] for stem, _ in titles
+            if (key := "interactions" if _draws_interactions([(stem, "")]) else stem)
+            in captions}
+
+
 def report_captions(differences: bool) -> dict[str, str]:
     """:data:`CHART_CAPTIONS` for a report with a differences table or without one (a
     single run, which nothing is compared with)."""
@@ -858,7 +866,7 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
         lines += ["", f"## {CARD_SETS_TITLE}", ""]
         lines += [line for text in card_sets for line in ["```", text, "```"]]
     for stem, title in titles:
-        caption = report_captions(bool(differences)).get(stem, "")
+        caption = captions_of(report_captions(bool(differences)), titles).get(stem, "")
         lines += ["", f"## {title}", "", *([caption, ""] if caption else []),
                   f"![{title}]({stem}.png)", "", f"[SVG]({stem}.svg), [CSV]({stem}.csv)"]
         if stem in chart_tables:
@@ -1011,7 +1019,8 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
     if card_sets:
         body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
             f"<pre>{html.escape(text)}</pre>" for text in card_sets)
-    body += html_figures(images, titles, report_captions(bool(differences)), data=True,
+    body += html_figures(images, titles, captions_of(report_captions(bool(differences)),
+                                                     titles), data=True,
                          tables=chart_tables, numbers=chart_numbers, alts=alts)
     for stem, title, rows_of_pairs in pairs or []:
         body += interaction_section_html(rows_of_pairs, title, stem)
@@ -1257,7 +1266,7 @@ def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[lis
 def _interactions_missing(runs: dict[str, pd.DataFrame]) -> bool | str:
     """What the interactions section says where none is drawn: what they need (True), or,
     for runs of several comparisons, that none of them holds all it needs."""
-    count = len({_comparison_key(df.attrs) for df in runs.values()})
+    count = len(comparison_groups(runs))
     if count == 1:
         return True
     return (f"The interaction of two expansions is weighed within one comparison's runs (the "
@@ -1266,13 +1275,20 @@ def _interactions_missing(runs: dict[str, pd.DataFrame]) -> bool | str:
             f"them all (`urbion compare --sets pairs --out DIR` writes them).")
 
 
-def _comparison_key(attrs: dict) -> tuple:
-    """What the runs of one comparison share: policy, seed, card set, variant. The policy
-    as given (its weights), where the file says: greedy's parameters fitted to the cards
-    in play differ with an expansion that brings a larger value (a Meta of 6 among Sognae
-    of at most 4), within one comparison (:func:`changed_keys` likewise)."""
-    return (attrs.get("policy"), attrs.get(WEIGHTS_KEY, attrs.get(PARAMS_KEY)),
-            attrs.get("seed"), attrs.get("card_set_sha256"), attrs.get("variant"))
+def comparison_groups(runs: dict[str, Run]) -> list[dict[str, Run]]:
+    """``runs`` by comparison, in the order first given: a run joins the first group whose
+    first run it is played alike with but for the expansions (:func:`changed_keys`: the
+    same policy as given, code, card set, variant, rules, engine and seed), as
+    ``--baseline base`` pairs a run with its base game."""
+    groups: list[dict[str, Run]] = []
+    for label, run in runs.items():
+        group = next((group for group in groups if set(changed_keys(
+            run.attrs, next(iter(group.values())).attrs)) <= {"expansions"}), None)
+        if group is None:
+            groups.append({label: run})
+        else:
+            group[label] = run
+    return groups
 
 
 def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
@@ -1289,7 +1305,7 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
         facts = {"results files": ", ".join(files), **facts}
     compared = compared_runs(runs, baseline)
     totals = [label for label, run in runs.items() if isinstance(run, Totals)]
-    drawn = interaction_tables(runs) if not totals else []
+    drawn = interaction_tables(runs)
     books = books_chart_note(runs, "run")
     source = _chart_source(runs)
     # a chart of each game's figures needs a results file: one drawn beside a summary lists
@@ -1314,7 +1330,9 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
         any(df.attrs.get("expansions") for df in runs.values()) and _interactions_missing(runs)
     scope = scope_note([df.attrs for df in runs.values()])
     if totals:
-        scope += " " + totals_note(totals, len(runs))
+        scope += " " + totals_note(totals, len(runs), bool(drawn))
+    if undrawn := undrawn_interactions_note(runs, drawn):
+        scope += " " + undrawn
     if books:
         note_text = books_unplayed_note(runs, "run")
         scope += f" {note_text[0].upper()}{note_text[1:]}."
@@ -1323,8 +1341,11 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
         scope += " " + names_key(["+".join(df.attrs.get("expansions") or [])
                                   for df in runs.values()], REPORT_NAMES)
 
-    pairs_of = {one.stem: one.table for one in drawn}
-    numbers = {stem: pairs_of[stem].reset_index() if stem in pairs_of
+    # an interactions file names whose games it is of, as a comparison's does
+    pairs_of = {one.stem: with_run_columns(one.table, _shared_attrs(one.runs),
+                                           INTERACTION_FILE_COLUMNS).reset_index()
+                for one in drawn}
+    numbers = {stem: pairs_of[stem] if stem in pairs_of
                else _chart_numbers(runs, table, stem) for stem, _ in titles}
     tables = {"loss_reasons": loss_reason_rows(runs)}
 
@@ -1447,8 +1468,9 @@ def _weights_notes(runs: dict[str, Run]) -> list[str]:
              f"Note on {', '.join(labels)}: {text}") + "." for text, labels in notes.items()]
 
 
-def totals_note(labels: list[str], runs: int) -> str:
-    """What a report with runs read from summary files (``labels``) leaves out, and why."""
+def totals_note(labels: list[str], runs: int, interactions: bool = False) -> str:
+    """What a report with runs read from summary files (``labels``) leaves out, and why;
+    ``interactions``: other runs' are drawn."""
     titles = ", ".join(title for stem, title, _ in CHARTS if stem in PER_GAME_CHARTS).lower()
     if len(labels) == runs:
         # a results file joined with a summary's pieces is known by totals too
@@ -1458,12 +1480,13 @@ def totals_note(labels: list[str], runs: int) -> str:
                 "pairwise interactions are left out, and differences are taken as between "
                 "independent samples. Results files (.parquet) of the same runs give them.")
     one = len(labels) == 1
+    left_out = f"leave {'it' if one else 'them'} out" if interactions else "are left out"
     return (f"{'The run' if one else 'The runs'} {', '.join(labels)} "
             f"{'was' if one else 'were'} read from {'a summary file' if one else 'summary files'}"
             f" (--summary-only), or joined with {'one' if one else 'them'}, which "
             f"{'keeps' if one else 'keep'} totals, not each game: the "
             f"charts that need each game ({titles}) show {'it' if one else 'them'} without a "
-            "line, the pairwise interactions are left out, and a difference from such a run is "
+            f"line, the pairwise interactions {left_out}, and a difference from such a run is "
             "taken as between independent samples. Results files (.parquet) of the same runs "
             "give them.")
 
@@ -1502,21 +1525,44 @@ def interaction_tables(runs: dict[str, pd.DataFrame]) -> list[DrawnInteractions]
     singles and the pairs (:func:`interaction_table`), in the order first given: for runs
     of one comparison, ``interactions`` under the section's title; for runs of several,
     each its own, numbered and named by its base game."""
-    groups: dict[tuple, dict[str, pd.DataFrame]] = {}
-    for label, df in runs.items():
-        groups.setdefault(_comparison_key(df.attrs), {})[label] = df
-    found = [(group, table) for group in groups.values()
+    # a summary holds no game to pair: the other runs' comparisons are drawn all the same
+    groups = comparison_groups({label: run for label, run in runs.items()
+                                if not isinstance(run, Totals)})
+    found = [(group, table) for group in groups
              if (table := interaction_table(group)) is not None]
-    if len(groups) == 1:
+    if len(comparison_groups(runs)) == 1:
         return [DrawnInteractions("interactions", INTERACTIONS_TITLE, INTERACTION_TABLE_TITLE,
                                   table, group) for group, table in found]
     drawn = []
     for number, (group, table) in enumerate(found, 1):
-        base = next(label for label, df in group.items() if not df.attrs.get("expansions"))
+        base = comparison_name(group)
         drawn.append(DrawnInteractions(f"interactions-{number}",
                                        f"{INTERACTIONS_TITLE}: {base}",
                                        f"{INTERACTION_TABLE_TITLE}: {base}", table, group))
     return drawn
+
+
+def comparison_name(group: dict[str, Run]) -> str:
+    """A comparison's name on the page: its base game's label, else its first run's."""
+    return next((label for label, run in group.items() if not run.attrs.get("expansions")),
+                next(iter(group)))
+
+
+def undrawn_interactions_note(runs: dict[str, pd.DataFrame],
+                              drawn: list[DrawnInteractions]) -> str:
+    """Where some comparison's interactions are drawn: the comparisons of expansions among
+    ``runs`` (results files) whose interactions are not, and why; "" for none."""
+    if not drawn:
+        return ""
+    shown = [one.runs for one in drawn]
+    left = [comparison_name(group) for group in comparison_groups(
+                {label: run for label, run in runs.items() if not isinstance(run, Totals)})
+            if group not in shown and any(run.attrs.get("expansions") for run in group.values())]
+    if not left:
+        return ""
+    return (f"No interactions are drawn for the comparison{'' if len(left) == 1 else 's'} of "
+            f"{spoken_list(left)}: they need its base game, each expansion alone and the "
+            "pairs, once each.")
 
 
 def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
@@ -1524,10 +1570,9 @@ def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
     not the base game, singles and pairs of one policy and seed."""
     from analyzer.analysis.compare import interactions, set_label
 
-    keys = {_comparison_key(df.attrs) for df in runs.values()}
     by_set = {set_label(tuple(df.attrs.get("expansions") or [])): df
               for df in runs.values()}
-    if len(keys) != 1 or len(by_set) != len(runs) or "base" not in by_set:
+    if len(comparison_groups(runs)) != 1 or len(by_set) != len(runs) or "base" not in by_set:
         return None
     table = interactions(by_set)
     table = table[table["games"] > 0]  # a pair whose four sets share no game is not drawn
@@ -1537,6 +1582,8 @@ def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
 #: The configuration a table's CSV repeats on every row, so that the files of several
 #: runs (a solo and a team comparison, say) still tell apart once put together.
 RUN_COLUMNS = ("variant", "policy", "seed")
+#: What an interactions file adds to ``RUN_COLUMNS``: the cards and the code.
+INTERACTION_FILE_COLUMNS = ("card_set", "card_set_sha256", "rules_version", "commit")
 #: The code that played a table's games, repeated on every row of its CSV too: a file
 #: quoted apart from its page still names it.
 VERSION_COLUMNS = ("policy_params_sha256", "rules_version", "commit")
@@ -2306,8 +2353,7 @@ def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
     texts = {
         "compare.csv": _compare_csv(result),
         "interactions.csv": with_run_columns(result.interactions, result.attrs,
-                                             ("card_set", "card_set_sha256", "rules_version",
-                                              "commit")).to_csv(),
+                                             INTERACTION_FILE_COLUMNS).to_csv(),
         "compare.md": compare_markdown(rows, images, facts, pairs, note, scope,
                                        **head, **figure_texts),
         "index.html": compare_page(rows, images, facts, pairs, note, scope,
