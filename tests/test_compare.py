@@ -1739,6 +1739,42 @@ def test_the_command_of_a_comparison_quotes_its_files_and_names_no_policy_made_i
                     "from its name (a policy made in Python, say)")
 
 
+def test_a_weights_file_named_as_the_comparisons_card_file_is_kept_under_another_name(
+        tmp_path, capsys, monkeypatch):
+    """Weights named cards.toml beside a designer's cards were not kept, and the command
+    read the folder's card file as the weights."""
+    import shlex
+
+    from tests.test_cli import run
+
+    (tmp_path / "w").mkdir()
+    weights = tmp_path / "w" / "cards.toml"
+    weights.write_text("[weights]\nBOOKS_KEEP = 1.0\n")
+    cards = tmp_path / "mine.toml"
+    cards.write_text(analyzer.cards.writer.card_file_text(analyzer.load_cards(None))
+                     .replace('name = "R14-default"', 'name = "mine"'), encoding="utf-8")
+    out = tmp_path / "cmp"
+    analyzer.compare(sets="base,books", games=20, policy=f"weighted:{weights}", cards=cards,
+                     out=out)
+    command = (out / "compare.md").read_text(encoding="utf-8").splitlines()[-1] \
+        .removeprefix("- **play again**: ")
+    assert "--policy weighted:weights-cards.toml" in command
+    assert (out / "weights-cards.toml").read_bytes() == weights.read_bytes()
+    assert analyzer.load_cards(out / "cards.toml").digest == analyzer.load_cards(cards).digest
+    monkeypatch.chdir(out)
+    code, _, err = run(capsys, *shlex.split(command)[1:], "--out", "again", "--quiet")
+    assert code == 0, err
+    drop = ["policy", "card_set_source"]
+    pd.testing.assert_frame_equal(
+        pd.read_csv(out / "compare.csv").drop(columns=drop, errors="ignore"),
+        pd.read_csv(out / "again" / "compare.csv").drop(columns=drop, errors="ignore"))
+    # with the shipped cards no card file is kept, and the weights keep their name
+    analyzer.compare(sets="base", games=10, policy=f"weighted:{weights}", out=tmp_path / "s")
+    assert (tmp_path / "s" / "cards.toml").read_bytes() == weights.read_bytes()
+    assert "--policy weighted:cards.toml" in \
+        (tmp_path / "s" / "compare.md").read_text(encoding="utf-8").splitlines()[-1]
+
+
 def test_a_table_of_runs_played_under_other_software_names_each(monkeypatch):
     """A comparison named the base game's software only, though a resumed set may have been
     played under other versions."""

@@ -1766,7 +1766,23 @@ def _policy_words(attrs: dict) -> str | None:
     the folder gives it, to be put beside it), or None when no name does."""
     name = str(attrs.get("policy"))
     shown = _command_name(name, shared_policy(name), attrs.get("policy_source_sha256"))
+    if shown is not None and attrs.get(WEIGHTS_KEPT_AS):
+        shown = _with_weights_name(shown, str(attrs[WEIGHTS_KEPT_AS]))
     return None if shown is None else f"--policy {shlex.quote(shown)}"
+
+
+#: The name a folder keeps a run's weights file under when a page of the folder has its own
+#: name (a designer's weights named ``cards.toml`` beside the comparison's cards).
+WEIGHTS_KEPT_AS = "weights_kept_as"
+
+
+def _with_weights_name(policy: str, name: str) -> str:
+    """``policy`` (``weighted:FILE``, a look-ahead's ``weights=FILE``) reading ``name``."""
+    from analyzer.policies.registry import WEIGHTED_PREFIX, with_weights_file
+
+    if policy.startswith(WEIGHTED_PREFIX):
+        return f"{WEIGHTED_PREFIX}{name}"
+    return with_weights_file(policy, lambda _: name)
 
 
 def duel_command(policies: list[str], attrs: dict) -> str:
@@ -2308,6 +2324,8 @@ def _compare_csv(result) -> str:
 #: shipped set: the play-again command names it, and a designer's file stays on the
 #: designer's machine.
 COMPARE_CARDS = "cards.toml"
+#: The pages of a comparison's folder besides its charts and card file.
+COMPARE_PAGES = frozenset({"compare.csv", "interactions.csv", "compare.md", "index.html"})
 
 
 def write_compare(result, folder: Path, cards_text: str | None = None) -> None:
@@ -2323,6 +2341,14 @@ def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
     :data:`COMPARE_CARDS`, made in memory."""
     attrs = result.attrs if cards_text is None else \
         {**result.attrs, "cards_file": COMPARE_CARDS}
+    files: dict[str, bytes] = {}
+    figures = result.figures()
+    for stem, fig in figures.items():
+        files |= chart_files(fig, stem)
+    pages = {*files, *COMPARE_PAGES, *([COMPARE_CARDS] if cards_text is not None else [])}
+    weights = _kept_weights_file(result, pages)
+    if weights and _weights_name(result) not in weights:  # kept under another name
+        attrs = {**attrs, WEIGHTS_KEPT_AS: next(iter(weights))}
     rows = compare_rows(result.table)
     facts = compare_facts(attrs, [int(n) for n in result.table["games"]])
     note = compare_note(result.table, result.runs,
@@ -2336,10 +2362,6 @@ def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
     note = f"{note} {names}" if names else note
     head = {"title": compare_title(variant, shared_policy(policy)),
             "verdict": verdict_line(result.table, books_unplayed(result.runs))}
-    files: dict[str, bytes] = {}
-    figures = result.figures()
-    for stem, fig in figures.items():
-        files |= chart_files(fig, stem)
     images = {name.removesuffix(".png"): content for name, content in files.items()
               if name.endswith(".png")}
     # what the chart says under it besides its source, in its caption on the page too (the
@@ -2360,24 +2382,28 @@ def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
     }
     if cards_text is not None:
         texts[COMPARE_CARDS] = cards_text
-    texts |= _kept_weights_file(result, {*files, *texts})
-    return files | {name: text.encode() for name, text in texts.items()}
+    return files | {name: text.encode() for name, text in (texts | weights).items()}
 
 
 def _kept_weights_file(result, taken: set[str]) -> dict[str, str]:
     """The weights file a comparison's policy plays (``weighted:FILE``, a look-ahead's
     ``weights=FILE``), by the name its play-again command gives it, so that the command
-    runs from the folder as it reads; none for the shipped weights, or where a page of the
-    folder has that name."""
-    from analyzer.policies.registry import weights_file_of
-
+    runs from the folder as it reads: its own name, or where a page of the folder has that
+    name (``taken``) ``weights-NAME``; none for the shipped weights."""
     kept = {str(run.attrs.get("policy_weights_file")) for run in result.runs.values()
             if isinstance(run.attrs.get("policy_weights_file"), str)}
-    name = weights_file_of(shared_policy(str(result.attrs.get("policy", ""))))
-    if len(kept) != 1 or name is None or name in taken or not name.endswith(".toml") or \
-            "/" in name:
+    name = _weights_name(result)
+    if len(kept) != 1 or name is None or not name.endswith(".toml") or "/" in name:
         return {}
-    return {name: kept.pop()}
+    return {f"weights-{name}" if name in taken else name: kept.pop()}
+
+
+def _weights_name(result) -> str | None:
+    """The name a comparison's play-again command gives the weights file its policy
+    plays, or None."""
+    from analyzer.policies.registry import weights_file_of
+
+    return weights_file_of(shared_policy(str(result.attrs.get("policy", ""))))
 
 
 def _sentence(text: str) -> str:
