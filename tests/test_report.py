@@ -283,6 +283,12 @@ def test_a_run_that_changes_two_things_at_once_says_so(tmp_path):
     assert configuration_changes({**games, "first_game": 100}, games) == \
         "games (other deals only: chance)"
     assert configuration_changes({**games, "first_game": 99}, games) == "none"
+    # the other engine on the seed's other games: the deals differ, not the engines
+    assert configuration_changes({**games, "first_game": 100, "engine": "reference"},
+                                 {**games, "engine": "fast"}) == \
+        "games + engine (other deals only: chance)"
+    assert configuration_changes({**games, "first_game": 50, "engine": "reference"},
+                                 {**games, "engine": "fast"}) == "engine"
     assert configuration_changes({**games, "first_game": 100}, {**base, "games": None}) == \
         "none"  # a file that does not say how many games it played
     assert configuration_changes({**base, "seed": 2, "policy": "random"}, base) == \

@@ -708,6 +708,8 @@ def configuration_changes(attrs: dict, first: dict) -> str:
         return "games (other deals only: chance)" if _no_game_shared(attrs, first) else "none"
     if not causes and "seed" in changed:  # the same game on other deals
         return " + ".join(changed) + " (other deals only: chance)"
+    if not causes and _no_game_shared(attrs, first):  # the other engine on other games
+        return " + ".join(["games", *changed]) + " (other deals only: chance)"
     return " + ".join(changed) + (f" ({causes} at once)" if causes > 1 else "")
 
 
