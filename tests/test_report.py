@@ -767,6 +767,10 @@ def test_runs_of_one_seed_that_share_some_games_are_paired_on_those():
     # shorter won 2 of 4, as the first run did on those 4 (3 of 8 in all): the difference
     # of 0 is between the win rates over the common games, which the row gives
     assert rows[1][2] == "50.00% vs 50.00%" and rows[2][2] == "50.00% vs 25.00%"
+    # one game is a game, not "1 games"
+    rows = difference_rows(differences({"one": run_of([1], first=0),
+                                        "also": run_of([0], first=0)}))
+    assert rows[1][5] == "paired, 1 game"
 
 
 def test_cli_report_errors_are_one_line(results, tmp_path, capsys):

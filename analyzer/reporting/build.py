@@ -779,8 +779,8 @@ def _compared(row: pd.Series) -> str:
     # names (weighted beside a weighted:FILE of the shipped weights): their zero is no finding
     alike = ", each ended alike" if row.get("alike", False) else \
         NO_TEST_PAIRED if untested else ""
-    return (f"paired, {int(row.games):,} games" if row.whole else
-            f"paired on {int(row.games):,} common games") + alike
+    return (f"paired, {plural(int(row.games), 'game')}" if row.whole else
+            f"paired on {plural(int(row.games), 'common game')}") + alike
 
 
 INTERACTIONS_TITLE = "Pairwise interactions of expansions"
