@@ -2187,6 +2187,12 @@ def _in_a_loss(df: pd.DataFrame, **cells: object) -> pd.DataFrame:
     (lambda df: df.assign(books_kept=df["books_kept"].mask(df.index == 7, 5)),
      "5 Books kept by a run without the Books in game 7"),
     (lambda df: df.assign(seats=2), "seats is 2 in a run of the solo game in game 0"),
+    # a loss to the empty deck with cards in it (R13.2); inhabitants only the Postcards
+    # score (R11.9)
+    (lambda df: _in_a_loss(df, deck_left=20),
+     "reason deck_empty with 20 cards left in the deck in game"),
+    (lambda df: df.assign(inhabitants=df["inhabitants"].mask(df.index == 6, 5)),
+     "an inhabitant sum of 5 in a run without the Postcards in game 6"),
 ])
 def test_a_results_file_with_cells_no_run_writes_is_refused(tmp_path, damage, message):
     """Edited by hand: an empty win, a reason no rule gives. Read, they would be counted

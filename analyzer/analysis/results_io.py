@@ -614,8 +614,8 @@ ALL_PACIFIED_REASONS = ("all_pacified", "inhabitants")
 def _check_rows_against_config(path: Path, df: pd.DataFrame, attrs: dict) -> None:
     """Refuse rows that no game of the configured run ends with: a reason no results
     file holds or the run's expansions cannot give, cities pacified past the game's City
-    cards or not as its reason says, Books kept without the Books, the seats of the other
-    variant."""
+    cards or not as its reason says, Books kept without the Books, inhabitants without the
+    Postcards, the seats of the other variant."""
     def refuse(what: str, bad: pd.Series) -> None:
         _refuse_game(path, df, what, bad)
 
@@ -640,6 +640,11 @@ def _check_rows_against_config(path: Path, df: pd.DataFrame, attrs: dict) -> Non
             (odd := df["books_kept"] > 0).any():
         refuse(f"{int(df['books_kept'][odd].iloc[0])} Books kept by a run without the Books",
                odd)
+    # only the Postcards score inhabitants (R11.9)
+    if "postcards" not in expansions and "inhabitants" in df.columns and \
+            (odd := df["inhabitants"] != 0).any():
+        refuse(f"an inhabitant sum of {int(df['inhabitants'][odd].iloc[0])} in a run "
+               "without the Postcards", odd)
     seats = 2 if attrs.get("variant", "solo") == "team" else 1
     if "seats" in df.columns and (odd := df["seats"] != seats).any():
         refuse(f"seats is {int(df['seats'][odd].iloc[0])} in a run of the "
@@ -655,8 +660,9 @@ SEAT_COUNTS = (1, 2)
 
 def _check_values(path: Path, df: pd.DataFrame) -> None:
     """Refuse figures no game ends with (a file edited or written by other code): a count
-    below zero, a seat count other than 1 or 2, a game won whose reason is not that every
-    City card was pacified, or one lost whose reason is."""
+    below zero, a seat count other than 1 or 2, a game lost to the empty deck with cards
+    in it, a game won whose reason is not that every City card was pacified, or one lost
+    whose reason is."""
     def refuse(what: str, bad: pd.Series) -> None:
         _refuse_game(path, df, what, bad)
 
@@ -665,6 +671,11 @@ def _check_values(path: Path, df: pd.DataFrame) -> None:
             refuse(f"column {name} holds {int(df[name][below].iloc[0])}, below zero", below)
     if "seats" in df.columns and (odd := ~df["seats"].isin(SEAT_COUNTS)).any():
         refuse(f"seats is {int(df['seats'][odd].iloc[0])}, not 1 or 2", odd)
+    # the game is lost when a draw finds the Dream deck empty (R13.2)
+    if "deck_left" in df.columns and \
+            (odd := (df["reason"].astype(str) == "deck_empty") & (df["deck_left"] != 0)).any():
+        refuse(f"reason deck_empty with {int(df['deck_left'][odd].iloc[0])} cards left in "
+               "the deck", odd)
     pacified = df["reason"].astype(str) == "all_pacified"
     if (odd := df["won"].to_numpy(dtype=bool) != pacified.to_numpy()).any():
         odd = pd.Series(odd, index=df.index)
