@@ -596,8 +596,9 @@ def _check_results_fit(games: int) -> None:
     if need > memory:
         raise UrbionError(f"{games:,} games keep {_bytes(need)} of per-game results in "
                           f"memory, more than this machine's {_bytes(memory)}: play "
-                          "fewer, or keep a tally of fixed size instead of rows (simulate "
-                          "--summary-only; analyzer.simulate_summary in Python)")
+                          "fewer, or, for the figures of one run alone, keep a tally of "
+                          "fixed size instead of rows (urbion simulate --summary-only; "
+                          "analyzer.simulate_summary in Python)")
 
 
 #: Bytes a game takes while it is played (the batch kernel's int64 row), and once played

@@ -250,8 +250,9 @@ def test_a_run_whose_results_cannot_fit_in_memory_is_refused_before_it_plays(tmp
     out = tmp_path / "big.parquet"
     with pytest.raises(UrbionError, match=r"1,000 games keep 88\.0 KB of per-game results "
                                           r"in memory, more than this machine's 41\.0 KB: play "
-                                          r"fewer, or keep a tally of fixed size instead "
-                                          r"of rows \(simulate --summary-only"):
+                                          r"fewer, or, for the figures of one run alone, "
+                                          r"keep a tally of fixed size instead of rows "
+                                          r"\(urbion simulate --summary-only"):
         analyzer.simulate(games=1000, out=out)
     assert list(tmp_path.iterdir()) == []
     # the tally of a summary-only run does not grow with the games (chunks small enough for
