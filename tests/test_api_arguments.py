@@ -106,6 +106,9 @@ def _games(**columns) -> pd.DataFrame:
      "column pacified holds values of type float64"),
     (lambda: analyzer.summarize(_games(pacified=pd.array([3, None], dtype="Int64"))),
      "column pacified holds an empty cell"),
+    # a run joined to itself (pd.concat([df, df])) counted each game twice
+    (lambda: analyzer.summarize(_games(game=[7, 7])),
+     "summarize needs a results DataFrame as simulate returns it \\(game 7 appears twice\\)"),
     (lambda: analyzer.report(5, "r"), "results must be a list of results files"),
     (lambda: analyzer.load_cards(3.0), "--cards \\(cards=\\) must be a path"),
     (lambda: analyzer.duel(["greedy", "random"], games=5, scheduler=5),

@@ -162,7 +162,8 @@ def means_in_play(expansions: list[str] | None, variant: str = "solo") -> list[s
 
 def _check_kinds(df: pd.DataFrame) -> None:
     """Refuse a column of another kind than a results frame holds (won as 0/1, turns as
-    text), which would fail deep in pandas or give a wrong figure."""
+    text), which would fail deep in pandas or give a wrong figure, and a game held
+    twice."""
     for column in SUMMARIZED:
         kind = df[column].dtype
         if column == "won":
@@ -176,6 +177,10 @@ def _check_kinds(df: pd.DataFrame) -> None:
                 f"values of type {kind}, where a run writes {want}"
             raise UrbionError(f"summarize needs a results DataFrame as simulate returns it "
                               f"(column {column} holds {held})")
+    # frames joined twice over (pd.concat([df, df])) would count each game twice
+    if "game" in df.columns and (repeated := df["game"][df["game"].duplicated()]).size:
+        raise UrbionError(f"summarize needs a results DataFrame as simulate returns it "
+                          f"(game {repeated.iloc[0]} appears twice)")
 
 
 def summarize_tally(tally: np.ndarray, expansions: list[str] | None = None,
