@@ -2285,7 +2285,8 @@ def test_the_scope_note_speaks_of_expansions_only_where_they_are_played():
     base = scope_note([{"policy": "greedy", "card_set": "mine", "expansions": []}])
     assert "expansions" not in base and "meet the same cards very differently" in base
     played = scope_note([{"policy": "greedy", "card_set": "mine", "expansions": ["books"]}])
-    assert "Hanging Gardens & Wizards helps the shipped weighted policy a great deal" in played
+    assert "in the solo game, Hanging Gardens & Wizards adds about 30 points to the shipped " \
+        "weighted policy" in played
 
 
 def test_the_scope_note_says_the_policies_are_computer_players_and_how_a_team_plays():

@@ -264,8 +264,10 @@ def scope_note(attrs: list[dict]) -> str:
     assumed = (" R14-default is an assumed card list: the printed one is not known."
                if any(one.get("card_set") == "R14-default" for one in attrs) else "")
     expansions = any(one.get("expansions") for one in attrs)
-    example = (" (on R14's cards, Hanging Gardens & Wizards helps the shipped weighted "
-               "policy a great deal and greedy hardly at all)" if expansions else "")
+    # README, Expansions: 20,000 and 100,000 solo games of each
+    example = (" (on R14's cards, in the solo game, Hanging Gardens & Wizards adds about 30 "
+               "points to the shipped weighted policy's win rate and takes under one from "
+               "greedy's)" if expansions else "")
     meets = "the same expansions or card changes" if expansions else "the same cards"
     team = (" In the team game one policy plays both seats, with both hands in view (R10.2)."
             if any(one.get("variant") == "team" for one in attrs) else "")
@@ -1234,7 +1236,10 @@ RANKING_NOTE = (
     "from it. Within a column every run is weighed against one base game; across columns, "
     "points on base games that win at other rates do not weigh alike (3 points are 50% "
     "more games won on a base game at 6%, 10% more on one at 30%): the ratio beside them, "
-    "the run's win rate over its base game's on the games compared, weighs them alike.")
+    "the run's win rate over its base game's on the games compared, weighs them alike. The "
+    "ratios describe; whether a set weighs alike on two base games is tested on the odds "
+    "of winning, in a section of its own where the runs allow it (a set played against "
+    "two base games).")
 
 
 def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[list[str]]:

@@ -399,7 +399,9 @@ def _own_references(ax: Axes, table: pd.DataFrame, y: np.ndarray,
         rate = table.at[reference, "win_rate"] * 100
         ax.plot([rate, rate], [rows[label] - 0.42, rows[label] + 0.42], color="black",
                 linestyle="--", linewidth=1.2, zorder=2.1,
-                label=None if index else "the win rate of the run it is compared with")
+                # the differences table weighs runs of other games on those they share
+                label=None if index else
+                "the win rate of the run it is compared with, over all its games")
     if against:
         _bar_legend(ax)
 
