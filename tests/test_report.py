@@ -385,8 +385,8 @@ def test_baseline_base_weighs_each_run_against_its_own_base_game(tmp_path):
     assert "no game won by one run only: no test" in random_row
     # greedy's row is the one test Holm adjusts over, and the notes say how many
     assert "over every comparison in this table that can reject (1 test)" in section
-    ranking = section[section.index("| rank |"):].splitlines()
-    assert ranking[0] == f"| rank | {labels['greedy']} | {labels['random']} |"
+    ranking = section[section.index("| order |"):].splitlines()
+    assert ranking[0] == f"| order | {labels['greedy']} | {labels['random']} |"
     greedy = table.loc["greedy / chromatic_chaos / seed 3"]
     ratio = greedy["win_rate"] / greedy["against_rate"]
     assert ratio > 1.5  # Chromatic Chaos helps greedy: shown, with how many times the wins

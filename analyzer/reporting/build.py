@@ -1264,7 +1264,8 @@ def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[lis
                          + (f" ({'; '.join(said)})" if said else ""))
         columns[base] = cells
     depth = max(len(cells) for cells in columns.values())
-    return [["rank", *columns]] + [
+    # an order, not the comparison page's rank with its range from the tests between sets
+    return [["order", *columns]] + [
         [str(rank + 1), *(cells[rank] if rank < len(cells) else "" for cells in
                           columns.values())] for rank in range(depth)]
 
