@@ -2069,11 +2069,17 @@ class CardChangeResult:
     def books_note(self) -> str:
         """The note of the sets with Books of Power where the policy kept no Book with
         either card set: their change is the base game's games' ("": none)."""
-        from analyzer.analysis.compare import books_unplayed, books_unplayed_note
+        from analyzer.analysis.compare import books_unplayed_note
+
+        return books_unplayed_note(self._unweighed_books())
+
+    def _unweighed_books(self) -> dict[str, pd.DataFrame]:
+        """The runs, with the cards, of the sets with Books of Power where the policy kept
+        no Book with either card set, by set label."""
+        from analyzer.analysis.compare import books_unplayed
 
         both = set(books_unplayed(self.cards.runs)) & set(books_unplayed(self.against.runs))
-        return books_unplayed_note({label: run for label, run in self.cards.runs.items()
-                                    if label in both})
+        return {label: run for label, run in self.cards.runs.items() if label in both}
 
     def weights_note(self) -> str | None:
         """The notes of either comparison on the weights a policy plays, once each."""
@@ -2084,14 +2090,18 @@ class CardChangeResult:
     def figures(self) -> dict:
         """The change's chart as a matplotlib Figure, by file stem."""
         from analyzer.analysis.card_change import chart_rows, precision_notes
-        from analyzer.analysis.compare import BASE, set_title
+        from analyzer.analysis.compare import BASE, books_chart_note, set_title
         from analyzer.reporting import charts
 
         table, members = chart_rows(self.table)
         fig = charts.card_change(table, set_title(BASE), self.attrs, members)
         # as the table: the mark of a set stopped at max-games, and against which of the
-        # base game's games a set that stopped before it is weighed
+        # base game's games a set that stopped before it is weighed; the sets that kept no
+        # Book, whose change is the base game's
         notes = precision_notes(self.table, self.attrs)
+        books = books_chart_note({set_title(label): run
+                                  for label, run in self._unweighed_books().items()})
+        notes += [books] if books else []
         return {"card_change": charts.caption(
             fig, "\n".join([charts.card_change_source(self.attrs), *notes]))}
 

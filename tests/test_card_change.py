@@ -589,6 +589,17 @@ def test_with_precision_each_set_plays_until_its_change_and_departure_are_that_n
     assert note in " ".join(caption.split())
 
 
+def test_the_change_chart_says_which_sets_kept_no_book(tmp_path):
+    """Published apart from the page, the chart drew the Books' change without the note
+    the page gives (greedy keeps no Book: the set plays the base game's games)."""
+    result = analyzer.compare(sets="base,books", games=60, cards=_weak_chaos(tmp_path),
+                              against="r14")
+    assert "kept no Book of Power in any game" in result.books_note()
+    caption = " ".join(result.figures()["card_change"].get_supxlabel().split())
+    assert "Books of Power: the policy kept no Book of Power in any game, so this set " \
+           "played as without the Books and says nothing about them" in caption
+
+
 def test_a_precise_change_stopped_at_max_games_is_marked_and_played_again_alike(
         tmp_path, capsys, monkeypatch):
     """A change still wider than asked at --max-games is marked * in the terminal, the

@@ -1603,7 +1603,7 @@ def test_a_long_alternative_text_keeps_the_largest_changes():
     table = pd.DataFrame({"win_rate": [0.1, *(0.1 + g for g in gains)],
                           "difference": [0.0, *gains], "holm_p": [np.nan] + [0.001] * 7,
                           "rank": range(1, 9)}, index=names)
-    alt = compare_alts(SimpleNamespace(table=table, interactions=pd.DataFrame()),
+    alt = compare_alts(SimpleNamespace(table=table, interactions=pd.DataFrame(), runs={}),
                        ["differences"])["differences"]
     assert "easier than the base game, with Holm p below 0.05: s6 (+20.00 pp), s5 (+6.00 pp)" \
         in alt and alt.count("pp)") == 5 and "and 2 more" in alt
@@ -1660,6 +1660,15 @@ def test_the_terminal_and_pages_say_in_plain_words_which_sets_are_harder_or_easi
     assert f"\n\n{line}\n\n| set |" in md
     page = html.unescape((tmp_path / "cmp" / "index.html").read_text())
     assert f"<p id='verdict'>{line}</p><table" in page
+    # left out of Holm's family, the Books have no Holm p, on the page and the terminal;
+    # the chart's alternative text names them apart as the verdict does
+    row = next(row for row in md.splitlines() if row.startswith("| books | "))
+    assert [cell.strip() for cell in row.split("|")][7:9] == ["1", "—"]  # McNemar, Holm
+    books_line = next(row for row in str(result).splitlines() if row.startswith("books "))
+    assert books_line.split("pp")[-1].split()[0] == "—"  # Holm p, after the interval
+    assert "not weighed, no Book of Power kept in any game: Books of Power" in page
+    assert "no difference shown: " not in page or "Books of Power" not in \
+        page.split("no difference shown: ")[1].split(";")[0].split(".")[0]
 
 
 def test_a_books_set_shown_harder_by_its_other_expansion_stays_among_the_harder():

@@ -341,6 +341,22 @@ def test_a_report_of_several_runs_gives_each_ones_difference_from_the_first(resu
     assert "Differences from the first run" not in (lone / "report.md").read_text()
 
 
+def test_baseline_base_ranks_a_run_that_kept_no_book_as_not_weighed(tmp_path):
+    """Greedy keeps no Book: its Books run plays its base game's games, and the ranking
+    called that "no difference shown", a verdict on the Books, where a comparison's own
+    page says they were not weighed."""
+    paths = []
+    for expansions in ("none", "books", "chromatic_chaos"):
+        paths.append(tmp_path / f"{expansions}.parquet")
+        analyzer.simulate(games=300, seed=3, expansions=expansions, out=paths[-1])
+    md = (analyzer.report(paths, tmp_path / "rep", baseline="base") / "report.md").read_text()
+    ranking = md[md.index("| order |"):].split("\n\n")[0].splitlines()
+    books = next(line for line in ranking if "| books " in line)
+    assert "(1.00x the wins; not weighed, no Book of Power kept)" in books, books
+    chromatic = next(line for line in ranking if "| chromatic_chaos " in line)
+    assert "not weighed" not in chromatic
+
+
 def _two_comparisons(folder: Path) -> list[Path]:
     """Two policies' comparisons of the base game and Chromatic Chaos on the same games,
     given out of order: greedy's Chromatic Chaos, random's base game, greedy's, random's

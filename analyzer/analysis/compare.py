@@ -609,6 +609,13 @@ def verdict_line(table: pd.DataFrame, unweighed: list[str] | tuple[str, ...] = (
     return f"In short: {'; '.join(parts)}." if parts else ""
 
 
+def holm_text(row: pd.Series) -> str:
+    """A set's Holm p, or "—" for one left out of Holm's family: no game won by one side
+    and lost by the other, a test that cannot reject (the note under the table says)."""
+    untested = row.get("set_only", 1) + row.get("base_only", 1) == 0
+    return "—" if untested else format_p(row.holm_p)
+
+
 def format_compare(table: pd.DataFrame, attrs: dict,
                    unweighed: list[str] | tuple[str, ...] = ()) -> str:
     """The comparison as text for the terminal (the set column as wide as the longest
@@ -622,7 +629,7 @@ def format_compare(table: pd.DataFrame, attrs: dict,
              f"{'vs base':>9}  {'95% paired':<19} {'Holm p':>8} {'turns':>6} "
              f"{'rank':>{rank_width}}"]
     for label, r in table.iterrows():
-        holm = "" if label == BASE else format_p(r.holm_p)
+        holm = "" if label == BASE else holm_text(r)
         vs = "" if label == BASE else f"{signed_pp(r.difference):>7}pp"
         band = "" if label == BASE else \
             f"{signed_bound(r.diff_low)} to {signed_bound(r.diff_high)}pp"

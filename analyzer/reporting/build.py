@@ -1242,15 +1242,21 @@ RANKING_NOTE = (
     "two base games).")
 
 
+#: A ranked run with Books of Power where the policy kept none, which played the base game.
+UNWEIGHED = "not weighed, no Book of Power kept"
+
+
 def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[list[str]]:
     """The differences ``table`` as a ranking, header first: a column per base game (its
     ``against``), its runs by their difference, lowest first, each named by its expansions
     as --expansions takes them, with the ratio of the two win rates (none where the base
     game won no game) and "no difference shown" where its Holm p is 0.05 or more or its
-    test cannot reject."""
+    test cannot reject (:data:`UNWEIGHED` for a run that kept no Book)."""
     from analyzer.analysis.compare import set_label
 
     shown = table.assign(holm=differences_holm(table))
+    # as a comparison's verdict names them: a run that kept no Book is not weighed
+    unweighed = set(books_unplayed(runs))
     columns = {}
     for base, group in shown.groupby("against", sort=False):
         cells = []
@@ -1259,7 +1265,8 @@ def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[lis
             quiet = not (row.get("informative", True) and row.holm < SIGNIFICANCE)
             said = ([f"{row.win_rate / row.against_rate:.2f}x the wins"]
                     if row.against_rate > 0 else []) + \
-                (["no difference shown"] if quiet else [])
+                ([UNWEIGHED if label in unweighed else "no difference shown"]
+                 if quiet else [])
             cells.append(f"{name} {signed_pp(row.difference)} pp"
                          + (f" ({'; '.join(said)})" if said else ""))
         columns[base] = cells
@@ -2118,7 +2125,7 @@ def _swap_into_place(build: Path, out: Path) -> None:
 
 def compare_rows(table: pd.DataFrame) -> list[list[str]]:
     """The comparison table as text cells, header first."""
-    from analyzer.analysis.compare import rank_text
+    from analyzer.analysis.compare import holm_text, rank_text
     from analyzer.analysis.stats import format_p
 
     rows = [["set", "games", "win rate", "95% Wilson interval", "vs base",
@@ -2133,7 +2140,7 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
                      "" if base else
                      f"{signed_bound(r.diff_low)} to {signed_bound(r.diff_high)} pp",
                      "" if base else format_p(r.mcnemar_p),
-                     "" if base else format_p(r.holm_p), mean_text(r, "turns", 1),
+                     "" if base else holm_text(r), mean_text(r, "turns", 1),
                      rank_text(r)])
     return rows
 
@@ -2477,11 +2484,17 @@ def compare_alts(result, stems: list[str]) -> dict[str, str]:
         groups = {key: [f"{name} ({signed_pp(others.at[name, 'difference'])} pp)"
                         if key != "none" else name for name in names]
                   for key, names in difference_groups(others).items()}
+        # as the verdict names them: a set that kept no Book is not weighed, not unchanged
+        unweighed = {set_title(label) for label in books_unplayed(result.runs)}
+        apart = [name for name in groups["none"] if name in unweighed]
+        groups["none"] = [name for name in groups["none"] if name not in unweighed]
         parts = [f"{what} than the base game, with Holm p below 0.05: {_named(names)}"
                  for what, names in (("harder", groups["harder"]),
                                      ("easier", groups["easier"])) if names]
         if groups["none"]:
             parts.append(f"no difference shown: {_named(groups['none'])}")
+        if apart:
+            parts.append(f"not weighed, no Book of Power kept in any game: {_named(apart)}")
         alts["differences"] = (f"{COMPARE_TITLES['differences']}: "
                                f"{'; '.join(parts) or 'no set besides the base game'}. "
                                + ("Every set's change and interval are in the table above."
