@@ -1702,6 +1702,23 @@ def test_compare_csv_gives_each_set_the_parameters_its_games_were_played_with(tm
               for path in (out / "results").glob("*.parquet")}
     assert played["gardens_wizards"] != played["base"] == played["books"]
     assert csv["policy_params_sha256"].to_dict() == played
+    # the provenance named the base game's hash alone
+    fact = next(line for line in (out / "compare.md").read_text().splitlines()
+                if line.startswith("- **policy**: "))
+    assert fact.endswith(f"{played['base']}); gardens_wizards played with other parameters, "
+                         "fitted to the larger values of its cards (compare.csv gives each "
+                         "set's hash)")
+    # with the cards compared against too, each set's as its games played them
+    change = tmp_path / "change"
+    analyzer.compare(sets="base,gardens_wizards,books", games=30, cards="r14",
+                     against=wizards, out=change)
+    csv = pd.read_csv(change / "card-change.csv", index_col="set")
+    assert csv["against_policy_params_sha256"].to_dict() == played
+    assert set(csv["policy_params_sha256"]) == {played["base"]}
+    fact = next(line for line in (change / "card-change.md").read_text().splitlines()
+                if line.startswith("- **policy**: "))
+    assert "; gardens_wizards with the cards compared against played with other " \
+           "parameters" in fact
 
 
 def test_the_command_of_a_comparison_quotes_its_files_and_names_no_policy_made_in_python(

@@ -2180,6 +2180,32 @@ def compare_note(table: pd.DataFrame, runs: dict[str, pd.DataFrame] | None = Non
             + (f" {RANK_FAMILY_NOTE}." if tested > 1 else "") + partial)
 
 
+def other_parameters_note(runs: dict[str, pd.DataFrame], csv: str,
+                          against: dict[str, pd.DataFrame] | None = None) -> str:
+    """The provenance's words on the sets of a comparison (``runs``, by set; ``against``,
+    a card change's sets with the cards compared against) whose policy played with other
+    parameters than its base game's, fitted to the larger values of their cards (greedy's
+    and weighted's largest Sognae and Incubi); "" when none did. ``csv`` gives each set's
+    hash."""
+    other = _other_parameters(runs) + [f"{label} with the cards compared against"
+                                       for label in _other_parameters(against or {})]
+    if not other:
+        return ""
+    return (f"; {spoken_list(other)} played with other parameters, fitted to the larger "
+            f"values of {'its' if len(other) == 1 else 'their'} cards ({csv} gives each "
+            "set's hash)")
+
+
+def _other_parameters(runs: dict[str, pd.DataFrame]) -> list[str]:
+    """The sets of ``runs`` whose policy parameters are not their base game's."""
+    from analyzer.analysis.compare import BASE
+
+    if BASE not in runs:
+        return []
+    base = runs[BASE].attrs.get(PARAMS_KEY)
+    return [label for label, run in runs.items() if run.attrs.get(PARAMS_KEY) != base]
+
+
 def policy_fact(attrs: dict, full: bool = False) -> str:
     """The policy of a run's configuration, with its parameter hash and, for a user's
     policy, the hash of its source file (two versions of one file share a name); the
@@ -2366,6 +2392,7 @@ def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
         attrs = {**attrs, WEIGHTS_KEPT_AS: next(iter(weights))}
     rows = compare_rows(result.table)
     facts = compare_facts(attrs, [int(n) for n in result.table["games"]])
+    facts["policy"] += other_parameters_note(result.runs, "compare.csv")
     note = compare_note(result.table, result.runs,
                         shared_policy(str(result.attrs.get("policy", ""))))
     policy = str(result.attrs.get("policy", ""))
@@ -2782,7 +2809,8 @@ def card_change_facts(result) -> dict[str, str]:
             "; with the cards compared against: parameters sha256 "
             f"{attrs['against_policy_params_sha256']}"
             if attrs.get("against_policy_params_sha256") != attrs.get("policy_params_sha256")
-            else ""),
+            else "") + other_parameters_note(result.cards.runs, "card-change.csv",
+                                             result.against.runs),
         "games": f"{_games_played([int(n) for n in result.table['games']])} of seed "
                  f"{attrs['seed']}, with each card set",
         **code_facts(attrs),
@@ -2820,8 +2848,11 @@ def _card_change_csv(result) -> str:
                              ("card_set", "card_set_sha256", *VERSION_COLUMNS))
     table["against_card_set"] = attrs["against_card_set"]
     table["against_card_set_sha256"] = attrs["against_card_set_sha256"]
-    # a policy that reads the cards into its parameters plays the two sets with others
-    table["against_policy_params_sha256"] = attrs["against_policy_params_sha256"]
+    # a policy that reads the cards into its parameters plays the two card sets, and sets
+    # whose cards hold larger values, with others: each set's, as its games played them
+    for column, runs in ((PARAMS_KEY, result.cards.runs),
+                         (f"against_{PARAMS_KEY}", result.against.runs)):
+        table[column] = [runs[label].attrs.get(PARAMS_KEY) for label in table.index]
     return table.to_csv()
 
 
