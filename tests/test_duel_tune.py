@@ -1096,6 +1096,32 @@ def test_a_duels_command_names_its_expansions_variant_and_card_file():
         "urbion duel --policies search:rollouts=4,candidates=2,greedy --games 9 --seed 0")
 
 
+def test_a_duels_command_plays_a_designers_cards_from_its_own_folder(tmp_path, capsys,
+                                                                      monkeypatch):
+    """The command named the designer's card file, which stays on the designer's machine:
+    run from the folder it failed. A results file of the folder holds the cards."""
+    import shlex
+
+    from tests.test_card_change import _weak_chaos
+    from tests.test_cli import run
+
+    (tmp_path / "sub").mkdir()
+    cards = _weak_chaos(tmp_path / "sub")
+    out = tmp_path / "duel"
+    analyzer.duel(["greedy", "random"], games=40, seed=2, cards=cards, out=out)
+    text = (out / "duel.txt").read_text(encoding="utf-8")
+    assert "\ncard file  weak-chaos.toml; 1-greedy.parquet, in this folder, holds its cards\n" \
+        in text
+    command = next(line for line in text.splitlines() if line.startswith("play again "))
+    assert command.endswith("--games 40 --seed 2 --cards 1-greedy.parquet")
+    monkeypatch.chdir(out)
+    code, _, err = run(capsys, *shlex.split(command.removeprefix("play again "))[1:],
+                       "--out", "again")
+    assert code == 0, err
+    pd.testing.assert_frame_equal(pd.read_csv(out / "pairs.csv"),
+                                  pd.read_csv(out / "again" / "pairs.csv"))
+
+
 def test_policies_of_one_shared_name_are_numbered_among_themselves():
     from analyzer.reporting.build import shared_policy_names
 

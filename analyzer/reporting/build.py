@@ -1696,7 +1696,8 @@ def write_duel(result, out: str | Path) -> Path:
         note = shared_note(result.weights_note(), shown)
         (folder / "duel.txt").write_text(
             str(named) + "\n" + (f"{note}\n" if note else "") + "\n"
-            + "\n".join(f"{k:<10} {v}" for k, v in duel_facts(result, shown).items()) + "\n",
+            + "\n".join(f"{k:<10} {v}" for k, v in duel_facts(
+                result, shown, duel_file_names(list(named.runs))[0]).items()) + "\n",
             encoding="utf-8")
 
     return write_folder(out, fill, "duel")
@@ -1718,9 +1719,11 @@ def shared_policy_names(names: list[str]) -> dict[str, str]:
     return shown if len(set(shown.values())) == len(shown) else {n: n for n in names}
 
 
-def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
+def duel_facts(result, shown: dict[str, str], results_file: str | None = None) -> dict[str, str]:
     """Where a duel's numbers come from, for duel.txt: each policy with its hashes, the
-    versions, the commit that played the games, the date."""
+    versions, the commit that played the games, the date; ``results_file``, one of the
+    folder's results files, holds the cards its command plays (a designer's card file
+    stays behind)."""
     attrs = result.attrs
     policies = [policy_fact({"policy": shown[name],
                              "policy_params_sha256": attrs["policy_params_sha256"][name],
@@ -1728,7 +1731,9 @@ def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
                             full=True)
                 for name in result.runs]
     facts = {"policies": "; ".join(policies),
-             "card file": _card_file(attrs).removeprefix(", from ") or "none (the shipped set)",
+             "card file": _card_file(attrs).removeprefix(", from ") + (
+                 f"; {results_file}, in this folder, holds its cards"
+                 if results_file and _card_file(attrs) else "") or "none (the shipped set)",
              "package": str(attrs.get("package_version")),
              "commit": runs_commit({name: df.attrs for name, df in result.runs.items()}),
              "software": runs_software({name: df.attrs for name, df in result.runs.items()}),
@@ -1736,7 +1741,7 @@ def duel_facts(result, shown: dict[str, str]) -> dict[str, str]:
     names = [_command_name(name, shown[name], attrs["policy_source_sha256"][name])
              for name in result.runs]
     if None not in names:
-        facts["play again"] = duel_command(names, attrs)
+        facts["play again"] = duel_command(names, attrs, results_file)
     else:  # said, not left out: a reader would look for it
         name = list(result.runs)[names.index(None)]
         numbered = shown[name] != shared_policy(name)
@@ -1800,9 +1805,10 @@ def _with_weights_name(policy: str, name: str) -> str:
     return with_weights_file(policy, lambda _: name)
 
 
-def duel_command(policies: list[str], attrs: dict) -> str:
+def duel_command(policies: list[str], attrs: dict, results_file: str | None = None) -> str:
     """The command that plays a duel's games again, its files named as the folder names
-    them (to be found beside it)."""
+    them (to be found beside it); cards other than the shipped set from ``results_file``,
+    a results file of the folder, which holds them, else by their file's name."""
     words = ["urbion duel --policies", shlex.quote(",".join(policies)),
              f"--games {attrs['games']} --seed {attrs['seed']}"]
     if attrs.get("expansions"):
@@ -1811,7 +1817,7 @@ def duel_command(policies: list[str], attrs: dict) -> str:
         words.append(f"--variant {attrs['variant']}")
     card_file = _card_file(attrs).removeprefix(", from ")
     if card_file:
-        words.append(f"--cards {shlex.quote(card_file)}")
+        words.append(f"--cards {shlex.quote(results_file or card_file)}")
     return " ".join(words)
 
 
