@@ -356,6 +356,27 @@ def test_a_changed_copy_named_in_other_case_is_named_as_edited(tmp_path):
     assert load_card_set(_write(tmp_path, edited)).name == "r14-default (edited)"
 
 
+@pytest.mark.parametrize("name", ["R14-def\u200bault", "\ufeffR14-default",
+                                  "R14\u2010default", "R14-de\u00adfault",
+                                  "R\u034f14-default", "\uff32\uff11\uff14-default"])
+def test_a_changed_copy_whose_name_reads_as_the_shipped_one_is_named_as_edited(tmp_path,
+                                                                               name):
+    """A zero-width space, a soft hyphen, another dash or full-width letters do not show:
+    such a name on other cards passed for the shipped set."""
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    edited = text.replace('name = "R14-default"', f'name = "{name}"', 1).replace(
+        "[dreams.chaos]\ncount = 8", "[dreams.chaos]\ncount = 6", 1)
+    assert load_card_set(_write(tmp_path, edited)).name == f"{name} (edited)"
+
+
+@pytest.mark.parametrize("mark", ["\u200e", "\u200f", "\u061c"])
+def test_a_name_with_a_direction_mark_is_refused_as_the_error_says(tmp_path, mark):
+    text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+    marked = text.replace('name = "R14-default"', f'name = "mine{mark}"', 1)
+    with pytest.raises(CardSetError, match="no line breaks, tabs, text direction controls"):
+        load_card_set(_write(tmp_path, marked))
+
+
 def test_a_section_written_as_a_value_is_named_as_such_not_as_missing(tmp_path):
     text = resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
     head, tail = text.split("[emptiness]")

@@ -701,10 +701,11 @@ def card_set_from_data(data: dict, source: str) -> CardSet:
     if not isinstance(name, str) or not name.strip():
         raise CardSetError(f"name: expected a non-empty string, not {toml_text(name)}")
     name = name.strip()  # spaces do not show in a result: " R14-default" is "R14-default"
-    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or
+    if any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in DIRECTION_MARKS or
            unicodedata.bidirectional(ch) in BIDI_CONTROLS for ch in name):
         # a line break or tab in a name would break every table and label it appears in;
-        # a direction override would turn the rest of each line around it
+        # a direction override would turn the rest of each line around it, and a mark
+        # the text beside it
         raise CardSetError(f"name: no line breaks, tabs, text direction controls or other "
                            f"control characters, not {toml_text(name)}")
     description = data.get("description", "")
@@ -760,7 +761,7 @@ def load_card_file(path: str | Path) -> tuple[CardSet, dict]:
         card_set = card_set_from_data(data, str(path))
         shipped = default_card_set()
         # "r14-default" too: a name that reads as the shipped set's, on other cards
-        if card_set.name.casefold() == shipped.name.casefold() and not (
+        if name_as_read(card_set.name) == name_as_read(shipped.name) and not (
                 np.array_equal(card_set.cards, shipped.cards) and
                 np.array_equal(card_set.owner, shipped.owner)):
             data["name"] = f"{card_set.name} (edited)"
@@ -768,6 +769,22 @@ def load_card_file(path: str | Path) -> tuple[CardSet, dict]:
         return card_set, data
     except CardSetError as err:
         raise CardSetError(f"card-set file {path}: {err}") from None
+
+
+#: The implicit direction marks (left-to-right, right-to-left, Arabic letter): invisible,
+#: they reorder the text beside them.
+DIRECTION_MARKS = frozenset("\u200e\u200f\u061c")
+
+
+def name_as_read(name: str) -> str:
+    """A card set's name as a reader tells it from another: in any letter case, without
+    the characters that do not show (zero-width spaces and joiners, a soft hyphen, the
+    combining grapheme joiner), compatibility forms as their plain letters and every dash
+    as a hyphen-minus."""
+    plain = unicodedata.normalize("NFKC", name)
+    shown = "".join("-" if unicodedata.category(ch) == "Pd" else ch for ch in plain
+                    if unicodedata.category(ch) != "Cf" and ch != "\u034f")
+    return shown.casefold()
 
 
 def default_card_set() -> CardSet:
