@@ -427,7 +427,8 @@ def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
     assert play.index.name == "measure" and "turns" in play.index  # no nameless column
     assert list(play.columns) == ["column", "greedy", "greedy half_width",
                                   "weighted:weighted-default.toml",
-                                  "weighted:weighted-default.toml half_width"]
+                                  "weighted:weighted-default.toml half_width",
+                                  "card_set", "card_set_sha256"]
     # each measure names the results column it averages (the labels are the terminal's)
     greedy = pd.read_parquet(out / "1-greedy.parquet")
     assert play.at["Chaos placed (opening hand too)", "column"] == "chaos_placed"
@@ -1120,6 +1121,12 @@ def test_a_duels_command_plays_a_designers_cards_from_its_own_folder(tmp_path, c
     assert code == 0, err
     pd.testing.assert_frame_equal(pd.read_csv(out / "pairs.csv"),
                                   pd.read_csv(out / "again" / "pairs.csv"))
+    # each table names the cards, quoted apart from the folder
+    digest = analyzer.load_cards(cards).digest
+    for name in ("policies.csv", "pairs.csv", "play.csv"):
+        table = pd.read_csv(out / name)
+        assert set(table["card_set"]) == {"weak-chaos"}, name
+        assert set(table["card_set_sha256"]) == {digest}, name
 
 
 def test_policies_of_one_shared_name_are_numbered_among_themselves():

@@ -129,7 +129,10 @@ def test_every_chart_of_the_page_can_be_read_without_seeing_it(results, tmp_path
         if stem in texts:
             continue
         # the card set of each run is the page's provenance, not a column of its tables
-        csv = pd.read_csv(out / f"{stem}.csv").drop(columns="card_set")
+        csv = pd.read_csv(out / f"{stem}.csv")
+        assert set(csv["card_set_sha256"]) == {pd.read_parquet(path).attrs["card_set_sha256"]
+                                               for path in results}
+        csv = csv.drop(columns=["card_set", "card_set_sha256"])
         assert len(table) == len(csv) + 1, stem  # the header, then every row
         for (_, expected), cells in zip(csv.iterrows(), table[1:], strict=True):
             assert cells[0] == expected["run"]

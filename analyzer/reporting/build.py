@@ -638,15 +638,16 @@ def differences_csv(table: pd.DataFrame, changes: dict[str, str] | None,
     Holm p, the number of tests Holm adjusted over (``holm_family``: another page's
     family is another count, and so another Holm p), what each run changes from the run
     it is compared with (``changes``), each run's card set (``sets_of``, by run) and, with
-    ``runs``, each run's :data:`RUN_COLUMNS` and expansions: a file quoted apart from its
-    page still says whose games each row is."""
+    ``runs``, each run's :data:`RUN_COLUMNS`, expansions and card set's hash: a file
+    quoted apart from its page still says whose games each row is."""
     tested = table["informative"] if "informative" in table else pd.Series(True, table.index)
     csv = table.assign(holm_p=differences_holm(table), holm_family=int(tested.sum()),
                        changes=pd.Series(changes),
                        card_set=table.index.map(sets_of)).rename_axis("run")
     if runs is None:
         return csv
-    rows = [with_run_columns(pd.DataFrame(index=[label]), runs[label].attrs, ("expansions",))
+    rows = [with_run_columns(pd.DataFrame(index=[label]), runs[label].attrs,
+                             ("expansions", "card_set_sha256"))
             for label in csv.index]
     return csv.join(pd.concat(rows))
 
@@ -1368,9 +1369,12 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
         # each row names its run's card set: a label names it only where the runs differ,
         # and a file passed on alone would not say whose cards it is of
         sets_of = {label: str(run.attrs.get("card_set")) for label, run in runs.items()}
+        # by its hash too: two card files of one name are told apart
+        hashes_of = {label: run.attrs.get("card_set_sha256") for label, run in runs.items()}
         for stem, data in numbers.items():
             if "run" in data:
-                data = data.assign(card_set=data["run"].map(sets_of))
+                data = data.assign(card_set=data["run"].map(sets_of),
+                                   card_set_sha256=data["run"].map(hashes_of))
             data.to_csv(folder / f"{stem}.csv", index=False)
         if compared.table is not None:
             differences_csv(compared.table, compared.changes, sets_of, runs).to_csv(
@@ -1682,8 +1686,10 @@ def write_duel(result, out: str | Path) -> Path:
     def fill(folder: Path) -> None:
         for name, file in zip(result.runs, duel_file_names(list(named.runs)), strict=True):
             write_results(result.runs[name], folder / file)
-        named.policies.to_csv(folder / "policies.csv")
-        named.pairs.to_csv(folder / "pairs.csv", index=False)
+        # each file names the cards its games were dealt from, quoted apart from the folder
+        cards = {key: result.attrs.get(key) for key in ("card_set", "card_set_sha256")}
+        named.policies.assign(**cards).to_csv(folder / "policies.csv")
+        named.pairs.assign(**cards).to_csv(folder / "pairs.csv", index=False)
         play = play_half_widths(named.runs).add_suffix(" half_width").join(named.play,
                                                                           how="right")
         # each policy's column beside its half-width, in the duel's order
@@ -1692,7 +1698,7 @@ def write_duel(result, out: str | Path) -> Path:
         play = play[order + [c for c in play.columns if c not in order]]
         # the results column each measure averages, for a script joining the two
         play.insert(0, "column", play.index.map(PLAY_COLUMNS))
-        play.rename_axis("measure").to_csv(folder / "play.csv")
+        play.assign(**cards).rename_axis("measure").to_csv(folder / "play.csv")
         note = shared_note(result.weights_note(), shown)
         (folder / "duel.txt").write_text(
             str(named) + "\n" + (f"{note}\n" if note else "") + "\n"
@@ -2193,8 +2199,9 @@ def other_parameters_note(runs: dict[str, pd.DataFrame], csv: str,
     parameters than its base game's, fitted to the larger values of their cards (greedy's
     and weighted's largest Sognae and Incubi); "" when none did. ``csv`` gives each set's
     hash."""
-    other = _other_parameters(runs) + [f"{label} with the cards compared against"
-                                       for label in _other_parameters(against or {})]
+    other = _sets_of_own_parameters(runs) + [
+        f"{label} with the cards compared against"
+        for label in _sets_of_own_parameters(against or {})]
     if not other:
         return ""
     return (f"; {spoken_list(other)} played with other parameters, fitted to the larger "
@@ -2202,7 +2209,7 @@ def other_parameters_note(runs: dict[str, pd.DataFrame], csv: str,
             "set's hash)")
 
 
-def _other_parameters(runs: dict[str, pd.DataFrame]) -> list[str]:
+def _sets_of_own_parameters(runs: dict[str, pd.DataFrame]) -> list[str]:
     """The sets of ``runs`` whose policy parameters are not their base game's."""
     from analyzer.analysis.compare import BASE
 
