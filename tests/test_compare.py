@@ -6,6 +6,7 @@ import html
 import math
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -1721,6 +1722,15 @@ def test_compare_csv_gives_each_set_the_parameters_its_games_were_played_with(tm
            "parameters" in fact
 
 
+def _designer_files(weights: Path, cards: Path) -> tuple[Path, Path]:
+    """A weights file of other than the shipped weights, and R14's cards named "mine", at
+    the paths given."""
+    weights.write_text("[weights]\nBOOKS_KEEP = 1.0\n")
+    cards.write_text(analyzer.cards.writer.card_file_text(analyzer.load_cards(None))
+                     .replace('name = "R14-default"', 'name = "mine"'), encoding="utf-8")
+    return weights, cards
+
+
 def test_the_command_of_a_comparison_quotes_its_files_and_names_no_policy_made_in_python(
         tmp_path, capsys, monkeypatch):
     """A weights file and a card file with spaces in their names broke the command into
@@ -1732,11 +1742,7 @@ def test_the_command_of_a_comparison_quotes_its_files_and_names_no_policy_made_i
     from analyzer.policies.registry import resolve_policy
     from tests.test_cli import run
 
-    weights = tmp_path / "my w.toml"
-    weights.write_text("[weights]\nBOOKS_KEEP = 1.0\n")  # not the shipped weights
-    cards = tmp_path / "my cards.toml"
-    cards.write_text(analyzer.cards.writer.card_file_text(analyzer.load_cards(None))
-                     .replace('name = "R14-default"', 'name = "mine"'), encoding="utf-8")
+    weights, cards = _designer_files(tmp_path / "my w.toml", tmp_path / "my cards.toml")
     out = tmp_path / "cmp"
     analyzer.compare(sets="base,books", games=30, policy=f"weighted:{weights}", cards=cards,
                      out=out)
@@ -1774,11 +1780,7 @@ def test_a_weights_file_named_as_the_comparisons_card_file_is_kept_under_another
     from tests.test_cli import run
 
     (tmp_path / "w").mkdir()
-    weights = tmp_path / "w" / "cards.toml"
-    weights.write_text("[weights]\nBOOKS_KEEP = 1.0\n")
-    cards = tmp_path / "mine.toml"
-    cards.write_text(analyzer.cards.writer.card_file_text(analyzer.load_cards(None))
-                     .replace('name = "R14-default"', 'name = "mine"'), encoding="utf-8")
+    weights, cards = _designer_files(tmp_path / "w" / "cards.toml", tmp_path / "mine.toml")
     out = tmp_path / "cmp"
     analyzer.compare(sets="base,books", games=20, policy=f"weighted:{weights}", cards=cards,
                      out=out)
