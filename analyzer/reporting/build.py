@@ -1684,7 +1684,8 @@ def write_duel(result, out: str | Path) -> Path:
         attrs={**result.attrs, "policies": [shown[n] for n in result.attrs["policies"]]})
 
     def fill(folder: Path) -> None:
-        for name, file in zip(result.runs, duel_file_names(list(named.runs)), strict=True):
+        files = duel_file_names(list(named.runs))
+        for name, file in zip(result.runs, files, strict=True):
             write_results(result.runs[name], folder / file)
         # each file names the cards its games were dealt from, quoted apart from the folder
         cards = {key: result.attrs.get(key) for key in ("card_set", "card_set_sha256")}
@@ -1703,7 +1704,7 @@ def write_duel(result, out: str | Path) -> Path:
         (folder / "duel.txt").write_text(
             str(named) + "\n" + (f"{note}\n" if note else "") + "\n"
             + "\n".join(f"{k:<10} {v}" for k, v in duel_facts(
-                result, shown, duel_file_names(list(named.runs))[0]).items()) + "\n",
+                result, shown, files[0]).items()) + "\n",
             encoding="utf-8")
 
     return write_folder(out, fill, "duel")
