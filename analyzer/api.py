@@ -35,7 +35,7 @@ from analyzer.analysis.results_io import (
     write_results,
     write_summary,
 )
-from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_bound, signed_pp
+from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
 from analyzer.analysis.summary import summarize, summarize_tally
 from analyzer.analysis.totals import joined_commit
 from analyzer.atomic import SET_WRITTEN
@@ -1202,8 +1202,8 @@ def _sensitivity_line(r: tuple, width: int) -> str:
     was not played."""
     if not getattr(r, "played", True):
         return f"{r.factor:<16} {r.level:<{width}} {r.note}"
-    change = (f"{signed_pp(r.effect)} pp ({signed_bound(r.effect_low)} to "
-              f"{signed_bound(r.effect_high)})")
+    change = (f"{signed_pp(r.effect)} pp ({signed_pp(r.effect_low)} to "
+              f"{signed_pp(r.effect_high)})")
     return (f"{r.factor:<16} {r.level:<{width}} {r.win_rate:>9.2%} {change:>30} "
             f"{format_p(r.holm_p):>9}")
 

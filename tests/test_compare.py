@@ -17,6 +17,7 @@ from analyzer.analysis.compare import (
     books_unplayed_note,
     compare_table,
     expansion_sets,
+    format_compare,
     format_interactions,
     interaction_band,
     interaction_matrix,
@@ -28,7 +29,6 @@ from analyzer.analysis.compare import (
 from analyzer.analysis.stats import (
     format_p,
     paired_difference_interval,
-    signed_bound,
     signed_pp,
 )
 from analyzer.errors import RunStopped, UrbionError
@@ -747,16 +747,33 @@ def test_an_interaction_on_few_differing_games_never_narrows_past_what_they_allo
     assert row["low"] < 0 < row["high"]
 
 
-@pytest.mark.parametrize("fraction, text", [(-0.00001, "+0.00"), (0.0, "+0.00"),
-                                            (-0.00006, "-0.01"), (0.1234, "+12.34")])
-def test_a_difference_that_rounds_to_zero_reads_plus_zero(fraction, text):
+@pytest.mark.parametrize("fraction, text", [(-0.00001, "-0.00"), (0.0, "+0.00"), (-0.0, "+0.00"),
+                                            (0.00001, "+0.00"), (-0.00006, "-0.01"),
+                                            (0.1234, "+12.34")])
+def test_a_difference_or_bound_just_below_zero_keeps_its_sign(fraction, text):
     assert signed_pp(fraction) == text
 
 
-@pytest.mark.parametrize("fraction, text", [(-0.00001, "-0.00"), (0.0, "+0.00"),
-                                            (0.00001, "+0.00"), (-0.00006, "-0.01")])
-def test_an_interval_bound_just_below_zero_keeps_its_sign(fraction, text):
-    assert signed_bound(fraction) == text
+def test_a_tiny_difference_prints_inside_its_own_interval():
+    """200,000 games, 8 won by the base game alone: -0.004 pp, an interval wholly below
+    zero that rounds to -0.01 to -0.00; the difference read +0.00, outside it."""
+    n = 200_000
+    base, other = np.zeros(n, bool), np.zeros(n, bool)
+    base[:8] = True
+    runs = {}
+    for label, won, expansions in (("base", base, []), ("books", other, ["books"])):
+        df = pd.DataFrame({"game": np.arange(n), "won": won, "reason": "deck_empty",
+                           "turns": np.full(n, 25, np.int16),
+                           "pacified": np.full(n, 10, np.int16)})
+        df.attrs = {"expansions": expansions, "city_cards": 12}
+        runs[label] = df
+    table = compare_table(runs)
+    assert table.loc["books", "diff_high"] < 0
+    text = format_compare(table, {"card_set": "R14-default", "card_set_sha256": "0" * 64,
+                                  "policy": "greedy", "seed": 0})
+    row = next(line for line in text.splitlines() if line.startswith("books "))
+    assert re.search(r"  -0\.00pp  -0\.01 to -0\.00pp ", row), row
+
 
 
 def test_a_bound_written_minus_zero_does_not_leave_zero_out_in_any_verdict_or_chart():

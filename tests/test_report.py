@@ -1060,10 +1060,10 @@ def test_a_report_of_base_singles_and_pairs_draws_the_interaction_heatmap(tmp_pa
     assert "Pairwise interactions" not in (lone / "index.html").read_text()
 
 
-def test_no_page_table_shows_a_negative_zero_but_a_bound_below_zero_keeps_its_sign():
-    """A net difference of a few games in a million rounds to zero: +0.00, not -0.00; an
-    interval's bound keeps its sign, -0.00 where it is below zero: +0.00 to -6.14 read as
-    an interval that reaches zero where it left it out."""
+def test_a_page_table_keeps_the_sign_of_a_difference_or_bound_just_below_zero():
+    """A net difference of a few games in a million, below zero, reads -0.00 as the
+    interval's bounds do: +0.00 beside a bound of -0.00 reads outside its interval, and
+    +0.00 to -6.14 as an interval that reaches zero where it left it out."""
     from analyzer.reporting.build import _sensitivity_rows, difference_rows, interaction_rows
 
     tiny = -0.00001
@@ -1083,7 +1083,7 @@ def test_no_page_table_shows_a_negative_zero_but_a_bound_below_zero_keeps_its_si
     for rows in (difference_rows(differences), _sensitivity_rows(effects),
                  interaction_rows(pairs)):
         cells = " ".join(rows[1])
-        assert "-0.00 pp" not in cells and "+0.00 pp" in cells
+        assert "-0.00 pp" in cells and "+0.00 pp" not in cells
         assert "-0.00 to +" in cells or "-1.00 to +1.00" in cells
 
 

@@ -32,7 +32,6 @@ from analyzer.analysis.stats import (
     ODDS_MIN_OUTCOMES,
     format_p,
     holm_adjust,
-    signed_bound,
     signed_pp,
 )
 from analyzer.errors import UrbionError
@@ -323,7 +322,7 @@ def format_card_change(table: pd.DataFrame, attrs: dict) -> str:
         count = f"{int(r.games):>{count_width - 1},}{short} " if counted else ""
         row = (f"{label:<{width}} {count}{r.win_rate:>7.2%} {r.against_win_rate:>7.2%} "
                f"{signed_pp(r.difference):>7}pp  "
-               f"{signed_bound(r.diff_low) + ' to ' + signed_bound(r.diff_high) + 'pp':<19} "
+               f"{signed_pp(r.diff_low) + ' to ' + signed_pp(r.diff_high) + 'pp':<19} "
                f"{format_p(r.holm_p):>8} {odds:>6}")
         if label != BASE:
             row += (f"  {signed_pp(r.vs_base):>7}pp  {versus_base_band(r):<19} "
@@ -371,7 +370,7 @@ def versus_base_band(r: pd.Series) -> str:
     if r.at_bound:  # past 0% or past 100%: which, is plain from where it lands
         reached = r.win_rate - r.vs_base  # against(set) + the base game's change
         return "at 0%" if reached < 0.5 else "at 100%"
-    band = f"{signed_bound(r.vs_base_low)} to {signed_bound(r.vs_base_high)}pp"
+    band = f"{signed_pp(r.vs_base_low)} to {signed_pp(r.vs_base_high)}pp"
     few = 0 < r.vs_base_differing < ROUGH_BELOW
     return band + (" (few differ)" if few else "")
 

@@ -27,7 +27,6 @@ from analyzer.analysis.stats import (
     mcnemar_exact_many,
     paired_difference_interval,
     sign_flip_p,
-    signed_bound,
     signed_pp,
     t95,
     wilson_interval,
@@ -429,7 +428,7 @@ def shown_interactions(table: pd.DataFrame) -> pd.Series:
     that hold whatever those games and the exact test alone decides; and the pair not
     :func:`at_the_floor`. One rule for the tables, the heatmap and the notes."""
     def written(column: str) -> pd.Series:
-        return table[column].map(lambda x: float(signed_bound(x)) if pd.notna(x) else np.nan)
+        return table[column].map(lambda x: float(signed_pp(x)) if pd.notna(x) else np.nan)
 
     interval_clear = ((written("low") > 0) | (written("high") < 0)) & \
         (table["high"] > table["low"])  # one of no width is no interval
@@ -632,7 +631,7 @@ def format_compare(table: pd.DataFrame, attrs: dict,
         holm = "" if label == BASE else holm_text(r)
         vs = "" if label == BASE else f"{signed_pp(r.difference):>7}pp"
         band = "" if label == BASE else \
-            f"{signed_bound(r.diff_low)} to {signed_bound(r.diff_high)}pp"
+            f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)}pp"
         short = "*" if not r.get("precise", True) else " "  # max-games came first
         lines.append(f"{label:<{width}} {int(r.games):>7,}{short} {r.win_rate:>8.2%}  "
                      f"{r.ci_low:>6.2%} to {r.ci_high:<6.2%} {vs:>9}  {band:<19} "
@@ -676,7 +675,7 @@ def interaction_band(low: float, high: float, unit: str = "pp",
         return "none: every game alike"
     rough = differing is not None and not math.isnan(differing) and \
         0 < differing < ROUGH_BELOW
-    return f"{signed_bound(low)} to {signed_bound(high)}{unit}{' (few differ)' if rough else ''}"
+    return f"{signed_pp(low)} to {signed_pp(high)}{unit}{' (few differ)' if rough else ''}"
 
 
 def interaction_verdict(row: pd.Series) -> str:

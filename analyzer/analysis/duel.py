@@ -15,7 +15,6 @@ from analyzer.analysis.stats import (
     holm_family,
     mean_half_width,
     mean_interval,
-    signed_bound,
     signed_pp,
 )
 from analyzer.analysis.summary import EXPANSION_MEANS
@@ -165,7 +164,7 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
         lines.append(f"{row.policy:<{width + 4}} {row.wins:>7} {row.win_rate:>9.2%}  "
                      f"{row.ci_low:>6.2%} to {row.ci_high:<7.2%} {row.mean_pacified:>8.2f} "
                      f"{row.games_per_s:>9,.0f}")
-    bands = [f"{signed_bound(row.diff_low)} to {signed_bound(row.diff_high)}pp"
+    bands = [f"{signed_pp(row.diff_low)} to {signed_pp(row.diff_high)}pp"
              for row in pairs.itertuples()]
     band_width = max(18, *(len(band) for band in bands)) if bands else 18
     lines += ["", f"{'A':<{width}} {'B':<{width}} {'A only':>7} {'B only':>7} {'A - B':>9}  "

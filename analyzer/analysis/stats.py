@@ -196,16 +196,10 @@ def format_p(p: float) -> str:
 
 
 def signed_pp(fraction: float) -> str:
-    """``fraction`` in percentage points with its sign, two decimals; a value that rounds
-    to zero reads +0.00, never -0.00."""
-    text = f"{fraction * 100:+.2f}"
-    return "+0.00" if text == "-0.00" else text
-
-
-def signed_bound(fraction: float) -> str:
-    """An interval's bound as :func:`signed_pp` writes it, but with the sign it has: a
-    bound just below zero reads -0.00, so that an interval that leaves zero out by less
-    than the last decimal does not read as one that reaches it."""
+    """``fraction`` in percentage points with its sign, two decimals. A value just below
+    zero reads -0.00, as an interval's bound does: an interval that leaves zero out by less
+    than the last decimal does not read as one that reaches it, and a difference never
+    reads outside its own interval (+0.00 beside -0.01 to -0.00). Zero itself reads +0.00."""
     text = f"{fraction * 100:+.2f}"
     return "-0.00" if text == "+0.00" and fraction < 0 else \
         "+0.00" if text == "-0.00" and not fraction < 0 else text

@@ -52,7 +52,6 @@ from analyzer.analysis.stats import (
     ODDS_MIN_OUTCOMES,
     SIGNIFICANCE,
     format_p,
-    signed_bound,
     signed_pp,
 )
 from analyzer.analysis.totals import Totals
@@ -670,7 +669,7 @@ def difference_rows(table: pd.DataFrame,
         rows.append([label, r.against, *changed,
                      f"{_percent(r.win_rate)} vs {_percent(r.against_rate)}",
                      f"{signed_pp(r.difference)} pp",
-                     f"{signed_bound(r.low)} to {signed_bound(r.high)} pp",
+                     f"{signed_pp(r.low)} to {signed_pp(r.high)} pp",
                      _compared(r), f"{format_p(r.p)} ({r.test})", format_p(adjusted)])
     return rows
 
@@ -1848,7 +1847,7 @@ def _sensitivity_rows(table: pd.DataFrame, label: str = SHIPPED_LABEL) -> list[l
             continue
         rows.append([r.factor, r.level, r.baseline_level, f"{r.win_rate:.2%}",
                      f"{r.ci_low:.2%} to {r.ci_high:.2%}", f"{signed_pp(r.effect)} pp",
-                     f"{signed_bound(r.effect_low)} to {signed_bound(r.effect_high)} pp",
+                     f"{signed_pp(r.effect_low)} to {signed_pp(r.effect_high)} pp",
                      format_p(r.mcnemar_p), format_p(r.holm_p)])
     return rows
 
@@ -2151,7 +2150,7 @@ def compare_rows(table: pd.DataFrame) -> list[list[str]]:
                      f"{_percent(r.ci_low)} to {_percent(r.ci_high)}",
                      "" if base else f"{signed_pp(r.difference)} pp",
                      "" if base else
-                     f"{signed_bound(r.diff_low)} to {signed_bound(r.diff_high)} pp",
+                     f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)} pp",
                      "" if base else format_p(r.mcnemar_p),
                      "" if base else holm_text(r), mean_text(r, "turns", 1),
                      rank_text(r)])
@@ -2774,7 +2773,7 @@ def card_change_rows(table: pd.DataFrame) -> list[list[str]]:
         short = "*" if not r.get("precise", True) else ""  # max-games came first
         rows.append([str(label), f"{int(r.games):,}{short}", _percent(r.win_rate),
                      _percent(r.against_win_rate), f"{signed_pp(r.difference)} pp",
-                     f"{signed_bound(r.diff_low)} to {signed_bound(r.diff_high)} pp",
+                     f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)} pp",
                      format_p(r.holm_p),
                      "n/a" if pd.isna(r.odds_ratio) else f"{r.odds_ratio:.2f}",
                      "" if base else f"{signed_pp(r.vs_base)} pp",

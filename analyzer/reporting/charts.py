@@ -857,9 +857,9 @@ def _band(value: float, low: float, high: float) -> str:
         return f"±{_cell((high - low) / 2)}"
     # on two lines: "-197.50 to +192.50" is wider than a cell; a bound keeps its sign,
     # as the tables write it (-0.00 just below zero)
-    from analyzer.analysis.stats import signed_bound
+    from analyzer.analysis.stats import signed_pp
 
-    return f"{signed_bound(low / 100)} to\n{signed_bound(high / 100)}"
+    return f"{signed_pp(low / 100)} to\n{signed_pp(high / 100)}"
 
 
 def interactions(table: pd.DataFrame) -> Figure:
