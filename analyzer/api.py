@@ -2064,7 +2064,8 @@ class CardChangeResult:
         from analyzer.analysis.card_change import format_card_change
 
         books = self.books_note()
-        return format_card_change(self.table, self.attrs) + (f"\n\n{books}" if books else "")
+        return format_card_change(self.table, self.attrs, list(self._unweighed_books())) + \
+            (f"\n\n{books}" if books else "")
 
     def books_note(self) -> str:
         """The note of the sets with Books of Power where the policy kept no Book with

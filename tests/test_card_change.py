@@ -3,6 +3,7 @@ differs from the base game's change."""
 
 from __future__ import annotations
 
+import re
 import shlex
 
 import numpy as np
@@ -433,6 +434,16 @@ def test_a_set_whose_books_were_never_kept_says_its_change_is_the_base_games(tmp
         (tmp_path / "out" / "card-change.md").read_text(encoding="utf-8")
     assert analyzer.compare(sets="base,emptiness", games=20, cards=_weak_chaos(tmp_path),
                             against="r14").books_note() == ""
+    # nor does the verdict, in points or odds, nor a Holm p of a test that cannot be made
+    text = str(result)
+    verdict = text[text.index("In short"):text.index("change: the win rate")]
+    assert "no change shown in: base; not weighed, no Book of Power kept: books.\n" in verdict
+    assert "in points: not weighed, no Book of Power kept: books.\n" in verdict
+    assert "odds ratio (x2.75): not weighed, no Book of Power kept: books.\n" in verdict
+    assert re.search(r"\nbooks .*\+0\.00pp .* —$", text, re.MULTILINE)
+    md = (tmp_path / "out" / "card-change.md").read_text(encoding="utf-8")
+    books_row = next(line for line in md.splitlines() if line.startswith("| books |"))
+    assert "| — |" in books_row and "not weighed, no Book of Power kept: books" in md
 
 
 def test_a_file_of_the_shipped_cards_is_played_again_as_r14(tmp_path):

@@ -20,6 +20,7 @@ from analyzer.analysis.compare import (
     ROUGH_BELOW,
     SET_SEPARATOR,
     SIGNIFICANCE,
+    UNWEIGHED,
     four_set_interaction,
     imprecise_note,
     odds_interaction,
@@ -30,8 +31,8 @@ from analyzer.analysis.compare import (
 )
 from analyzer.analysis.stats import (
     ODDS_MIN_OUTCOMES,
-    format_p,
     holm_adjust,
+    holm_cell,
     signed_pp,
 )
 from analyzer.errors import UrbionError
@@ -219,15 +220,25 @@ def change_groups(table: pd.DataFrame) -> dict[str, list[str]]:
     return groups
 
 
-def verdict_lines(table: pd.DataFrame, cards_name: str, against_name: str) -> list[str]:
+def verdict_lines(table: pd.DataFrame, cards_name: str, against_name: str,
+                  unweighed: list[str] | tuple[str, ...] = ()) -> list[str]:
     """The card change in plain words: where it moves the win rate, and where its change
-    differs from the base game's."""
+    differs from the base game's. ``unweighed``: the sets with Books of Power whose policy
+    kept no Book with either card set; where no difference is shown for one, it is named
+    apart, as in a comparison (``compare.verdict_line``): it played the base game's games,
+    and "no difference" would read as a verdict on the Books."""
     groups = change_groups(table)
+    apart = {key: [label for label in groups[key] if label in unweighed]
+             for key in ("none", "like_base", "odds_like", "odds_unweighed")}
+    for key, labels in apart.items():
+        groups[key] = [label for label in groups[key] if label not in labels]
     moved = [f"{word}: {', '.join(groups[key])}" for key, word in
              (("raises", "raise the win rate in"), ("lowers", "lower the win rate in"))
              if groups[key]]
     if groups["none"]:
         moved.append(f"no change shown in: {', '.join(groups['none'])}")
+    if apart["none"]:
+        moved.append(f"{UNWEIGHED}: {', '.join(apart['none'])}")
     lines = [f"In short: the cards of {cards_name}, against those of {against_name}, "
              f"{'; '.join(moved)}."]
     if len(table) > 1:
@@ -239,16 +250,21 @@ def verdict_lines(table: pd.DataFrame, cards_name: str, against_name: str) -> li
         line = f"Against the base game's change ({base} pp), in points, the change leaves " \
             f"{'; '.join(departs)}" if departs else \
             f"Against the base game's change ({base} pp), in points"
-        if groups["at_bound"]:
-            line += (f"{';' if departs else ':'} too near 0% or 100% to compare in points: "
-                     f"{', '.join(groups['at_bound'])}")
+        after = [f"{words}: {', '.join(labels)}" for words, labels in
+                 (("too near 0% or 100% to compare in points", groups["at_bound"]),
+                  (UNWEIGHED, apart["like_base"])) if labels]
+        if after:
+            line += f"{';' if departs else ':'} {'; '.join(after)}"
         lines.append(line + ".")
-        lines.append(_odds_verdict(table, groups))
+        lines.append(_odds_verdict(table, groups, apart["odds_like"] +
+                                   apart["odds_unweighed"]))
     return lines
 
 
-def _odds_verdict(table: pd.DataFrame, groups: dict[str, list[str]]) -> str:
-    """The sentence of :func:`verdict_lines` on the odds scale."""
+def _odds_verdict(table: pd.DataFrame, groups: dict[str, list[str]],
+                  unweighed: list[str]) -> str:
+    """The sentence of :func:`verdict_lines` on the odds scale; ``unweighed``, the sets
+    named apart there."""
     def ratios(labels: list[str]) -> str:
         return ", ".join(f"{label} (x{table.loc[label, 'odds_vs_base']:.2f} the base "
                          "game's)" for label in labels)
@@ -265,6 +281,8 @@ def _odds_verdict(table: pd.DataFrame, groups: dict[str, list[str]]) -> str:
     if groups["odds_unweighed"]:
         parts.append(f"too few wins, losses or games differing (under {ODDS_MIN_OUTCOMES}) "
                      f"to weigh in: {', '.join(groups['odds_unweighed'])}")
+    if unweighed:
+        parts.append(f"{UNWEIGHED}: {', '.join(unweighed)}")
     base = table.loc[BASE, "odds_ratio"]
     base_odds = "n/a" if np.isnan(base) else f"x{base:.2f}"
     return f"On the odds scale, against the base game's odds ratio ({base_odds}): " \
@@ -298,8 +316,10 @@ ODDS_VERSUS_BASE_NOTE = (
     "interval clear of 1.")
 
 
-def format_card_change(table: pd.DataFrame, attrs: dict) -> str:
-    """The card change as text for the terminal."""
+def format_card_change(table: pd.DataFrame, attrs: dict,
+                       unweighed: list[str] | tuple[str, ...] = ()) -> str:
+    """The card change as text for the terminal; ``unweighed`` as for
+    :func:`verdict_lines`."""
     width = max(24, *(len(str(label)) for label in table.index))
     # with --precision each set played its own number of games, said in a column of its own
     counted = "precise" in table
@@ -323,12 +343,13 @@ def format_card_change(table: pd.DataFrame, attrs: dict) -> str:
         row = (f"{label:<{width}} {count}{r.win_rate:>7.2%} {r.against_win_rate:>7.2%} "
                f"{signed_pp(r.difference):>7}pp  "
                f"{signed_pp(r.diff_low) + ' to ' + signed_pp(r.diff_high) + 'pp':<19} "
-               f"{format_p(r.holm_p):>8} {odds:>6}")
+               f"{holm_cell(r.holm_p, r.cards_only + r.against_only):>8} {odds:>6}")
         if label != BASE:
             row += (f"  {signed_pp(r.vs_base):>7}pp  {versus_base_band(r):<19} "
-                    f"{format_p(r.vs_base_holm_p):>8}")
+                    f"{holm_cell(r.vs_base_holm_p, r.vs_base_differing):>8}")
         lines.append(row.rstrip())
-    lines += ["", *verdict_lines(table, attrs["card_set"], attrs["against_card_set"]), "",
+    lines += ["", *verdict_lines(table, attrs["card_set"], attrs["against_card_set"],
+                                 unweighed), "",
               TERMINAL_NOTE]
     for note in precision_notes(table, attrs):
         lines += ["", note]
@@ -356,7 +377,8 @@ def precision_notes(table: pd.DataFrame, attrs: dict) -> list[str]:
 #: Under the terminal's table: what its columns are, in short (the pages say more).
 TERMINAL_NOTE = (
     "change: the win rate with the cards minus against them over the same games (pp: "
-    "percentage points); Holm p: McNemar's exact p adjusted over the sets; odds x: the "
+    "percentage points); Holm p: McNemar's exact p adjusted over the sets (—: no game "
+    "differs, a test that cannot reject, left out); odds x: the "
     "change as a ratio of the odds of winning. vs base: the set's change minus the base "
     "game's, with its interval and the randomization test's Holm p; at 0% or 100%: too "
     "near a bound to compare in points. On the odds scale: the set's odds ratio over the "

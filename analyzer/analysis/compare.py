@@ -21,6 +21,7 @@ from analyzer.analysis.stats import (
     SIGNIFICANCE,
     format_p,
     holm_adjust,
+    holm_cell,
     holm_family,
     log_odds_contrast,
     mcnemar_exact,
@@ -588,6 +589,10 @@ def difference_groups(sets: pd.DataFrame) -> dict[str, list[str]]:
     return groups
 
 
+#: A set with Books of Power where the policy kept none, which played the base game's games.
+UNWEIGHED = "not weighed, no Book of Power kept"
+
+
 def verdict_line(table: pd.DataFrame, unweighed: list[str] | tuple[str, ...] = ()) -> str:
     """The comparison in plain words, for a reader who reads no p: which sets are shown
     harder or easier than the base game, and which not ("": no set but the base game).
@@ -604,15 +609,14 @@ def verdict_line(table: pd.DataFrame, unweighed: list[str] | tuple[str, ...] = (
     if groups["none"]:
         parts.append(f"no difference shown by these games: {', '.join(groups['none'])}")
     if apart:
-        parts.append(f"not weighed, no Book of Power kept in any game: {', '.join(apart)}")
+        parts.append(f"{UNWEIGHED} in any game: {', '.join(apart)}")
     return f"In short: {'; '.join(parts)}." if parts else ""
 
 
 def holm_text(row: pd.Series) -> str:
     """A set's Holm p, or "—" for one left out of Holm's family: no game won by one side
     and lost by the other, a test that cannot reject (the note under the table says)."""
-    untested = row.get("set_only", 1) + row.get("base_only", 1) == 0
-    return "—" if untested else format_p(row.holm_p)
+    return holm_cell(row.holm_p, row.get("set_only", 1) + row.get("base_only", 1))
 
 
 def format_compare(table: pd.DataFrame, attrs: dict,

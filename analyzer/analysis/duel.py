@@ -12,6 +12,7 @@ from analyzer.analysis.run_stats import headline, played_alike
 from analyzer.analysis.stats import (
     format_p,
     holm_adjust,
+    holm_cell,
     holm_family,
     mean_half_width,
     mean_interval,
@@ -172,7 +173,8 @@ def format_duel(policies: pd.DataFrame, pairs: pd.DataFrame, attrs: dict) -> str
     for row, band in zip(pairs.itertuples(), bands, strict=True):
         lines.append(f"{row.a:<{width}} {row.b:<{width}} {row.a_only:>7} {row.b_only:>7} "
                      f"{signed_pp(row.difference):>7}pp  {band:<{band_width}} "
-                     f"{format_p(row.mcnemar_p):>10} {format_p(row.holm_p):>9}")
+                     f"{format_p(row.mcnemar_p):>10} "
+                     f"{holm_cell(row.holm_p, row.a_only + row.b_only):>9}")
     if "pacified_diff" in pairs:
         lines += ["", f"{'cities pacified a deal':<{2 * width + 1}} {'A - B':>7}  95% interval "
                       "(paired: each deal's luck cancels)"]

@@ -195,6 +195,13 @@ def format_p(p: float) -> str:
     return text
 
 
+def holm_cell(p: float, differing: int) -> str:
+    """A Holm p for a table's cell, or "—" where no game differs: such a test cannot
+    reject and is left out of Holm's family (the note under the table says), so a 1 there
+    would read as a test made."""
+    return "—" if differing == 0 else format_p(p)
+
+
 def signed_pp(fraction: float) -> str:
     """``fraction`` in percentage points with its sign, two decimals. A value just below
     zero reads -0.00, as an interval's bound does: an interval that leaves zero out by less

@@ -30,6 +30,7 @@ from analyzer.analysis.compare import (
     INTERACTION_SHOWN_NOTE,
     INTERACTION_TEST_NOTE,
     ODDS_INTERACTION_NOTE,
+    UNWEIGHED,
     books_chart_note,
     books_unplayed,
     books_unplayed_note,
@@ -52,6 +53,7 @@ from analyzer.analysis.stats import (
     ODDS_MIN_OUTCOMES,
     SIGNIFICANCE,
     format_p,
+    holm_cell,
     signed_pp,
 )
 from analyzer.analysis.totals import Totals
@@ -1240,10 +1242,6 @@ RANKING_NOTE = (
     "ratios describe; whether a set weighs alike on two base games is tested on the odds "
     "of winning, in a section of its own where the runs allow it (a set played against "
     "two base games).")
-
-
-#: A ranked run with Books of Power where the policy kept none, which played the base game.
-UNWEIGHED = "not weighed, no Book of Power kept"
 
 
 def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[list[str]]:
@@ -2739,10 +2737,12 @@ def write_card_change(result, folder: Path, cards_texts: dict[str, str | None]) 
     rows = card_change_rows(result.table)
     facts = card_change_facts(result)
     verdict = " ".join([*verdict_lines(result.table, result.attrs["card_set"],
-                                       result.attrs["against_card_set"]),
+                                       result.attrs["against_card_set"],
+                                       list(result._unweighed_books())),
                         *([_sentence(books)] if (books := result.books_note()) else [])])
     note = (f"change: the win rate with the cards minus against them over the same games, "
-            f"in percentage points; Holm p: McNemar's exact p adjusted over the sets; odds "
+            f"in percentage points; Holm p: McNemar's exact p adjusted over the sets (—: "
+            f"no game differs, a test that cannot reject, left out); odds "
             f"ratio: the change as a ratio of the odds of winning. {VERSUS_BASE_NOTE} "
             f"{MULTIPLIED_NOTE} {ODDS_VERSUS_BASE_NOTE} {EDGE_NOTE}")
     note = " ".join([note, *(_sentence(n) for n in
@@ -2774,11 +2774,11 @@ def card_change_rows(table: pd.DataFrame) -> list[list[str]]:
         rows.append([str(label), f"{int(r.games):,}{short}", _percent(r.win_rate),
                      _percent(r.against_win_rate), f"{signed_pp(r.difference)} pp",
                      f"{signed_pp(r.diff_low)} to {signed_pp(r.diff_high)} pp",
-                     format_p(r.holm_p),
+                     holm_cell(r.holm_p, r.cards_only + r.against_only),
                      "n/a" if pd.isna(r.odds_ratio) else f"{r.odds_ratio:.2f}",
                      "" if base else f"{signed_pp(r.vs_base)} pp",
                      "" if base else versus_base_band(r).replace("pp", " pp"),
-                     "" if base else format_p(r.vs_base_holm_p),
+                     "" if base else holm_cell(r.vs_base_holm_p, r.vs_base_differing),
                      "" if base else _differs_word(r),
                      "" if base or pd.isna(r.multiplied) else _percent(r.multiplied),
                      *([""] * 3 if base else _odds_versus_base_cells(r))])
