@@ -344,8 +344,9 @@ def show(seed: int | None, game: int | None, policy: str, cards: str | None,
 @click.option("--cards", type=click.Path(dir_okay=False), default=None,
               help="Card-set TOML file (or a results or summary file's cards) to check "
                    "every trace's cards, card-set name and hash against, failing (exit "
-                   "code 1) on a trace of other cards, name or hash (default: only traces "
-                   "naming R14 are checked).")
+                   "code 1) on a trace of other cards, name or hash (default: a trace "
+                   "naming R14 is checked against the shipped cards, which a note says, "
+                   "failing with --strict).")
 def replay(traces: str, strict: bool, cards: str | None) -> None:
     """Check every trace of TRACES against the rules, decision by decision. TRACES holds
     one trace a line (JSON Lines) or traces over many lines each, one after the other.

@@ -393,6 +393,56 @@ def test_a_card_value_a_card_file_could_not_give_does_not_replay(team_traces, ca
                                        f"{limits} (a card file's limits)")
 
 
+@pytest.mark.parametrize("elements, error", [
+    (["earth", "earth"], "element 'earth' listed twice"),
+    (["fire", "water", "fire"], "element 'fire' listed twice"),
+    ([], "a base City card shows one element at least, as in a card file, not none"),
+])
+def test_a_city_card_no_card_file_could_hold_does_not_replay(elements, error):
+    """A hand-built trace of its own card set, with no hash to check: the replayer holds a
+    base City to what a card file may hold, as it holds a value (an element twice, or none,
+    made a city that no card reaches, or reaches twice)."""
+    trace = copy.deepcopy(analyzer.trace(seed=3, game=0)[0])
+    trace["card_set"] = "mine"
+    del trace["card_set_sha256"]
+    position = next(i for i, c in enumerate(trace["cards"]) if c["type"] == "city")
+    trace["cards"][position]["elements"] = elements
+    verdict = analyzer.replay(trace)
+    assert not verdict.loc[0, "replays"]
+    assert verdict.loc[0, "error"] == f"cards: cards[{position}]: {error}"
+
+
+@pytest.mark.parametrize("key", ["city_deck", "dream_deck", "postcard_deck", "book_deck"])
+def test_a_setup_without_one_of_its_four_decks_does_not_replay(key):
+    """TRACE.md's setup lists all four decks, the Postcards' and Books' empty when they are
+    not in play: one left out is a trace cut short, not an empty deck."""
+    trace = copy.deepcopy(analyzer.trace(seed=3, game=0)[0])
+    assert trace["setup"]["book_deck"] == [] == trace["setup"]["postcard_deck"]
+    del trace["setup"][key]
+    verdict = analyzer.replay(trace)
+    assert not verdict.loc[0, "replays"]
+    assert verdict.loc[0, "error"].startswith(f"setup.{key}: ")
+
+
+def test_a_setup_decision_of_the_wrong_seat_names_the_setup_not_alternate_turns(team_traces):
+    """In the team game the opening deal's decisions are seat 0's (docs/engine.md): before
+    turn 1 no turn alternates, and the error says so."""
+    trace = copy.deepcopy(team_traces[0])
+    first_turn = next(i for i, e in enumerate(trace["log"]) if e.get("check") is not None)
+    index, entry = next((i, e) for i, e in enumerate(trace["log"][:first_turn])
+                        if "do" in e)
+    entry["seat"] = 1 - entry["seat"]
+    error = analyzer.replay(trace).loc[0, "error"]
+    assert error.startswith(f"log entry {index}: seat {entry['seat']} on a decision of seat ")
+    assert error.endswith("(setup: seat 0's, or the seat whose opening hand draws "
+                          "(docs/engine.md))")
+    # a decision of a turn still cites the alternating turns
+    trace = copy.deepcopy(team_traces[0])
+    entry = next(e for e in trace["log"][first_turn:] if e.get("do") == "place")
+    entry["seat"] = 1 - entry["seat"]
+    assert analyzer.replay(trace).loc[0, "error"].endswith("(R10.1: turns alternate)")
+
+
 @pytest.mark.parametrize("expansion, cards", [
     ("squares_metas", "City Square or Meta"), ("chromatic_chaos", "Chromatic Chaos"),
     ("temples_harmony", "Temple or Harmony"), ("gardens_wizards", "Hanging Garden or Wizard"),

@@ -358,8 +358,11 @@ class LogDecider:
     def _check_seat(index: int, entry: dict, game: SoloGame) -> None:
         """Team: every decision entry names the seat to play (R10)."""
         if game.seats > 1 and not _strict_equal(entry.get("seat"), game.seat):
+            # before turn 1 no turn alternates: the seat dealing decides (docs/engine.md)
+            why = "R10.1: turns alternate" if game.turn > 0 else \
+                "setup: seat 0's, or the seat whose opening hand draws (docs/engine.md)"
             raise ReplayError(f"log entry {index}: seat {_short(entry.get('seat'))} on a "
-                              f"decision of seat {game.seat} (R10.1: turns alternate)")
+                              f"decision of seat {game.seat} ({why})")
 
     def _books(self, game: SoloGame) -> int:
         """REVEAL (option 1) until the logged number of Books is laid out, then STOP."""
@@ -732,6 +735,13 @@ def _city_from_trace(entry: dict, where: str, expansions: set[str]) -> Card:
     if unknown:
         raise ReplayError(f"{where}: unknown element {unknown[0]!r} (valid: "
                           f"{', '.join(ELEMENTS)})")
+    # as a card file (cards.loader): no card shows an element twice, a base City one at least
+    twice = [e for e in ELEMENTS if elements.count(e) > 1]
+    if twice:
+        raise ReplayError(f"{where}: element {twice[0]!r} listed twice")
+    if n_elements is None and not elements:
+        raise ReplayError(f"{where}: a base City card shows one element at least, as in a "
+                          "card file, not none")
     if n_elements is not None and len(set(elements)) != n_elements:
         raise ReplayError(f"{where}: a {kind} City card shows {n_elements} elements "
                           f"(R08.5), not {elements}")
@@ -800,7 +810,10 @@ def book_from_trace(cards: Any, expansions: list[str] | None = None) -> CardBook
 
 
 def _deck(setup: dict, key: str, expected: list[int]) -> list[int]:
-    deck = _int_list(setup.get(key, [] if key in ("book_deck", "postcard_deck") else None))
+    if key not in setup:  # TRACE.md's setup lists all four decks, empty when not in play
+        raise ReplayError(f"setup.{key}: missing (an empty list when no such card is in "
+                          "play)")
+    deck = _int_list(setup[key])
     if deck is None or Counter(deck) != Counter(expected):
         raise ReplayError(f"setup.{key}: not a permutation of the {len(expected)} cards "
                           "of that kind in the cards table")
