@@ -693,9 +693,15 @@ def test_a_policy_defined_in_a_notebook_cell_is_told_apart_by_its_source(tmp_pat
         exec(compile(text, name, "exec"), scope)
         digests.append(function_source_digest(scope["choose"]))
     assert all(len(d) == 64 for d in digests) and digests[0] != digests[1]
-    scope = {}
-    exec(compile("def bare(*a):\n    return 0\n", "<no-source>", "exec"), scope)
-    assert function_source_digest(scope["bare"]) == ""
+    # no file, no source (read from stdin, or python -c): its compiled code tells two apart
+    bare = []
+    for body in ("return 0", "return n_options - 1", "return 0"):
+        scope = {}
+        exec(compile(f"def bare(kind, options, n_options):\n    {body}\n", "<stdin>",
+                     "exec"), scope)
+        bare.append(function_source_digest(scope["bare"]))
+    assert all(len(d) == 64 for d in bare) and bare[0] != bare[1] and bare[0] == bare[2]
+    assert function_source_digest(len) == ""
 
 
 def test_the_shipped_weights_say_where_they_were_not_tuned(tmp_path, capsys):

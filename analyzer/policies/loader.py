@@ -6,6 +6,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import marshal
 import re
 import sys
 import threading
@@ -286,8 +287,9 @@ def _line_of(func: CPUDispatcher, cause: str) -> str:
 def function_source_digest(func: object) -> str:
     """SHA-256 of the file a (jitted) function was defined in; for a function with no file
     on disk, of its own source where Python still holds it (a notebook cell's, which
-    IPython keeps in ``linecache``); "" when neither is there (a function typed at a bare
-    prompt)."""
+    IPython keeps in ``linecache``); where neither is there (a function read from stdin or
+    ``python -c``), of its compiled code, which tells two such functions apart as long as
+    one Python version compiles them ("" only for an object with no code)."""
     plain = getattr(func, "py_func", func)
     code = getattr(plain, "__code__", None)
     path = Path(code.co_filename) if code is not None else None
@@ -298,7 +300,8 @@ def function_source_digest(func: object) -> str:
     try:
         text = inspect.getsource(plain)
     except (OSError, TypeError):
-        return ""
+        return "" if code is None else \
+            hashlib.sha256(b"function code\n" + marshal.dumps(code)).hexdigest()
     return hashlib.sha256(("function source\n" + text).encode()).hexdigest()
 
 
