@@ -183,7 +183,10 @@ def test_policies_command_lists_the_builtins(capsys):
 
 
 _BAD_POLICIES = '''
+import random
+
 import numba
+import numpy as np
 
 @numba.njit
 def returns_float(kind, options, n_options, state, cards, params, rng):
@@ -207,6 +210,18 @@ def not_jitted(kind, options, n_options, state, cards, params, rng):
 @numba.njit
 def unsigned(kind, options, n_options, state, cards, params, rng):
     return numba.uint64(0)
+
+@numba.njit
+def draw_np(n):
+    return np.random.randint(0, n)
+
+@numba.njit
+def numpy_global_state(kind, options, n_options, state, cards, params, rng):
+    return draw_np(n_options)
+
+@numba.njit
+def python_global_state(kind, options, n_options, state, cards, params, rng):
+    return random.randrange(n_options)
 '''
 
 
@@ -214,12 +229,15 @@ def unsigned(kind, options, n_options, state, cards, params, rng):
     ("returns_float", "must return a signed integer (the index of an option), not float64"),
     # numba names no place for a NameError: the loader finds the line that names it
     ("undefined_name", "does not compile as a policy (docs/policies.md): NameError: name "
-                       "'nowhere' is not defined (\"{path}\", line 10)"),
+                       "'nowhere' is not defined (\"{path}\", line 13)"),
     ("two_arguments", "Signature mismatch: 7 argument types given"),
     ("bad_attribute", "Unknown attribute 'foo' of type array(int64, 2d, C) ("),
     ("not_jitted", "not_jitted must be compiled with @numba.njit"),
     # the kernels count options in int64: a uint64 index does not mix with them
     ("unsigned", "must return a signed integer (the index of an option), not uint64"),
+    # no seed sets numba's global random states: such a policy's games are not replayable
+    ("numpy_global_state", "draws from numba's global random state (np.random or random)"),
+    ("python_global_state", "draws from numba's global random state (np.random or random)"),
 ])
 def test_a_policy_that_cannot_play_is_one_line_naming_the_cause(tmp_path, function,
                                                                  message):

@@ -192,6 +192,24 @@ def check_policy_function(name: str, func: object) -> None:
     if not isinstance(returned, types.Integer) or not returned.signed:
         raise PolicyError(f"policy {name!r} must return a signed integer (the index of an "
                           f"option), not {returned}")
+    if _draws_from_global_state(func):
+        raise PolicyError(f"policy {name!r} draws from numba's global random state "
+                          "(np.random or random), which no seed of a run sets: its games "
+                          "could not be played again. Draw from the game's stream, "
+                          "analyzer.core.rng.below_nb(rng, n) (docs/policies.md)")
+
+
+#: What numba's compiled code calls to reach its per-thread random states (np.random's,
+#: random's and its own), in the machine code of a function or of any it calls.
+GLOBAL_RANDOM_STATES = ("numba_get_np_random_state", "numba_get_py_random_state",
+                        "numba_get_internal_random_state")
+
+
+def _draws_from_global_state(func: CPUDispatcher) -> bool:
+    """True when the policy's compiled code, its helpers linked in, reaches one of numba's
+    global random states: game g of seed S would not be the same game twice."""
+    code = func.overloads[POLICY_ARGS].library.get_llvm_str()
+    return any(state in code for state in GLOBAL_RANDOM_STATES)
 
 
 def policy_failure(spec: PolicySpec, err: BaseException) -> PolicyError | None:
