@@ -444,6 +444,30 @@ def test_the_command_that_plays_a_run_again_takes_its_kept_weights():
     assert "--policy weighted:w.toml " in play_again_command(config, "r.parquet")
 
 
+def test_the_command_plays_a_users_policy_again_only_while_its_file_is_unchanged(tmp_path):
+    """A user's policy is played again by its file's name only while the file is the one
+    the run hashed; edited since, or a policy made in Python (a name no command resolves),
+    the line says no command plays it, where it played other code or failed."""
+    import hashlib
+
+    from analyzer.analysis.results_io import play_again_command
+
+    policy = tmp_path / "mine.py"
+    policy.write_text((Path(__file__).resolve().parent.parent / "docs" / "examples" /
+                       "cautious.py").read_text())
+    config = {"seed": 1, "games": 10, "policy": f"{policy}:choose", "expansions": [],
+              "variant": "solo",
+              "policy_source_sha256": hashlib.sha256(policy.read_bytes()).hexdigest()}
+    assert f"--policy {policy}:choose " in play_again_command(config, "r.parquet")
+    policy.write_text(policy.read_text() + "\n# tried another threshold\n")
+    assert play_again_command(config, "r.parquet") == (
+        f"no command: the policy {policy}:choose cannot be played again from its name (a "
+        "policy made in Python, or a file changed since the run, say)")
+    config["policy"] = "inscript"
+    assert play_again_command(config, "r.parquet").startswith(
+        "no command: the policy inscript cannot")
+
+
 def test_the_played_line_of_a_later_run_gives_its_game_numbers(tmp_path, capsys):
     """A run of --first-game 20000 read as games 0 to 4 when the line gave a count alone."""
     results = tmp_path / "later.parquet"

@@ -1785,7 +1785,8 @@ def test_the_command_of_a_comparison_quotes_its_files_and_names_no_policy_made_i
     analyzer.compare(sets="base", games=10, policy=mine, out=tmp_path / "py")
     last = (tmp_path / "py" / "compare.md").read_text(encoding="utf-8").splitlines()[-1]
     assert last == ("- **play again**: no command: the policy careful cannot be played again "
-                    "from its name (a policy made in Python, say)")
+                    "from its name (a policy made in Python, or a file changed since the run, "
+                    "say)")
 
 
 def test_a_weights_file_named_as_the_comparisons_card_file_is_kept_under_another_name(

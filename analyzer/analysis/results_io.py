@@ -423,12 +423,45 @@ def play_again_command(config: dict, cards: str) -> str:
     policy = str(config.get("policy"))
     if isinstance(config.get("policy_weights_file"), str):  # the weights it kept, there too
         policy = _with_weights_from(policy, cards)
+    # a user's policy (a built-in's source is ""): its name plays it only while its file
+    # is as the run found it
+    source = config.get("policy_source_sha256")
+    if source and command_policy_name(policy, policy, source) is None:
+        return NO_COMMAND.format(config.get("policy"))
     parts = ["urbion simulate", f"--cards {shlex.quote(cards)}",
              f"--seed {config.get('seed')}", *([f"--first-game {first}"] if first else []),
              f"--games {games}", f"--policy {shlex.quote(policy)}",
              f"--expansions {','.join(config.get('expansions') or []) or 'none'}",
              f"--variant {config.get('variant', 'solo')}"]
     return " ".join(parts)
+
+
+def command_policy_name(name: str, shown: str, source_sha256: str | None) -> str | None:
+    """How a "play again" command (a duel's, a report's, ``cards``') names a policy: as the
+    folder names it, the shipped weights file as ``weighted``; None when that name would
+    not play this policy again (a ``PolicySpec`` made in Python, a file changed since, or
+    two files of one name, numbered)."""
+    from analyzer.policies.registry import resolve_policy
+    from analyzer.runner.plan import policy_fingerprint
+
+    if " #" in shown:
+        return None
+    try:
+        spec = resolve_policy(name, compiled=False)
+    except UrbionError:
+        return None
+    # the parameters are fitted to the cards played; the source tells a function made in
+    # Python (hashed by its file) from the built-in of its name, and an edited file
+    if policy_fingerprint(spec)[1] != (source_sha256 or ""):
+        return None
+    shipped = resolve_policy("weighted")
+    return "weighted" if shown.startswith("weighted:") and \
+        np.array_equal(spec.params, shipped.params) else shown
+
+
+#: The play-again line of a run whose policy its name does not play again.
+NO_COMMAND = ("no command: the policy {} cannot be played again from its name (a policy made "
+              "in Python, or a file changed since the run, say)")
 
 
 def _with_weights_from(policy: str, path: str) -> str:

@@ -124,8 +124,10 @@ def _siblings_unchanged(module: object) -> bool:
     return all(_file_digest(file) == digest for file, digest in siblings.values())
 
 
-def load_user_policy(name: str) -> PolicySpec:
-    """The jitted function ``name`` names, as a PolicySpec with no parameters."""
+def load_user_policy(name: str, compiled: bool = True) -> PolicySpec:
+    """The jitted function ``name`` names, as a PolicySpec with no parameters; compiled and
+    checked as a policy (``check_policy_function``) unless ``compiled`` is False, where
+    only its name and source digest are wanted (whether a command plays a run again)."""
     where, _, function = name.rpartition(":")
     if not where or not function:
         raise PolicyError(f"policy {name!r}: expected FILE.py:FUNCTION or MODULE:FUNCTION")
@@ -150,7 +152,8 @@ def load_user_policy(name: str) -> PolicySpec:
     func = getattr(module, function, None)
     if func is None:
         raise PolicyError(f"policy {name!r}: {where} has no function {function!r}")
-    check_policy_function(name, func)
+    if compiled:
+        check_policy_function(name, func)
     return PolicySpec(name, func, np.zeros(0, dtype=np.float64), f"user policy {name}",
                       source_digest=_source_digest(module))
 

@@ -154,9 +154,10 @@ def names_a_builtin(name: str) -> bool:
         (head in SEARCH_DEFAULTS and "=" in options)
 
 
-def resolve_policy(name: str) -> PolicySpec:
+def resolve_policy(name: str, compiled: bool = True) -> PolicySpec:
     """A built-in policy by name, ``weighted:FILE.toml``, or a user's ``FILE.py:FUNCTION`` /
-    ``MODULE:FUNCTION``."""
+    ``MODULE:FUNCTION``; ``compiled=False`` leaves a user's function uncompiled and
+    unchecked, for its name and fingerprint only (``load_user_policy``)."""
     if name in BUILTIN_POLICIES:
         return BUILTIN_POLICIES[name]
     if name.lower() in BUILTIN_POLICIES:  # "Greedy", as --expansions takes "ALL"
@@ -164,7 +165,7 @@ def resolve_policy(name: str) -> PolicySpec:
     kind, colon, options = name.partition(":")
     if colon and kind.lower() in (*SEARCH_DEFAULTS, WEIGHTED_PREFIX[:-1]) and \
             kind != kind.lower():  # "Search:rollouts=2", "Weighted:FILE"
-        return resolve_policy(f"{kind.lower()}:{options}")
+        return resolve_policy(f"{kind.lower()}:{options}", compiled)
     if name.startswith(WEIGHTED_PREFIX):
         path = name.removeprefix(WEIGHTED_PREFIX)
         if not path.strip():
@@ -187,7 +188,7 @@ def resolve_policy(name: str) -> PolicySpec:
         raise PolicyError(f"policy {kind} takes no options ({OPTIONS_TAKEN}), not {options!r}")
     if ":" in name:
         try:
-            return load_user_policy(name)
+            return load_user_policy(name, compiled)
         except PolicyError as err:
             if kind in BUILTIN_POLICIES and f"cannot import {kind}:" in str(err):
                 # most likely a built-in's name with an option it does not take

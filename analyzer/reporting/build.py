@@ -38,7 +38,12 @@ from analyzer.analysis.compare import (
     titled_interactions,
     verdict_line,
 )
-from analyzer.analysis.results_io import checked_frame, read_run
+from analyzer.analysis.results_io import (
+    NO_COMMAND,
+    checked_frame,
+    command_policy_name,
+    read_run,
+)
 from analyzer.analysis.run_stats import Run
 from analyzer.analysis.sensitivity import (
     SHIPPED_LABEL,
@@ -1742,7 +1747,7 @@ def duel_facts(result, shown: dict[str, str], results_file: str | None = None) -
              "commit": runs_commit({name: df.attrs for name, df in result.runs.items()}),
              "software": runs_software({name: df.attrs for name, df in result.runs.items()}),
              "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
-    names = [_command_name(name, shown[name], attrs["policy_source_sha256"][name])
+    names = [command_policy_name(name, shown[name], attrs["policy_source_sha256"][name])
              for name in result.runs]
     if None not in names:
         facts["play again"] = duel_command(names, attrs, results_file)
@@ -1751,45 +1756,18 @@ def duel_facts(result, shown: dict[str, str], results_file: str | None = None) -
         numbered = shown[name] != shared_policy(name)
         facts["play again"] = f"no command: {shown[name]} " + (
             "shares its file name with another policy of the duel" if numbered else
-            "cannot be played again from its name (a policy made in Python, say)")
+            "cannot be played again from its name (a policy made in Python, or a file "
+            "changed since the run, say)")
     return facts
 
 
-def _command_name(name: str, shown: str, source_sha256: str | None) -> str | None:
-    """How a duel's "play again" command names a policy: as the folder names it, the
-    shipped weights file as ``weighted``; None when that name would not play this policy
-    again (a ``PolicySpec`` made in Python, or two files of one name, numbered)."""
-    import numpy as np
-
-    from analyzer.errors import UrbionError
-    from analyzer.policies.registry import resolve_policy
-    from analyzer.runner.plan import policy_fingerprint
-
-    if " #" in shown:
-        return None
-    try:
-        spec = resolve_policy(name)
-    except UrbionError:
-        return None
-    # the parameters are fitted to the cards played; the source tells a function made in
-    # Python (hashed by its file) from the built-in of its name
-    if policy_fingerprint(spec)[1] != (source_sha256 or ""):
-        return None
-    shipped = resolve_policy("weighted")
-    return "weighted" if shown.startswith("weighted:") and \
-        np.array_equal(spec.params, shipped.params) else shown
-
-
-#: The play-again line of a run whose policy its name does not play again.
-NO_COMMAND = ("no command: the policy {} cannot be played again from its name (a policy made "
-              "in Python, say)")
 
 
 def _policy_words(attrs: dict) -> str | None:
     """``--policy NAME`` that plays a one-policy run's policy again (its file by the name
     the folder gives it, to be put beside it), or None when no name does."""
     name = str(attrs.get("policy"))
-    shown = _command_name(name, shared_policy(name), attrs.get("policy_source_sha256"))
+    shown = command_policy_name(name, shared_policy(name), attrs.get("policy_source_sha256"))
     if shown is not None and attrs.get(WEIGHTS_KEPT_AS):
         shown = _with_weights_name(shown, str(attrs[WEIGHTS_KEPT_AS]))
     return None if shown is None else f"--policy {shlex.quote(shown)}"
