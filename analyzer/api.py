@@ -274,21 +274,39 @@ def _policy(policy: str | PolicySpec) -> PolicySpec:
 
 def _with_checked_params(policy: PolicySpec) -> PolicySpec:
     """``policy`` with its params as the kernels take them, a 1-D float64 array (a list
-    or an integer array of numbers is converted); anything else is refused in one line."""
+    or an integer array of numbers is converted); anything else, or a NaN (a None cast to
+    float is one), is refused in one line."""
     from dataclasses import replace
 
     params = policy.params
-    try:
-        array = np.asarray(params, dtype=np.float64)
-    except (TypeError, ValueError):
-        array = None
-    if array is None or array.ndim != 1 or params is None:
-        raise PolicyError(f"policy {policy.name!r}: params must be a 1-D array of numbers "
-                          f"(float64), not {arguments.kind_of(params)}")
+    if fault := _params_fault(params):
+        raise PolicyError(f"policy {policy.name!r}: params must be a 1-D array of real "
+                          f"numbers (float64), not {fault}")
     if isinstance(params, np.ndarray) and params.dtype == np.float64 and \
             params.flags.c_contiguous:
         return policy
-    return replace(policy, params=np.ascontiguousarray(array))
+    return replace(policy, params=np.ascontiguousarray(params, dtype=np.float64))
+
+
+def _params_fault(params: object) -> str | None:
+    """What keeps ``params`` from being a policy's parameters, in a few words (None: they
+    are): not one-dimensional, or an item that is no real number (a string, a complex, a
+    bool, a None), or NaN."""
+    import numbers
+
+    try:
+        array = np.asarray(params)
+    except (TypeError, ValueError):  # a ragged list
+        return arguments.kind_of(params)
+    if params is None or isinstance(params, (str, bytes)) or array.ndim != 1:
+        return arguments.kind_of(params) if array.ndim != 1 or params is None else \
+            repr(params)
+    for k, item in enumerate(params):
+        if isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Real):
+            return f"params[{k}] = {arguments.kind_of(item)}"
+        if item != item:  # NaN: a weight no comparison reads
+            return f"params[{k}] = nan"
+    return None
 
 
 def _engine(engine: str) -> str:

@@ -517,9 +517,13 @@ def test_a_policy_specs_params_are_checked_and_a_bare_function_is_named():
     spec = PolicySpec("first", first, [0.5, 2])  # a list of numbers: taken as float64
     assert analyzer.simulate(games=3, policy=spec, engine="reference").attrs["policy"] == \
         "first"
-    for params, kind in ((None, "None"), (np.ones((1, 2)), "array"), (["a"], "list")):
-        with pytest.raises(PolicyError, match=f"params must be a 1-D array of numbers "
-                                              f"\\(float64\\), not .*{kind}"):
+    # each item a real number: a None (NaN as float), a complex, a string or a bool is none
+    for params, kind in ((None, "None"), (np.ones((1, 2)), "array"), (["a"], "params[0] = 'a'"),
+                         ([1, "b"], "params[1] = 'b'"), ([0.5, None], "params[1] = None"),
+                         ([1 + 2j], "params[0] = (1+2j)"), ([1.0, np.nan], "params[1] = nan"),
+                         ([True], "params[0] = True"), ([[1], [1, 2]], "a list holding list")):
+        with pytest.raises(PolicyError, match="params must be a 1-D array of real numbers "
+                                              r"\(float64\), not .*" + re.escape(kind)):
             analyzer.simulate(games=3, policy=PolicySpec("first", first, params))
     with pytest.raises(PolicyError, match="not the function 'first' itself: PolicySpec"):
         analyzer.simulate(games=3, policy=first)
