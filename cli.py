@@ -673,11 +673,11 @@ def _main(argv: list[str] | None) -> None:
         # Ctrl-C is the user's own stop; a full disk or a lost cluster is an error
         _say(f"urbion: {err}" if err.interrupted else f"urbion: error: {err}")
         if err.interrupted and argv is None:
-            # the process exits, waiting for the games being played (compiled code cannot
-            # be stopped): a further Ctrl-C or SIGTERM ends it at once, as without a
-            # handler (argv given: a caller in Python, whose handlers stay)
+            # a further Ctrl-C or SIGTERM ends it at once, as without a handler (argv given:
+            # a caller in Python, whose handlers stay)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _leave_playing_threads(_stop_code())
         sys.exit(_stop_code() if err.interrupted else EXIT_USAGE)
     except UrbionError as err:
         _say(f"urbion: error: {err}")
@@ -707,6 +707,24 @@ def _main(argv: list[str] | None) -> None:
         _say(f"urbion: error: cannot write the output: {err.strerror or err}")
         sys.exit(EXIT_USAGE)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _leave_playing_threads(code: int) -> None:
+    """Exit with ``code`` now if threads still play games a stop does not keep: compiled
+    code cannot be stopped, and Python's exit would wait for them, for good with a policy
+    that never returns. Nothing is left to write: every file was finished or removed as
+    the stop was raised (a Dask cluster's threads are not these, and exit as usual)."""
+    import threading
+
+    from analyzer.runner.executors import PLAYING_THREAD
+
+    playing = [thread for thread in threading.enumerate()
+               if thread.name.startswith(PLAYING_THREAD) and thread.is_alive()]
+    if playing:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(code)
 
 
 def _say(message: str) -> None:

@@ -289,6 +289,48 @@ def test_after_a_stop_a_further_signal_ends_the_urbion_process_at_once():
     assert done.stderr == "urbion: interrupted after 0 of 9 games; nothing was saved\n"
 
 
+#: A run whose playing threads never return (a policy stuck in a loop: compiled code, which
+#: no signal stops), Ctrl-C delivered to one of them, as the system may deliver it.
+_STUCK_PLAYERS = """
+import signal, sys, threading
+import cli
+from analyzer.runner import executors
+started = threading.Event()
+
+def stuck(plan, first, n):
+    started.set()
+    threading.Event().wait()
+
+def interrupt_a_player():
+    started.wait()
+    player = next(t for t in threading.enumerate()
+                  if t.name.startswith(executors.PLAYING_THREAD))
+    signal.pthread_kill(player.ident, signal.SIGINT)
+
+executors.play_range = stuck
+executors.LocalExecutor.prepare = lambda self, plan: None
+threading.Thread(target=interrupt_a_player, daemon=True).start()
+sys.argv = ["urbion", "simulate", "--games", "100", "--workers", "2", "--quiet"]
+cli.main()
+"""
+
+
+def test_ctrl_c_stops_a_run_whose_games_never_end():
+    """The main thread waited on a slice without waking: a Ctrl-C the system gave a
+    playing thread was never taken, and the exit then waited for threads that never
+    end. Only SIGKILL ended the run."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    done = subprocess.run([sys.executable, "-c", _STUCK_PLAYERS], capture_output=True,
+                          text=True, cwd=root, env={**os.environ, "PYTHONPATH": str(root)},
+                          timeout=120)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "urbion: interrupted after 0 of 100 games; nothing was saved\n"
+
+
 #: The urbion command, as its console script starts it, sent SIGTERM as it imports the
 #: package: in its first second, when most of a batch scheduler's stops of a short job come.
 _TERM_WHILE_LOADING = """

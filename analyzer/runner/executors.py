@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -51,9 +52,11 @@ class LocalExecutor:
     def imap(self, plan: RunPlan, indices: Iterable[int],
              summary_only: bool) -> Generator[tuple[int, np.ndarray], None, None]:
         window = 2 * self.threads
-        with ThreadPoolExecutor(max_workers=self.threads) as pool, self._starting_threads():
-            pending: deque[tuple[int, list[Future]]] = deque()
-            try:
+        pool = ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix=PLAYING_THREAD)
+        pending: deque[tuple[int, list[Future]]] = deque()
+        finished = False
+        try:
+            with self._starting_threads():
                 for index in indices:
                     pending.append((index, [pool.submit(play_range, plan, first, n)
                                             for first, n in slices(plan, index,
@@ -62,10 +65,11 @@ class LocalExecutor:
                         yield self._finish(pending.popleft(), summary_only)
                 while pending:
                     yield self._finish(pending.popleft(), summary_only)
-            finally:
-                for _, futures in pending:
-                    for future in futures:
-                        future.cancel()
+            finished = True
+        finally:
+            # a stop waits for no slice in play, whose games are not kept: compiled code
+            # cannot be stopped, and a policy that never returns would hold the run for good
+            pool.shutdown(wait=finished, cancel_futures=True)
 
     @contextmanager
     def _starting_threads(self) -> Iterator[None]:
@@ -83,7 +87,7 @@ class LocalExecutor:
     def _finish(item: tuple[int, list[Future]],
                 summary_only: bool) -> tuple[int, np.ndarray]:
         index, futures = item
-        results = np.concatenate([future.result() for future in futures])
+        results = np.concatenate([_result(future) for future in futures])
         return index, payload_of(results, summary_only)
 
     def close(self) -> None:
@@ -92,6 +96,22 @@ class LocalExecutor:
     def describe(self) -> str:
         """Where the games were played, for the results: "2 threads"."""
         return f"{self.threads} thread{'s' if self.threads != 1 else ''}"
+
+
+#: The name the threads that play a run's games start with.
+PLAYING_THREAD = "urbion-playing"
+#: How long the main thread waits on a slice at a time: it wakes to take a Ctrl-C or SIGTERM
+#: that the system gave a playing thread, which Python hands on only as it wakes.
+WAKE_SECONDS = 0.25
+
+
+def _result(future: Future) -> np.ndarray:
+    """``future.result()``, waited for in short spells so that a stop is taken at once."""
+    while True:
+        try:
+            return future.result(timeout=WAKE_SECONDS)
+        except FutureTimeout:
+            continue
 
 
 def make_executor(scheduler: str | None, workers: int | None) -> Executor:

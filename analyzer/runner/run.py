@@ -92,9 +92,8 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     # the time left count this run's games only
     bar = progress_bar(plan.games, progress, initial=saved_games)
     try:
-        # closed here, not when Python lets it go: a second Ctrl-C while the playing
-        # threads finish then stops the run like the first, instead of being printed as
-        # ignored
+        # closed here, not when Python lets it go: its clean-up (the playing threads let
+        # go, their slices not waited for) runs where the stop is caught
         with clearing_on_error(bar), closing(executor.imap(
                 plan, _unplayed(plan.n_chunks, loaded), summary_only)) as chunks:
             for index, payload in chunks:
