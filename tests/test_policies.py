@@ -162,6 +162,20 @@ def test_a_module_name_for_a_file_here_points_to_the_file_form(tmp_path, monkeyp
     assert resolve_policy("placer.py:choose").name == "placer.py:choose"
 
 
+@pytest.mark.parametrize("module, said", [
+    ("greedy", "nor is there a module greedy with a function choose"),
+    ("weighted", "no weights file choose"),
+    ("random", "random has no function 'choose'"),  # Python's own random came first
+])
+def test_a_file_here_named_as_a_builtin_or_pythons_module_points_to_the_file_form(
+        tmp_path, monkeypatch, module, said):
+    (tmp_path / f"{module}.py").write_text(Path(EXAMPLE).read_text())
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PolicyError, match=re.escape(
+            f"{said} (to load the file {module}.py here, name it {module}.py:choose)")):
+        resolve_policy(f"{module}:choose")
+
+
 @pytest.mark.parametrize("name", ["weighted:", "weighted: "])
 def test_weighted_with_no_file_after_the_colon_says_so(name):
     """Not 'cannot read weights file .: Is a directory'."""

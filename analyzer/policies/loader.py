@@ -140,22 +140,33 @@ def load_user_policy(name: str, compiled: bool = True) -> PolicySpec:
         try:
             module = importlib.import_module(where)
         except ImportError as err:
-            file = Path(*where.split(".")).with_suffix(".py")
-            hint = f" (to load the file {file} here, name it {file}:{function})" \
-                if file.is_file() else ""
-            raise PolicyError(f"policy {name!r}: cannot import {where}: {err}{hint}") from None
+            raise PolicyError(f"policy {name!r}: cannot import {where}: "
+                              f"{err}{file_form_hint(where, function)}") from None
         except Exception as err:  # a relative name, or a module that fails as it runs
             raise PolicyError(f"policy {name!r}: cannot import {where}: {err}") from None
         except SystemExit as stop:
             raise PolicyError(f"policy {name!r}: {where} called sys.exit({stop.code!r}) "
                               "as it was imported") from None
     func = getattr(module, function, None)
-    if func is None:
-        raise PolicyError(f"policy {name!r}: {where} has no function {function!r}")
+    if func is None:  # another module of that name came first (Python's own random, say)
+        raise PolicyError(f"policy {name!r}: {where} has no function {function!r}"
+                          f"{file_form_hint(where, function, module)}")
     if compiled:
         check_policy_function(name, func)
     return PolicySpec(name, func, np.zeros(0, dtype=np.float64), f"user policy {name}",
                       source_digest=_source_digest(module))
+
+
+def file_form_hint(where: str, function: str, imported: object = None) -> str:
+    """" (to load the file greedy.py here, name it greedy.py:choose)" when the MODULE of
+    ``MODULE:FUNCTION`` is a file here that the name did not load: the current folder is not
+    on an installed command's import path, and a module of Python's or a built-in policy
+    of that name comes first; else ""."""
+    file = Path(*where.split(".")).with_suffix(".py")
+    loaded = getattr(imported, "__file__", None)
+    if not file.is_file() or (loaded and Path(loaded).resolve() == file.resolve()):
+        return ""
+    return f" (to load the file {file} here, name it {file}:{function})"
 
 
 def check_policy_function(name: str, func: object) -> None:

@@ -11,7 +11,7 @@ from analyzer import arguments
 from analyzer.errors import PolicyError, UrbionError
 from analyzer.policies.builtin_nb import BuiltinId
 from analyzer.policies.greedy_nb import greedy_nb, greedy_params
-from analyzer.policies.loader import load_user_policy
+from analyzer.policies.loader import file_form_hint, load_user_policy
 from analyzer.policies.random_nb import random_nb
 from analyzer.policies.spec import PolicySpec
 
@@ -176,6 +176,9 @@ def resolve_policy(name: str, compiled: bool = True) -> PolicySpec:
             raise PolicyError(f"policy {name!r}: weighted takes its weights file as "
                               f"weighted:FILE.toml (weights=FILE.toml is an option of search "
                               "and clairvoyant)")
+        if not Path(path).exists() and (hint := file_form_hint("weighted", path)):
+            # weighted:choose, meant for a weighted.py of one's own
+            raise PolicyError(f"policy {name!r}: no weights file {path}{hint}")
         return weighted_policy(path)
     kind, colon, options = name.partition(":")
     if kind in SEARCH_DEFAULTS and colon and not options.strip(" ,"):
@@ -195,7 +198,8 @@ def resolve_policy(name: str, compiled: bool = True) -> PolicySpec:
                 takes = (f"takes options as {_option_form(kind)}" if kind in SEARCH_DEFAULTS
                          else f"takes no options ({OPTIONS_TAKEN})")
                 raise PolicyError(f"policy {kind} {takes}, not {options!r}; nor is there a "
-                                  f"module {kind} with a function {options}") from None
+                                  f"module {kind} with a function {options}"
+                                  f"{file_form_hint(kind, options)}") from None
             raise
     valid = ", ".join(sorted(BUILTIN_POLICIES))
     raise PolicyError(f"unknown policy {name!r} (valid: {valid}, or FILE.py:FUNCTION)")
