@@ -243,15 +243,17 @@ def simulate(games: int, seed: int, first_game: int, policy: str, workers: int |
                    workers=workers, engine=engine,
                    cards=cards, expansions=expansions, variant=variant, out=out, resume=resume,
                    scheduler=scheduler, progress=not quiet, chunk=chunk)
-    if summary_only:
-        summary = analyzer.simulate_summary(**options)
-        _wrote(out)
-        attrs = summary["config"]
-        summary = {key: value for key, value in summary.items() if key != "config"}
-    else:
-        df = analyzer.simulate(**options)
-        _wrote(out)  # whole before its summary is worked out, which takes a while
-        summary, attrs = analyzer.summarize(df), df.attrs
+    # with --json, stdout is the JSON alone: what a user's policy prints goes to stderr
+    with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+        if summary_only:
+            summary = analyzer.simulate_summary(**options)
+            _wrote(out)
+            attrs = summary["config"]
+            summary = {key: value for key, value in summary.items() if key != "config"}
+        else:
+            df = analyzer.simulate(**options)
+            _wrote(out)  # whole before its summary is worked out, which takes a while
+            summary, attrs = analyzer.summarize(df), df.attrs
     if as_json:
         from analyzer.analysis.results_io import summary_json
 

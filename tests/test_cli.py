@@ -610,6 +610,26 @@ def test_simulate_json_keeps_stdout_to_the_json_line_and_its_note_to_stderr(caps
     assert "are among those the weights of weighted were tuned on" in err
 
 
+@pytest.mark.parametrize("summary_only", [False, True])
+def test_simulate_json_sends_what_a_policy_prints_to_stderr(capsys, monkeypatch,
+                                                            summary_only):
+    """A user's policy that prints (as it loads, or from its compiled code, which writes
+    to Python's stdout) broke the JSON a script reads from stdout."""
+    for name in ("simulate", "simulate_summary"):
+        real = getattr(analyzer, name)
+
+        def chatty(*args, _real=real, **kwargs):
+            print("my policy: thinking")
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(analyzer, name, chatty)
+    code, printed, err = run(capsys, "simulate", "--games", "20", "--json", "--quiet",
+                             *(["--summary-only"] if summary_only else []))
+    assert code == 0, err
+    assert json.loads(printed)["config"]["games"] == 20
+    assert "my policy: thinking" in err
+
+
 def test_simulate_json_writes_an_interval_cut_at_the_city_cards_as_a_float(capsys):
     """Two games that pacified 12 and 11 City cards: the t-interval's top, 17.85, is cut to
     12, which JSON wrote as the integer 12 beside its float partner."""
