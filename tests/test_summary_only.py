@@ -430,3 +430,14 @@ def test_a_summary_whose_game_count_is_not_its_tallys_is_refused(capsys, tmp_pat
     path.write_text(json.dumps(document))
     code, _, err = run(capsys, "report", str(path), "--out", str(tmp_path / "rep"))
     assert code == 0, err
+
+
+def test_the_terminal_summary_names_a_users_policy_by_its_source_hash_too():
+    """Two versions of one policy file play under one name: the summary said which only
+    in the results file, where a report and show give the hash."""
+    df = analyzer.simulate(games=20, seed=3)
+    summary = analyzer.summarize(df)
+    assert "    engine fast" in format_summary(summary, df.attrs).splitlines()[3]
+    attrs = {**df.attrs, "policy": "mine.py:choose", "policy_source_sha256": "ab12" * 16}
+    assert format_summary(summary, attrs).splitlines()[3].startswith(
+        "policy     mine.py:choose (source sha256 ab12ab12ab12)    engine fast")

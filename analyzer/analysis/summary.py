@@ -256,6 +256,13 @@ TEAM_READING = (" (one policy plays both seats, both hands in view: R10.2; a pol
                 "takes no action: docs/rules-notes.md 42)")
 
 
+def _source(attrs: dict) -> str:
+    """A user's policy's source hash after its name, as a report and ``show`` give it,
+    which tells two versions of one file apart ("" for a built-in)."""
+    source = attrs.get("policy_source_sha256")
+    return f" (source sha256 {source[:12]})" if source else ""
+
+
 def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> str:
     """Plain-text summary for the terminal."""
     lines = [
@@ -263,7 +270,7 @@ def format_summary(summary: dict, attrs: dict, seconds: float | None = None) -> 
         f"expansions {', '.join(attrs.get('expansions') or []) or 'none (base game)'}",
         f"variant    {attrs.get('variant', 'solo')}"
         f"{TEAM_READING if attrs.get('variant') == 'team' else ''}",
-        f"policy     {attrs.get('policy')}    engine {attrs.get('engine')}    "
+        f"policy     {attrs.get('policy')}{_source(attrs)}    engine {attrs.get('engine')}    "
         f"seed {attrs.get('seed')}    rules {attrs.get('rules_version')}",
         f"games      {summary['games']:,}{_later_games(summary, attrs)}",
         f"wins       {summary['wins']:,}",
