@@ -299,8 +299,7 @@ def _params_fault(params: object) -> str | None:
     except (TypeError, ValueError):  # a ragged list
         return arguments.kind_of(params)
     if params is None or isinstance(params, (str, bytes)) or array.ndim != 1:
-        return arguments.kind_of(params) if array.ndim != 1 or params is None else \
-            repr(params)
+        return arguments.kind_of(params)
     for k, item in enumerate(params):
         if isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Real):
             return f"params[{k}] = {arguments.kind_of(item)}"
