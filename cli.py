@@ -49,7 +49,13 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from analyzer.api import WON_SEARCH_GAMES
     from analyzer.arguments import MAX_PRECISION, MAX_SEED, MAX_WORKERS
     from analyzer.core.codes import PLAYABLE_EXPANSIONS, VARIANT_NAMES
-    from analyzer.errors import OutputNotWritten, RunStopped, UrbionError
+    from analyzer.errors import (
+        OutOfMemory,
+        OutputNotWritten,
+        RunStopped,
+        UrbionError,
+        out_of_memory_message,
+    )
     from analyzer.policies.registry import BUILTIN_POLICIES
     from analyzer.runner import interrupts
     from analyzer.wording import one_line
@@ -159,25 +165,15 @@ class _UrbionGroup(click.Group):
                 raise
             except EOFError as err:  # click would report it as a Ctrl-C: it is a fault
                 raise RuntimeError(f"a read ended early: {err or 'EOFError'}") from err
-            except MemoryError:
+            except (MemoryError, OutOfMemory):  # the latter in Python's words
                 command = self.commands.get(ctx.invoked_subcommand or "")
                 raise UrbionError(out_of_memory(command)) from None
 
 
 def out_of_memory(command: click.Command | None) -> str:
-    """What to do when ``command`` ran out of memory, in the options it has: a report
-    has no games to play, a comparison no --chunk or --summary-only."""
-    names = {param.name for param in command.params} if command else set()
-    if "results" in names:
-        return "out of memory: fewer or smaller results files need less"
-    if "traces" in names:
-        return "out of memory: a smaller trace file needs less"
-    if "games" not in names:  # one game, or none played: no setting to lower
-        return "out of memory: this machine has too little free memory for it"
-    ways = ["fewer games", *(["a smaller --chunk"] if "chunk" in names else []),
-            *(["--summary-only"] if "summary_only" in names else [])]
-    said = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
-    return f"out of memory: {said} need less"
+    """What to do when ``command`` ran out of memory, in the options it has."""
+    names = {param.name for param in command.params if param.name} if command else set()
+    return out_of_memory_message(names, lambda name: f"--{name.replace('_', '-')}")
 
 
 @contextlib.contextmanager

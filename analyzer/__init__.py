@@ -7,7 +7,8 @@ of those names, ``card_table`` and ``card_differences`` are ``urbion cards`` and
 ``load_cards``, ``read_results``, ``summarize`` and ``weights_note`` help between them.
 They return DataFrames or result objects whose ``attrs`` name the run. Bad input raises
 :class:`UrbionError` (one line, as the command prints it), a stop (Ctrl-C)
-:class:`RunStopped`, one of its kinds.
+:class:`RunStopped` and running out of memory ``analyzer.errors.OutOfMemory``, two of its
+kinds.
 
 >>> import analyzer
 >>> df = analyzer.simulate(games=1000, seed=0, policy="greedy")   # doctest: +SKIP

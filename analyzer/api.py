@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 import os
 import shutil
@@ -50,10 +52,12 @@ from analyzer.cards.loader import (
 from analyzer.core.codes import N_RESULT, REASON_NAMES, RULES_VERSION, Outcome
 from analyzer.errors import (
     ClusterError,
+    OutOfMemory,
     OutputNotWritten,
     PolicyError,
     RunStopped,
     UrbionError,
+    out_of_memory_message,
 )
 from analyzer.policies.registry import (
     PolicySpec,
@@ -105,6 +109,35 @@ Cards = str | Path | CardSet | pd.DataFrame | None
 CARDS_KINDS = "a path, a CardSet (analyzer.load_cards) or a frame simulate returned"
 
 
+
+def _memory_in_one_line(func: Callable) -> Callable:
+    """``func`` raising :class:`OutOfMemory`, one line naming what needs less in its own
+    parameters, where it ran out of memory: numpy's own error dumps the layout of the
+    array it could not make, and a memory limit (a container's, ``ulimit -v``) can stop a
+    run that the machine's memory would hold. A call within another is worded again for
+    the outer one."""
+    options = set(inspect.signature(func).parameters)
+    if func.__name__ == "simulate":  # its --summary-only is a function of its own here
+        options.add("summary_only")
+
+    @functools.wraps(func)
+    def call(*args: object, **kwargs: object) -> object:
+        try:
+            return func(*args, **kwargs)
+        except (MemoryError, OutOfMemory):
+            raise OutOfMemory(out_of_memory_message(options, _python_option)) from None
+
+    return call
+
+
+def _python_option(name: str) -> str:
+    """An option as an out-of-memory message names it in Python: --chunk (chunk=)."""
+    if name == "summary_only":
+        return "analyzer.simulate_summary"
+    return f"--{name.replace('_', '-')} ({name}=)"
+
+
+@_memory_in_one_line
 def load_cards(cards: Cards, expansions: Expansions = None,
                variant: str | None = None) -> CardSet:
     """A card set from a file path (a card file, or a results or summary file: its run's
@@ -128,6 +161,7 @@ def load_cards(cards: Cards, expansions: Expansions = None,
     return card_set if variant is None else card_set.with_variant(variant)
 
 
+@_memory_in_one_line
 def card_table(cards: Cards = None) -> pd.DataFrame:
     """Every card of a card-set file (the shipped R14 set for None), whatever the
     expansions: one row per card with its id, expansion, type, kind, elements and values,
@@ -138,6 +172,7 @@ def card_table(cards: Cards = None) -> pd.DataFrame:
     return table_of(load_cards(cards))
 
 
+@_memory_in_one_line
 def card_differences(cards: Cards, against: Cards = None) -> str:
     """What the card set ``cards`` changes from ``against``, as ``urbion cards --cards
     FILE`` says it: for each kind of card whose count differs, the two counts, one line
@@ -152,6 +187,7 @@ def card_differences(cards: Cards, against: Cards = None) -> str:
     return differences(card_table(against), card_table(cards))
 
 
+@_memory_in_one_line
 def weights_note(results: pd.DataFrame | dict) -> str | None:
     """The note ``urbion simulate`` prints under a run's summary about the weights its
     policy plays, or None: shipped weights (``weighted``, and ``search`` and
@@ -175,6 +211,7 @@ def weights_note(results: pd.DataFrame | dict) -> str | None:
     return run_weights_note(attrs)
 
 
+@_memory_in_one_line
 def read_results(path: str | Path) -> pd.DataFrame:
     """Read a results file (``simulate(out=...)``, ``urbion simulate --out``, or a frame
     ``simulate`` returned saved with ``DataFrame.to_parquet``): one row per game, the run's
@@ -185,6 +222,7 @@ def read_results(path: str | Path) -> pd.DataFrame:
     return read(arguments.path("path", path, optional=False))
 
 
+@_memory_in_one_line
 def builtin_policies() -> pd.DataFrame:
     """The built-in policies (``urbion policies``): one row per name, with what it does."""
     from analyzer.policies.registry import BUILTIN_POLICIES
@@ -194,6 +232,7 @@ def builtin_policies() -> pd.DataFrame:
                         index=pd.Index(list(BUILTIN_POLICIES), name="policy"))
 
 
+@_memory_in_one_line
 def write_card_template(out: str | Path, cards: Cards = None) -> Path:
     """Write a card-set file to ``out`` (a new ``.toml`` file), to edit into a card set of
     one's own; return its path. ``cards``: the shipped R14 file for None; a card file, copied
@@ -353,6 +392,7 @@ def results_frame(results: np.ndarray, attrs: dict) -> pd.DataFrame:
     return df
 
 
+@_memory_in_one_line
 def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "greedy",
              workers: int | None = None, engine: str = "fast",
              cards: Cards = None, out: str | Path | None = None,
@@ -503,6 +543,7 @@ def check_by_name(spec: PolicySpec, card_set: CardSet) -> None:
                           "FILE.py:FUNCTION or MODULE:FUNCTION)")
 
 
+@_memory_in_one_line
 def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "greedy",
                      workers: int | None = None, engine: str = "fast",
                      cards: Cards = None,
@@ -764,6 +805,7 @@ class DuelResult:
         return joined_notes(notes)
 
 
+@_memory_in_one_line
 def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int = 0,
          workers: int | None = None, cards: Cards = None,
          scheduler: str | None = None, progress: bool = False,
@@ -928,6 +970,7 @@ class TuneResult:
         return str(self)
 
 
+@_memory_in_one_line
 def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
          heldout_games: int = 50_000, workers: int | None = None,
          cards: Cards = None, out: str | Path | None = None,
@@ -1116,6 +1159,7 @@ def tuning_notes(outcome: TuneResult, card_set: CardSet, games: int, seed: int) 
     return lines + [""]
 
 
+@_memory_in_one_line
 def report(results: str | Path | pd.DataFrame
            | list[str | Path | pd.DataFrame] | tuple[str | Path | pd.DataFrame, ...],
            out: str | Path, baseline: str | None = "first") -> Path:
@@ -1252,6 +1296,7 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
     return lines + ([side_effects] if side_effects else [])
 
 
+@_memory_in_one_line
 def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "greedy",
                 workers: int | None = None, out: str | Path | None = None,
                 progress: bool = False, expansions: Expansions = None,
@@ -1489,6 +1534,7 @@ def _sensitivity_summary(base: pd.DataFrame, data: dict, label: str, runs: dict)
 MAX_TRACES_HELD = 20_000
 
 
+@_memory_in_one_line
 def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec = "greedy",
           cards: Cards = None, engine: str = "fast",
           out: str | Path | None = None, expansions: Expansions = None,
@@ -1524,6 +1570,7 @@ def trace(seed: int = 0, game: int = 0, games: int = 1, policy: str | PolicySpec
     return traces
 
 
+@_memory_in_one_line
 def trace_to_file(out: str | Path, seed: int = 0, game: int = 0, games: int = 1,
                   policy: str | PolicySpec = "greedy",
                   cards: Cards = None, engine: str = "fast",
@@ -1638,6 +1685,7 @@ def _with_provenance(one: dict, provenance: dict) -> dict:
             **{key: one[key] for key in keys[cut:]}}
 
 
+@_memory_in_one_line
 def show(seed: int | None = None, game: int | None = None,
          policy: str | PolicySpec | None = None, cards: Cards = None,
          expansions: Expansions = None, variant: str | None = None,
@@ -1770,6 +1818,7 @@ def _shown_trace(chosen: dict, where: str | None) -> str:
     return text
 
 
+@_memory_in_one_line
 def replay(traces: str | Path | list[dict] | dict,
            cards: Cards = None) -> pd.DataFrame:
     """Check traces against the rules: each is replayed decision by decision by the
@@ -1919,6 +1968,7 @@ class CompareResult:
 DEFAULT_MAX_GAMES = 1_000_000
 
 
+@_memory_in_one_line
 def compare(sets: str | list[str] = "singles", games: int = 10_000, seed: int = 0,
             policy: str | PolicySpec = "greedy", workers: int | None = None,
             cards: Cards = None, out: str | Path | None = None,

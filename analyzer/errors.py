@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class UrbionError(Exception):
     """Base class of every error caused by a user's input."""
@@ -37,6 +39,28 @@ class OutputNotWritten(UrbionError):
         self.result = result
         #: the text of the file that could not be written, where it is one file
         self.text = text
+
+
+class OutOfMemory(UrbionError):
+    """A call that ran out of memory, in one line saying which of its settings needs less
+    (numpy's own error dumps the layout of the array it could not make)."""
+
+
+def out_of_memory_message(options: set[str], spell: Callable[[str], str]) -> str:
+    """What to do when a command or call with these ``options`` (parameter names) ran out
+    of memory, each option written by ``spell`` ("--chunk" on the command line, "--chunk
+    (chunk=)" in Python): a report has no games to play, a comparison no chunk or
+    summary-only run."""
+    if "results" in options:
+        return "out of memory: fewer or smaller results files need less"
+    if "traces" in options:
+        return "out of memory: a smaller trace file needs less"
+    if "games" not in options:  # one game, or none played: no setting to lower
+        return "out of memory: this machine has too little free memory for it"
+    ways = ["fewer games", *([f"a smaller {spell('chunk')}"] if "chunk" in options else []),
+            *([spell("summary_only")] if "summary_only" in options else [])]
+    said = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
+    return f"out of memory: {said} need less"
 
 
 class ClusterError(UrbionError):

@@ -360,6 +360,30 @@ def test_running_out_of_memory_names_what_the_command_can_do(capsys, monkeypatch
     assert (code, err) == (2, f"urbion: error: out of memory: {advice}\n")
 
 
+@pytest.mark.parametrize("function, kwargs, advice", [
+    ("simulate", {}, "fewer games, a smaller --chunk (chunk=) or analyzer.simulate_summary "
+                     "need less"),
+    ("simulate_summary", {}, "fewer games or a smaller --chunk (chunk=) need less"),
+    ("duel", {"policies": "greedy,random"}, "fewer games need less"),
+    ("show", {}, "this machine has too little free memory for it"),
+])
+def test_running_out_of_memory_in_python_is_one_line_naming_what_the_call_can_do(
+        monkeypatch, function, kwargs, advice):
+    """numpy's MemoryError came out of the call as it was, a page of the results' record
+    layout, where the command says in one line what needs less; a memory limit (a
+    container's) stops a run that the machine's memory would hold."""
+    from analyzer.errors import OutOfMemory
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError("Unable to allocate 6.15 GiB for an array with shape ...")
+
+    for name in ("execute", "fast_trace"):
+        monkeypatch.setattr(analyzer.api, name, exhausted)
+    with pytest.raises(OutOfMemory) as err:
+        getattr(analyzer, function)(**kwargs)
+    assert str(err.value) == f"out of memory: {advice}"
+
+
 def test_several_traces_go_to_a_jsonl_file_not_a_json_one(tmp_path):
     # TRACE.md: one JSON object per game, JSON Lines for many; a .json file is one object
     with pytest.raises(UrbionError, match=r"3 traces are JSON Lines, one per line: write "
