@@ -1194,9 +1194,10 @@ def report(results: str | Path | pd.DataFrame
     paths = [item if isinstance(item, pd.DataFrame) else
              arguments.path("results file", item, optional=False) for item in results]
     folder = arguments.path("out", out, optional=False)
-    baseline = arguments.text("baseline", baseline, optional=True) or "first"
+    given = arguments.text("baseline", baseline, optional=True) or "first"
+    baseline = given.lower()  # in any case, as the command takes it
     if baseline not in BASELINES:
-        raise UrbionError(f"--baseline (baseline=): unknown baseline {baseline!r} (valid: "
+        raise UrbionError(f"--baseline (baseline=): unknown baseline {given!r} (valid: "
                           f"{', '.join(BASELINES)})")
     try:
         return write_report(paths, folder, baseline)

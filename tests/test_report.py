@@ -498,6 +498,9 @@ def test_baseline_base_without_a_base_game_to_compare_with_is_one_line(tmp_path,
     with pytest.raises(UrbionError, match=r"^--baseline \(baseline=\): unknown baseline "
                                           r"'each' \(valid: first, base\)$"):
         analyzer.report(mixed, tmp_path / "rep", baseline="each")
+    # in any case, as the command takes it: the same one-line error as "base"
+    with pytest.raises(UrbionError, match=r"^--baseline \(baseline=\) base: no run that "):
+        analyzer.report(mixed, tmp_path / "rep", baseline="BASE")
     # None is the default, as for every optional argument
     none = pd.read_csv(analyzer.report(mixed, tmp_path / "none", baseline=None)
                        / "differences.csv")
