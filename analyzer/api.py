@@ -292,9 +292,12 @@ def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions)
 def _policy(policy: str | PolicySpec) -> PolicySpec:
     if isinstance(policy, PolicySpec):
         if not isinstance(policy.name, str) or not policy.name.strip():
-            # every result and label names its policy
+            # every result and label names its policy; a function first is the arguments
+            # in another order
+            given = "" if isinstance(policy.name, str) else \
+                f", not {arguments.kind_of(policy.name)}: PolicySpec(NAME, FUNCTION, PARAMS)"
             raise PolicyError("a PolicySpec needs a name (it names the policy in every "
-                              "result)")
+                              f"result){given}")
         if policy.is_user_policy:
             from analyzer.policies.loader import check_policy_function
 

@@ -328,6 +328,13 @@ def test_a_policy_without_a_name_is_refused():
     nameless = dataclasses.replace(resolve_policy("greedy"), name=" ")
     with pytest.raises(UrbionError, match="PolicySpec needs a name"):
         analyzer.simulate_summary(games=5, policy=nameless)
+    # the arguments in another order: the name is a function, which the error says
+    spec = resolve_policy("greedy")
+    swapped = dataclasses.replace(spec, name=spec.func, func="greedy")
+    with pytest.raises(UrbionError, match=r"PolicySpec needs a name \(it names the policy in "
+                                          r"every result\), not .*: PolicySpec\(NAME, "
+                                          r"FUNCTION, PARAMS\)$"):
+        analyzer.simulate_summary(games=5, policy=swapped)
 
 
 def test_many_pieces_join_and_an_overlap_among_them_names_its_pair(tmp_path):
