@@ -1860,6 +1860,9 @@ def replay(traces: str | Path | list[dict] | dict,
     if isinstance(traces, list | tuple) and any(isinstance(t, str | Path) for t in traces):
         raise UrbionError("replay takes one trace file, or traces (dicts): a list holds "
                           "traces as dicts, not file names or text; replay each file in turn")
+    if isinstance(traces, list | tuple) and not traces:
+        # as a file that holds none: every trace of none replays, which passes for a check
+        raise UrbionError("replay: the list holds no trace")
     if isinstance(traces, list | tuple):
         items = [TraceLine(number, item, None) for number, item in enumerate(traces, start=1)]
         source = f"{len(traces)} trace(s)"

@@ -366,6 +366,14 @@ def test_a_line_separator_inside_a_json_string_does_not_split_the_trace(tmp_path
     assert verdicts["line"].tolist() == [1, 2] and verdicts["replays"].all()
 
 
+@pytest.mark.parametrize("none", [[], ()])
+def test_the_api_refuses_a_list_of_no_traces_as_it_refuses_an_empty_file(none):
+    """An empty list gave an empty frame, whose replays.all() is True: a check passed on
+    nothing, where an empty file holds no trace and is refused."""
+    with pytest.raises(UrbionError, match="^replay: the list holds no trace$"):
+        analyzer.replay(none)
+
+
 def test_the_api_replays_a_tuple_of_traces(team_traces):
     assert analyzer.replay(tuple(team_traces[:2]))["replays"].tolist() == [True, True]
 
