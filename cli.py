@@ -45,6 +45,7 @@ try:  # Ctrl-C while the libraries load is an interruption like any later one
     from click.core import ParameterSource
 
     import analyzer
+    from analyzer import arguments
     from analyzer.analysis.summary import format_summary
     from analyzer.api import WON_SEARCH_GAMES
     from analyzer.arguments import MAX_PRECISION, MAX_SEED, MAX_WORKERS
@@ -72,10 +73,21 @@ except KeyboardInterrupt:
 
 
 class _WholeNumber(click.IntRange):
-    """An integer with bounds, which a bad value calls an integer (click: "integer
-    range", which reads as if a range were asked for)."""
+    """An integer with bounds, checked as the Python API checks its argument
+    (``analyzer.arguments``), so that a bad value reads alike in a shell and a notebook:
+    "--games (games=) must be at least 1, not -5". Its help calls it an integer (click:
+    "integer range", which reads as if a range were asked for)."""
 
     name = "integer"
+
+    def convert(self, value, param, ctx):  # click's own signature
+        name = param.name if param is not None and param.name else "value"
+        if isinstance(value, str):
+            with contextlib.suppress(ValueError):  # else refused as the text it is
+                value = int(value.strip(), 10)
+        if name == "workers":  # a bound of its own, with why
+            return arguments.workers(value)
+        return arguments.whole_number(name, value, self.min or 0, self.max)
 
 
 class _Folder(click.Path):
@@ -109,13 +121,25 @@ expansions_option = click.option(
     "--expansions", default="none", show_default=True, metavar="NAME,...|all|none",
     help=f"Expansions in play: {', '.join(PLAYABLE_EXPANSIONS)} (comma-separated), all "
          "or none (or base, as compare names the base game).")
-#: Names are taken in any case, as --expansions takes them.
-ENGINE_CHOICE = click.Choice(["fast", "reference"], case_sensitive=False)
+class _Name(click.Choice):
+    """One of a few names, taken in any case as --expansions takes them, and checked as
+    the Python API checks its argument: "--engine (engine=): unknown engine 'slow' (valid:
+    fast, reference)"."""
+
+    def __init__(self, choices: tuple[str, ...] | list[str]) -> None:
+        super().__init__(choices, case_sensitive=False)
+
+    def convert(self, value, param, ctx):  # click's own signature
+        name = param.name if param is not None and param.name else "value"
+        return arguments.choice(name, value, list(self.choices))
+
+
+ENGINE_CHOICE = _Name(["fast", "reference"])
 ENGINE_HELP = ("fast: the compiled engine; reference: the plain-Python one, which plays the "
                "same games far more slowly, to check them.")
 
 variant_option = click.option(
-    "--variant", type=click.Choice(VARIANT_NAMES, case_sensitive=False), default="solo",
+    "--variant", type=_Name(VARIANT_NAMES), default="solo",
     show_default=True,
     help="The solo game, or the two-player team game (one policy plays both seats, R10).")
 
@@ -456,7 +480,7 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
 @click.option("--out", type=_Folder(), required=True,
               help="Report folder, e.g. reports/NAME/, in a folder that exists: made, or "
                    "replaced if `urbion report` wrote it.")
-@click.option("--baseline", type=click.Choice(["first", "base"], case_sensitive=False),
+@click.option("--baseline", type=_Name(["first", "base"]),
               default="first", show_default=True,
               help="Compare each run with the first run given, or each run of expansions "
                    "with its own base game among the runs, played alike but for the "

@@ -352,10 +352,7 @@ def _params_fault(params: object) -> str | None:
 
 def _engine(engine: str) -> str:
     """An engine's name as the tool spells it: taken in any case, as the CLI takes it."""
-    name = arguments.text("engine", engine).lower()
-    if name not in ENGINES:
-        raise UrbionError(f"unknown engine {engine!r} (valid: {', '.join(ENGINES)})")
-    return name
+    return arguments.choice("engine", engine, ENGINES)
 
 
 def _prepare(engine: str, policy: str | PolicySpec, cards: Cards,
@@ -1197,11 +1194,8 @@ def report(results: str | Path | pd.DataFrame
     paths = [item if isinstance(item, pd.DataFrame) else
              arguments.path("results file", item, optional=False) for item in results]
     folder = arguments.path("out", out, optional=False)
-    given = arguments.text("baseline", baseline, optional=True) or "first"
-    baseline = given.lower()  # in any case, as the command takes it
-    if baseline not in BASELINES:
-        raise UrbionError(f"--baseline (baseline=): unknown baseline {given!r} (valid: "
-                          f"{', '.join(BASELINES)})")
+    baseline = "first" if baseline is None else \
+        arguments.choice("baseline", baseline, BASELINES)
     try:
         return write_report(paths, folder, baseline)
     except KeyboardInterrupt as stop:

@@ -31,10 +31,10 @@ def whole_number(name: str, value: object, low: int = 0, high: int | None = None
             raise TypeError
         number = operator.index(value)
     except TypeError:
-        raise UrbionError(f"{name} must be a whole number, not {value!r}") from None
+        raise UrbionError(f"{option(name)} must be a whole number, not {value!r}") from None
     if number < low or (high is not None and number > high):
         limit = f"at least {low}" if high is None else f"from {low} to {high}"
-        raise UrbionError(f"{name} must be {limit}, not {number}")
+        raise UrbionError(f"{option(name)} must be {limit}, not {number}")
     return number
 
 
@@ -45,7 +45,7 @@ def game_counts(games: object, seed: object, first_game: object = 0,
     the first game's parameter name, for the error."""
     games = whole_number("games", games, 1)
     seed = whole_number("seed", seed, 0, MAX_SEED)
-    first_game = whole_number(first_name, first_game)
+    first_game = whole_number(first_name, first_game, 0, MAX_SEED)
     if first_game + games - 1 > MAX_SEED:
         raise UrbionError(f"game numbers must stay below 2**63: {option(first_name)} "
                           f"{first_game} plus {games} games goes past it")
@@ -146,6 +146,16 @@ def fraction(name: str, value: object, low: float, high: float) -> float:
 #: The widest --precision taken: a half-width of 10 points says next to nothing, and a
 #: larger figure is most likely meant in percentage points.
 MAX_PRECISION = 0.1
+
+
+def choice(name: str, value: object, valid: Sequence[str]) -> str:
+    """One of the ``valid`` names (an engine, a variant, a baseline), taken in any case as
+    the command takes it, and returned in lower case."""
+    given = text(name, value)
+    if given.lower() not in valid:
+        raise UrbionError(f"{option(name)}: unknown {name} {given!r} (valid: "
+                          f"{', '.join(valid)})")
+    return given.lower()
 
 
 def option(name: str) -> str:

@@ -169,8 +169,8 @@ def test_show_of_a_solo_game_names_no_seat():
     (["show", "--policy", "nope"], "unknown policy"),
     (["simulate", "--seed", str(2**63)], "--seed"),
     # the help gives the limit of 256 threads that the check applies
-    (["simulate", "--workers", "300"], "'--workers': 300 is not in the range 1<=x<=256"),
-    (["duel", "random,greedy", "--workers", "257"], "1<=x<=256"),
+    (["simulate", "--workers", "300"], "--workers (workers=) 300: at most 256 (threads"),
+    (["duel", "random,greedy", "--workers", "257"], "--workers (workers=) 257: at most 256"),
     (["trace", "--game", "-1", "--out", "t.jsonl"], "--game"),
     (["trace", "--out", "traces.txt"], "must end in .jsonl"),
     # a line break in a file name split the error over lines
@@ -330,8 +330,15 @@ def test_unknown_expansion_is_one_line_listing_the_valid_names(capsys, tmp_path)
 def test_an_unknown_variant_is_one_line_and_writes_nothing(capsys, tmp_path):
     code, _, err = run(capsys, "simulate", "--variant", "trio", "--out",
                        str(tmp_path / "r.parquet"))
-    assert code == 2 and "Invalid value for '--variant'" in err and "Traceback" not in err
+    assert code == 2 and err == ("urbion: error: --variant (variant=): unknown variant 'trio' "
+                                 "(valid: solo, team)\n")
     assert list(tmp_path.iterdir()) == []
+    # the Python API's own words, which the command prints
+    from analyzer.errors import UrbionError
+
+    with pytest.raises(UrbionError, match=re.escape(err.removeprefix("urbion: error: ")
+                                                    .rstrip("\n"))):
+        analyzer.simulate(games=3, variant="trio")
 
 
 def test_simulate_team_with_all_expansions_names_them_and_keeps_the_columns(capsys, tmp_path):
@@ -655,8 +662,14 @@ def test_every_option_of_every_command_says_what_it_is(capsys):
             if isinstance(param, click.Option):
                 assert param.help, f"{name} {param.opts[0]}"
     code, _, err = run(capsys, "simulate", "--games", "abc")
-    assert code == 2 and err == ("urbion: error: Invalid value for '--games': 'abc' is not "
-                                 "a valid integer.\n")
+    # as the Python API words it: the same check
+    from analyzer.errors import UrbionError
+
+    assert code == 2 and err == ("urbion: error: --games (games=) must be a whole number, "
+                                 "not 'abc'\n")
+    with pytest.raises(UrbionError, match=r"^--games \(games=\) must be a whole number, "
+                                          r"not 'abc'$"):
+        analyzer.simulate(games="abc")
     code, _, err = run(capsys, "report", "x.parquet", "--out", "")
     assert code == 2 and "--out (out=) must be a path, not ''" in err and "file path" not in err
     code, text, _ = run(capsys, "report", "--help")

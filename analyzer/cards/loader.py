@@ -116,7 +116,8 @@ class CardSet:
         """
         name = variant.lower() if isinstance(variant, str) else variant  # any case, as --variant
         if name not in VARIANT_NAMES:
-            raise UrbionError(f"unknown variant {variant!r} (valid: {', '.join(VARIANT_NAMES)})")
+            raise UrbionError(f"--variant (variant=): unknown variant {variant!r} (valid: "
+                              f"{', '.join(VARIANT_NAMES)})")
         return replace(self, variant=name)
 
     def describe(self) -> list[dict]:
