@@ -836,3 +836,21 @@ def test_an_end_of_file_inside_a_command_is_not_reported_as_a_ctrl_c(capsys, mon
     with pytest.raises(RuntimeError, match="a read ended early: Ran out of input"):
         cli.main(["policies"])
     assert "interrupted" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option, call", [
+    ("--cards", lambda folder: analyzer.simulate(games=3, cards=folder)),
+    ("--out", lambda folder: analyzer.simulate(games=3, out=folder)),
+])
+def test_a_folder_where_a_file_goes_reads_as_the_python_api_says_it(capsys, tmp_path, option,
+                                                                    call):
+    """click said "File '...' is a directory." where a notebook read the API's own words."""
+    from analyzer.errors import UrbionError
+
+    folder = tmp_path / "a-folder.parquet"
+    folder.mkdir()
+    code, _, err = run(capsys, "simulate", "--games", "3", option, str(folder))
+    with pytest.raises(UrbionError) as raised:
+        call(folder)
+    assert code == 2 and err == f"urbion: error: {raised.value}\n"
+    assert "a-folder.parquet" in err and list(tmp_path.iterdir()) == [folder]
