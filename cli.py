@@ -90,23 +90,10 @@ class _WholeNumber(click.IntRange):
         return arguments.whole_number(name, value, self.min or 0, self.max)
 
 
-#: A file's path, given on as written: the Python API checks it, and says what is wrong
-#: (a folder where a file is read or written) in the words it uses in a notebook.
+#: A file's or folder's path, given on as written: the Python API checks it, and says what
+#: is wrong (a folder where a file goes, or a file where a folder goes) in the words it
+#: uses in a notebook.
 _FILE = click.Path()
-
-
-class _Folder(click.Path):
-    """A folder to write, which an existing file is not (click: "Directory 'x' is a
-    file.", which reads as if the folder were a file already)."""
-
-    def __init__(self) -> None:
-        super().__init__(file_okay=False)
-
-    def convert(self, value, param, ctx):  # click's own signature
-        if os.path.isfile(value):
-            self.fail(f"{click.format_filename(value)!r} is a file, not a folder: this "
-                      "command writes its files into the folder --out names", param, ctx)
-        return super().convert(value, param, ctx)
 
 
 seed_option = click.option("--seed", type=_WholeNumber(0, MAX_SEED), default=0,
@@ -409,7 +396,7 @@ def replay(traces: str, strict: bool, cards: str | None) -> None:
 @variant_option
 @click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
-@click.option("--out", type=_Folder(), default=None,
+@click.option("--out", type=_FILE, default=None,
               help="Folder for each policy's per-game results (for `urbion report`), the "
                    "tables as CSV and this text (e.g. reports/NAME/).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -482,7 +469,7 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
 
 @cli.command()
 @click.argument("results", nargs=-1, required=True, type=_FILE)
-@click.option("--out", type=_Folder(), required=True,
+@click.option("--out", type=_FILE, required=True,
               help="Report folder, e.g. reports/NAME/, in a folder that exists: made, or "
                    "replaced if `urbion report` wrote it.")
 @click.option("--baseline", type=_Name(["first", "base"]),
@@ -514,7 +501,7 @@ def report(results: tuple[str, ...], out: str, baseline: str) -> None:
 @variant_option
 @click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
-@click.option("--out", type=_Folder(), default=None,
+@click.option("--out", type=_FILE, default=None,
               help="Folder for index.html, sensitivity.md, .csv and the chart (e.g. "
                    "reports/NAME/).")
 @click.option("--resume", is_flag=True,
@@ -565,7 +552,7 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
 @click.option("--max-games", type=_WholeNumber(min=1), default=None,
               help="With --precision only: the most games a set plays [default: 1000000, "
                    "or --games when more].")
-@click.option("--out", type=_Folder(), default=None,
+@click.option("--out", type=_FILE, default=None,
               help="Folder for the per-set results and the comparison (CSV, Markdown, HTML, "
                    "charts).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted comparison in --out.")

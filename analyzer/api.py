@@ -2312,7 +2312,9 @@ def _card_change_folder(out: Path, resume: bool) -> tuple[Path, bool]:
 
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
-        raise UrbionError(f"cannot write {folder}: it is a file, not a folder")
+        raise UrbionError(f"cannot write compare {folder}: it is a file, not a folder "
+                          "(`urbion compare` writes its files into the folder --out (out=) "
+                          "names)")
     require_folder(folder.parent, f"cannot write {folder}")
     if resume and not folder.is_dir():
         raise UrbionError(f"nothing to resume: {folder} does not exist")
@@ -2542,7 +2544,9 @@ def _compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]
 
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
-        raise UrbionError(f"cannot write {folder}: it is a file, not a folder")
+        raise UrbionError(f"cannot write compare {folder}: it is a file, not a folder "
+                          "(`urbion compare` writes its files into the folder --out (out=) "
+                          "names)")
     require_folder(folder.parent, f"cannot write {folder}")
     if resume and not folder.is_dir():  # as simulate and sensitivity: no fresh start unasked
         raise UrbionError(f"nothing to resume: {folder} does not exist")

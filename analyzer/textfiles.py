@@ -27,6 +27,8 @@ def read_small_text(path: Path, limit: int = SMALL_FILE_LIMIT) -> str:
     try:
         with path.open("rb") as file:
             data = file.read(limit + 1)
+    except IsADirectoryError:  # in the words a folder written to is refused in
+        raise UnreadableText("it is a folder, not a file") from None
     except OSError as err:
         raise UnreadableText(err.strerror or str(err)) from None
     if len(data) > limit:

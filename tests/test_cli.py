@@ -178,10 +178,10 @@ def test_show_of_a_solo_game_names_no_seat():
     (["simulate", "--out", "no\u2028dir/x\ry.parquet"], "no\\u2028dir/x\\ry.parquet"),
     # click said "Directory '...' is a file.", as if the folder were a file already
     *([[command, *extra, "--out", __file__],
-       f"{__file__!r} is a file, not a folder: this command writes its files into the "
-       "folder --out names"]
+       f"cannot write {command} {__file__}: it is a file, not a folder (`urbion {command}` "
+       "writes its files into the folder --out (out=) names)"]
       for command, extra in (("report", [__file__]), ("sensitivity", []),
-                             ("compare", []), ("duel", ["random,greedy"]))),
+                             ("compare", []), ("duel", ["--policies", "random,greedy"]))),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     code, out, err = run(capsys, *args)
@@ -853,4 +853,4 @@ def test_a_folder_where_a_file_goes_reads_as_the_python_api_says_it(capsys, tmp_
     with pytest.raises(UrbionError) as raised:
         call(folder)
     assert code == 2 and err == f"urbion: error: {raised.value}\n"
-    assert "a-folder.parquet" in err and list(tmp_path.iterdir()) == [folder]
+    assert "a-folder.parquet: it is a folder" in err and list(tmp_path.iterdir()) == [folder]

@@ -398,7 +398,7 @@ def test_a_bad_card_file_for_sensitivity_is_one_line_and_writes_nothing(tmp_path
         "no Chaos": (tmp_path / "no-chaos.toml", "dreams.chaos: missing table", []),
         "no expansion cards": (tmp_path / "base-only.toml", "has no cards for expansion "
                                "chromatic_chaos", ["--expansions", "chromatic_chaos"]),
-        "a folder": (tmp_path, "is a directory", []),
+        "a folder": (tmp_path, "it is a folder, not a file", []),
     }[case]
     if case == "not TOML":
         cards.write_text("name = [unclosed\n")

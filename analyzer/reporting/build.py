@@ -2020,7 +2020,10 @@ def check_destination(out: Path, kind: str) -> None:
         held = sorted(p.name for p in out.iterdir()) if out.is_dir() else None
     except OSError as err:
         raise UrbionError(f"cannot write {kind} {out}: {err.strerror or err}") from None
-    if held is None or (held and folder_mark(out) != kind):
+    if held is None:
+        raise UrbionError(f"cannot write {kind} {out}: it is a file, not a folder (`urbion "
+                          f"{kind}` writes its files into the folder --out (out=) names)")
+    if held and folder_mark(out) != kind:
         raise UrbionError(f"cannot write {kind} {out}: it exists and is not a folder "
                           f"`urbion {kind}` wrote (remove it, or choose another folder)")
     others = [name for name in held if name != FOLDER_MARK and name not in _written(out)]

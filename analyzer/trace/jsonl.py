@@ -118,7 +118,9 @@ def _trace_text(path: Path) -> str:
                 raise UrbionError(f"{path} is not a trace file: {_binary_kind(head)}")
             data = head + file.read()
     except OSError as err:
-        raise UrbionError(f"cannot read trace file {path}: {err.strerror or err}") from None
+        why = "it is a folder, not a file" if isinstance(err, IsADirectoryError) else \
+            err.strerror or err
+        raise UrbionError(f"cannot read trace file {path}: {why}") from None
     try:
         return data.decode("utf-8-sig")  # a byte-order mark is not JSON's
     except UnicodeDecodeError:
