@@ -93,7 +93,7 @@ class _WholeNumber(click.IntRange):
 #: A file's or folder's path, given on as written: the Python API checks it, and says what
 #: is wrong (a folder where a file goes, or a file where a folder goes) in the words it
 #: uses in a notebook.
-_FILE = click.Path()
+_PATH = click.Path()
 
 
 seed_option = click.option("--seed", type=_WholeNumber(0, MAX_SEED), default=0,
@@ -106,7 +106,7 @@ policy_option = click.option("--policy", default="greedy", show_default=True,
                                   "weights=FILE.toml, or "
                                   "FILE.py:FUNCTION / MODULE:FUNCTION (a weights FILE may "
                                   "be a results file: the weights its run played).")
-cards_option = click.option("--cards", type=_FILE, default=None,
+cards_option = click.option("--cards", type=_PATH, default=None,
                             help="Card-set TOML file, or a results or summary file to play the "
                                  "cards its run played (default: the R14 set).")
 expansions_option = click.option(
@@ -226,7 +226,7 @@ def cli() -> None:
 @cards_option
 @expansions_option
 @variant_option
-@click.option("--out", type=_FILE, default=None,
+@click.option("--out", type=_PATH, default=None,
               help="Write one row per game to this .parquet file (with --summary-only: the "
                    "summary to a .json file), replacing a file of that name once the run "
                    "is done. Finished chunks are kept in OUT.partial/.")
@@ -304,7 +304,7 @@ def _note(note: str | None, err: bool = False) -> None:
 @variant_option
 @click.option("--engine", type=ENGINE_CHOICE, default="fast", show_default=True,
               help=ENGINE_HELP)
-@click.option("--out", type=_FILE, required=True,
+@click.option("--out", type=_PATH, required=True,
               help="JSON Lines file, one urbion-trace/1 trace per game.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expansions: str,
@@ -327,7 +327,7 @@ def trace(seed: int, game: int, games: int, policy: str, cards: str | None, expa
 @cards_option
 @expansions_option
 @variant_option
-@click.option("--trace-file", type=_FILE, default=None,
+@click.option("--trace-file", type=_PATH, default=None,
               help="Show a trace from this file (urbion trace --out) instead of playing the "
                    "game; --seed and --game choose it. The trace names its own policy, cards, "
                    "expansions and variant: those options are refused with it.")
@@ -349,13 +349,13 @@ def show(seed: int | None, game: int | None, policy: str, cards: str | None,
 
 
 @cli.command()
-@click.argument("traces", type=_FILE)
+@click.argument("traces", type=_PATH)
 @click.option("--strict", is_flag=True,
               help="Fail (exit code 1) also on a trace whose shuffles are not those of the "
                    "game and seed it names, whose cards are not those of the set it names "
                    "(R14, or --cards), or that names other rules than these: an edited or "
                    "hand-built trace.")
-@click.option("--cards", type=_FILE, default=None,
+@click.option("--cards", type=_PATH, default=None,
               help="Card-set TOML file (or a results or summary file's cards) to check "
                    "every trace's cards, card-set name and hash against, failing (exit "
                    "code 1) on a trace of other cards, name or hash (default: a trace "
@@ -396,7 +396,7 @@ def replay(traces: str, strict: bool, cards: str | None) -> None:
 @variant_option
 @click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
-@click.option("--out", type=_FILE, default=None,
+@click.option("--out", type=_PATH, default=None,
               help="Folder for each policy's per-game results (for `urbion report`), the "
                    "tables as CSV and this text (e.g. reports/NAME/).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
@@ -437,7 +437,7 @@ def duel(names: str, games: int, seed: int, workers: int | None, cards: str | No
 @click.option("--start", default="weighted", show_default=True,
               help="Weights to start from: weighted (the shipped ones), greedy, or "
                    "weighted:FILE.toml.")
-@click.option("--out", type=_FILE, default="weights.toml",
+@click.option("--out", type=_PATH, default="weights.toml",
               show_default=True, help="Weights file to write (.toml).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: int | None,
@@ -468,8 +468,8 @@ def tune(games: int, seed: int, evaluations: int, heldout_games: int, workers: i
 
 
 @cli.command()
-@click.argument("results", nargs=-1, required=True, type=_FILE)
-@click.option("--out", type=_FILE, required=True,
+@click.argument("results", nargs=-1, required=True, type=_PATH)
+@click.option("--out", type=_PATH, required=True,
               help="Report folder, e.g. reports/NAME/, in a folder that exists: made, or "
                    "replaced if `urbion report` wrote it.")
 @click.option("--baseline", type=_Name(["first", "base"]),
@@ -494,14 +494,14 @@ def report(results: tuple[str, ...], out: str, baseline: str) -> None:
 @policy_option
 @click.option("--workers", type=_WholeNumber(1, MAX_WORKERS), default=None,
               help="Threads (default: all cores). Results do not depend on it.")
-@click.option("--cards", type=_FILE, default=None,
+@click.option("--cards", type=_PATH, default=None,
               help="Card-set TOML file, or a results or summary file's cards: the "
                    "baseline whose variants are played (default: the R14 set).")
 @expansions_option
 @variant_option
 @click.option("--scheduler", default=None, metavar="[tcp://]HOST:PORT|local:N",
               help="Run on a Dask cluster, or on a local one of N processes.")
-@click.option("--out", type=_FILE, default=None,
+@click.option("--out", type=_PATH, default=None,
               help="Folder for index.html, sensitivity.md, .csv and the chart (e.g. "
                    "reports/NAME/).")
 @click.option("--resume", is_flag=True,
@@ -552,7 +552,7 @@ def sensitivity(games: int, seed: int, policy: str, workers: int | None, cards: 
 @click.option("--max-games", type=_WholeNumber(min=1), default=None,
               help="With --precision only: the most games a set plays [default: 1000000, "
                    "or --games when more].")
-@click.option("--out", type=_FILE, default=None,
+@click.option("--out", type=_PATH, default=None,
               help="Folder for the per-set results and the comparison (CSV, Markdown, HTML, "
                    "charts).")
 @click.option("--resume", is_flag=True, help="Continue an interrupted comparison in --out.")
@@ -580,16 +580,16 @@ def compare(sets: str, games: int, seed: int, policy: str, workers: int | None,
 
 
 @cli.command()
-@click.option("--cards", type=_FILE, default=None,
+@click.option("--cards", type=_PATH, default=None,
               help="Card-set TOML file to check and show, or a results or summary file: the "
                    "cards its run played (default: the R14 set).")
-@click.option("--template", type=_FILE, default=None,
+@click.option("--template", type=_PATH, default=None,
               metavar="FILE.toml",
               help="Write a card file here, to edit into a set of your own: the shipped "
                    "R14 set's, or that of --cards (a results file: the cards its run "
                    "played).")
 @click.option("--list", "listing", is_flag=True, help="One line per card instead of counts.")
-@click.option("--against", type=_FILE, default=None,
+@click.option("--against", type=_PATH, default=None,
               help="Card-set TOML file (or a results or summary file, or r14) to say what "
                    "--cards changes from, instead of the R14 set.")
 def cards(cards: str | None, template: str | None, listing: bool,
