@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import itertools
@@ -769,30 +770,49 @@ def _set_up_and_run(options: dict, policy, engine, cards: CardSet, out: Path | N
     return payload, attrs, checkpoint
 
 
+def _named(table: pd.DataFrame, attrs: dict) -> pd.DataFrame:
+    """``table`` with ``attrs`` (a copy) as its own: a table taken out of a result still
+    names the run it comes from, and keeps it in a file (``to_parquet``)."""
+    table.attrs = copy.deepcopy(attrs)
+    return table
+
+
 @dataclass
 class DuelResult:
     """A duel: ``policies`` (one row per policy) and ``pairs`` (one row per pair), both
-    DataFrames; ``attrs`` the shared configuration (seed, games, card set); ``runs`` the
-    per-game results of each policy by name, game g of each the same deal (to find, say,
-    the deals one policy won and another lost)."""
+    DataFrames; ``attrs`` the shared configuration (seed, games, card set), which every
+    table also carries as its own ``attrs``; ``runs`` the per-game results of each policy
+    by name, game g of each the same deal (to find, say, the deals one policy won and
+    another lost)."""
 
     policies: pd.DataFrame
     pairs: pd.DataFrame
     attrs: dict
     runs: dict[str, pd.DataFrame]
 
+    def __post_init__(self) -> None:
+        _named(self.policies, self.attrs)
+        _named(self.pairs, self.attrs)
+
     @property
     def play(self) -> pd.DataFrame:
         """How each policy plays the deals: mean tallies per game, one column per policy
         (analysis.duel.play_table)."""
-        return play_table(self.runs)
+        return _named(play_table(self.runs), self.attrs)
+
+    @property
+    def play_half_widths(self) -> pd.DataFrame:
+        """The half-width of the 95% t-interval of each mean of :attr:`play`, in its shape
+        (analysis.duel.play_half_widths): each policy's own interval, which does not test
+        a difference between two policies (the pairs do, deal by deal)."""
+        return _named(play_half_widths(self.runs), self.attrs)
 
     def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
         return str(self)
 
     def __str__(self) -> str:
         return format_duel(self.policies, self.pairs, self.attrs) + "\n\n" + \
-            format_play(self.play, play_half_widths(self.runs))
+            format_play(self.play, self.play_half_widths)
 
     def weights_note(self) -> str | None:
         """A note when the shipped weighted policy, or a ``weighted:FILE`` tuned elsewhere,
@@ -1215,12 +1235,15 @@ class SensitivityResult:
     ``note``. ``runs``: each card set's games, as ``simulate`` returns them, the baseline's
     under ``("baseline", "")`` and each variant's played under its row's ``(factor,
     level)``; ``card_sets``: the card sets, keyed alike, to play further or write out
-    (``write_card_template``)."""
+    (``write_card_template``). The table carries the baseline as its ``attrs``."""
 
     baseline: dict
     table: pd.DataFrame
     runs: dict[tuple[str, str], pd.DataFrame] = field(default_factory=dict, repr=False)
     card_sets: dict[tuple[str, str], CardSet] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        _named(self.table, self.baseline)
 
     def figure(self):
         """The effects with their intervals as a matplotlib Figure."""
@@ -1878,12 +1901,21 @@ class CompareResult:
     """Expansion sets on games paired by number: ``table`` (one row per set, the base game first;
     analysis.compare.compare_table), ``interactions`` (one row per pair of expansions: the
     pair effect minus the single effects, with its interval; analysis.compare.interactions),
-    ``runs`` (the per-game results of each set) and ``attrs`` (the shared configuration)."""
+    ``runs`` (the per-game results of each set) and ``attrs`` (the shared configuration,
+    which both tables also carry as their own ``attrs``)."""
 
     table: pd.DataFrame
     interactions: pd.DataFrame
     runs: dict[str, pd.DataFrame]
     attrs: dict
+
+    def __post_init__(self) -> None:
+        self.name_tables()
+
+    def name_tables(self) -> None:
+        """Give both tables a copy of ``attrs`` (again, once ``attrs`` changed)."""
+        _named(self.table, self.attrs)
+        _named(self.interactions, self.attrs)
 
     def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
         return str(self)
@@ -2118,12 +2150,15 @@ class CardChangeResult:
     (one row per set, the base game first; analysis.card_change.card_change_table), the
     comparisons of the sets with each card set, ``cards`` and ``against``
     (:class:`CompareResult`, each set against the base game of the same cards), and
-    ``attrs`` (the shared configuration, both card sets named)."""
+    ``attrs`` (the shared configuration, both card sets named; the table's ``attrs`` too)."""
 
     table: pd.DataFrame
     cards: CompareResult
     against: CompareResult
     attrs: dict
+
+    def __post_init__(self) -> None:
+        _named(self.table, self.attrs)
 
     def __repr__(self) -> str:  # a notebook shows the result, not its fields' dumps
         return str(self)
@@ -2266,6 +2301,7 @@ def _card_change_result(parts: dict[str, dict[str, list[pd.DataFrame]]], games: 
         for result in results.values():
             result.attrs.update(card_change_precision=precision, card_change_cut=cut,
                                 max_games=max_games)
+            result.name_tables()
     result = CardChangeResult(table, results["cards"], results["against"], attrs)
     if top is not None:
         _write_card_change_pages(result, top, card_sets)
