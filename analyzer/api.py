@@ -555,8 +555,15 @@ def simulate_summary(games: int = 10_000, seed: int = 0, policy: str | PolicySpe
                      variant: str | None = None) -> dict:
     """Play a batch like :func:`simulate` but keep only running totals (``--summary-only``).
 
-    Memory stays bounded whatever ``games`` is. Parameters as for :func:`simulate`, except
-    ``out``: a JSON file (``.json``) for the summary, the tally and the configuration.
+    Memory stays bounded whatever ``games`` is.
+
+    Parameters
+    ----------
+    games, seed, policy, workers, engine, cards, first_game, resume, scheduler, progress, \
+chunk, expansions, variant
+        As for :func:`simulate`.
+    out : path, optional
+        A JSON file (``.json``) for the summary, the tally and the configuration.
 
     Returns
     -------
@@ -833,17 +840,30 @@ def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int 
          variant: str | None = None, out: str | Path | None = None) -> DuelResult:
     """Play every policy on the same deals (games 0..games-1 of ``seed``) and compare them.
 
-    ``policies``: a list of policy names and ``PolicySpec`` objects (a policy of one's own,
-    as :func:`simulate` takes), or one comma-separated string as ``urbion duel`` takes.
-    ``out``: a folder for each policy's per-game results (``N-POLICY.parquet``, which
-    ``urbion report`` reads), the tables as CSV and the text (``reporting.build.write_duel``).
-    Other parameters as for :func:`simulate`.
+    Parameters
+    ----------
+    policies : str or list of (str or PolicySpec)
+        Policy names and ``PolicySpec`` objects (a policy of one's own, as :func:`simulate`
+        takes), at least two, or one comma-separated string as ``urbion duel`` takes.
+    games, seed : int
+        The deals: games 0..games-1 of batch ``seed``.
+    workers, cards, scheduler, progress, expansions, variant
+        As for :func:`simulate`.
+    out : path, optional
+        A folder for each policy's per-game results (``N-POLICY.parquet``, which ``urbion
+        report`` reads), the tables as CSV and the text (``reporting.build.write_duel``).
 
     Returns
     -------
     DuelResult
         Per policy the win rate with its 95% Wilson interval; per pair the games won by one
-        policy and lost by the other, the paired difference and McNemar's exact p-value.
+        policy and lost by the other, the paired difference and McNemar's exact p-value;
+        how each plays the deals (``.play``).
+
+    Raises
+    ------
+    UrbionError
+        Bad input, before any game is played; RunStopped when interrupted.
     """
     entries = _named_policies(policy_entries("policies", policies))
     if len(entries) < 2:
@@ -998,15 +1018,39 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
          variant: str | None = None, start: str = "weighted") -> TuneResult:
     """Tune the ``weighted`` policy's weights by simulation (CMA-ES on paired deals).
 
-    Only the weights the expansion set and variant make matter are searched, from the
-    ``start`` weights (``weighted``: the shipped file; ``greedy``; ``weighted:FILE``); the
-    others keep the start's values. Every candidate plays games 0..games-1 of ``seed``; the
-    best weights then play the held-out games ``games .. games+heldout_games-1`` of the same
-    seed beside greedy and the start, compared with McNemar's test. ``out`` (``.toml``)
-    receives the weights, with how they were made and how they fared; with ``out`` None
-    (unlike ``urbion tune``, whose ``--out`` is weights.toml) no file is written, and the
-    result's ``write(path)`` writes the same file later.
-    ``expansions``: the expansion set the weights are tuned for (as for :func:`simulate`).
+    Only the weights the expansion set and variant make matter are searched; the others
+    keep the start's values.
+
+    Parameters
+    ----------
+    games, seed : int
+        Every candidate plays games 0..games-1 of ``seed``.
+    evaluations : int
+        Candidates weighed, at least 2.
+    heldout_games : int
+        The best weights then play the held-out games ``games .. games+heldout_games-1`` of
+        the same seed beside greedy and the start, compared with McNemar's test.
+    workers, cards, progress
+        As for :func:`simulate`.
+    expansions, variant
+        The expansion set and variant the weights are tuned for (as for :func:`simulate`).
+    out : path, optional
+        A ``.toml`` file for the weights, with how they were made and how they fared; None
+        (unlike ``urbion tune``, whose ``--out`` is weights.toml) writes no file, and the
+        result's ``write(path)`` writes the same file later.
+    start : str
+        The weights the search starts from: ``weighted`` (the shipped file), ``greedy`` or
+        ``weighted:FILE``.
+
+    Returns
+    -------
+    TuneResult
+        The weights found, their fitness and the held-out duel (``.heldout``).
+
+    Raises
+    ------
+    UrbionError
+        Bad input, before any game is played; RunStopped when interrupted.
     """
     from analyzer.analysis.tune import (
         check_searchable,
@@ -1332,13 +1376,34 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     count two cards either side of the baseline's (R14: ±4/±6, 6/10), the deck one card of
     each kind per element smaller and larger). A variant whose
     cards are the baseline's own, or that the card-set check refuses, is not played: its
-    row says why. ``out``: a folder for sensitivity.csv, .md and the chart. ``expansions``,
-    ``variant``: the expansion set and game variant every card set is played with (default
-    the solo base game, or a loaded set's own). ``scheduler``: a Dask cluster (or
-    ``local:N``) that plays every card set's games, as for :func:`simulate`. With ``out``,
-    each card set's games are kept as they finish in a hidden folder beside it
-    (``.NAME.sensitivity-partial``), removed once the report is written: ``resume``
-    continues an interrupted run from there.
+    row says why.
+
+    Parameters
+    ----------
+    games, seed : int
+        The games every card set plays: 0..games-1 of batch ``seed``.
+    policy, workers, progress
+        As for :func:`simulate`.
+    cards : path, CardSet or DataFrame, optional
+        The baseline, as for :func:`simulate`; default the R14 set.
+    expansions, variant
+        The expansion set and game variant every card set is played with (default the solo
+        base game, or a loaded set's own).
+    out : path, optional
+        A folder for sensitivity.csv, .md and the chart. Each card set's games are then kept
+        as they finish in a hidden folder beside it (``.NAME.sensitivity-partial``), removed
+        once the report is written.
+    scheduler : str, optional
+        A Dask cluster (or ``local:N``) that plays every card set's games, as for
+        :func:`simulate`.
+    resume : bool
+        Continue an interrupted run with ``out`` from its hidden folder.
+
+    Returns
+    -------
+    SensitivityResult
+        The baseline's summary and one row per variant: its win rate and the change from
+        the baseline, each with its interval.
 
     Raises
     ------
@@ -1599,7 +1664,22 @@ def trace_to_file(out: str | Path, seed: int = 0, game: int = 0, games: int = 1,
                   progress: bool = False) -> int:
     """Write the traces of :func:`trace` to ``out`` (JSON Lines) as each game is played,
     so that memory stays flat however many games; the file appears whole at the end, or
-    not at all. Returns the number of traces written (``urbion trace``)."""
+    not at all (``urbion trace``).
+
+    Parameters
+    ----------
+    out : path
+        The ``.jsonl`` file to write.
+    seed, game, games : int
+        Games ``game`` .. ``game+games-1`` of batch ``seed``.
+    policy, cards, engine, expansions, variant, progress
+        As for :func:`trace`.
+
+    Returns
+    -------
+    int
+        The number of traces written.
+    """
     out = arguments.path("out", out, optional=False)
     games = arguments.whole_number("games", games, 1)
     traced = _traced_games(seed, game, games, policy, cards, engine, out, expansions, variant,
@@ -1712,19 +1792,28 @@ def show(seed: int | None = None, game: int | None = None,
          expansions: Expansions = None, variant: str | None = None,
          trace_file: str | Path | dict | None = None, won: bool = False,
          progress: bool = False) -> str:
-    """Game ``game`` of batch ``seed`` (default 0 and 0) as text a player can follow, turn
-    by turn; ``policy`` default greedy, the others as for :func:`simulate`.
+    """One game as text a player can follow, turn by turn.
 
-    ``won``: the first game the policy wins from ``game`` on instead, looked for among the
-    next :data:`WON_SEARCH_GAMES` games (an error when none of them is won), with a
-    progress bar on stderr when ``progress``.
-
-    ``trace_file``: show a trace of this file (``urbion trace --out``) instead of playing
-    the game, replayed against the rules: the one of game ``game`` (and of seed ``seed``,
-    when given; an error when the file holds that game of several seeds and none is
-    given), or the file's first trace; or one trace as a dict, as :func:`trace` returns
-    it. ``policy``, ``cards``, ``expansions`` and ``variant`` do not apply then: the trace
-    holds them.
+    Parameters
+    ----------
+    seed, game : int, optional
+        Game ``game`` of batch ``seed`` (default 0 and 0).
+    policy : str or PolicySpec, optional
+        Default greedy; as for :func:`simulate`.
+    cards, expansions, variant
+        As for :func:`simulate`.
+    trace_file : path or dict, optional
+        Show a trace of this file (``urbion trace --out``) instead of playing the game,
+        replayed against the rules: the one of game ``game`` (and of seed ``seed``, when
+        given; an error when the file holds that game of several seeds and none is given),
+        or the file's first trace; or one trace as a dict, as :func:`trace` returns it.
+        ``policy``, ``cards``, ``expansions`` and ``variant`` do not apply then: the trace
+        holds them.
+    won : bool
+        Show the first game the policy wins from ``game`` on instead, looked for among the
+        next :data:`WON_SEARCH_GAMES` games (an error when none of them is won).
+    progress : bool
+        With ``won``, a progress bar on stderr.
 
     Returns
     -------
