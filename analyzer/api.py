@@ -941,12 +941,18 @@ _PER_POLICY = ("policy", "policy_params_sha256", "policy_source_sha256", "second
 
 def _duel_attrs(results: dict[str, pd.DataFrame]) -> dict:
     """A duel's attrs: the configuration its runs share, the policies' names, and by name
-    each policy's parameter and source hashes (the source "" for a built-in)."""
+    each policy's parameter, weights and source hashes (the source "" for a built-in) and
+    any other fact of its own (a weights file's text, what it was tuned for) for the
+    policies that have it: no fact of one policy reads as the duel's."""
     first = next(iter(results.values())).attrs
-    attrs = {key: value for key, value in first.items() if key not in _PER_POLICY}
+    attrs = {key: value for key, value in first.items()
+             if key not in _PER_POLICY and not key.startswith("policy_")}
     attrs["policies"] = list(results)
-    for key in ("policy_params_sha256", "policy_source_sha256"):
+    for key in ("policy_params_sha256", "policy_weights_sha256", "policy_source_sha256"):
         attrs[key] = {name: df.attrs.get(key, "") for name, df in results.items()}
+    own = {key for df in results.values() for key in df.attrs if key.startswith("policy_")}
+    for key in sorted(own - set(attrs)):
+        attrs[key] = {name: df.attrs[key] for name, df in results.items() if key in df.attrs}
     return attrs
 
 

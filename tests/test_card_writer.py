@@ -468,6 +468,44 @@ def test_the_command_plays_a_users_policy_again_only_while_its_file_is_unchanged
         "no command: the policy inscript cannot")
 
 
+def test_the_command_plays_a_policy_again_only_with_the_weights_its_name_gives(tmp_path):
+    """A PolicySpec under a built-in's name (or a file's) with other parameters is played
+    again by that name with the name's own parameters: other games, so no command; the
+    run's own weights, or a file of a version that did not keep them, keep the command."""
+    from analyzer.analysis.results_io import play_again_command
+    from analyzer.policies.registry import resolve_policy
+    from analyzer.runner.plan import policy_weights_digest
+
+    greedy = resolve_policy("greedy", compiled=False)
+    config = {"seed": 1, "games": 10, "policy": "greedy", "expansions": [],
+              "variant": "solo", "policy_weights_sha256": policy_weights_digest(greedy)}
+    assert "--policy greedy " in play_again_command(config, "r.parquet")
+    # a PolicySpec made in Python: its parameters as given, none read from the cards
+    config["policy_weights_sha256"] = policy_weights_digest(
+        replace(greedy, params=greedy.params * 2, params_for_cards=None))
+    assert play_again_command(config, "r.parquet") == (
+        "no command: the policy greedy cannot be played again from its name (a policy made "
+        "in Python, or a file changed since the run, say)")
+    del config["policy_weights_sha256"]
+    assert "--policy greedy " in play_again_command(config, "r.parquet")
+    # a kept weights file is played from the results file, whatever FILE holds now
+    config.update(policy="weighted:w.toml", policy_weights_file="[weights]\n",
+                  policy_weights_sha256="0" * 64)
+    assert "--policy weighted:r.parquet " in play_again_command(config, "r.parquet")
+
+
+def test_a_duels_attrs_give_each_policys_own_facts_by_name():
+    """No fact of one policy (its weights' hash, a weights file, what it was tuned for)
+    reads as the duel's own."""
+    duel = analyzer.duel("random,greedy", games=10, seed=1)
+    weights = duel.attrs["policy_weights_sha256"]
+    assert set(weights) == {"random", "greedy"}
+    assert weights["greedy"] == duel.runs["greedy"].attrs["policy_weights_sha256"]
+    assert weights["random"] != weights["greedy"]
+    assert all(isinstance(value, dict) for key, value in duel.attrs.items()
+               if key.startswith("policy_"))
+
+
 def test_the_played_line_of_a_later_run_gives_its_game_numbers(tmp_path, capsys):
     """A run of --first-game 20000 read as games 0 to 4 when the line gave a count alone."""
     results = tmp_path / "later.parquet"

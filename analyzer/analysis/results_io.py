@@ -426,7 +426,9 @@ def play_again_command(config: dict, cards: str) -> str:
     # a user's policy (a built-in's source is ""): its name plays it only while its file
     # is as the run found it
     source = config.get("policy_source_sha256")
-    if source and command_policy_name(policy, policy, source) is None:
+    weights = config.get("policy_weights_sha256")
+    if (source or (weights and not reads_weights_file(policy))) and \
+            command_policy_name(policy, policy, source, weights) is None:
         return NO_COMMAND.format(config.get("policy"))
     parts = ["urbion simulate", f"--cards {shlex.quote(cards)}",
              f"--seed {config.get('seed')}", *([f"--first-game {first}"] if first else []),
@@ -436,13 +438,16 @@ def play_again_command(config: dict, cards: str) -> str:
     return " ".join(parts)
 
 
-def command_policy_name(name: str, shown: str, source_sha256: str | None) -> str | None:
+def command_policy_name(name: str, shown: str, source_sha256: str | None,
+                        weights_sha256: str | None = None) -> str | None:
     """How a "play again" command (a duel's, a report's, ``cards``') names a policy: as the
     folder names it, the shipped weights file as ``weighted``; None when that name would
-    not play this policy again (a ``PolicySpec`` made in Python, a file changed since, or
-    two files of one name, numbered)."""
+    not play this policy again (a ``PolicySpec`` made in Python, a file changed since, a
+    ``PolicySpec`` under a name that resolves to other parameters, or two files of one
+    name, numbered). ``weights_sha256``: the run's ``policy_weights_sha256`` (None: a file
+    of a version that did not keep it)."""
     from analyzer.policies.registry import resolve_policy
-    from analyzer.runner.plan import policy_fingerprint
+    from analyzer.runner.plan import policy_fingerprint, policy_weights_digest
 
     if " #" in shown:
         return None
@@ -454,9 +459,21 @@ def command_policy_name(name: str, shown: str, source_sha256: str | None) -> str
     # Python (hashed by its file) from the built-in of its name, and an edited file
     if policy_fingerprint(spec)[1] != (source_sha256 or ""):
         return None
+    # a weights file the folder keeps is played from there: its name is checked elsewhere
+    if weights_sha256 and not reads_weights_file(name) and \
+            policy_weights_digest(spec) != weights_sha256:
+        return None
     shipped = resolve_policy("weighted")
     return "weighted" if shown.startswith("weighted:") and \
         np.array_equal(spec.params, shipped.params) else shown
+
+
+def reads_weights_file(policy: str) -> bool:
+    """Whether the policy name ``policy`` reads its weights from a file (``weighted:FILE``,
+    a look-ahead's ``weights=FILE``)."""
+    kind, _, options = policy.partition(":")
+    return (kind == "weighted" and bool(options)) or \
+        any(part.startswith("weights=") for part in options.split(","))
 
 
 #: The play-again line of a run whose policy its name does not play again.

@@ -1747,7 +1747,8 @@ def duel_facts(result, shown: dict[str, str], results_file: str | None = None) -
              "commit": runs_commit({name: df.attrs for name, df in result.runs.items()}),
              "software": runs_software({name: df.attrs for name, df in result.runs.items()}),
              "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
-    names = [command_policy_name(name, shown[name], attrs["policy_source_sha256"][name])
+    names = [command_policy_name(name, shown[name], attrs["policy_source_sha256"][name],
+                                 result.runs[name].attrs.get("policy_weights_sha256"))
              for name in result.runs]
     if None not in names:
         facts["play again"] = duel_command(names, attrs, results_file)
@@ -1767,7 +1768,8 @@ def _policy_words(attrs: dict) -> str | None:
     """``--policy NAME`` that plays a one-policy run's policy again (its file by the name
     the folder gives it, to be put beside it), or None when no name does."""
     name = str(attrs.get("policy"))
-    shown = command_policy_name(name, shared_policy(name), attrs.get("policy_source_sha256"))
+    shown = command_policy_name(name, shared_policy(name), attrs.get("policy_source_sha256"),
+                                attrs.get("policy_weights_sha256"))
     if shown is not None and attrs.get(WEIGHTS_KEPT_AS):
         shown = _with_weights_name(shown, str(attrs[WEIGHTS_KEPT_AS]))
     return None if shown is None else f"--policy {shlex.quote(shown)}"
