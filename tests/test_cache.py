@@ -193,3 +193,30 @@ def test_urbion_no_cache_takes_the_words_shells_spell_yes_with(monkeypatch, tmp_
     monkeypatch.setenv("URBION_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(jit, "CACHE_PROBLEM", None)  # put back after the test
     assert (jit._writable_cache_dir() is None) == off
+
+
+def test_a_cache_folder_shared_with_other_files_loses_none_of_them(tmp_path):
+    """URBION_CACHE_DIR may name a folder that holds other things (~/.cache, /tmp): only
+    the source-hash folders the package made and marked are pruned, the oldest first."""
+    import os
+
+    root = tmp_path / "shared"
+    mine = {name: root / name for name in ("photos", "thesis", "0123456789abcdef", "notes")}
+    for folder in mine.values():  # a user's, one even named like a source hash
+        folder.mkdir(parents=True)
+        (folder / "kept.txt").write_text("the user's")
+    made = [root / f"{k:016x}" for k in range(1, 7)]  # six earlier sources' caches
+    for age, folder in enumerate(made):
+        folder.mkdir()
+        (folder / jit.CACHE_MARK).touch()
+        os.utime(folder, (1_000_000 + age, 1_000_000 + age))
+    for folder in mine.values():
+        os.utime(folder, (1, 1))  # older than every cache
+    (root / "loose.txt").write_text("a file")
+    current = _cache_dir_in_subprocess(str(root))  # as the package is imported
+    assert current == str(root / jit.source_hash())
+    for folder in mine.values():
+        assert (folder / "kept.txt").read_text() == "the user's"
+    assert (root / "loose.txt").exists()
+    left = sorted(p.name for p in root.iterdir() if jit.is_kernel_cache(p))
+    assert left == sorted([jit.source_hash(), *(f.name for f in made[-jit.KEEP_OLD_CACHES:])])

@@ -56,6 +56,9 @@ KERNEL_FOLDERS = ("core",)
 KERNEL_PATTERN = "*_nb.py"
 #: Older source-hash folders kept beside the current one.
 KEEP_OLD_CACHES = 3
+#: The file that marks a source-hash folder as one this package made: only such folders
+#: are ever removed, whatever folder URBION_CACHE_DIR names (a user's own among them).
+CACHE_MARK = ".urbion-kernel-cache"
 
 
 def source_hash() -> str:
@@ -114,6 +117,7 @@ def _writable_cache_dir() -> Path | None:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder):
             pass
+        (folder / CACHE_MARK).touch()
     except OSError as err:
         CACHE_PROBLEM = f"{folder}: {err.strerror or err}"
         return None
@@ -122,14 +126,23 @@ def _writable_cache_dir() -> Path | None:
 
 
 def _prune_old_caches(current: Path) -> None:
-    """Remove all but the newest few folders of earlier sources."""
+    """Remove all but the newest few folders of earlier sources: folders this package made
+    (:func:`is_kernel_cache`) and nothing else beside them."""
     try:
-        others = sorted((p for p in current.parent.iterdir() if p.is_dir() and p != current),
+        others = sorted((p for p in current.parent.iterdir()
+                         if p != current and is_kernel_cache(p)),
                         key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
         return
     for old in others[KEEP_OLD_CACHES:]:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def is_kernel_cache(folder: Path) -> bool:
+    """Whether ``folder`` is a source-hash folder of kernels this package made: named by a
+    source hash, not a link, and marked with :data:`CACHE_MARK`."""
+    return len(folder.name) == 16 and all(c in "0123456789abcdef" for c in folder.name) \
+        and not folder.is_symlink() and folder.is_dir() and (folder / CACHE_MARK).is_file()
 
 
 #: Read once, as the package is imported: URBION_NO_CACHE, URBION_CACHE_DIR and
