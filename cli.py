@@ -677,7 +677,7 @@ def _main(argv: list[str] | None) -> None:
             _say(f"urbion: error: cannot write the output: {failed.strerror or failed}")
         sys.exit(EXIT_USAGE)
     except click.ClickException as err:
-        _say(f"urbion: error: {err.format_message()}")
+        _say(f"urbion: error: {err.format_message()}{_help_hint(err)}")
         sys.exit(EXIT_USAGE)
     except _ReaderGone:  # a reader that has gone needs no word
         if argv is None:  # the command's own process, which exits now
@@ -721,6 +721,14 @@ def _main(argv: list[str] | None) -> None:
         _say(f"urbion: error: cannot write the output: {err.strerror or err}")
         sys.exit(EXIT_USAGE)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _help_hint(err: click.ClickException) -> str:
+    """Where to read a command's options, after a missing or unknown one: the line stands
+    alone, without click's usage lines."""
+    if isinstance(err, click.MissingParameter | click.NoSuchOption) and err.ctx is not None:
+        return f" Try '{err.ctx.command_path} --help'."
+    return ""
 
 
 def _leave_playing_threads(code: int) -> None:

@@ -854,3 +854,23 @@ def test_a_folder_where_a_file_goes_reads_as_the_python_api_says_it(capsys, tmp_
         call(folder)
     assert code == 2 and err == f"urbion: error: {raised.value}\n"
     assert "a-folder.parquet: it is a folder" in err and list(tmp_path.iterdir()) == [folder]
+
+
+@pytest.mark.parametrize("args, line", [
+    (["report", "r.parquet"], "urbion: error: Missing option '--out'. Try 'urbion report "
+                              "--help'.\n"),
+    (["simulate", "--gmes", "5"], "urbion: error: No such option '--gmes'. Did you mean "
+                                  "'--games'? Try 'urbion simulate --help'.\n"),
+    (["replay"], "urbion: error: Missing argument 'TRACES'. Try 'urbion replay --help'.\n"),
+])
+def test_a_missing_or_unknown_option_says_where_the_options_are_in_its_one_line(
+        capsys, args, line):
+    """click's usage lines are left out of the one-line error; the line points to --help."""
+    code, out, err = run(capsys, *args)
+    assert (code, out, err) == (2, "", line)
+
+
+def test_a_bad_value_reads_as_the_python_api_says_it_without_a_help_pointer(capsys):
+    code, _, err = run(capsys, "simulate", "--games", "x")
+    assert (code, err) == (2, "urbion: error: --games (games=) must be a whole number, not "
+                              "'x'\n")
