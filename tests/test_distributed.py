@@ -450,3 +450,74 @@ def test_a_scheduler_address_where_another_server_answers_fails_in_time(monkeypa
     assert str(outcome["error"]).startswith(
         f"cannot reach the Dask scheduler {address}: no Dask scheduler answered there in 4 s "
         "(is it another server? the dashboard's port")
+
+
+def test_a_server_that_answers_at_once_in_another_protocol_is_named_so(monkeypatch):
+    """An HTTP server (a proxy) that answers before it is asked: its "HTTP/1.1 400" read as
+    the length of Dask's first message made an exabyte MemoryError the message."""
+    import socket
+    import threading
+
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def answer() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\nServer: nginx\r\n\r\n")
+            conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    monkeypatch.setattr(dask_runner, "CONNECT_TIMEOUT", "3s")
+    address = f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    try:
+        with pytest.raises(ClusterError) as raised:
+            analyzer.simulate(games=10, scheduler=address)
+    finally:
+        listener.close()
+    assert str(raised.value) == (
+        f"cannot reach the Dask scheduler {address}: the server there answered in another "
+        "protocol than Dask's (is it another server? the dashboard's port, 8787 by default, "
+        "is not the scheduler's, 8786 by default)")
+
+
+@pytest.mark.parametrize("address, why", [
+    ("tcp://nosuchhost.invalid:8786", ": no host of that name ("),
+    ("tcp://:8786", ": expected tcp://HOST:PORT with a host and a port from 1 to 65535"),
+    ("tcp://127.0.0.1:99999", ": expected tcp://HOST:PORT with a host and a port from 1 to "
+                              "65535"),
+])
+def test_a_scheduler_address_that_names_no_host_or_port_says_so(address, why, monkeypatch):
+    """Where Dask waited for its timeout and then said it timed out."""
+    monkeypatch.setattr(dask_runner, "CONNECT_TIMEOUT", "2s")
+    with pytest.raises(ClusterError) as raised:
+        analyzer.simulate(games=10, scheduler=address)
+    assert str(raised.value).startswith(f"cannot reach the Dask scheduler {address}{why}")
+
+
+def test_a_worker_that_prepares_other_code_is_named_by_its_address(cluster):
+    """As a worker that finds it in a task is: several workers may share a host."""
+    from dataclasses import replace
+
+    plan = RunPlan.for_policy(default_card_set(), resolve_policy("greedy"), 1, 10)
+    other = replace(plan, code="package 0.0.9, rules x, code 0")
+    executor = DaskExecutor(cluster.scheduler_address)
+    try:
+        with pytest.raises(ClusterError, match=r"^worker tcp://127\.0\.0\.1:\d+ runs other "
+                                               "code than the machine that started the run"):
+            executor.prepare(other)
+    finally:
+        executor.close()
+
+
+def test_a_chunk_whose_workers_all_died_names_the_last_of_them():
+    """Dask's message, cut to one line, lost the address at its 160th character."""
+    from types import SimpleNamespace
+
+    from distributed import KilledWorker
+
+    err = KilledWorker(("urbion-chunk", 5), SimpleNamespace(address="tcp://10.0.0.7:4001"), 3)
+    assert dask_runner.one_line(err) == ("KilledWorker: a chunk was tried on 4 workers and "
+                                         "each died playing it, the last tcp://10.0.0.7:4001")

@@ -26,7 +26,7 @@ from analyzer.arguments import MAX_WORKERS
 from analyzer.errors import ClusterError, UrbionError
 from analyzer.runner import interrupts
 from analyzer.runner.chunks import chunk_payload, prepare_kernels
-from analyzer.runner.plan import RunPlan
+from analyzer.runner.plan import PREPARING_WORKER, RunPlan
 
 CONNECT_TIMEOUT = "20s"
 #: What a lost scheduler or a worker dying too often raises (CommClosedError is an OSError).
@@ -38,7 +38,11 @@ WINDOW_REFRESH = 10.0
 
 
 def one_line(err: BaseException, limit: int = 160) -> str:
-    """A Dask error as one short line (its messages may span several)."""
+    """A Dask error as one short line (its messages may span several); a chunk whose
+    workers all died names the last of them, whose log tells why."""
+    if isinstance(err, KilledWorker):
+        return (f"KilledWorker: a chunk was tried on {err.allowed_failures + 1} workers and "
+                f"each died playing it, the last {err.last_worker.address}")
     text = " ".join(f"{type(err).__name__}: {err}".split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
@@ -51,17 +55,26 @@ def _refuse_if_refused(address: str) -> None:
     host, _, port = rest.rpartition(":")
     if scheme != "tcp" or not port.isdigit():
         return
+    if not host.strip("[]") or not 0 < int(port) < 65536:
+        raise ClusterError(f"cannot reach the Dask scheduler {address}: expected "
+                           "tcp://HOST:PORT with a host and a port from 1 to 65535")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=2).close()
     except ConnectionRefusedError as err:
         raise ClusterError(f"cannot reach the Dask scheduler {address}: nothing listens "
                            f"there ({err.strerror})") from None
+    except socket.gaierror as err:  # a name that does not resolve: Dask would wait 20 s
+        raise ClusterError(f"cannot reach the Dask scheduler {address}: no host of that "
+                           f"name ({err.strerror})") from None
     except OSError:
         return
 
 
 #: How long a connection may take beyond Dask's own timeout before the run gives up on it.
 CONNECT_GRACE = 10.0
+#: The likely cause of a server at the address that is not a Dask scheduler.
+ANOTHER_SERVER = (" (is it another server? the dashboard's port, 8787 by default, is not the "
+                  "scheduler's, 8786 by default)")
 
 
 def _connected_client(address: str) -> Client:
@@ -93,13 +106,16 @@ def _connected_client(address: str) -> Client:
     finally:
         with lock:
             made["given_up"] = "client" not in made
+    if isinstance(made.get("error"), MemoryError):
+        # another protocol's first bytes (an HTTP server's "HTTP/1.1 400 ...") read as the
+        # length of Dask's first message: exabytes
+        raise ClusterError(f"cannot reach the Dask scheduler {address}: the server there "
+                           f"answered in another protocol than Dask's{ANOTHER_SERVER}")
     if "error" in made:
         raise made["error"]  # type: ignore[misc]
     if made["given_up"]:
         raise ClusterError(f"cannot reach the Dask scheduler {address}: no Dask scheduler "
-                           f"answered there in {wait:.0f} s (is it another server? the "
-                           "dashboard's port, 8787 by default, is not the scheduler's, 8786 "
-                           "by default)")
+                           f"answered there in {wait:.0f} s{ANOTHER_SERVER}")
     return made["client"]  # type: ignore[return-value]
 
 
@@ -257,7 +273,7 @@ class DaskExecutor:
             print(f"urbion: waiting for a worker to join the Dask scheduler "
                   f"{info.get('address', '')}", file=sys.stderr, flush=True)
         try:
-            self.client.run(prepare_kernels, plan)
+            self.client.run(_prepare_on_worker, plan)
         except LOST as err:
             raise ClusterError(f"the cluster failed to prepare the engine: "
                                f"{one_line(err)}") from None
@@ -333,6 +349,16 @@ class DaskExecutor:
             self.cluster.close()
         for name, level in self.log_levels.items():
             logging.getLogger(name).setLevel(level)
+
+
+def _prepare_on_worker(plan: RunPlan, dask_worker=None) -> None:
+    """:func:`prepare_kernels` on a worker, which its messages name by address (Dask hands
+    the worker to a function with a ``dask_worker`` argument)."""
+    token = PREPARING_WORKER.set(None if dask_worker is None else dask_worker.address)
+    try:
+        prepare_kernels(plan)
+    finally:
+        PREPARING_WORKER.reset(token)
 
 
 def _lacks_the_package(err: BaseException) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import socket
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -115,9 +116,16 @@ def playing_code() -> str:
     return PLAYING_CODE
 
 
+#: The Dask worker that prepares the engine outside a task (``Client.run``), by address:
+#: ``distributed.get_worker`` finds a worker only where a task runs.
+PREPARING_WORKER: ContextVar[str | None] = ContextVar("preparing_worker", default=None)
+
+
 def _this_worker() -> str:
-    """This process as messages name it: a Dask worker by its address where a task runs,
-    else by its host."""
+    """This process as messages name it: a Dask worker by its address where a task runs or
+    it prepares the engine, else by its host."""
+    if PREPARING_WORKER.get() is not None:
+        return f"worker {PREPARING_WORKER.get()}"
     try:
         from distributed import get_worker
 
