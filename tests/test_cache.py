@@ -220,3 +220,24 @@ def test_a_cache_folder_shared_with_other_files_loses_none_of_them(tmp_path):
     assert (root / "loose.txt").exists()
     left = sorted(p.name for p in root.iterdir() if jit.is_kernel_cache(p))
     assert left == sorted([jit.source_hash(), *(f.name for f in made[-jit.KEEP_OLD_CACHES:])])
+
+
+def test_the_default_folder_prunes_the_unmarked_caches_of_earlier_versions(tmp_path):
+    """~/.cache/urbion/numba is the package's own: caches made before folders were marked
+    go the way of marked ones there, and a file or link beside them stays."""
+    import os
+
+    root = tmp_path / "xdg" / "urbion" / "numba"
+    made = [root / f"{k:016x}" for k in range(1, 7)]  # six earlier sources', unmarked
+    for age, folder in enumerate(made):
+        folder.mkdir(parents=True)
+        os.utime(folder, (1_000_000 + age, 1_000_000 + age))
+    (root / "README").write_text("a note")
+    env = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", "from analyzer.core import jit; "
+                           "print(jit.CACHE_DIR)"], capture_output=True, text=True, env=env,
+                          check=True)
+    assert done.stdout.strip() == str(root / jit.source_hash())
+    left = sorted(p.name for p in root.iterdir())
+    assert left == sorted(["README", jit.source_hash(),
+                           *(f.name for f in made[-jit.KEEP_OLD_CACHES:])])

@@ -121,16 +121,18 @@ def _writable_cache_dir() -> Path | None:
     except OSError as err:
         CACHE_PROBLEM = f"{folder}: {err.strerror or err}"
         return None
-    _prune_old_caches(folder)
+    # the default folder is the package's own (urbion/numba): there, folders of versions
+    # that made no mark are its caches too
+    _prune_old_caches(folder, marked_only=bool(os.environ.get("URBION_CACHE_DIR")))
     return folder
 
 
-def _prune_old_caches(current: Path) -> None:
+def _prune_old_caches(current: Path, marked_only: bool = True) -> None:
     """Remove all but the newest few folders of earlier sources: folders this package made
     (:func:`is_kernel_cache`) and nothing else beside them."""
     try:
         others = sorted((p for p in current.parent.iterdir()
-                         if p != current and is_kernel_cache(p)),
+                         if p != current and is_kernel_cache(p, marked_only)),
                         key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
         return
@@ -138,11 +140,13 @@ def _prune_old_caches(current: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def is_kernel_cache(folder: Path) -> bool:
+def is_kernel_cache(folder: Path, marked_only: bool = True) -> bool:
     """Whether ``folder`` is a source-hash folder of kernels this package made: named by a
-    source hash, not a link, and marked with :data:`CACHE_MARK`."""
+    source hash, not a link, and marked with :data:`CACHE_MARK` (unless not
+    ``marked_only``)."""
     return len(folder.name) == 16 and all(c in "0123456789abcdef" for c in folder.name) \
-        and not folder.is_symlink() and folder.is_dir() and (folder / CACHE_MARK).is_file()
+        and not folder.is_symlink() and folder.is_dir() and \
+        (not marked_only or (folder / CACHE_MARK).is_file())
 
 
 #: Read once, as the package is imported: URBION_NO_CACHE, URBION_CACHE_DIR and
