@@ -677,7 +677,8 @@ def _main(argv: list[str] | None) -> None:
             _say(f"urbion: error: cannot write the output: {failed.strerror or failed}")
         sys.exit(EXIT_USAGE)
     except click.ClickException as err:
-        _say(f"urbion: error: {err.format_message()}{_help_hint(err)}")
+        _say(f"urbion: error: {err.format_message()}"
+             f"{_help_hint(err, sys.argv[1:] if argv is None else argv)}")
         sys.exit(EXIT_USAGE)
     except _ReaderGone:  # a reader that has gone needs no word
         if argv is None:  # the command's own process, which exits now
@@ -723,12 +724,17 @@ def _main(argv: list[str] | None) -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-def _help_hint(err: click.ClickException) -> str:
-    """Where to read a command's options, after a missing or unknown one: the line stands
-    alone, without click's usage lines."""
-    if isinstance(err, click.MissingParameter | click.NoSuchOption) and err.ctx is not None:
+def _help_hint(err: click.ClickException, argv: list[str]) -> str:
+    """Where to read a command's options, after a missing or unknown one, or one without
+    its value: the line stands alone, without click's usage lines. click gives the last
+    no context: its command is the first word of ``argv`` that names one."""
+    if not isinstance(err, click.MissingParameter | click.NoSuchOption |
+                      click.BadOptionUsage):
+        return ""
+    if err.ctx is not None:
         return f" Try '{err.ctx.command_path} --help'."
-    return ""
+    command = next((word for word in argv if word in cli.commands), None)
+    return f" Try 'urbion {command} --help'." if command else " Try 'urbion --help'."
 
 
 def _leave_playing_threads(code: int) -> None:

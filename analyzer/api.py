@@ -779,7 +779,8 @@ def _set_up_and_run(options: dict, policy, engine, cards: CardSet, out: Path | N
 
 def _named(table: pd.DataFrame, attrs: dict) -> pd.DataFrame:
     """``table`` with ``attrs`` (a copy) as its own: a table taken out of a result still
-    names the run it comes from, and keeps it in a file (``to_parquet``)."""
+    names the run it comes from, and keeps it in a file (``to_parquet`` writes it as
+    JSON, which reads tuples back as lists)."""
     table.attrs = copy.deepcopy(attrs)
     return table
 

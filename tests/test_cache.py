@@ -224,7 +224,7 @@ def test_a_cache_folder_shared_with_other_files_loses_none_of_them(tmp_path):
 
 def test_the_default_folder_prunes_the_unmarked_caches_of_earlier_versions(tmp_path):
     """~/.cache/urbion/numba is the package's own: caches made before folders were marked
-    go the way of marked ones there, and a file or link beside them stays."""
+    go the way of marked ones there, and a file beside them stays."""
     import os
 
     root = tmp_path / "xdg" / "urbion" / "numba"

@@ -488,10 +488,25 @@ def test_the_command_plays_a_policy_again_only_with_the_weights_its_name_gives(t
         "in Python, or a file changed since the run, say)")
     del config["policy_weights_sha256"]
     assert "--policy greedy " in play_again_command(config, "r.parquet")
-    # a kept weights file is played from the results file, whatever FILE holds now
-    config.update(policy="weighted:w.toml", policy_weights_file="[weights]\n",
-                  policy_weights_sha256="0" * 64)
+    # a weights file the run kept is played from the results file, whatever FILE holds
+    # now: a command only while the kept weights are the ones the run played
+    text = "[weights]\nTURN = 7.0\n"
+    (tmp_path / "w.toml").write_text(text)
+    played = resolve_policy(f"weighted:{tmp_path / 'w.toml'}", compiled=False)
+    config.update(policy="weighted:w.toml", policy_weights_file=text,
+                  policy_weights_sha256=policy_weights_digest(played))
     assert "--policy weighted:r.parquet " in play_again_command(config, "r.parquet")
+    config["policy"] = "Search:candidates=2, weights=w.toml"
+    search = resolve_policy(f"search:candidates=2,weights={tmp_path / 'w.toml'}",
+                            compiled=False)
+    config["policy_weights_sha256"] = policy_weights_digest(search)
+    assert "--policy Search:candidates=2,weights=r.parquet " in \
+        play_again_command(config, "r.parquet")
+    # a PolicySpec named weighted:FILE with other parameters than the file's
+    config.update(policy="weighted:w.toml", policy_weights_sha256=policy_weights_digest(
+        replace(played, params=played.params * 2, params_for_cards=None)))
+    assert play_again_command(config, "r.parquet").startswith(
+        "no command: the policy weighted:w.toml cannot be played again")
 
 
 def test_a_duels_attrs_give_each_policys_own_facts_by_name():

@@ -862,6 +862,8 @@ def test_a_folder_where_a_file_goes_reads_as_the_python_api_says_it(capsys, tmp_
     (["simulate", "--gmes", "5"], "urbion: error: No such option '--gmes'. Did you mean "
                                   "'--games'? Try 'urbion simulate --help'.\n"),
     (["replay"], "urbion: error: Missing argument 'TRACES'. Try 'urbion replay --help'.\n"),
+    (["simulate", "--games"], "urbion: error: Option '--games' requires an argument. Try "
+                              "'urbion simulate --help'.\n"),
 ])
 def test_a_missing_or_unknown_option_says_where_the_options_are_in_its_one_line(
         capsys, args, line):

@@ -521,3 +521,25 @@ def test_a_chunk_whose_workers_all_died_names_the_last_of_them():
     err = KilledWorker(("urbion-chunk", 5), SimpleNamespace(address="tcp://10.0.0.7:4001"), 3)
     assert dask_runner.one_line(err) == ("KilledWorker: a chunk was tried on 4 workers and "
                                          "each died playing it, the last tcp://10.0.0.7:4001")
+
+
+def test_a_worker_of_another_version_that_lacks_what_the_run_sends_is_named_so(cluster,
+                                                                               monkeypatch):
+    """A worker whose package has no function of that name (pickle sends it by name) says
+    so as a worker with other code does, not as a traceback."""
+    plan = RunPlan.for_policy(default_card_set(), resolve_policy("greedy"), 1, 10)
+    executor = DaskExecutor(cluster.scheduler_address)
+
+    def old_worker(*args, **kwargs):
+        # as Dask hands the client an error it cannot rebuild: a plain Exception
+        raise Exception("AttributeError(\"Can't get attribute 'prepare_kernels' on <module "
+                        "'analyzer.runner.chunks' from '/old/analyzer/runner/chunks.py'>\")")
+
+    monkeypatch.setattr(executor.client, "run", old_worker)
+    try:
+        with pytest.raises(ClusterError, match="^a worker of the cluster runs other code "
+                                               "than the machine that started the run "):
+            executor.prepare(plan)
+    finally:
+        monkeypatch.undo()
+        executor.close()

@@ -19,7 +19,10 @@ def test_each_table_of_a_duel_carries_the_duels_configuration(duel):
         assert table.attrs == duel.attrs
         assert table.attrs["card_set"] == "R14-default" and table.attrs["seed"] == 7
     duel.policies.attrs["seed"] = -1  # a copy: the result's own stays as it was
-    assert duel.attrs["seed"] == 7 and duel.pairs.attrs["seed"] == 7
+    try:
+        assert duel.attrs["seed"] == 7 and duel.pairs.attrs["seed"] == 7
+    finally:
+        duel.policies.attrs["seed"] = 7
 
 
 def test_a_duels_half_widths_are_each_policys_95_percent_t_interval(duel):

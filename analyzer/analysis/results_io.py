@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import math
 import shlex
+import tempfile
 import tomllib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -27,6 +29,9 @@ from analyzer.core.codes import (
 from analyzer.errors import ResultsFileError, UrbionError
 from analyzer.runfile import METADATA_KEY, PANDAS_ATTRS_KEY, head, is_run_file
 from analyzer.runner.results import RESULT_DTYPE
+
+if TYPE_CHECKING:
+    from analyzer.policies.spec import PolicySpec
 from analyzer.runner.tally import (
     LAYOUT,
     PACIFIED_BINS,
@@ -427,9 +432,12 @@ def play_again_command(config: dict, cards: str) -> str:
     # is as the run found it
     source = config.get("policy_source_sha256")
     weights = config.get("policy_weights_sha256")
-    if (source or (weights and not reads_weights_file(policy))) and \
-            command_policy_name(policy, policy, source, weights) is None:
-        return NO_COMMAND.format(config.get("policy"))
+    name, kept = str(config.get("policy")), config.get("policy_weights_file")
+    if policy != name:  # it plays the weights the run kept, which must be the run's own
+        if weights and _played_weights_digest(name, None, kept) not in (None, weights):
+            return NO_COMMAND.format(name)
+    elif (source or weights) and command_policy_name(name, name, source, weights) is None:
+        return NO_COMMAND.format(name)
     parts = ["urbion simulate", f"--cards {shlex.quote(cards)}",
              f"--seed {config.get('seed')}", *([f"--first-game {first}"] if first else []),
              f"--games {games}", f"--policy {shlex.quote(policy)}",
@@ -439,15 +447,17 @@ def play_again_command(config: dict, cards: str) -> str:
 
 
 def command_policy_name(name: str, shown: str, source_sha256: str | None,
-                        weights_sha256: str | None = None) -> str | None:
+                        weights_sha256: str | None = None,
+                        kept_weights: str | None = None) -> str | None:
     """How a "play again" command (a duel's, a report's, ``cards``') names a policy: as the
     folder names it, the shipped weights file as ``weighted``; None when that name would
     not play this policy again (a ``PolicySpec`` made in Python, a file changed since, a
-    ``PolicySpec`` under a name that resolves to other parameters, or two files of one
-    name, numbered). ``weights_sha256``: the run's ``policy_weights_sha256`` (None: a file
-    of a version that did not keep it)."""
+    ``PolicySpec`` under a name that resolves to other weights, or two files of one name,
+    numbered). ``weights_sha256``: the run's ``policy_weights_sha256`` (None: a file of a
+    version that did not keep it); ``kept_weights``: the weights file the run kept
+    (``policy_weights_file``), which the command plays for a name that reads one."""
     from analyzer.policies.registry import resolve_policy
-    from analyzer.runner.plan import policy_fingerprint, policy_weights_digest
+    from analyzer.runner.plan import policy_fingerprint
 
     if " #" in shown:
         return None
@@ -459,21 +469,43 @@ def command_policy_name(name: str, shown: str, source_sha256: str | None,
     # Python (hashed by its file) from the built-in of its name, and an edited file
     if policy_fingerprint(spec)[1] != (source_sha256 or ""):
         return None
-    # a weights file the folder keeps is played from there: its name is checked elsewhere
-    if weights_sha256 and not reads_weights_file(name) and \
-            policy_weights_digest(spec) != weights_sha256:
+    if weights_sha256 and _played_weights_digest(name, spec, kept_weights) not in (
+            None, weights_sha256):
         return None
     shipped = resolve_policy("weighted")
     return "weighted" if shown.startswith("weighted:") and \
         np.array_equal(spec.params, shipped.params) else shown
 
 
-def reads_weights_file(policy: str) -> bool:
-    """Whether the policy name ``policy`` reads its weights from a file (``weighted:FILE``,
-    a look-ahead's ``weights=FILE``)."""
-    kind, _, options = policy.partition(":")
-    return (kind == "weighted" and bool(options)) or \
-        any(part.startswith("weights=") for part in options.split(","))
+def _played_weights_digest(name: str, spec: PolicySpec | None,
+                           kept: str | None) -> str | None:
+    """``policy_weights_sha256`` of the weights a play-again command plays under ``name``
+    (resolved as ``spec``, needed unless it reads a weights file): its own, or for a name
+    that reads a weights file, the file the run kept, which the command plays (None when
+    it kept none: a version before that)."""
+    from analyzer.policies.registry import (
+        WEIGHTED_PREFIX,
+        policy_label,
+        resolve_policy,
+        weights_file_of,
+        with_weights_file,
+    )
+    from analyzer.runner.plan import policy_weights_digest
+
+    if weights_file_of(name) is None:
+        return None if spec is None else policy_weights_digest(spec)
+    if not isinstance(kept, str):
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "kept.toml"
+        path.write_text(kept, encoding="utf-8")
+        kept_name = f"{WEIGHTED_PREFIX}{path}" if \
+            f"{policy_label(name).partition(':')[0]}:" == WEIGHTED_PREFIX else \
+            with_weights_file(name, lambda _: str(path))
+        try:
+            return policy_weights_digest(resolve_policy(kept_name, compiled=False))
+        except UrbionError:  # kept weights that no longer load: nothing plays them
+            return ""
 
 
 #: The play-again line of a run whose policy its name does not play again.
@@ -484,11 +516,11 @@ NO_COMMAND = ("no command: the policy {} cannot be played again from its name (a
 def _with_weights_from(policy: str, path: str) -> str:
     """``policy`` (``weighted:FILE``, or a look-ahead's ``weights=FILE``) playing the
     weights a run's file ``path`` kept instead of FILE."""
-    kind, _, options = policy.partition(":")
-    if kind == "weighted":
-        return f"weighted:{path}"
-    return f"{kind}:" + ",".join(f"weights={path}" if part.startswith("weights=") else part
-                                 for part in options.split(","))
+    from analyzer.policies.registry import WEIGHTED_PREFIX, policy_label, with_weights_file
+
+    if f"{policy_label(policy).partition(':')[0]}:" == WEIGHTED_PREFIX:
+        return f"{WEIGHTED_PREFIX}{path}"
+    return with_weights_file(policy, lambda _: path)
 
 
 def cards_of_file(path: str | Path) -> CardSet:

@@ -1748,7 +1748,8 @@ def duel_facts(result, shown: dict[str, str], results_file: str | None = None) -
              "software": runs_software({name: df.attrs for name, df in result.runs.items()}),
              "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
     names = [command_policy_name(name, shown[name], attrs["policy_source_sha256"][name],
-                                 result.runs[name].attrs.get("policy_weights_sha256"))
+                                 result.runs[name].attrs.get("policy_weights_sha256"),
+                                 result.runs[name].attrs.get("policy_weights_file"))
              for name in result.runs]
     if None not in names:
         facts["play again"] = duel_command(names, attrs, results_file)
@@ -1769,7 +1770,8 @@ def _policy_words(attrs: dict) -> str | None:
     the folder gives it, to be put beside it), or None when no name does."""
     name = str(attrs.get("policy"))
     shown = command_policy_name(name, shared_policy(name), attrs.get("policy_source_sha256"),
-                                attrs.get("policy_weights_sha256"))
+                                attrs.get("policy_weights_sha256"),
+                                attrs.get("policy_weights_file"))
     if shown is not None and attrs.get(WEIGHTS_KEPT_AS):
         shown = _with_weights_name(shown, str(attrs[WEIGHTS_KEPT_AS]))
     return None if shown is None else f"--policy {shlex.quote(shown)}"

@@ -7,7 +7,7 @@ import numpy as np
 from analyzer.errors import mark_policy_call
 from analyzer.policies.loader import game_note, has_game_note, policy_failure
 from analyzer.runner.local import batch_kernel, check_legal, compile_kernels
-from analyzer.runner.plan import RunPlan
+from analyzer.runner.plan import PREPARING_WORKER, RunPlan
 from analyzer.runner.reference_runner import run_reference
 from analyzer.runner.results import from_kernel_rows, from_traces
 from analyzer.runner.tally import tally_results
@@ -83,11 +83,16 @@ def chunk_payload(plan: RunPlan, index: int, summary_only: bool) -> np.ndarray:
     return payload_of(play_range(plan, first, n), summary_only)
 
 
-def prepare_kernels(plan: RunPlan) -> None:
+def prepare_kernels(plan: RunPlan, dask_worker=None) -> None:
     """Compile (or load from the disk cache) what the plan's chunks run, playing no game
-    of the run, so that timings count games only."""
-    spec = plan.policy_spec()
-    if plan.engine == "fast":
-        compile_kernels(plan.card_set, spec)
-    else:
-        play_range(plan, plan.first_game, 1)  # the first game: a policy that raises says so
+    of the run, so that timings count games only. On a Dask worker (``Client.run`` hands
+    it over as ``dask_worker``), the messages name the worker by its address."""
+    token = PREPARING_WORKER.set(None if dask_worker is None else dask_worker.address)
+    try:
+        spec = plan.policy_spec()
+        if plan.engine == "fast":
+            compile_kernels(plan.card_set, spec)
+        else:
+            play_range(plan, plan.first_game, 1)  # the first game: a policy that raises
+    finally:
+        PREPARING_WORKER.reset(token)

@@ -26,7 +26,7 @@ from analyzer.arguments import MAX_WORKERS
 from analyzer.errors import ClusterError, UrbionError
 from analyzer.runner import interrupts
 from analyzer.runner.chunks import chunk_payload, prepare_kernels
-from analyzer.runner.plan import PREPARING_WORKER, RunPlan
+from analyzer.runner.plan import RunPlan
 
 CONNECT_TIMEOUT = "20s"
 #: What a lost scheduler or a worker dying too often raises (CommClosedError is an OSError).
@@ -64,6 +64,8 @@ def _refuse_if_refused(address: str) -> None:
         raise ClusterError(f"cannot reach the Dask scheduler {address}: nothing listens "
                            f"there ({err.strerror})") from None
     except socket.gaierror as err:  # a name that does not resolve: Dask would wait 20 s
+        if err.errno == socket.EAI_AGAIN:  # the name service failed for now: Dask retries
+            return
         raise ClusterError(f"cannot reach the Dask scheduler {address}: no host of that "
                            f"name ({err.strerror})") from None
     except OSError:
@@ -273,7 +275,7 @@ class DaskExecutor:
             print(f"urbion: waiting for a worker to join the Dask scheduler "
                   f"{info.get('address', '')}", file=sys.stderr, flush=True)
         try:
-            self.client.run(_prepare_on_worker, plan)
+            self.client.run(prepare_kernels, plan)
         except LOST as err:
             raise ClusterError(f"the cluster failed to prepare the engine: "
                                f"{one_line(err)}") from None
@@ -282,6 +284,11 @@ class DaskExecutor:
                 raise ClusterError("a worker of the cluster cannot import this package "
                                    f"({one_line(err)}): every machine of a run needs it, "
                                    "importable by its workers") from None
+            if _lacks_what_the_run_sends(err):
+                raise ClusterError("a worker of the cluster runs other code than the "
+                                   f"machine that started the run ({one_line(err)}): every "
+                                   "machine of a run needs the same version of the "
+                                   "package") from None
             raise
 
     def imap(self, plan: RunPlan, indices: Iterable[int],
@@ -351,14 +358,11 @@ class DaskExecutor:
             logging.getLogger(name).setLevel(level)
 
 
-def _prepare_on_worker(plan: RunPlan, dask_worker=None) -> None:
-    """:func:`prepare_kernels` on a worker, which its messages name by address (Dask hands
-    the worker to a function with a ``dask_worker`` argument)."""
-    token = PREPARING_WORKER.set(None if dask_worker is None else dask_worker.address)
-    try:
-        prepare_kernels(plan)
-    finally:
-        PREPARING_WORKER.reset(token)
+def _lacks_what_the_run_sends(err: BaseException) -> bool:
+    """Whether a worker's error says its package lacks a function or class the run sends
+    (another version's: pickle names them, and the worker looks them up in its own)."""
+    text = str(err)
+    return "analyzer." in text and ("Can't get attribute" in text or "has no attribute" in text)
 
 
 def _lacks_the_package(err: BaseException) -> bool:
