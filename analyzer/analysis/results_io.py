@@ -29,9 +29,6 @@ from analyzer.core.codes import (
 from analyzer.errors import ResultsFileError, UrbionError
 from analyzer.runfile import METADATA_KEY, PANDAS_ATTRS_KEY, head, is_run_file
 from analyzer.runner.results import RESULT_DTYPE
-
-if TYPE_CHECKING:
-    from analyzer.policies.spec import PolicySpec
 from analyzer.runner.tally import (
     LAYOUT,
     PACIFIED_BINS,
@@ -42,6 +39,9 @@ from analyzer.runner.tally import (
 )
 from analyzer.textfiles import UnreadableText, read_small_text
 from analyzer.wording import has_unshown
+
+if TYPE_CHECKING:
+    from analyzer.policies.spec import PolicySpec
 
 
 def check_writable(path: str | Path) -> Path:
