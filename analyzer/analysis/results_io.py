@@ -483,13 +483,7 @@ def _played_weights_digest(name: str, spec: PolicySpec | None,
     (resolved as ``spec``, needed unless it reads a weights file): its own, or for a name
     that reads a weights file, the file the run kept, which the command plays (None when
     it kept none: a version before that)."""
-    from analyzer.policies.registry import (
-        WEIGHTED_PREFIX,
-        policy_label,
-        resolve_policy,
-        weights_file_of,
-        with_weights_file,
-    )
+    from analyzer.policies.registry import resolve_policy, weights_file_of
     from analyzer.runner.plan import policy_weights_digest
 
     if weights_file_of(name) is None:
@@ -499,11 +493,9 @@ def _played_weights_digest(name: str, spec: PolicySpec | None,
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "kept.toml"
         path.write_text(kept, encoding="utf-8")
-        kept_name = f"{WEIGHTED_PREFIX}{path}" if \
-            f"{policy_label(name).partition(':')[0]}:" == WEIGHTED_PREFIX else \
-            with_weights_file(name, lambda _: str(path))
         try:
-            return policy_weights_digest(resolve_policy(kept_name, compiled=False))
+            return policy_weights_digest(resolve_policy(_with_weights_from(name, str(path)),
+                                                        compiled=False))
         except UrbionError:  # kept weights that no longer load: nothing plays them
             return ""
 
