@@ -151,12 +151,12 @@ def test_a_wrong_argument_is_one_urbion_error(call, message):
 def test_a_precision_batch_larger_than_the_default_limit_is_one_batch_not_an_error():
     """compare --precision 0.01 --games 2000000 blamed --max-games, which was not given:
     the limit left to its default follows a larger batch."""
-    from analyzer.api import _compare_stopping
+    from analyzer.api.batches import compare_stopping
 
-    assert _compare_stopping(0.01, None, 2_000_000) == (0.01, 2_000_000)
-    assert _compare_stopping(0.01, None, 20) == (0.01, 1_000_000)
+    assert compare_stopping(0.01, None, 2_000_000) == (0.01, 2_000_000)
+    assert compare_stopping(0.01, None, 20) == (0.01, 1_000_000)
     with pytest.raises(UrbionError, match="--max-games \\(max_games=\\) 10 must be"):
-        _compare_stopping(0.01, 10, 20)  # a limit given is the user's
+        compare_stopping(0.01, 10, 20)  # a limit given is the user's
 
 
 @pytest.mark.parametrize("call", [
@@ -283,7 +283,7 @@ def test_a_chunk_too_large_for_memory_is_refused_before_it_plays(capsys, monkeyp
     from analyzer import api
     from tests.test_cli import run
 
-    monkeypatch.setattr(api, "_machine_memory", lambda: 16 * 10**9)
+    monkeypatch.setattr(api.simulation, "_machine_memory", lambda: 16 * 10**9)
     code, out, err = run(capsys, "simulate", "--games", "1000000000", "--chunk",
                          "1000000000", "--summary-only", "--workers", "1", "--quiet")
     assert code == 2 and out == ""
@@ -303,7 +303,7 @@ def test_a_chunk_too_large_for_memory_is_refused_before_it_plays(capsys, monkeyp
     def checked(*_args):
         raise Checked
 
-    monkeypatch.setattr(api, "make_executor", checked)
+    monkeypatch.setattr(api.simulation, "make_executor", checked)
     with pytest.raises(Checked):
         analyzer.simulate_summary(games=fits, chunk=fits, workers=2)
     with pytest.raises(UrbionError, match="the chunk a run on 2 threads keeps in hand"):
@@ -385,8 +385,9 @@ def test_running_out_of_memory_in_python_is_one_line_naming_what_the_call_can_do
     def exhausted(*args, **kwargs):
         raise MemoryError("Unable to allocate 6.15 GiB for an array with shape ...")
 
-    for name in ("execute", "fast_trace"):
-        monkeypatch.setattr(analyzer.api, name, exhausted)
+    for module, name in ((analyzer.api.simulation, "execute"),
+                         (analyzer.api.single_games, "fast_trace")):
+        monkeypatch.setattr(module, name, exhausted)
     with pytest.raises(OutOfMemory) as err:
         getattr(analyzer, function)(**kwargs)
     assert str(err.value) == f"out of memory: {advice}"

@@ -251,7 +251,7 @@ def test_a_stopped_card_change_resumes_to_the_uninterrupted_table(tmp_path, monk
 
     folder = tmp_path / "change"
     with monkeypatch.context() as patch:
-        patch.setattr(api, "simulate", stop_in_the_second_card_set)
+        patch.setattr(api.simulation, "simulate", stop_in_the_second_card_set)
         with pytest.raises(RunStopped) as stop:
             analyzer.compare(sets="base,books", games=30, cards=weak, against="r14",
                              out=folder)
@@ -269,7 +269,7 @@ def test_a_stopped_card_change_resumes_to_the_uninterrupted_table(tmp_path, monk
         return real(**kwargs)
 
     with monkeypatch.context() as patch:
-        patch.setattr(api, "simulate", counting)
+        patch.setattr(api.simulation, "simulate", counting)
         resumed = analyzer.compare(sets="base,books", games=30, cards=weak, against="r14",
                                    out=folder, resume=True)
     assert played == ["R14-default", "R14-default"]  # the first card set's games read back
@@ -284,7 +284,7 @@ def test_a_stop_before_any_game_leaves_no_folder(tmp_path, monkeypatch):
     def stop(**kwargs):
         raise RunStopped("interrupted after 0 of 30 games; nothing was saved", True)
 
-    monkeypatch.setattr(api, "simulate", stop)
+    monkeypatch.setattr(api.simulation, "simulate", stop)
     with pytest.raises(RunStopped, match="nothing was saved"):
         analyzer.compare(sets="base", games=30, cards=_weak_chaos(tmp_path), against="r14",
                          out=tmp_path / "new")
@@ -482,7 +482,7 @@ def test_a_stop_says_which_card_set_it_cut_and_where_the_games_are(tmp_path, mon
     stop_in_the_second_card_set = _stopping_with("R14-default", api.simulate)
 
     with monkeypatch.context() as patch:
-        patch.setattr(api, "simulate", stop_in_the_second_card_set)
+        patch.setattr(api.simulation, "simulate", stop_in_the_second_card_set)
         with pytest.raises(RunStopped) as stop:
             analyzer.compare(sets="base", games=20, cards=weak, against="r14",
                              out=tmp_path / "a")
@@ -672,7 +672,7 @@ def test_a_precise_change_stopped_mid_way_resumes_to_the_uninterrupted_table(
     asked = dict(sets=SETS, games=200, seed=2, cards=weak, against="r14", precision=0.05,
                  max_games=3000)
     with monkeypatch.context() as patch:
-        patch.setattr(api, "simulate", stop_in_the_second_batch)
+        patch.setattr(api.simulation, "simulate", stop_in_the_second_batch)
         with pytest.raises(RunStopped, match="run the same command with --resume"):
             analyzer.compare(**asked, out=folder)
     kept = sorted(p.name for p in folder.glob("*/results/*.parquet"))

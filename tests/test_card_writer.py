@@ -176,7 +176,7 @@ def test_the_template_of_a_loaded_set_loads_into_its_cards(odd_run, tmp_path):
 
 
 def test_a_sensitivity_of_a_results_file_varies_its_cards(odd_run):
-    from analyzer.api import _sensitivity_baseline
+    from analyzer.api.sensitivity_runs import _sensitivity_baseline
 
     folder, _, results, _ = odd_run
     from_results, data = _sensitivity_baseline(results)

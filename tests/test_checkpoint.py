@@ -624,7 +624,7 @@ def test_a_stop_in_a_command_of_many_runs_names_the_run(monkeypatch):
         return real(**kwargs)
 
     real = api.simulate
-    monkeypatch.setattr(api, "simulate", stop_on_third)
+    monkeypatch.setattr(api.simulation, "simulate", stop_on_third)
     with pytest.raises(RunStopped, match=r"^sensitivity, card set 3 of \d+ \(Incubi spread "
                                          r"[^)]*\): interrupted after 0 of 50 games") as err:
         api.sensitivity(games=50)
@@ -676,7 +676,7 @@ def test_the_folder_stays_held_until_the_output_is_written(tmp_path, monkeypatch
     import analyzer.api as api
 
     out = tmp_path / "r.parquet"
-    real = api.write_results
+    real = api.simulation.write_results
     probes = []
 
     def probing(df, path):
@@ -688,7 +688,7 @@ def test_the_folder_stays_held_until_the_output_is_written(tmp_path, monkeypatch
                 probes.append("held")
         real(df, path)
 
-    monkeypatch.setattr(api, "write_results", probing)
+    monkeypatch.setattr(api.simulation, "write_results", probing)
     analyzer.simulate(games=60, seed=2, policy="random", chunk=10, out=out)
     assert probes == ["held"] and not partial_folder(out).exists()
 

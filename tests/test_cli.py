@@ -76,7 +76,7 @@ def test_show_won_looks_in_batches_a_policy_plays_in_seconds(monkeypatch, policy
     """A search game costs what thousands of greedy games do: its first batch is a chunk."""
     import pandas as pd
 
-    from analyzer import api
+    from analyzer.api import common, simulation, single_games
 
     asked = []
 
@@ -85,8 +85,9 @@ def test_show_won_looks_in_batches_a_policy_plays_in_seconds(monkeypatch, policy
         played = range(first_game, first_game + games)
         return pd.DataFrame({"game": played, "won": [g == 250 for g in played]})
 
-    monkeypatch.setattr(api, "simulate", simulate)
-    assert api._first_won(0, 0, api._policy(policy), api.load_cards(None), False) == 250
+    monkeypatch.setattr(simulation, "simulate", simulate)
+    assert single_games._first_won(0, 0, common.policy_spec(policy), common.load_cards(None),
+                                   False) == 250
     assert asked == batches
 
 
@@ -225,12 +226,12 @@ def test_an_option_given_twice_is_refused_not_its_last_value_played(capsys, tmp_
 def test_a_folder_that_refuses_files_is_refused_before_playing(capsys, monkeypatch, args):
     """/proc lets root write by its permissions and still takes no new file: found by
     trying, at once, not after 100,000 games (no game may be played)."""
-    import analyzer.api
+    from analyzer.api import simulation
 
     def played(*_, **__):
         raise AssertionError("games were played before the output folder was checked")
 
-    monkeypatch.setattr(analyzer.api, "execute", played)
+    monkeypatch.setattr(simulation, "execute", played)
     code, out, err = run(capsys, *args, "--quiet")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "/proc takes no new file" in err
@@ -487,11 +488,11 @@ def test_writing_files_and_folders_never_sets_the_umask(tmp_path, monkeypatch):
 def test_trace_to_file_writes_what_trace_returns_one_game_at_a_time(tmp_path, monkeypatch):
     """The CLI's trace writes each game as it is played: the file is trace's list, and
     no trace waits for the next game before its line is written."""
-    import analyzer.api as api
+    from analyzer.api import single_games
     from analyzer.trace import jsonl
 
     events = []
-    real_trace, real_dumps = api.fast_trace, jsonl.json.dumps
+    real_trace, real_dumps = single_games.fast_trace, jsonl.json.dumps
 
     def played(card_set, spec, seed, game):
         events.append(("play", game))
@@ -503,7 +504,7 @@ def test_trace_to_file_writes_what_trace_returns_one_game_at_a_time(tmp_path, mo
 
     out = tmp_path / "t.jsonl"
     with monkeypatch.context() as patch:
-        patch.setattr(api, "fast_trace", played)
+        patch.setattr(single_games, "fast_trace", played)
         patch.setattr(jsonl.json, "dumps", written)
         assert analyzer.trace_to_file(out, seed=3, game=7, games=4) == 4
     lines = [json.loads(line) for line in out.read_text().splitlines()]

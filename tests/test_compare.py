@@ -806,7 +806,7 @@ def test_a_sensitivity_interval_that_ends_just_below_zero_reads_so():
                            "ci_high": 0.06, "effect": -0.03, "effect_low": -0.0614,
                            "effect_high": -0.000019, "mcnemar_p": 0.065, "holm_p": 0.065,
                            "note": ""}])
-    line = api._sensitivity_line(next(table.itertuples()), 8)
+    line = api.results._sensitivity_line(next(table.itertuples()), 8)
     assert "-3.00 pp (-6.14 to -0.00)" in line
     assert "-6.14 to -0.00 pp" in _sensitivity_rows(table)[1]
 
@@ -930,7 +930,7 @@ def test_a_comparison_stopped_before_any_batch_leaves_no_folder(tmp_path, monkey
         raise UrbionError("cannot reach the Dask scheduler tcp://nowhere:8786")
 
     _failed_comparisons_leave_their_folders_as_found(
-        tmp_path, monkeypatch, lambda patch: patch.setattr(api, "simulate", unreachable),
+        tmp_path, monkeypatch, lambda patch: patch.setattr(api.simulation, "simulate", unreachable),
         "cannot reach")
 
 
@@ -988,7 +988,7 @@ def test_a_stop_before_a_sets_first_chunk_says_the_finished_sets_wait_for_resume
 
     folder = tmp_path / "cmp"
     with monkeypatch.context() as patch:
-        patch.setattr(api, "simulate", stop_second_set)
+        patch.setattr(api.simulation, "simulate", stop_second_set)
         with pytest.raises(RunStopped) as stop:
             analyzer.compare(sets="base,books", games=20, out=folder)
     message = str(stop.value)
@@ -1829,9 +1829,9 @@ def test_a_table_of_runs_played_under_other_software_names_each(monkeypatch):
     monkeypatch.setattr(config, "software", lambda: "Python 9.9, numba 0.1, numpy 0.2, on X")
     later = analyzer.compare(sets="base,books", games=20)
     assert later.attrs["software"] == "Python 9.9, numba 0.1, numpy 0.2, on X"
-    from analyzer.api import _joined_software
+    from analyzer.api.batches import joined_software
 
-    assert _joined_software([{"software": "a"}, {"software": "b"}, {"software": "a"}, {}]) \
+    assert joined_software([{"software": "a"}, {"software": "b"}, {"software": "a"}, {}]) \
         == "a; b"
 
 

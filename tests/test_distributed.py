@@ -254,7 +254,7 @@ def choose(kind, options, n_options, state, cards, params, rng):
 
 
 def test_a_policy_file_given_by_its_name_may_go_to_a_cluster(tmp_path):
-    from analyzer.api import check_by_name
+    from analyzer.api.common import check_by_name
 
     path = tmp_path / "mine.py"
     path.write_text(_FILE_POLICY.format(choice=0))

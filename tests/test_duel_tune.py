@@ -564,7 +564,7 @@ def _pairs(a_only, b_only, start="weighted"):
     (10, 60, None),
 ])
 def test_tune_warns_when_the_tuned_weights_do_not_beat_their_start(a_only, b_only, says):
-    from analyzer.api import tuning_warning
+    from analyzer.api.duels import tuning_warning
 
     warning = tuning_warning(_pairs(a_only, b_only).iloc[1], "weighted")
     if says is None:

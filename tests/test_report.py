@@ -1246,7 +1246,7 @@ def _sensitivity_refuses_before_playing(out, message, capsys, monkeypatch):
     def no_games(*args, **kwargs):
         raise AssertionError("played games before refusing the destination")
 
-    monkeypatch.setattr(api, "simulate", no_games)
+    monkeypatch.setattr(api.simulation, "simulate", no_games)
     code, text, err = run(capsys, "sensitivity", "--games", "100", "--out", str(out))
     assert code == 2 and "Traceback" not in text + err
     assert message in err and len(err.strip().splitlines()) == 1

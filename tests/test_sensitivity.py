@@ -390,7 +390,7 @@ def test_a_bad_card_file_for_sensitivity_is_one_line_and_writes_nothing(tmp_path
     def no_games(*args, **kwargs):
         raise AssertionError("played games with a bad card file")
 
-    monkeypatch.setattr(api, "simulate", no_games)
+    monkeypatch.setattr(api.simulation, "simulate", no_games)
     cards, message, extra = {
         "missing": (tmp_path / "nope.toml", "cannot read card-set file", []),
         "not TOML": (tmp_path / "bad.toml", "not valid TOML", []),
@@ -526,7 +526,7 @@ def test_a_set_without_chaos_says_its_chaos_influence_cannot_change(tmp_path):
         side_effects(data, "x", played)
     # the file loaded in Python keeps the influence its file gives: not the card file
     # written from its cards, which shows no Chaos to read one from
-    from analyzer.api import _sensitivity_baseline
+    from analyzer.api.sensitivity_runs import _sensitivity_baseline
 
     loaded = analyzer.load_cards(none)
     assert _sensitivity_baseline(loaded)[1]["dreams"]["chaos"] == {"count": 0, "value": 5}
@@ -681,7 +681,7 @@ def _stop_at(call, monkeypatch):
             raise RunStopped("interrupted after 0 of 30 games; nothing was saved", True)
         return real(**kwargs)
 
-    monkeypatch.setattr(api, "simulate", stopping)
+    monkeypatch.setattr(api.simulation, "simulate", stopping)
 
 
 def test_an_interrupted_sensitivity_run_resumes_to_the_uninterrupted_table(tmp_path,
@@ -711,7 +711,7 @@ def test_an_interrupted_sensitivity_run_resumes_to_the_uninterrupted_table(tmp_p
 
         played = []
         real = api.simulate
-        patch.setattr(api, "simulate", lambda **kw: played.append(1) or real(**kw))
+        patch.setattr(api.simulation, "simulate", lambda **kw: played.append(1) or real(**kw))
         resumed = analyzer.sensitivity(games=30, seed=2, out=out, resume=True)
     whole = analyzer.sensitivity(games=30, seed=2)
     pd.testing.assert_frame_equal(resumed.table, whole.table)

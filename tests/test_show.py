@@ -418,17 +418,17 @@ def test_show_ends_with_the_weights_note_simulate_prints_for_the_same_run():
 def test_show_prepares_the_policy_once(monkeypatch):
     """A user's policy compiles as it loads: show, which also plays the game to find it
     (--won), must not load it twice."""
-    from analyzer import api
+    from analyzer.api import common
 
     loads = []
-    real = api._policy
+    real = common.policy_spec
 
     def counted(policy):
         if isinstance(policy, str):  # a name is loaded; a PolicySpec is one loaded already
             loads.append(policy)
         return real(policy)
 
-    monkeypatch.setattr(api, "_policy", counted)
+    monkeypatch.setattr(common, "policy_spec", counted)
     analyzer.show(seed=0, game=0, policy="greedy", won=True)
     assert loads == ["greedy"]
 
@@ -514,7 +514,7 @@ def test_a_stop_while_show_looks_for_a_game_won_counts_the_search(monkeypatch):
                              True)
         return pd.DataFrame({"game": range(first_game, first_game + games), "won": False})
 
-    monkeypatch.setattr(api, "simulate", lost_every_game)
+    monkeypatch.setattr(api.simulation, "simulate", lost_every_game)
     with pytest.raises(RunStopped, match="^interrupted while looking for a game won, 10,000 "
                                          "games of seed 4 from game 7 played without a win$"):
         analyzer.show(seed=4, game=7, won=True)

@@ -27,7 +27,7 @@ def test_a_stop_while_a_comparison_is_worked_out_says_resume_writes_its_pages(
     --resume, without which a new run is then refused."""
     out = tmp_path / "c"
     with monkeypatch.context() as patch:
-        patch.setattr(api, "_compare_result", _ctrl_c)
+        patch.setattr(api.comparisons, "compare_result", _ctrl_c)
         with pytest.raises(RunStopped, match=r"interrupted while the comparison was worked "
                            r"out: every set's games stay in .*results.*--resume") as stop:
             analyzer.compare(sets="base,chromatic_chaos", games=40, out=out)
@@ -63,7 +63,7 @@ def test_a_stop_while_a_sensitivity_report_is_worked_out_keeps_its_games(
         tmp_path, monkeypatch):
     out = tmp_path / "s"
     with monkeypatch.context() as patch:
-        patch.setattr(api, "_sensitivity_summary", _ctrl_c)
+        patch.setattr(api.sensitivity_runs, "_sensitivity_summary", _ctrl_c)
         with pytest.raises(RunStopped, match=r"interrupted while writing the report: every "
                            r"card set's games stay in .*\.s\.sensitivity-partial, and .*s as "
                            r"it was; run the same command with --resume"):
