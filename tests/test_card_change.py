@@ -401,7 +401,7 @@ def test_the_odds_scale_weighs_each_sets_odds_ratio_against_the_base_games():
     gardens = table.loc["gardens_wizards"]
     assert gardens.odds_vs_base_p < 0.05 < gardens.odds_vs_base_holm_p
     assert gardens.odds_vs_base_high < 1 and not gardens.odds_vs_base_shown
-    from analyzer.reporting.build import card_change_rows
+    from analyzer.reporting.card_change_pages import card_change_rows
 
     rows = {row[0]: row for row in card_change_rows(table)}
     at = rows["set"].index("Holm p (odds)")
@@ -476,7 +476,7 @@ def test_a_renamed_copy_of_the_cards_is_no_change_to_measure(tmp_path):
 
 def test_a_stop_says_which_card_set_it_cut_and_where_the_games_are(tmp_path, monkeypatch):
     import analyzer.api as api
-    import analyzer.reporting.build as build
+    import analyzer.reporting.card_change_pages as card_change_pages
 
     weak = _weak_chaos(tmp_path)
     stop_in_the_second_card_set = _stopping_with("R14-default", api.simulate)
@@ -493,7 +493,7 @@ def test_a_stop_says_which_card_set_it_cut_and_where_the_games_are(tmp_path, mon
         raise KeyboardInterrupt
 
     with monkeypatch.context() as patch:
-        patch.setattr(build, "write_together", stop_writing)
+        patch.setattr(card_change_pages, "write_together", stop_writing)
         with pytest.raises(RunStopped) as stop:
             analyzer.compare(sets="base", games=20, cards=weak, against="r14",
                              out=tmp_path / "b")

@@ -386,7 +386,7 @@ def test_near_0pct_the_odds_scale_tells_effects_that_multiply_from_a_pair_that_c
     assert lines["postcards+books"].endswith("fewer wins")
     assert lines["postcards+emptiness"].endswith(" no")
     assert lines["emptiness+books"].endswith("n/a")
-    from analyzer.reporting.build import interaction_rows
+    from analyzer.reporting.interactions import interaction_rows
 
     rows = {row[0]: row for row in interaction_rows(table)}
     at = rows["pair"].index("Holm p (odds)")
@@ -490,7 +490,7 @@ def test_a_hand_built_table_at_the_floor_reads_alike_in_table_and_heatmap():
                            "interaction": 0.0395, "low": 0.0254, "high": 0.0536,
                            "holm_p": 1e-6, "pair_win_rate": 0.001,
                            "multiplied": 0.0}]).set_index("pair")
-    from analyzer.reporting.build import interaction_rows
+    from analyzer.reporting.interactions import interaction_rows
 
     assert interaction_rows(table)[1][5] == "no, 0% floor"
     assert "no, 0% floor" in format_interactions(table)
@@ -636,7 +636,7 @@ def test_a_set_that_stopped_before_the_base_game_says_over_which_games_it_differ
     assert table.at["books", "base_rate"] == pytest.approx(base_rate)
     assert table.at["books", "difference"] == pytest.approx(
         table.at["books", "win_rate"] - base_rate)
-    from analyzer.reporting.build import compare_note
+    from analyzer.reporting.compare_pages import compare_note
 
     assert "against the base game's first as many" in compare_note(table)  # page, Markdown
     assert "first as many" not in compare_note(table.assign(paired_games=table["games"].max()))
@@ -799,7 +799,7 @@ def test_a_sensitivity_interval_that_ends_just_below_zero_reads_so():
     import pandas as pd
 
     from analyzer import api
-    from analyzer.reporting.build import _sensitivity_rows
+    from analyzer.reporting.sensitivity_pages import _sensitivity_rows
 
     table = pd.DataFrame([{"factor": "Incubi spread", "level": "narrow", "played": True,
                            "baseline_level": "R14", "win_rate": 0.05, "ci_low": 0.04,
@@ -829,7 +829,7 @@ def test_the_terminal_table_says_what_its_columns_mean_and_shows_the_interaction
     alone = str(analyzer.compare(sets="base", games=50, seed=4)).split("vs base: ")[1]
     assert "Holm p" not in alone and "rank: 1 is the hardest" not in alone  # nothing ranked
     assert "only the base game was played: nothing is compared with it" in alone
-    from analyzer.reporting.build import compare_note
+    from analyzer.reporting.compare_pages import compare_note
     base_only = analyzer.compare(sets="base", games=20, seed=4)
     assert "Only the base game was played" in compare_note(base_only.table, base_only.runs)
     assert "nothing is compared" not in one
@@ -956,7 +956,7 @@ def test_a_comparison_folder_that_cannot_be_made_whole_is_taken_back(tmp_path, m
     import errno
     from pathlib import Path
 
-    from analyzer.reporting.build import FOLDER_MARK
+    from analyzer.reporting.folders import FOLDER_MARK
 
     real = Path.write_text
 
@@ -1010,7 +1010,7 @@ def test_a_stop_while_the_pages_are_written_leaves_the_pages_before(tmp_path, mo
     written whole, but new charts sat beside the old page and table. Now the pages are
     the ones before, and the message sends the user to --resume."""
     from analyzer.errors import RunStopped
-    from analyzer.reporting import build
+    from analyzer.reporting import compare_pages
 
     out = tmp_path / "cmp"
     analyzer.compare(sets="chromatic_chaos", games=60, seed=3, out=out)
@@ -1018,7 +1018,7 @@ def test_a_stop_while_the_pages_are_written_leaves_the_pages_before(tmp_path, mo
         if page.is_file() and not page.name.startswith("."):
             page.write_bytes(b"before " + page.name.encode())
     before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
-    real = build.chart_files
+    real = compare_pages.chart_files
     drawn = []
 
     def stopped_at_the_second_chart(fig, stem):
@@ -1027,14 +1027,14 @@ def test_a_stop_while_the_pages_are_written_leaves_the_pages_before(tmp_path, mo
             raise failure()
         return real(fig, stem)
 
-    monkeypatch.setattr(build, "chart_files", stopped_at_the_second_chart)
+    monkeypatch.setattr(compare_pages, "chart_files", stopped_at_the_second_chart)
     with pytest.raises(RunStopped) as stop:
         analyzer.compare(sets="chromatic_chaos", games=60, seed=3, out=out, resume=True)
     assert str(stop.value).endswith(f": every set's games stay in {out / 'results'}, and the "
                                     "pages as they were; run the same command with --resume "
                                     "(resume=True in Python) to write them")
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
-    monkeypatch.setattr(build, "chart_files", real)
+    monkeypatch.setattr(compare_pages, "chart_files", real)
     analyzer.compare(sets="chromatic_chaos", games=60, seed=3, out=out, resume=True)
     assert pd.read_csv(out / "compare.csv")["games"].tolist() == [60, 60]
     assert not any(p.read_bytes().startswith(b"before") for p in out.iterdir() if p.is_file())
@@ -1180,7 +1180,7 @@ def test_a_comparison_never_mixes_its_files_with_another_folders(tmp_path):
 
 
 def test_a_set_stopped_by_max_games_is_marked_in_every_table():
-    from analyzer.reporting.build import compare_facts, compare_rows
+    from analyzer.reporting.compare_pages import compare_facts, compare_rows
 
     result = analyzer.compare(sets="base,chromatic_chaos", games=100, precision=0.01,
                               max_games=200)
@@ -1290,7 +1290,7 @@ def test_a_resume_with_another_card_set_names_both_sets(tmp_path):
 
 
 def test_a_comparison_with_a_users_policy_records_its_source(tmp_path):
-    from analyzer.reporting.build import compare_facts
+    from analyzer.reporting.compare_pages import compare_facts
 
     path = tmp_path / "mine.py"
     path.write_text("import numba\n\n@numba.njit\n"
@@ -1314,7 +1314,7 @@ def test_the_pages_name_each_interval_and_test_and_say_when_a_difference_is_real
     """A reader of compare.md or index.html alone learns which interval is which (Wilson
     for a win rate, Newcombe's paired one for a difference), that the intervals are not
     adjusted for the sets compared while Holm's p is, and what a rank does not test."""
-    from analyzer.reporting.build import write_compare
+    from analyzer.reporting.compare_pages import write_compare
 
     write_compare(singles, tmp_path)
     md = (tmp_path / "compare.md").read_text()
@@ -1400,7 +1400,7 @@ def test_a_p_a_hair_under_the_level_gets_the_digits_that_show_it():
 
 
 def test_every_comparison_chart_says_what_it_shows_under_its_title(tmp_path):
-    from analyzer.reporting.build import COMPARE_CAPTIONS, COMPARE_TITLES
+    from analyzer.reporting.compare_pages import COMPARE_CAPTIONS, COMPARE_TITLES
 
     sets = "chromatic_chaos,squares_metas,chromatic_chaos+squares_metas"
     analyzer.compare(sets=sets, games=200, seed=SEED, out=tmp_path / "cmp")
@@ -1438,7 +1438,7 @@ def test_sets_a_card_file_cannot_play_are_refused_with_the_sets_it_can(tmp_path,
 
 def test_a_comparisons_provenance_names_the_card_file(tmp_path):
     """As report's and sensitivity's pages do: the file a designer's set came from."""
-    from analyzer.reporting.build import compare_facts
+    from analyzer.reporting.compare_pages import compare_facts
 
     mine = tmp_path / "mine.toml"
     analyzer.write_card_template(mine)
@@ -1493,7 +1493,7 @@ def test_a_comparison_of_one_set_says_there_is_nothing_to_adjust_on_its_pages(tm
     """Holm's family of one set, and no ranks' family apart from it: the page said 'Holm's
     method for no set with a game won by one side...' and explained a smaller family."""
     from analyzer.analysis.compare import RANK_FAMILY_NOTE, books_chart_note
-    from analyzer.reporting.build import compare_note
+    from analyzer.reporting.compare_pages import compare_note
     from analyzer.wording import spoken_list
 
     result = analyzer.compare(sets="books", games=30)
@@ -1614,7 +1614,7 @@ def test_a_long_alternative_text_keeps_the_largest_changes():
     """Cut to five names a group, the easier sets kept the smallest gains (rank order)."""
     from types import SimpleNamespace
 
-    from analyzer.reporting.build import compare_alts
+    from analyzer.reporting.compare_pages import compare_alts
 
     gains = [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.20]
     names = ["base", *(f"s{i}" for i in range(len(gains)))]

@@ -384,9 +384,9 @@ def test_tuned_weights_that_cannot_be_written_are_shown_not_lost(tmp_path, capsy
         analyzer.tune(games=40, evaluations=2, heldout_games=40, out=out)
     assert lost.value.result.weights == shown["weights"]
     assert tomllib.loads(lost.value.text)["weights"] == shown["weights"]
-    from analyzer.reporting import build
+    from analyzer.reporting import duel_pages
 
-    monkeypatch.setattr(build, "write_folder", lambda out, fill, kind: disk_full(out, fill))
+    monkeypatch.setattr(duel_pages, "write_folder", lambda out, fill, kind: disk_full(out, fill))
     code, printed, err = run(capsys, "duel", "--policies", "greedy,random", "--games", "50",
                              "--out", str(tmp_path / "duel"), "--quiet")
     assert code == 2 and "McNemar" in printed
@@ -397,7 +397,7 @@ def test_a_duel_with_out_keeps_each_policys_games_for_report(tmp_path, capsys):
     """--out: each policy's per-game results, which report pairs game by game to the same
     McNemar p as the duel, the tables and the text; a folder of the user's is refused
     before any game is played."""
-    from analyzer.reporting.build import duel_file_names
+    from analyzer.reporting.duel_pages import duel_file_names
     from tests.test_cli import run
 
     out = tmp_path / "duel"
@@ -1094,7 +1094,7 @@ def test_a_duel_of_a_policy_made_in_python_gives_no_command_to_play_it_again(tmp
 
 
 def test_a_duels_command_names_its_expansions_variant_and_card_file():
-    from analyzer.reporting.build import duel_command
+    from analyzer.reporting.duel_pages import duel_command
 
     attrs = {"games": 500, "seed": 2, "expansions": ["books", "emptiness"], "variant": "team",
              "card_set_source": "/home/someone/my cards.toml"}
@@ -1140,7 +1140,7 @@ def test_a_duels_command_plays_a_designers_cards_from_its_own_folder(tmp_path, c
 
 
 def test_policies_of_one_shared_name_are_numbered_among_themselves():
-    from analyzer.reporting.build import shared_policy_names
+    from analyzer.reporting.duel_pages import shared_policy_names
 
     names = ["greedy", "weighted:/a/w.toml", "weighted:/b/w.toml", "c/pol.py:f"]
     assert shared_policy_names(names) == {

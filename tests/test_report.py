@@ -18,7 +18,7 @@ import analyzer
 from analyzer.analysis import run_stats
 from analyzer.analysis.stats import format_p, holm_adjust, mcnemar_exact
 from analyzer.errors import UrbionError
-from analyzer.reporting.build import CHARTS, load_runs
+from analyzer.reporting.balance_report import CHARTS, load_runs
 from tests.test_cli import run
 
 
@@ -191,7 +191,7 @@ def test_a_win_rate_of_zero_is_written_beside_its_missing_bar(tmp_path):
 
 
 def test_every_chart_says_what_it_shows_under_its_title(results, tmp_path):
-    from analyzer.reporting.build import CHART_CAPTIONS
+    from analyzer.reporting.balance_report import CHART_CAPTIONS
 
     out = analyzer.report(results, tmp_path / "rep")
     md = (out / "report.md").read_text()
@@ -256,7 +256,7 @@ def test_a_run_that_changes_two_things_at_once_says_so(tmp_path):
     """A designer's card set played with another policy and an expansion beside R14 with
     greedy: the difference mixes three changes, which the table must not let pass for the
     card change's."""
-    from analyzer.reporting.build import configuration_changes
+    from analyzer.reporting.differences import configuration_changes
 
     mine, renamed = tmp_path / "mine.toml", tmp_path / "renamed.toml"
     analyzer.write_card_template(renamed)
@@ -419,7 +419,7 @@ def test_baseline_base_weighs_each_run_against_its_own_base_game(tmp_path):
     assert "these runs are of 2 such configurations, and none holds them all (`urbion " \
         "compare --sets pairs --out DIR` writes them)" in md
     # the default still weighs every run against the first
-    from analyzer.reporting.build import compared_runs
+    from analyzer.reporting.differences import compared_runs
 
     first = compared_runs(load_runs(paths), "first")
     assert set(first.table["against"]) == {"greedy / chromatic_chaos / seed 3"}
@@ -430,7 +430,7 @@ def test_baseline_base_finds_the_base_game_played_alike_but_for_the_expansions()
     """greedy reads its largest Sognae and Incubi from the cards in play, so its
     parameters' hash differs with an expansion: the same policy all the same. Another seed,
     variant or card set is not that run's base game: such a run is listed, not compared."""
-    from analyzer.reporting.build import baselines_of, differences_heading, unmatched_runs
+    from analyzer.reporting.differences import baselines_of, differences_heading, unmatched_runs
 
     def run(**attrs: object) -> pd.DataFrame:
         frame = pd.DataFrame({"game": [0], "won": [False]})
@@ -460,7 +460,7 @@ def test_baseline_base_picks_the_base_game_sharing_the_most_games_whatever_the_o
     """Two base games of one configuration on other game numbers (not joined: a gap
     between them): a run is paired with the one that played its games, in either order, and
     the other is named as compared with nothing."""
-    from analyzer.reporting.build import baselines_of, differences_heading, idle_bases
+    from analyzer.reporting.differences import baselines_of, differences_heading, idle_bases
 
     def run(first: int, **attrs: object) -> pd.DataFrame:
         frame = pd.DataFrame({"game": np.arange(first, first + 10), "won": False})
@@ -635,7 +635,7 @@ def test_effect_contrasts_hold_holm_over_the_sets_that_can_differ():
     low, high = sorted(table.loc[["x", "z"], "p"])
     assert sorted(table.loc[["x", "z"], "holm_p"]) == [2 * low, max(2 * low, high)]
     assert run_stats.effect_runs_set_aside(runs, against) == ["a+z short"]
-    from analyzer.reporting.build import effects_note
+    from analyzer.reporting.differences import effects_note
 
     note = effects_note(table, ["a+z short"])
     assert "Holm is over the rows with an interval (2 tests)" in note
@@ -763,7 +763,7 @@ def test_runs_of_one_seed_that_share_some_games_are_paired_on_those():
     deals with the first run: those are compared game by game, not as independent samples."""
     from analyzer.analysis.run_stats import differences
     from analyzer.analysis.stats import mcnemar_exact, paired_difference_interval
-    from analyzer.reporting.build import difference_rows
+    from analyzer.reporting.differences import difference_rows
 
     def run_of(won, first):
         df = pd.DataFrame({"game": np.arange(first, first + len(won))[::-1],
@@ -944,7 +944,7 @@ def test_runs_of_one_comparison_are_those_played_alike_but_for_the_expansions():
     """As --baseline base pairs a run with its base game: a user's policy edited between
     runs is another comparison, though its parameters hash alike; greedy's parameters
     fitted to a set's cards are not another policy; nor is another engine one comparison."""
-    from analyzer.reporting.build import comparison_groups
+    from analyzer.reporting.interactions import comparison_groups
 
     def run(**attrs: object) -> pd.DataFrame:
         frame = pd.DataFrame({"game": [0], "won": [False]})
@@ -1069,7 +1069,9 @@ def test_a_page_table_keeps_the_sign_of_a_difference_or_bound_just_below_zero():
     """A net difference of a few games in a million, below zero, reads -0.00 as the
     interval's bounds do: +0.00 beside a bound of -0.00 reads outside its interval, and
     +0.00 to -6.14 as an interval that reaches zero where it left it out."""
-    from analyzer.reporting.build import _sensitivity_rows, difference_rows, interaction_rows
+    from analyzer.reporting.differences import difference_rows
+    from analyzer.reporting.interactions import interaction_rows
+    from analyzer.reporting.sensitivity_pages import _sensitivity_rows
 
     tiny = -0.00001
     differences = pd.DataFrame({"against": ["a"], "difference": [tiny], "low": [tiny],
@@ -1093,7 +1095,7 @@ def test_a_page_table_keeps_the_sign_of_a_difference_or_bound_just_below_zero():
 
 
 def test_a_card_set_name_with_a_bar_or_markup_keeps_the_markdown_tables_whole():
-    from analyzer.reporting.build import md_row, md_table_head
+    from analyzer.reporting.markup import md_row, md_table_head
 
     row = md_row(["greedy / card set A|B <b>", "7.60%"])
     assert row == "| greedy / card set A\\|B &lt;b> | 7.60% |"
@@ -1962,13 +1964,8 @@ def test_the_chaos_chart_shows_chromatic_chaos_when_a_run_played_them():
 def test_the_report_names_the_wilson_interval_and_holm_adjusts_the_paired_tests():
     """With several runs against the first, each McNemar p is one test of several: the
     table gives Holm's adjustment over the paired runs too, and says when a run differs."""
-    from analyzer.reporting.build import (
-        DIFFERENCES_NOTES,
-        difference_rows,
-        headline_rows,
-        markdown,
-        page,
-    )
+    from analyzer.reporting.balance_report import headline_rows, markdown, page
+    from analyzer.reporting.differences import DIFFERENCES_NOTES, difference_rows
 
     table = pd.DataFrame({"against": ["a"] * 3, "games": [100, 100, 80],
                           "win_rate": [0.15, 0.08, 0.11], "against_rate": [0.1, 0.1, 0.1],
@@ -2139,7 +2136,7 @@ def test_a_heatmap_cell_is_coloured_only_as_it_reads(interaction, low, high):
 def test_two_card_sets_of_one_name_are_told_apart_by_their_hash(tmp_path):
     """Two files named alike with other cards: each run's label and provenance name the
     hash of its own, and no chart claims one card set for both."""
-    from analyzer.reporting import build, charts
+    from analyzer.reporting import charts, facts
 
     paths = []
     for folder, count in (("a", 6), ("b", 10)):
@@ -2154,10 +2151,10 @@ def test_two_card_sets_of_one_name_are_told_apart_by_their_hash(tmp_path):
     digests = [df.attrs["card_set_sha256"][:12] for df in runs.values()]
     for label, digest in zip(runs, digests, strict=True):
         assert f"card set mine (sha256 {digest})" in label
-    lines = build.provenance(runs)["runs"].split("; ")
+    lines = facts.provenance(runs)["runs"].split("; ")
     for line, digest in zip(lines, digests, strict=True):
         assert f"card set mine (sha256 {digest})" in line
-    assert "card set" not in charts.source_line(build._shared_attrs(runs))
+    assert "card set" not in charts.source_line(facts.shared_attrs(runs))
 
 
 def test_a_results_file_with_a_game_twice_is_refused(results, tmp_path):
@@ -2304,7 +2301,7 @@ def test_a_run_filtered_before_it_was_saved_is_refused(tmp_path, capsys):
 
 
 def test_the_scope_note_speaks_of_expansions_only_where_they_are_played():
-    from analyzer.reporting.build import scope_note
+    from analyzer.reporting.facts import scope_note
 
     base = scope_note([{"policy": "greedy", "card_set": "mine", "expansions": []}])
     assert "expansions" not in base and "meet the same cards very differently" in base
@@ -2316,7 +2313,7 @@ def test_the_scope_note_speaks_of_expansions_only_where_they_are_played():
 def test_the_scope_note_says_the_policies_are_computer_players_and_how_a_team_plays():
     """A reader is not to take a heuristic's figures for a person's, nor the team game's
     for two players who each see one hand."""
-    from analyzer.reporting.build import scope_note
+    from analyzer.reporting.facts import scope_note
 
     one = scope_note([{"policy": "greedy", "card_set": "mine", "variant": "solo"}])
     assert "It is a computer player, not a person: a one-step heuristic that plays like a " \
@@ -2330,7 +2327,7 @@ def test_the_scope_note_says_the_policies_are_computer_players_and_how_a_team_pl
 
 
 def test_the_provenance_names_the_file_a_card_set_was_read_from(tmp_path):
-    from analyzer.reporting.build import provenance
+    from analyzer.reporting.facts import provenance
 
     mine = tmp_path / "mine.toml"
     analyzer.write_card_template(mine)
@@ -2473,8 +2470,10 @@ def test_a_joined_run_keeps_what_its_weights_were_tuned_on_from_any_piece(tmp_pa
 def test_the_charts_leave_the_callers_matplotlib_backend_alone():
     """A notebook's ``%matplotlib inline`` (or a Qt window) keeps working after a report:
     importing the chart and report code selects no backend."""
-    code = ("import matplotlib; matplotlib.use('svg'); "
-            "import analyzer, analyzer.reporting.build, analyzer.reporting.charts; "
+    code = ("import importlib, pkgutil, matplotlib; matplotlib.use('svg'); "
+            "import analyzer, analyzer.reporting as reporting; "
+            "[importlib.import_module(f'analyzer.reporting.{m.name}') "
+            "for m in pkgutil.iter_modules(reporting.__path__)]; "
             "print(matplotlib.get_backend())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
@@ -2539,7 +2538,7 @@ def test_the_commit_recorded_is_the_packages_own_marked_dirty_when_edited(tmp_pa
 def test_the_reports_commit_is_the_one_its_runs_recorded_not_the_writers():
     """Results files carry the commit that played them; the report shows theirs, each
     with its runs when they differ, and says when a file recorded none."""
-    from analyzer.reporting import build
+    from analyzer.reporting import facts
     from analyzer.runner.config import package_commit
 
     runs = {name: analyzer.simulate(games=5, seed=seed) for name, seed in (("a", 1), ("b", 2),
@@ -2547,13 +2546,13 @@ def test_the_reports_commit_is_the_one_its_runs_recorded_not_the_writers():
     assert runs["a"].attrs["commit"] == package_commit()
     runs["a"].attrs["commit"] = "0123456789ab"
     runs["b"].attrs["commit"] = "0123456789ab-dirty"
-    assert build.provenance(runs)["commit"] == \
+    assert facts.provenance(runs)["commit"] == \
         f"0123456789ab (a); 0123456789ab-dirty (b); {package_commit()} (c)"
     for df in runs.values():
         df.attrs["commit"] = "0123456789ab"
-    assert build.provenance(runs)["commit"] == "0123456789ab"
+    assert facts.provenance(runs)["commit"] == "0123456789ab"
     del runs["c"].attrs["commit"]
-    assert build.provenance(runs)["commit"] == \
+    assert facts.provenance(runs)["commit"] == \
         "0123456789ab (a, b); not recorded in the results file (c)"
 
 
@@ -2685,7 +2684,7 @@ def test_the_differences_chart_tells_the_sets_the_tests_set_apart():
 
 
 def test_the_chance_of_a_false_interval_is_given_for_the_pairs_on_the_page():
-    from analyzer.reporting.build import interaction_table_note
+    from analyzer.reporting.interactions import interaction_table_note
 
     assert "1 - 0.95^k (19% for these 4 pairs, 66% for the 21 pairs" in \
         interaction_table_note(4)
@@ -2740,7 +2739,7 @@ def test_every_chart_has_its_numbers_beside_it_and_losses_add_up_on_the_page(res
 
 
 def test_the_provenance_writes_game_numbers_as_the_compare_page_does():
-    from analyzer.reporting.build import provenance
+    from analyzer.reporting.facts import provenance
 
     runs = {"a": analyzer.simulate(games=10, first_game=9_995)}
     assert ", games 9,995-10,004, policy greedy" in provenance(runs)["runs"]
@@ -2807,7 +2806,7 @@ def test_a_report_written_again_removes_what_a_killed_one_left_beside_it(results
     import os
     import time
 
-    from analyzer.reporting.build import LEFTOVER_AGE
+    from analyzer.reporting.folders import LEFTOVER_AGE
 
     leftovers = [tmp_path / ".rep.0123456789ab", tmp_path / ".rep.old-0123456789ab"]
     kept = [tmp_path / ".rep.notes", tmp_path / ".rep.settings", tmp_path / ".rep.backup01",
@@ -2873,10 +2872,10 @@ def test_an_earlier_report_that_cannot_be_removed_whole_is_said_to_be_left(
         results, tmp_path, monkeypatch, capfd):
     """A file in the earlier folder that the system would not remove (immutable): the new
     report is in place, and what is left of the old one is named, not hidden silently."""
-    from analyzer.reporting import build
+    from analyzer.reporting import folders
 
     out = analyzer.report(results[:1], tmp_path / "rep")
-    monkeypatch.setattr(build.shutil, "rmtree", lambda path, ignore_errors=False: None)
+    monkeypatch.setattr(folders.shutil, "rmtree", lambda path, ignore_errors=False: None)
     analyzer.report(results, out)
     left = [p for p in tmp_path.iterdir() if p.name.startswith(".rep.old-")]
     assert len(left) == 1 and (out / "differences.csv").exists()
@@ -2886,7 +2885,7 @@ def test_an_earlier_report_that_cannot_be_removed_whole_is_said_to_be_left(
 
 
 def test_a_charts_numbers_table_writes_large_means_in_full():
-    from analyzer.reporting.build import numbers_rows
+    from analyzer.reporting.markup import numbers_rows
 
     rows = numbers_rows(pd.DataFrame({"run": ["a"], "games": [1_000_000],
                                       "per_game": [1_234_567.25], "running": [0.5]}))
@@ -2917,7 +2916,7 @@ def test_the_differences_notes_example_of_pp_is_right():
     and its sign must be the table's (the run's rate less the first run's)."""
     import re
 
-    from analyzer.reporting.build import DIFFERENCES_NOTES
+    from analyzer.reporting.differences import DIFFERENCES_NOTES
 
     note = next(n for n in DIFFERENCES_NOTES if "percentage points (pp)" in n)
     assert "the run's less the first run's" in note
@@ -2962,7 +2961,7 @@ def test_the_loss_reasons_csv_chart_and_table_agree_on_a_reason_no_game_met():
     the base game's run, without the Emptiness, has none anywhere."""
     from analyzer.analysis import run_stats
     from analyzer.reporting import charts
-    from analyzer.reporting.build import loss_reason_rows
+    from analyzer.reporting.balance_report import loss_reason_rows
 
     emptiness, base = _fake_run(5), _fake_run(5)
     emptiness.attrs["expansions"] = ["emptiness", "postcards"]
@@ -3013,18 +3012,18 @@ def test_a_line_of_one_win_does_not_squash_the_margin_chart():
 def test_an_alternative_text_names_every_run_of_a_tied_rate_and_breaks_no_tie():
     """Runs of one win rate were called highest and lowest both, or one of many at 0%
     "the hardest" at random."""
-    from analyzer.reporting.build import _extremes
+    from analyzer.reporting.balance_report import extremes
 
     words = ("highest", "lowest")
     tied = pd.Series([0.0, 0.0], index=["a", "b"])
-    assert _extremes(tied, words, "run") == "both runs at 0.00%"
-    assert _extremes(pd.Series([0.0] * 3, index=list("abc")), words, "run") == \
+    assert extremes(tied, words, "run") == "both runs at 0.00%"
+    assert extremes(pd.Series([0.0] * 3, index=list("abc")), words, "run") == \
         "every run at 0.00%"
     rates = pd.Series([0.0, 0.1, 0.0, 0.1, 0.05], index=list("abcde"))
-    assert _extremes(rates, words, "run") == "highest b and d (10.00%), lowest a and c (0.00%)"
-    assert _extremes(rates, ("easiest", "hardest"), "set", least_first=True) == \
+    assert extremes(rates, words, "run") == "highest b and d (10.00%), lowest a and c (0.00%)"
+    assert extremes(rates, ("easiest", "hardest"), "set", least_first=True) == \
         "hardest a and c (0.00%), easiest b and d (10.00%)"
-    assert _extremes(pd.Series([0.075], index=["books"]), words, "run") == "books 7.50%"
+    assert extremes(pd.Series([0.075], index=["books"]), words, "run") == "books 7.50%"
 
 
 def test_a_run_that_changes_only_the_cards_changes_the_card_set_not_the_policy(tmp_path):
@@ -3039,7 +3038,7 @@ def test_a_run_that_changes_only_the_cards_changes_the_card_set_not_the_policy(t
     played = analyzer.simulate(games=40, seed=5, cards=mine)
     assert played.attrs["policy_params_sha256"] != r14.attrs["policy_params_sha256"]
     assert played.attrs["policy_weights_sha256"] == r14.attrs["policy_weights_sha256"]
-    from analyzer.reporting.build import configuration_changes
+    from analyzer.reporting.differences import configuration_changes
 
     assert configuration_changes(played.attrs, r14.attrs) == "card set"
     weighted = analyzer.simulate(games=40, seed=5, cards=mine, policy="weighted")
@@ -3084,7 +3083,7 @@ def test_every_run_names_the_software_that_played_it_and_the_report_says_so(tmp_
     assert "- **results files**: r.parquet\n" in md and str(tmp_path) not in md
     older = pd.read_parquet(results)
     older.attrs.pop("software")
-    from analyzer.reporting.build import provenance
+    from analyzer.reporting.facts import provenance
 
     assert "not recorded in the results file" in provenance({"old": older})["software"]
 
@@ -3133,7 +3132,7 @@ def test_pieces_played_before_and_after_a_rule_changed_in_the_code_stay_apart(tm
     codes = [df.attrs["engine_source"] for df in runs.values()]
     assert re.search(rf"\*\*rules version\*\*: urbion-2e/\S+, engine code {codes[0]} \(",
                      md) and f"engine code {codes[1]} (" in md
-    from analyzer.reporting.build import configuration_changes
+    from analyzer.reporting.differences import configuration_changes
 
     base = {"policy": "greedy", "seed": 4, "rules_version": "r", "engine_source": "a"}
     assert configuration_changes({**base, "engine_source": "b"}, base) == "engine code"
@@ -3179,7 +3178,7 @@ def test_a_results_file_from_before_the_engine_code_was_recorded_joins_only_its_
     no file that names a code, yet is not said to change it; and it takes no part in
     telling other files apart (two codes beside it were joined as one run)."""
     from analyzer.analysis.run_stats import join_pieces
-    from analyzer.reporting.build import configuration_changes
+    from analyzer.reporting.differences import configuration_changes
 
     pieces = [analyzer.simulate(games=10, seed=4, first_game=first) for first in (0, 10)]
     pieces[1].attrs["engine_source"] = "b" * 16  # the continuation, by other code
@@ -3215,7 +3214,7 @@ def test_two_runs_that_both_won_every_game_cannot_reject_and_leave_holms_count()
     """Independent runs (other seeds) that both won all their games: Fisher's p is 1 and
     no outcome could have made it smaller, so Holm's count leaves the pair out, and a run
     that differs keeps its own p."""
-    from analyzer.reporting.build import differences_holm
+    from analyzer.reporting.differences import differences_holm
 
     def run_of(seed: int, won: bool) -> pd.DataFrame:
         df = pd.DataFrame({"game": np.arange(10), "won": np.full(10, won)})

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 import analyzer
-from analyzer.reporting.build import CHARTS
+from analyzer.reporting.balance_report import CHARTS
 
 
 @pytest.fixture(scope="module")

@@ -145,7 +145,7 @@ def test_a_variant_is_compared_with_R14_game_by_game():
 
 
 def test_the_sensitivity_facts_name_the_policys_parameters_and_source():
-    from analyzer.reporting.build import _sensitivity_facts
+    from analyzer.reporting.sensitivity_pages import _sensitivity_facts
 
     baseline = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "mine",
                 "policy_params_sha256": "cd" * 32, "policy_source_sha256": "ef" * 32,
@@ -161,7 +161,7 @@ def test_a_variant_greedy_plays_with_other_parameters_names_its_own_hash(tmp_pat
     whose hash is the baseline's, names those variants."""
     from analyzer.analysis.sensitivity import variant_card_set
     from analyzer.cards.writer import card_file_text
-    from analyzer.reporting.build import write_sensitivity
+    from analyzer.reporting.sensitivity_pages import write_sensitivity
 
     result = analyzer.sensitivity(games=20, seed=1)
     table, base_hash = result.table, result.baseline["policy_params_sha256"]
@@ -182,7 +182,7 @@ def test_a_variant_greedy_plays_with_other_parameters_names_its_own_hash(tmp_pat
 
 
 def test_the_provenance_names_no_variant_when_every_one_plays_the_baselines_parameters():
-    from analyzer.reporting.build import _sensitivity_facts
+    from analyzer.reporting.sensitivity_pages import _sensitivity_facts
 
     baseline = {"card_set": "R14-default", "card_set_sha256": "ab" * 32, "policy": "random",
                 "policy_params_sha256": "cd" * 32, "games": 10, "seed": 0, "win_rate": 0.1,
@@ -199,7 +199,7 @@ def test_the_sensitivity_pages_name_each_interval_and_test_each_change():
     import pandas as pd
 
     from analyzer.analysis.stats import holm_adjust
-    from analyzer.reporting.build import sensitivity_markdown, sensitivity_page
+    from analyzer.reporting.sensitivity_pages import sensitivity_markdown, sensitivity_page
 
     table = pd.DataFrame({"factor": ["Chaos count", "Chaos count"], "level": ["6", "10"],
                           "baseline_level": ["8", "8"], "games": [100, 100],

@@ -78,13 +78,13 @@ def test_a_stop_between_the_renames_of_a_folder_waits_until_it_is_in_place(
         tmp_path, monkeypatch, python_sigint):
     """A report folder replaced: the old one is moved aside, then the new one in. A stop
     between the two left no folder at all (the old one hidden beside it)."""
-    from analyzer.reporting import build
+    from analyzer.reporting import folders
 
     results = tmp_path / "r.parquet"
     analyzer.simulate(games=30, out=results)
     out = tmp_path / "rep"
     analyzer.report([results], out)
-    real = build._swap_into_place
+    real = folders._swap_into_place
 
     def ctrl_c_midway(source, target):
         real_rename = type(target).rename
@@ -98,7 +98,7 @@ def test_a_stop_between_the_renames_of_a_folder_waits_until_it_is_in_place(
             patch.setattr(type(target), "rename", rename)
             real(source, target)
 
-    monkeypatch.setattr(build, "_swap_into_place", ctrl_c_midway)
+    monkeypatch.setattr(folders, "_swap_into_place", ctrl_c_midway)
     with pytest.raises(RunStopped, match=r"interrupted as the report was written: it is "
                        r"whole in .*rep$"):
         analyzer.report([results], out)
@@ -107,13 +107,13 @@ def test_a_stop_between_the_renames_of_a_folder_waits_until_it_is_in_place(
 
 
 def test_a_stop_while_a_folder_is_filled_leaves_no_folder_and_no_note(tmp_path):
-    from analyzer.reporting import build
+    from analyzer.reporting import folders
 
     def fill(folder):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt) as stop:
-        build.write_folder(tmp_path / "x", fill, "report")
+        folders.write_folder(tmp_path / "x", fill, "report")
     assert SET_WRITTEN not in getattr(stop.value, "__notes__", ())
     assert list(tmp_path.iterdir()) == []
 

@@ -98,7 +98,7 @@ def test_a_mean_comes_with_its_t_interval():
 
     from analyzer.analysis.run_stats import headline
     from analyzer.analysis.summary import format_summary
-    from analyzer.reporting.build import headline_rows
+    from analyzer.reporting.balance_report import headline_rows
 
     df = analyzer.simulate(games=400, seed=3)
     summary = analyzer.summarize(df)

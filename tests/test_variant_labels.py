@@ -8,7 +8,9 @@ import pandas as pd
 import analyzer
 from analyzer.analysis.run_stats import run_label
 from analyzer.core.codes import PLAYABLE_EXPANSIONS
-from analyzer.reporting.build import compare_facts, provenance, sensitivity_markdown
+from analyzer.reporting.compare_pages import compare_facts
+from analyzer.reporting.facts import provenance
+from analyzer.reporting.sensitivity_pages import sensitivity_markdown
 
 
 def test_a_duel_names_its_expansions_and_variant():

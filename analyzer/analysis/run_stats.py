@@ -524,7 +524,7 @@ def played_chromatic(run: Run) -> bool:
 
 
 def chart_data(runs: dict[str, Run], stem: str) -> pd.DataFrame:
-    """The numbers a report chart (``stem``, ``reporting.build.CHARTS``) draws, one row per
+    """The numbers a report chart (``stem``, ``reporting.balance_report.CHARTS``) draws, one row per
     point or bar, the run first: what a reader quotes or checks (``STEM.csv`` beside the
     chart). A summary's run has no rows in the charts that need each game."""
     chromatic = any(played_chromatic(df) for df in runs.values())

@@ -78,7 +78,7 @@ def check_every_batch_used(folder: Path, parts: dict[str, list[pd.DataFrame]],
             "the ones that played them")
 
 
-#: The mark of a card change's folder (``reporting.build.FOLDER_MARK``).
+#: The mark of a card change's folder (``reporting.folders.FOLDER_MARK``).
 CARD_CHANGE_MARK = "compare-against"
 
 
@@ -219,7 +219,7 @@ def compare_folder(out: str | Path, resume: bool, games: int, labels: list[str])
     interrupted comparison of the same batch size left (a folder is never mixed with
     another comparison's files)."""
     from analyzer.atomic import probe_folder, require_folder
-    from analyzer.reporting.build import FOLDER_MARK, folder_mark
+    from analyzer.reporting.folders import FOLDER_MARK, folder_mark
 
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
@@ -262,7 +262,7 @@ def unmake_if_unused(folder: Path, made: bool) -> None:
     """After a comparison stopped before it saved anything (no batch, no chunk in
     ``results/``): take back what :func:`compare_folder` added, and the folder itself if
     it made it, so that the same command runs again as a new comparison."""
-    from analyzer.reporting.build import FOLDER_MARK
+    from analyzer.reporting.folders import FOLDER_MARK
 
     results = folder / "results"
     try:

@@ -146,7 +146,7 @@ def _write_compare_pages(result: CompareResult, folder: Path, cards: CardSet) ->
     they are not the shipped set's; a stop or an error meanwhile leaves the pages as they
     were, and says that --resume writes them from the games saved."""
     from analyzer.cards.writer import card_file_text
-    from analyzer.reporting.build import write_compare
+    from analyzer.reporting.compare_pages import write_compare
 
     shipped = cards.digest == default_card_set().digest
     try:
@@ -305,7 +305,7 @@ def _card_change_folder(out: Path, resume: bool) -> tuple[Path, bool]:
     """The card change's folder, made, and whether this call made it: new or empty, or
     with ``resume`` one an interrupted card change left."""
     from analyzer.atomic import probe_folder, require_folder
-    from analyzer.reporting.build import FOLDER_MARK, folder_mark
+    from analyzer.reporting.folders import FOLDER_MARK, folder_mark
 
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
@@ -341,7 +341,7 @@ def _card_change_folder(out: Path, resume: bool) -> tuple[Path, bool]:
 def _unmake_card_change(top: Path | None, folders: dict[str, Path], made: bool) -> None:
     """After a stop before anything was saved: take back the folders made, so that the
     same command runs again as a new comparison (a folder holding games is kept)."""
-    from analyzer.reporting.build import FOLDER_MARK
+    from analyzer.reporting.folders import FOLDER_MARK
 
     if top is None:
         return
@@ -374,7 +374,7 @@ def _write_card_change_pages(result: CardChangeResult, folder: Path,
     """Write the card change's pages and its comparisons' into ``folder`` as one set, each
     comparison with its card file where it is not the shipped set."""
     from analyzer.cards.writer import card_file_text
-    from analyzer.reporting.build import write_card_change
+    from analyzer.reporting.card_change_pages import write_card_change
 
     shipped = default_card_set().digest
     texts = {name: None if card_set.digest == shipped else card_file_text(card_set)

@@ -59,7 +59,7 @@ def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int 
         As for :func:`simulate`.
     out : path, optional
         A folder for each policy's per-game results (``N-POLICY.parquet``, which ``urbion
-        report`` reads), the tables as CSV and the text (``reporting.build.write_duel``).
+        report`` reads), the tables as CSV and the text (``reporting.duel_pages.write_duel``).
 
     Returns
     -------
@@ -86,7 +86,7 @@ def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int 
         if scheduler is not None:
             check_by_name(spec, card_set)
     if out is not None:
-        from analyzer.reporting.build import check_destination
+        from analyzer.reporting.folders import check_destination
 
         out = arguments.path("out", out)
         check_destination(out, "duel")
@@ -96,7 +96,7 @@ def duel(policies: str | list[str | PolicySpec], games: int = 10_000, seed: int 
                              lambda name, number: f"duel, policy {name} ({number} of "
                                                   f"{len(entries)})")
     if out is not None:
-        from analyzer.reporting.build import write_duel
+        from analyzer.reporting.duel_pages import write_duel
 
         try:
             write_duel(result, out)

@@ -37,7 +37,8 @@ def report(results: str | Path | pd.DataFrame
     pathlib.Path
         The report folder.
     """
-    from analyzer.reporting.build import BASELINES, write_report
+    from analyzer.reporting.balance_report import write_report
+    from analyzer.reporting.differences import BASELINES
 
     if isinstance(results, str | Path | pd.DataFrame):
         results = [results]

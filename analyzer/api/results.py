@@ -156,7 +156,7 @@ class SensitivityResult:
 
     def figure(self):
         """The effects with their intervals as a matplotlib Figure."""
-        from analyzer.reporting.build import sensitivity_figure
+        from analyzer.reporting.sensitivity_pages import sensitivity_figure
 
         return sensitivity_figure(self.table, self.baseline)
 
@@ -164,7 +164,7 @@ class SensitivityResult:
         """A note when the shipped weighted policy, or a ``weighted:FILE`` with a [tuned]
         table, plays the analysis (its variants are other cards than those the weights
         were tuned on), or its baseline plays a file's tuning games; None otherwise."""
-        from analyzer.reporting.build import sensitivity_weights_note
+        from analyzer.reporting.sensitivity_pages import sensitivity_weights_note
 
         return sensitivity_weights_note(self.baseline)
 

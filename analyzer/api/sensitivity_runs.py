@@ -103,7 +103,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     resume = arguments.flag("resume", resume)
     out = arguments.path("out", out)
     if out is not None:
-        from analyzer.reporting.build import check_destination
+        from analyzer.reporting.folders import check_destination
 
         check_destination(Path(out), "sensitivity")
     elif resume:
@@ -146,7 +146,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
              for key, card_set in card_sets.items()})
         if out is not None:
             from analyzer.cards.writer import card_file_text
-            from analyzer.reporting.build import write_sensitivity
+            from analyzer.reporting.sensitivity_pages import write_sensitivity
 
             write_sensitivity(result.table, baseline, out, card_file_text(base_set))
     except KeyboardInterrupt as stop:
@@ -167,7 +167,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
 def _sensitivity_work(out: Path, resume: bool, games: int, variants: int) -> Path:
     """The hidden folder beside ``out`` where each card set's games are kept as they finish:
     made for a new run, found (and its files checked) for ``resume``."""
-    from analyzer.reporting.build import folder_mark
+    from analyzer.reporting.folders import folder_mark
 
     work = out.with_name(f".{out.name}.sensitivity-partial")
     if resume:

@@ -1,0 +1,548 @@
+"""``urbion report``: a balance report folder of one or more runs, index.html
+(self-contained), report.md, PNG and SVG charts with each chart's numbers as CSV."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pandas as pd
+
+from analyzer.analysis import run_stats
+from analyzer.analysis.compare import books_chart_note, books_unplayed_note, titled_interactions
+from analyzer.analysis.results_io import checked_frame, read_run
+from analyzer.analysis.run_stats import Run
+from analyzer.analysis.totals import Totals
+from analyzer.errors import UrbionError
+from analyzer.reporting import charts
+from analyzer.reporting.differences import (
+    DIFFERENCES_NOTES,
+    DIFFERENCES_TITLE,
+    EFFECTS_TITLE,
+    RANKING_NOTE,
+    compared_runs,
+    differences_csv,
+    effects_csv,
+    effects_section,
+)
+from analyzer.reporting.facts import (
+    CARD_SETS_TITLE,
+    INTERACTION_FILE_COLUMNS,
+    REPORT_NAMES,
+    card_set_names,
+    card_set_texts,
+    chart_source,
+    names_key,
+    provenance,
+    scope_note,
+    shared_attrs,
+    shared_names,
+    with_run_columns,
+)
+from analyzer.reporting.folders import check_destination, resolved_path, save_chart, write_folder
+from analyzer.reporting.interactions import (
+    INTERACTIONS_TITLE,
+    draws_interactions,
+    interaction_rows,
+    interaction_section_html,
+    interaction_section_md,
+    interaction_tables,
+    interactions_missing,
+    interactions_text,
+    undrawn_interactions_note,
+)
+from analyzer.reporting.markup import (
+    code_spans,
+    html_figures,
+    html_page,
+    html_table,
+    md_prose,
+    md_row,
+    md_table_head,
+    mean_text,
+    percent,
+)
+from analyzer.reporting.names import shared_files
+from analyzer.wording import spoken_list
+
+#: (file stem, title, chart function taking the runs, the headline table and what each
+#: run is compared with: None for the first run, else run to run, ``baselines_of``)
+CHARTS = [
+    ("win_rates", "Win rate per run",
+     lambda runs, table, against: charts.win_rates(table, against=against)),
+    ("survival", "Games still running by turn",
+     lambda runs, table, against: charts.survival(runs, against)),
+    ("loss_reasons", "Loss reasons", lambda runs, table, against: charts.loss_reasons(runs)),
+    ("margin_at_victory", "Margin at victory",
+     lambda runs, table, against: charts.margin_at_victory(runs, against)),
+    ("pacified_at_defeat", "Cities pacified at defeat",
+     lambda runs, table, against: charts.pacified_at_defeat(runs, against)),
+    ("chaos_choices", "Chaos options chosen",
+     lambda runs, table, against: charts.chaos_choices(runs)),
+    ("convergence", "Convergence of the estimate",
+     lambda runs, table, against: charts.convergence(runs, against)),
+]
+
+
+#: What the win-rate chart's caption adds where runs are compared.
+DIFFERENCES_CAPTION = (" Two runs can differ although their intervals overlap: the "
+                       "differences table says.")
+
+
+#: What each report chart shows, one line under its title.
+CHART_CAPTIONS = {
+    "win_rates": "Each run's share of games won, the bar its 95% Wilson interval."
+                 + DIFFERENCES_CAPTION,
+    "survival": "The share of each run's games still being played after each turn, won or "
+                "lost: where a curve falls fastest, most games end.",
+    "loss_reasons": "Of each run's games, the share lost for each reason: the Dream deck ran "
+                    "out (deck_empty), the Emptiness stood on a city without dreams at a "
+                    "census (emptiness, R12.2), or the inhabitant sum was negative once "
+                    "every city was pacified (inhabitants, R11.9). The rest of the way to "
+                    "100% is the games won.",
+    "margin_at_victory": "In the games won, the Dream cards still in the deck: a small "
+                         "margin is a win that came close to a loss. The legend (or each "
+                         "panel's title) gives the wins each line rests on: a line of a few "
+                         "dozen zig-zags by chance.",
+    "pacified_at_defeat": "In the games lost, the City cards already pacified: how near the "
+                          "losses came. Expansions that add City cards raise the number a "
+                          "win needs, so read each run against its own total.",
+    "chaos_choices": "Per game on average, how each Chaos was taken: placed beside a city "
+                     "(a Chaos of the opening hand placed at setup, R03, counts here too), "
+                     "used to clear a city, or revealed (R06, Phase II draws only); with "
+                     "Chromatic Chaos, how many were resolved.",
+    "convergence": "The win-rate estimate after each run's first n games, with its 95% "
+                   "Wilson band: where the line lies flat in a narrow band, more games "
+                   "would change little.",
+    "interactions": "For each pair of expansions, the pair's change of the win rate from "
+                    "the base game minus the two changes of each expansion alone, in "
+                    "percentage points, with its 95% interval: near zero, the two add up; "
+                    "blue, together they leave more games won than the two alone say; red, "
+                    "fewer; grey, no interaction shown: Holm's adjustment over the pairs "
+                    "finds none, or the interval holds zero, which does not rule out one as "
+                    "large as the interval's ends, or the pair is at the 0% floor (its "
+                    "single effects added up would take the win rate below 0%, so it reads "
+                    "positive whatever it does).",
+}
+
+
+def captions_of(captions: dict[str, str], titles: list[tuple[str, str]]) -> dict[str, str]:
+    """``captions`` by the stems of ``titles``: each comparison's interactions chart
+    (``interactions-N``) under the interactions' caption."""
+    return {stem: captions[key] for stem, _ in titles
+            if (key := "interactions" if draws_interactions([(stem, "")]) else stem)
+            in captions}
+
+
+def report_captions(differences: bool) -> dict[str, str]:
+    """:data:`CHART_CAPTIONS` for a report with a differences table or without one (a
+    single run, which nothing is compared with)."""
+    if differences:
+        return CHART_CAPTIONS
+    return CHART_CAPTIONS | {"win_rates": CHART_CAPTIONS["win_rates"].replace(
+        DIFFERENCES_CAPTION, "")}
+
+
+#: What is added to the labels of runs that would otherwise share one, in turn: two policy
+#: files of one name are told apart by their parameters.
+_LABEL_DETAILS = (
+    lambda path, df: f"parameters sha256 {str(df.attrs.get('policy_params_sha256'))[:12]}",
+    lambda path, df: f"source sha256 {str(df.attrs.get('policy_source_sha256') or '-')[:12]}",
+    lambda path, df: f"card set {df.attrs.get('card_set')}",
+    lambda path, df: f"engine {df.attrs.get('engine')}",
+    lambda path, df: (f"games {df.attrs.get('first_game', 0)}-"
+                      f"{df.attrs.get('first_game', 0) + len(df) - 1}"),
+    lambda path, df: path.name,
+    lambda path, df: f"{path.parent.name}/{path.name}" if path.parent.name else path.name,
+)
+
+
+def load_runs(paths: list[str | Path | pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """Results files (or frames ``simulate`` returned) by run label: the pieces of one run
+    (``run_stats.join_pieces``) are joined, and runs that would share a label are told apart
+    by their card set, engine, games or file name (a designer puts card sets side by
+    side)."""
+    if not paths:
+        raise UrbionError("a report needs at least one results file")
+    _distinct_paths(paths)
+    frames = run_stats.join_pieces([_named_run(path, index)
+                                    for index, path in enumerate(paths)])
+    labels = [run_stats.run_label(shared_names(df.attrs), path.stem) for path, df in frames]
+    if len({df.attrs.get("card_set_sha256") for _, df in frames}) > 1:
+        # card sets side by side: every run names its own
+        names = card_set_names([df.attrs for _, df in frames])
+        labels = [f"{label} / card set {name}"
+                  for label, name in zip(labels, names, strict=True)]
+    for detail in _LABEL_DETAILS:  # runs that share a label are told apart by what differs
+        groups: dict[str, list[int]] = {}
+        for index, label in enumerate(labels):
+            groups.setdefault(label, []).append(index)
+        for label, members in groups.items():
+            values = [detail(*frames[index]) for index in members]
+            if len(set(values)) > 1:
+                for index, value in zip(members, values, strict=True):
+                    labels[index] = f"{label} / {value}"
+    # still alike (files of one name in folders of one name): numbered in the order given,
+    # as the folders that would tell them apart are not printed on a shared page
+    alike = {label for label in labels if labels.count(label) > 1}
+    labels = [f"{label} / input {index + 1}" if label in alike else label
+              for index, label in enumerate(labels)]
+    return dict(zip(labels, (df for _, df in frames), strict=True))
+
+
+def _named_run(source: str | Path | pd.DataFrame, index: int) -> tuple[Path, Run]:
+    """A results file's path and its run, or a frame's place in the list ("frame 2") and
+    the frame, checked as a file is."""
+    if isinstance(source, pd.DataFrame):
+        name = f"frame {index + 1}"
+        return Path(name), checked_frame(source, name)
+    return Path(source), read_run(source)
+
+
+def _distinct_paths(paths: list[str | Path | pd.DataFrame]) -> None:
+    """Refuse a results file (or frame) given twice: a run compared with itself says
+    nothing."""
+    seen: dict[object, str] = {}
+    for index, path in enumerate(paths):
+        if isinstance(path, pd.DataFrame):
+            if id(path) in seen:
+                raise UrbionError(f"frame {index + 1}: given twice (as {seen[id(path)]} "
+                                  "too): a run compared with itself says nothing")
+            seen[id(path)] = f"frame {index + 1}"
+            continue
+        resolved = resolved_path(Path(path), f"cannot read {path}")
+        if resolved in seen:
+            raise UrbionError(f"{path}: given twice (as {seen[resolved]} too): a run "
+                              "compared with itself says nothing")
+        seen[resolved] = str(path)
+
+
+#: Under the headline table: what each column is, and which interval.
+HEADLINE_NOTE = ("Win rate: the share of games won, with its 95% Wilson interval. Mean "
+                 "turns: how many turns a game lasted; mean pacified: the cities in the "
+                 "Success pile when the game ended, won or lost; each with the 95% interval "
+                 "of the mean (Student's t).")
+
+
+def headline_rows(table: pd.DataFrame) -> list[list[str]]:
+    """The headline table as text cells, header first."""
+    rows = [["run", "games", "wins", "win rate", "95% Wilson interval",
+             "mean turns (95% interval)", "mean pacified (95% interval)"]]
+    for label, r in table.iterrows():
+        rows.append([label, f"{int(r.games):,}", f"{int(r.wins):,}", percent(r.win_rate),
+                     f"{percent(r.ci_low)} to {percent(r.ci_high)}",
+                     mean_text(r, "turns", 1), mean_text(r, "pacified", 2)])
+    return rows
+
+
+def markdown(rows: list[list[str]], facts: dict[str, str],
+             titles: list[tuple[str, str]] | None = None,
+             differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
+             interactions_note: bool | str = True, scope: str = "",
+             pairs: list[tuple[str, str, list[list[str]]]] | None = None,
+             chart_tables: dict[str, list[list[str]]] | None = None,
+             heading: tuple[str, tuple[str, ...]] | None = None,
+             ranking: list[list[str]] | None = None,
+             effects: tuple[str, list[list[str]]] | None = None) -> str:
+    """report.md: whose figures they are (``scope``), headline table, the ``differences``
+    under their ``heading`` (title and notes, :func:`differences_heading`) with the
+    ``ranking`` of each base game's sets, each set's ``effects`` on two base games (note
+    and rows, :func:`effects_section`), the card sets other than R14
+    (``card_set_texts``), charts (PNG, with the SVG and the chart's numbers, ``STEM.csv``,
+    linked; a chart's table of ``chart_tables`` under it), each comparison's interactions
+    pair by pair (``pairs``: its chart's stem, its title, ``interaction_rows``), provenance;
+    without an interactions chart, what one needs when ``interactions_note`` (a text: that
+    one)."""
+    chart_tables = chart_tables or {}
+    titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
+    lines = ["# Urbion balance report", "", *([md_prose(scope), ""] if scope else []),
+             "## Headline", "",
+             *md_table_head(rows[0])]
+    lines += [md_row(row) for row in rows[1:]]
+    lines += ["", HEADLINE_NOTE]
+    if differences:
+        title, notes = heading or (DIFFERENCES_TITLE, DIFFERENCES_NOTES)
+        lines += ["", f"## {title}", "", *(f"- {md_prose(note)}" for note in notes), "",
+                  *md_table_head(differences[0])]
+        lines += [md_row(row) for row in differences[1:]]
+        lines += ["", "[CSV](differences.csv)"]
+        if ranking:
+            lines += ["", RANKING_NOTE, "", *md_table_head(ranking[0]),
+                      *(md_row(row) for row in ranking[1:])]
+    if effects:
+        lines += ["", f"## {EFFECTS_TITLE}", "", md_prose(effects[0]), "",
+                  *md_table_head(effects[1][0]), *(md_row(row) for row in effects[1][1:]),
+                  "", "[CSV](effects.csv)"]
+    if card_sets:
+        lines += ["", f"## {CARD_SETS_TITLE}", ""]
+        lines += [line for text in card_sets for line in ["```", text, "```"]]
+    for stem, title in titles:
+        caption = captions_of(report_captions(bool(differences)), titles).get(stem, "")
+        lines += ["", f"## {title}", "", *([caption, ""] if caption else []),
+                  f"![{title}]({stem}.png)", "", f"[SVG]({stem}.svg), [CSV]({stem}.csv)"]
+        if stem in chart_tables:
+            lines += ["", *md_table_head(chart_tables[stem][0]),
+                      *(md_row(row) for row in chart_tables[stem][1:])]
+    for _, title, rows_of_pairs in pairs or []:
+        lines += interaction_section_md(rows_of_pairs, title)
+    if not draws_interactions(titles) and interactions_note:
+        lines += ["", f"## {INTERACTIONS_TITLE}", "", interactions_text(interactions_note)]
+    lines += ["", "## Provenance", ""] + [f"- **{k}**: {md_prose(v)}" for k, v in facts.items()]
+    return "\n".join(lines) + "\n"
+
+
+def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
+         titles: list[tuple[str, str]] | None = None,
+         differences: list[list[str]] | None = None, card_sets: list[str] | None = None,
+         interactions_note: bool | str = True, scope: str = "",
+         pairs: list[tuple[str, str, list[list[str]]]] | None = None,
+         chart_tables: dict[str, list[list[str]]] | None = None,
+         chart_numbers: dict[str, pd.DataFrame] | None = None,
+         alts: dict[str, str] | None = None,
+         heading: tuple[str, tuple[str, ...]] | None = None,
+         ranking: list[list[str]] | None = None,
+         effects: tuple[str, list[list[str]]] | None = None) -> str:
+    """index.html: one self-contained page, the charts embedded as PNG data, each with its
+    ``chart_numbers`` (by stem) to unfold, and its alternative text of ``alts`` where given;
+    the rest as :func:`markdown`."""
+    titles = titles if titles is not None else [(stem, title) for stem, title, _ in CHARTS]
+    body = (f"<p id='scope'>{code_spans(scope)}</p>" if scope else "") + \
+        "<h2>Headline</h2>" + html_table(rows, "headline") + f"<p>{HEADLINE_NOTE}</p>"
+    if differences:
+        title, notes = heading or (DIFFERENCES_TITLE, DIFFERENCES_NOTES)
+        body += (f"<h2>{html.escape(title)}</h2><ul>"
+                 + "".join(f"<li>{html.escape(note)}</li>" for note in notes)
+                 + "</ul>" + html_table(differences, "differences")
+                 + "<p>Numbers: <a href='differences.csv'>differences.csv</a>.</p>")
+        if ranking:
+            body += f"<p>{html.escape(RANKING_NOTE)}</p>" + html_table(ranking, "ranking")
+    if effects:
+        body += (f"<h2>{html.escape(EFFECTS_TITLE)}</h2><p>{html.escape(effects[0])}</p>"
+                 + html_table(effects[1], "effects")
+                 + "<p>Numbers: <a href='effects.csv'>effects.csv</a>.</p>")
+    if card_sets:
+        body += f"<h2>{CARD_SETS_TITLE}</h2>" + "".join(
+            f"<pre>{html.escape(text)}</pre>" for text in card_sets)
+    body += html_figures(images, titles, captions_of(report_captions(bool(differences)),
+                                                     titles), data=True,
+                         tables=chart_tables, numbers=chart_numbers, alts=alts)
+    for stem, title, rows_of_pairs in pairs or []:
+        body += interaction_section_html(rows_of_pairs, title, stem)
+    if not draws_interactions(titles) and interactions_note:
+        body += (f"<h2>{html.escape(INTERACTIONS_TITLE)}</h2>"
+                 f"<p>{code_spans(interactions_text(interactions_note))}</p>")
+    return html_page("Urbion balance report", body, facts)
+
+
+def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
+                 baseline: str = "first") -> Path:
+    """Build the report of the results files ``paths`` (or frames ``simulate`` returned)
+    into the folder ``out``, each run compared with its ``baseline`` (:data:`BASELINES`)."""
+    out = Path(out)
+    check_destination(out, "report")
+    runs = load_runs(paths)
+    table = run_stats.headline(runs)
+    rows, facts = headline_rows(table), provenance(runs)
+    if files := shared_files([str(p) for p in paths if not isinstance(p, pd.DataFrame)]):
+        # by name, as shared: `urbion report` of these files beside each other again
+        facts = {"results files": ", ".join(files), **facts}
+    compared = compared_runs(runs, baseline)
+    totals = [label for label, run in runs.items() if isinstance(run, Totals)]
+    drawn = interaction_tables(runs)
+    books = books_chart_note(runs, "run")
+    source = chart_source(runs)
+    # a chart of each game's figures needs a results file: one drawn beside a summary lists
+    # the summary's run without a line
+    each_game = len(totals) < len(runs)
+    charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(
+                        draw(runs, table, compared.chart_against), source)))
+                    for stem, title, draw in CHARTS if each_game or stem not in PER_GAME_CHARTS]
+    for one in drawn:  # a comparison's chart names its own policy, seed and card set
+        charts_drawn.append((one.stem, one.title,
+                             lambda one=one: charts.caption(
+                                 charts.interactions(titled_interactions(one.table)),
+                                 chart_source(one.runs))))
+    titles = [(stem, title) for stem, title, _ in charts_drawn]
+    pair_rows = [(one.stem, one.table_title, interaction_rows(titled_interactions(one.table)))
+                 for one in drawn]
+    card_sets = card_set_texts(runs, list(dict.fromkeys(
+        Path(p).parent for p in paths if not isinstance(p, pd.DataFrame))))
+    # only where expansions are played might a reader look for their interactions; with a
+    # summary among the runs the note at the top says why there are none
+    note = not totals and not drawn and \
+        any(df.attrs.get("expansions") for df in runs.values()) and interactions_missing(runs)
+    scope = scope_note([df.attrs for df in runs.values()])
+    if totals:
+        scope += " " + totals_note(totals, len(runs), bool(drawn))
+    if undrawn := undrawn_interactions_note(runs, drawn):
+        scope += " " + undrawn
+    if books:
+        note_text = books_unplayed_note(runs, "run")
+        scope += f" {note_text[0].upper()}{note_text[1:]}."
+    scope += "".join(f" {note}" for note in _weights_notes(runs))
+    if drawn:  # the interactions name the expansions as printed, runs as given
+        scope += " " + names_key(["+".join(df.attrs.get("expansions") or [])
+                                  for df in runs.values()], REPORT_NAMES)
+
+    # an interactions file names whose games it is of, as a comparison's does
+    pairs_of = {one.stem: with_run_columns(one.table, shared_attrs(one.runs),
+                                           INTERACTION_FILE_COLUMNS).reset_index()
+                for one in drawn}
+    numbers = {stem: pairs_of[stem] if stem in pairs_of
+               else _chart_numbers(runs, table, stem) for stem, _ in titles}
+    tables = {"loss_reasons": loss_reason_rows(runs)}
+
+    def fill(folder: Path) -> None:
+        images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
+        # each row names its run's card set: a label names it only where the runs differ,
+        # and a file passed on alone would not say whose cards it is of
+        sets_of = {label: str(run.attrs.get("card_set")) for label, run in runs.items()}
+        # by its hash too: two card files of one name are told apart
+        hashes_of = {label: run.attrs.get("card_set_sha256") for label, run in runs.items()}
+        for stem, data in numbers.items():
+            if "run" in data:
+                data = data.assign(card_set=data["run"].map(sets_of),
+                                   card_set_sha256=data["run"].map(hashes_of))
+            data.to_csv(folder / f"{stem}.csv", index=False)
+        if compared.table is not None:
+            differences_csv(compared.table, compared.changes, sets_of, runs).to_csv(
+                folder / "differences.csv")
+        if compared.effects is not None:
+            effects_csv(compared.effects, runs).to_csv(folder / "effects.csv", index=False)
+        (folder / "report.md").write_text(markdown(rows, facts, titles, compared.rows,
+                                                   card_sets, note, scope, pair_rows, tables,
+                                                   compared.heading, compared.ranking,
+                                                   effects_section(compared)),
+                                          encoding="utf-8")
+        # the headline and interactions tables are on the page already
+        unfolded = {stem: data for stem, data in numbers.items()
+                    if stem != "win_rates" and stem not in pairs_of}
+        (folder / "index.html").write_text(page(rows, images, facts, titles, compared.rows,
+                                                card_sets, note, scope, pair_rows, tables,
+                                                unfolded, report_alts(table, titles),
+                                                compared.heading, compared.ranking,
+                                                effects_section(compared)),
+                                           encoding="utf-8")
+
+    return write_folder(out, fill, "report")
+
+
+def extremes(rates: pd.Series, words: tuple[str, str], noun: str,
+             least_first: bool = False) -> str:
+    """The highest and lowest of ``rates`` (win rates by name) in words: ``words`` name
+    them (the highest's word first), every name that shares a rate as written is named
+    (no tie is broken at random), and rates that are all one say so."""
+    texts = rates.map(percent)
+    top, bottom = texts[rates.idxmax()], texts[rates.idxmin()]
+    if len(rates) == 1:
+        return f"{rates.index[0]} {top}"
+    if top == bottom:
+        return f"{f'both {noun}s' if len(rates) == 2 else f'every {noun}'} at {top}"
+    most = f"{words[0]} {named_list([str(n) for n in texts.index[texts == top]])} ({top})"
+    least = f"{words[1]} {named_list([str(n) for n in texts.index[texts == bottom]])} ({bottom})"
+    return f"{least}, {most}" if least_first else f"{most}, {least}"
+
+
+def report_alts(table: pd.DataFrame, titles: list[tuple[str, str]]) -> dict[str, str]:
+    """The alternative texts of a report's charts whose numbers are in a table of the page
+    rather than under the chart (the win rates, the interactions), by stem: what the
+    chart finds and where its numbers are, not a file that may not travel with the page."""
+    named = dict(titles)
+    alts = {}
+    if "win_rates" in named:
+        found = extremes(table["win_rate"], ("highest", "lowest"), "run")
+        alts["win_rates"] = (f"{named['win_rates']}: {found}. Every run's win rate and "
+                             "interval are in the headline table above.")
+    for stem, title in named.items():
+        if draws_interactions([(stem, title)]):
+            where = "the table of interactions" if stem == "interactions" else \
+                "the table of its interactions, pair by pair,"
+            alts[stem] = (f"{title}: every pair's numbers, and whether an interaction is "
+                          f"shown, are in {where} below.")
+    return alts
+
+
+def _chart_numbers(runs: dict[str, pd.DataFrame], table: pd.DataFrame,
+                   stem: str) -> pd.DataFrame:
+    """What the report's chart ``stem`` (other than the interactions) draws, as a table
+    for ``STEM.csv``."""
+    if stem == "win_rates":
+        return table.reset_index()
+    return run_stats.chart_data(runs, stem)
+
+
+def loss_reason_rows(runs: dict[str, pd.DataFrame]) -> list[list[str]]:
+    """Each run's games lost by reason, as counts and shares of its games (text cells,
+    header first), which add up to the games it lost."""
+    # every reason a run's rules allow, at 0 where none of its games met it
+    # (run_stats.loss_reasons, as in the chart and its CSV)
+    lost = {label: run_stats.loss_reasons(df) for label, df in runs.items()}
+    reasons = list(dict.fromkeys(r for counts in lost.values() for r in counts.index))
+    rows = [["run", "games", "games lost", *reasons]]
+    for label, df in runs.items():
+        counts = lost[label]
+        games = len(df)
+        # a reason this run's rules do not have is no zero found: a dash
+        rows.append([label, f"{games:,}", _count_share(int(counts.sum()), games),
+                     *(_count_share(int(counts[r]), games) if r in counts.index else "-"
+                       for r in reasons)])
+    return rows
+
+
+def _count_share(count: int, games: int) -> str:
+    return f"{count:,} ({count / games:.2%})"
+
+
+#: The charts drawn from each game's row, which a summary file (--summary-only) does not
+#: keep.
+PER_GAME_CHARTS = ("margin_at_victory", "pacified_at_defeat", "convergence")
+
+
+def _weights_notes(runs: dict[str, Run]) -> list[str]:
+    """Each different note of a run whose weighted policy plays where its weights were not
+    tuned (``policies.weights.weights_note``), as sentences, naming the runs when not all
+    of them."""
+    from analyzer.policies.weights import weights_note
+
+    notes: dict[str, list[str]] = {}
+    for label, run in runs.items():
+        note = weights_note(shared_names(run.attrs))
+        if note:
+            notes.setdefault(note.removeprefix("note: "), []).append(label)
+    # "Note:" rather than a capital, which would misspell a policy's name
+    return [(f"Note: {text}" if len(labels) == len(runs) else
+             f"Note on {', '.join(labels)}: {text}") + "." for text, labels in notes.items()]
+
+
+def totals_note(labels: list[str], runs: int, interactions: bool = False) -> str:
+    """What a report with runs read from summary files (``labels``) leaves out, and why;
+    ``interactions``: other runs' are drawn."""
+    titles = ", ".join(title for stem, title, _ in CHARTS if stem in PER_GAME_CHARTS).lower()
+    if len(labels) == runs:
+        # a results file joined with a summary's pieces is known by totals too
+        return ("Every run here was read from a summary file (--summary-only), or joined "
+                "with one, which keeps "
+                f"totals, not each game: the charts that need each game ({titles}) and the "
+                "pairwise interactions are left out, and differences are taken as between "
+                "independent samples. Results files (.parquet) of the same runs give them.")
+    one = len(labels) == 1
+    left_out = f"leave {'it' if one else 'them'} out" if interactions else "are left out"
+    return (f"{'The run' if one else 'The runs'} {', '.join(labels)} "
+            f"{'was' if one else 'were'} read from {'a summary file' if one else 'summary files'}"
+            f" (--summary-only), or joined with {'one' if one else 'them'}, which "
+            f"{'keeps' if one else 'keep'} totals, not each game: the "
+            f"charts that need each game ({titles}) show {'it' if one else 'them'} without a "
+            f"line, the pairwise interactions {left_out}, and a difference from such a run is "
+            "taken as between independent samples. Results files (.parquet) of the same runs "
+            "give them.")
+
+
+#: The most sets an alternative text names in one group; the others are counted.
+ALT_NAMES = 5
+
+
+def named_list(items: list[str]) -> str:
+    """``items`` as a sentence lists them, the first ``ALT_NAMES`` by name."""
+    if len(items) <= ALT_NAMES:
+        return spoken_list(items)
+    return f"{', '.join(items[:ALT_NAMES])} and {len(items) - ALT_NAMES} more"
