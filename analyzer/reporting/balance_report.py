@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -20,6 +22,7 @@ from analyzer.reporting.differences import (
     DIFFERENCES_TITLE,
     EFFECTS_TITLE,
     RANKING_NOTE,
+    ComparedRuns,
     compared_runs,
     differences_csv,
     effects_csv,
@@ -42,6 +45,7 @@ from analyzer.reporting.facts import (
 from analyzer.reporting.folders import check_destination, resolved_path, save_chart, write_folder
 from analyzer.reporting.interactions import (
     INTERACTIONS_TITLE,
+    DrawnInteractions,
     draws_interactions,
     interaction_rows,
     interaction_section_html,
@@ -64,6 +68,9 @@ from analyzer.reporting.markup import (
 )
 from analyzer.reporting.names import shared_files
 from analyzer.wording import spoken_list
+
+if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
+    from matplotlib.figure import Figure
 
 #: (file stem, title, chart function taking the runs, the headline table and what each
 #: run is compared with: None for the first run, else run to run, ``baselines_of``)
@@ -349,19 +356,7 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
     compared = compared_runs(runs, baseline)
     totals = [label for label, run in runs.items() if isinstance(run, Totals)]
     drawn = interaction_tables(runs)
-    books = books_chart_note(runs, "run")
-    source = chart_source(runs)
-    # a chart of each game's figures needs a results file: one drawn beside a summary lists
-    # the summary's run without a line
-    each_game = len(totals) < len(runs)
-    charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(
-                        draw(runs, table, compared.chart_against), source)))
-                    for stem, title, draw in CHARTS if each_game or stem not in PER_GAME_CHARTS]
-    for one in drawn:  # a comparison's chart names its own policy, seed and card set
-        charts_drawn.append((one.stem, one.title,
-                             lambda one=one: charts.caption(
-                                 charts.interactions(titled_interactions(one.table)),
-                                 chart_source(one.runs))))
+    charts_drawn = _charts_to_draw(runs, table, compared, drawn, len(totals) < len(runs))
     titles = [(stem, title) for stem, title, _ in charts_drawn]
     pair_rows = [(one.stem, one.table_title, interaction_rows(titled_interactions(one.table)))
                  for one in drawn]
@@ -371,19 +366,7 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
     # summary among the runs the note at the top says why there are none
     note = not totals and not drawn and \
         any(df.attrs.get("expansions") for df in runs.values()) and interactions_missing(runs)
-    scope = scope_note([df.attrs for df in runs.values()])
-    if totals:
-        scope += " " + totals_note(totals, len(runs), bool(drawn))
-    if undrawn := undrawn_interactions_note(runs, drawn):
-        scope += " " + undrawn
-    if books:
-        note_text = books_unplayed_note(runs, "run")
-        scope += f" {note_text[0].upper()}{note_text[1:]}."
-    scope += "".join(f" {note}" for note in _weights_notes(runs))
-    if drawn:  # the interactions name the expansions as printed, runs as given
-        scope += " " + names_key(["+".join(df.attrs.get("expansions") or [])
-                                  for df in runs.values()], REPORT_NAMES)
-
+    scope = _report_scope(runs, totals, drawn)
     # an interactions file names whose games it is of, as a comparison's does
     pairs_of = {one.stem: with_run_columns(one.table, shared_attrs(one.runs),
                                            INTERACTION_FILE_COLUMNS).reset_index()
@@ -394,21 +377,7 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
 
     def fill(folder: Path) -> None:
         images = {stem: save_chart(draw(), folder, stem) for stem, _, draw in charts_drawn}
-        # each row names its run's card set: a label names it only where the runs differ,
-        # and a file passed on alone would not say whose cards it is of
-        sets_of = {label: str(run.attrs.get("card_set")) for label, run in runs.items()}
-        # by its hash too: two card files of one name are told apart
-        hashes_of = {label: run.attrs.get("card_set_sha256") for label, run in runs.items()}
-        for stem, data in numbers.items():
-            if "run" in data:
-                data = data.assign(card_set=data["run"].map(sets_of),
-                                   card_set_sha256=data["run"].map(hashes_of))
-            data.to_csv(folder / f"{stem}.csv", index=False)
-        if compared.table is not None:
-            differences_csv(compared.table, compared.changes, sets_of, runs).to_csv(
-                folder / "differences.csv")
-        if compared.effects is not None:
-            effects_csv(compared.effects, runs).to_csv(folder / "effects.csv", index=False)
+        _write_numbers(folder, numbers, runs, compared)
         (folder / "report.md").write_text(markdown(rows, facts, titles, compared.rows,
                                                    card_sets, note, scope, pair_rows, tables,
                                                    compared.heading, compared.ranking,
@@ -425,6 +394,66 @@ def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
                                            encoding="utf-8")
 
     return write_folder(out, fill, "report")
+
+
+def _write_numbers(folder: Path, numbers: dict[str, pd.DataFrame],
+                   runs: dict[str, pd.DataFrame], compared: ComparedRuns) -> None:
+    """Each chart's numbers (``numbers``, by stem), the differences and the effects as CSV
+    files in ``folder``."""
+    # each row names its run's card set: a label names it only where the runs differ,
+    # and a file passed on alone would not say whose cards it is of
+    sets_of = {label: str(run.attrs.get("card_set")) for label, run in runs.items()}
+    # by its hash too: two card files of one name are told apart
+    hashes_of = {label: run.attrs.get("card_set_sha256") for label, run in runs.items()}
+    for stem, data in numbers.items():
+        if "run" in data:
+            data = data.assign(card_set=data["run"].map(sets_of),
+                               card_set_sha256=data["run"].map(hashes_of))
+        data.to_csv(folder / f"{stem}.csv", index=False)
+    if compared.table is not None:
+        differences_csv(compared.table, compared.changes, sets_of, runs).to_csv(
+            folder / "differences.csv")
+    if compared.effects is not None:
+        effects_csv(compared.effects, runs).to_csv(folder / "effects.csv", index=False)
+
+
+def _charts_to_draw(runs: dict[str, pd.DataFrame], table: pd.DataFrame,
+                    compared: ComparedRuns, drawn: list[DrawnInteractions],
+                    each_game: bool) -> list[tuple[str, str, Callable[[], Figure]]]:
+    """(stem, title, draw) of each chart of the report: the runs' charts, and an
+    interactions chart for each comparison among them (``drawn``). A chart of each game's
+    figures needs a results file (``each_game``: at least one run is not a summary); one
+    drawn beside a summary lists the summary's run without a line."""
+    source = chart_source(runs)
+    charts_drawn = [(stem, title, (lambda draw=draw: charts.caption(
+                        draw(runs, table, compared.chart_against), source)))
+                    for stem, title, draw in CHARTS if each_game or stem not in PER_GAME_CHARTS]
+    for one in drawn:  # a comparison's chart names its own policy, seed and card set
+        charts_drawn.append((one.stem, one.title,
+                             lambda one=one: charts.caption(
+                                 charts.interactions(titled_interactions(one.table)),
+                                 chart_source(one.runs))))
+    return charts_drawn
+
+
+def _report_scope(runs: dict[str, pd.DataFrame], totals: list[str],
+                  drawn: list[DrawnInteractions]) -> str:
+    """The note at the top of the report: what the runs cover, what the summaries among
+    them (``totals``) leave out, the interactions not drawn, the Books, the weights, and
+    the expansions' names as the interactions print them."""
+    scope = scope_note([df.attrs for df in runs.values()])
+    if totals:
+        scope += " " + totals_note(totals, len(runs), bool(drawn))
+    if undrawn := undrawn_interactions_note(runs, drawn):
+        scope += " " + undrawn
+    if books_chart_note(runs, "run"):
+        note_text = books_unplayed_note(runs, "run")
+        scope += f" {note_text[0].upper()}{note_text[1:]}."
+    scope += "".join(f" {note}" for note in _weights_notes(runs))
+    if drawn:  # the interactions name the expansions as printed, runs as given
+        scope += " " + names_key(["+".join(df.attrs.get("expansions") or [])
+                                  for df in runs.values()], REPORT_NAMES)
+    return scope
 
 
 def extremes(rates: pd.Series, words: tuple[str, str], noun: str,
