@@ -270,6 +270,12 @@ def event_text(event: str, details: dict, names: CardNames,
                 f"{'' if city is None else f' ({names.name(city)} pacified)'} is removed"
                 f"{_moved_up(details)}: the City deck is empty (R01.5); any rows below it "
                 "move up")
+    return _expansion_event_text(event, details, names)
+
+
+def _expansion_event_text(event: str, details: dict, names: CardNames) -> str | None:
+    """:func:`event_text` of the expansions' own events (Books, postcards, Wise Chaos, the
+    Emptiness), or None for an event told elsewhere."""
     if event == "books":
         kept = details["kept"]
         return f"  Books laid out: {names.names(kept)}" if kept else "  no Book is laid out"
