@@ -90,12 +90,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
         ``out``, a card file that cannot be read or is not a valid card set, an expansion
         the file has no cards for; RunStopped when interrupted.
     """
-    from analyzer.analysis.sensitivity import (
-        NotPlayed,
-        baseline_label,
-        effect_table,
-        plan_variants,
-    )
+    from analyzer.analysis.sensitivity import baseline_label, plan_variants
 
     games, seed, _ = arguments.game_counts(games, seed)
     workers, scheduler = checked_executors(workers, scheduler)
@@ -132,23 +127,13 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
             raise with_finished_sets(err, work, "card sets") from None
         raise
     try:
-        baseline = _sensitivity_summary(base, data, label, runs)
-        played = {(v.factor, v.level): run for v, run in runs.items()
-                  if not isinstance(run, NotPlayed)}
-        card_sets = {BASELINE_KEY: base_set, **{(v.factor, v.level): card_set
-                                                for v, card_set in plan.items()
-                                                if (v.factor, v.level) in played}}
-        result = SensitivityResult(
-            baseline, effect_table(base, runs, baseline["baseline_levels"]),
-            {BASELINE_KEY: base, **played},
-            # as they were played: with the expansions and variant of the analysis
-            {key: load_cards(card_set, expansions, variant)
-             for key, card_set in card_sets.items()})
+        result = _sensitivity_result(base, runs, base_set, plan, data, label,
+                                     (expansions, variant))
         if out is not None:
             from analyzer.cards.writer import card_file_text
             from analyzer.reporting.sensitivity_pages import write_sensitivity
 
-            write_sensitivity(result.table, baseline, out, card_file_text(base_set))
+            write_sensitivity(result.table, result.baseline, out, card_file_text(base_set))
     except KeyboardInterrupt as stop:
         if work is None:
             raise
@@ -162,6 +147,26 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     if work is not None:
         shutil.rmtree(work, ignore_errors=True)  # the report holds what it was kept for
     return result
+
+
+def _sensitivity_result(base: pd.DataFrame, runs: dict, base_set: CardSet, plan: dict,
+                        data: dict, label: str,
+                        played_with: tuple[Expansions, str | None]) -> SensitivityResult:
+    """The analysis of the baseline's games ``base`` and each variant's ``runs`` (a variant
+    of ``plan`` not played has its reason), with the card sets as they were played: with
+    the expansions and variant of the analysis (``played_with``)."""
+    from analyzer.analysis.sensitivity import NotPlayed, effect_table
+
+    baseline = _sensitivity_summary(base, data, label, runs)
+    played = {(v.factor, v.level): run for v, run in runs.items()
+              if not isinstance(run, NotPlayed)}
+    card_sets = {BASELINE_KEY: base_set, **{(v.factor, v.level): card_set
+                                            for v, card_set in plan.items()
+                                            if (v.factor, v.level) in played}}
+    return SensitivityResult(
+        baseline, effect_table(base, runs, baseline["baseline_levels"]),
+        {BASELINE_KEY: base, **played},
+        {key: load_cards(card_set, *played_with) for key, card_set in card_sets.items()})
 
 
 def _sensitivity_work(out: Path, resume: bool, games: int, variants: int) -> Path:
