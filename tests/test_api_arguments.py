@@ -151,7 +151,7 @@ def test_a_wrong_argument_is_one_urbion_error(call, message):
 def test_a_precision_batch_larger_than_the_default_limit_is_one_batch_not_an_error():
     """compare --precision 0.01 --games 2000000 blamed --max-games, which was not given:
     the limit left to its default follows a larger batch."""
-    from analyzer.api.batches import compare_stopping
+    from analyzer.api.comparisons import compare_stopping
 
     assert compare_stopping(0.01, None, 2_000_000) == (0.01, 2_000_000)
     assert compare_stopping(0.01, None, 20) == (0.01, 1_000_000)

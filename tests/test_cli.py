@@ -86,7 +86,7 @@ def test_show_won_looks_in_batches_a_policy_plays_in_seconds(monkeypatch, policy
         return pd.DataFrame({"game": played, "won": [g == 250 for g in played]})
 
     monkeypatch.setattr(simulation, "simulate", simulate)
-    assert single_games._first_won(0, 0, common.policy_spec(policy), common.load_cards(None),
+    assert single_games._first_won(0, 0, common.checked_policy(policy), common.load_cards(None),
                                    False) == 250
     assert asked == batches
 

@@ -1829,7 +1829,7 @@ def test_a_table_of_runs_played_under_other_software_names_each(monkeypatch):
     monkeypatch.setattr(config, "software", lambda: "Python 9.9, numba 0.1, numpy 0.2, on X")
     later = analyzer.compare(sets="base,books", games=20)
     assert later.attrs["software"] == "Python 9.9, numba 0.1, numpy 0.2, on X"
-    from analyzer.api.batches import joined_software
+    from analyzer.api.common import joined_software
 
     assert joined_software([{"software": "a"}, {"software": "b"}, {"software": "a"}, {}]) \
         == "a; b"

@@ -3012,7 +3012,7 @@ def test_a_line_of_one_win_does_not_squash_the_margin_chart():
 def test_an_alternative_text_names_every_run_of_a_tied_rate_and_breaks_no_tie():
     """Runs of one win rate were called highest and lowest both, or one of many at 0%
     "the hardest" at random."""
-    from analyzer.reporting.balance_report import extremes
+    from analyzer.reporting.markup import extremes
 
     words = ("highest", "lowest")
     tied = pd.Series([0.0, 0.0], index=["a", "b"])

@@ -421,14 +421,14 @@ def test_show_prepares_the_policy_once(monkeypatch):
     from analyzer.api import common
 
     loads = []
-    real = common.policy_spec
+    real = common.checked_policy
 
     def counted(policy):
         if isinstance(policy, str):  # a name is loaded; a PolicySpec is one loaded already
             loads.append(policy)
         return real(policy)
 
-    monkeypatch.setattr(common, "policy_spec", counted)
+    monkeypatch.setattr(common, "checked_policy", counted)
     analyzer.show(seed=0, game=0, policy="greedy", won=True)
     assert loads == ["greedy"]
 

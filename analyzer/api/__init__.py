@@ -15,7 +15,7 @@ from analyzer.api.card_sets import (
     weights_note,
     write_card_template,
 )
-from analyzer.api.common import load_cards
+from analyzer.api.common import Cards, Expansions, load_cards
 from analyzer.api.comparisons import compare
 from analyzer.api.duels import duel, tune
 from analyzer.api.reports import report
@@ -37,9 +37,9 @@ from analyzer.api.single_games import (
     trace_to_file,
 )
 
-__all__ = ["CardChangeResult", "CompareResult", "DuelResult", "MAX_TRACES_HELD",
-           "SensitivityResult", "TuneResult", "WON_SEARCH_GAMES", "builtin_policies",
-           "card_differences", "card_table", "compare", "duel", "load_cards", "read_results",
-           "replay", "report", "results_frame", "sensitivity", "show", "simulate",
+__all__ = ["CardChangeResult", "Cards", "CompareResult", "DuelResult", "Expansions",
+           "MAX_TRACES_HELD", "SensitivityResult", "TuneResult", "WON_SEARCH_GAMES",
+           "builtin_policies", "card_differences", "card_table", "compare", "duel", "load_cards",
+           "read_results", "replay", "report", "results_frame", "sensitivity", "show", "simulate",
            "simulate_summary", "summarize", "trace", "trace_to_file", "tune", "weights_note",
            "write_card_template"]

@@ -7,14 +7,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from analyzer import arguments
 from analyzer.analysis.totals import joined_commit
 from analyzer.api import simulation
 from analyzer.api.common import part_of
-from analyzer.api.results import CompareResult
-from analyzer.atomic import SET_WRITTEN
 from analyzer.cards import CardSet
-from analyzer.cards.loader import CardSetError, expansion_names, parse_expansions
 from analyzer.errors import RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec
 from analyzer.runner import interrupts
@@ -27,112 +23,16 @@ from analyzer.runner.checkpoint import (
 from analyzer.runner.config import BATCH_IDENTITY, LATER_KEYS
 from analyzer.runner.plan import RunPlan
 from analyzer.runner.run import NOTHING_SAVED
-from analyzer.wording import plural
-
-
-def _playable_sets_hint(cards: CardSet) -> str:
-    """Which ``--sets`` a card file can play, for the error of one naming a set it cannot:
-    its expansions alone and, where it has two or more, any of them joined by ``+``."""
-    playable = expansion_names(cards.available_expansions())
-    if not playable:
-        return "this file holds the base game only"
-    hint = f"this file's expansions can be compared with --sets base,{','.join(playable)}"
-    if len(playable) > 1:
-        hint += f" or sets of them joined by + (such as {playable[0]}+{playable[1]})"
-    return hint + "; sets= in Python"
-
-
-def joined_software(configs: list[dict]) -> str:
-    """The software of the runs of one table (a resumed run's parts may have been played
-    under other versions): each distinct one, as recorded."""
-    return "; ".join(dict.fromkeys(str(c["software"]) for c in configs if c.get("software")))
-
-
-def stopped_once_written(stop: KeyboardInterrupt, folder: Path, what: str) -> BaseException:
-    """A stop while ``what`` was written into ``folder``: once the folder was in place
-    (noted ``SET_WRITTEN``), a stop that says it is whole; else the stop itself."""
-    if SET_WRITTEN not in getattr(stop, "__notes__", ()):
-        return stop
-    return RunStopped(f"{interrupts.stop_word()} as {what} was written: it is whole in "
-                      f"{folder}", True)
-
-
-#: The most games a set of ``compare(precision=...)`` plays unless told otherwise.
-DEFAULT_MAX_GAMES = 1_000_000
-
-
-def check_every_batch_used(folder: Path, parts: dict[str, list[pd.DataFrame]],
-                           games: int) -> None:
-    """Refuse to rewrite a resumed comparison's pages from fewer games than its folder
-    holds: a ``--precision`` comparison read back without its --precision or --max-games
-    (or with others) stops at fewer batches, and its pages would shrink without a word."""
-    used = {f"{label}.games-{k * games}-{(k + 1) * games - 1}.parquet"
-            for label, frames in parts.items() for k in range(len(frames))}
-    unused = sorted(path.name for path in (folder / "results").glob("*.parquet")
-                    if path.name not in used)
-    if unused:
-        raise UrbionError(
-            f"cannot resume: {folder / 'results'} holds games this comparison would not use "
-            f"({plural(len(unused), 'batch', 'batches')}, as {unused[0]}), played with "
-            "another --precision or --max-games (precision=, max_games= in Python): give "
-            "the ones that played them")
-
 
 #: The mark of a card change's folder (``reporting.folders.FOLDER_MARK``).
 CARD_CHANGE_MARK = "compare-against"
-
-
-def pages_not_written(err: BaseException, folder: Path,
-                      step: str = "while writing the pages",
-                      games_in: str | None = None) -> RunStopped:
-    """The stop of a comparison whose pages were not written: they are as before (none
-    before a first run); ``games_in``: where its games are (``folder/results``)."""
-    interrupted = isinstance(err, KeyboardInterrupt)
-    why = f"{interrupts.stop_word()} {step}" if interrupted else str(err)
-    where = games_in or str(folder / "results")
-    return RunStopped(f"{why}: every set's games stay in {where}, and the pages as they "
-                      "were; run the same command with --resume (resume=True in Python) "
-                      "to write them", interrupted)
-
-
-def compare_stopping(precision: float | None, max_games: int | None,
-                     games: int) -> tuple[float | None, int]:
-    """``compare``'s precision and max_games, checked; max_games defaults to
-    ``DEFAULT_MAX_GAMES``, or to ``games`` where a batch is larger: one batch, as a user
-    who gave no limit would have it, not an error about a limit never given."""
-    if precision is not None:
-        precision = arguments.precision(precision)
-    if max_games is not None and precision is None:
-        raise UrbionError("--max-games (max_games=) applies only with --precision "
-                          "(precision=): without it each set plays the games asked for")
-    if max_games is None:
-        max_games = max(DEFAULT_MAX_GAMES, games)
-    max_games = arguments.whole_number("max_games", max_games, 1)
-    if precision is not None and max_games < games:
-        raise UrbionError(f"--max-games (max_games=) {max_games} must be at least --games "
-                          f"(games=) {games}")
-    return precision, max_games
-
-
-def compare_card_sets(sets: str | list[str], base_cards: CardSet) -> dict[str, CardSet]:
-    """The card set of each expansion set ``compare`` plays, by label, the base game
-    first."""
-    from analyzer.analysis.compare import expansion_sets, set_label
-
-    listed = arguments.name_list("sets", sets)  # a slip such as "books," is kept, refused
-    chosen = expansion_sets(sets if isinstance(sets, str) else ",".join(listed))
-    try:
-        return {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
-                for s in chosen}
-    except CardSetError as err:
-        raise CardSetError(f"{err}; {_playable_sets_hint(base_cards)}") from None
 
 
 def play_compare(card_sets: dict[str, CardSet], spec: PolicySpec, seed: int, games: int,
                  precision: float | None, max_games: int,
                  where: dict, cards_named: str = "") -> dict[str, list[pd.DataFrame]]:
     """Play batches of ``games`` of every set, while any set is still imprecise with
-    ``precision`` (one batch without it); ``where``: ``compare_batch``'s workers,
+    ``precision`` (one batch without it); ``where``: ``kept_batch``'s workers,
     scheduler, progress, folder and resume; ``cards_named``: what a message adds after a
     set's name to say which card set plays it (a card change plays two). Returns each
     set's batches, by label."""
@@ -143,15 +43,15 @@ def play_compare(card_sets: dict[str, CardSet], spec: PolicySpec, seed: int, gam
     batch = 0
     while active:
         for label in active:
-            parts[label].append(play_batch(card_sets[label], spec, seed, batch, games, label,
-                                           where, cards_named))
+            parts[label].append(play_compare_batch(card_sets[label], spec, seed, batch, games,
+                                                   label, where, cards_named))
         batch += 1
         if precision is None:
             break
         try:
-            precise = _precise(compare_table({label: joined_batches(frames)
-                                              for label, frames in parts.items()},
-                                             ranks=False), precision)
+            precise = sets_precise(compare_table({label: joined_batches(frames)
+                                                  for label, frames in parts.items()},
+                                                 ranks=False), precision)
         except KeyboardInterrupt:  # every batch so far is saved: say so
             folder = where.get("folder")
             raise stopped_between_batches(
@@ -160,43 +60,13 @@ def play_compare(card_sets: dict[str, CardSet], spec: PolicySpec, seed: int, gam
     return parts
 
 
-def play_batch(card_set: CardSet, spec: PolicySpec, seed: int, batch: int, games: int,
-               label: str, where: dict, cards_named: str) -> pd.DataFrame:
+def play_compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, batch: int,
+                       games: int, label: str, where: dict, cards_named: str) -> pd.DataFrame:
     """Batch ``batch`` of set ``label``: its ``games`` games, a stop or a policy's failure
     naming the set (``cards_named`` after it: with which card set) and the games."""
     with part_of(f"compare, set {label}{cards_named} (games {batch * games:,} to "
                  f"{(batch + 1) * games - 1:,})"):
-        return compare_batch(card_set, spec, seed, batch * games, games, label=label,
-                             **where)
-
-
-def compare_result(parts: dict[str, list[pd.DataFrame]], games: int,
-                   precision: float | None, max_games: int) -> CompareResult:
-    """The comparison of every set's batches (``play_compare``), with its
-    configuration."""
-    from analyzer.analysis.compare import SetRuns, compare_table, interactions, set_label
-
-    runs = SetRuns((label, joined_batches(frames)) for label, frames in parts.items())
-    table = compare_table(runs)
-    if precision is not None:
-        table["precise"] = _precise(table, precision)
-    first = runs[set_label(())].attrs
-    attrs = {key: first[key] for key in ("card_set", "card_set_sha256", "variant", "policy",
-                                         "policy_params_sha256", "seed", "rules_version",
-                                         "package_version")}
-    commit = joined_commit([frame.attrs for frames in parts.values() for frame in frames])
-    if commit is not None:
-        attrs["commit"] = commit
-    attrs["card_set_source"] = first.get("card_set_source", "")
-    attrs["software"] = joined_software([frame.attrs for frames in parts.values()
-                                         for frame in frames])
-    attrs["policy_source_sha256"] = first.get("policy_source_sha256", "")  # "": a built-in
-    attrs["engine_source"] = first.get("engine_source", "")  # a resume refuses other code
-    attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
-                 max_games=max_games if precision is not None else None)
-    if table["games"].nunique() == 1:  # the charts' captions then name it
-        attrs["games"] = int(table["games"].iloc[0])
-    return CompareResult(table, interactions(runs), runs, attrs)
+        return kept_batch(card_set, spec, seed, batch * games, games, label=label, **where)
 
 
 def with_finished_sets(err: RunStopped, folder: Path | None,
@@ -297,9 +167,9 @@ def check_batch(path: Path, games: int, labels: list[str], run: str = "compariso
                           f"games= in Python, must be the interrupted {run}'s)")
 
 
-def compare_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, games: int,
-                  workers, scheduler, progress, folder: Path | None, label: str,
-                  resume: bool) -> pd.DataFrame:
+def kept_batch(card_set: CardSet, spec: PolicySpec, seed: int, first: int, games: int,
+               workers, scheduler, progress, folder: Path | None, label: str,
+               resume: bool) -> pd.DataFrame:
     """Games ``first .. first + games - 1`` of one set: played, resumed, or read back."""
     if folder is None:
         return simulation.simulate(games=games, seed=seed, policy=spec, workers=workers,
@@ -348,7 +218,7 @@ def stopped_between_batches(kept_in: Path | str | None) -> RunStopped:
     return RunStopped(f"{interrupts.stop_word()} between two batches{kept}", True)
 
 
-def _precise(table: pd.DataFrame, precision: float) -> pd.Series:
+def sets_precise(table: pd.DataFrame, precision: float) -> pd.Series:
     """Per set of a compare table: whether the half-widths of its win rate's interval and
     of its difference to the base game's interval are both at most ``precision``."""
     from analyzer.analysis.compare import BASE

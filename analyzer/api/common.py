@@ -3,7 +3,6 @@ them, the executors, out-of-memory wording, and a run's part in a longer one."""
 
 from __future__ import annotations
 
-import copy
 import functools
 import inspect
 import os
@@ -16,6 +15,7 @@ import pandas as pd
 
 from analyzer import arguments
 from analyzer.analysis.results_io import cards_of_file
+from analyzer.atomic import SET_WRITTEN
 from analyzer.cards import CardSet, default_card_set
 from analyzer.cards.loader import parse_expansions
 from analyzer.errors import OutOfMemory, PolicyError, RunStopped, UrbionError, out_of_memory_message
@@ -107,7 +107,7 @@ def _with_expansions(cards: str | Path | CardSet | None, expansions: Expansions)
     return card_set.with_expansions(parse_expansions(expansions))
 
 
-def policy_spec(policy: str | PolicySpec) -> PolicySpec:
+def checked_policy(policy: str | PolicySpec) -> PolicySpec:
     if isinstance(policy, PolicySpec):
         if not isinstance(policy.name, str) or not policy.name.strip():
             # every result and label names its policy; a function first is the arguments
@@ -182,7 +182,7 @@ def checked_run_inputs(engine: str, policy: str | PolicySpec, cards: Cards,
     engine = checked_engine(engine)
     card_set = load_cards(cards, expansions, variant)
     with interrupts.holding():  # a user's policy is compiled as it is loaded
-        spec = policy_spec(policy).for_cards(card_set)
+        spec = checked_policy(policy).for_cards(card_set)
     if engine == "reference" and not spec.reference_ok:
         raise PolicyError(f"policy {spec.name!r} reads the whole game and plays on the fast "
                           "engine only")
@@ -271,14 +271,6 @@ def raise_if_the_policy_raised(spec: PolicySpec, err: Exception,
     raise failure from None
 
 
-def with_run_attrs(table: pd.DataFrame, attrs: dict) -> pd.DataFrame:
-    """``table`` with ``attrs`` (a copy) as its own: a table taken out of a result still
-    names the run it comes from, and keeps it in a file (``to_parquet`` writes it as
-    JSON, which reads tuples back as lists)."""
-    table.attrs = copy.deepcopy(attrs)
-    return table
-
-
 def check_not_an_input(out: Path, inputs: dict[str, object], doing: str) -> None:
     """Refuse an ``out`` that is one of the files a command reads (``inputs``, by option),
     by any path to it: ``doing`` would replace what it reads."""
@@ -300,9 +292,24 @@ def weights_file_given(policy: object) -> str | None:
     return weights_file_of(name) if isinstance(name, str) else None
 
 
-def size_in_words(count: int) -> str:
+def readable_bytes(count: int) -> str:
     """A size in words, in the largest of KB, MB and GB that it reaches once rounded."""
     for unit, scale in (("GB", 1e9), ("MB", 1e6)):
         if round(count / scale, 1) >= 1:
             return f"{count / scale:,.1f} {unit}"
     return f"{count / 1e3:,.1f} KB"
+
+
+def joined_software(configs: list[dict]) -> str:
+    """The software of the runs of one table (a resumed run's parts may have been played
+    under other versions): each distinct one, as recorded."""
+    return "; ".join(dict.fromkeys(str(c["software"]) for c in configs if c.get("software")))
+
+
+def stopped_once_written(stop: KeyboardInterrupt, folder: Path, what: str) -> BaseException:
+    """A stop while ``what`` was written into ``folder``: once the folder was in place
+    (noted ``SET_WRITTEN``), a stop that says it is whole; else the stop itself."""
+    if SET_WRITTEN not in getattr(stop, "__notes__", ()):
+        return stop
+    return RunStopped(f"{interrupts.stop_word()} as {what} was written: it is whole in "
+                      f"{folder}", True)

@@ -9,17 +9,14 @@ import numpy as np
 import pandas as pd
 
 from analyzer import arguments
+from analyzer.analysis.totals import joined_commit
 from analyzer.api.batches import (
     CARD_CHANGE_MARK,
-    check_every_batch_used,
-    compare_card_sets,
     compare_folder,
-    compare_result,
-    compare_stopping,
     joined_batches,
-    pages_not_written,
-    play_batch,
     play_compare,
+    play_compare_batch,
+    sets_precise,
     still_imprecise,
     stopped_between_batches,
     unmake_if_unused,
@@ -31,6 +28,7 @@ from analyzer.api.common import (
     check_by_name,
     checked_executors,
     checked_run_inputs,
+    joined_software,
     load_cards,
     memory_in_one_line,
     shared_cluster,
@@ -38,11 +36,12 @@ from analyzer.api.common import (
 from analyzer.api.results import CardChangeResult, CompareResult
 from analyzer.atomic import SET_WRITTEN
 from analyzer.cards import CardSet, default_card_set
-from analyzer.cards.loader import CardSetError
+from analyzer.cards.loader import CardSetError, expansion_names, parse_expansions
 from analyzer.errors import RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec
 from analyzer.runner import interrupts
 from analyzer.runner.run import NOTHING_SAVED
+from analyzer.wording import plural
 
 
 @memory_in_one_line
@@ -285,7 +284,7 @@ def _play_card_change(plays: dict[str, dict[str, CardSet]], specs: dict[str, Pol
     while active:
         for name, sets in plays.items():
             for label in active:
-                parts[name][label].append(play_batch(
+                parts[name][label].append(play_compare_batch(
                     sets[label], specs[name], seed, batch, games, label,
                     batch_options[name], cards_named[name]))
         batch += 1
@@ -394,3 +393,111 @@ def _write_card_change_pages(result: CardChangeResult, folder: Path,
 def _card_change_games(folder: Path) -> str:
     """Where a card change keeps its games, as a stop message names them."""
     return f"{folder / 'cards' / 'results'} and {folder / 'against' / 'results'}"
+
+
+def _playable_sets_hint(cards: CardSet) -> str:
+    """Which ``--sets`` a card file can play, for the error of one naming a set it cannot:
+    its expansions alone and, where it has two or more, any of them joined by ``+``."""
+    playable = expansion_names(cards.available_expansions())
+    if not playable:
+        return "this file holds the base game only"
+    hint = f"this file's expansions can be compared with --sets base,{','.join(playable)}"
+    if len(playable) > 1:
+        hint += f" or sets of them joined by + (such as {playable[0]}+{playable[1]})"
+    return hint + "; sets= in Python"
+
+
+#: The most games a set of ``compare(precision=...)`` plays unless told otherwise.
+DEFAULT_MAX_GAMES = 1_000_000
+
+
+def check_every_batch_used(folder: Path, parts: dict[str, list[pd.DataFrame]],
+                           games: int) -> None:
+    """Refuse to rewrite a resumed comparison's pages from fewer games than its folder
+    holds: a ``--precision`` comparison read back without its --precision or --max-games
+    (or with others) stops at fewer batches, and its pages would shrink without a word."""
+    used = {f"{label}.games-{k * games}-{(k + 1) * games - 1}.parquet"
+            for label, frames in parts.items() for k in range(len(frames))}
+    unused = sorted(path.name for path in (folder / "results").glob("*.parquet")
+                    if path.name not in used)
+    if unused:
+        raise UrbionError(
+            f"cannot resume: {folder / 'results'} holds games this comparison would not use "
+            f"({plural(len(unused), 'batch', 'batches')}, as {unused[0]}), played with "
+            "another --precision or --max-games (precision=, max_games= in Python): give "
+            "the ones that played them")
+
+
+def pages_not_written(err: BaseException, folder: Path,
+                      step: str = "while writing the pages",
+                      games_in: str | None = None) -> RunStopped:
+    """The stop of a comparison whose pages were not written: they are as before (none
+    before a first run); ``games_in``: where its games are (``folder/results``)."""
+    interrupted = isinstance(err, KeyboardInterrupt)
+    why = f"{interrupts.stop_word()} {step}" if interrupted else str(err)
+    where = games_in or str(folder / "results")
+    return RunStopped(f"{why}: every set's games stay in {where}, and the pages as they "
+                      "were; run the same command with --resume (resume=True in Python) "
+                      "to write them", interrupted)
+
+
+def compare_stopping(precision: float | None, max_games: int | None,
+                     games: int) -> tuple[float | None, int]:
+    """``compare``'s precision and max_games, checked; max_games defaults to
+    ``DEFAULT_MAX_GAMES``, or to ``games`` where a batch is larger: one batch, as a user
+    who gave no limit would have it, not an error about a limit never given."""
+    if precision is not None:
+        precision = arguments.precision(precision)
+    if max_games is not None and precision is None:
+        raise UrbionError("--max-games (max_games=) applies only with --precision "
+                          "(precision=): without it each set plays the games asked for")
+    if max_games is None:
+        max_games = max(DEFAULT_MAX_GAMES, games)
+    max_games = arguments.whole_number("max_games", max_games, 1)
+    if precision is not None and max_games < games:
+        raise UrbionError(f"--max-games (max_games=) {max_games} must be at least --games "
+                          f"(games=) {games}")
+    return precision, max_games
+
+
+def compare_card_sets(sets: str | list[str], base_cards: CardSet) -> dict[str, CardSet]:
+    """The card set of each expansion set ``compare`` plays, by label, the base game
+    first."""
+    from analyzer.analysis.compare import expansion_sets, set_label
+
+    listed = arguments.name_list("sets", sets)  # a slip such as "books," is kept, refused
+    chosen = expansion_sets(sets if isinstance(sets, str) else ",".join(listed))
+    try:
+        return {set_label(s): base_cards.with_expansions(parse_expansions(list(s)))
+                for s in chosen}
+    except CardSetError as err:
+        raise CardSetError(f"{err}; {_playable_sets_hint(base_cards)}") from None
+
+
+def compare_result(parts: dict[str, list[pd.DataFrame]], games: int,
+                   precision: float | None, max_games: int) -> CompareResult:
+    """The comparison of every set's batches (``play_compare``), with its
+    configuration."""
+    from analyzer.analysis.compare import SetRuns, compare_table, interactions, set_label
+
+    runs = SetRuns((label, joined_batches(frames)) for label, frames in parts.items())
+    table = compare_table(runs)
+    if precision is not None:
+        table["precise"] = sets_precise(table, precision)
+    first = runs[set_label(())].attrs
+    attrs = {key: first[key] for key in ("card_set", "card_set_sha256", "variant", "policy",
+                                         "policy_params_sha256", "seed", "rules_version",
+                                         "package_version")}
+    commit = joined_commit([frame.attrs for frames in parts.values() for frame in frames])
+    if commit is not None:
+        attrs["commit"] = commit
+    attrs["card_set_source"] = first.get("card_set_source", "")
+    attrs["software"] = joined_software([frame.attrs for frames in parts.values()
+                                         for frame in frames])
+    attrs["policy_source_sha256"] = first.get("policy_source_sha256", "")  # "": a built-in
+    attrs["engine_source"] = first.get("engine_source", "")  # a resume refuses other code
+    attrs.update(sets=list(runs), games_per_batch=games, precision=precision,
+                 max_games=max_games if precision is not None else None)
+    if table["games"].nunique() == 1:  # the charts' captions then name it
+        attrs["games"] = int(table["games"].iloc[0])
+    return CompareResult(table, interactions(runs), runs, attrs)

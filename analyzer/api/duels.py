@@ -13,6 +13,22 @@ import pandas as pd
 from analyzer import arguments
 from analyzer.analysis.duel import pair_table, policy_table
 from analyzer.analysis.stats import format_p
+from analyzer.api import simulation
+from analyzer.api.common import (
+    Cards,
+    Expansions,
+    check_by_name,
+    check_not_an_input,
+    checked_executors,
+    checked_policy,
+    checked_run_inputs,
+    load_cards,
+    memory_in_one_line,
+    part_of,
+    shared_cluster,
+    weights_file_given,
+)
+from analyzer.api.results import DuelResult, TuneResult
 from analyzer.cards import CardSet
 from analyzer.cards.loader import cards_digest, play_digest
 from analyzer.core.codes import RULES_VERSION
@@ -22,22 +38,6 @@ from analyzer.runner import interrupts
 
 if TYPE_CHECKING:  # the tuning module is imported only when a tune runs
     from analyzer.analysis.tune import TuneOutcome
-from analyzer.api import simulation
-from analyzer.api.common import (
-    Cards,
-    Expansions,
-    check_by_name,
-    check_not_an_input,
-    checked_executors,
-    checked_run_inputs,
-    load_cards,
-    memory_in_one_line,
-    part_of,
-    policy_spec,
-    shared_cluster,
-    weights_file_given,
-)
-from analyzer.api.results import DuelResult, TuneResult
 
 
 @memory_in_one_line
@@ -137,7 +137,7 @@ def _same_policy(a: str | PolicySpec, b: str | PolicySpec) -> bool:
     policy or function, and its source) and the same parameters."""
     from analyzer.runner.plan import policy_fingerprint
 
-    one, other = policy_spec(a), policy_spec(b)
+    one, other = checked_policy(a), checked_policy(b)
     return (one.builtin_id, one.kernel, one.func) == (other.builtin_id, other.kernel,
                                                       other.func) and \
         policy_fingerprint(one) == policy_fingerprint(other)

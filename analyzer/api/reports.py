@@ -7,8 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from analyzer import arguments
-from analyzer.api.batches import stopped_once_written
-from analyzer.api.common import memory_in_one_line
+from analyzer.api.common import memory_in_one_line, stopped_once_written
 from analyzer.errors import UrbionError
 
 

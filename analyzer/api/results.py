@@ -3,6 +3,7 @@ tables carry the run's configuration."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,7 +12,6 @@ import pandas as pd
 from analyzer import arguments
 from analyzer.analysis.duel import format_duel, format_play, play_half_widths, play_table
 from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
-from analyzer.api.common import with_run_attrs
 from analyzer.cards import CardSet
 from analyzer.policies.weights import (
     joined_notes,
@@ -21,6 +21,14 @@ from analyzer.policies.weights import (
     tuned_weights_note,
 )
 from analyzer.wording import plural
+
+
+def with_run_attrs(table: pd.DataFrame, attrs: dict) -> pd.DataFrame:
+    """``table`` with ``attrs`` (a copy) as its own: a table taken out of a result still
+    names the run it comes from, and keeps it in a file (``to_parquet`` writes it as
+    JSON, which reads tuples back as lists)."""
+    table.attrs = copy.deepcopy(attrs)
+    return table
 
 
 @dataclass
@@ -220,9 +228,9 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
              + "; ".join(f"{factor} {level}" for factor, level in levels.items())]
     if played:
         lines.insert(0, f"Holm p: McNemar's exact p adjusted over "
-                     f"{variants_family(table)}; a variant moves the win rate "
-                     "(for this policy), with the family error held at 5%, when its Holm p "
-                     "is below 0.05 (the intervals are not adjusted). " + EDGE_NOTE)
+                        f"{variants_family(table)}; a variant moves the win rate "
+                        "(for this policy), with the family error held at 5%, when its Holm p "
+                        "is below 0.05 (the intervals are not adjusted). " + EDGE_NOTE)
     return lines + ([side_effects] if side_effects else [])
 
 

@@ -12,24 +12,20 @@ import pandas as pd
 from analyzer import arguments
 from analyzer.analysis.summary import summarize
 from analyzer.analysis.totals import joined_commit
-from analyzer.api.batches import (
-    check_batch,
-    compare_batch,
-    joined_software,
-    stopped_once_written,
-    with_finished_sets,
-)
+from analyzer.api.batches import check_batch, kept_batch, with_finished_sets
 from analyzer.api.common import (
     CARDS_KINDS,
     Cards,
     Expansions,
     checked_executors,
+    checked_policy,
+    joined_software,
     load_cards,
     memory_in_one_line,
     names_shipped_set,
     part_of,
-    policy_spec,
     shared_cluster,
+    stopped_once_written,
 )
 from analyzer.api.results import BASELINE_KEY, SensitivityResult
 from analyzer.atomic import SET_WRITTEN
@@ -94,7 +90,7 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
 
     games, seed, _ = arguments.game_counts(games, seed)
     workers, scheduler = checked_executors(workers, scheduler)
-    spec = policy_spec(policy)  # an unknown policy is refused before any game is played
+    spec = checked_policy(policy)  # an unknown policy is refused before any game is played
     resume = arguments.flag("resume", resume)
     out = arguments.path("out", out)
     if out is not None:
@@ -242,9 +238,9 @@ def _play_sensitivity(base_set: CardSet, plan: dict, spec: PolicySpec, settings:
 
     def play(cards: CardSet, label: str) -> pd.DataFrame:
         card_set = load_cards(cards, settings["expansions"], settings["variant"])
-        return compare_batch(card_set, spec.for_cards(card_set), settings["seed"], 0,
-                             settings["games"], settings["workers"], settings["scheduler"],
-                             settings["progress"], work, label, resume)
+        return kept_batch(card_set, spec.for_cards(card_set), settings["seed"], 0,
+                          settings["games"], settings["workers"], settings["scheduler"],
+                          settings["progress"], work, label, resume)
 
     with part_of(f"sensitivity, card set 1 of {sets} (the baseline)"):
         base = play(base_set, labels[0])

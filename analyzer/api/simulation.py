@@ -30,7 +30,7 @@ from analyzer.api.common import (
     load_cards,
     memory_in_one_line,
     raise_if_the_policy_raised,
-    size_in_words,
+    readable_bytes,
     weights_file_given,
 )
 from analyzer.cards import CardSet
@@ -254,8 +254,8 @@ def _check_results_fit(games: int) -> None:
     # the results, then the frame made of them, each column copied once
     need = 2 * games * RESULT_DTYPE.itemsize
     if need > memory:
-        raise UrbionError(f"{games:,} games keep {size_in_words(need)} of per-game results in "
-                          f"memory, more than this machine's {size_in_words(memory)}: play "
+        raise UrbionError(f"{games:,} games keep {readable_bytes(need)} of per-game results in "
+                          f"memory, more than this machine's {readable_bytes(memory)}: play "
                           "fewer, or, for the figures of one run alone, keep a tally of "
                           "fixed size instead of rows (urbion simulate --summary-only; "
                           "analyzer.simulate_summary in Python)")

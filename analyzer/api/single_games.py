@@ -21,7 +21,7 @@ from analyzer.api.common import (
     load_cards,
     memory_in_one_line,
     raise_if_the_policy_raised,
-    size_in_words,
+    readable_bytes,
     weights_file_given,
 )
 from analyzer.cards import CardSet
@@ -128,9 +128,9 @@ def _check_trace_room(out: Path, games: int) -> None:
         return
     need = games * TRACE_BYTES_AT_LEAST
     if need > free:
-        raise UrbionError(f"{games:,} traces take at least {size_in_words(need)} (about "
+        raise UrbionError(f"{games:,} traces take at least {readable_bytes(need)} (about "
                           f"{TRACE_BYTES_AT_LEAST // 1000} KB a game or more), more than "
-                          f"the {size_in_words(free)} free for {out}: trace fewer games")
+                          f"the {readable_bytes(free)} free for {out}: trace fewer games")
 
 
 def _traced_games(seed: int, game: int, games: int, policy: str | PolicySpec, cards,

@@ -15,8 +15,10 @@ from analyzer.analysis.compare import books_chart_note, books_unplayed_note, tit
 from analyzer.analysis.results_io import checked_frame, read_run
 from analyzer.analysis.run_stats import Run
 from analyzer.analysis.totals import Totals
+from analyzer.cards import CardSet, default_card_set
 from analyzer.errors import UrbionError
 from analyzer.reporting import charts
+from analyzer.reporting.charts import save_chart
 from analyzer.reporting.differences import (
     DIFFERENCES_NOTES,
     DIFFERENCES_TITLE,
@@ -29,21 +31,17 @@ from analyzer.reporting.differences import (
     effects_section,
 )
 from analyzer.reporting.facts import (
-    CARD_SETS_TITLE,
     INTERACTION_FILE_COLUMNS,
-    REPORT_NAMES,
     card_set_names,
-    card_set_texts,
-    chart_source,
     names_key,
     provenance,
     scope_note,
     shared_attrs,
-    shared_names,
     with_run_columns,
 )
-from analyzer.reporting.folders import check_destination, resolved_path, save_chart, write_folder
+from analyzer.reporting.folders import check_destination, resolved_path, write_folder
 from analyzer.reporting.interactions import (
+    INTERACTIONS_CAPTION,
     INTERACTIONS_TITLE,
     DrawnInteractions,
     draws_interactions,
@@ -57,6 +55,7 @@ from analyzer.reporting.interactions import (
 )
 from analyzer.reporting.markup import (
     code_spans,
+    extremes,
     html_figures,
     html_page,
     html_table,
@@ -66,8 +65,7 @@ from analyzer.reporting.markup import (
     mean_text,
     percent,
 )
-from analyzer.reporting.names import shared_files
-from analyzer.wording import spoken_list
+from analyzer.reporting.names import shared_file, shared_files, shared_policy
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
     from matplotlib.figure import Figure
@@ -121,15 +119,7 @@ CHART_CAPTIONS = {
     "convergence": "The win-rate estimate after each run's first n games, with its 95% "
                    "Wilson band: where the line lies flat in a narrow band, more games "
                    "would change little.",
-    "interactions": "For each pair of expansions, the pair's change of the win rate from "
-                    "the base game minus the two changes of each expansion alone, in "
-                    "percentage points, with its 95% interval: near zero, the two add up; "
-                    "blue, together they leave more games won than the two alone say; red, "
-                    "fewer; grey, no interaction shown: Holm's adjustment over the pairs "
-                    "finds none, or the interval holds zero, which does not rule out one as "
-                    "large as the interval's ends, or the pair is at the 0% floor (its "
-                    "single effects added up would take the win rate below 0%, so it reads "
-                    "positive whatever it does).",
+    "interactions": INTERACTIONS_CAPTION,
 }
 
 
@@ -174,7 +164,7 @@ def load_runs(paths: list[str | Path | pd.DataFrame]) -> dict[str, pd.DataFrame]
     _distinct_paths(paths)
     frames = run_stats.join_pieces([_named_run(path, index)
                                     for index, path in enumerate(paths)])
-    labels = [run_stats.run_label(shared_names(df.attrs), path.stem) for path, df in frames]
+    labels = [run_stats.run_label(with_shared_policy(df.attrs), path.stem) for path, df in frames]
     if len({df.attrs.get("card_set_sha256") for _, df in frames}) > 1:
         # card sets side by side: every run names its own
         names = card_set_names([df.attrs for _, df in frames])
@@ -252,7 +242,7 @@ def markdown(rows: list[list[str]], facts: dict[str, str],
              ranking: list[list[str]] | None = None,
              effects: tuple[str, list[list[str]]] | None = None) -> str:
     """report.md: whose figures they are (``scope``), headline table, the ``differences``
-    under their ``heading`` (title and notes, :func:`differences_heading`) with the
+    under their ``heading`` (title and notes, :func:`differences.differences_heading`) with the
     ``ranking`` of each base game's sets, each set's ``effects`` on two base games (note
     and rows, :func:`effects_section`), the card sets other than R14
     (``card_set_texts``), charts (PNG, with the SVG and the chart's numbers, ``STEM.csv``,
@@ -344,7 +334,8 @@ def page(rows: list[list[str]], images: dict[str, bytes], facts: dict[str, str],
 def write_report(paths: list[str | Path | pd.DataFrame], out: str | Path,
                  baseline: str = "first") -> Path:
     """Build the report of the results files ``paths`` (or frames ``simulate`` returned)
-    into the folder ``out``, each run compared with its ``baseline`` (:data:`BASELINES`)."""
+    into the folder ``out``, each run compared with its ``baseline``
+    (:data:`differences.BASELINES`)."""
     out = Path(out)
     check_destination(out, "report")
     runs = load_runs(paths)
@@ -456,22 +447,6 @@ def _report_scope(runs: dict[str, pd.DataFrame], totals: list[str],
     return scope
 
 
-def extremes(rates: pd.Series, words: tuple[str, str], noun: str,
-             least_first: bool = False) -> str:
-    """The highest and lowest of ``rates`` (win rates by name) in words: ``words`` name
-    them (the highest's word first), every name that shares a rate as written is named
-    (no tie is broken at random), and rates that are all one say so."""
-    texts = rates.map(percent)
-    top, bottom = texts[rates.idxmax()], texts[rates.idxmin()]
-    if len(rates) == 1:
-        return f"{rates.index[0]} {top}"
-    if top == bottom:
-        return f"{f'both {noun}s' if len(rates) == 2 else f'every {noun}'} at {top}"
-    most = f"{words[0]} {named_list([str(n) for n in texts.index[texts == top]])} ({top})"
-    least = f"{words[1]} {named_list([str(n) for n in texts.index[texts == bottom]])} ({bottom})"
-    return f"{least}, {most}" if least_first else f"{most}, {least}"
-
-
 def report_alts(table: pd.DataFrame, titles: list[tuple[str, str]]) -> dict[str, str]:
     """The alternative texts of a report's charts whose numbers are in a table of the page
     rather than under the chart (the win rates, the interactions), by stem: what the
@@ -535,7 +510,7 @@ def _weights_notes(runs: dict[str, Run]) -> list[str]:
 
     notes: dict[str, list[str]] = {}
     for label, run in runs.items():
-        note = weights_note(shared_names(run.attrs))
+        note = weights_note(with_shared_policy(run.attrs))
         if note:
             notes.setdefault(note.removeprefix("note: "), []).append(label)
     # "Note:" rather than a capital, which would misspell a policy's name
@@ -566,12 +541,105 @@ def totals_note(labels: list[str], runs: int, interactions: bool = False) -> str
             "give them.")
 
 
-#: The most sets an alternative text names in one group; the others are counted.
-ALT_NAMES = 5
+def with_shared_policy(attrs: dict) -> dict:
+    """``attrs`` with its policy named as a shared page names it."""
+    return {**attrs, "policy": shared_policy(str(attrs["policy"]))} if "policy" in attrs \
+        else attrs
 
 
-def named_list(items: list[str]) -> str:
-    """``items`` as a sentence lists them, the first ``ALT_NAMES`` by name."""
-    if len(items) <= ALT_NAMES:
-        return spoken_list(items)
-    return f"{', '.join(items[:ALT_NAMES])} and {len(items) - ALT_NAMES} more"
+CARD_SETS_TITLE = "Card sets"
+
+
+def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[str]:
+    """For each card set of ``runs`` other than the shipped one alone, its cards per
+    expansion (``urbion cards``), as the results file keeps them (``card_set_table``), or
+    for a file of a version that did not, read from the card file the runs name, so that a
+    reader sees what a designer's set changes; a file that is gone or changed since is said
+    to be. [] when every run played the shipped set. A relative file name is looked for from
+    the current folder, then from each of ``folders`` (those of the results files)."""
+    from analyzer.analysis.card_table import card_differences, card_table, format_card_counts
+
+    shipped = default_card_set()
+    sets: dict[str, list[dict]] = {}  # each card set's runs' configurations
+    for df in runs.values():
+        sets.setdefault(df.attrs.get("card_set_sha256"), []).append(df.attrs)
+    if set(sets) == {shipped.digest}:
+        return []
+    texts, tables, expansions = [], [], []
+    for digest, configs in sets.items():
+        attrs = configs[0]
+        source = str(attrs.get("card_set_source", ""))
+        card_set = shipped if digest == shipped.digest else \
+            _kept_cards(configs, str(digest)) or _card_file_of(source, digest, folders)
+        if card_set is None:  # results files of a version that did not keep their cards
+            texts.append(f"card set   {attrs.get('card_set')} (sha256 {str(digest)[:12]})    "
+                         f"from {shared_file(source)}: that file is not at hand or holds "
+                         "other cards now, so its cards cannot be shown")
+        else:
+            tables.append(card_table(card_set))
+            if not card_set.source.startswith("builtin:"):
+                tables[-1].attrs["card_set_source"] = shared_file(card_set.source)
+            head, rest = format_card_counts(tables[-1]).split("\n", 1)
+            note = _file_now(source, str(digest), folders)
+            texts.append("\n".join([head, *([note] if note else []), rest]))
+            expansions.append([set(c.get("expansions") or []) for c in configs])
+    # what each set changes from the first one shown, before the sets in full, each change
+    # marked where not every run of both sets played its expansion
+    changes = [card_differences(tables[0], table, (expansions[0], played))
+               for table, played in zip(tables[1:], expansions[1:], strict=True)]
+    if tables and shipped.digest not in sets:
+        # no run played R14: what the first set shown changes from it, as `urbion cards`
+        # says of a file
+        changes.insert(0, card_differences(card_table(shipped), tables[0],
+                                           (None, expansions[0])))
+    return [text for text in changes if text] + texts
+
+
+def _file_now(source: str, digest: str, folders: list[Path]) -> str:
+    """A line saying that the card file a run names no longer holds the cards it played
+    (edited since, or gone), so that a reader does not open it for them; "" for the shipped
+    set or a file that still holds them."""
+    if not source or source.startswith("builtin:") or \
+            _card_file_of(source, digest, folders) is not None:
+        return ""
+    return (f"note       {shared_file(source)} does not hold these cards now (edited, moved "
+            "or gone since): the cards shown are the ones played, as the results files kept "
+            "them")
+
+
+def _kept_cards(configs: list[dict], digest: str) -> CardSet | None:
+    """The card set one of a set's runs kept in its results file (``card_set_table``)."""
+    from analyzer.cards.loader import unpacked_table
+
+    for attrs in configs:
+        card_set = unpacked_table(attrs.get("card_set_table"), str(attrs.get("card_set")),
+                                  digest, str(attrs.get("card_set_source", "")))
+        if card_set is not None:
+            return card_set
+    return None
+
+
+def _card_file_of(source: str, digest: str, folders: list[Path]) -> CardSet | None:
+    """The card set of the file ``source`` names, where it still holds the cards of
+    ``digest``; None otherwise. Only regular files are read (a pipe would wait forever)."""
+    from analyzer.analysis.results_io import cards_of_file
+
+    path = Path(source)
+    candidates = [path] if path.is_absolute() else [path, *(f / path for f in folders)]
+    for candidate in candidates:
+        try:
+            card_set = cards_of_file(candidate) if candidate.is_file() else None
+        except (UrbionError, OSError):
+            continue
+        if card_set is not None and card_set.digest == digest:
+            return card_set
+    return None
+
+
+def chart_source(runs: dict[str, pd.DataFrame]) -> str:
+    """The line under a chart of ``runs``: what they share, and what their Books say."""
+    books = books_chart_note(runs, "run")
+    return charts.source_line(shared_attrs(runs)) + (f"\n{books}" if books else "")
+
+
+REPORT_NAMES = "the runs name their expansions as --expansions takes them, the interactions by"

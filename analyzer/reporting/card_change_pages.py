@@ -11,6 +11,7 @@ import pandas as pd
 from analyzer.analysis.stats import EDGE_NOTE, format_p, holm_cell, signed_pp
 from analyzer.atomic import write_together
 from analyzer.cards import default_card_set
+from analyzer.reporting.charts import chart_files
 from analyzer.reporting.compare_pages import COMPARE_CARDS, compare_files, compare_words
 from analyzer.reporting.facts import (
     PARAMS_KEY,
@@ -24,7 +25,6 @@ from analyzer.reporting.facts import (
     precision_fact,
     with_run_columns,
 )
-from analyzer.reporting.folders import chart_files
 from analyzer.reporting.markup import (
     as_sentence,
     html_figures,

@@ -6,6 +6,8 @@ import contextlib
 import io
 import re
 import textwrap
+import warnings
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -20,6 +22,7 @@ from analyzer.analysis import run_stats
 from analyzer.analysis.compare import difference_groups
 from analyzer.analysis.sensitivity import SHIPPED_LABEL, played_mask
 from analyzer.analysis.totals import Totals
+from analyzer.atomic import write_atomically
 from analyzer.reporting.names import shared_policy
 
 SIZE = (7.0, 3.6)
@@ -946,3 +949,24 @@ INTERACTION_SCALE_NOTE = (
     "with the one 'if the effects multiplied' in the table of interactions, pair by pair. "
     "The diagonal, an expansion with itself, is empty; a pair with no games (not played, or "
     "no game in common with its single expansions) is marked no games.")
+
+
+def save_chart(fig, folder: Path, stem: str) -> bytes:
+    """Write ``stem``.png and .svg, each whole or not at all; return the PNG's bytes."""
+    files = chart_files(fig, stem)
+    for name, content in files.items():
+        write_atomically(folder / name, lambda tmp, c=content: Path(tmp).write_bytes(c))
+    return files[f"{stem}.png"]
+
+
+def chart_files(fig, stem: str) -> dict[str, bytes]:
+    """``stem``.png and ``stem``.svg of ``fig``, as bytes."""
+    png, svg = io.BytesIO(), io.BytesIO()
+    with warnings.catch_warnings():
+        # a name in a script the font lacks (a card set named in Japanese) is drawn as
+        # boxes, with a warning per glyph per drawing: dozens of lines for one report
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font",
+                                category=UserWarning)
+        fig.savefig(png, format="png", dpi=110)
+        write_svg(fig, svg)
+    return {f"{stem}.png": png.getvalue(), f"{stem}.svg": svg.getvalue()}

@@ -19,7 +19,7 @@ from analyzer.analysis.compare import (
 from analyzer.analysis.results_io import NO_COMMAND
 from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
 from analyzer.atomic import write_together
-from analyzer.reporting.balance_report import CHART_CAPTIONS, extremes, named_list
+from analyzer.reporting.charts import chart_files
 from analyzer.reporting.differences import PAIRING_SHORT
 from analyzer.reporting.facts import (
     INTERACTION_FILE_COLUMNS,
@@ -38,15 +38,17 @@ from analyzer.reporting.facts import (
     weights_name,
     with_run_columns,
 )
-from analyzer.reporting.folders import chart_files
 from analyzer.reporting.interactions import (
+    INTERACTIONS_CAPTION,
     interaction_rows,
     interaction_section_html,
     interaction_section_md,
 )
 from analyzer.reporting.markup import (
     as_sentence,
+    capped_list,
     code_spans,
+    extremes,
     html_figures,
     html_page,
     html_table,
@@ -213,7 +215,7 @@ COMPARE_CAPTIONS = {
                    "number of sets (Holm p in the table is): left of zero, the set was won "
                    "less often than the base game on these games; it is harder, with the "
                    "family error held at 5%, only where its Holm p is below 0.05.",
-    "interactions": CHART_CAPTIONS["interactions"],
+    "interactions": INTERACTIONS_CAPTION,
 }
 
 
@@ -327,13 +329,13 @@ def compare_alts(result, stems: list[str]) -> dict[str, str]:
         unweighed = {set_title(label) for label in books_unplayed(result.runs)}
         apart = [name for name in groups["none"] if name in unweighed]
         groups["none"] = [name for name in groups["none"] if name not in unweighed]
-        parts = [f"{what} than the base game, with Holm p below 0.05: {named_list(names)}"
+        parts = [f"{what} than the base game, with Holm p below 0.05: {capped_list(names)}"
                  for what, names in (("harder", groups["harder"]),
                                      ("easier", groups["easier"])) if names]
         if groups["none"]:
-            parts.append(f"no difference shown: {named_list(groups['none'])}")
+            parts.append(f"no difference shown: {capped_list(groups['none'])}")
         if apart:
-            parts.append(f"not weighed, no Book of Power kept in any game: {named_list(apart)}")
+            parts.append(f"not weighed, no Book of Power kept in any game: {capped_list(apart)}")
         alts["differences"] = (f"{COMPARE_TITLES['differences']}: "
                                f"{'; '.join(parts) or 'no set besides the base game'}. "
                                + ("Every set's change and interval are in the table above."
@@ -344,7 +346,7 @@ def compare_alts(result, stems: list[str]) -> dict[str, str]:
         found = [f"{r['first']} with {r['second']} ({signed_pp(r.interaction)} pp, "
                  f"{'more' if r.interaction > 0 else 'fewer'} wins)"
                  for _, r in pairs.iterrows() if r["shown"]]
-        text = (f"interactions shown: {named_list(found)}" if found else
+        text = (f"interactions shown: {capped_list(found)}" if found else
                 "no interaction shown")
         alts["interactions"] = (f"{COMPARE_TITLES['interactions']}, {len(pairs)} "
                                 f"pair{'' if len(pairs) == 1 else 's'}: {text}."

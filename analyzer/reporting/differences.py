@@ -169,7 +169,7 @@ def differences_csv(table: pd.DataFrame, changes: dict[str, str] | None,
     Holm p, the number of tests Holm adjusted over (``holm_family``: another page's
     family is another count, and so another Holm p), what each run changes from the run
     it is compared with (``changes``), each run's card set (``sets_of``, by run) and, with
-    ``runs``, each run's :data:`RUN_COLUMNS`, expansions and card set's hash: a file
+    ``runs``, each run's :data:`facts.RUN_COLUMNS`, expansions and card set's hash: a file
     quoted apart from its page still says whose games each row is."""
     tested = table["informative"] if "informative" in table else pd.Series(True, table.index)
     csv = table.assign(holm_p=differences_holm(table), holm_family=int(tested.sum()),

@@ -6,23 +6,12 @@ from __future__ import annotations
 
 import datetime
 import shlex
-from pathlib import Path
 
 import pandas as pd
 
-from analyzer.analysis.compare import books_chart_note
 from analyzer.analysis.results_io import command_policy_name
-from analyzer.cards import CardSet, default_card_set
-from analyzer.errors import UrbionError
-from analyzer.reporting import charts
 from analyzer.reporting.names import shared_file, shared_policy
 from analyzer.wording import spoken_list
-
-
-def shared_names(attrs: dict) -> dict:
-    """``attrs`` with its policy named as a shared page names it."""
-    return {**attrs, "policy": shared_policy(str(attrs["policy"]))} if "policy" in attrs \
-        else attrs
 
 
 def card_set_names(attrs: list[dict]) -> list[str]:
@@ -85,95 +74,6 @@ def _natures(policies: list[str]) -> str:
         return f"It is a computer player, not a person: {nature(policies[0])}."
     return ("Each is a computer player, not a person: "
             + "; ".join(f"{p}: {nature(p)}" for p in policies) + ".")
-
-
-CARD_SETS_TITLE = "Card sets"
-
-
-def card_set_texts(runs: dict[str, pd.DataFrame], folders: list[Path]) -> list[str]:
-    """For each card set of ``runs`` other than the shipped one alone, its cards per
-    expansion (``urbion cards``), as the results file keeps them (``card_set_table``), or
-    for a file of a version that did not, read from the card file the runs name, so that a
-    reader sees what a designer's set changes; a file that is gone or changed since is said
-    to be. [] when every run played the shipped set. A relative file name is looked for from
-    the current folder, then from each of ``folders`` (those of the results files)."""
-    from analyzer.analysis.card_table import card_differences, card_table, format_card_counts
-
-    shipped = default_card_set()
-    sets: dict[str, list[dict]] = {}  # each card set's runs' configurations
-    for df in runs.values():
-        sets.setdefault(df.attrs.get("card_set_sha256"), []).append(df.attrs)
-    if set(sets) == {shipped.digest}:
-        return []
-    texts, tables, expansions = [], [], []
-    for digest, configs in sets.items():
-        attrs = configs[0]
-        source = str(attrs.get("card_set_source", ""))
-        card_set = shipped if digest == shipped.digest else \
-            _kept_cards(configs, str(digest)) or _card_file_of(source, digest, folders)
-        if card_set is None:  # results files of a version that did not keep their cards
-            texts.append(f"card set   {attrs.get('card_set')} (sha256 {str(digest)[:12]})    "
-                         f"from {shared_file(source)}: that file is not at hand or holds "
-                         "other cards now, so its cards cannot be shown")
-        else:
-            tables.append(card_table(card_set))
-            if not card_set.source.startswith("builtin:"):
-                tables[-1].attrs["card_set_source"] = shared_file(card_set.source)
-            head, rest = format_card_counts(tables[-1]).split("\n", 1)
-            note = _file_now(source, str(digest), folders)
-            texts.append("\n".join([head, *([note] if note else []), rest]))
-            expansions.append([set(c.get("expansions") or []) for c in configs])
-    # what each set changes from the first one shown, before the sets in full, each change
-    # marked where not every run of both sets played its expansion
-    changes = [card_differences(tables[0], table, (expansions[0], played))
-               for table, played in zip(tables[1:], expansions[1:], strict=True)]
-    if tables and shipped.digest not in sets:
-        # no run played R14: what the first set shown changes from it, as `urbion cards`
-        # says of a file
-        changes.insert(0, card_differences(card_table(shipped), tables[0],
-                                           (None, expansions[0])))
-    return [text for text in changes if text] + texts
-
-
-def _file_now(source: str, digest: str, folders: list[Path]) -> str:
-    """A line saying that the card file a run names no longer holds the cards it played
-    (edited since, or gone), so that a reader does not open it for them; "" for the shipped
-    set or a file that still holds them."""
-    if not source or source.startswith("builtin:") or \
-            _card_file_of(source, digest, folders) is not None:
-        return ""
-    return (f"note       {shared_file(source)} does not hold these cards now (edited, moved "
-            "or gone since): the cards shown are the ones played, as the results files kept "
-            "them")
-
-
-def _kept_cards(configs: list[dict], digest: str) -> CardSet | None:
-    """The card set one of a set's runs kept in its results file (``card_set_table``)."""
-    from analyzer.cards.loader import unpacked_table
-
-    for attrs in configs:
-        card_set = unpacked_table(attrs.get("card_set_table"), str(attrs.get("card_set")),
-                                  digest, str(attrs.get("card_set_source", "")))
-        if card_set is not None:
-            return card_set
-    return None
-
-
-def _card_file_of(source: str, digest: str, folders: list[Path]) -> CardSet | None:
-    """The card set of the file ``source`` names, where it still holds the cards of
-    ``digest``; None otherwise. Only regular files are read (a pipe would wait forever)."""
-    from analyzer.analysis.results_io import cards_of_file
-
-    path = Path(source)
-    candidates = [path] if path.is_absolute() else [path, *(f / path for f in folders)]
-    for candidate in candidates:
-        try:
-            card_set = cards_of_file(candidate) if candidate.is_file() else None
-        except (UrbionError, OSError):
-            continue
-        if card_set is not None and card_set.digest == digest:
-            return card_set
-    return None
 
 
 def provenance(runs: dict[str, pd.DataFrame]) -> dict[str, str]:
@@ -255,12 +155,6 @@ def _pieces(attrs: dict) -> str:
 
 #: A policy's parameters as fitted to the run's cards, and as given (fitted to R14's).
 PARAMS_KEY, WEIGHTS_KEY = "policy_params_sha256", "policy_weights_sha256"
-
-
-def chart_source(runs: dict[str, pd.DataFrame]) -> str:
-    """The line under a chart of ``runs``: what they share, and what their Books say."""
-    books = books_chart_note(runs, "run")
-    return charts.source_line(shared_attrs(runs)) + (f"\n{books}" if books else "")
 
 
 def shared_attrs(runs: dict[str, pd.DataFrame]) -> dict:
@@ -423,9 +317,6 @@ def weights_name(result) -> str | None:
 
 #: Who names the expansions how, on a comparison's pages and on a report's.
 COMPARE_NAMES = "the tables name a set as --sets takes it, the charts by"
-
-
-REPORT_NAMES = "the runs name their expansions as --expansions takes them, the interactions by"
 
 
 def names_key(sets, who: str = COMPARE_NAMES) -> str:

@@ -1,11 +1,11 @@
-"""A report's folder: built beside its destination and moved into place at the end, so a
-failed or interrupted report never leaves a half-written folder; and the destination checked
+"""The folder a command writes its pages into (a report's, a comparison's, a sensitivity
+analysis's, a duel's): built beside its destination and moved into place at the end, so a
+failed or interrupted write never leaves a half-written folder; and the destination checked
 before anything is played or drawn."""
 
 from __future__ import annotations
 
 import glob
-import io
 import os
 import re
 import shutil
@@ -13,7 +13,6 @@ import stat
 import sys
 import time
 import uuid
-import warnings
 from pathlib import Path
 
 from analyzer.atomic import (
@@ -24,10 +23,8 @@ from analyzer.atomic import (
     require_folder,
     signals_held,
     why_not_writable,
-    write_atomically,
 )
 from analyzer.errors import UrbionError
-from analyzer.reporting import charts
 
 
 def resolved_path(path: Path, failure: str) -> Path:
@@ -76,27 +73,6 @@ def write_folder(out: Path, fill, kind: str) -> Path:
         if build is not None:
             shutil.rmtree(build, ignore_errors=True)
     return out
-
-
-def save_chart(fig, folder: Path, stem: str) -> bytes:
-    """Write ``stem``.png and .svg, each whole or not at all; return the PNG's bytes."""
-    files = chart_files(fig, stem)
-    for name, content in files.items():
-        write_atomically(folder / name, lambda tmp, c=content: Path(tmp).write_bytes(c))
-    return files[f"{stem}.png"]
-
-
-def chart_files(fig, stem: str) -> dict[str, bytes]:
-    """``stem``.png and ``stem``.svg of ``fig``, as bytes."""
-    png, svg = io.BytesIO(), io.BytesIO()
-    with warnings.catch_warnings():
-        # a name in a script the font lacks (a card set named in Japanese) is drawn as
-        # boxes, with a warning per glyph per drawing: dozens of lines for one report
-        warnings.filterwarnings("ignore", message="Glyph .* missing from font",
-                                category=UserWarning)
-        fig.savefig(png, format="png", dpi=110)
-        charts.write_svg(fig, svg)
-    return {f"{stem}.png": png.getvalue(), f"{stem}.svg": svg.getvalue()}
 
 
 def check_destination(out: Path, kind: str) -> None:

@@ -22,6 +22,17 @@ from analyzer.wording import spoken_list
 
 INTERACTIONS_TITLE = "Pairwise interactions of expansions"
 
+#: The caption of an interactions chart, in a report and a comparison.
+INTERACTIONS_CAPTION = ("For each pair of expansions, the pair's change of the win rate from "
+                        "the base game minus the two changes of each expansion alone, in "
+                        "percentage points, with its 95% interval: near zero, the two add up; "
+                        "blue, together they leave more games won than the two alone say; red, "
+                        "fewer; grey, no interaction shown: Holm's adjustment over the pairs "
+                        "finds none, or the interval holds zero, which does not rule out one as "
+                        "large as the interval's ends, or the pair is at the 0% floor (its "
+                        "single effects added up would take the win rate below 0%, so it reads "
+                        "positive whatever it does).")
+
 
 INTERACTIONS_NOTE = ("The interaction of two expansions (the pair's effect on the win rate "
                      "minus the two single effects, each against the base game on the same "

@@ -9,7 +9,7 @@ import re
 
 import pandas as pd
 
-from analyzer.wording import one_line
+from analyzer.wording import one_line, spoken_list
 
 
 def percent(x: float) -> str:
@@ -176,3 +176,30 @@ def as_sentence(text: str) -> str:
     """``text`` as a sentence: capitalised, ending with a full stop."""
     text = text[0].upper() + text[1:] if text else text
     return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def extremes(rates: pd.Series, words: tuple[str, str], noun: str,
+             least_first: bool = False) -> str:
+    """The highest and lowest of ``rates`` (win rates by name) in words: ``words`` name
+    them (the highest's word first), every name that shares a rate as written is named
+    (no tie is broken at random), and rates that are all one say so."""
+    texts = rates.map(percent)
+    top, bottom = texts[rates.idxmax()], texts[rates.idxmin()]
+    if len(rates) == 1:
+        return f"{rates.index[0]} {top}"
+    if top == bottom:
+        return f"{f'both {noun}s' if len(rates) == 2 else f'every {noun}'} at {top}"
+    most = f"{words[0]} {capped_list([str(n) for n in texts.index[texts == top]])} ({top})"
+    least = f"{words[1]} {capped_list([str(n) for n in texts.index[texts == bottom]])} ({bottom})"
+    return f"{least}, {most}" if least_first else f"{most}, {least}"
+
+
+#: The most sets an alternative text names in one group; the others are counted.
+ALT_NAMES = 5
+
+
+def capped_list(items: list[str]) -> str:
+    """``items`` as a sentence lists them, the first ``ALT_NAMES`` by name."""
+    if len(items) <= ALT_NAMES:
+        return spoken_list(items)
+    return f"{', '.join(items[:ALT_NAMES])} and {len(items) - ALT_NAMES} more"

@@ -20,6 +20,7 @@ from analyzer.analysis.sensitivity import (
 )
 from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
 from analyzer.reporting import charts
+from analyzer.reporting.charts import save_chart
 from analyzer.reporting.facts import (
     NO_COMMIT,
     policy_fact,
@@ -27,7 +28,7 @@ from analyzer.reporting.facts import (
     rules_fact,
     with_run_columns,
 )
-from analyzer.reporting.folders import check_destination, save_chart, write_folder
+from analyzer.reporting.folders import check_destination, write_folder
 from analyzer.reporting.markup import (
     code_spans,
     html_figures,
