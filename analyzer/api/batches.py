@@ -84,12 +84,11 @@ def with_finished_sets(err: RunStopped, folder: Path | None,
                       "continue", err.interrupted)
 
 
-def compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]) -> Path:
-    """The comparison's folder, made: a new or empty one, or with ``resume`` one an
-    interrupted comparison of the same batch size left (a folder is never mixed with
-    another comparison's files)."""
+def compare_destination(out: str | Path, resume: bool) -> tuple[Path, bool]:
+    """The folder ``out`` names, checked before a comparison makes or reads it: not a file,
+    in a folder it may write in, there already for ``resume``; and whether it is still to
+    be made."""
     from analyzer.atomic import probe_folder, require_folder
-    from analyzer.reporting.folders import FOLDER_MARK, folder_mark
 
     folder = Path(out)
     if folder.exists() and not folder.is_dir():
@@ -102,6 +101,16 @@ def compare_folder(out: str | Path, resume: bool, games: int, labels: list[str])
     made = not folder.exists()
     if made:  # said as every command says it (/proc's "No such file" misled)
         probe_folder(folder.parent, f"cannot write {folder}")
+    return folder, made
+
+
+def compare_folder(out: str | Path, resume: bool, games: int, labels: list[str]) -> Path:
+    """The comparison's folder, made: a new or empty one, or with ``resume`` one an
+    interrupted comparison of the same batch size left (a folder is never mixed with
+    another comparison's files)."""
+    from analyzer.reporting.folders import FOLDER_MARK, folder_mark
+
+    folder, made = compare_destination(out, resume)
     held: list[str] = []
     try:
         held = sorted(p.name for p in folder.iterdir()) if folder.exists() else []

@@ -12,6 +12,7 @@ from analyzer import arguments
 from analyzer.analysis.totals import joined_commit
 from analyzer.api.batches import (
     CARD_CHANGE_MARK,
+    compare_destination,
     compare_folder,
     joined_batches,
     play_compare,
@@ -303,20 +304,9 @@ def _play_card_change(plays: dict[str, dict[str, CardSet]], specs: dict[str, Pol
 def _card_change_folder(out: Path, resume: bool) -> tuple[Path, bool]:
     """The card change's folder, made, and whether this call made it: new or empty, or
     with ``resume`` one an interrupted card change left."""
-    from analyzer.atomic import probe_folder, require_folder
     from analyzer.reporting.folders import FOLDER_MARK, folder_mark
 
-    folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise UrbionError(f"cannot write compare {folder}: it is a file, not a folder "
-                          "(`urbion compare` writes its files into the folder --out (out=) "
-                          "names)")
-    require_folder(folder.parent, f"cannot write {folder}")
-    if resume and not folder.is_dir():
-        raise UrbionError(f"nothing to resume: {folder} does not exist")
-    made = not folder.exists()
-    if made:
-        probe_folder(folder.parent, f"cannot write {folder}")
+    folder, made = compare_destination(out, resume)
     try:
         held = sorted(p.name for p in folder.iterdir()) if not made else []
     except OSError as err:

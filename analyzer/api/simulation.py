@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
@@ -138,11 +138,7 @@ def simulate(games: int = 10_000, seed: int = 0, policy: str | PolicySpec = "gre
     """
     options = _run_options(games, seed, first_game, workers, chunk, scheduler, resume,
                            progress)
-    out = arguments.path("out", out)
-    if out is not None:
-        check_writable(out)
-        check_not_an_input(out, {"--cards": cards, "--policy": weights_file_given(policy)},
-                           "the run")
+    out = _checked_out(out, cards, policy, check_writable)
     card_set = load_cards(cards, expansions, variant)
     results, attrs, held = _run(options, policy, checked_engine(engine), card_set, out,
                                 summary_only=False)
@@ -205,11 +201,7 @@ chunk, expansions, variant
     """
     options = _run_options(games, seed, first_game, workers, chunk, scheduler, resume,
                            progress)
-    out = arguments.path("out", out)
-    if out is not None:
-        check_summary_writable(out)
-        check_not_an_input(out, {"--cards": cards, "--policy": weights_file_given(policy)},
-                           "the run")
+    out = _checked_out(out, cards, policy, check_summary_writable)
     card_set = load_cards(cards, expansions, variant)
     tally, attrs, held = _run(options, policy, checked_engine(engine), card_set, out,
                               summary_only=True)
@@ -221,6 +213,18 @@ chunk, expansions, variant
                 write_summary(summary, tally, attrs, out)
             partial_folder_remove(out)
     return {**summary, "config": attrs}
+
+
+def _checked_out(out: str | Path | None, cards: Cards, policy: str | PolicySpec,
+                 check: Callable[[Path], object]) -> Path | None:
+    """``out`` as a path, ``check``-ed as a place to write the run's file (results or
+    summary), and not the card or weights file the run reads."""
+    out = arguments.path("out", out)
+    if out is not None:
+        check(out)
+        check_not_an_input(out, {"--cards": cards, "--policy": weights_file_given(policy)},
+                           "the run")
+    return out
 
 
 def _run_options(games, seed, first_game, workers, chunk, scheduler, resume,

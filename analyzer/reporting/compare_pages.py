@@ -26,6 +26,7 @@ from analyzer.reporting.facts import (
     VERSION_COLUMNS,
     WEIGHTS_KEPT_AS,
     card_file_words,
+    cards_words,
     code_facts,
     games_played_words,
     kept_weights_file,
@@ -60,7 +61,7 @@ from analyzer.reporting.markup import (
     percent,
     shared_note,
 )
-from analyzer.reporting.names import shared_file, shared_policy
+from analyzer.reporting.names import shared_policy
 from analyzer.wording import spoken_list
 
 
@@ -141,11 +142,8 @@ def _compare_command(attrs: dict) -> str:
         return parts
     if attrs.get("precision") is not None:
         parts.append(f"--precision {attrs['precision']!r} --max-games {attrs['max_games']}")
-    source = str(attrs.get("card_set_source", ""))
-    if attrs.get("cards_file"):
-        parts.append(f"--cards {shlex.quote(attrs['cards_file'])}")
-    elif source and not source.startswith("builtin:"):
-        parts.append(f"--cards {shlex.quote(shared_file(source))}")
+    if cards := cards_words(attrs):
+        parts.append(cards)
     return " ".join(parts)
 
 

@@ -147,6 +147,17 @@ def card_file_words(attrs: dict) -> str:
         else ""
 
 
+def cards_words(attrs: dict) -> str | None:
+    """``--cards FILE`` that plays a run's cards again: the file its folder keeps
+    (``cards_file``), else the file it was given, by name; None for the shipped set."""
+    if attrs.get("cards_file"):
+        return f"--cards {shlex.quote(attrs['cards_file'])}"
+    source = str(attrs.get("card_set_source", ""))
+    if source and not source.startswith("builtin:"):
+        return f"--cards {shlex.quote(shared_file(source))}"
+    return None
+
+
 def _pieces(attrs: dict) -> str:
     """Of how many results files a joined run is made, for its provenance line."""
     pieces = attrs.get("joined_files", 1)

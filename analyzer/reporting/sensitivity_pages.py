@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 import html
-import shlex
 from pathlib import Path
 
 import pandas as pd
@@ -23,6 +22,7 @@ from analyzer.reporting import charts
 from analyzer.reporting.charts import save_chart
 from analyzer.reporting.facts import (
     NO_COMMIT,
+    cards_words,
     policy_fact,
     policy_words,
     rules_fact,
@@ -170,11 +170,8 @@ def _sensitivity_command(baseline: dict) -> str:
         parts.append(f"--expansions {','.join(baseline['expansions'])}")
     if baseline.get("variant", "solo") != "solo":
         parts.append(f"--variant {baseline['variant']}")
-    source = str(baseline.get("card_set_source", ""))
-    if baseline.get("cards_file"):
-        parts.append(f"--cards {shlex.quote(baseline['cards_file'])}")
-    elif source and not source.startswith("builtin:"):
-        parts.append(f"--cards {shlex.quote(shared_file(source))}")
+    if cards := cards_words(baseline):
+        parts.append(cards)
     return " ".join(parts)
 
 
