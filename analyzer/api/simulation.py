@@ -39,7 +39,7 @@ from analyzer.errors import ClusterError, PolicyError, RunStopped, UrbionError
 from analyzer.policies.registry import PolicySpec
 from analyzer.runner import interrupts
 from analyzer.runner.checkpoint import Checkpoint, partial_folder, partial_folder_remove
-from analyzer.runner.executors import local_threads, make_executor
+from analyzer.runner.executors import Executor, local_threads, make_executor
 from analyzer.runner.plan import DEFAULT_CHUNK, RunPlan
 from analyzer.runner.results import RESULT_DTYPE
 from analyzer.runner.run import execute, stopped_before_playing
@@ -297,9 +297,10 @@ def _run(options: dict, policy, engine, cards: CardSet, out: Path | None,
         return _set_up_and_run(options, policy, engine, cards, out, summary_only)
 
 
-def _set_up_and_run(options: dict, policy, engine, cards: CardSet, out: Path | None,
-                    summary_only: bool) -> tuple[np.ndarray, dict, Checkpoint | None]:
-    """:func:`_run`, its stops not yet read."""
+def _planned(options: dict, policy, engine: str, cards: CardSet, out: Path | None,
+             summary_only: bool) -> tuple[RunPlan, PolicySpec, int | None]:
+    """The run's plan, its policy and its threads (None: every core), once everything that
+    can be checked before a game is played has been."""
     card_set, spec = checked_run_inputs(engine, policy, cards)
     if options["resume"] and out is None:
         raise UrbionError("--resume needs --out (resume=True needs out= in Python): finished "
@@ -310,13 +311,33 @@ def _set_up_and_run(options: dict, policy, engine, cards: CardSet, out: Path | N
         check_by_name(spec, card_set)
     plan = RunPlan.for_policy(card_set, spec, options["seed"], options["games"],
                               options["first_game"], engine, options["chunk"])
-    # taken before the games: a stop once they are played and saved finds nothing left
-    # to do that could say otherwise
-    attrs = plan.config()
     # the plain-Python engine holds Python's lock: more threads would only take turns
     threads = 1 if engine == "reference" else options["workers"]
     if options["scheduler"] is None:  # a cluster's workers have memory of their own
         _check_chunk_fits(min(plan.chunk, plan.games), plan.n_chunks, local_threads(threads))
+    return plan, spec, threads
+
+
+def _prepare_executor(executor: Executor, plan: RunPlan, checkpoint: Checkpoint | None) -> None:
+    """Get ``executor`` ready to play ``plan`` (compile, or load, its kernels): a stop, or a
+    worker's problem once chunks are kept for a resume, is a :class:`RunStopped`."""
+    try:
+        executor.prepare(plan)
+    except KeyboardInterrupt:
+        raise RunStopped(stopped_before_playing(checkpoint), True) from None
+    except ClusterError as err:  # a worker's problem: a resume outlives it
+        if checkpoint is None or not checkpoint.opened:
+            raise
+        raise RunStopped(stopped_before_playing(checkpoint, str(err)), False) from None
+
+
+def _set_up_and_run(options: dict, policy, engine, cards: CardSet, out: Path | None,
+                    summary_only: bool) -> tuple[np.ndarray, dict, Checkpoint | None]:
+    """:func:`_run`, its stops not yet read."""
+    plan, spec, threads = _planned(options, policy, engine, cards, out, summary_only)
+    # taken before the games: a stop once they are played and saved finds nothing left
+    # to do that could say otherwise
+    attrs = plan.config()
     executor = make_executor(options["scheduler"], threads)
     checkpoint = None
     try:
@@ -324,15 +345,7 @@ def _set_up_and_run(options: dict, policy, engine, cards: CardSet, out: Path | N
                       if out is not None else None)
         with interrupts.holding():  # Ctrl-C inside LLVM would otherwise be dropped
             start = time.perf_counter()
-            try:
-                executor.prepare(plan)
-            except KeyboardInterrupt:
-                raise RunStopped(stopped_before_playing(checkpoint), True) from None
-            except ClusterError as err:  # a worker's problem: a resume outlives it
-                if checkpoint is None or not checkpoint.opened:
-                    raise
-                raise RunStopped(stopped_before_playing(checkpoint, str(err)), False) \
-                    from None
+            _prepare_executor(executor, plan, checkpoint)
             compiled = time.perf_counter()
             payload, resumed = execute(plan, executor, summary_only, checkpoint,
                                        options["progress"])
