@@ -207,15 +207,8 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     UrbionError
         Bad input, before any game is played; RunStopped when interrupted.
     """
-    from analyzer.analysis.tune import (
-        check_searchable,
-        start_weights,
-        tune_weights,
-        tuned_names,
-        weighted_spec,
-    )
+    from analyzer.analysis.tune import check_searchable, start_weights, tuned_names, weighted_spec
     from analyzer.policies.weights import format_weights
-    from analyzer.runner.progress import clearing_on_error, progress_bar
 
     games, seed, _ = arguments.game_counts(games, seed)
     heldout_games = arguments.whole_number("heldout_games", heldout_games, 1)
@@ -236,17 +229,7 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
     begin = start_weights(start)
     check_searchable(begin, tuned_names(card_set))  # before the progress bar shows
     checked_run_inputs("fast", "greedy", card_set)
-    bar = progress_bar(evaluations, progress, "tuning", "candidates")
-    played: list[int] = []
-
-    def one_more() -> None:
-        played.append(1)
-        bar.update(1)
-
-    with clearing_on_error(bar), \
-            part_of(lambda: f"tuning, after {len(played)} of {evaluations} candidates"), \
-            interrupts.holding():
-        found = tune_weights(card_set, games, seed, evaluations, workers, one_more, begin)
+    found = _searched_weights(card_set, games, seed, evaluations, workers, progress, begin)
     contenders: dict[str, str | PolicySpec] = {"greedy": "greedy", start: start,
                                                "tuned": weighted_spec(found.weights, card_set,
                                                                       "tuned")}
@@ -264,6 +247,28 @@ def tune(games: int = 20_000, seed: int = 0, evaluations: int = 300,
         except UrbionError as err:  # hours of tuning: the weights are kept
             raise OutputNotWritten(str(err), outcome, outcome.file_text) from None
     return outcome
+
+
+def _searched_weights(card_set: CardSet, games: int, seed: int, evaluations: int,
+                      workers: int | None, progress: bool,
+                      begin: dict[str, float]) -> TuneOutcome:
+    """The search of :func:`tune`: ``evaluations`` candidates from the weights ``begin``,
+    each played on games 0..games-1 of ``seed``, counted on a progress bar; a stop names
+    how many were played."""
+    from analyzer.analysis.tune import tune_weights
+    from analyzer.runner.progress import clearing_on_error, progress_bar
+
+    bar = progress_bar(evaluations, progress, "tuning", "candidates")
+    played: list[int] = []
+
+    def one_more() -> None:
+        played.append(1)
+        bar.update(1)
+
+    with clearing_on_error(bar), \
+            part_of(lambda: f"tuning, after {len(played)} of {evaluations} candidates"), \
+            interrupts.holding():
+        return tune_weights(card_set, games, seed, evaluations, workers, one_more, begin)
 
 
 def _tune_outcome(found: TuneOutcome, heldout: DuelResult, start: str, games: int,
