@@ -871,7 +871,7 @@ def interactions(table: pd.DataFrame) -> Figure:
     a cell is coloured only where the interaction is shown
     (``analysis.compare.shown_interactions``) and its interval, as printed, leaves zero out;
     the others are grey."""
-    from analyzer.analysis.compare import ROUGH_BELOW, interaction_matrix, with_verdicts
+    from analyzer.analysis.compare import interaction_matrix
 
     matrix = interaction_matrix(table)
     n = len(matrix)
@@ -897,20 +897,48 @@ def interactions(table: pd.DataFrame) -> Figure:
     highs = interaction_matrix(table, "high").to_numpy(dtype=float) * 100
     limit = max(float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0, 0.5)
     bands = [[_band(values[i, j], lows[i, j], highs[i, j]) for j in range(n)] for i in range(n)]
+    shown_cells, few, floor = _interaction_marks(table)
+    shown = np.where(shown_cells, values, np.nan)
+    ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
+    # a symmetric log scale: effects of a few points stay visible beside one of twenty
+    image = ax.imshow(shown, cmap="RdBu",
+                      norm=SymLogNorm(linthresh=min(1.0, limit / 2), vmin=-limit, vmax=limit))
+    _interaction_cells(ax, image, values, shown, bands, few, floor)
+    ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
+    ax.set_yticks(range(n), matrix.index)
+    bar = fig.colorbar(image, ax=ax, label=textwrap.fill(
+        "pp, symmetric log scale, linear within ±1 (blue: more than the single effects add "
+        "up to)", int(plot_height * 11)))
+    ticks = [t for t in (-100, -30, -10, -3, -1, 0, 1, 3, 10, 30, 100) if abs(t) <= limit]
+    bar.set_ticks(ticks, labels=[f"{t:+d}" if t else "0" for t in ticks])
+    # under the whole figure, wrapped to its width: under the axes of two or three
+    # expansions, which are narrower, it ran past the figure's edge (:func:`caption` adds
+    # the source below it)
+    fig.supxlabel(note, fontsize="small", color="0.25")
+    return fig
+
+
+def _interaction_marks(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per cell of the interactions heatmap, bool matrices: whether the interaction is
+    shown (the tables' rule, ``analysis.compare.shown_interactions``), whether few games
+    differ, and whether the pair is at the 0% floor."""
+    from analyzer.analysis.compare import ROUGH_BELOW, interaction_matrix, with_verdicts
+
     marked = with_verdicts(table)
     marks = marked.assign(shown=marked["shown"].astype(float),
                           at_floor=marked["at_floor"].astype(float),
                           few=((marked["differing"] > 0) & (marked["differing"] < ROUGH_BELOW)
                                ).astype(float) if "differing" in marked else 0.0)
-    floor = interaction_matrix(marks, "at_floor").to_numpy(dtype=float) == 1
-    few = interaction_matrix(marks, "few").to_numpy(dtype=float) == 1
-    # the tables' rule (analysis.compare.shown_interactions), cell for cell
-    shown = np.where(interaction_matrix(marks, "shown").to_numpy(dtype=float) == 1, values,
-                     np.nan)
-    ax.imshow(np.where(np.isfinite(values), 0.0, np.nan), cmap="Greys", vmin=-4, vmax=4)
-    # a symmetric log scale: effects of a few points stay visible beside one of twenty
-    image = ax.imshow(shown, cmap="RdBu",
-                      norm=SymLogNorm(linthresh=min(1.0, limit / 2), vmin=-limit, vmax=limit))
+    return tuple(interaction_matrix(marks, key).to_numpy(dtype=float) == 1
+                 for key in ("shown", "few", "at_floor"))
+
+
+def _interaction_cells(ax: Axes, image, values: np.ndarray, shown: np.ndarray,
+                       bands: list[list[str]], few: np.ndarray, floor: np.ndarray) -> None:
+    """Each cell's text: the interaction with its interval (``bands``), and whether few
+    games differ (``few``) or the pair is at the 0% floor (``floor``); "no games" where a
+    pair has none. An interaction shown (``shown`` finite) is in bold, on its colour."""
+    n = len(values)
     for i in range(n):
         for j in range(n):
             if i != j and not np.isfinite(values[i, j]):
@@ -926,18 +954,6 @@ def interactions(table: pd.DataFrame) -> Figure:
                 ax.text(j, i, f"{_cell(values[i, j], sign=True)}{band}", ha="center",
                         va="center", fontsize="small", color="white" if dark else "black",
                         fontweight="bold" if np.isfinite(shown[i, j]) else "normal")
-    ax.set_xticks(range(n), matrix.columns, rotation=30, ha="right")
-    ax.set_yticks(range(n), matrix.index)
-    bar = fig.colorbar(image, ax=ax, label=textwrap.fill(
-        "pp, symmetric log scale, linear within ±1 (blue: more than the single effects add "
-        "up to)", int(plot_height * 11)))
-    ticks = [t for t in (-100, -30, -10, -3, -1, 0, 1, 3, 10, 30, 100) if abs(t) <= limit]
-    bar.set_ticks(ticks, labels=[f"{t:+d}" if t else "0" for t in ticks])
-    # under the whole figure, wrapped to its width: under the axes of two or three
-    # expansions, which are narrower, it ran past the figure's edge (:func:`caption` adds
-    # the source below it)
-    fig.supxlabel(note, fontsize="small", color="0.25")
-    return fig
 
 
 #: What the heatmap's additive scale hides, under the chart.
