@@ -26,9 +26,12 @@ test: $(STAMP) chromium
 	$(BIN)/ruff check .
 	$(BIN)/pytest -q
 
+# Each benchmark appends its figures to the run log; benchmarks/runs.py summarizes it.
+RUN_LOG := benchmarks/runs.jsonl
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_engine.py
-	$(BIN)/python benchmarks/bench_expansions.py
-	$(BIN)/python benchmarks/bench_compare.py
-	$(BIN)/python benchmarks/bench_scale.py
-	$(BIN)/python benchmarks/bench_policies.py
+	$(BIN)/python benchmarks/bench_engine.py --log $(RUN_LOG)
+	$(BIN)/python benchmarks/bench_expansions.py --log $(RUN_LOG)
+	$(BIN)/python benchmarks/bench_compare.py --log $(RUN_LOG)
+	$(BIN)/python benchmarks/bench_scale.py --log $(RUN_LOG)
+	$(BIN)/python benchmarks/bench_policies.py --log $(RUN_LOG)
+	$(BIN)/python benchmarks/runs.py $(RUN_LOG)

@@ -5,7 +5,7 @@ Prints the machine and versions, then the wall time of `urbion compare --sets si
 games of one seed for every set) and the games/s over all sets. Target (issue: analysis and
 reports): under 2 minutes at 100,000 games per set with greedy.
 
-Usage: python benchmarks/bench_compare.py [--games 100000]
+Usage: python benchmarks/bench_compare.py [--games 100000] [--log FILE]
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import os
 import subprocess
 import tempfile
 
-from common import URBION, machine, timed
+from common import URBION, add_log_option, log_run, machine, timed
 
 from analyzer.analysis.compare import expansion_sets
 
@@ -24,6 +24,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--sets", default="singles")
+    add_log_option(parser)
     args = parser.parse_args()
     print(machine())
     n_sets = len(expansion_sets(args.sets))
@@ -42,6 +43,9 @@ def main() -> None:
           f"DIR`: {n_sets} sets, {total:,} games, {seconds:.1f} s wall "
           f"({total / seconds:,.0f} games/s), charts {', '.join(charts)}"
           "      target < 120 s")
+    log_run(args.log, "bench_compare", args,
+            {"compare_wall_s": seconds, "compare_games_per_s": total / seconds},
+            {"compare_wall_s": ("<", 120)})
 
 
 if __name__ == "__main__":

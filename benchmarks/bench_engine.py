@@ -8,6 +8,7 @@ time, the peak RSS of a 1,000,000-game run with --out, and greedy's win rate. Ta
 < 30 s, warm run < 3 s, peak RSS < 500 MB, greedy win rate >= 3%.
 
 Usage: python benchmarks/bench_engine.py [--games 100000] [--big 1000000] [--compile-rounds 3]
+                                         [--log FILE]
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import sys
 import tempfile
 import time
 
-from common import ROOT, URBION, machine, peak_rss_of_cli, timed
+from common import ROOT, URBION, add_log_option, log_run, machine, peak_rss_of_cli, timed
 
 import analyzer
 from analyzer.analysis.stats import wilson_interval
@@ -70,7 +71,15 @@ def peak_rss_big(games: int, env: dict) -> tuple[float, float]:
                                env)
 
 
-def report_ratio(cards, policy, n_games: int, repeats: int = 50, rounds: int = 5) -> None:
+#: Each figure's target, as the log records it (benchmarks/common.py).
+TARGETS = {"greedy_games_per_s_all_cores": (">=", 20_000), "fast_reference_greedy_engine":
+           (">=", 200), "fast_reference_random_engine": (">=", 200), "compile_s": ("<", 30),
+           "warm_run_s": ("<", 3), "big_run_peak_rss_mb": ("<", 500),
+           "greedy_win_rate": (">=", 0.03)}
+
+
+def report_ratio(cards, policy, n_games: int, repeats: int = 50,
+                 rounds: int = 5) -> dict[str, float]:
     """fast/reference speed on the same games, one thread each: the fast engine's batch
     kernel alone (engine against engine), and through the runner (thread pool, legality
     check, structured results), which a 200-game batch feels more than a long run.
@@ -79,7 +88,8 @@ def report_ratio(cards, policy, n_games: int, repeats: int = 50, rounds: int = 5
     the other, so that the machine's noise falls on both; the median of the rounds' ratios
     is printed with their range (a single round of the reference varied up to twofold).
     The reference plays greedy with its plain-Python twin, random with the compiled random
-    (docs/engine.md)."""
+    (docs/engine.md). Returns the figures: ``fast_reference_<policy>_<engine|runner>``, the
+    median, and the same with ``_low`` and ``_high``, the rounds' range."""
     run_reference(cards, policy, 1, 2)  # warm up (random: compile it for calls from Python)
     kernel = batch_kernel(policy)
     args = (policy.kernel_arg, policy.params, cards.cards, cards.city_ids, cards.dream_ids,
@@ -93,10 +103,15 @@ def report_ratio(cards, policy, n_games: int, repeats: int = 50, rounds: int = 5
                                        for _ in range(repeats)])
         for what, sec in (("engine", kernel_sec), ("runner", runner_sec)):
             ratios[what].append(ref_sec * repeats / sec)
+    figures = {}
     for what, values in ratios.items():
         print(f"fast/reference, {policy.name}, games 0-{n_games - 1} of seed 1, 1 thread, "
               f"fast {what}: {statistics.median(values):,.0f}x (median of {rounds} rounds, "
               f"{min(values):,.0f}x-{max(values):,.0f}x)      target >= 200x")
+        name = f"fast_reference_{policy.name}_{what}"
+        figures |= {name: statistics.median(values), f"{name}_low": min(values),
+                    f"{name}_high": max(values)}
+    return figures
 
 
 def main() -> None:
@@ -105,16 +120,21 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=1_000_000)
     parser.add_argument("--reference-games", type=int, default=200)
     parser.add_argument("--compile-rounds", type=int, default=3)
+    add_log_option(parser)
     args = parser.parse_args()
     print(machine())
     env = dict(os.environ)
+    figures: dict[str, float] = {}
 
     # one compile is at the mercy of this shared machine's noise (+-15%): the median of a few
     compiles = [compile_seconds(env) for _ in range(args.compile_rounds)]
     print(f"compile (cold start, no disk cache, one process): "
           f"{statistics.median(compiles):.1f} s (median of {len(compiles)}, "
           f"{min(compiles):.1f}-{max(compiles):.1f} s)      target < 30 s")
+    figures |= {"compile_s": statistics.median(compiles), "compile_s_low": min(compiles),
+                "compile_s_high": max(compiles)}
     cold, warm = cold_and_warm(env)
+    figures |= {"first_run_s": cold, "warm_run_s": warm}
     print(f"cold start (empty cache) `urbion simulate --games 1000`: {cold:.1f} s wall "
           f"(compile, write the cache, play)")
     print(f"warm `urbion simulate --games 1000`: {warm:.2f} s wall      target < 3 s")
@@ -127,24 +147,30 @@ def main() -> None:
             df, sec = timed(analyzer.simulate, games=args.games, seed=1, policy=policy,
                             workers=workers)
             rates[policy, workers] = args.games / sec
+            figures[f"{policy}_games_per_s_{workers}_workers"] = args.games / sec
             print(f"{policy:7s} {workers} worker(s): {rates[policy, workers]:>10,.0f} games/s")
         if policy == "greedy":
             wins = int(df["won"].sum())
             low, high = wilson_interval(wins, len(df))
             print(f"greedy win rate {wins / len(df):.2%} (95% {low:.2%}-{high:.2%}), "
                   f"mean pacified {df['pacified'].mean():.2f}        target >= 3%")
+            figures |= {"greedy_win_rate": wins / len(df),
+                        "greedy_mean_pacified": df["pacified"].mean()}
     cores = os.cpu_count() or 1
+    figures["greedy_games_per_s_all_cores"] = rates["greedy", cores]
     print(f"greedy on {cores} cores: {rates['greedy', cores]:,.0f} games/s"
           f"      target >= 20,000")
 
     cards = default_card_set()
     n_ref = args.reference_games
     for name in ("greedy", "random"):
-        report_ratio(cards, resolve_policy(name).for_cards(cards), n_ref)
+        figures |= report_ratio(cards, resolve_policy(name).for_cards(cards), n_ref)
 
     rss, seconds = peak_rss_big(args.big, env)
     print(f"`urbion simulate --games {args.big:,} --out F.parquet`: {seconds:.1f} s wall, "
           f"peak RSS {rss:,.0f} MB      target < 500 MB")
+    figures |= {"big_run_s": seconds, "big_run_peak_rss_mb": rss}
+    log_run(args.log, "bench_engine", args, figures, TARGETS)
 
 
 if __name__ == "__main__":

@@ -10,14 +10,14 @@ Prints the machine and versions, then:
 - win rate and games/s of search against its rollouts budget, on fewer deals.
 Compile time is excluded from every games/s (each run compiles or loads before timing).
 
-Usage: python benchmarks/bench_policies.py [--games 10000] [--budget-games 2000]
+Usage: python benchmarks/bench_policies.py [--games 10000] [--budget-games 2000] [--log FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 
-from common import machine
+from common import add_log_option, log_run, machine
 
 import analyzer
 from analyzer.analysis.stats import format_p
@@ -26,7 +26,8 @@ POLICIES = ["random", "greedy", "weighted", "search", "clairvoyant"]
 ROLLOUTS = [1, 2, 4, 8, 16, 32]
 
 
-def headroom(games: int, seed: int) -> None:
+def headroom(games: int, seed: int) -> dict[str, float]:
+    """Print the skill-headroom table; return each policy's win rate and games/s."""
     duel = analyzer.duel(POLICIES, games=games, seed=seed)
     print(f"\nskill headroom, base game, R14 cards, games 0-{games - 1} of seed {seed} "
           "(the same deals for every policy)")
@@ -42,17 +43,27 @@ def headroom(games: int, seed: int) -> None:
           "Holm's p, since the best was picked after the games)")
     print(f"search at its default budget: {table.loc['search', 'games_per_s']:,.0f} games/s "
           "(target >= 50 on 2 cores)")
+    figures = {"best_vs_greedy_holm_p": row.holm_p}
+    for policy in POLICIES:
+        figures |= {f"{policy}_win_rate": duel.policies.loc[policy, "win_rate"],
+                    f"{policy}_games_per_s": duel.policies.loc[policy, "games_per_s"]}
+    return figures
 
 
-def budget(games: int, seed: int) -> None:
+def budget(games: int, seed: int) -> dict[str, float]:
+    """Print search's win rate against its budget; return each budget's figures."""
     print(f"\nsearch: win rate against rollouts per candidate (3 candidates), games 0-"
           f"{games - 1} of seed {seed}")
     print(f"{'rollouts':>8} {'win rate':>9}  {'95% interval':<17} {'games/s':>8}")
+    figures = {}
     for rollouts in ROLLOUTS:
         df = analyzer.simulate(games=games, seed=seed, policy=f"search:rollouts={rollouts}")
         summary = analyzer.summarize(df)
         print(f"{rollouts:>8} {summary['win_rate']:>9.2%}  {summary['ci_low']:>6.2%} to "
               f"{summary['ci_high']:<7.2%} {len(df) / df.attrs['seconds']:>8,.0f}")
+        figures |= {f"search_{rollouts}_rollouts_win_rate": summary["win_rate"],
+                    f"search_{rollouts}_rollouts_games_per_s": len(df) / df.attrs["seconds"]}
+    return figures
 
 
 def main() -> None:
@@ -60,10 +71,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--budget-games", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=1)
+    add_log_option(parser)
     args = parser.parse_args()
     print(machine(), flush=True)
-    headroom(args.games, args.seed)
-    budget(args.budget_games, args.seed + 1)
+    figures = headroom(args.games, args.seed)
+    figures |= budget(args.budget_games, args.seed + 1)
+    best = max(figures[f"{p}_win_rate"] for p in POLICIES if p != "clairvoyant")
+    log_run(args.log, "bench_policies", args, figures | {"best_win_rate": best},
+            {"search_games_per_s": (">=", 50), "best_win_rate": (">=", 0.10),
+             "best_vs_greedy_holm_p": ("<", 0.01)})
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ Each pairing is measured in alternating rounds and the median of each side is re
 
 Usage: python benchmarks/bench_scale.py [--games 300000] [--dask-games 1000000]
                                         [--rss-games 1000000,3000000,10000000] [--rounds 2]
+                                        [--log FILE]
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import argparse
 import statistics
 import time
 
-from common import machine, peak_rss_of_cli
+from common import add_log_option, log_run, machine, peak_rss_of_cli
 
 import analyzer
 
@@ -45,19 +46,23 @@ def median_rate(runs: list) -> float:
     return statistics.median(r for r, _ in runs)
 
 
-def report_scaling(games: int, rounds: int) -> None:
+def report_scaling(games: int, rounds: int) -> dict[str, float]:
     configs = {"1 thread": {"workers": 1}, "2 threads": {"workers": 2},
                "1 process": {"scheduler": "local:1"}, "2 processes": {"scheduler": "local:2"}}
     runs = side_by_side(configs, games, rounds)
     print(f"\nlocal scaling, greedy, {games:,} games, median of {rounds} alternating rounds")
     for name in configs:
         print(f"  {name:12s} {median_rate(runs[name]):>10,.0f} games/s")
-    for one, two in (("1 thread", "2 threads"), ("1 process", "2 processes")):
+    figures = {}
+    for one, two, name in (("1 thread", "2 threads", "threads_2_vs_1"),
+                           ("1 process", "2 processes", "dask_processes_2_vs_1")):
         ratio = median_rate(runs[two]) / median_rate(runs[one])
         print(f"  {two} / {one}: {ratio:.2f}x      target >= 1.8x")
+        figures[name] = ratio
+    return figures
 
 
-def report_dask_overhead(games: int, rounds: int) -> None:
+def report_dask_overhead(games: int, rounds: int) -> dict[str, float]:
     configs = {"local runner, 2 threads": {"workers": 2},
                "Dask local:2 cluster": {"scheduler": "local:2"}}
     runs = side_by_side(configs, games, rounds)
@@ -68,15 +73,19 @@ def report_dask_overhead(games: int, rounds: int) -> None:
     print(f"  Dask local:2      {dask:>10,.0f} games/s   (plus {start_up:.1f} s to start "
           "the cluster)")
     print(f"  Dask / local: {dask / local:.2f}      target >= 0.90")
+    return {"dask_vs_local": dask / local, "dask_start_s": start_up}
 
 
-def report_memory(sizes: list[int]) -> None:
+def report_memory(sizes: list[int]) -> dict[str, float]:
     print("\npeak RSS of `urbion simulate --summary-only`, greedy")
+    figures = {}
     for games in sizes:
         rss, seconds = peak_rss_of_cli(["simulate", "--games", str(games), "--summary-only",
                                         "--quiet"], env=None)
         print(f"  {games:>12,} games: {rss:>6,.0f} MB   ({seconds:,.0f} s)      "
               "target < 300 MB")
+        figures[f"summary_only_{games}_games_peak_rss_mb"] = rss
+    return figures
 
 
 def main() -> None:
@@ -85,12 +94,17 @@ def main() -> None:
     parser.add_argument("--dask-games", type=int, default=1_000_000)
     parser.add_argument("--rss-games", default="1000000,3000000,10000000")
     parser.add_argument("--rounds", type=int, default=2)
+    add_log_option(parser)
     args = parser.parse_args()
     print(machine())
     analyzer.simulate(games=10)  # compile (or load) the kernels before timing
-    report_scaling(args.games, args.rounds)
-    report_dask_overhead(args.dask_games, args.rounds)
-    report_memory([int(n) for n in args.rss_games.split(",")])
+    figures = report_scaling(args.games, args.rounds)
+    figures |= report_dask_overhead(args.dask_games, args.rounds)
+    rss = report_memory([int(n) for n in args.rss_games.split(",")])
+    figures |= rss | {"summary_only_peak_rss_mb": max(rss.values())}
+    log_run(args.log, "bench_scale", args, figures,
+            {"threads_2_vs_1": (">=", 1.8), "dask_processes_2_vs_1": (">=", 1.8),
+             "dask_vs_local": (">=", 0.9), "summary_only_peak_rss_mb": ("<", 300)})
 
 
 if __name__ == "__main__":
