@@ -17,7 +17,7 @@ import tempfile
 
 from common import URBION, add_log_option, log_run, machine, timed
 
-from analyzer.analysis.compare import expansion_sets
+from analyzer.analysis.expansion_sets import expansion_sets
 
 
 def main() -> None:

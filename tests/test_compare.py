@@ -16,18 +16,20 @@ import analyzer
 from analyzer.analysis.compare import (
     books_unplayed_note,
     compare_table,
-    expansion_sets,
     format_compare,
+    rank_ranges,
+    rank_text,
+)
+from analyzer.analysis.expansion_sets import expansion_sets
+from analyzer.analysis.interactions import (
     format_interactions,
     interaction_band,
     interaction_matrix,
     interactions,
-    paired_difference,
-    rank_ranges,
-    rank_text,
 )
 from analyzer.analysis.stats import (
     format_p,
+    paired_difference,
     paired_difference_interval,
     signed_pp,
 )
@@ -135,7 +137,7 @@ def test_an_interactions_interval_stays_within_what_a_mean_of_contrasts_can_be()
 def test_multiplied_stays_a_win_rate_where_both_singles_make_the_game_easier():
     """Two easier expansions of the team game with weighted: 0.58 and 0.40 against a base
     game of 0.20 multiplied as ratios to 116%, printed as the pair's predicted win rate."""
-    from analyzer.analysis.compare import multiplied_odds
+    from analyzer.analysis.interactions import multiplied_odds
 
     predicted = multiplied_odds(0.58, 0.40, 0.20)
     odds = (0.58 / 0.42) * (0.40 / 0.60) / (0.20 / 0.80)
@@ -379,7 +381,7 @@ def test_near_0pct_the_odds_scale_tells_effects_that_multiply_from_a_pair_that_c
     assert math.isnan(table.loc["emptiness+books", "odds_p"])
     assert harder["odds_holm_p"] == pytest.approx(
         min(1.0, 2 * min(harder["odds_p"], alike["odds_p"])))
-    from analyzer.analysis.compare import format_interactions
+    from analyzer.analysis.interactions import format_interactions
 
     lines = {line.split()[0]: line for line in format_interactions(table).splitlines()
              if line.startswith(("postcards+", "emptiness+"))}
@@ -399,7 +401,7 @@ def test_near_0pct_the_odds_scale_tells_effects_that_multiply_from_a_pair_that_c
 def test_an_odds_interval_is_clear_of_1_as_the_tables_write_it():
     """Holm p below 0.05 with an interval that reads 1.00 at one end is not shown: the
     reader sees a 1 in it."""
-    from analyzer.analysis.compare import shown_on_odds
+    from analyzer.analysis.interactions import shown_on_odds
 
     holm = pd.Series([0.01, 0.01, 0.01, 0.01, 0.2, np.nan])
     low = pd.Series([1.004, 1.006, 0.5, 0.5, 1.2, np.nan])
@@ -410,7 +412,7 @@ def test_an_odds_interval_is_clear_of_1_as_the_tables_write_it():
 def test_the_interaction_matrix_lists_the_expansions_in_the_games_order():
     """Pairs given in any order, by name or by title: the heatmap's axes follow the game,
     not the order the pairs' first names were met in."""
-    from analyzer.analysis.compare import EXPANSION_TITLES
+    from analyzer.analysis.expansion_sets import EXPANSION_TITLES
 
     pairs = [("squares_metas", "chromatic_chaos"), ("temples_harmony", "books"),
              ("postcards", "emptiness")]
@@ -726,7 +728,7 @@ def test_an_interaction_on_few_differing_games_never_narrows_past_what_they_allo
     games, and still holds the t interval."""
     from scipy.stats import beta
 
-    from analyzer.analysis.compare import four_set_interaction
+    from analyzer.analysis.interactions import four_set_interaction
 
     n = 2000
     values = np.zeros(n)
@@ -781,7 +783,7 @@ def test_a_bound_written_minus_zero_does_not_leave_zero_out_in_any_verdict_or_ch
     tables write it, not clear of zero, so not shown; the heatmap wrote +0.00."""
     import pandas as pd
 
-    from analyzer.analysis.compare import shown_interactions
+    from analyzer.analysis.interactions import shown_interactions
     from analyzer.reporting.charts import _band
 
     pair = pd.DataFrame({"low": [-0.012], "high": [-1e-5], "holm_p": [0.01],

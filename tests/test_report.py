@@ -1703,7 +1703,7 @@ def test_a_chart_of_every_set_has_no_empty_band_and_an_axis_at_both_ends():
     """128 sets make a chart thousands of pixels tall: the bars fill it from the top to the
     bottom (no margin of several bars' height), and the scale and its unit are read at the
     top as well as at the bottom."""
-    from analyzer.analysis.compare import expansion_sets, set_label
+    from analyzer.analysis.expansion_sets import expansion_sets, set_label
     from analyzer.reporting import charts
 
     labels = [set_label(s) for s in expansion_sets("all")]
@@ -1734,13 +1734,8 @@ def test_a_chart_of_many_sets_names_them_by_a_grid_of_their_expansions():
     a row, and the base game, which holds none, is named."""
     from matplotlib.colors import to_rgba
 
-    from analyzer.analysis.compare import (
-        EXPANSION_TITLES,
-        chart_members,
-        chart_table,
-        expansion_sets,
-        set_label,
-    )
+    from analyzer.analysis.compare import chart_members, chart_table
+    from analyzer.analysis.expansion_sets import EXPANSION_TITLES, expansion_sets, set_label
     from analyzer.reporting import charts
 
     labels = [set_label(s) for s in expansion_sets("all")]
@@ -2033,7 +2028,7 @@ def test_every_text_of_the_heatmap_lies_within_the_image(n_expansions):
     two expansions and over the tick labels with three)."""
     from itertools import combinations
 
-    from analyzer.analysis.compare import set_title
+    from analyzer.analysis.expansion_sets import set_title
     from analyzer.core.codes import PLAYABLE_EXPANSIONS
     from analyzer.reporting import charts
 
@@ -2930,7 +2925,7 @@ def test_the_differences_notes_example_of_pp_is_right():
 def test_a_set_named_over_many_lines_does_not_run_into_the_next_set():
     """All seven expansions wrap onto seven lines: on a chart of sets each name keeps
     clear of its neighbours', and sits level with its own bar (drawn, not computed)."""
-    from analyzer.analysis.compare import set_title
+    from analyzer.analysis.expansion_sets import set_title
     from analyzer.reporting import charts
 
     singles = ["squares_metas", "chromatic_chaos", "temples_harmony", "gardens_wizards",

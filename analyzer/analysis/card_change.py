@@ -14,25 +14,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.compare import (
-    BASE,
-    EXPANSION_TITLES,
+from analyzer.analysis.compare import UNWEIGHED, imprecise_note
+from analyzer.analysis.expansion_sets import BASE, EXPANSION_TITLES, SET_SEPARATOR, set_title
+from analyzer.analysis.interactions import (
     ROUGH_BELOW,
-    SET_SEPARATOR,
-    SIGNIFICANCE,
-    UNWEIGHED,
     four_set_interaction,
-    imprecise_note,
     odds_interaction,
-    paired_difference,
-    set_title,
     shown_interactions,
     shown_on_odds,
 )
 from analyzer.analysis.stats import (
     ODDS_MIN_OUTCOMES,
+    SIGNIFICANCE,
     holm_adjust,
     holm_cell,
+    paired_difference,
     signed_pp,
 )
 from analyzer.errors import UrbionError
@@ -175,7 +171,7 @@ def odds_ratio(rate: float, against_rate: float) -> float:
 
 
 def _shown(table: pd.DataFrame) -> pd.Series:
-    """``compare.shown_interactions`` of the vs-base columns: one rule for the tables,
+    """``interactions.shown_interactions`` of the vs-base columns: one rule for the tables,
     the chart and the notes, with the bound of 0% and 100% in the place of the floor."""
     renamed = pd.DataFrame({"low": table["vs_base_low"], "high": table["vs_base_high"],
                             "holm_p": table["vs_base_holm_p"],
@@ -406,7 +402,7 @@ PAIRING_NOTE = ("Game g of a set with one card set is paired with game g of the 
 
 def chart_rows(table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The table as its chart shows it, the largest change first, each set named by
-    ``compare.set_title``; and which expansions each row's set holds (one bool column per
+    ``expansion_sets.set_title``; and which expansions each row's set holds (one bool column per
     expansion any set holds, by its printed name), which names the rows of a chart of many
     sets as ``compare.chart_members`` does."""
     ordered = table.sort_values("difference", ascending=False, kind="stable")

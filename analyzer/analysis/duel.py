@@ -7,7 +7,6 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.compare import paired_difference
 from analyzer.analysis.run_stats import headline, played_alike
 from analyzer.analysis.stats import (
     format_p,
@@ -16,6 +15,7 @@ from analyzer.analysis.stats import (
     holm_family,
     mean_half_width,
     mean_interval,
+    paired_difference,
     signed_pp,
 )
 from analyzer.analysis.summary import EXPANSION_MEANS

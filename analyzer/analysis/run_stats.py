@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.compare import common_wins, paired_difference, set_label, shown_on_odds
+from analyzer.analysis.expansion_sets import set_label
+from analyzer.analysis.interactions import common_wins, shown_on_odds
 from analyzer.analysis.stats import (
     ODDS_FIGURES,
     fisher_exact,
@@ -16,6 +17,7 @@ from analyzer.analysis.stats import (
     independent_odds_ratio,
     log_odds_contrast,
     newcombe_difference,
+    paired_difference,
     wilson_interval,
 )
 from analyzer.analysis.summary import mean_columns, summarize_tally
@@ -318,7 +320,7 @@ def effect_contrasts(runs: dict[str, Run], baselines: dict[str, str]) -> pd.Data
     game by game (a game of one number draws from the same random streams in each);
     otherwise each factor is over its own comparison's games, and the two comparisons,
     of other seeds or other games, are independent (``stats.independent_odds_ratio``).
-    Columns: ``set`` (as ``compare.set_label``), ``first`` and ``second`` (the base
+    Columns: ``set`` (as ``expansion_sets.set_label``), ``first`` and ``second`` (the base
     games), ``first_run`` and ``second_run`` (the set's runs), ``paired`` (bool),
     ``first_games`` and ``second_games`` (the games each factor is over: 0 where a run
     is a summary, which holds no game to pair), ``first_odds`` and ``second_odds``,

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analyzer.analysis.compare import paired_difference
-from analyzer.analysis.stats import holm_adjust, holm_family, wilson_interval
+from analyzer.analysis.stats import holm_adjust, holm_family, paired_difference, wilson_interval
 from analyzer.cards.loader import (
     MAX_CHAOS,
     MAX_VALUE,

@@ -414,3 +414,23 @@ def _fewest_differing(wins: list[np.ndarray], signs: list[int]) -> int:
                                      np.asarray(wins[j], dtype=bool)))
                 for i in range(len(wins)) for j in range(i + 1, len(wins))
                 if signs[i] != signs[j]), default=len(wins[0]))
+
+
+def paired_difference(won: np.ndarray, base_won: np.ndarray) -> dict:
+    """Win-rate difference of a set against the base game on the same games.
+
+    Returns the games compared, the base game's win rate over them (``base_rate``: with
+    ``--precision`` the base game may have played more games than the set, and its rate
+    over all of them is another), the discordant counts, the difference, its 95% interval
+    for paired proportions (Newcombe's square-and-add) and McNemar's exact p-value.
+    """
+    n = len(won)
+    both = int((won & base_won).sum())
+    only_set = int((won & ~base_won).sum())
+    only_base = int((base_won & ~won).sum())
+    low, high = paired_difference_interval(both, only_set, only_base,
+                                           n - both - only_set - only_base)
+    return {"paired_games": n, "base_rate": float(base_won.mean()),
+            "set_only": only_set, "base_only": only_base,
+            "difference": (only_set - only_base) / n, "diff_low": low, "diff_high": high,
+            "mcnemar_p": mcnemar_exact(only_set, only_base)}

@@ -230,7 +230,7 @@ def stopped_between_batches(kept_in: Path | str | None) -> RunStopped:
 def sets_precise(table: pd.DataFrame, precision: float) -> pd.Series:
     """Per set of a compare table: whether the half-widths of its win rate's interval and
     of its difference to the base game's interval are both at most ``precision``."""
-    from analyzer.analysis.compare import BASE
+    from analyzer.analysis.expansion_sets import BASE
 
     own = (table["ci_high"] - table["ci_low"]) / 2 <= precision
     difference = (table["diff_high"] - table["diff_low"]) / 2 <= precision
@@ -241,7 +241,7 @@ def still_imprecise(active: list[str], precise: pd.Series, room: bool) -> list[s
     """The sets that play another batch: those not yet precise while another batch fits
     under max-games, and the base game as long as any other set plays, so that every
     difference is taken over all of that set's games."""
-    from analyzer.analysis.compare import BASE
+    from analyzer.analysis.expansion_sets import BASE
 
     if not room:
         return []

@@ -453,7 +453,7 @@ def compare_stopping(precision: float | None, max_games: int | None,
 def compare_card_sets(sets: str | list[str], base_cards: CardSet) -> dict[str, CardSet]:
     """The card set of each expansion set ``compare`` plays, by label, the base game
     first."""
-    from analyzer.analysis.compare import expansion_sets, set_label
+    from analyzer.analysis.expansion_sets import expansion_sets, set_label
 
     listed = arguments.name_list("sets", sets)  # a slip such as "books," is kept, refused
     chosen = expansion_sets(sets if isinstance(sets, str) else ",".join(listed))
@@ -468,7 +468,9 @@ def compare_result(parts: dict[str, list[pd.DataFrame]], games: int,
                    precision: float | None, max_games: int) -> CompareResult:
     """The comparison of every set's batches (``play_compare``), with its
     configuration."""
-    from analyzer.analysis.compare import SetRuns, compare_table, interactions, set_label
+    from analyzer.analysis.compare import compare_table
+    from analyzer.analysis.expansion_sets import SetRuns, set_label
+    from analyzer.analysis.interactions import interactions
 
     runs = SetRuns((label, joined_batches(frames)) for label, frames in parts.items())
     table = compare_table(runs)

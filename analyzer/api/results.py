@@ -238,7 +238,7 @@ def _sensitivity_notes(baseline: dict, table: pd.DataFrame) -> list[str]:
 class CompareResult:
     """Expansion sets on games paired by number: ``table`` (one row per set, the base game first;
     analysis.compare.compare_table), ``interactions`` (one row per pair of expansions: the
-    pair effect minus the single effects, with its interval; analysis.compare.interactions),
+    pair effect minus the single effects, with its interval; analysis.interactions.interactions),
     ``runs`` (the per-game results of each set) and ``attrs`` (the shared configuration,
     which both tables also carry as their own ``attrs``)."""
 
@@ -273,12 +273,8 @@ class CompareResult:
         return joined_notes(notes)
 
     def __str__(self) -> str:
-        from analyzer.analysis.compare import (
-            books_unplayed,
-            books_unplayed_note,
-            format_compare,
-            format_interactions,
-        )
+        from analyzer.analysis.compare import books_unplayed, books_unplayed_note, format_compare
+        from analyzer.analysis.interactions import format_interactions
 
         books = books_unplayed_note(self.runs)
         pairs = format_interactions(self.interactions)
@@ -287,13 +283,9 @@ class CompareResult:
 
     def figures(self) -> dict:
         """The comparison's charts as matplotlib Figures, by file stem."""
-        from analyzer.analysis.compare import (
-            BASE,
-            chart_members,
-            chart_table,
-            set_title,
-            titled_interactions,
-        )
+        from analyzer.analysis.compare import chart_members, chart_table
+        from analyzer.analysis.expansion_sets import BASE, set_title
+        from analyzer.analysis.interactions import titled_interactions
         from analyzer.reporting import charts
 
         shown, members = chart_table(self.table), chart_members(self.table)
@@ -313,13 +305,12 @@ class CompareResult:
         under the win rates and the changes, and with ``books`` the sets that kept no Book;
         the pages' captions say the others too."""
         from analyzer.analysis.compare import (
-            BASE,
             books_chart_note,
             imprecise_note,
-            set_title,
             uneven_games_note,
             uneven_pairs_note,
         )
+        from analyzer.analysis.expansion_sets import BASE, set_title
         from analyzer.reporting import charts
 
         # the sets each chart names: one that marks a set stopped at max-games explains
@@ -385,7 +376,8 @@ class CardChangeResult:
     def figures(self) -> dict:
         """The change's chart as a matplotlib Figure, by file stem."""
         from analyzer.analysis.card_change import chart_rows, precision_notes
-        from analyzer.analysis.compare import BASE, books_chart_note, set_title
+        from analyzer.analysis.compare import books_chart_note
+        from analyzer.analysis.expansion_sets import BASE, set_title
         from analyzer.reporting import charts
 
         table, members = chart_rows(self.table)

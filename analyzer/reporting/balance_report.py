@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from analyzer.analysis import run_stats
-from analyzer.analysis.compare import books_chart_note, books_unplayed_note, titled_interactions
+from analyzer.analysis.compare import books_chart_note, books_unplayed_note
+from analyzer.analysis.interactions import titled_interactions
 from analyzer.analysis.results_io import checked_frame, read_run
 from analyzer.analysis.run_stats import Run
 from analyzer.analysis.totals import Totals

@@ -866,12 +866,12 @@ def _band(value: float, low: float, high: float) -> str:
 
 
 def interactions(table: pd.DataFrame) -> Figure:
-    """Heatmap of pairwise interactions (an ``analysis.compare.interactions`` table): the
+    """Heatmap of pairwise interactions (an ``analysis.interactions.interactions`` table): the
     pair's effect minus the two single effects, each cell with its 95% interval (:func:`_band`);
     a cell is coloured only where the interaction is shown
-    (``analysis.compare.shown_interactions``) and its interval, as printed, leaves zero out;
+    (``analysis.interactions.shown_interactions``) and its interval, as printed, leaves zero out;
     the others are grey."""
-    from analyzer.analysis.compare import interaction_matrix
+    from analyzer.analysis.interactions import interaction_matrix
 
     matrix = interaction_matrix(table)
     n = len(matrix)
@@ -920,9 +920,9 @@ def interactions(table: pd.DataFrame) -> Figure:
 
 def _interaction_marks(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per cell of the interactions heatmap, bool matrices: whether the interaction is
-    shown (the tables' rule, ``analysis.compare.shown_interactions``), whether few games
+    shown (the tables' rule, ``analysis.interactions.shown_interactions``), whether few games
     differ, and whether the pair is at the 0% floor."""
-    from analyzer.analysis.compare import ROUGH_BELOW, interaction_matrix, with_verdicts
+    from analyzer.analysis.interactions import ROUGH_BELOW, interaction_matrix, with_verdicts
 
     marked = with_verdicts(table)
     marks = marked.assign(shown=marked["shown"].astype(float),

@@ -13,9 +13,9 @@ from analyzer.analysis.compare import (
     books_unplayed,
     books_unplayed_note,
     sets_family,
-    titled_interactions,
     verdict_line,
 )
+from analyzer.analysis.interactions import titled_interactions
 from analyzer.analysis.results_io import NO_COMMAND
 from analyzer.analysis.stats import EDGE_NOTE, format_p, signed_pp
 from analyzer.atomic import write_together
@@ -151,7 +151,7 @@ def _sets_option(labels: list[str]) -> str:
     """``--sets`` for a comparison of the sets ``labels``, in their order: ``singles``,
     ``pairs`` or ``all`` when it is exactly one of those (all 128 sets are 5,700
     characters listed), else the list."""
-    from analyzer.analysis.compare import expansion_sets, set_label
+    from analyzer.analysis.expansion_sets import expansion_sets, set_label
 
     for name in ("singles", "pairs", "all"):
         if labels == [set_label(s) for s in expansion_sets(name)]:
@@ -299,13 +299,9 @@ def compare_files(result, cards_text: str | None = None) -> dict[str, bytes]:
 def compare_alts(result, stems: list[str]) -> dict[str, str]:
     """Each comparison chart's alternative text, by stem: what it finds, for a reader who
     cannot see it, and where its numbers are."""
-    from analyzer.analysis.compare import (
-        BASE,
-        chart_table,
-        difference_groups,
-        set_title,
-        with_verdicts,
-    )
+    from analyzer.analysis.compare import chart_table, difference_groups
+    from analyzer.analysis.expansion_sets import BASE, set_title
+    from analyzer.analysis.interactions import with_verdicts
 
     shown = chart_table(result.table)
     others = shown.drop(index=set_title(BASE), errors="ignore")

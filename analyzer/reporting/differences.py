@@ -475,7 +475,7 @@ def ranking_rows(table: pd.DataFrame, runs: dict[str, pd.DataFrame]) -> list[lis
     as --expansions takes them, with the ratio of the two win rates (none where the base
     game won no game) and "no difference shown" where its Holm p is 0.05 or more or its
     test cannot reject (:data:`UNWEIGHED` for a run that kept no Book)."""
-    from analyzer.analysis.compare import set_label
+    from analyzer.analysis.expansion_sets import set_label
 
     shown = table.assign(holm=differences_holm(table))
     # as a comparison's verdict names them: a run that kept no Book is not weighed

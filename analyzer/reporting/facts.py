@@ -250,7 +250,7 @@ def other_parameters_note(runs: dict[str, pd.DataFrame], csv: str,
 
 def _sets_of_own_parameters(runs: dict[str, pd.DataFrame]) -> list[str]:
     """The sets of ``runs`` whose policy parameters are not their base game's."""
-    from analyzer.analysis.compare import BASE
+    from analyzer.analysis.expansion_sets import BASE
 
     if BASE not in runs:
         return []
@@ -334,7 +334,7 @@ def names_key(sets, who: str = COMPARE_NAMES) -> str:
     """How the names of the expansions in ``sets`` (as ``--sets`` takes them, joined by
     +) are the printed names, ``who`` saying where each is used; "" with the base game
     alone."""
-    from analyzer.analysis.compare import EXPANSION_TITLES, SET_SEPARATOR
+    from analyzer.analysis.expansion_sets import EXPANSION_TITLES, SET_SEPARATOR
 
     played = {name for label in sets for name in str(label).split(SET_SEPARATOR)}
     named = [f"{name}: {title}" for name, title in EXPANSION_TITLES.items() if name in played]

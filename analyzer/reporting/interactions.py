@@ -8,7 +8,7 @@ import html
 
 import pandas as pd
 
-from analyzer.analysis.compare import (
+from analyzer.analysis.interactions import (
     INTERACTION_SHOWN_NOTE,
     INTERACTION_TEST_NOTE,
     ODDS_INTERACTION_NOTE,
@@ -141,7 +141,8 @@ def undrawn_interactions_note(runs: dict[str, pd.DataFrame],
 def interaction_table(runs: dict[str, pd.DataFrame]) -> pd.DataFrame | None:
     """The pairwise interactions of the expansions in ``runs``, or None when the runs are
     not the base game, singles and pairs of one policy and seed."""
-    from analyzer.analysis.compare import interactions, set_label
+    from analyzer.analysis.expansion_sets import set_label
+    from analyzer.analysis.interactions import interactions
 
     by_set = {set_label(tuple(df.attrs.get("expansions") or [])): df
               for df in runs.values()}
@@ -212,8 +213,8 @@ def interaction_section_html(pairs: list[list[str]] | None,
 
 
 def interaction_rows(table: pd.DataFrame) -> list[list[str]]:
-    """An ``analysis.compare.interactions`` table as text cells, header first."""
-    from analyzer.analysis.compare import (
+    """An ``analysis.interactions.interactions`` table as text cells, header first."""
+    from analyzer.analysis.interactions import (
         interaction_band,
         interaction_verdict,
         odds_interaction_cell,
