@@ -53,7 +53,8 @@ from analyzer.policies.registry import resolve_policy
 from analyzer.reference import play_reference, replay
 from analyzer.reference.engine import GameOver, Row, SoloGame
 from analyzer.reference.play import LogWriter, PolicyDecider
-from analyzer.reference.replay import ReplayError, book_from_trace
+from analyzer.reference.replay import ReplayError
+from analyzer.reference.trace_cards import book_from_trace
 from analyzer.trace.show import render_trace
 from tests.test_reference import CHAOS_IDS, CITY_ELEMENTS, DREAMS, _expect_replay_error
 from tests.test_reference_expansions import (
