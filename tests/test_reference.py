@@ -1040,6 +1040,36 @@ def test_R06_2b_clear_discards_a_balanced_citys_dreams_and_the_chaos():
     _expect_replay_error(clear_trace(1), "log entry 2:", "not a legal DRAW_CHAOS")
 
 
+def test_R05_9_a_city_left_without_dreams_by_a_chaos_clear_is_dealt_at_census():
+    cleared = [row(0, [], [])] + LEANING_ROWS[1:]
+    dealt = [row(0, [16], [37])] + LEANING_ROWS[1:]
+    log = [check(0, [row(0, [10], [30])] + LEANING_ROWS[1:], [11, 13, 31, 33], 5, 0, 0),
+           pass_(11),
+           chaos("clear", 0),  # 10, 30 and the Chaos discarded; 12 drawn
+           check(1, cleared, [13, 31, 33, 12], 3, 0, 4),
+           census(13),  # nothing to pacify: row 0 has no dreams (R01.3)
+           check(2, dealt, [31, 33, 12, 18], 0, 0, 5),
+           pass_(31)]
+    deck = [10, 30] + LEANING[2:] + [11, 13, 31, 33, 50, 12, 16, 37, 18]
+    trace = scenario([0, 1, 2, 3], deck, log + [check(3, dealt, [33, 12, 18], 0, 0, 6)],
+                     "loss", 3, 0, 0)
+    assert replay(trace) == trace["result"]
+
+
+def test_R05_8_R05_9_pacified_rows_take_city_cards_and_dreams_top_to_bottom():
+    unbalanced = [row(2, [15], [36]), row(3, [17], [32])]
+    refilled = [row(4, [12], [37]), row(5, [16], [35])] + unbalanced
+    log = [check(0, [row(0, [10], [30]), row(1, [14], [34])] + unbalanced, [11, 13, 31, 33],
+                 5, 0, 0),
+           census(11),  # rows 0 and 1 pacified: 2 of 4, no Perfect Balance
+           check(1, refilled, [13, 31, 33, 18], 0, 2, 5),
+           pass_(13),
+           check(2, refilled, [31, 33, 18], 0, 2, 6)]
+    deck = [10, 30, 14, 34, 15, 36, 17, 32, 11, 13, 31, 33, 12, 37, 16, 35, 18]
+    trace = scenario([0, 1, 2, 3, 4, 5], deck, log, "loss", 2, 2, 0)
+    assert replay(trace) == trace["result"]
+
+
 @pytest.mark.parametrize("last, shown", [(50, []), (16, [16])])
 def test_R13_2_dream_deck_running_out_during_a_refill_loses(last, shown):
     rows = [row(4, shown, []), row(1, [14], [35]), row(2, [15], [34]), row(3, [17], [36])]

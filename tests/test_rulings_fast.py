@@ -102,6 +102,21 @@ def test_R04_1_placement_needs_element_side_and_room():
     assert places == [(Act.PLACE, s_fire, 2, Side.L)]
 
 
+def test_R01_1_R04_1_a_side_of_two_dreams_still_takes_a_third():
+    s_fire = sognae(3, 4)
+    g = position([(city(EF), [sognae(1), sognae(2)], [])], hand=[s_fire])
+    n = phase1_options_nb(g, C, 0)
+    assert [o for o in options(g, n) if o[0] == Act.PLACE] == [(Act.PLACE, s_fire, 0, Side.L)]
+
+
+def test_R01_1_R06_2a_a_chaos_goes_on_an_influential_side_of_two_dreams():
+    from analyzer.rules.chaos_nb import draw_chaos_options_nb
+
+    g = position([(city(EW), [sognae(1), sognae(2)], [incubi(-1)])])
+    n = draw_chaos_options_nb(g, C, CH[0], False)
+    assert (ChaosHow.PLACE, 0, Side.L) in [o[:3] for o in options(g, n)]
+
+
 def test_R04_2_every_hand_card_may_pass_census_or_exchange():
     hand = [sognae(1), incubi(-1)]
     g = position([(city(EW), [sognae(2)], [incubi(-2)]), (city(EF), [sognae(3)], [])],
@@ -164,6 +179,13 @@ def test_R05_5_zero_sum_discard_options_and_choice():
     assert g.info[Info.DISCARD_N] == 2 and g.info[Info.SUCCESS_N] == 0
 
 
+def test_R05_5_a_zero_sum_set_may_hold_a_chaos():
+    g = position([(city(EW), [CH[0], sognae(1)], [incubi(-2), incubi(-3)])])  # total +1
+    n = zero_sum_options_nb(g, C, 0)
+    # bits: L0 (Chaos +5) 1, L1 (+1) 2, R0 (-2) 8, R1 (-3) 16
+    assert [o[0] for o in options(g, n)] == [0, 1 | 8 | 16]
+
+
 def test_R05_7_the_win_ends_the_census_at_once():
     g = position([(city(EW), [sognae(2)], [incubi(-2)]), (city(EF), [sognae(3)], [])],
                  success=11)
@@ -177,6 +199,34 @@ def test_R05_9_refill_from_an_empty_deck_loses():
                  city_deck=[city(FA)])
     census_nb(scripted_nb, g, C, 1)
     assert g.info[Info.OUTCOME] == Outcome.LOSS and g.info[Info.REASON] == Reason.DECK_EMPTY
+
+
+def test_R05_8_R01_5_a_pacified_row_takes_the_top_city_card():
+    top, below = city(FA), city(WA)
+    g = position([(city(EW), [sognae(2)], [incubi(-2)]), (city(EF), [sognae(3)], [])],
+                 deck=[sognae(1, 8), incubi(-1, 8)], city_deck=[top, below])
+    census_nb(scripted_nb, g, C, 1)
+    assert g.layout[0, 0] == top
+    assert g.info[Info.CITY_DECK_N] == 1 and g.city_deck[g.info[Info.CITY_TOP]] == below
+
+
+def test_R05_9_dreamless_cities_are_dealt_top_to_bottom():
+    deck = [sognae(1, 8), incubi(-1, 8), sognae(2, 8), incubi(-2, 8)]
+    g = position([(city(EW), [sognae(2)], [incubi(-2)]), (city(EF), [sognae(1)], [incubi(-1)])],
+                 deck=deck, city_deck=[city(WA), city(FA)])
+    census_nb(scripted_nb, g, C, 1)
+    assert g.info[Info.SUCCESS_N] == 2 and g.info[Info.N_ROWS] == 2  # no Perfect Balance
+    assert side(g, 0, Side.L) == [deck[0]] and side(g, 0, Side.R) == [deck[1]]
+    assert side(g, 1, Side.L) == [deck[2]] and side(g, 1, Side.R) == [deck[3]]
+
+
+def test_R05_9_a_city_left_without_dreams_by_a_chaos_clear_is_dealt_at_census():
+    deck = [sognae(1, 8), incubi(-1, 8)]
+    g = position([(city(EW), [], []), (city(EF), [sognae(3)], [])], deck=deck)
+    census_nb(scripted_nb, g, C, 1)
+    assert g.info[Info.SUCCESS_N] == 0 and g.info[Info.OUTCOME] == Outcome.RUNNING
+    assert side(g, 0, Side.L) == [deck[0]] and side(g, 0, Side.R) == [deck[1]]
+    assert g.info[Info.DECK_N] == 0
 
 
 def test_R06_2_chaos_options_place_clear_reveal_in_order():
