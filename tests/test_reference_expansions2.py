@@ -303,6 +303,13 @@ def test_R11_5_magicians_count_plain_chaos_of_the_noted_layout(second, points):
     assert scored(record) == [(MAGICIANS, points, "pacified")]
 
 
+def test_R11_5_R05_2_magicians_read_the_noted_layout_after_an_earlier_city_went():
+    # row 0's two Chaos are discarded with their city before row 1's postcard is scored
+    rows = [(0, [50], [51]), (1, [17], [37]), (2, [13], []), (3, [11], [])]
+    _, _, record = census_turn(rows, {17: MAGICIANS})
+    assert scored(record) == [(MAGICIANS, 1, "pacified")]
+
+
 PLANBOT_HAND = [10, 16, 31, 36]
 
 
@@ -423,6 +430,16 @@ def test_R11_7_flagship_with_one_city_does_not_move():
 
 
 # ---------------------------------------------------------------------- R11.8 Rocket
+
+
+def test_R11_4_a_postcard_moves_with_its_dream_in_an_exchange():
+    rows = [(0, [10], []), *FILLER]
+    game, _, record = position(rows, HAND, [35], postcards={10: DREAMCATCHER}, script=[
+        (Decision.PHASE1, (Act.EXCHANGE, 18, E, E)),
+        (Decision.EXCHANGE_PAIR, (10, 15, 0, E))])
+    play_turns(game, 1)
+    assert layout(game)[:2] == [(0, [15], []), (1, [10], [])]
+    assert game.postcard_on == {10: DREAMCATCHER} and scored(record) == []
 
 
 def test_R11_8_resting_rocket_moved_by_an_exchange_is_sent_away():

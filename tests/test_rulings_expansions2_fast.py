@@ -231,6 +231,13 @@ def test_R11_5_magicians_need_two_plain_chaos_in_the_noted_layout(rows, points):
     assert g.info[Info.INHABITANTS] == points
 
 
+def test_R11_5_R05_2_magicians_read_the_noted_layout_after_an_earlier_city_went():
+    # row 0's two Chaos are discarded with their city before row 1's postcard is scored
+    g = pacify_first_row([(CITY_EW, [CH[0]], [CH[1]]), (CITY_EF, [S2], [I2])], {S2: MAGI})
+    assert g.info[Info.SUCCESS_N] == 2
+    assert g.info[Info.INHABITANTS] == 1
+
+
 @pytest.mark.parametrize("kind", [K.HOURGLASS, K.FLAGSHIP, K.ROCKET])
 def test_R11_4_special_rule_postcards_score_plus_one_when_their_city_is_pacified(kind):
     p = postcard(kind)
@@ -394,6 +401,15 @@ def test_R11_7_the_upper_flagship_moves_first_even_when_the_lower_would_make_roo
 
 
 # --- R11.8: the Resting Rocket ----------------------------------------------------------------
+
+
+def test_R11_4_a_postcard_moves_with_its_dream_in_an_exchange():
+    g = position([(CITY_EW, [S2], [I2]), (CITY_EF, [S3], [])], postcards={S2: DC},
+                 script=[0], expansions=PC)
+    exchange_nb(scripted_nb, g, C)  # the one pair: S2 and S3
+    assert side(g, 0, L) == [S3] and side(g, 1, L) == [S2]
+    assert postcard_on(g, S2) == DC and postcard_on(g, S3) == -1
+    assert g.info[Info.INHABITANTS] == 0
 
 
 def test_R11_8_resting_rocket_sent_away_when_an_exchange_swaps_its_dream():
@@ -1100,6 +1116,48 @@ def test_R10_3_a_chaos_drawn_in_the_team_game_goes_on_either_more_influential_si
     g = position([(CITY_EW, [S2], [I1]), (CITY_EF, [S1], [I3])], seats=2, seat=1)
     n = draw_chaos_options_nb(g, C, CH[0], False)
     assert options(g, n)[:2] == [(ChaosHow.PLACE, 0, L, CH[0]), (ChaosHow.PLACE, 1, R, CH[0])]
+
+
+@pytest.mark.parametrize("polarity, seat", [(0, 0), (0, 1), (1, 0), (1, 1)])
+def test_R10_3_a_chromatic_chaos_ignores_the_seats_polarity(polarity, seat):
+    g = position([(CITY_EW, [S2], [I1]), (CITY_EF, [], [])], seats=2, seat=seat,
+                 polarity=polarity, expansions=CHROMATIC)
+    n = chromatic_options_nb(g, CC[0], False)
+    assert [o[:2] for o in options(g, n)] == [(0, L), (0, R), (1, L), (1, R)]
+
+
+@pytest.mark.parametrize("card, sides", [(S1, [L]), (I1, [R])])
+def test_R10_3_the_card_a_chromatic_chaos_reveals_goes_by_its_type_not_the_polarity(card,
+                                                                                   sides):
+    from analyzer.rules.chromatic_nb import revealed_options_nb
+
+    for polarity, seat in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        g = position([(CITY_EW, [], [])], seats=2, seat=seat, polarity=polarity,
+                     expansions=CHROMATIC)
+        n = revealed_options_nb(g, C, card)
+        assert [o[:3] for o in options(g, n)] == [(0, sd, card) for sd in sides]
+
+
+def test_R10_3_a_book_action_moves_a_dream_whatever_the_seats_polarity():
+    # seat 1 plays Incubi (polarity 0) and still flies a Sognae
+    g = position([(CITY_EW, [S2], [I2]), (CITY_EF, [], [])], books=[B.FLYING_SOGNAE],
+                 script=[0], expansions=BK, seats=2, seat=1, polarity=0, log_cap=64)
+    book_action_nb(scripted_nb, g, C, B.FLYING_SOGNAE)
+    assert decisions(g) == [(D.BOOK_TARGET, S2, 0, 1, L)]
+    assert side(g, 1, L) == [S2]
+
+
+@pytest.mark.parametrize("polarity, seat, sides", [
+    (0, 0, [L]), (0, 1, [R]), (1, 0, [R]), (1, 1, [L])])
+def test_R10_3_R08_3_a_wizard_is_placed_by_the_seats_polarity(polarity, seat, sides):
+    wizards = [wizard(2, E), wizard(-1, E)]
+    g = position([(CITY_EW, [], [])], hand=wizards if seat == 0 else (),
+                 hand2=wizards if seat == 1 else (), seats=2, polarity=polarity, seat=seat,
+                 expansions=GW)
+    n = phase1_options_nb(g, C, seat)
+    places = [o for o in options(g, n) if o[0] == Act.PLACE]
+    assert places == [(Act.PLACE, w, 0, sd) for w, sd in zip(wizards, (L, R), strict=True)
+                      if sd in sides]
 
 
 def test_R10_1_seats_take_turns_and_draw_into_their_own_hands():
