@@ -79,6 +79,23 @@ def test_table_counts_and_holm_by_hand():
     assert math.isnan(table.at["base", "holm_p"])
 
 
+def test_a_sets_win_rate_counts_all_its_games_its_difference_the_paired_ones():
+    """With --precision a set may play more games than the base game: its win rate and
+    Wilson interval are over all its games (15 of 20; the interval from scipy's
+    binomtest(15, 20).proportion_ci(method="wilson")), the paired difference over the 10
+    games both played ((5 - 3) / 10)."""
+    base = pd.DataFrame({"game": range(10), "won": [True] * 3 + [False] * 7, "turns": 20,
+                         "pacified": 8})
+    a = pd.DataFrame({"game": range(20), "won": [True] * 5 + [False] * 5 + [True] * 10,
+                      "turns": 20, "pacified": 8})
+    table = compare_table({"base": base, "a": a})
+    assert table.at["a", "win_rate"] == pytest.approx(0.75)
+    assert table.at["a", "ci_low"] == pytest.approx(0.531299, abs=1e-6)
+    assert table.at["a", "ci_high"] == pytest.approx(0.888138, abs=1e-6)
+    assert table.at["a", "paired_games"] == 10
+    assert table.at["a", "difference"] == pytest.approx(0.2)
+
+
 def _games(won: list[int]) -> pd.DataFrame:
     return pd.DataFrame({"game": range(len(won)), "won": np.array(won, dtype=bool),
                          "turns": 20, "pacified": 8})

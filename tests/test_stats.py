@@ -1,12 +1,34 @@
-"""The log-odds contrast of runs on the same games (stats.log_odds_contrast): its interval
-against the textbook one, its error rate where runs share their games, its power."""
+"""The statistics module against published and hand-worked values: the Wilson interval,
+Holm's adjustment, and the log-odds contrast of runs on the same games
+(stats.log_odds_contrast): its interval against the textbook one, its error rate where runs
+share their games, its power."""
 
 import math
 
 import numpy as np
 import pytest
 
-from analyzer.analysis.stats import ODDS_MIN_OUTCOMES, log_odds_contrast
+from analyzer.analysis.stats import (
+    ODDS_MIN_OUTCOMES,
+    holm_adjust,
+    log_odds_contrast,
+    wilson_interval,
+)
+
+
+def test_wilson_interval_matches_newcombes_published_example():
+    # Newcombe (1998), Statistics in Medicine 17:857, Table I, method 3: 81 of 263
+    low, high = wilson_interval(81, 263)
+    assert (round(low, 4), round(high, 4)) == (0.2553, 0.3662)
+
+
+def test_holm_adjusted_p_values_are_capped_at_1():
+    # by hand from Holm's step-down rule: sorted p times (m - k), kept non-decreasing, at
+    # most 1: 0.6 * 2 = 1.2 -> 1, then max(1, 0.7 * 1)
+    assert holm_adjust([0.6, 0.7]) == [1.0, 1.0]
+    # 0.4 * 3 = 1.2 -> 1, 0.5 * 2 = 1.0, 0.9 * 1 kept at 1; back in the input's order
+    assert holm_adjust([0.9, 0.4, 0.5]) == [1.0, 1.0, 1.0]
+    assert holm_adjust([0.01, 0.04, 0.3]) == pytest.approx([0.03, 0.08, 0.3])
 
 
 def _logistic(log_odds: float) -> float:
