@@ -744,6 +744,23 @@ def test_replay_rejects_missing_and_left_over_entries(random_traces):
     _expect_replay_error(trace, f"log entry {i}:")
 
 
+def test_replay_rejects_a_check_value_of_another_type_a_wrong_hand_and_a_repeated_card(
+        random_traces):
+    trace = copy.deepcopy(random_traces[4])
+    i = _first(trace, lambda e: "check" in e and e["check"]["turn"] == 1)
+    trace["log"][i]["check"]["turn"] = True  # JSON true is not the number 1
+    _expect_replay_error(trace, f"log entry {i}:", "check turn differs: log true, replay 1")
+
+    trace = copy.deepcopy(random_traces[4])
+    hand = trace["log"][i]["check"]["hand"]
+    hand[0] = next(card["id"] for card in trace["cards"] if card["id"] not in hand)
+    _expect_replay_error(trace, f"log entry {i}:", "check hand differs")
+
+    trace = copy.deepcopy(random_traces[4])
+    trace["cards"].append(copy.deepcopy(trace["cards"][-1]))
+    _expect_replay_error(trace, f"card id {trace['cards'][-1]['id']} appears twice")
+
+
 def test_replay_rejects_an_expansions_check_key_outside_it(random_traces):
     trace = copy.deepcopy(random_traces[5])
     trace["log"][-1]["check"]["wise_chaos"] = 3
