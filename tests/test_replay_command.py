@@ -523,6 +523,38 @@ def test_traces_name_the_engine_card_set_policy_and_rules_that_made_them(tmp_pat
     assert analyzer.replay(path)["replays"].all()
 
 
+#: A check's keys in TRACE.md's example, ``hands`` and ``polarity`` where ``hand`` stands.
+CHECK_ORDER = ["turn", "rows", "hand", "hands", "polarity", "dream_deck", "success",
+               "discard", "emptiness", "inhabitants", "wise_chaos"]
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("game", [{}, TEAM], ids=["base", "team_all_seven"])
+def test_a_trace_file_holds_trace_mds_keys_in_its_order(tmp_path, engine, game):
+    """TRACE.md's example: one trace a line, its header's names (added keys after
+    card_set), then cards, setup, log and result; the setup's four decks, every check's
+    keys and the result's figures each in the order TRACE.md lists them."""
+    out = tmp_path / "t.jsonl"
+    assert analyzer.trace_to_file(out, seed=3, game=1, games=2, engine=engine,
+                                  **game) == 2
+    lines = out.read_text().split("\n")
+    assert lines[-1] == "" and len(lines) == 3
+    for line in lines[:2]:
+        trace = json.loads(line)
+        keys = list(trace)
+        assert keys[:7] == ["format", "seed", "game", "variant", "expansions", "policy",
+                            "card_set"]
+        assert keys[-4:] == ["cards", "setup", "log", "result"]
+        assert list(trace["setup"]) == ["city_deck", "dream_deck", "postcard_deck",
+                                        "book_deck"]
+        assert list(trace["result"]) == ["outcome", "reason", "card_set", "turns",
+                                         "pacified", "deck_left"]
+        checks = [entry["check"] for entry in trace["log"] if "check" in entry]
+        assert len(checks) > 1
+        for check in checks:
+            assert list(check) == [key for key in CHECK_ORDER if key in check]
+
+
 def _with_one_card_changed(trace: dict) -> dict:
     """A copy of ``trace`` with one Sognae or Incubi card's value changed where the game
     still replays: a card table edited, the rules still kept."""

@@ -59,38 +59,36 @@ def _hand(row: np.ndarray) -> list[int]:
 
 
 def _check(header: np.ndarray, rows: _Rows, expansions: int, team: bool) -> dict:
+    """A ``check`` entry, its keys in TRACE.md's order (the reference engine's too), so
+    that both engines write the same bytes."""
     layout = [rows.take() for _ in range(int(header[5]))]
     hands = [_hand(rows.take()) for _ in range(2 if team else 1)]
-    check = {
+    extras = Expansion.POSTCARDS | Expansion.EMPTINESS
+    extra = rows.take() if team or expansions & extras else None
+    assert extra is None or extra[0] == LogEntry.EXTRA_CHECK, "log: EXTRA_CHECK row expected"
+    check: dict = {
         "turn": int(header[1]),
         "rows": [
             {"city": int(r[1]), "L": _side_cards(r, 0), "R": _side_cards(r, 1)}
             for r in layout
             if r[1] != EMPTY
         ],
-        "dream_deck": int(header[2]),
-        "success": int(header[3]),
-        "discard": int(header[4]),
     }
-    if not team:
+    if team:
+        check["hands"] = hands
+        check["polarity"] = int(extra[6])
+    else:
         check["hand"] = hands[0]
-    extras = Expansion.POSTCARDS | Expansion.EMPTINESS
-    if not team and not expansions & extras:
-        return check
-    extra = rows.take()
-    assert extra[0] == LogEntry.EXTRA_CHECK, "log: EXTRA_CHECK row expected"
-    if expansions & Expansion.POSTCARDS:
-        check["inhabitants"] = int(extra[1])
-        check["wise_chaos"] = int(extra[2])
+    check.update(dream_deck=int(header[2]), success=int(header[3]), discard=int(header[4]))
     if expansions & Expansion.EMPTINESS:
         at = int(extra[4])
         if at != EMPTY:  # its place in ``rows``, which leaves placeholders out
             at -= sum(int(r[1]) == EMPTY for r in layout[:at])
         check["emptiness"] = {"cards": int(extra[3]), "at": None if at == EMPTY else at,
                               "flat": bool(extra[5])}
-    if team:
-        check["hands"] = hands
-        check["polarity"] = int(extra[6])
+    if expansions & Expansion.POSTCARDS:
+        check["inhabitants"] = int(extra[1])
+        check["wise_chaos"] = int(extra[2])
     return check
 
 
