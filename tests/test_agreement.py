@@ -170,3 +170,26 @@ def test_reference_engine_results_equal_fast_results():
     ref = analyzer.simulate(games=150, seed=31, policy="greedy", engine="reference")
     assert fast.equals(ref)
 
+
+def test_a_log_that_fills_up_is_played_again_longer_and_keeps_its_last_entry(monkeypatch):
+    """The fast engine writes its log into rows given in advance, and plays the game again
+    with more when they run out. A log one row longer than its rows, or as long, or
+    shorter by far, must give the reference's trace all the same: no entry lost at the
+    end of the rows."""
+    import numpy as np
+
+    from analyzer.core.codes import N_RESULT, Info
+    from analyzer.runner import tracing
+    from analyzer.runner.local import one_game_kernel
+
+    cards = CARDS.with_expansions(parse_expansions("all")).with_variant("team")
+    policy = resolve_policy("greedy").for_cards(cards)
+    seed, game = 3, 1
+    ref = run_reference(cards, policy, seed, 1, game, variant="team")[0]
+    g = one_game_kernel(policy)(policy.kernel_arg, policy.params, cards.cards,
+                                cards.city_ids, cards.dream_ids, cards.rules, seed, game,
+                                1 << 16, np.zeros(N_RESULT, dtype=np.int64))
+    rows = int(g.info[Info.LOG_N])  # the rows the whole log takes
+    for cap in (1, 7, (rows - 1) // 4, rows - 1, rows, rows + 1):
+        monkeypatch.setattr(tracing, "FIRST_LOG_CAP", cap)
+        assert fast_trace(cards, policy, seed, game) == ref, cap

@@ -405,6 +405,17 @@ def test_several_traces_go_to_a_jsonl_file_not_a_json_one(tmp_path):
     assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 3
 
 
+def test_two_traces_are_already_too_many_for_a_json_file(tmp_path):
+    """TRACE.md: a .json file holds one JSON object; two games are JSON Lines."""
+    with pytest.raises(UrbionError, match=r"t\.json: 2 traces are JSON Lines, one per "
+                                          r"line: write them to a \.jsonl file"):
+        analyzer.trace_to_file(tmp_path / "t.json", seed=1, games=2)
+    assert list(tmp_path.iterdir()) == []
+    assert analyzer.trace_to_file(tmp_path / "t.jsonl", seed=1, games=2) == 2
+    assert [json.loads(line)["game"] for line in
+            (tmp_path / "t.jsonl").read_text().splitlines()] == [0, 1]
+
+
 def test_a_results_file_reads_back_through_the_api_with_its_configuration(tmp_path):
     """The notebook's way back to a saved run, checked as report checks a file."""
     out = tmp_path / "a.parquet"
