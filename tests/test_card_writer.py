@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import tomllib
 from dataclasses import replace
@@ -320,11 +321,14 @@ def test_a_card_or_weights_file_may_come_through_a_pipe(tmp_path):
 
 
 def test_an_output_that_is_a_link_is_written_through_it(tmp_path, capsys):
-    """As a shell's > does: the link stays, its target gets the file; a link to a device
-    is refused, since a file written whole would replace the device itself."""
+    """As a shell's > does: the link stays, its target gets the file; a link to a pipe or a
+    device is refused, since a file written whole would replace the pipe or the device
+    itself (a pipe of the test's own: were the check lost, a run as root would replace
+    the machine's device)."""
     (tmp_path / "store").mkdir()
     (tmp_path / "r.parquet").symlink_to(tmp_path / "store" / "real.parquet")
-    (tmp_path / "t.jsonl").symlink_to("/dev/full")
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "t.jsonl").symlink_to(tmp_path / "pipe")
     with contextlib.chdir(tmp_path):
         analyzer.simulate(games=20, out="r.parquet")
         assert (tmp_path / "r.parquet").is_symlink()
@@ -332,8 +336,8 @@ def test_an_output_that_is_a_link_is_written_through_it(tmp_path, capsys):
         with pytest.raises(SystemExit) as stop:
             cli.main(["trace", "--games", "2", "--out", "t.jsonl"])
     err = capsys.readouterr().err
-    assert stop.value.code == 2 and "/dev/full is not a regular file" in err
-    assert (tmp_path / "t.jsonl").is_symlink() and Path("/dev/full").is_char_device()
+    assert stop.value.code == 2 and f"{tmp_path / 'pipe'} is not a regular file" in err
+    assert (tmp_path / "t.jsonl").is_symlink() and (tmp_path / "pipe").is_fifo()
 
 
 def test_json_that_is_no_summary_given_as_cards_is_named_as_no_card_file(tmp_path):
