@@ -615,3 +615,12 @@ def test_the_package_names_its_version_and_errors_at_the_top(capsys):
     assert analyzer.UrbionError is UrbionError and analyzer.RunStopped is RunStopped
     with pytest.raises(analyzer.UrbionError, match="games"):
         analyzer.simulate(games=-5)
+
+
+def test_the_most_workers_taken_is_256_and_one_more_is_refused():
+    """The bound the help gives: 256 threads taken, 257 refused."""
+    from analyzer import arguments
+
+    assert arguments.workers(256) == 256 and arguments.workers(1) == 1
+    with pytest.raises(UrbionError, match="--workers \\(workers=\\) 257: at most 256"):
+        arguments.workers(257)

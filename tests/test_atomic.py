@@ -126,3 +126,24 @@ def test_a_report_folder_replaced_keeps_its_permissions(tmp_path):
     out.chmod(0o700)
     analyzer.report([results], out)
     assert out.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_write_that_fails_midway_leaves_the_old_file_and_no_temporary(tmp_path):
+    """Half the bytes written, then a full disk: the file keeps its old content, no
+    temporary file is left beside it, and the error is one line with the system's words."""
+    target = tmp_path / "r.parquet"
+    target.write_text("old")
+
+    def half_then_full(tmp):
+        with open(tmp, "w") as file:
+            file.write("half of the ne")
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(UrbionError, match=r"r\.parquet: No space left on device$"):
+        atomic.write_atomically(target, half_then_full)
+    assert [p.name for p in tmp_path.iterdir()] == ["r.parquet"]
+    assert target.read_text() == "old"
+    fresh = tmp_path / "new.parquet"  # a new file: not made at all
+    with pytest.raises(UrbionError, match="No space left on device"):
+        atomic.write_atomically(fresh, half_then_full)
+    assert [p.name for p in tmp_path.iterdir()] == ["r.parquet"]

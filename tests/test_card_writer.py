@@ -303,6 +303,17 @@ def test_a_device_that_never_ends_or_a_huge_file_is_refused_at_once(tmp_path, ca
         assert stop.value.code == 2 and message in err and err.count("\n") == 1, (args, err)
 
 
+def test_a_small_text_file_of_exactly_the_limit_is_read_and_one_byte_more_is_not(tmp_path):
+    from analyzer.textfiles import UnreadableText, read_small_text
+
+    path = tmp_path / "eight.toml"
+    path.write_bytes(b"a = 123\n")  # 8 bytes
+    assert read_small_text(path, limit=8) == "a = 123\n"
+    path.write_bytes(b"a = 1234\n")  # 9 bytes
+    with pytest.raises(UnreadableText, match="larger than"):
+        read_small_text(path, limit=8)
+
+
 def test_a_card_or_weights_file_may_come_through_a_pipe(tmp_path):
     """As <(...) or /dev/stdin give it: read as a file is."""
     import subprocess

@@ -169,6 +169,9 @@ def test_show_of_a_solo_game_names_no_seat():
     (["simulate", "--out", f"{__file__}/r.parquet"], "is a file, not a folder"),
     (["show", "--policy", "nope"], "unknown policy"),
     (["simulate", "--seed", str(2**63)], "--seed"),
+    # an empty name is no file: not read as the current folder, ".", named as the option
+    (["simulate", "--out", ""], "--out (out=) must be a path, not ''"),
+    (["simulate", "--cards", ""], "--cards (cards=) must be a path"),
     # the help gives the limit of 256 threads that the check applies
     (["simulate", "--workers", "300"], "--workers (workers=) 300: at most 256 (threads"),
     (["duel", "random,greedy", "--workers", "257"], "--workers (workers=) 257: at most 256"),
@@ -190,6 +193,20 @@ def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
     assert message in err
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err + out
+
+
+def test_the_last_seed_and_game_number_are_taken_and_read_back(capsys, tmp_path):
+    """2**63 - 1 is the last seed and game number, within the bounds and not past them:
+    a run of it is played, written and read back under that seed."""
+    last = 2**63 - 1
+    out_file = tmp_path / "last.parquet"
+    code, _, err = run(capsys, "simulate", "--seed", str(last), "--first-game", str(last),
+                       "--games", "1", "--policy", "random", "--quiet", "--out",
+                       str(out_file))
+    assert code == 0, err
+    df = read_results(out_file)
+    assert df.attrs["seed"] == last and df.attrs["first_game"] == last
+    assert df["game"].tolist() == [last]
 
 
 @pytest.mark.parametrize("args, named", [
@@ -718,6 +735,17 @@ def test_names_too_long_are_one_line_before_anything_is_played(capsys, tmp_path)
                    "the 237 a name may have here (it is written under a longer temporary name "
                    "first)\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_name_just_short_enough_for_its_temporary_name_is_written(capsys, tmp_path):
+    """255 bytes less the temporary name's 18 is the longest name taken: 237 bytes is
+    written, as 248 is refused above."""
+    out = tmp_path / f"{'E' * 229}.parquet"
+    assert len(out.name) == 237
+    code, _, err = run(capsys, "simulate", "--games", "10", "--quiet", "--out", str(out))
+    assert code == 0, err
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]
+    assert len(read_results(out)) == 10
 
 
 def test_a_file_name_of_latin_1_bytes_is_written_and_read(capsys, tmp_path):

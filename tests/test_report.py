@@ -2191,6 +2191,11 @@ def _in_a_loss(df: pd.DataFrame, **cells: object) -> pd.DataFrame:
     (lambda df: df.assign(won=df["won"] | (df.index == df.index[~df["won"]][0])),
      "won with reason deck_empty in game"),
     (lambda df: df.assign(won=False), "lost with reason all_pacified in game"),
+    # a column of another kind: wins as 0 and 1, turns as floats
+    (lambda df: df.assign(won=df["won"].astype("int8")),
+     "column won holds values of type int8, where a run writes true/false"),
+    (lambda df: df.assign(turns=df["turns"].astype("float64")),
+     "column turns holds values of type float64, where a run writes integers"),
     # rows no game of the run's configuration ends with, once reported without a word
     (lambda df: _in_a_loss(df, pacified=99),
      "reason deck_empty with 99 City cards pacified, of the game's 12 in game"),
@@ -3238,6 +3243,20 @@ def test_a_run_whose_game_numbers_were_changed_is_refused(tmp_path):
             "holds 20 games numbered 5-24, where its run played games 0-19: its game "
             "numbers were changed")):
         read_results(tmp_path / "moved.parquet")
+
+
+def test_a_run_whose_last_game_number_was_changed_is_refused(tmp_path):
+    """Games 0-18 and 25 of a run of games 0-19: the first game and the count agree with
+    the configuration, the last game does not."""
+    from analyzer.analysis.results_io import ResultsFileError, read_results, write_results
+
+    df = analyzer.simulate(games=20, seed=3)
+    df.loc[df.index[-1], "game"] = 25
+    write_results(df, tmp_path / "gap.parquet")
+    with pytest.raises(ResultsFileError, match=re.escape(
+            "holds 20 games numbered 0-25, where its run played games 0-19: its game "
+            "numbers were changed")):
+        read_results(tmp_path / "gap.parquet")
 
 
 def test_a_process_that_read_a_refused_results_file_exits_with_its_error(tmp_path):

@@ -263,6 +263,32 @@ def test_a_summary_with_a_byte_order_mark_is_read(tmp_path):
     assert np.array_equal(read_run(marked).tally, read_run(plain).tally)
 
 
+def test_a_summary_named_in_capitals_is_read_as_a_summary(tmp_path):
+    """.JSON is .json: a marked summary so named is its totals, and an emptied one is named
+    as no summary, not as a Parquet file."""
+    plain = tmp_path / "plain.json"
+    analyzer.simulate_summary(games=100, seed=1, out=plain)
+    marked = tmp_path / "MARKED.JSON"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    totals = read_run(marked)
+    assert isinstance(totals, Totals) and len(totals) == 100
+    emptied = tmp_path / "EMPTIED.JSON"
+    emptied.write_bytes(b"")
+    with pytest.raises(ResultsFileError, match="is not an urbion summary file"):
+        read_run(emptied)
+
+
+def test_a_summary_read_as_a_results_file_is_named_as_a_summary(tmp_path):
+    """read_results wants rows: a summary file is refused as what it is, a --summary-only
+    run's totals, not as some file that is not Parquet."""
+    summary = tmp_path / "totals.json"
+    analyzer.simulate_summary(games=100, seed=1, out=summary)
+    with pytest.raises(ResultsFileError, match=r"^cannot read results file .*totals\.json: "
+                       r"it is the summary of a --summary-only run \(simulate_summary in "
+                       r"Python\), which keeps no rows per game$"):
+        analyzer.read_results(summary)
+
+
 def test_consecutive_pieces_join_across_a_gap_and_across_kinds(tmp_path):
     """Games 0-699 kept as totals and 700-1199 as rows are one run of 1,200 games, its
     tally that of the whole run; games 1500-1799 after the gap stay a run of their own."""
