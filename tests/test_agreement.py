@@ -193,3 +193,17 @@ def test_a_log_that_fills_up_is_played_again_longer_and_keeps_its_last_entry(mon
     for cap in (1, 7, (rows - 1) // 4, rows - 1, rows, rows + 1):
         monkeypatch.setattr(tracing, "FIRST_LOG_CAP", cap)
         assert fast_trace(cards, policy, seed, game) == ref, cap
+
+
+def test_reference_engine_results_equal_fast_results_with_every_expansion_solo_and_team():
+    """Every column of the results, the expansions' too: the fast engine's come from its
+    kernel's rows, the reference engine's are counted from its traces."""
+    counts, reached = None, set()
+    for variant in ("solo", "team"):
+        fast, ref = (analyzer.simulate(games=40, seed=7, policy="random", expansions="all",
+                                       variant=variant, engine=engine)
+                     for engine in ("fast", "reference"))
+        assert fast.equals(ref), variant
+        counts = fast.columns.drop(["game", "won", "reason"])
+        reached |= {name for name in counts if (fast[name] != 0).any()}
+    assert reached == set(counts)  # the sample tells every count from zero

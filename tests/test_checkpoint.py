@@ -111,6 +111,21 @@ def test_a_damaged_chunk_file_is_played_again(tmp_path):
     assert np.array_equal(rows(resumed), rows(analyzer.simulate(games=600, seed=4)))
 
 
+def test_a_saved_last_chunk_counts_its_own_games_only(tmp_path):
+    """500 games in chunks of 200: the last chunk holds 100 games, and a resume that reads
+    it back has taken 100 games from it, not 200."""
+    out = tmp_path / "r.parquet"
+    plan = RunPlan(default_card_set(), "random", 4, 500, chunk=200)
+    with Checkpoint.start(out, plan.identity(False), False) as checkpoint:
+        execute(plan, LocalExecutor(1), checkpoint=checkpoint)
+    (partial_folder(out) / "chunk-000000.npy").unlink()  # chunks 1 and 2 stay saved
+    resumed = analyzer.simulate(games=500, seed=4, policy="random", chunk=200, out=out,
+                                resume=True)
+    assert resumed.attrs["games_resumed"] == 200 + 100
+    assert np.array_equal(rows(resumed), rows(analyzer.simulate(games=500, seed=4,
+                                                                policy="random")))
+
+
 def _copy_chunk_0_to_3(folder: Path) -> int:
     for suffix in (".npy", ".sha256"):
         (folder / f"chunk-000003{suffix}").write_bytes((folder / f"chunk-000000{suffix}")
@@ -177,6 +192,7 @@ def test_summary_only_run_resumes_to_the_same_summary(tmp_path):
                                           ({"policy": "greedy"}, "policy"),
                                           ({"games": 700}, "games"),
                                           ({"chunk": 100}, "chunk"),
+                                          ({"first_game": 200}, "first_game"),
                                           ({"expansions": "chromatic_chaos"}, "expansions")])
 def test_resume_with_another_configuration_is_refused(tmp_path, change, word):
     out = _stopped_after_one_chunk(tmp_path)

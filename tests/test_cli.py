@@ -905,3 +905,14 @@ def test_a_bad_value_reads_as_the_python_api_says_it_without_a_help_pointer(caps
     code, _, err = run(capsys, "simulate", "--games", "x")
     assert (code, err) == (2, "urbion: error: --games (games=) must be a whole number, not "
                               "'x'\n")
+
+
+def test_simulate_hands_its_seed_games_workers_and_chunk_to_the_run(capsys):
+    code, printed, err = run(capsys, "simulate", "--seed", "5", "--first-game", "7",
+                             "--games", "10", "--workers", "5", "--chunk", "3", "--json",
+                             "--quiet")
+    assert code == 0, err
+    config = json.loads(printed)["config"]
+    assert {key: config[key] for key in ("seed", "first_game", "games", "chunk",
+                                         "played_on")} == \
+        {"seed": 5, "first_game": 7, "games": 10, "chunk": 3, "played_on": "5 threads"}

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import analyzer
-from analyzer.core.codes import Decision
+from analyzer.core.codes import Decision, Outcome, Result
 from analyzer.errors import PolicyError
 from analyzer.policies.registry import (
     BUILTIN_POLICIES,
@@ -56,6 +56,27 @@ def test_an_illegal_decision_names_policy_seed_game_turn_and_decision():
     message = str(err.value)
     for part in ("'breaker'", "seed 4", "game 0", "turn 3", "PHASE1", "returned"):
         assert part in message
+
+
+def test_an_illegal_decision_in_a_later_chunk_and_slice_names_its_own_game(monkeypatch):
+    """Games 3..22 in chunks of 4 on two threads: game 13 opens the second slice of the
+    third chunk, and the error names game 13 (the batch kernel's rows say it erred)."""
+    from analyzer.runner import chunks
+
+    kernel_of = chunks.batch_kernel
+
+    def erring_at_game_13(spec):
+        def play(*args):
+            rows = kernel_of(spec)(*args)
+            first = args[-2]
+            if first <= 13 < first + len(rows):
+                rows[13 - first, Result.OUTCOME] = Outcome.ERROR
+            return rows
+        return play
+
+    monkeypatch.setattr(chunks, "batch_kernel", erring_at_game_13)
+    with pytest.raises(PolicyError, match=r"\(seed 4, game 13, turn"):
+        analyzer.simulate(games=20, seed=4, first_game=3, chunk=4, workers=2)
 
 
 def test_both_engines_word_an_illegal_decision_alike_with_its_number_of_options():
@@ -305,6 +326,26 @@ def choose(kind, options, n_options, state, cards, params, rng):
         raise ValueError("lost in a long game")
     return n_options - 1
 '''
+
+
+def test_the_halving_search_finds_the_first_raising_game_wherever_it_lies(monkeypatch):
+    """Games 40..76 played as one slice raise; a part of them raises when it holds a game
+    that raises. Whichever game raises first (the others after it too), that one is named."""
+    from analyzer.cards import default_card_set
+    from analyzer.runner import chunks
+    from analyzer.runner.plan import RunPlan
+
+    plan = RunPlan(default_card_set(), "random", 0, 37, first_game=40)
+    for first_raising in range(40, 77):
+        raising = {first_raising, min(first_raising + 3, 76), 76}
+
+        def play(plan, first, n, raising=raising):
+            if raising & set(range(first, first + n)):
+                raise ValueError("raised")
+            return np.zeros(n)
+
+        monkeypatch.setattr(chunks, "_play_games", play)
+        assert chunks._first_raising_game(plan, 40, 37) == first_raising
 
 
 def test_a_policy_that_raises_names_the_first_game_that_raises(tmp_path, capsys):
