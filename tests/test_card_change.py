@@ -695,3 +695,33 @@ def test_a_set_at_a_bound_is_precise_by_its_change_alone():
                           "at_bound": [False, True, False, False]},
                          index=["base", "emptiness", "books", "postcards"])
     assert precise_changes(table, 0.02).tolist() == [True, True, False, False]
+
+
+def test_holm_leaves_out_the_sets_no_game_tells_apart():
+    """The base game's cards change no game, books' win 8 more of 20 (McNemar's p
+    2 / 2**8), emptiness' lose 6 (p 2 / 2**6): Holm over books and emptiness only,
+    2 x 2 / 2**8 and 1 x 2 / 2**6."""
+    n = 20
+    games = np.arange(n)
+    cards = {"base": _run(games < 5), "books": _run(games < 10), "emptiness": _run(games < 2)}
+    against = {"base": _run(games < 5), "books": _run(games < 2), "emptiness": _run(games < 8)}
+    table = card_change_table(cards, against)
+    assert table["cards_only"].tolist() == [0, 8, 0]
+    assert table["against_only"].tolist() == [0, 0, 6]
+    assert table["mcnemar_p"].tolist() == pytest.approx([1.0, 2 / 2**8, 2 / 2**6])
+    assert table["holm_family"].tolist() == [2, 2, 2]
+    assert table["holm_p"].tolist() == pytest.approx([1.0, 2 * 2 / 2**8, 2 / 2**6])
+
+
+def test_holm_over_the_departures_leaves_out_a_set_that_departs_in_no_game():
+    """The base game's cards change no game; books' neither, so no game departs from the
+    base game's change; emptiness' win 6 more, 6 games departing alike: its departure is
+    a family of one, its Holm p its own p."""
+    n = 20
+    games = np.arange(n)
+    cards = {"base": _run(games < 5), "books": _run(games < 10), "emptiness": _run(games < 8)}
+    against = {"base": _run(games < 5), "books": _run(games < 10), "emptiness": _run(games < 2)}
+    table = card_change_table(cards, against)
+    assert table.loc[["books", "emptiness"], "vs_base_differing"].tolist() == [0, 6]
+    assert table.at["emptiness", "vs_base_p"] < 0.5
+    assert table.at["emptiness", "vs_base_holm_p"] == table.at["emptiness", "vs_base_p"]

@@ -3279,3 +3279,87 @@ def test_a_process_that_read_a_refused_results_file_exits_with_its_error(tmp_pat
                                   stderr=subprocess.PIPE) for _ in range(4)]
         codes += [(proc.wait(), proc.stderr.read().decode()) for proc in procs]
     assert all(code == 2 for code, _ in codes), codes
+
+
+def test_the_ranking_orders_each_base_games_runs_and_holm_decides_what_is_shown():
+    """Base game won games 0-9 of 20. emptiness won 0-1 (8 games lost that the base game
+    won: McNemar's p 2 / 2**8), postcards 0-11 (2 won beyond it: p 2 / 2**2),
+    chromatic_chaos 0-15 (6 beyond: p 2 / 2**6). Holm over the three: 3 x 0.0078125 = 0.0234375,
+    2 x 0.03125 = 0.0625, 1 x 0.5. Chromatic Chaos' own p is below 0.05, its Holm p is not."""
+    from analyzer.reporting.differences import ranking_rows
+
+    games = np.arange(20)
+    runs = {"base": _games_won(games < 10),
+            "emptiness": _games_won(games < 2, expansions=["emptiness"]),
+            "postcards": _games_won(games < 12, expansions=["postcards"]),
+            "chromatic": _games_won(games < 16, expansions=["chromatic_chaos"])}
+    table = run_stats.differences(runs, {"emptiness": "base", "postcards": "base",
+                                         "chromatic": "base"})
+    # a run that only lost games the base game won still differs from it in those games
+    assert table["informative"].tolist() == [True, True, True]
+    assert table["p"].tolist() == pytest.approx([2 / 2**8, 2 / 2**2, 2 / 2**6])
+    assert ranking_rows(table, runs) == [
+        ["order", "base"],
+        ["1", "emptiness -40.00 pp (0.20x the wins)"],
+        ["2", "postcards +10.00 pp (1.20x the wins; no difference shown)"],
+        ["3", "chromatic_chaos +30.00 pp (1.60x the wins; no difference shown)"]]
+
+
+def test_a_run_that_played_past_the_first_runs_games_is_paired_on_the_common_ones():
+    """The first run played games 0-3, the other 0-7: 4 games in common, not the whole of
+    both runs."""
+    from analyzer.reporting.differences import difference_rows
+
+    first = _games_won(np.array([1, 0, 0, 0], dtype=bool))
+    longer = _games_won(np.array([1, 1, 0, 0, 1, 1, 1, 1], dtype=bool))
+    table = run_stats.differences({"first": first, "longer": longer})
+    assert table.at["longer", "paired"] and not table.at["longer", "whole"]
+    assert table.at["longer", "games"] == 4
+    assert table.at["longer", "difference"] == pytest.approx(1 / 4)
+    assert difference_rows(table)[1][5] == "paired on 4 common games"
+
+
+def test_the_differences_csv_counts_holms_family_without_the_runs_that_cannot_reject():
+    """Two runs against the first, one of which cannot reject (both won every game): the
+    family Holm adjusts over is of 1, in every row of the file."""
+    from analyzer.reporting.differences import differences_csv
+
+    def run_of(seed: int, won: bool) -> pd.DataFrame:
+        df = pd.DataFrame({"game": np.arange(10), "won": np.full(10, won)})
+        df.attrs = {"seed": seed}
+        return df
+
+    table = run_stats.differences({"a": run_of(1, True), "b": run_of(2, True),
+                                   "c": run_of(3, False)})
+    csv = differences_csv(table, None, {"b": "R14-default", "c": "R14-default"})
+    assert csv["holm_family"].tolist() == [1, 1]
+    assert csv["holm_p"].tolist() == [1.0, table.at["c", "p"]]
+
+
+def test_a_policy_recorded_without_its_weights_hash_is_compared_by_its_parameters():
+    """A results file of a version before the weights' hash beside one that records it:
+    the same policy and parameters change nothing; other parameters change the policy."""
+    from analyzer.reporting.differences import configuration_changes
+
+    new = {"policy": "greedy", "policy_params_sha256": "a", "policy_weights_sha256": "w",
+           "seed": 1}
+    old = {"policy": "greedy", "policy_params_sha256": "a", "seed": 1}
+    assert configuration_changes(old, new) == "none"
+    assert configuration_changes(new, old) == "none"
+    assert configuration_changes({**old, "policy_params_sha256": "b"}, new) == "policy"
+
+
+def test_of_two_runs_of_a_set_sharing_as_many_games_with_its_base_game_the_first_is_weighed():
+    """Two runs of one set, each sharing 500 games with the base game: the first given
+    is weighed, the other set aside, in either order."""
+    games = np.arange(1000)
+    for early, late in ((0, 500), (500, 0)):
+        runs = {"a": _games_won(games % 10 == 0),
+                "a+x one": _games_won(np.arange(500) < 150, first=early, expansions=["x"]),
+                "a+x two": _games_won(np.arange(500) < 150, first=late, expansions=["x"]),
+                "b": _games_won(games % 4 == 0, policy="b"),
+                "b+x": _games_won(games % 4 == 0, policy="b", expansions=["x"])}
+        against = {"a+x one": "a", "a+x two": "a", "b+x": "b"}
+        assert run_stats.effect_runs(runs, against) == {"a": {"x": "a+x one"},
+                                                        "b": {"x": "b+x"}}
+        assert run_stats.effect_runs_set_aside(runs, against) == ["a+x two"]

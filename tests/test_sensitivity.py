@@ -842,3 +842,24 @@ def test_a_variant_of_other_games_than_the_baselines_is_refused_not_paired():
 
     with pytest.raises(ValueError, match="was not played on the baseline set's games"):
         effect_table(run_of(0), {VARIANTS[0]: run_of(10)})
+
+
+def test_holm_leaves_out_a_variant_played_that_no_game_tells_from_the_baseline():
+    """Two variants played: one wins all 10 games the baseline lost (McNemar's p 2 / 2**10),
+    the other wins none, as the baseline: its p of 1 cannot reject, and the first's Holm p
+    is its own p, a family of one."""
+    import pandas as pd
+
+    from analyzer.analysis.sensitivity import effect_table, variants_family
+
+    base = pd.DataFrame({"game": np.arange(10), "won": np.zeros(10, bool)})
+    every = pd.DataFrame({"game": np.arange(10), "won": np.ones(10, bool)})
+    every.attrs["card_set_sha256"] = "0" * 64
+    none = pd.DataFrame({"game": np.arange(10), "won": np.zeros(10, bool)})
+    none.attrs["card_set_sha256"] = "1" * 64
+    table = effect_table(base, {VARIANTS[0]: every, VARIANTS[1]: none})
+    assert table["mcnemar_p"].tolist() == pytest.approx([2 / 2**10, 1.0])
+    assert table["holm_p"].tolist() == pytest.approx([2 / 2**10, 1.0])
+    assert table["differing"].tolist() == [10, 0]
+    assert table["effect"].tolist() == [1.0, 0.0]
+    assert variants_family(table).startswith("the 1 variant")
