@@ -381,3 +381,24 @@ def test_an_expansion_a_file_leaves_out_is_said_once_not_as_a_count_of_none(tmp_
     assert code == 0, err
     assert out.rstrip().splitlines()[-1] == \
         "chromatic_chaos: none -> 8 cards (mine leaves it out and cannot play it)"
+
+
+def test_expansions_a_file_leaves_out_are_said_in_the_shipped_files_order(tmp_path):
+    """A file of the base game alone against R14: one line per expansion, in the order
+    R14's file gives them, each said once."""
+    from analyzer.analysis.card_table import card_differences
+
+    path = tmp_path / "base.toml"
+    analyzer.write_card_template(path)
+    text = path.read_text().replace('name = "R14-default"', 'name = "base"')
+    text = text[:text.index("[dreams.chromatic]")]
+    for line in ("square = 4\n", 'temple = ["earth", "water", "fire", "air"]\n', "garden = 4\n"):
+        assert line in text
+        text = text.replace(line, "")
+    path.write_text(text)
+    lines = card_differences(analyzer.card_table(), analyzer.card_table(path)).splitlines()
+    assert lines[1:] == [f"{name}: {count} cards -> none (base leaves it out and cannot play it)"
+                         for name, count in (("squares_metas", 12), ("temples_harmony", 14),
+                                             ("gardens_wizards", 20), ("chromatic_chaos", 8),
+                                             ("books", 8), ("postcards", 24),
+                                             ("emptiness", 8))]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from importlib import resources
 
@@ -483,3 +484,197 @@ def test_a_set_takes_its_expansions_by_name_as_every_call_does():
                            (True, "expansions must be names or Expansion bits, not True")):
         with pytest.raises(CardSetError, match=re.escape(message)):
             DEFAULT.with_expansions(wrong)
+
+
+def _r14_text():
+    return resources.files("analyzer.cards").joinpath("r14-default.toml").read_text()
+
+
+@pytest.mark.parametrize("old, new, message", [
+    # element names are the lower-case ones the rulebook's symbols are written as
+    ('base = [\n  ["earth", "water"]', 'base = [\n  ["Earth", "water"]',
+     "cities.base[0]: unknown element 'Earth' (valid: earth, water, fire, air)"),
+    ('temple = ["earth", "water", "fire", "air"]', 'temple = ["earth", "water", "fire", "AIR"]',
+     "cities.temple[3]: unknown element 'AIR'"),
+    ('temple = ["earth", "water", "fire", "air"]', 'temple = ["earth", "moon", "fire", "air"]',
+     "cities.temple[1]: unknown element 'moon'"),
+])
+def test_an_element_name_in_another_case_is_unknown_and_its_entry_named(tmp_path, old, new,
+                                                                        message):
+    text = _r14_text()
+    assert old in text
+    with pytest.raises(CardSetError, match=re.escape(message)):
+        load_card_set(_write(tmp_path, text.replace(old, new, 1)))
+
+
+def _base_cities(count):
+    return "base = [" + ", ".join(['["earth", "water"]'] * count) + "]\n"
+
+
+def _with_section(part):
+    """A function of a section's new lines to the R14 file with them in place of R14's:
+    the base cities (and Temples, when given) or one Dream table, its other elements short."""
+    text = _r14_text()
+    if part == "cities":
+        start, end = text.index("[cities]\n"), text.index("square = 4\n")
+        temple = 'temple = ["earth", "water", "fire", "air"]\n'
+
+        def edit(body):
+            return text[:start] + "[cities]\n" + body + text[end:].replace(
+                temple, "" if "temple" in body else temple, 1)
+        return edit
+    header = f"[dreams.{part}]\n"
+    start = text.index(header) + len(header)
+    end = text.index("\n[", start) + 1
+    rest = {"chaos": "", "wizard": "water = []\nfire = []\nair = []\n",
+            "sognae": "water = [1]\nfire = [1]\nair = [1]\n",
+            "incubi": "water = [-1]\nfire = [-1]\nair = [-1]\n"}[part]
+    return lambda body: text[:start] + body + rest + text[end:]
+
+
+@pytest.mark.parametrize("part, at_limit, past_limit, message", [
+    ("cities", _base_cities(64), _base_cities(65),
+     "cities.base: expected a list of 1 to 64 cities"),
+    ("cities", _base_cities(1), "base = []\n", "cities.base: expected a list of 1 to 64 cities"),
+    ("cities", _base_cities(12) + "temple = [" + ", ".join(['"fire"'] * 16) + "]\n",
+     _base_cities(12) + "temple = [" + ", ".join(['"fire"'] * 17) + "]\n",
+     "cities.temple: expected a list of up to 16 element names"),
+    ("chaos", "count = 64\nvalue = 9\n", "count = 65\nvalue = 9\n",
+     "dreams.chaos.count: 65 is not a whole number from 0 to 64"),
+    ("chaos", "count = 8\nvalue = 9\n", "count = 8\nvalue = 10\n",
+     "dreams.chaos.value: 10 is not a whole number from 1 to 9"),
+    ("wizard", "earth = [9, -9]\n", "earth = [9, -10]\n",
+     "dreams.wizard.earth[1]: -10 is not a whole number from -9 to 9"),
+    ("wizard", "earth = [9, -9]\n", "earth = [10, -9]\n",
+     "dreams.wizard.earth[0]: 10 is not a whole number from -9 to 9"),
+    ("sognae", "earth = [9, 1]\n", "earth = [10, 1]\n",
+     "dreams.sognae.earth[0]: 10 is not a whole number from 1 to 9"),
+    ("incubi", "earth = [-9, -1]\n", "earth = [-1, -10]\n",
+     "dreams.incubi.earth[1]: -10 is not a whole number from -9 to -1"),
+])
+def test_a_count_or_value_at_its_limit_loads_and_one_past_it_is_refused(
+        tmp_path, part, at_limit, past_limit, message):
+    """The limits the errors state are the limits kept, at both ends: 64 base cities, 16
+    Temples, 64 Chaos, values of 9 and -9."""
+    edit = _with_section(part)
+    loaded = load_card_set(_write(tmp_path, edit(at_limit)))
+    if part == "cities":
+        lines = at_limit.splitlines()
+        assert len(loaded.city_ids) == lines[0].count("[") - 1
+        temples = loaded.cards[loaded.owner == Expansion.TEMPLES_HARMONY]
+        assert (temples[:, CardField.TYPE] == CardType.CITY).sum() == \
+            (16 if len(lines) > 1 else 4)
+    elif part == "chaos":
+        chaos = loaded.cards[loaded.cards[:, CardField.TYPE] == CardType.CHAOS]
+        assert len(chaos) == int(at_limit.split()[2]) and set(chaos[:, CardField.VALUE]) == {9}
+    else:
+        ctype = {"wizard": CardType.WIZARD, "sognae": CardType.SOGNAE,
+                 "incubi": CardType.INCUBI}[part]
+        earth = loaded.cards[(loaded.cards[:, CardField.TYPE] == ctype) &
+                             (loaded.cards[:, CardField.ELEMENTS] == 1)]
+        assert list(earth[:, CardField.VALUE]) == json.loads(at_limit.split(" = ")[1])
+    with pytest.raises(CardSetError, match=re.escape(message)):
+        load_card_set(_write(tmp_path, edit(past_limit)))
+
+
+@pytest.mark.parametrize("key", ["sognae", "incubi"])
+def test_a_file_without_any_sognae_or_any_incubi_is_refused(tmp_path, key):
+    """Every element's list may be empty, but not all four: the base game is won by Sognae
+    and Incubi placed on the cities."""
+    text = _r14_text()
+    start = text.index(f"[dreams.{key}]\n")
+    end = text.index("\n[", start) + 1
+    empty = f"[dreams.{key}]\nearth = []\nwater = []\nfire = []\nair = []\n"
+    with pytest.raises(CardSetError, match=re.escape(f"dreams.{key}: no cards")):
+        load_card_set(_write(tmp_path, text[:start] + empty + text[end:]))
+    one = empty.replace("air = []", "air = [1]" if key == "sognae" else "air = [-1]")
+    assert len(load_card_set(_write(tmp_path, text[:start] + one + text[end:])).cards) == \
+        len(DEFAULT.cards) - 31
+
+
+def test_a_wrong_harmony_or_meta_side_names_its_entry(tmp_path):
+    text = _r14_text()
+    harmony = "values = [[1, -1], [1, -1]"
+    assert harmony in text
+    with pytest.raises(CardSetError, match=re.escape(
+            "dreams.harmony.values[1][1]: 1 is not a whole number from -9 to -1")):
+        load_card_set(_write(tmp_path, text.replace(harmony, "values = [[1, -1], [1, 1]", 1)))
+    with pytest.raises(CardSetError, match=re.escape(
+            "dreams.meta.air[1][0]: -3 is not a whole number from 1 to 9")):
+        load_card_set(_write(tmp_path, text.replace("air = [[2, -2], [3, -3]]",
+                                                    "air = [[2, -2], [-3, -3]]", 1)))
+
+
+def test_sixteen_books_load_and_a_seventeenth_is_refused(tmp_path):
+    base = _r14_text().split("[books]")[0]
+    books = ["freedom", "perfect_balance", "flying_sognae", "invisible_incubi"] * 4
+    loaded = load_card_set(_write(tmp_path, base + f"[books]\ncards = {json.dumps(books)}\n"))
+    assert list(loaded.cards[loaded.owner == Expansion.BOOKS, CardField.TYPE]) == \
+        [CardType.BOOK] * 16
+    with pytest.raises(CardSetError, match=re.escape(
+            "books.cards: expected a list of up to 16 Book names")):
+        load_card_set(_write(tmp_path, base + f"[books]\ncards = "
+                                              f"{json.dumps(books + ['freedom'])}\n"))
+
+
+@pytest.mark.parametrize("old, new", [
+    ("value = 5", "value = 6"),  # the Chaos: as many cards, each of another value
+    ('base = [\n  ["earth", "water"]', 'base = [\n  ["earth", "fire"]'),
+])
+def test_a_copy_of_the_shipped_file_with_as_many_cards_but_one_changed_is_named_as_edited(
+        tmp_path, old, new):
+    """The same number of cards of each expansion, one of them other than R14's: still not
+    the shipped set, whose name it must not carry."""
+    text = _r14_text()
+    assert old in text
+    edited = load_card_set(_write(tmp_path, text.replace(old, new, 1)))
+    assert edited.name == "R14-default (edited)"
+    assert len(edited.cards) == len(DEFAULT.cards) and edited.digest != DEFAULT.digest
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("garden = 4\n", "garden = 4\ngardens = 4\n",
+     "cities: unknown key 'gardens' (expected one of base, garden, square, temple)"),
+    ("[dreams.chaos]\n", "[dreams.chaos]\nvalues = 5\n",
+     "dreams.chaos: unknown key 'values' (expected one of count, value)"),
+    ("[dreams.chromatic]\n", "[dreams.chromatic]\nvalues = 4\n",
+     "dreams.chromatic: unknown key 'values' (expected one of count, value)"),
+    ("[dreams.meta]\n", "[dreams.meta]\nEarth = [[2, -2]]\n",
+     "dreams.meta: unknown key 'Earth' (expected one of air, earth, fire, water)"),
+    ("[dreams.wizard]\n", "[dreams.wizard]\nmoon = [2]\n",
+     "dreams.wizard: unknown key 'moon' (expected one of air, earth, fire, water)"),
+    ("[dreams.harmony]\n", "[dreams.harmony]\nvalue = [[1, -1]]\n",
+     "dreams.harmony: unknown key 'value' (expected one of values)"),
+    ("[dreams.sognae]\n", "[dreams.wizards]\nearth = [2]\n\n[dreams.sognae]\n",
+     "dreams: unknown key 'wizards' (expected one of chaos, chromatic, harmony, incubi, meta, "
+     "sognae, wizard)"),
+    ("[books]\n", "[books]\nnames = []\n", "books: unknown key 'names' (expected one of cards)"),
+    ("[emptiness]\n", "[emptiness]\ncount = 8\n",
+     "emptiness: unknown key 'count' (expected one of cards)"),
+])
+def test_an_extra_or_misspelt_key_in_any_section_is_refused_and_named(tmp_path, old, new,
+                                                                      message):
+    """A misspelt key would otherwise be read as no cards of its kind, or its cards left
+    out without a word."""
+    text = _r14_text()
+    assert text.count(old) == 1
+    with pytest.raises(CardSetError, match=re.escape(message)):
+        load_card_set(_write(tmp_path, text.replace(old, new, 1)))
+
+
+def test_a_deleted_harmony_list_is_an_error_not_zero_harmony(tmp_path):
+    text = _r14_text()
+    start = text.index("values = [[1, -1]")
+    end = text.index("\n\n", start) + 1
+    with pytest.raises(CardSetError, match=re.escape(
+            "dreams.harmony.values: missing (a list of [Sognae, Incubi])")):
+        load_card_set(_write(tmp_path, text[:start] + text[end:]))
+
+
+@pytest.mark.parametrize("name", ['""', '"   "', '"\\u0020\\u3000"'])
+def test_a_blank_name_is_refused(tmp_path, name):
+    """Every result names its card set: a name that shows nothing names none."""
+    text = _r14_text()
+    with pytest.raises(CardSetError, match=re.escape("name: expected a non-empty string, not")):
+        load_card_set(_write(tmp_path, text.replace('name = "R14-default"', f"name = {name}",
+                                                    1)))
