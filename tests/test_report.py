@@ -3213,8 +3213,8 @@ def test_a_stray_link_in_the_package_is_no_crash_at_import(tmp_path):
 def test_two_runs_that_both_won_every_game_cannot_reject_and_leave_holms_count():
     """Independent runs (other seeds) that both won all their games: Fisher's p is 1 and
     no outcome could have made it smaller, so Holm's count leaves the pair out, and a run
-    that differs keeps its own p."""
-    from analyzer.reporting.differences import differences_holm
+    that differs keeps its own p, in the table and in every row of differences.csv."""
+    from analyzer.reporting.differences import differences_csv, differences_holm
 
     def run_of(seed: int, won: bool) -> pd.DataFrame:
         df = pd.DataFrame({"game": np.arange(10), "won": np.full(10, won)})
@@ -3229,6 +3229,9 @@ def test_two_runs_that_both_won_every_game_cannot_reject_and_leave_holms_count()
     # by hand, all counted, the p doubles
     assert differences_holm(table.drop(columns="informative"))[1] == \
         pytest.approx(2 * table["p"].iloc[1])
+    csv = differences_csv(table, None, {"b": "R14-default", "c": "R14-default"})
+    assert csv["holm_family"].tolist() == [1, 1]
+    assert csv["holm_p"].tolist() == [1.0, table.at["c", "p"]]
 
 
 def test_a_run_whose_game_numbers_were_changed_is_refused(tmp_path):
@@ -3317,23 +3320,6 @@ def test_a_run_that_played_past_the_first_runs_games_is_paired_on_the_common_one
     assert table.at["longer", "games"] == 4
     assert table.at["longer", "difference"] == pytest.approx(1 / 4)
     assert difference_rows(table)[1][5] == "paired on 4 common games"
-
-
-def test_the_differences_csv_counts_holms_family_without_the_runs_that_cannot_reject():
-    """Two runs against the first, one of which cannot reject (both won every game): the
-    family Holm adjusts over is of 1, in every row of the file."""
-    from analyzer.reporting.differences import differences_csv
-
-    def run_of(seed: int, won: bool) -> pd.DataFrame:
-        df = pd.DataFrame({"game": np.arange(10), "won": np.full(10, won)})
-        df.attrs = {"seed": seed}
-        return df
-
-    table = run_stats.differences({"a": run_of(1, True), "b": run_of(2, True),
-                                   "c": run_of(3, False)})
-    csv = differences_csv(table, None, {"b": "R14-default", "c": "R14-default"})
-    assert csv["holm_family"].tolist() == [1, 1]
-    assert csv["holm_p"].tolist() == [1.0, table.at["c", "p"]]
 
 
 def test_a_policy_recorded_without_its_weights_hash_is_compared_by_its_parameters():
