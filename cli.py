@@ -10,6 +10,7 @@ import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -667,15 +668,7 @@ def _main(argv: list[str] | None) -> None:
     try:
         code = cli.main(args=argv, prog_name="urbion", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as err:
-        try:
-            click.echo(err.ctx.get_help() if err.ctx else str(err))
-        except OSError as failed:  # stdout on a full disk, or a reader gone
-            if argv is None:
-                _detach_stdout()
-            if failed.errno == errno.EPIPE:
-                sys.exit(EXIT_READER_GONE)
-            _say(f"urbion: error: cannot write the output: {failed.strerror or failed}")
-        sys.exit(EXIT_USAGE)
+        _exit_with_help(err, argv)
     except click.ClickException as err:
         _say(f"urbion: error: {err.format_message()}"
              f"{_help_hint(err, sys.argv[1:] if argv is None else argv)}")
@@ -685,15 +678,7 @@ def _main(argv: list[str] | None) -> None:
             _detach_stdout()
         sys.exit(EXIT_READER_GONE)
     except RunStopped as err:
-        # Ctrl-C is the user's own stop; a full disk or a lost cluster is an error
-        _say(f"urbion: {err}" if err.interrupted else f"urbion: error: {err}")
-        if err.interrupted and argv is None:
-            # a further Ctrl-C or SIGTERM ends it at once, as without a handler (argv given:
-            # a caller in Python, whose handlers stay)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            _leave_playing_threads(_stop_code())
-        sys.exit(_stop_code() if err.interrupted else EXIT_USAGE)
+        _exit_stopped(err, argv)
     except UrbionError as err:
         _say(f"urbion: error: {err}")
         sys.exit(EXIT_USAGE)
@@ -710,18 +695,51 @@ def _main(argv: list[str] | None) -> None:
              "rename it, or run in a UTF-8 locale")
         sys.exit(EXIT_USAGE)
     except OSError as err:
-        if err.errno == errno.ENAMETOOLONG:  # an input's name, or a folder's made on the way
-            _say(f"urbion: error: {err.filename}: {err.strerror}")
-            sys.exit(EXIT_USAGE)
-        if not _writing_stdout(err):
-            raise
-        if argv is None:  # the command's own process, which exits now
-            _detach_stdout()
-        if err.errno == errno.EPIPE:  # the help, which click writes outside a command
-            sys.exit(EXIT_READER_GONE)
-        _say(f"urbion: error: cannot write the output: {err.strerror or err}")
-        sys.exit(EXIT_USAGE)
+        _exit_on_os_error(err, argv)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _exit_with_help(err: click.exceptions.NoArgsIsHelpError,
+                    argv: list[str] | None) -> NoReturn:
+    """Show the help asked for by a command given without its arguments, and exit 2."""
+    try:
+        click.echo(err.ctx.get_help() if err.ctx else str(err))
+    except OSError as failed:  # stdout on a full disk, or a reader gone
+        if argv is None:
+            _detach_stdout()
+        if failed.errno == errno.EPIPE:
+            sys.exit(EXIT_READER_GONE)
+        _say(f"urbion: error: cannot write the output: {failed.strerror or failed}")
+    sys.exit(EXIT_USAGE)
+
+
+def _exit_stopped(err: RunStopped, argv: list[str] | None) -> NoReturn:
+    """Say why a run stopped and exit: Ctrl-C is the user's own stop, a full disk or a lost
+    cluster an error."""
+    _say(f"urbion: {err}" if err.interrupted else f"urbion: error: {err}")
+    if err.interrupted and argv is None:
+        # a further Ctrl-C or SIGTERM ends it at once, as without a handler (argv given:
+        # a caller in Python, whose handlers stay)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        _leave_playing_threads(_stop_code())
+    sys.exit(_stop_code() if err.interrupted else EXIT_USAGE)
+
+
+def _exit_on_os_error(err: OSError, argv: list[str] | None) -> NoReturn:
+    """Exit on a name too long or on output that cannot be written; re-raise any other
+    error of the system, which is not the user's to mend."""
+    if err.errno == errno.ENAMETOOLONG:  # an input's name, or a folder's made on the way
+        _say(f"urbion: error: {err.filename}: {err.strerror}")
+        sys.exit(EXIT_USAGE)
+    if not _writing_stdout(err):
+        raise err
+    if argv is None:  # the command's own process, which exits now
+        _detach_stdout()
+    if err.errno == errno.EPIPE:  # the help, which click writes outside a command
+        sys.exit(EXIT_READER_GONE)
+    _say(f"urbion: error: cannot write the output: {err.strerror or err}")
+    sys.exit(EXIT_USAGE)
 
 
 def _help_hint(err: click.ClickException, argv: list[str]) -> str:
