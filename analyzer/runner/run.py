@@ -67,26 +67,7 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
         far stay saved.
     """
     collector = _Collector(plan, summary_only)
-    saved_games = 0
-    # the chunks read back, ascending; every other chunk is to play
-    loaded = np.zeros(0, dtype=np.int64)
-    if checkpoint:
-        try:  # reading a long run's chunks takes seconds, a stop meanwhile loses none
-            saved = checkpoint.saved_chunks(plan.n_chunks)
-            whole = np.zeros(len(saved), dtype=bool)
-            for k, index in enumerate(saved.tolist()):
-                payload = checkpoint.load(index, *plan.chunk_games(index))
-                if payload is not None:
-                    collector.add(index, payload)
-                    saved_games += plan.chunk_games(index)[1]
-                    whole[k] = True
-            loaded = saved[whole]
-        except KeyboardInterrupt:
-            raise RunStopped(stopped_before_playing(checkpoint), True) from None
-        except MemoryError:
-            raise RunStopped(stopped_before_playing(
-                checkpoint, "out of memory reading the saved games (a machine with more can "
-                            "resume them)"), False) from None
+    loaded, saved_games = _load_saved(plan, checkpoint, collector)
     done = saved_games
     # saved games as done from the start, not as games played this second: the rate and
     # the time left count this run's games only
@@ -112,13 +93,51 @@ def execute(plan: RunPlan, executor: Executor, summary_only: bool = False,
     except ClusterError as err:
         raise RunStopped(_stopped(str(err), done, plan, checkpoint), False) from None
     except MemoryError:
-        saved = checkpoint is not None and checkpoint.opened
-        # a resume keeps the chunk size, which the saved chunks are cut to
-        advice = (" with the same --chunk, which may run out again; a smaller --chunk "
-                  "starts afresh") if saved else ": a smaller --chunk needs less"
-        raise RunStopped(_stopped(f"out of memory playing chunks of {plan.chunk:,} games",
-                                  done, plan, checkpoint) + advice, False) from None
+        raise RunStopped(_out_of_memory(done, plan, checkpoint), False) from None
     return collector.result(), saved_games
+
+
+def _load_saved(plan: RunPlan, checkpoint: Checkpoint | None,
+                collector: _Collector) -> tuple[np.ndarray, int]:
+    """Add every whole chunk ``checkpoint`` holds to ``collector``.
+
+    Returns
+    -------
+    loaded : numpy.ndarray
+        The chunks read back (int64, ascending); every other chunk is to play.
+    saved_games : int
+        The games they hold.
+    """
+    loaded, saved_games = np.zeros(0, dtype=np.int64), 0
+    if not checkpoint:
+        return loaded, saved_games
+    try:  # reading a long run's chunks takes seconds, a stop meanwhile loses none
+        saved = checkpoint.saved_chunks(plan.n_chunks)
+        whole = np.zeros(len(saved), dtype=bool)
+        for k, index in enumerate(saved.tolist()):
+            payload = checkpoint.load(index, *plan.chunk_games(index))
+            if payload is not None:
+                collector.add(index, payload)
+                saved_games += plan.chunk_games(index)[1]
+                whole[k] = True
+        loaded = saved[whole]
+    except KeyboardInterrupt:
+        raise RunStopped(stopped_before_playing(checkpoint), True) from None
+    except MemoryError:
+        raise RunStopped(stopped_before_playing(
+            checkpoint, "out of memory reading the saved games (a machine with more can "
+                        "resume them)"), False) from None
+    return loaded, saved_games
+
+
+def _out_of_memory(done: int, plan: RunPlan, checkpoint: Checkpoint | None) -> str:
+    """Why a run stopped when memory ran out playing, with what to change to resume it."""
+    saved = checkpoint is not None and checkpoint.opened
+    # a resume keeps the chunk size, which the saved chunks are cut to
+    advice = (" with the same --chunk, which may run out again; a smaller --chunk "
+              "starts afresh") if saved else ": a smaller --chunk needs less"
+    return _stopped(f"out of memory playing chunks of {plan.chunk:,} games", done, plan,
+                    checkpoint) + advice
 
 
 def _unplayed(n_chunks: int, loaded: np.ndarray) -> Iterator[int]:
