@@ -112,30 +112,15 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     work = _sensitivity_work(out, resume, games, len(plan)) if out is not None else None
     settings = dict(games=games, seed=seed, workers=workers, progress=progress,
                     expansions=expansions, variant=variant, scheduler=scheduler)
-    try:
-        with shared_cluster(scheduler) as cluster:
-            base, runs = _play_sensitivity(base_set, plan, spec,
-                                           {**settings, "scheduler": cluster}, work, resume)
-    except BaseException as err:
-        if work is not None and not any((work / "results").iterdir()):
-            shutil.rmtree(work, ignore_errors=True)  # nothing to resume: run it anew
-        if isinstance(err, RunStopped):
-            raise with_finished_sets(err, work, "card sets") from None
-        raise
+    base, runs = _play_on_cluster(base_set, plan, spec, settings, work, resume)
     try:
         result = _sensitivity_result(base, runs, base_set, plan, data, label,
                                      (expansions, variant))
         if out is not None:
-            from analyzer.cards.writer import card_file_text
-            from analyzer.reporting.sensitivity_pages import write_sensitivity
-
-            write_sensitivity(result.table, result.baseline, out, card_file_text(base_set))
-    except KeyboardInterrupt as stop:
+            _write_report(result, base_set, Path(out), work)
+    except KeyboardInterrupt:
         if work is None:
             raise
-        if SET_WRITTEN in getattr(stop, "__notes__", ()):
-            shutil.rmtree(work, ignore_errors=True)
-            raise stopped_once_written(stop, out, "the report") from None
         raise RunStopped(f"{interrupts.stop_word()} while writing the report: every card "
                          f"set's games stay in {work}, and {out} as it was; run the same "
                          "command with --resume (resume=True in Python) to write it",
@@ -143,6 +128,38 @@ def sensitivity(games: int = 20_000, seed: int = 0, policy: str | PolicySpec = "
     if work is not None:
         shutil.rmtree(work, ignore_errors=True)  # the report holds what it was kept for
     return result
+
+
+def _play_on_cluster(base_set: CardSet, plan: dict, spec: PolicySpec, settings: dict,
+                     work: Path | None, resume: bool) -> tuple[pd.DataFrame, dict]:
+    """:func:`_play_sensitivity` on the cluster ``settings`` names, if any; a stop says
+    which card sets finished, and a ``work`` folder left with no games is removed."""
+    try:
+        with shared_cluster(settings["scheduler"]) as cluster:
+            return _play_sensitivity(base_set, plan, spec,
+                                     {**settings, "scheduler": cluster}, work, resume)
+    except BaseException as err:
+        if work is not None and not any((work / "results").iterdir()):
+            shutil.rmtree(work, ignore_errors=True)  # nothing to resume: run it anew
+        if isinstance(err, RunStopped):
+            raise with_finished_sets(err, work, "card sets") from None
+        raise
+
+
+def _write_report(result: SensitivityResult, base_set: CardSet, out: Path,
+                  work: Path) -> None:
+    """Write sensitivity.csv, .md and the chart into ``out``; a stop once they are in place
+    removes ``work``, whose games the report holds."""
+    from analyzer.cards.writer import card_file_text
+    from analyzer.reporting.sensitivity_pages import write_sensitivity
+
+    try:
+        write_sensitivity(result.table, result.baseline, out, card_file_text(base_set))
+    except KeyboardInterrupt as stop:
+        if SET_WRITTEN not in getattr(stop, "__notes__", ()):
+            raise
+        shutil.rmtree(work, ignore_errors=True)
+        raise stopped_once_written(stop, out, "the report") from None
 
 
 def _sensitivity_result(base: pd.DataFrame, runs: dict, base_set: CardSet, plan: dict,
