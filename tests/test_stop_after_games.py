@@ -74,6 +74,36 @@ def test_a_stop_while_a_sensitivity_report_is_worked_out_keeps_its_games(
     assert not (tmp_path / ".s.sensitivity-partial").exists()
 
 
+@pytest.mark.parametrize("in_place", [True, False])
+def test_a_stop_as_a_sensitivity_report_is_written_keeps_games_until_it_is_in_place(
+        tmp_path, monkeypatch, in_place):
+    """Once the report's folder is in place it holds what the hidden folder kept, which
+    goes; before, the games stay for --resume."""
+    from analyzer.reporting import sensitivity_pages
+
+    real = sensitivity_pages.write_sensitivity
+
+    def stopped_writing(*args, **kwargs):
+        if in_place:
+            real(*args, **kwargs)
+        stop = KeyboardInterrupt()
+        if in_place:
+            stop.add_note(SET_WRITTEN)
+        raise stop
+
+    out, work = tmp_path / "s", tmp_path / ".s.sensitivity-partial"
+    with monkeypatch.context() as patch:
+        patch.setattr(sensitivity_pages, "write_sensitivity", stopped_writing)
+        expected = (r"^interrupted as the report was written: it is whole in .*s$" if in_place
+                    else r"^interrupted while writing the report: every card set's games "
+                         r"stay in .*\.s\.sensitivity-partial")
+        with pytest.raises(RunStopped, match=expected) as stop:
+            analyzer.sensitivity(games=30, seed=2, out=out)
+    assert stop.value.interrupted
+    assert work.exists() is not in_place
+    assert (out / "sensitivity.csv").is_file() is in_place
+
+
 def test_a_stop_between_the_renames_of_a_folder_waits_until_it_is_in_place(
         tmp_path, monkeypatch, python_sigint):
     """A report folder replaced: the old one is moved aside, then the new one in. A stop
