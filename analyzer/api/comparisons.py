@@ -180,15 +180,7 @@ def _compare_card_change(sets: str | list[str], games: int, seed: int,
     of its own (in ``out/cards`` and ``out/against``), then the change set by set;
     ``stopping``: ``compare``'s precision (None: one batch) and max_games."""
     precision, max_games = stopping
-    if against.digest == cards.digest:
-        raise UrbionError(f"--against (against=) names the cards --cards (cards=) plays "
-                          f"({cards.name}, sha256 {cards.digest[:12]}): there is no change "
-                          "to measure")
-    if np.array_equal(against.cards, cards.cards) and \
-            np.array_equal(against.owner, cards.owner):
-        raise UrbionError(f"--against (against=, {against.name}) holds the cards of --cards "
-                          f"(cards=, {cards.name}) in the same order, under another name: every "
-                          "game would be played alike, and there is no change to measure")
+    _check_a_change(cards, against)
     plays = {"cards": compare_card_sets(sets, cards),
              "against": compare_card_sets(sets, against)}
     card_sets = {"cards": cards, "against": against}
@@ -231,6 +223,19 @@ def _compare_card_change(sets: str | list[str], games: int, seed: int,
         if resumes[name]:
             check_every_batch_used(folder, parts[name], games)
     return _card_change_result(parts, games, precision, max_games, top, card_sets)
+
+
+def _check_a_change(cards: CardSet, against: CardSet) -> None:
+    """Refuse an ``against`` that would play every game as ``cards`` does."""
+    if against.digest == cards.digest:
+        raise UrbionError(f"--against (against=) names the cards --cards (cards=) plays "
+                          f"({cards.name}, sha256 {cards.digest[:12]}): there is no change "
+                          "to measure")
+    if np.array_equal(against.cards, cards.cards) and \
+            np.array_equal(against.owner, cards.owner):
+        raise UrbionError(f"--against (against=, {against.name}) holds the cards of --cards "
+                          f"(cards=, {cards.name}) in the same order, under another name: every "
+                          "game would be played alike, and there is no change to measure")
 
 
 def _card_change_result(parts: dict[str, dict[str, list[pd.DataFrame]]], games: int,
