@@ -1228,3 +1228,139 @@ def test_the_lessons_of_playing_better_hold_on_the_same_deals():
     assert (round(tuned["TURN"], 1), hand_set["TURN"]) == (2.3, 20)
     assert (round(tuned["SETUP"]), hand_set["SETUP"]) == (163, 12)
     assert round(tuned["PROGRESS"] / hand_set["PROGRESS"]) == 14
+
+
+def _scored_search(monkeypatch, score, evaluations, seed=0, start=None):
+    """tune_weights with no game played: each candidate's games are replaced by games won
+    by none, whose cities pacified are ``score`` of the candidate's weights. Returns the
+    outcome and every candidate's weights in the order played."""
+    import analyzer.analysis.tune as tune_module
+    from analyzer.core.codes import Outcome
+
+    played = []
+
+    def games(card_set, weights, seed, games, workers=None):
+        played.append(weights)
+        results = np.zeros(games, dtype=[("outcome", "i1"), ("pacified", "f8")])
+        results["outcome"] = Outcome.LOSS
+        results["pacified"] = score(weights)
+        return results
+
+    monkeypatch.setattr(tune_module, "weighted_spec", lambda weights, cards, name: weights)
+    monkeypatch.setattr(tune_module, "run_fast", games)
+    found = tune_module.tune_weights(analyzer.load_cards(None), 4, seed, evaluations,
+                                     start=start)
+    return found, played
+
+
+@pytest.mark.parametrize("direction", [1, -1])
+def test_tune_follows_the_score_to_e_cubed_of_the_start_either_way_and_no_further(
+        monkeypatch, direction):
+    """Weights are searched as factors e**-3 .. e**3 of the start's (docs/policies.md): a
+    score that grows as every tuned weight moves one way takes the search up to a factor
+    of e**3 (or down to e**-3), and no candidate goes past it."""
+    from analyzer.analysis.tune import tuned_names
+
+    start = load_weights(None)
+    names = tuned_names(analyzer.load_cards(None))
+
+    def logs(weights):
+        return [math.log(weights[name] / start[name]) for name in names]
+
+    found, played = _scored_search(monkeypatch, lambda weights: direction * sum(logs(weights)),
+                                   300, start=start)
+    moves = [move for weights in played for move in logs(weights)]
+    assert all(-3 - 1e-9 <= move <= 3 + 1e-9 for move in moves)
+    assert max(direction * move for move in moves) > 2.9
+    assert all(direction * move > 1 for move in logs(found.weights))
+
+
+def test_tuning_weighs_a_city_pacified_a_game_as_a_tenth_of_a_point_of_win_rate():
+    """docs/policies.md: 1/1000 of a win per city; one more city a game is worth 0.1
+    points of win rate."""
+    from analyzer.analysis.tune import fitness
+    from analyzer.core.codes import Outcome
+
+    results = np.zeros(4, dtype=[("outcome", "i1"), ("pacified", "i1")])
+    results["outcome"] = [Outcome.WIN, Outcome.LOSS, Outcome.LOSS, Outcome.LOSS]
+    results["pacified"] = [12, 3, 5, 0]  # 5 a game
+    assert fitness(results) == pytest.approx(0.25 + 0.005)
+    results["pacified"] += 1
+    assert fitness(results) == pytest.approx(0.25 + 0.006)
+
+
+def test_tune_from_greedy_starts_from_greedys_hand_set_weights(monkeypatch):
+    """--start greedy: with no candidate better on the tuning games, the weights found are
+    greedy's own (TURN 20, CHAOS_POINT 8), not the shipped tuned ones."""
+    import analyzer.analysis.tune as tune_module
+
+    monkeypatch.setattr(tune_module, "fitness", lambda results: 0.5)
+    result = analyzer.tune(games=20, evaluations=2, heldout_games=20, start="greedy")
+    assert not result.improved
+    assert (result.weights["TURN"], result.weights["CHAOS_POINT"]) == (20, 8)
+    assert result.weights == dict(GREEDY_WEIGHTS) != load_weights(None)
+
+
+@pytest.mark.parametrize("a_only, b_only, keep", [(30, 30, True), (31, 30, True),
+                                                  (30, 31, False)])
+def test_tuned_weights_that_win_no_more_held_out_deals_than_their_start_leave_it_to_play(
+        a_only, b_only, keep):
+    """A tie on the held-out deals is no gain: the start remains the one to play."""
+    from types import SimpleNamespace
+
+    from analyzer.analysis.tune import TuneOutcome
+    from analyzer.api.duels import _tune_outcome
+
+    found = TuneOutcome(dict(GREEDY_WEIGHTS), 0.3, 12, ("TURN",), improved=True)
+    outcome = _tune_outcome(found, SimpleNamespace(pairs=_pairs(a_only, b_only)), "weighted",
+                            100, 0)
+    assert bool(outcome.keep_start) is keep
+
+
+def test_the_tune_command_hands_its_defaults_to_the_search(capsys, monkeypatch):
+    """As its --help says: 20,000 tuning games of seed 0, 300 candidates, 50,000 held-out
+    games, from the shipped weights, into weights.toml."""
+    from tests.test_cli import run
+
+    asked = []
+
+    def recorded(**kwargs):
+        asked.append(kwargs)
+        raise UrbionError("recorded")
+
+    monkeypatch.setattr(analyzer, "tune", recorded)
+    assert run(capsys, "tune")[0] == 2
+    assert {key: asked[0][key] for key in ("games", "seed", "evaluations", "heldout_games",
+                                           "start", "out", "expansions", "variant")} == {
+        "games": 20_000, "seed": 0, "evaluations": 300, "heldout_games": 50_000,
+        "start": "weighted", "out": "weights.toml", "expansions": "none", "variant": "solo"}
+
+
+def test_tune_refuses_a_negative_start_weight_as_it_refuses_a_0(tmp_path):
+    """Factors e**-3 .. e**3 keep a weight's sign: a negative weight could never become
+    positive, so each weight tuned must be positive in the start (docs/policies.md)."""
+    start = tmp_path / "negative.toml"
+    start.write_text("[weights]\nSETUP = -5.0\n")
+    with pytest.raises(PolicyError, match="each weight it tunes must be positive: SETUP = -5$"):
+        analyzer.tune(games=10, evaluations=2, heldout_games=10, start=f"weighted:{start}")
+
+
+def test_tune_in_python_refuses_fewer_than_two_candidates_as_the_command_does():
+    """The start is the first candidate: one alone searches nothing."""
+    with pytest.raises(UrbionError, match="--evaluations \\(evaluations=\\) must be at least 2"):
+        analyzer.tune(games=10, evaluations=1, heldout_games=10)
+
+
+def test_tune_holds_out_games_up_to_the_last_game_number_and_no_further(monkeypatch):
+    """Games 0-1 to tune and 2 to 2**63 - 1 held out reach the last game number, which is
+    within bounds; one held-out game more is past it."""
+    import analyzer.api.duels as duels
+
+    def searched(*args, **kwargs):
+        raise UrbionError("the search begins")
+
+    monkeypatch.setattr(duels, "_searched_weights", searched)
+    with pytest.raises(UrbionError, match="^the search begins$"):
+        analyzer.tune(games=2, evaluations=2, heldout_games=2**63 - 2)
+    with pytest.raises(UrbionError, match="game numbers must stay below 2\\*\\*63"):
+        analyzer.tune(games=2, evaluations=2, heldout_games=2**63 - 1)

@@ -863,3 +863,141 @@ def test_holm_leaves_out_a_variant_played_that_no_game_tells_from_the_baseline()
     assert table["differing"].tolist() == [10, 0]
     assert table["effect"].tolist() == [1.0, 0.0]
     assert variants_family(table).startswith("the 1 variant")
+
+
+@pytest.mark.parametrize("count, value, factor, levels", [
+    (2, 5, "Chaos count", ["0", "4"]),
+    (62, 5, "Chaos count", ["60", "64"]),
+    (8, 2, "Chaos influence", ["±1", "±3"]),
+    (8, 8, "Chaos influence", ["±7", "±9"]),
+])
+def test_a_level_at_a_card_files_limits_is_played(tmp_path, count, value, factor, levels):
+    """0 and 64 Chaos, ±1 and ±9 are what a card file may hold: a baseline one step or two
+    cards inside them plays both sides, the limit itself included."""
+    from analyzer.analysis.sensitivity import variants_of
+    from analyzer.cards.loader import load_card_file
+
+    path = _card_file(tmp_path, "inside", (CHAOS, f"[dreams.chaos]\ncount = {count}\n"
+                                                  f"value = {value}"))
+    assert [v.level for v in variants_of(load_card_file(path)[1]) if v.factor == factor] == \
+        levels
+    assert _left_out(path) == {}
+
+
+@pytest.mark.parametrize("edit", [
+    # water's Incubi nearest 0 are -2 where the other elements' are -1
+    ("water = [-1, -1, -1, -2, -2, -2, -3, -3]", "water = [-2, -2, -2, -2, -2, -2, -3, -3]"),
+    # earth's lowest Sognae is +2 where the other elements' is +1
+    ("earth = [1, 1, 2, 2, 3, 3, 4, 4]", "earth = [2, 2, 2, 2, 3, 3, 4, 4]"),
+])
+def test_a_smaller_deck_names_its_cards_only_when_every_element_loses_the_same(tmp_path,
+                                                                               edit):
+    """"one +1 and one -1 fewer per element" is true only where each element's weakest
+    Sognae is +1 and its weakest Incubi -1; otherwise the level says what goes in words."""
+    from analyzer.analysis.sensitivity import variants_of
+    from analyzer.cards.loader import load_card_file
+
+    data = load_card_file(_card_file(tmp_path, "uneven", edit))[1]
+    assert [v.level for v in variants_of(data) if v.factor == "Deck size"] == [
+        "64 base-game dreams: the weakest Sognae and Incubi of each element fewer",
+        "80 base-game dreams: one +2 and one -2 more per element"]
+
+
+def test_each_variant_card_set_is_named_after_its_change_and_level(tmp_path):
+    """docs/sensitivity.md: `R14-default / Chaos count: 6`, and around a file of 8 Chaos
+    named `mine`, `mine / Chaos count: 10`; no two variants share a name."""
+    names = {(v.factor, v.level): variant_card_set(v).name for v in VARIANTS}
+    assert names[("Chaos count", "6")] == "R14-default / Chaos count: 6"
+    assert names[("Chaos influence", "±4")] == "R14-default / Chaos influence: ±4"
+    assert names[("Incubi spread", "wide, same total: -1 x5, -2 x1, -4 x2")] == \
+        "R14-default / Incubi spread: wide, same total: -1 x5, -2 x1, -4 x2"
+    assert len(set(names.values())) == len(VARIANTS)
+    from analyzer.analysis.sensitivity import baseline_label, variants_of
+    from analyzer.cards.loader import load_card_file
+
+    card_set, data = load_card_file(_card_file(tmp_path, "mine"))
+    label = baseline_label(card_set.name, card_set.digest)
+    ten = next(v for v in variants_of(data) if (v.factor, v.level) == ("Chaos count", "10"))
+    played = variant_card_set(ten, data, label)
+    assert played.name == "mine / Chaos count: 10"
+    # where its cards come from names the designer's set, not R14
+    assert played.source == f"variant of mine (sha256 {card_set.digest[:12]}): Chaos count: 10"
+
+
+def test_each_variant_row_names_the_hash_of_the_cards_it_played(tmp_path):
+    """The row's card_set_sha256 is its own card set's: the hash of the card file that
+    makes that variant by hand (the template named after the change, with 6 Chaos), and
+    no two played rows, nor a row and the baseline, share one."""
+    result = analyzer.sensitivity(games=10, seed=1)
+    played = result.table[result.table["played"]]
+    assert len(set(played["card_set_sha256"])) == len(played) == len(VARIANTS)
+    assert result.baseline["card_set_sha256"] not in set(played["card_set_sha256"])
+    by_hand = tmp_path / "six.toml"
+    analyzer.write_card_template(by_hand)
+    by_hand.write_text(by_hand.read_text()
+                       .replace('name = "R14-default"', 'name = "R14-default / Chaos count: 6"')
+                       .replace(CHAOS, "[dreams.chaos]\ncount = 6\nvalue = 5"))
+    six = played[(played.factor == "Chaos count") & (played.level == "6")].iloc[0]
+    assert six.card_set_sha256 == load_card_set(by_hand).digest
+
+
+def test_the_side_effects_speak_only_of_the_chaos_counts_played(tmp_path):
+    """A file without Chaos plays 2 Chaos, not -2: the note says what 2 do to its deck of
+    64 dreams, and nothing of a count that was never played."""
+    none = _card_file(tmp_path, "chaosless", (CHAOS, "[dreams.chaos]\ncount = 0\nvalue = 5"))
+    result = analyzer.sensitivity(games=10, seed=1, cards=none)
+    label = f"chaosless (sha256 {result.baseline['card_set_sha256'][:12]})"
+    said = ("A factor also changes what follows from it: 2 Chaos make the base game's Dream "
+            f"cards 66 ({label}: 64; an expansion's dreams come on top).")
+    assert result.baseline["side_effects"] == said
+    assert str(result).splitlines()[-1] == said
+
+
+def test_a_stop_names_the_card_set_by_its_place_among_those_played(monkeypatch):
+    """R14's 8 variants are all played: the last of them is card set 9 of 9, the
+    baseline being the first."""
+    from analyzer.errors import RunStopped
+
+    _stop_at(9, monkeypatch)
+    with pytest.raises(RunStopped) as stop:
+        analyzer.sensitivity(games=10, seed=2)
+    assert str(stop.value).startswith(
+        "sensitivity, card set 9 of 9 (Deck size 80 base-game dreams: one +2 and one -2 more "
+        "per element)")
+
+
+def test_r14_as_the_card_file_is_the_shipped_baseline():
+    """--cards r14 (cards="r14"), as every command takes it, is the shipped set: named R14
+    as the default is."""
+    named = analyzer.sensitivity(games=10, seed=1, cards="r14")
+    shipped = analyzer.sensitivity(games=10, seed=1)
+    assert named.baseline["card_set_sha256"] == default_card_set().digest
+    assert str(named) == str(shipped)
+
+
+def test_the_sensitivity_command_hands_its_options_and_defaults_to_the_analysis(
+        capsys, monkeypatch, tmp_path):
+    """By default 20,000 games of seed 0 with greedy, the solo base game of R14 (as its
+    --help says); each option given reaches the analysis, --expansions and --variant
+    among them."""
+    from analyzer.errors import UrbionError
+
+    asked = []
+
+    def recorded(**kwargs):
+        asked.append(kwargs)
+        raise UrbionError("recorded")
+
+    monkeypatch.setattr(analyzer, "sensitivity", recorded)
+    assert run(capsys, "sensitivity")[0] == 2
+    assert {key: asked[0][key] for key in ("games", "seed", "policy", "expansions", "variant",
+                                           "cards", "out", "resume")} == {
+        "games": 20_000, "seed": 0, "policy": "greedy", "expansions": "none",
+        "variant": "solo", "cards": None, "out": None, "resume": False}
+    mine = tmp_path / "mine.toml"
+    assert run(capsys, "sensitivity", "--games", "30", "--seed", "4", "--policy", "weighted",
+               "--expansions", "books", "--variant", "team", "--cards", str(mine))[0] == 2
+    assert {key: asked[1][key] for key in ("games", "seed", "policy", "expansions", "variant",
+                                           "cards")} == {
+        "games": 30, "seed": 4, "policy": "weighted", "expansions": "books",
+        "variant": "team", "cards": str(mine)}
