@@ -1305,7 +1305,9 @@ def test_tune_from_greedy_starts_from_greedys_hand_set_weights(monkeypatch):
                                                   (30, 31, False)])
 def test_tuned_weights_that_win_no_more_held_out_deals_than_their_start_leave_it_to_play(
         a_only, b_only, keep):
-    """A tie on the held-out deals is no gain: the start remains the one to play."""
+    """The verdict is the start's pair's, not greedy's (whom the tuned weights beat 50 to
+    0 here): a tie with the start on the held-out deals is no gain, and the start remains
+    the one to play."""
     from types import SimpleNamespace
 
     from analyzer.analysis.tune import TuneOutcome
@@ -1315,6 +1317,8 @@ def test_tuned_weights_that_win_no_more_held_out_deals_than_their_start_leave_it
     outcome = _tune_outcome(found, SimpleNamespace(pairs=_pairs(a_only, b_only)), "weighted",
                             100, 0)
     assert bool(outcome.keep_start) is keep
+    assert f"won {b_only} held-out deals that weighted lost and lost {a_only}" in \
+        outcome.warning
 
 
 def test_the_tune_command_hands_its_defaults_to_the_search(capsys, monkeypatch):
