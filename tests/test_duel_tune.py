@@ -242,11 +242,47 @@ def test_the_shipped_weights_load_and_name_every_feature():
     ("[weights]\nCLEAR = -2e12\n", "weights.CLEAR must be a finite number from -1e12 to 1e12"),
     ("BALANCE = 1.0\n", "expected one \\[weights\\] table"),
     ("[weights\n", "not valid TOML"),
+    # TOML's true is no number: read as 1.0 it would play a weight nobody wrote
+    ("[weights]\nBALANCE = true\n", "weights.BALANCE must be a finite number"),
+    # a misspelt second table beside [weights]: its weights would be dropped unsaid
+    ("[weights]\nTURN = 3.0\n[weigths]\nCLEAR = 1.0\n",
+     "expected one \\[weights\\] table, found weigths"),
 ])
 def test_bad_weights_files_are_refused_naming_the_key(tmp_path, text, message):
     path = tmp_path / "w.toml"
     path.write_text(text)
     with pytest.raises(PolicyError, match=message):
+        resolve_policy(f"weighted:{path}")
+
+
+def test_weights_at_the_bound_of_1e12_in_size_load(tmp_path):
+    """The bound is "at most 1e12 in size" (docs/policies.md): 1e12 and -1e12 themselves
+    are weights a file may give."""
+    path = tmp_path / "w.toml"
+    path.write_text("[weights]\nCLEAR = 1e12\nWISE = -1e12\n")
+    weights = load_weights(path)
+    assert weights["CLEAR"] == 1_000_000_000_000.0
+    assert weights["WISE"] == -1_000_000_000_000.0
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("expansions", '["books", "chromatic_chaoss"]', "tuned.expansions must be a list of "
+                                                    "expansion names"),
+    ("variant", '"duo"', "tuned.variant must be solo or team"),
+])
+def test_a_tuned_table_naming_no_expansion_or_variant_of_the_game_is_refused(
+        tmp_path, key, value, message):
+    """A [tuned] table edited by hand with a misspelt expansion or variant would make every
+    run's note compare against a set no game plays."""
+    tuned = {"card_set": '"R14-default"', "card_set_sha256": '"ab12"',
+             "expansions": '["books"]', "variant": '"solo"'}
+    table = "".join(f"{name} = {text}\n" for name, text in tuned.items())
+    path = tmp_path / "w.toml"
+    path.write_text(f"[weights]\nTURN = 3.0\n[tuned]\n{table}")
+    assert resolve_policy(f"weighted:{path}").tuned_for["expansions"] == ["books"]
+    path.write_text(f"[weights]\nTURN = 3.0\n[tuned]\n{table}".replace(
+        f"{key} = {tuned[key]}", f"{key} = {value}"))
+    with pytest.raises(PolicyError, match=re.escape(f"weights file {path}: {message}")):
         resolve_policy(f"weighted:{path}")
 
 

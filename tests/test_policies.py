@@ -49,6 +49,21 @@ def test_a_policy_of_ones_own_cannot_take_a_builtins_name(name):
     assert not names_a_builtin("search:choose") and not names_a_builtin("greedy:choose")
 
 
+def test_a_weights_file_here_is_named_absolutely_for_workers_in_any_letter_case(
+        tmp_path, monkeypatch):
+    """A cluster's workers resolve the policy by its name in another working folder: a
+    relative weights file becomes absolute however the name spells weighted."""
+    from analyzer.policies.registry import portable_name
+
+    (tmp_path / "w.toml").write_text("[weights]\nTURN = 3.0\n")
+    monkeypatch.chdir(tmp_path)
+    here = str((tmp_path / "w.toml").resolve())
+    assert portable_name("weighted:w.toml") == f"weighted:{here}"
+    assert portable_name("Weighted:w.toml") == f"Weighted:{here}"
+    assert portable_name("Search:rollouts=2,weights=w.toml") == \
+        f"Search:rollouts=2,weights={here}"
+
+
 def test_an_illegal_decision_names_policy_seed_game_turn_and_decision():
     spec = PolicySpec("breaker", breaks_on_turn_3, np.zeros(0))
     with pytest.raises(PolicyError) as err:

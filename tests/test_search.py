@@ -90,6 +90,21 @@ def test_bad_search_options_are_refused(name, message):
         resolve_policy(name)
 
 
+def test_search_takes_each_option_up_to_its_documented_limit():
+    """rollouts 1-4,096 and candidates 1-1,024 (docs/policies.md): the largest of each is a
+    policy of its own, one more is refused; clairvoyant's default is every candidate."""
+    largest = resolve_policy("search:rollouts=4096,candidates=1024")
+    assert largest.name == "search:rollouts=4096,candidates=1024"
+    assert largest.params[-2:].tolist() == [4096.0, 1024.0]
+    assert resolve_policy("clairvoyant:candidates=1024").name == "clairvoyant"
+    with pytest.raises(PolicyError, match="rollouts must be a whole number from 1 to 4096, "
+                                          "not '4097'"):
+        resolve_policy("search:rollouts=4097")
+    with pytest.raises(PolicyError, match="candidates must be a whole number from 1 to 1024, "
+                                          "not '1025'"):
+        resolve_policy("clairvoyant:candidates=1025")
+
+
 def test_search_plays_on_the_fast_engine_only():
     with pytest.raises(PolicyError, match="fast engine only"):
         analyzer.simulate(games=2, policy="search", engine="reference")
