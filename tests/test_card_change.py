@@ -213,6 +213,9 @@ def test_the_play_again_command_run_in_the_folder_gives_the_same_change(change, 
     code, text, err = run(capsys, *args[1:], "--out", "again", "--quiet")
     assert code == 0, err
     assert "report     again/index.html" in text
+    # the page that exists: the card change's, not a comparison's (those are in cards/ and
+    # against/)
+    assert "           again/card-change.md\n" in text and "again/compare.md" not in text
     first, again = (pd.read_csv(folder / "card-change.csv").drop(columns="commit")
                     for folder in (out, out / "again"))
     pd.testing.assert_frame_equal(first, again)

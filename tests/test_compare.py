@@ -929,6 +929,7 @@ def test_cli_compare_and_its_errors(capsys, tmp_path):
                          "--out", f"{folder}/")  # as the docs write it
     assert code == 0, err
     assert f"report     {folder / 'index.html'}\n" in out and "//" not in out
+    assert f"           {folder / 'compare.md'}\n" in out and "card-change" not in out
 
 
 @pytest.mark.parametrize("scheduler", ["bogus", "local:0"])
@@ -1896,3 +1897,155 @@ def test_a_comparisons_pages_name_the_commit_that_played_it(tmp_path):
     analyzer.sensitivity(games=10, out=tmp_path / "sens")
     assert f"- **commit**: {commit}\n" in (tmp_path / "sens" / "sensitivity.md").read_text()
     assert pd.read_csv(tmp_path / "cmp" / "compare.csv")["commit"].tolist() == [commit]
+
+
+def test_a_pair_whose_contrast_is_zero_in_every_game_leaves_both_holm_families():
+    """Books of Power as greedy plays it: books alone wins the base game's very games, and
+    a pair with books the games of its other expansion, so the contrast of such a pair is 0
+    in every game and its odds cancel set for set. Neither test can reject, and neither
+    counts in Holm's family: the one pair that departs keeps its own p, on both scales.
+
+    2,000 games: the base game wins games 0-399, squares_metas 100-499, chromatic_chaos
+    200-599 and the two together 300-799, so the contrast is +1 in games 0-99 and 600-799
+    and -1 in 200-299 and 400-499: (300 - 200) / 2,000 = +0.05; in odds (1:3 for the pair,
+    1:4 for each of the other three), 1/3 * 1/4 / (1/4 * 1/4) = 4/3."""
+    game = np.arange(2000)
+    base, metas = game < 400, (game >= 100) & (game < 500)
+    chaos = (game >= 200) & (game < 600)
+    runs = {"base": _run(base), "squares_metas": _run(metas), "chromatic_chaos": _run(chaos),
+            "books": _run(base),
+            "squares_metas+chromatic_chaos": _run((game >= 300) & (game < 800)),
+            "squares_metas+books": _run(metas), "chromatic_chaos+books": _run(chaos)}
+    table = interactions(runs)
+    for pair in ("squares_metas+books", "chromatic_chaos+books"):
+        assert table.at[pair, "differing"] == 0 and table.at[pair, "p"] == 1.0
+        assert table.at[pair, "odds_p"] == 1.0 and math.isnan(table.at[pair, "odds_low"])
+    row = table.loc["squares_metas+chromatic_chaos"]
+    assert row["interaction"] == pytest.approx(0.05)
+    assert row["odds_interaction"] == pytest.approx(4 / 3)
+    assert row["p"] < 0.01 and row["odds_p"] < 0.01
+    # a family of one: nothing to adjust for
+    assert row["holm_p"] == pytest.approx(row["p"], rel=1e-12)
+    assert row["odds_holm_p"] == pytest.approx(row["odds_p"], rel=1e-12)
+
+
+def test_an_interaction_on_ten_differing_games_takes_students_interval_as_it_is():
+    """Ten games of 40 won by the pair alone: from ten differing games on, the interval is
+    Student's t on the games' contrasts, neither widened nor marked (few differ): the
+    contrasts are ten 1s and thirty 0s, mean 0.25, with scipy's t interval around it."""
+    from scipy import stats
+
+    runs = {"base": _run([0] * 40), "x": _run([0] * 40), "y": _run([0] * 40),
+            "x+y": _run([1] * 10 + [0] * 30)}
+    row = interactions(runs).loc["x+y"]
+    contrast = np.array([1.0] * 10 + [0.0] * 30)
+    expected = stats.t.interval(0.95, 39, loc=0.25, scale=stats.sem(contrast))
+    assert row["differing"] == 10 and row["interaction"] == pytest.approx(0.25)
+    assert (row["low"], row["high"]) == pytest.approx(expected)
+    assert "few differ" not in interaction_band(row["low"], row["high"],
+                                                differing=row["differing"])
+
+
+def test_an_interaction_on_ten_differing_games_is_shown_only_where_its_interval_clears_zero():
+    """From ten differing games on the interval is no longer widened, and it decides with
+    the test: a Holm p of 0.01 beside an interval written -0.10 to +2.00 pp is not shown;
+    on nine, where the interval is widened, the exact test alone decides."""
+    def table(differing):
+        return pd.DataFrame([{"pair": "x+y", "first": "x", "second": "y", "games": 5000,
+                              "differing": differing, "interaction": 0.0095, "low": -0.001,
+                              "high": 0.02, "holm_p": 0.01, "pair_win_rate": 0.2,
+                              "multiplied": 0.1}]).set_index("pair")
+
+    from analyzer.analysis.interactions import shown_interactions
+
+    assert not shown_interactions(table(10)).iloc[0]
+    assert shown_interactions(table(9)).iloc[0]
+
+
+def test_the_charts_order_the_sets_by_rank_not_by_win_rate():
+    """--precision stops sets at different lengths, and the ranks follow the paired tests
+    (base, b, a here: b won 12 of its 20 games, a 20 of its 40 but every one of the 20 both
+    played): the charts list the sets hardest first by that rank, not by the win rates
+    (base 0%, a 50%, b 60%) of games that are not the same."""
+    from analyzer.analysis.compare import chart_members, chart_table
+
+    runs = {"base": _games([0] * 40), "a": _games([1] * 20 + [0] * 20),
+            "b": _games([1] * 12 + [0] * 8)}
+    table = compare_table(runs)
+    assert list(chart_table(table).index) == ["base game", "b", "a"]
+    assert list(chart_members(table).index) == ["base game", "b", "a"]
+
+
+def test_the_base_game_comes_first_wherever_sets_lists_it():
+    """Every set is compared with the base game, which leads the table however --sets
+    orders it; with all, the singles come next, then the pairs, and so on by size."""
+    assert expansion_sets("books,base") == [(), ("books",)]
+    assert expansion_sets("postcards,books,base+emptiness,base") == \
+        [(), ("postcards",), ("books",), ("emptiness",)]
+    every, singles, pairs = (expansion_sets(spec) for spec in ("all", "singles", "pairs"))
+    assert every[:8] == singles and set(every[8:29]) == set(pairs[8:])
+    assert [len(s) for s in every] == sorted(len(s) for s in every)
+    assert every[-1] == ("squares_metas", "chromatic_chaos", "temples_harmony",
+                         "gardens_wizards", "books", "postcards", "emptiness")
+
+
+def test_a_set_is_titled_by_its_expansions_printed_names_joined_by_a_plus():
+    """A chart names a set as the box prints its expansions: a comma would read as a list
+    of sets, not one set of two expansions."""
+    from analyzer.analysis.expansion_sets import set_title
+
+    assert set_title("base") == "base game"
+    assert set_title("squares_metas+chromatic_chaos") == \
+        "City Squares & Metas + Chromatic Chaos"
+    assert set_title("books") == "Books of Power"
+
+
+def test_a_heatmaps_pairs_name_their_expansions_in_the_games_order():
+    """A table of pairs read in another order (a report of files listed so): each pair
+    names its expansions, and the pairs follow, in TRACE.md order, by printed name."""
+    from analyzer.analysis.interactions import titled_interactions
+
+    table = pd.DataFrame({"first": ["books", "temples_harmony"],
+                          "second": ["chromatic_chaos", "squares_metas"],
+                          "interaction": [0.01, 0.02]},
+                         index=["chromatic_chaos+books", "squares_metas+temples_harmony"])
+    titled = titled_interactions(table)
+    assert titled[["first", "second"]].values.tolist() == [
+        ["City Squares & Metas", "Temples & Harmony"], ["Chromatic Chaos", "Books of Power"]]
+    assert titled["interaction"].tolist() == [0.02, 0.01]
+
+
+def test_a_sets_run_is_found_in_any_letter_case_as_sets_reads_it():
+    """--sets takes "Chromatic_Chaos+Squares_Metas" for the pair, so the runs do too."""
+    from analyzer.analysis.expansion_sets import SetRuns
+
+    base, pair = _run([1, 0]), _run([0, 0])
+    runs = SetRuns({"base": base, "squares_metas+chromatic_chaos": pair})
+    assert runs["Chromatic_Chaos+Squares_Metas"] is pair
+    assert runs["BASE"] is base and runs["None"] is base
+
+
+def test_a_pair_not_played_has_no_interaction_even_beside_a_set_that_holds_it():
+    """x and y alone and x+y+z, but not x+y: the three-expansion set is no pair, and no
+    interaction of x and y can be read from it."""
+    runs = {"base": _run([1, 0, 0, 1]), "x": _run([1, 1, 0, 0]), "y": _run([0, 0, 1, 1]),
+            "x+y+z": _run([1, 1, 1, 1])}
+    assert interactions(runs).empty
+    runs["x+y"] = _run([0, 1, 1, 0])
+    assert list(interactions(runs).index) == ["x+y"]
+
+
+def test_the_charts_of_sets_of_different_lengths_name_no_one_number_of_games():
+    """With --precision books stops before the base game, which plays on for
+    chromatic_chaos (as in test_a_set_that_stopped_before_the_base_game_says_over_which_
+    games_it_differs): no one number of games is that of every set, so the charts' source
+    line names none; sets of one length name it."""
+    from analyzer.reporting import charts
+
+    result = analyzer.compare(sets="books,chromatic_chaos", games=100, seed=3,
+                              precision=0.05, max_games=2000)
+    assert result.table["games"].nunique() > 1
+    assert "games" not in result.attrs
+    assert " games " not in f" {charts.source_line(result.attrs)} "
+    even = analyzer.compare(sets="books", games=100, seed=3)
+    assert even.attrs["games"] == 100 and "games 100" in charts.source_line(even.attrs)

@@ -86,6 +86,47 @@ def test_the_cities_difference_of_a_pair_stays_within_the_city_cards():
     assert pair_table({"a": a, "b": b}).iloc[0].pacified_high > 12.0  # no bound known
 
 
+def test_a_pair_that_pacifies_fewer_cities_keeps_its_whole_interval_below_zero():
+    """A pacifies fewer cities than B on most deals: the difference A - B is negative, and
+    the paired t-interval scipy gives for it lies well within -12 to +12 (the city cards):
+    no bound of the cards cuts it."""
+    from scipy import stats
+
+    a = _frame([False, True, False, False, False]).assign(pacified=[8, 10, 9, 11, 7])
+    b = _frame([True, True, True, True, False]).assign(pacified=[11, 10, 12, 12, 9])
+    a.attrs = b.attrs = {"city_cards": 12}
+    row = pair_table({"a": a, "b": b}).iloc[0]
+    gaps = np.array([-3, 0, -3, -1, -2])
+    expected = stats.t.interval(0.95, 4, loc=gaps.mean(), scale=stats.sem(gaps))
+    assert row.pacified_diff == pytest.approx(-1.8)
+    assert (row.pacified_low, row.pacified_high) == pytest.approx(expected)
+    assert row.pacified_high < 0
+
+
+def test_a_pair_is_counted_deal_by_deal_whatever_order_its_rows_come_in():
+    """The two runs of test_pair_counts_come_from_the_same_games, B's rows in reverse order
+    of deal: each deal is still paired with the same deal, 2 won by A alone, 1 by B alone,
+    1 by both."""
+    a = _frame([True, True, False, False, True, False])
+    b = _frame([True, False, True, False, False, False]).iloc[::-1]
+    row = pair_table({"a": a, "b": b}).iloc[0]
+    assert (row.a_only, row.b_only, row.both) == (2, 1, 1)
+    assert row.difference == pytest.approx(1 / 6)
+    assert row.mcnemar_p == pytest.approx(mcnemar_exact(2, 1))
+
+
+def test_a_duels_speed_is_games_a_second():
+    """100 games in 2 seconds is 50 games a second; in half a second, 200."""
+    from analyzer.analysis.duel import policy_table
+
+    slow = _frame([True] * 30 + [False] * 70).assign(turns=20, pacified=8)
+    fast = slow.copy()
+    slow.attrs, fast.attrs = {"seconds": 2.0}, {"seconds": 0.5}
+    table = policy_table({"slow": slow, "fast": fast})
+    assert table["games_per_s"].tolist() == pytest.approx([50.0, 200.0])
+    assert table["win_rate"].tolist() == pytest.approx([0.3, 0.3])
+
+
 def test_duel_adjusts_its_pairs_p_values_by_holm():
     """Three policies make three tests: each McNemar p is adjusted for the family."""
     games = 40
@@ -1355,6 +1396,7 @@ def test_tuned_weights_that_win_no_more_held_out_deals_than_their_start_leave_it
     assert bool(outcome.keep_start) is keep
     assert f"won {b_only} held-out deals that weighted lost and lost {a_only}" in \
         outcome.warning
+    assert ("weighted is the one to play" in outcome.text()) is keep
 
 
 def test_the_tune_command_hands_its_defaults_to_the_search(capsys, monkeypatch):
