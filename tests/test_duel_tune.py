@@ -141,11 +141,12 @@ def test_duel_adjusts_its_pairs_p_values_by_holm():
     assert pairs.at[("a", "c"), "holm_p"] == pytest.approx(3 * 2 * 0.5 ** 12)
 
 
-def test_duel_pairs_add_up_and_a_policy_ties_with_itself():
-    duel = analyzer.duel(["greedy", "random", "weighted:" + _greedy_file()], games=1500,
+def test_duel_pairs_add_up_and_a_policy_ties_with_itself(tmp_path):
+    greedy_file = _greedy_file(tmp_path)
+    duel = analyzer.duel(["greedy", "random", "weighted:" + greedy_file], games=1500,
                          seed=4)
     table, pairs = duel.policies, duel.pairs
-    assert list(table.index) == ["greedy", "random", "weighted:" + _greedy_file()]
+    assert list(table.index) == ["greedy", "random", "weighted:" + greedy_file]
     for row in pairs.itertuples():
         wins_a, wins_b = table.loc[row.a, "wins"], table.loc[row.b, "wins"]
         assert row.a_only + row.both == wins_a and row.b_only + row.both == wins_b
@@ -186,21 +187,13 @@ def test_a_duel_records_each_policys_hashes_and_shares_none_of_them(tmp_path):
     assert "policy" not in duel.attrs and duel.attrs["policies"] == names
 
 
-_FILES: list[str] = []
+def _greedy_file(folder: Path) -> str:
+    """A weights file in ``folder`` holding greedy's own weights."""
+    from analyzer.policies.weights import format_weights
 
-
-def _greedy_file() -> str:
-    """A weights file holding greedy's own weights (module-level temp file)."""
-    if not _FILES:
-        import tempfile
-
-        from analyzer.policies.weights import format_weights
-
-        handle = tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False)
-        handle.write(format_weights(GREEDY_WEIGHTS, ["greedy's weights"]))
-        handle.close()
-        _FILES.append(handle.name)
-    return _FILES[0]
+    path = folder / "greedy.toml"
+    path.write_text(format_weights(GREEDY_WEIGHTS, ["greedy's weights"]))
+    return str(path)
 
 
 def test_cli_duel_prints_both_tables(capsys):
