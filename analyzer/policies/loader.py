@@ -44,18 +44,11 @@ def _module_from_file(path: Path):
 
 
 def _load_module_file(path: Path):
-    if not path.is_file():
-        what = "is a folder, not a file" if path.is_dir() else \
-            "is not a regular file (a pipe or a device)" if path.exists() else "does not exist"
-        raise PolicyError(f"policy file {path} {what}")
+    source = _file_sha256(path)
     # a name that is the same in every process: numba's disk cache (cache=True) finds a
     # function's module again by it
     digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
     name = f"{USER_MODULE_PREFIX}{digest}"
-    try:
-        source = hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError as err:
-        raise PolicyError(f"policy file {path} cannot be read: {err.strerror or err}") from None
     loaded = sys.modules.get(name)
     if loaded is not None and getattr(loaded, _LOADED_SOURCE, None) == source and \
             _siblings_unchanged(loaded):
@@ -65,29 +58,14 @@ def _load_module_file(path: Path):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     folder = path.resolve().parent
-    # modules another policy (or an earlier version of this one) imported from its folder
-    # go, and so do the folder's modules imported before: `import helpers` then finds this
-    # folder's helpers as they are now, and the source hash covers them in every process
-    for stale in [n for n, m in list(sys.modules.items())
-                  if n != "__main__" and not n.startswith(USER_MODULE_PREFIX) and (
-                      _SIBLING_MODULES.get(n) is m or _own_module_file(m, folder) is not None)]:
-        del sys.modules[stale]
+    _forget_folder_modules(folder)
     before = set(sys.modules)
     sys.modules[name] = module
     # the file's own folder first, as when Python runs it: it may import modules beside it
     if str(folder) in sys.path:
         sys.path.remove(str(folder))
     sys.path.insert(0, str(folder))
-    try:
-        spec.loader.exec_module(module)
-    except Exception as err:  # the user's file may fail in any way
-        del sys.modules[name]
-        raise PolicyError(f"policy file {path} failed to load: {err}") from None
-    except SystemExit as stop:  # a script's sys.exit() at import: no silent exit code
-        del sys.modules[name]
-        raise PolicyError(f"policy file {path} called sys.exit({stop.code!r}) as it "
-                          "loaded (a script's top level runs on import: put it under "
-                          "if __name__ == \"__main__\":)") from None
+    _execute(spec, module, path)
     setattr(module, _LOADED_SOURCE, source)
     siblings = {n: (file, _file_digest(file)) for n, m in list(sys.modules.items())
                 if n != name and n not in before and
@@ -95,6 +73,44 @@ def _load_module_file(path: Path):
     setattr(module, _LOADED_SIBLINGS, siblings)
     _SIBLING_MODULES.update((n, sys.modules[n]) for n in siblings)
     return module
+
+
+def _file_sha256(path: Path) -> str:
+    """The SHA-256 of the policy file ``path``, refused unless it is a readable file."""
+    if not path.is_file():
+        what = "is a folder, not a file" if path.is_dir() else \
+            "is not a regular file (a pipe or a device)" if path.exists() else "does not exist"
+        raise PolicyError(f"policy file {path} {what}")
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as err:
+        raise PolicyError(f"policy file {path} cannot be read: {err.strerror or err}") from None
+
+
+def _forget_folder_modules(folder: Path) -> None:
+    """Drop the modules another policy (or an earlier version of this one) imported from
+    its folder, and this folder's modules imported before: ``import helpers`` then finds
+    ``folder``'s helpers as they are now, and the source hash covers them in every
+    process."""
+    for stale in [n for n, m in list(sys.modules.items())
+                  if n != "__main__" and not n.startswith(USER_MODULE_PREFIX) and (
+                      _SIBLING_MODULES.get(n) is m or _own_module_file(m, folder) is not None)]:
+        del sys.modules[stale]
+
+
+def _execute(spec, module, path: Path) -> None:
+    """Run the policy file's top level into ``module``; on any failure it is no longer a
+    loaded module, and the error names the file."""
+    try:
+        spec.loader.exec_module(module)
+    except Exception as err:  # the user's file may fail in any way
+        del sys.modules[spec.name]
+        raise PolicyError(f"policy file {path} failed to load: {err}") from None
+    except SystemExit as stop:  # a script's sys.exit() at import: no silent exit code
+        del sys.modules[spec.name]
+        raise PolicyError(f"policy file {path} called sys.exit({stop.code!r}) as it "
+                          "loaded (a script's top level runs on import: put it under "
+                          "if __name__ == \"__main__\":)") from None
 
 
 def _own_module_file(module: object, folder: Path) -> Path | None:
