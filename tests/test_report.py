@@ -2977,6 +2977,30 @@ def test_the_loss_reasons_csv_chart_and_table_agree_on_a_reason_no_game_met():
     assert legend == ["deck_empty", "emptiness", "inhabitants"]
 
 
+def test_the_loss_reasons_table_counts_each_reason_as_a_share_of_all_the_games():
+    """Forty games, five won: of the 35 lost, games 5, 10, ..., 35 (7) to the inhabitant
+    sum, the other 28 to the Dream deck. Games lost is every loss, not the commonest
+    reason's; each share is of the run's 40 games, not of its losses."""
+    from analyzer.reporting.balance_report import loss_reason_rows
+
+    run = _fake_run(5)
+    run.attrs["expansions"] = ["postcards"]
+    header, row = loss_reason_rows({"a": run})
+    assert header == ["run", "games", "games lost", "deck_empty", "inhabitants"]
+    assert row == ["a", "40", "35 (87.50%)", "28 (70.00%)", "7 (17.50%)"]
+
+
+def test_the_headline_row_gives_games_wins_win_rate_and_its_wilson_interval():
+    """8 wins of 40 games: a win rate of 20%, and Wilson's 95% interval worked out by hand,
+    (p + z^2/2n +- z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n) with z = 1.96, p = 0.2,
+    n = 40: 0.1050 to 0.3476."""
+    from analyzer.reporting.balance_report import headline_rows
+
+    header, row = headline_rows(run_stats.headline({"a": _fake_run(8)}))
+    assert header[:5] == ["run", "games", "wins", "win rate", "95% Wilson interval"]
+    assert row[:5] == ["a", "40", "8", "20.00%", "10.50% to 34.76%"]
+
+
 def test_the_margin_csv_holds_every_point_the_chart_draws():
     """The line goes through 0 at the numbers of cards no win ended with, between the
     fewest and the most; the CSV, one row per point, left those out."""
@@ -3349,3 +3373,91 @@ def test_of_two_runs_of_a_set_sharing_as_many_games_with_its_base_game_the_first
         assert run_stats.effect_runs(runs, against) == {"a": {"x": "a+x one"},
                                                         "b": {"x": "b+x"}}
         assert run_stats.effect_runs_set_aside(runs, against) == ["a+x two"]
+
+
+def test_the_loss_reasons_csv_gives_each_reason_as_a_share_of_all_the_games():
+    """The CSV's share_of_games is of the run's 40 games (28 and 7 of them lost to the
+    Dream deck and to the inhabitant sum), not of its 35 losses."""
+    run = _fake_run(5)
+    run.attrs["expansions"] = ["postcards"]
+    csv = run_stats.chart_data({"a": run}, "loss_reasons")
+    assert list(csv["reason"]) == ["deck_empty", "inhabitants"]
+    assert list(csv["games"]) == [28, 7]
+    assert list(csv["share_of_games"]) == pytest.approx([0.7, 0.175])
+
+
+def test_the_convergence_follows_the_games_in_their_order_whatever_the_rows_order():
+    """Only game 0 of four won, its row last: after the first game the estimate is 100%,
+    then 50%, 33% and 25%, as the games were played, not as the rows lie."""
+    run = pd.DataFrame({"game": [3, 2, 1, 0], "won": [False, False, False, True]})
+    curve = run_stats.convergence(run)
+    assert list(curve["games"]) == [1, 2, 3, 4]
+    assert list(curve["win_rate"]) == pytest.approx([1, 1 / 2, 1 / 3, 1 / 4])
+
+
+def test_each_charts_csv_names_each_runs_card_set_by_its_hash_too(tmp_path):
+    """Two card files of one name are told apart in the CSV by their hashes: the column of
+    hashes holds each run's own, not the name again."""
+    from types import SimpleNamespace
+
+    from analyzer.reporting.balance_report import _write_numbers
+
+    one, two = _fake_run(5), _fake_run(8)
+    one.attrs.update(card_set="proto", card_set_sha256="a" * 64)
+    two.attrs.update(card_set="proto", card_set_sha256="b" * 64)
+    runs = {"one": one, "two": two}
+    numbers = {"loss_reasons": run_stats.chart_data(runs, "loss_reasons")}
+    _write_numbers(tmp_path, numbers, runs, SimpleNamespace(table=None, effects=None))
+    data = pd.read_csv(tmp_path / "loss_reasons.csv")
+    rows = zip(data["run"], data["card_set"], data["card_set_sha256"], strict=True)
+    assert set(rows) == {("one", "proto", "a" * 64), ("two", "proto", "b" * 64)}
+
+
+def test_the_loss_reasons_chart_stacks_each_reason_as_a_share_of_all_the_games():
+    """28 and 7 of 40 games lost to the Dream deck and the inhabitant sum: bars of 70% and
+    17.5%, the rest of the way to 100% the games won, not shares of the losses."""
+    from analyzer.reporting import charts
+
+    run = _fake_run(5)
+    run.attrs["expansions"] = ["postcards"]
+    ax = charts.loss_reasons({"a": run}).axes[0]
+    assert [patch.get_width() for patch in ax.patches] == pytest.approx([70.0, 17.5])
+
+
+def test_a_win_rate_bar_spans_its_own_interval_however_lopsided():
+    """A Wilson interval is not symmetric: a win rate of 10% between 5% and 20% draws its
+    bar from 5 to 20, not from 0 to 15."""
+    from analyzer.reporting import charts
+
+    table = pd.DataFrame({"win_rate": [0.1], "ci_low": [0.05], "ci_high": [0.2]}, index=["a"])
+    ax = charts.win_rates(table).axes[0]
+    bars = next(c for c in ax.containers if getattr(c, "errorbar", None) is not None)
+    (segment,) = bars.errorbar.lines[2][0].get_segments()
+    assert sorted(segment[:, 0]) == pytest.approx([5.0, 20.0])
+
+
+def test_the_win_rate_charts_reference_line_is_the_first_runs_rate():
+    """Runs compared with the first: the dashed line stands at its rate and names it."""
+    from analyzer.reporting import charts
+
+    table = pd.DataFrame({"win_rate": [0.1, 0.3, 0.5], "ci_low": [0.05, 0.2, 0.4],
+                          "ci_high": [0.2, 0.4, 0.6]}, index=["a", "b", "c"])
+    ax = charts.win_rates(table).axes[0]
+    (line,) = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
+    assert list(line.get_xdata()) == pytest.approx([10.0, 10.0])
+    assert line.get_label() == "a: 10.00%"
+
+
+def test_a_file_of_the_users_named_as_the_command_in_a_report_folder_is_never_replaced(
+        tmp_path):
+    """The folder's mark names the command first, then the files it wrote: a file of the
+    user's named "report" is not among them, and the folder is not replaced over it."""
+    from analyzer.reporting.folders import FOLDER_MARK, check_destination
+
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / FOLDER_MARK).write_text("report\nindex.html\n", encoding="utf-8")
+    (out / "index.html").write_text("", encoding="utf-8")
+    (out / "report").write_text("my notes", encoding="utf-8")
+    with pytest.raises(UrbionError, match="it holds report, which `urbion report` did not"):
+        check_destination(out, "report")

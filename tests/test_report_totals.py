@@ -382,3 +382,21 @@ def test_many_pieces_join_and_an_overlap_among_them_names_its_pair(tmp_path):
                                           r"of one configuration \(10 games from game "
                                           r"120000005 of seed 0"):
         run_stats.join_pieces([*pieces, repeat])
+
+
+def test_a_summary_joined_from_pieces_given_last_first_starts_at_the_first_game():
+    """Games 700-999 and 0-699 as two tallies, the later given first: one run of games
+    0-999, which took the two pieces' seconds together."""
+    from analyzer.analysis.totals import joined_totals
+    from analyzer.runner.tally import empty_tally, part
+
+    def piece(first, games, seconds):
+        tally = empty_tally()
+        part(tally, "games")[0] = games
+        return Totals(tally, {"seed": 8, "first_game": first, "games": games,
+                              "seconds": seconds, "games_resumed": 0})
+
+    joined = joined_totals([piece(700, 300, 2.5), piece(0, 700, 4.0)])
+    assert len(joined) == 1000 and joined.games_range == (0, 1000)
+    assert joined.attrs["first_game"] == 0 and joined.attrs["games"] == 1000
+    assert joined.attrs["seconds"] == 6.5 and joined.attrs["joined_files"] == 2

@@ -441,3 +441,28 @@ def test_the_terminal_summary_names_a_users_policy_by_its_source_hash_too():
     attrs = {**df.attrs, "policy": "mine.py:choose", "policy_source_sha256": "ab12" * 16}
     assert format_summary(summary, attrs).splitlines()[3].startswith(
         "policy     mine.py:choose (source sha256 ab12ab12ab12)    engine fast")
+
+
+def _hand_run() -> pd.DataFrame:
+    """Six games: one won, three lost to the Emptiness, two to the Dream deck."""
+    df = pd.DataFrame({"game": np.arange(6), "won": [False] * 5 + [True],
+                       "reason": ["deck_empty", "emptiness", "emptiness", "deck_empty",
+                                  "emptiness", "all_pacified"],
+                       "turns": [20, 21, 22, 23, 24, 25], "pacified": [9, 10, 11, 9, 10, 12]})
+    df.attrs.update(expansions=["emptiness"], city_cards=12)
+    return df
+
+
+def test_the_terminal_summary_lists_the_loss_reasons_most_first():
+    text = format_summary(analyzer.summarize(_hand_run()), _hand_run().attrs)
+    assert "losses     emptiness 3, deck_empty 2" in text.splitlines()
+
+
+def test_the_speed_of_a_resumed_run_counts_only_the_games_it_played():
+    """100 games, 40 of them saved by the interrupted run: the 60 played in 0.5 s are 120
+    games a second, not 200."""
+    summary = {**analyzer.summarize(_hand_run()), "games": 100}
+    lines = format_summary(summary, {"games_resumed": 40, "compile_seconds": 1.5},
+                           0.5).splitlines()
+    assert "speed      120 games/s (0.50 s, plus 1.5 s to compile or load the engine)" in lines
+    assert "resumed    40 games were saved by the interrupted run" in lines
