@@ -2999,6 +2999,8 @@ def test_the_headline_row_gives_games_wins_win_rate_and_its_wilson_interval():
     header, row = headline_rows(run_stats.headline({"a": _fake_run(8)}))
     assert header[:5] == ["run", "games", "wins", "win rate", "95% Wilson interval"]
     assert row[:5] == ["a", "40", "8", "20.00%", "10.50% to 34.76%"]
+    # turns 20 to 26 five times over, then 20 to 24: 915 turns in 40 games
+    assert header[5].startswith("mean turns") and row[5].startswith("22.9 (")
 
 
 def test_the_margin_csv_holds_every_point_the_chart_draws():
@@ -3461,3 +3463,16 @@ def test_a_file_of_the_users_named_as_the_command_in_a_report_folder_is_never_re
     (out / "report").write_text("my notes", encoding="utf-8")
     with pytest.raises(UrbionError, match="it holds report, which `urbion report` did not"):
         check_destination(out, "report")
+
+
+def test_the_margin_chart_fits_the_tallest_line_of_many_games():
+    """Two lines of 40 wins, at 12.5% and at 50% a number of cards, and one of a single
+    win: the axis stops above the taller of the two (55%), never cutting it off, and the
+    single win's 100% runs off the top."""
+    from analyzer.reporting import charts
+
+    flat = _fake_run(40, games=40).assign(deck_left=np.arange(40) % 8)
+    peaked = _fake_run(40, games=40).assign(deck_left=np.arange(40) % 2)
+    one = _fake_run(1, games=40).assign(deck_left=3)
+    ax = charts.margin_at_victory({"flat": flat, "peaked": peaked, "one": one}).axes[0]
+    assert ax.get_ylim()[1] == pytest.approx(50 * 1.1)
