@@ -466,3 +466,11 @@ def test_the_speed_of_a_resumed_run_counts_only_the_games_it_played():
                            0.5).splitlines()
     assert "speed      120 games/s (0.50 s, plus 1.5 s to compile or load the engine)" in lines
     assert "resumed    40 games were saved by the interrupted run" in lines
+
+
+def test_the_terminal_summary_gives_the_median_turns_beside_the_mean():
+    """Four games of 10 turns and two of 40: a mean of 20, a median of 10."""
+    df = _hand_run().assign(turns=[10, 10, 10, 10, 40, 40])
+    line = next(line for line in format_summary(analyzer.summarize(df), df.attrs).splitlines()
+                if line.startswith("turns"))
+    assert line.startswith("turns      mean 20.0 (") and line.endswith(", median 10")
