@@ -405,6 +405,23 @@ def test_several_traces_go_to_a_jsonl_file_not_a_json_one(tmp_path):
     assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 3
 
 
+
+def test_several_traces_for_a_json_file_are_refused_before_a_game_is_played(tmp_path,
+                                                                           monkeypatch):
+    """trace checks out= before playing: 20,000 games are not played to be refused."""
+    from analyzer.api import single_games
+
+    played, real_trace = [], single_games.fast_trace
+
+    def traced(card_set, spec, seed, game):
+        played.append(game)
+        return real_trace(card_set, spec, seed, game)
+
+    monkeypatch.setattr(single_games, "fast_trace", traced)
+    with pytest.raises(UrbionError, match=r"3 traces are JSON Lines"):
+        analyzer.trace(seed=1, games=3, out=tmp_path / "t.json")
+    assert played == []
+
 def test_two_traces_are_already_too_many_for_a_json_file(tmp_path):
     """TRACE.md: a .json file holds one JSON object; two games are JSON Lines."""
     with pytest.raises(UrbionError, match=r"t\.json: 2 traces are JSON Lines, one per "

@@ -636,6 +636,15 @@ def test_precision_adds_batches_until_each_interval_is_narrow_enough():
     assert "against the base game's first as many" not in str(result)  # the same games
 
 
+
+def test_each_run_of_a_precision_comparison_names_all_its_batches_games():
+    """A set that played two batches of 100 is a run of 200 games from game 0: its frame
+    says so, as a run's frame of those games played at once would."""
+    result = analyzer.compare(sets="chromatic_chaos", games=100, seed=3, precision=0.001,
+                              max_games=200)
+    for played in result.runs.values():
+        assert (played.attrs["games"], played.attrs["first_game"], len(played)) == (200, 0, 200)
+
 def test_a_set_that_stopped_before_the_base_game_says_over_which_games_it_differs():
     """base ~9% and books (the base game's very games under greedy) reach +-5% within 200
     games; chromatic_chaos (~29%) needs more, so the base game plays on past books."""
