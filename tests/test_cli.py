@@ -14,6 +14,7 @@ import pytest
 import analyzer
 import cli
 from analyzer.analysis.results_io import read_results
+from analyzer.errors import UrbionError
 
 
 def run(capsys, *args):
@@ -21,6 +22,21 @@ def run(capsys, *args):
         cli.main(list(args))
     out, err = capsys.readouterr()
     return stop.value.code, out, err
+
+
+def handed_on(capsys, monkeypatch, command: str, *args: str) -> dict:
+    """The keyword arguments ``urbion COMMAND ARGS`` hands to ``analyzer.COMMAND``, which
+    records them and plays nothing."""
+    asked = []
+
+    def recorded(**kwargs):
+        asked.append(kwargs)
+        raise UrbionError("recorded")
+
+    monkeypatch.setattr(analyzer, command, recorded)
+    code, _, err = run(capsys, command, *args)
+    assert (code, err) == (2, "urbion: error: recorded\n")
+    return asked[0]
 
 
 def test_simulate_prints_the_summary_and_writes_parquet(capsys, tmp_path):
@@ -107,7 +123,6 @@ def test_show_won_searches_each_game_once_from_the_first_on(monkeypatch):
     import pandas as pd
 
     from analyzer.api import common, simulation, single_games
-    from analyzer.errors import UrbionError
 
     asked = []
 
@@ -403,8 +418,6 @@ def test_an_unknown_variant_is_one_line_and_writes_nothing(capsys, tmp_path):
                                  "(valid: solo, team)\n")
     assert list(tmp_path.iterdir()) == []
     # the Python API's own words, which the command prints
-    from analyzer.errors import UrbionError
-
     with pytest.raises(UrbionError, match=re.escape(err.removeprefix("urbion: error: ")
                                                     .rstrip("\n"))):
         analyzer.simulate(games=3, variant="trio")
@@ -597,7 +610,6 @@ def test_a_trace_that_fails_midway_leaves_no_file(tmp_path):
 
 def test_trace_in_memory_is_bounded_and_says_where_to_write_more():
     from analyzer.api import MAX_TRACES_HELD
-    from analyzer.errors import UrbionError
 
     with pytest.raises(UrbionError, match=f"at most {MAX_TRACES_HELD:,} at once; "
                                           "trace_to_file"):
@@ -732,8 +744,6 @@ def test_every_option_of_every_command_says_what_it_is(capsys):
                 assert param.help, f"{name} {param.opts[0]}"
     code, _, err = run(capsys, "simulate", "--games", "abc")
     # as the Python API words it: the same check
-    from analyzer.errors import UrbionError
-
     assert code == 2 and err == ("urbion: error: --games (games=) must be a whole number, "
                                  "not 'abc'\n")
     with pytest.raises(UrbionError, match=r"^--games \(games=\) must be a whole number, "
@@ -925,8 +935,6 @@ def test_an_end_of_file_inside_a_command_is_not_reported_as_a_ctrl_c(capsys, mon
 def test_a_folder_where_a_file_goes_reads_as_the_python_api_says_it(capsys, tmp_path, option,
                                                                     call):
     """click said "File '...' is a directory." where a notebook read the API's own words."""
-    from analyzer.errors import UrbionError
-
     folder = tmp_path / "a-folder.parquet"
     folder.mkdir()
     code, _, err = run(capsys, "simulate", "--games", "3", option, str(folder))

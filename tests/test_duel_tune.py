@@ -1395,18 +1395,11 @@ def test_tuned_weights_that_win_no_more_held_out_deals_than_their_start_leave_it
 def test_the_tune_command_hands_its_defaults_to_the_search(capsys, monkeypatch):
     """As its --help says: 20,000 tuning games of seed 0, 300 candidates, 50,000 held-out
     games, from the shipped weights, into weights.toml."""
-    from tests.test_cli import run
+    from tests.test_cli import handed_on
 
-    asked = []
-
-    def recorded(**kwargs):
-        asked.append(kwargs)
-        raise UrbionError("recorded")
-
-    monkeypatch.setattr(analyzer, "tune", recorded)
-    assert run(capsys, "tune")[0] == 2
-    assert {key: asked[0][key] for key in ("games", "seed", "evaluations", "heldout_games",
-                                           "start", "out", "expansions", "variant")} == {
+    asked = handed_on(capsys, monkeypatch, "tune")
+    assert {key: asked[key] for key in ("games", "seed", "evaluations", "heldout_games",
+                                        "start", "out", "expansions", "variant")} == {
         "games": 20_000, "seed": 0, "evaluations": 300, "heldout_games": 50_000,
         "start": "weighted", "out": "weights.toml", "expansions": "none", "variant": "solo"}
 

@@ -980,24 +980,18 @@ def test_the_sensitivity_command_hands_its_options_and_defaults_to_the_analysis(
     """By default 20,000 games of seed 0 with greedy, the solo base game of R14 (as its
     --help says); each option given reaches the analysis, --expansions and --variant
     among them."""
-    from analyzer.errors import UrbionError
+    from tests.test_cli import handed_on
 
-    asked = []
-
-    def recorded(**kwargs):
-        asked.append(kwargs)
-        raise UrbionError("recorded")
-
-    monkeypatch.setattr(analyzer, "sensitivity", recorded)
-    assert run(capsys, "sensitivity")[0] == 2
-    assert {key: asked[0][key] for key in ("games", "seed", "policy", "expansions", "variant",
-                                           "cards", "out", "resume")} == {
+    asked = handed_on(capsys, monkeypatch, "sensitivity")
+    assert {key: asked[key] for key in ("games", "seed", "policy", "expansions", "variant",
+                                        "cards", "out", "resume")} == {
         "games": 20_000, "seed": 0, "policy": "greedy", "expansions": "none",
         "variant": "solo", "cards": None, "out": None, "resume": False}
     mine = tmp_path / "mine.toml"
-    assert run(capsys, "sensitivity", "--games", "30", "--seed", "4", "--policy", "weighted",
-               "--expansions", "books", "--variant", "team", "--cards", str(mine))[0] == 2
-    assert {key: asked[1][key] for key in ("games", "seed", "policy", "expansions", "variant",
-                                           "cards")} == {
+    asked = handed_on(capsys, monkeypatch, "sensitivity", "--games", "30", "--seed", "4",
+                      "--policy", "weighted", "--expansions", "books", "--variant", "team",
+                      "--cards", str(mine))
+    assert {key: asked[key] for key in ("games", "seed", "policy", "expansions", "variant",
+                                        "cards")} == {
         "games": 30, "seed": 4, "policy": "weighted", "expansions": "books",
         "variant": "team", "cards": str(mine)}
