@@ -405,7 +405,6 @@ def test_several_traces_go_to_a_jsonl_file_not_a_json_one(tmp_path):
     assert len((tmp_path / "t.jsonl").read_text().splitlines()) == 3
 
 
-
 def test_several_traces_for_a_json_file_are_refused_before_a_game_is_played(tmp_path,
                                                                            monkeypatch):
     """trace checks out= before playing: 20,000 games are not played to be refused."""
@@ -421,6 +420,7 @@ def test_several_traces_for_a_json_file_are_refused_before_a_game_is_played(tmp_
     with pytest.raises(UrbionError, match=r"3 traces are JSON Lines"):
         analyzer.trace(seed=1, games=3, out=tmp_path / "t.json")
     assert played == []
+
 
 def test_two_traces_are_already_too_many_for_a_json_file(tmp_path):
     """TRACE.md: a .json file holds one JSON object; two games are JSON Lines."""

@@ -86,7 +86,6 @@ def test_show_won_shows_the_first_game_the_policy_wins(capsys):
     assert "\nResult: WIN (all_pacified" in out
 
 
-
 def test_show_won_quiet_draws_no_bar_while_it_looks(capsys, monkeypatch):
     from analyzer.runner import progress
     monkeypatch.setattr(progress, "is_terminal", lambda stream: True)
@@ -94,6 +93,7 @@ def test_show_won_quiet_draws_no_bar_while_it_looks(capsys, monkeypatch):
     assert (code, err) == (0, "")
     code, _, err = run(capsys, "show", "--won", "--seed", "3", "--game", "10")
     assert code == 0 and "100%" in err  # the bar --quiet leaves out
+
 
 @pytest.mark.parametrize("policy, batches", [("search", [200, 800]),
                                               ("greedy", [2_000])])
@@ -116,7 +116,6 @@ def test_show_won_looks_in_batches_a_policy_plays_in_seconds(monkeypatch, policy
     assert asked == batches
 
 
-
 def test_show_won_searches_each_game_once_from_the_first_on(monkeypatch):
     """Each batch starts where the one before ended: the 200,000 games from game 7 are
     played once each, in batches growing fourfold, the last cut at the search's end."""
@@ -136,6 +135,7 @@ def test_show_won_searches_each_game_once_from_the_first_on(monkeypatch):
                                 common.load_cards(None), False)
     assert asked == [(7, 2_000), (2_007, 8_000), (10_007, 32_000), (42_007, 128_000),
                      (170_007, 30_000)]
+
 
 def test_show_won_says_when_no_game_is_won(capsys):
     """random wins no base game: the search stops, with one line."""
@@ -169,7 +169,6 @@ def test_trace_file_matches_simulate_game(capsys, tmp_path, monkeypatch):
             traces[1]["log"]
 
 
-
 def test_trace_plays_the_variant_expansions_policy_and_engine_it_is_given(capsys, tmp_path):
     """`urbion trace` hands every play option to the game it traces: the header names
     them, and the game is the one the fast engine plays with them."""
@@ -188,6 +187,7 @@ def test_trace_plays_the_variant_expansions_policy_and_engine_it_is_given(capsys
     fast, = analyzer.trace(seed=4, game=3, variant="team", expansions="books",
                            policy="random")
     assert traced["log"] == fast["log"] and traced["result"] == fast["result"]
+
 
 def test_show_tells_decisions_draws_chaos_and_pacifications(capsys):
     trace = analyzer.trace(seed=1, game=3)[0]

@@ -636,7 +636,6 @@ def test_precision_adds_batches_until_each_interval_is_narrow_enough():
     assert "against the base game's first as many" not in str(result)  # the same games
 
 
-
 def test_each_run_of_a_precision_comparison_names_all_its_batches_games():
     """A set that played two batches of 100 is a run of 200 games from game 0: its frame
     says so, as a run's frame of those games played at once would."""
@@ -644,6 +643,7 @@ def test_each_run_of_a_precision_comparison_names_all_its_batches_games():
                               max_games=200)
     for played in result.runs.values():
         assert (played.attrs["games"], played.attrs["first_game"], len(played)) == (200, 0, 200)
+
 
 def test_a_set_that_stopped_before_the_base_game_says_over_which_games_it_differs():
     """base ~9% and books (the base game's very games under greedy) reach +-5% within 200
@@ -801,7 +801,6 @@ def test_a_tiny_difference_prints_inside_its_own_interval():
                                   "policy": "greedy", "seed": 0})
     row = next(line for line in text.splitlines() if line.startswith("books "))
     assert re.search(r"  -0\.00pp  -0\.01 to -0\.00pp ", row), row
-
 
 
 def test_a_bound_written_minus_zero_does_not_leave_zero_out_in_any_verdict_or_chart():

@@ -613,7 +613,6 @@ def test_replay_checks_no_card_set_it_does_not_hold(tmp_path):
     assert analyzer.replay(named_r14)["cards_of_set"].tolist() == [False]
 
 
-
 def test_show_of_a_trace_of_a_set_the_replayer_does_not_hold_has_no_edited_note(tmp_path):
     """A trace of the user's own card set is not called edited: its cards are not checked
     against a set (cards_of_set NA), and show shows it as the game it is."""
@@ -637,6 +636,7 @@ def test_replay_names_its_source_and_the_card_set_it_checked_against(tmp_path):
     assert analyzer.replay(path).attrs == {"source": str(path)}
     assert analyzer.replay(path, cards=own).attrs == {"source": str(path), "card_set": "mine"}
     assert analyzer.replay([trace, trace]).attrs == {"source": "2 trace(s)"}
+
 
 def test_a_trace_cut_off_in_its_line_is_said_to_be_cut_off(capsys, tmp_path, team_traces):
     text = json.dumps(team_traces[0])

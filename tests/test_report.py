@@ -2954,7 +2954,6 @@ def test_a_set_named_over_many_lines_does_not_run_into_the_next_set():
         assert all(box.y0 <= y <= box.y1 for box, y in zip(boxes, ticks, strict=True))
 
 
-
 def test_the_loss_reasons_csv_chart_and_table_agree_on_a_reason_no_game_met():
     """A run with the Emptiness that lost no game to it: the page's table said 0 (0.00%)
     while its CSV and the chart's legend had no such reason, which read as not in play;

@@ -797,8 +797,6 @@ def test_a_spread_keeps_each_elements_count_and_total():
             assert moved < 0 if name == "narrow" else moved > 0, (name, element)
 
 
-
-
 def test_a_sensitivity_folder_keeps_its_baselines_cards_and_the_command_to_play_it_again(
         tmp_path, capsys, monkeypatch):
     """The folder named its cards by hash only: a designer's file stayed on the designer's

@@ -416,7 +416,6 @@ def test_show_ends_with_the_weights_note_simulate_prints_for_the_same_run():
     assert "note:" not in analyzer.show(seed=0, game=3, expansions="emptiness")
 
 
-
 def test_show_notes_a_tuning_game_by_the_game_it_shows():
     """The shipped weights were tuned on games 0-29,999 of seed 2026: game 5 is one of
     them, game 30,000 is not."""
@@ -425,6 +424,7 @@ def test_show_notes_a_tuning_game_by_the_game_it_shows():
                           "weights of weighted were tuned on (games 0-29,999), where they win "
                           "more than on new deals: play another --seed to measure them")
     assert "note:" not in analyzer.show(seed=2026, game=30_000, policy="weighted")
+
 
 def test_show_prepares_the_policy_once(monkeypatch):
     """A user's policy compiles as it loads: show, which also plays the game to find it

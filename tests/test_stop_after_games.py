@@ -20,7 +20,6 @@ def _ctrl_c(*args, **kwargs):
     raise KeyboardInterrupt
 
 
-
 def test_a_stop_while_a_comparison_is_worked_out_says_resume_writes_its_pages(
         tmp_path, monkeypatch):
     """Between the last batch saved and the pages: a bare "terminated" gave no word of
